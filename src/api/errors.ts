@@ -1,0 +1,176 @@
+/**
+ * The one error module of changelog-sync (DESIGN.md, "Conventions": errors).
+ *
+ * Every error the engine throws is a {@link ChangelogSyncError} with a stable string
+ * `code`. Callers match on `code`, never on the message or the class. HTTP failures are
+ * translated into these at the client boundary (`src/api/client.ts`); commands throw
+ * them; the CLI maps them once, at the top, to a message and an exit code.
+ *
+ * @module
+ */
+
+/** Stable error codes. Adding one is a minor change; renaming one is breaking. */
+export type ErrorCode =
+  /** 401/403: the token is missing, wrong, or for another workspace. */
+  | 'E_AUTH'
+  /** 429, or the daily budget is spent. */
+  | 'E_RATE_LIMITED'
+  /** 404. */
+  | 'E_NOT_FOUND'
+  /** 400/422 from the service, or a local file or argument that fails validation. */
+  | 'E_VALIDATION'
+  /** 5xx from the service. */
+  | 'E_SERVICE'
+  /** A body that is not the JSON the interface promises (a login page, malformed JSON, a wrong envelope). */
+  | 'E_UNEXPECTED_RESPONSE'
+  /** The connection failed or timed out before any response arrived. */
+  | 'E_NETWORK'
+  /** Configuration is missing or invalid. */
+  | 'E_CONFIG'
+  /** The content directory belongs to another workspace than the token. */
+  | 'E_WORKSPACE_MISMATCH'
+  /** Another process holds the content directory's lock. */
+  | 'E_LOCKED'
+  /** A local file cannot be read or parsed. */
+  | 'E_FILE'
+  /** The Eleventy build failed. */
+  | 'E_BUILD'
+  /** Wrong command-line usage. */
+  | 'E_USAGE';
+
+/** Options common to every {@link ChangelogSyncError}. */
+export interface ChangelogSyncErrorOptions {
+  /** The HTTP status that caused the error, when there was one. */
+  status?: number;
+  /** The underlying error, kept for `--debug`. */
+  cause?: unknown;
+  /** A one-line hint that tells the user how to fix it. */
+  hint?: string;
+  /** The local file the error is about, relative to the working directory where possible. */
+  file?: string;
+  /** 1-based line in {@link file}, when known. */
+  line?: number;
+  /** The field (frontmatter key, CSV column, request field) the error is about. */
+  field?: string;
+}
+
+/**
+ * Base class of every error changelog-sync throws.
+ *
+ * @example
+ * ```ts
+ * try { await client.listEntries() } catch (err) {
+ *   if (err instanceof ChangelogSyncError && err.code === 'E_AUTH') ...
+ * }
+ * ```
+ */
+export class ChangelogSyncError extends Error {
+  override name = 'ChangelogSyncError';
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly hint: string | undefined;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ChangelogSyncErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.hint = options.hint;
+    this.file = options.file;
+    this.line = options.line;
+    this.field = options.field;
+  }
+}
+
+/** 401/403 from the service, or a token for another workspace. */
+export class AuthError extends ChangelogSyncError {
+  override name = 'AuthError';
+  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
+    super('E_AUTH', message, {
+      hint: 'check CHANGELOG_TOKEN: it must be a workspace access token from the workspace settings',
+      ...options,
+    });
+  }
+}
+
+/** 429 from the service (or a budget that is spent). */
+export class RateLimitedError extends ChangelogSyncError {
+  override name = 'RateLimitedError';
+  /** Seconds to wait before the next request, from `Retry-After` when the service sent it. */
+  readonly retryAfter: number | undefined;
+  constructor(message: string, options: ChangelogSyncErrorOptions & { retryAfter?: number } = {}) {
+    super('E_RATE_LIMITED', message, options);
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** 404 from the service. */
+export class NotFoundError extends ChangelogSyncError {
+  override name = 'NotFoundError';
+  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
+    super('E_NOT_FOUND', message, options);
+  }
+}
+
+/** One field problem, as the service (422 `errors`) or our own validation reports it. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** 400/422 from the service, or local input that fails validation. */
+export class ValidationError extends ChangelogSyncError {
+  override name = 'ValidationError';
+  /** Per-field problems (from the service's `errors` object, or from our schemas). */
+  readonly issues: FieldIssue[];
+  constructor(message: string, options: ChangelogSyncErrorOptions & { issues?: FieldIssue[] } = {}) {
+    super('E_VALIDATION', message, options);
+    this.issues = options.issues ?? [];
+  }
+}
+
+/** 5xx from the service. */
+export class ServiceError extends ChangelogSyncError {
+  override name = 'ServiceError';
+  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
+    super('E_SERVICE', message, options);
+  }
+}
+
+/** A response that is not the JSON envelope the interface promises. */
+export class UnexpectedResponseError extends ChangelogSyncError {
+  override name = 'UnexpectedResponseError';
+  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
+    super('E_UNEXPECTED_RESPONSE', message, {
+      hint: 'check CHANGELOG_BASE_URL: it must be the service root (the client adds /api/...)',
+      ...options,
+    });
+  }
+}
+
+/** The request never got a response (connection refused, reset, timed out). */
+export class NetworkError extends ChangelogSyncError {
+  override name = 'NetworkError';
+  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
+    super('E_NETWORK', message, options);
+  }
+}
+
+/**
+ * Thrown by a command to end the process with a given exit code after it has already
+ * reported what happened (changesets' `ExitError`). The top-level handler prints nothing
+ * more for it.
+ */
+export class ExitError extends Error {
+  override name = 'ExitError';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+/** True when `err` is a {@link ChangelogSyncError} with the given code. */
+export function isErrorCode(err: unknown, code: ErrorCode): err is ChangelogSyncError {
+  return err instanceof ChangelogSyncError && err.code === code;
+}

@@ -1,0 +1,219 @@
+/**
+ * The one gate every request passes through (DESIGN.md "Rate limits"; service-spec.md
+ * "Limits": 60 requests a minute, 1,440 a day per workspace).
+ *
+ * - A sliding minute window, sized from `x-ratelimit-limit` (60 until a response says
+ *   otherwise) and corrected by `x-ratelimit-remaining`: when the service says fewer
+ *   requests are left than we have counted, someone else shares the workspace, and the
+ *   difference is booked as used.
+ * - A daily ledger: requests per minute bucket over the last 24 hours (rolling, which is
+ *   never looser than a calendar-day reset). It is serialisable so that it can be
+ *   persisted with the sync state and hold across runs of a scheduled job.
+ * - A 429 blocks every caller until `Retry-After` (or the window's end).
+ *
+ * Concurrency (how many requests are in flight) is bounded elsewhere with p-limit; this
+ * class only decides *when* a request may start.
+ *
+ * @module
+ */
+import { RateLimitedError } from './errors.js';
+
+/** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
+export type DailyLedger = Array<[minute: number, count: number]>;
+
+/** Options of {@link RateBudget}. All durations are milliseconds. */
+export interface RateBudgetOptions {
+  /** Requests per window before the first response tells us the limit. Default 60. */
+  perMinute?: number;
+  /** Requests per rolling day. Default 1,440. */
+  perDay?: number;
+  /** Length of the short window in ms. Default 60,000 (tests and benchmarks compress it). */
+  windowMs?: number;
+  /** Length of the long window in ms. Default 86,400,000. */
+  dayMs?: number;
+  /** Clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Sleep; default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** A ledger loaded from the sync state (see {@link RateBudget.toLedger}). */
+  ledger?: DailyLedger;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Gates requests under a per-minute and a per-day limit.
+ *
+ * @example
+ * ```ts
+ * const budget = new RateBudget({ ledger: state.budget });
+ * await budget.acquire();            // waits for a slot
+ * const res = await send();
+ * budget.observe(limit, remaining);  // from the response headers
+ * ```
+ */
+export class RateBudget {
+  private limit: number;
+  readonly perDay: number;
+  readonly windowMs: number;
+  readonly dayMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** Start times (ms) of requests in the current short window, oldest first. */
+  private window: number[] = [];
+  /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
+  private ledger = new Map<number, number>();
+  private readonly bucketMs: number;
+  /** No request may start before this time (ms); set by a 429. */
+  private blockedUntil = 0;
+  /** Serialises {@link acquire} so that concurrent callers take slots in order. */
+  private queue: Promise<void> = Promise.resolve();
+  /** Requests this instance let through. */
+  sent = 0;
+  /** 429 answers reported through {@link onRateLimited}. */
+  rateLimited = 0;
+
+  constructor(options: RateBudgetOptions = {}) {
+    this.limit = options.perMinute ?? 60;
+    this.perDay = options.perDay ?? 1440;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.dayMs = options.dayMs ?? 86_400_000;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? realSleep;
+    this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
+    for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
+  }
+
+  /** The per-window limit in force (from `x-ratelimit-limit` once a response arrived). */
+  get perMinute(): number {
+    return this.limit;
+  }
+
+  /** Requests still allowed in the rolling day. */
+  dayRemaining(): number {
+    this.pruneLedger();
+    let used = 0;
+    for (const count of this.ledger.values()) used += count;
+    return Math.max(0, this.perDay - used);
+  }
+
+  /** Requests still allowed in the current short window. */
+  windowRemaining(): number {
+    this.pruneWindow();
+    return Math.max(0, this.limit - this.window.length);
+  }
+
+  /**
+   * Waits until a request may start, then books it.
+   *
+   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent: waiting
+   *   would take hours, so the caller defers the work to the next run instead.
+   */
+  acquire(): Promise<void> {
+    const turn = this.queue.then(() => this.waitForSlot());
+    // A failed turn must not poison the queue for later callers.
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async waitForSlot(): Promise<void> {
+    for (;;) {
+      if (this.dayRemaining() <= 0) {
+        throw new RateLimitedError(
+          `daily request budget spent (${this.perDay} requests per day per workspace)`,
+          { hint: 'the remaining work is deferred to the next run' },
+        );
+      }
+      const now = this.now();
+      if (now < this.blockedUntil) {
+        await this.sleep(this.blockedUntil - now);
+        continue;
+      }
+      this.pruneWindow();
+      if (this.window.length < this.limit) {
+        this.book(now);
+        return;
+      }
+      const oldest = this.window[0]!;
+      await this.sleep(Math.max(1, oldest + this.windowMs - now));
+    }
+  }
+
+  private book(at: number): void {
+    this.window.push(at);
+    const minute = Math.floor(at / this.bucketMs);
+    this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
+    this.sent++;
+  }
+
+  /**
+   * Corrects the window from a response's `x-ratelimit-limit` and `x-ratelimit-remaining`
+   * headers (spec "Limits", rule 1). Either may be undefined when absent.
+   */
+  observe(limit: number | undefined, remaining: number | undefined): void {
+    if (limit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
+    if (remaining === undefined || !Number.isFinite(remaining)) return;
+    this.pruneWindow();
+    const ours = this.limit - this.window.length;
+    // The service counts fewer left than we do: other clients share the workspace.
+    // Book the difference as used now, so that it leaves the window when theirs does.
+    const now = this.now();
+    for (let i = 0; i < ours - remaining; i++) this.window.push(now);
+    this.window.sort((a, b) => a - b);
+  }
+
+  /**
+   * Blocks every caller after a 429 until `Retry-After` seconds have passed, or until the
+   * current window ends when the service gave no `Retry-After`.
+   *
+   * @param retryAfterSeconds the `Retry-After` value in seconds, if any.
+   */
+  onRateLimited(retryAfterSeconds: number | undefined): void {
+    this.rateLimited++;
+    const now = this.now();
+    this.pruneWindow();
+    const waitMs =
+      retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)
+        ? retryAfterSeconds * 1000
+        : this.window.length > 0
+          ? this.window[0]! + this.windowMs - now
+          : this.windowMs;
+    this.blockedUntil = Math.max(this.blockedUntil, now + Math.max(0, waitMs));
+  }
+
+  /**
+   * Earliest start times (ms) of the next `count` requests if nothing else used the
+   * budget: what `--dry-run` prints. Stops at the daily budget.
+   */
+  schedule(count: number): number[] {
+    this.pruneWindow();
+    const window = [...this.window];
+    const times: number[] = [];
+    let t = Math.max(this.now(), this.blockedUntil);
+    const dayLeft = this.dayRemaining();
+    for (let i = 0; i < Math.min(count, dayLeft); i++) {
+      while (window.length > 0 && window[0]! <= t - this.windowMs) window.shift();
+      if (window.length >= this.limit) t = window[0]! + this.windowMs;
+      while (window.length > 0 && window[0]! <= t - this.windowMs) window.shift();
+      window.push(t);
+      times.push(t);
+    }
+    return times;
+  }
+
+  /** The daily ledger, for persisting with the sync state. */
+  toLedger(): DailyLedger {
+    this.pruneLedger();
+    return [...this.ledger.entries()].sort((a, b) => a[0] - b[0]);
+  }
+
+  private pruneWindow(): void {
+    const cutoff = this.now() - this.windowMs;
+    while (this.window.length > 0 && this.window[0]! <= cutoff) this.window.shift();
+  }
+
+  private pruneLedger(): void {
+    const cutoffMinute = Math.floor((this.now() - this.dayMs) / this.bucketMs);
+    for (const minute of this.ledger.keys()) if (minute <= cutoffMinute) this.ledger.delete(minute);
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * zod schemas of the service interface (service-spec.md, "Resources and their fields").
+ *
+ * They accept what the specification leaves open: any `status` string, unknown extra
+ * fields (kept, never dropped), `content` as an HTML string or as the older Editor.js JSON
+ * form, boolean-like integers, and nulls where nullability is "not shown".
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+/** A boolean the service may send as `true`/`false`, `1`/`0` or `"1"`/`"0"`. */
+const booleanLike = z.union([z.boolean(), z.number(), z.string()]).transform((v) => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  return v === '1' || v.toLowerCase() === 'true';
+});
+
+/** One Editor.js block: `{type, data}` (the service's older content form). */
+export const editorJsBlockSchema = z.looseObject({
+  id: z.string().optional(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** The service's older content form: `{time, blocks: [...], version}` (DESIGN.md, "Known facts"). */
+export const editorJsDocumentSchema = z.looseObject({
+  time: z.number().optional(),
+  blocks: z.array(editorJsBlockSchema),
+  version: z.string().optional(),
+});
+export type EditorJsDocument = z.infer<typeof editorJsDocumentSchema>;
+
+/**
+ * Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of
+ * one). `null`/absent means an empty body.
+ */
+export const entryContentSchema = z
+  .union([z.string(), editorJsDocumentSchema, z.null()])
+  .optional()
+  .transform((v): string | EditorJsDocument => {
+    if (v == null) return '';
+    if (typeof v === 'string') {
+      const t = v.trimStart();
+      if (t.startsWith('{') && t.includes('"blocks"')) {
+        try {
+          const parsed = editorJsDocumentSchema.safeParse(JSON.parse(v));
+          if (parsed.success) return parsed.data;
+        } catch {
+          /* not JSON: an HTML string that starts with "{" */
+        }
+      }
+      return v;
+    }
+    return v;
+  });
+
+/** Entry as returned in lists (spec: "Entry (as returned in lists)"). Unknown fields are kept. */
+export const remoteEntrySchema = z.looseObject({
+  identifier: z.string().min(1),
+  title: z.string().nullable().transform((v) => v ?? ''),
+  slug: z.string().nullable().optional().transform((v) => v ?? ''),
+  publish_at: z.string().nullable().optional().transform((v) => v ?? null),
+  status: z.string().nullable().optional().transform((v) => v ?? 'draft'),
+  notify_subscribers: booleanLike.nullable().optional().transform((v) => v ?? false),
+  content: entryContentSchema,
+});
+export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
+
+/** Workspace (spec: "Workspace"). Flags are boolean-like integers; unknown fields kept. */
+export const workspaceSchema = z.looseObject({
+  identifier: z.string().min(1),
+  name: z.string().nullable().optional().transform((v) => v ?? ''),
+  slug: z.string().nullable().optional().transform((v) => v ?? ''),
+  theme: z.string().nullable().optional().transform((v) => v ?? ''),
+  is_public: booleanLike.nullable().optional().transform((v) => v ?? true),
+  allow_bots: booleanLike.nullable().optional().transform((v) => v ?? true),
+  show_backlink: booleanLike.nullable().optional().transform((v) => v ?? false),
+  logo_url: z.string().nullable().optional().transform((v) => v ?? null),
+  og_image_url: z.string().nullable().optional().transform((v) => v ?? null),
+  created_at: z.string().nullable().optional().transform((v) => v ?? null),
+});
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+/** Tag (spec: "Tag"). */
+export const tagSchema = z.looseObject({
+  name: z.string(),
+  slug: z.string(),
+  bg_color: z.string().nullable().optional().transform((v) => v ?? null),
+  text_color: z.string().nullable().optional().transform((v) => v ?? null),
+});
+export type Tag = z.infer<typeof tagSchema>;
+
+/** Subscriber (spec: "Subscriber"). */
+export const subscriberSchema = z.looseObject({
+  email: z.string(),
+  name: z.string().nullable().optional().transform((v) => v ?? ''),
+  verified_at: z.string().nullable().optional().transform((v) => v ?? null),
+  created_at: z.string().nullable().optional().transform((v) => v ?? null),
+});
+export type Subscriber = z.infer<typeof subscriberSchema>;
+
+/**
+ * Public latest entry (spec endpoint 4; DESIGN.md "Known facts"): an object `{uuid, date}`
+ * plus whatever optional fields the workspace exposes. A two-element array `[uuid, date]`
+ * is accepted too, since the spec calls the default result "an array".
+ */
+export const latestEntrySchema = z.preprocess(
+  (v) => (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') ? { uuid: v[0], date: v[1] } : v),
+  z.looseObject({
+    uuid: z.string(),
+    date: z.string().nullable(),
+    created_at: z.string().nullable().optional(),
+    updated_at: z.string().nullable().optional(),
+    title: z.string().nullable().optional(),
+    slug: z.string().nullable().optional(),
+    status: z.string().nullable().optional(),
+    notify_subscribers: booleanLike.nullable().optional(),
+    content: entryContentSchema,
+    tags: z.array(z.string()).nullable().optional(),
+  }),
+);
+export type LatestEntry = z.infer<typeof latestEntrySchema>;
+
+/** Body of `POST /api/entry` (spec: "Entry (as sent when creating)"). */
+export const createEntryInputSchema = z.object({
+  title: z.string().min(1),
+  slug: z.string().min(1).optional(),
+  is_published: z.boolean().optional(),
+  publish_at: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be formatted YYYY-MM-DD')
+    .optional(),
+  notify_subscribers: z.boolean().optional(),
+  html: z.string().optional(),
+});
+export type CreateEntryInput = z.infer<typeof createEntryInputSchema>;
+
+/** A subscriber as sent to `POST /api/subscribers` (spec endpoint 8). */
+export const newSubscriberSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  verified_at: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be formatted YYYY-MM-DD')
+    .optional(),
+});
+export type NewSubscriber = z.infer<typeof newSubscriberSchema>;
+
+/** The response envelope of every authenticated operation (spec: "Response envelope"). */
+export const envelopeSchema = z.looseObject({
+  success: z.boolean(),
+  version: z.string().optional(),
+  data: z.unknown().optional(),
+  message: z.string().optional(),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+/** The interface version this client was written against (spec: "Versioning"). */
+export const SUPPORTED_VERSION = '1.0';

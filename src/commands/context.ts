@@ -1,0 +1,57 @@
+/**
+ * What every networked command needs: the configuration, a client whose rate budget
+ * carries the persisted daily ledger, and a way to save that ledger at the end.
+ *
+ * @module
+ */
+import { ChangelogClient } from '../api/client.js';
+import { ChangelogSyncError } from '../api/errors.js';
+import { RateBudget } from '../api/rate-budget.js';
+import type { Config } from '../config.js';
+import { loadLedger, saveLedger } from '../mirror/state.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** A client bound to the configuration, and how to persist its budget. */
+export interface CommandContext {
+  config: Config;
+  client: ChangelogClient;
+  reporter: Reporter;
+  /** Saves the daily ledger and closes connections. Call once, at the end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the client for a configured service.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing.
+ */
+export async function openContext(config: Config, reporter: Reporter): Promise<CommandContext> {
+  if (!config.baseUrl) {
+    throw new ChangelogSyncError('E_CONFIG', 'no service configured: CHANGELOG_BASE_URL is not set', {
+      field: 'CHANGELOG_BASE_URL',
+      hint: 'set CHANGELOG_BASE_URL and CHANGELOG_TOKEN, or run `npm start` (sync against the built-in emulator), or start `changelog-sync emulator` and point CHANGELOG_BASE_URL at it',
+    });
+  }
+  if (!config.token) {
+    throw new ChangelogSyncError('E_CONFIG', 'CHANGELOG_TOKEN is not set', {
+      field: 'CHANGELOG_TOKEN',
+      hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
+    });
+  }
+  const budget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs });
+  const client = new ChangelogClient({
+    baseUrl: config.baseUrl,
+    token: config.token,
+    budget,
+    onWarning: (m) => reporter.warn(m),
+    onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
+  });
+  return {
+    config,
+    client,
+    reporter,
+    async close() {
+      await saveLedger(config.stateDir, budget.toLedger());
+      await client.close();
+    },
+  };
+}

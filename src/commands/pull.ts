@@ -1,0 +1,43 @@
+/**
+ * `changelog-sync pull [--prune] [--dry-run]`.
+ * @module
+ */
+import type { Config } from '../config.js';
+import { pull, type PullResult } from '../mirror/pull.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+import { openContext } from './context.js';
+
+/** Options of {@link pullCommand}. */
+export interface PullCommandOptions {
+  prune?: boolean;
+  dryRun?: boolean;
+}
+
+/** Human summary of a pull. */
+export function formatPull(r: PullResult): string {
+  const verb = r.dryRun ? 'would ' : '';
+  const lines = [
+    `${r.dryRun ? 'Plan: pull' : 'Pulled'} ${r.remote} entries from "${r.workspace.name}": ${r.created.length} new, ${r.updated.length + r.renamed.length} updated, ${r.unchanged} unchanged${r.adopted.length ? `, ${r.adopted.length} adopted` : ''}${r.restored.length ? `, ${r.restored.length} restored` : ''}`,
+  ];
+  for (const i of r.created) lines.push(`  + ${i.file}${verb ? ' (would write)' : ''}`);
+  for (const i of r.updated) lines.push(`  ~ ${i.file}`);
+  for (const i of r.renamed) lines.push(`  > ${i.from} -> ${i.file}`);
+  for (const i of r.conflicts) lines.push(`  ! conflict: ${i.file} was edited locally and changed remotely; local kept, remote version in .changelog/${i.conflictFile}`);
+  for (const i of r.localEdits) lines.push(`  ! local edits cannot be pushed (the interface has no update): ${i.file}`);
+  for (const i of r.remoteGone) lines.push(`  - gone remotely: ${i.file}${i.pruned ? (r.dryRun ? ' (would remove)' : ' (removed)') : ' (kept; pass --prune to remove)'}`);
+  return lines.join('\n');
+}
+
+/** Runs a pull and reports it. @returns {@link EXIT.CONFLICT} when there were conflicts. */
+export async function pullCommand(config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<ExitCode> {
+  const ctx = await openContext(config, reporter);
+  try {
+    reporter.info(`Pulling from ${config.baseUrl} ...`);
+    const result = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun: options.dryRun });
+    reporter.result(formatPull(result), { command: 'pull', ...result });
+    return result.conflicts.length > 0 ? EXIT.CONFLICT : EXIT.OK;
+  } finally {
+    await ctx.close();
+  }
+}

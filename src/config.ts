@@ -1,0 +1,129 @@
+/**
+ * One typed configuration: environment variables > `changelog.config.json` > defaults,
+ * validated once (DESIGN.md "Layout": config.ts).
+ *
+ * The token is read from the environment only (`CHANGELOG_TOKEN`), never from a file, and
+ * never printed: {@link describeConfig} masks it.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ChangelogSyncError } from './api/errors.js';
+
+/** The schema of `changelog.config.json` (every field optional). */
+export const fileConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    baseUrl: z.url().optional(),
+    contentDir: z.string().min(1).optional(),
+    stateDir: z.string().min(1).optional(),
+    siteDir: z.string().min(1).optional(),
+    outputDir: z.string().min(1).optional(),
+    siteUrl: z.url().optional(),
+    concurrency: z.number().int().min(1).max(16).optional(),
+  })
+  .strict();
+export type FileConfig = z.infer<typeof fileConfigSchema>;
+
+/** The resolved configuration every command receives. Paths are absolute. */
+export interface Config {
+  /** Service root; undefined means "use the built-in emulator" (demo mode). */
+  baseUrl: string | undefined;
+  /** Workspace access token (from `CHANGELOG_TOKEN` only). */
+  token: string | undefined;
+  /** The mirror: `entries/*.md` and `_data/*.json`. Default `content`. */
+  contentDir: string;
+  /** Sync state, journal, conflicts and the daily request ledger. Default `.changelog`. */
+  stateDir: string;
+  /** Eleventy templates. Default `site`. */
+  siteDir: string;
+  /** Built site. Default `_site`. */
+  outputDir: string;
+  /** Public URL of the built site, for feeds and absolute links. Default `http://localhost:8080/`. */
+  siteUrl: string;
+  /** Requests in flight at once. Default 4. */
+  concurrency: number;
+  /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
+  rateWindowMs: number;
+  /** The project root all relative paths were resolved against. */
+  root: string;
+}
+
+/** Environment variables read by {@link loadConfig}. */
+export const ENV = {
+  baseUrl: 'CHANGELOG_BASE_URL',
+  token: 'CHANGELOG_TOKEN',
+  contentDir: 'CHANGELOG_CONTENT_DIR',
+  stateDir: 'CHANGELOG_STATE_DIR',
+  siteDir: 'CHANGELOG_SITE_DIR',
+  outputDir: 'CHANGELOG_OUTPUT_DIR',
+  siteUrl: 'CHANGELOG_SITE_URL',
+  rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
+} as const;
+
+/** Name of the optional configuration file in the project root. */
+export const CONFIG_FILE = 'changelog.config.json';
+
+/**
+ * Resolves the configuration for a project root.
+ *
+ * @param root project root (default: the working directory).
+ * @param env environment (default: `process.env`).
+ * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown
+ *   fields or wrong types, or contains a token.
+ */
+export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): Config {
+  const file = resolve(root, CONFIG_FILE);
+  let fromFile: FileConfig = {};
+  if (existsSync(file)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (cause) {
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause, file });
+    }
+    if (json && typeof json === 'object' && ('token' in json || 'CHANGELOG_TOKEN' in json)) {
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} contains a token: tokens are read from the CHANGELOG_TOKEN environment variable only`, {
+        file,
+        field: 'token',
+        hint: `remove the field from ${CONFIG_FILE} and revoke that token: it is now in your repository`,
+      });
+    }
+    const parsed = fileConfigSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE}: ${field}: ${issue.message}`, {
+        file,
+        field,
+        hint: 'see the configuration table in README.md',
+      });
+    }
+    fromFile = parsed.data;
+  }
+  const pick = (key: keyof typeof ENV): string | undefined => {
+    const v = env[ENV[key]];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const rateWindow = pick('rateWindowMs');
+  const rateWindowMs = rateWindow === undefined ? 60_000 : Number(rateWindow);
+  if (!Number.isFinite(rateWindowMs) || rateWindowMs <= 0) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.rateWindowMs} must be a positive number of milliseconds, got ${JSON.stringify(rateWindow)}`, {
+      field: ENV.rateWindowMs,
+    });
+  }
+  return {
+    baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
+    token: pick('token'),
+    contentDir: resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content'),
+    stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
+    siteDir: resolve(root, pick('siteDir') ?? fromFile.siteDir ?? 'site'),
+    outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
+    siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
+    concurrency: fromFile.concurrency ?? 4,
+    rateWindowMs,
+    root: resolve(root),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Seeds for the emulator: a JSON file describing workspaces, their tokens, entries, tags
+ * and subscribers (`changelog-sync emulator --seed demo|FILE`).
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ChangelogSyncError } from '../api/errors.js';
+import { EmulatorStore, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
+
+const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
+
+/** One entry of a seed. `publish_at` is `YYYY-MM-DD` or a full timestamp; a date may be relative: `+3d`/`-10d` from today. */
+export const seedEntrySchema = z.object({
+  identifier: z.string().optional(),
+  title: z.string(),
+  slug: z.string().optional(),
+  publish_at: z.string().optional(),
+  status: z.string().default('published'),
+  notify_subscribers: z.boolean().default(false),
+  content: z.union([z.string(), editorJs]).default(''),
+  tags: z.array(z.string()).default([]),
+});
+
+/** One workspace of a seed. */
+export const seedWorkspaceSchema = z.object({
+  identifier: z.string().optional(),
+  name: z.string(),
+  slug: z.string().optional(),
+  theme: z.string().optional(),
+  is_public: z.number().int().min(0).max(1).optional(),
+  allow_bots: z.number().int().min(0).max(1).optional(),
+  show_backlink: z.number().int().min(0).max(1).optional(),
+  logo_url: z.string().optional(),
+  og_image_url: z.string().optional(),
+  tokens: z.array(z.string().min(1)).min(1),
+  latest_fields: z.array(z.enum(LATEST_OPTIONAL_FIELDS)).default([]),
+  tags: z.array(z.object({ name: z.string(), slug: z.string(), bg_color: z.string(), text_color: z.string() })).default([]),
+  subscribers: z.array(z.object({ email: z.string(), name: z.string().default(''), verified_at: z.string().nullable().default(null) })).default([]),
+  entries: z.array(seedEntrySchema).default([]),
+});
+
+/** A whole seed file. */
+export const seedSchema = z.object({ workspaces: z.array(seedWorkspaceSchema).min(1) });
+export type Seed = z.input<typeof seedSchema>;
+
+/** Path of the demo seed shipped with changelog-sync. */
+export const DEMO_SEED_PATH = fileURLToPath(new URL('../../src/emulator/demo/seed.json', import.meta.url));
+
+/** Folder of the local demo entries that `npm start` pushes. */
+export const DEMO_ENTRIES_DIR = fileURLToPath(new URL('../../src/emulator/demo/entries/', import.meta.url));
+
+const DAY_MS = 86_400_000;
+
+function resolveDate(value: string | undefined, now: number): string | undefined {
+  if (value === undefined) return undefined;
+  const rel = /^([+-]\d+)d$/.exec(value);
+  if (rel) return new Date(now + Number(rel[1]) * DAY_MS).toISOString().slice(0, 10);
+  return value;
+}
+
+/**
+ * Builds a store from a seed object.
+ * @throws {ChangelogSyncError} `E_VALIDATION` when the seed does not match {@link seedSchema}.
+ */
+export function seedStore(seed: unknown, now: () => number = Date.now, source = 'seed'): EmulatorStore {
+  const parsed = seedSchema.safeParse(seed);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ChangelogSyncError('E_VALIDATION', `${source}: ${issue.path.join('.')}: ${issue.message}`, {
+      file: source,
+      field: issue.path.join('.'),
+    });
+  }
+  const store = new EmulatorStore(now);
+  for (const w of parsed.data.workspaces) addSeedWorkspace(store, w, now());
+  return store;
+}
+
+function addSeedWorkspace(store: EmulatorStore, w: z.infer<typeof seedWorkspaceSchema>, now: number): EmulatorWorkspace {
+  const { tokens, latest_fields, tags, subscribers, entries, ...info } = w;
+  const ws = store.addWorkspace({ ...stripUndefined(info), tokens, latestFields: latest_fields });
+  ws.tags.push(...tags);
+  for (const s of subscribers) {
+    ws.subscribers.push({
+      email: s.email,
+      name: s.name,
+      verified_at: s.verified_at ? (s.verified_at.length === 10 ? `${s.verified_at}T00:00:00.000000Z` : s.verified_at) : null,
+      created_at: serviceTimestamp(now),
+    });
+  }
+  // Oldest first, so that creation order matches publication order.
+  for (const e of [...entries].reverse()) {
+    store.insertEntry(ws, { ...stripUndefined(e), publish_at: resolveDate(e.publish_at, now) });
+  }
+  return ws;
+}
+
+function stripUndefined<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * Loads a seed: `demo` for the shipped demo workspace, or a path to a JSON file.
+ * @throws {ChangelogSyncError} `E_FILE` when the file cannot be read or is not JSON;
+ *   `E_VALIDATION` when it does not match the seed schema.
+ */
+export async function loadSeed(nameOrPath: string, now: () => number = Date.now): Promise<EmulatorStore> {
+  const path = nameOrPath === 'demo' ? DEMO_SEED_PATH : nameOrPath;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (cause) {
+    throw new ChangelogSyncError('E_FILE', `cannot read seed ${path}: ${(cause as Error).message}`, { cause, file: path });
+  }
+  return seedStore(json, now, path);
+}

@@ -1,0 +1,140 @@
+/**
+ * Content conversion across the boundary (DESIGN.md "The entry file", body):
+ * pull turns the service's HTML (or its older Editor.js JSON) into Markdown with turndown
+ * and its GFM plugin; push turns Markdown into HTML with marked.
+ *
+ * @module
+ */
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+import { Marked } from 'marked';
+import type { EditorJsDocument } from '../api/schemas.js';
+
+/** Elements that have no Markdown form and are kept as HTML in the Markdown body. */
+const KEEP_AS_HTML = ['iframe', 'video', 'audio', 'details', 'summary', 'sup', 'sub', 'kbd', 'mark', 'figure', 'figcaption', 'u'] as const;
+
+let turndown: TurndownService | undefined;
+
+function turndownService(): TurndownService {
+  if (turndown) return turndown;
+  const t = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+    hr: '---',
+  });
+  t.use(gfm);
+  t.keep([...KEEP_AS_HTML] as unknown as TurndownService.Filter);
+  turndown = t;
+  return t;
+}
+
+/** Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced code with language). */
+export function htmlToMarkdown(html: string): string {
+  if (html.trim() === '') return '';
+  return turndownService().turndown(html);
+}
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+
+/** HTML of a Markdown body (marked, GitHub-flavoured), as push sends it in `html`. */
+export function markdownToHtml(markdown: string): string {
+  return marked.parse(markdown, { async: false });
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+type ListItem = string | { content?: string; items?: ListItem[] };
+
+function listHtml(style: unknown, items: ListItem[]): string {
+  const tag = style === 'ordered' ? 'ol' : 'ul';
+  const lis = items.map((item) => {
+    if (typeof item === 'string') return `<li>${item}</li>`;
+    const nested = item.items && item.items.length > 0 ? listHtml(style, item.items) : '';
+    return `<li>${item.content ?? ''}${nested}</li>`;
+  });
+  return `<${tag}>${lis.join('')}</${tag}>`;
+}
+
+/**
+ * HTML of an Editor.js document (the service's older content form). Block types
+ * paragraph, header, list, code, quote, image, delimiter, table, checklist, warning and
+ * raw are converted; any other block is kept as an HTML comment so nothing is silently
+ * dropped. Inline HTML inside Editor.js text fields is kept (Editor.js stores inline
+ * formatting as HTML).
+ */
+export function editorJsToHtml(doc: EditorJsDocument): string {
+  const parts: string[] = [];
+  for (const block of doc.blocks) {
+    const d = block.data as Record<string, unknown>;
+    const text = (k: string) => (typeof d[k] === 'string' ? (d[k] as string) : '');
+    switch (block.type) {
+      case 'paragraph':
+        parts.push(`<p>${text('text')}</p>`);
+        break;
+      case 'header': {
+        const level = Math.min(6, Math.max(1, Number(d.level) || 2));
+        parts.push(`<h${level}>${text('text')}</h${level}>`);
+        break;
+      }
+      case 'list':
+        parts.push(listHtml(d.style, Array.isArray(d.items) ? (d.items as ListItem[]) : []));
+        break;
+      case 'checklist': {
+        const items = Array.isArray(d.items) ? (d.items as Array<{ text?: string; checked?: boolean }>) : [];
+        parts.push(`<ul>${items.map((i) => `<li><input type="checkbox"${i.checked ? ' checked' : ''} disabled> ${i.text ?? ''}</li>`).join('')}</ul>`);
+        break;
+      }
+      case 'code': {
+        const lang = typeof d.language === 'string' && d.language ? ` class="language-${escapeHtml(d.language)}"` : '';
+        parts.push(`<pre><code${lang}>${escapeHtml(text('code'))}</code></pre>`);
+        break;
+      }
+      case 'quote': {
+        const caption = text('caption');
+        parts.push(`<blockquote><p>${text('text')}</p>${caption ? `<p>— ${caption}</p>` : ''}</blockquote>`);
+        break;
+      }
+      case 'warning':
+        parts.push(`<blockquote><p><strong>${text('title')}</strong></p><p>${text('message')}</p></blockquote>`);
+        break;
+      case 'delimiter':
+        parts.push('<hr>');
+        break;
+      case 'image': {
+        const file = d.file as { url?: unknown } | undefined;
+        const url = typeof file?.url === 'string' ? file.url : text('url');
+        const caption = text('caption');
+        const alt = escapeHtml(caption.replace(/<[^>]*>/g, ''));
+        parts.push(`<p><img src="${escapeHtml(url)}" alt="${alt}"></p>${caption ? `<p><em>${caption}</em></p>` : ''}`);
+        break;
+      }
+      case 'table': {
+        const rows = Array.isArray(d.content) ? (d.content as unknown[][]) : [];
+        const withHeadings = d.withHeadings === true;
+        const cell = (tag: string, c: unknown) => `<${tag}>${typeof c === 'string' ? c : ''}</${tag}>`;
+        const head = withHeadings && rows[0] ? `<thead><tr>${rows[0].map((c) => cell('th', c)).join('')}</tr></thead>` : '';
+        const bodyRows = (withHeadings ? rows.slice(1) : rows).map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`);
+        parts.push(`<table>${head}<tbody>${bodyRows.join('')}</tbody></table>`);
+        break;
+      }
+      case 'raw':
+        parts.push(text('html'));
+        break;
+      default:
+        parts.push(`<!-- editor.js block "${escapeHtml(block.type)}" has no HTML form: ${escapeHtml(JSON.stringify(d)).replace(/--/g, '- -')} -->`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Markdown of remote content in either form the service returns. */
+export function remoteContentToMarkdown(content: string | EditorJsDocument): string {
+  return htmlToMarkdown(typeof content === 'string' ? content : editorJsToHtml(content));
+}

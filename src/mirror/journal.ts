@@ -1,0 +1,101 @@
+/**
+ * The push journal (DESIGN.md "Sync semantics": crash-safe, at-most-once push).
+ *
+ * Before each `POST /api/entry`, the file, its slug and title are recorded and flushed to
+ * `.changelog/journal.json` (write-file-atomic: temp file, fsync, rename). A record that
+ * is still there when a later push starts means the earlier run crashed or lost the
+ * response: that entry may exist remotely, and it is looked up by slug before anything is
+ * sent again.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../api/errors.js';
+import { JOURNAL_FILE } from './state.js';
+
+/** One POST that was started and not yet settled. */
+export interface JournalRecord {
+  /** Entry file, relative to the content directory. */
+  file: string;
+  /** The slug sent: the key of reconciliation. */
+  slug: string;
+  title: string;
+  /** ISO time the POST was started. */
+  startedAt: string;
+  /**
+   * `sending`: the POST was started, its outcome unknown.
+   * `created`: the service created the entry, but its identifier is not yet written to the file.
+   */
+  state: 'sending' | 'created';
+  /** The identifier, once known. */
+  identifier?: string;
+  /** The status the service gave, once known. */
+  status?: string;
+}
+
+/** The journal, kept in memory and flushed on every change. */
+export class Journal {
+  private records = new Map<string, JournalRecord>();
+  private flushing: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly path: string) {}
+
+  /**
+   * Opens `.changelog/journal.json` (empty when absent).
+   * @throws {ChangelogSyncError} `E_FILE` when it exists and is not a journal.
+   */
+  static async open(stateDir: string): Promise<Journal> {
+    const journal = new Journal(join(stateDir, JOURNAL_FILE));
+    let text: string | undefined;
+    try {
+      text = await readFile(journal.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (text !== undefined && text.trim() !== '') {
+      try {
+        const json = JSON.parse(text) as { records?: JournalRecord[] };
+        for (const r of json.records ?? []) journal.records.set(r.file, r);
+      } catch (cause) {
+        throw new ChangelogSyncError('E_FILE', `${journal.path} is not valid JSON`, {
+          file: journal.path,
+          cause,
+          hint: 'do not delete it blindly: it lists entries whose creation may have happened; restore it from git or inspect it',
+        });
+      }
+    }
+    return journal;
+  }
+
+  /** Records left by earlier runs (or this one). */
+  list(): JournalRecord[] {
+    return [...this.records.values()];
+  }
+
+  get(file: string): JournalRecord | undefined {
+    return this.records.get(file);
+  }
+
+  /** Records (or replaces) a record and waits until it is on disk. */
+  async put(record: JournalRecord): Promise<void> {
+    this.records.set(record.file, record);
+    await this.flush();
+  }
+
+  /** Removes a settled record and waits until that is on disk. */
+  async remove(file: string): Promise<void> {
+    if (!this.records.delete(file)) return;
+    await this.flush();
+  }
+
+  private flush(): Promise<void> {
+    const next = this.flushing.then(() => {
+      const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
+      return writeFileAtomic(this.path, text, { fsync: true });
+    });
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The local index: every entry file under `content/entries/`, read once per command.
+ *
+ * @module
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangelogSyncError } from '../api/errors.js';
+import { parseEntryFile, sha256, type EntryFile } from './entry-file.js';
+
+/** The folder of entry files inside the content directory. */
+export const ENTRIES_DIR = 'entries';
+
+/** One file of the index: parsed, or the error that stopped it. */
+export interface IndexedFile {
+  /** Path relative to the content directory, `/`-separated (e.g. `entries/2026-11-22-x.md`). */
+  rel: string;
+  /** Absolute path. */
+  abs: string;
+  /** sha256 of the raw bytes. */
+  hash: string;
+  raw: Buffer;
+  /** The parsed file, unless parsing failed. */
+  entry?: EntryFile;
+  /** Why the file could not be parsed. */
+  error?: ChangelogSyncError;
+}
+
+/** Lists the `*.md` files of `content/entries/` (sorted), relative to the content directory. */
+export async function listEntryFiles(contentDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(contentDir, ENTRIES_DIR));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names.filter((n) => n.endsWith('.md')).sort().map((n) => `${ENTRIES_DIR}/${n}`);
+}
+
+/**
+ * Reads (and, unless `parse` is false, parses) entry files. Parse errors are kept on the
+ * item, never thrown: one bad file must not stop the others.
+ *
+ * @param rels paths relative to the content directory; default every entry file.
+ */
+export async function readEntryFiles(contentDir: string, rels?: string[], parse = true): Promise<IndexedFile[]> {
+  const list = rels ?? (await listEntryFiles(contentDir));
+  return Promise.all(
+    list.map(async (rel) => {
+      const abs = join(contentDir, rel);
+      const raw = await readFile(abs);
+      const item: IndexedFile = { rel, abs, raw, hash: sha256(raw) };
+      if (parse) {
+        try {
+          item.entry = parseEntryFile(rel, raw);
+        } catch (err) {
+          item.error = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
+        }
+      }
+      return item;
+    }),
+  );
+}

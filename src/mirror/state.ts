@@ -1,0 +1,106 @@
+/**
+ * Sync state (DESIGN.md "Sync semantics"): `.changelog/state.json`, committed with the
+ * content, records per remote identifier the file that mirrors it, the hash of the remote
+ * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
+ * holds the daily request ledger of the rate budget, so that it holds across runs of a
+ * scheduled job.
+ *
+ * @module
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../api/errors.js';
+import type { DailyLedger } from '../api/rate-budget.js';
+
+/** What the state knows of one remote entry. */
+export interface EntryState {
+  /** Path of the mirroring file, relative to the content directory, with `/` separators. */
+  file: string;
+  /** sha256 of the remote entry as last pulled; `null` when it was pushed and never pulled. */
+  remoteHash: string | null;
+  /** sha256 of the file as last written by pull or push. */
+  localHash: string;
+}
+
+/** The whole sync state. */
+export interface SyncState {
+  version: 1;
+  /** Identifier of the workspace this content directory mirrors. */
+  workspace?: string;
+  /** Per remote identifier. */
+  entries: Record<string, EntryState>;
+}
+
+/** File names inside the state directory. */
+export const STATE_FILE = 'state.json';
+export const BUDGET_FILE = 'budget.json';
+export const JOURNAL_FILE = 'journal.json';
+export const CONFLICTS_DIR = 'conflicts';
+
+async function readJson(path: string): Promise<unknown | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ChangelogSyncError('E_FILE', `cannot read ${path}: ${(err as Error).message}`, { file: path, cause: err });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(cause as Error).message}`, {
+      file: path,
+      cause,
+      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
+    });
+  }
+}
+
+/**
+ * Writes JSON atomically (temp file, fsync, rename), only when the text changed.
+ * @returns true when the file was written.
+ */
+export async function writeJsonIfChanged(path: string, value: unknown): Promise<boolean> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    if ((await readFile(path, 'utf8')) === text) return false;
+  } catch {
+    /* missing: write it */
+  }
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFileAtomic(path, text);
+  return true;
+}
+
+/**
+ * Loads `.changelog/state.json`; an empty state when it does not exist.
+ * @throws {ChangelogSyncError} `E_FILE` when it exists but is unreadable or not a state.
+ */
+export async function loadState(stateDir: string): Promise<SyncState> {
+  const path = join(stateDir, STATE_FILE);
+  const json = (await readJson(path)) as SyncState | undefined;
+  if (json === undefined) return { version: 1, entries: {} };
+  if (json.version !== 1 || typeof json.entries !== 'object' || json.entries === null) {
+    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1)`, { file: path });
+  }
+  return json;
+}
+
+/** Saves the state atomically when it changed. @returns true when written. */
+export async function saveState(stateDir: string, state: SyncState): Promise<boolean> {
+  // Sorted by identifier so that the committed file diffs cleanly.
+  const entries = Object.fromEntries(Object.entries(state.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return writeJsonIfChanged(join(stateDir, STATE_FILE), { version: 1, workspace: state.workspace, entries });
+}
+
+/** Loads the rate budget's daily ledger (`.changelog/budget.json`). */
+export async function loadLedger(stateDir: string): Promise<DailyLedger> {
+  const json = (await readJson(join(stateDir, BUDGET_FILE))) as { ledger?: DailyLedger } | undefined;
+  return Array.isArray(json?.ledger) ? json.ledger : [];
+}
+
+/** Saves the daily ledger when it changed. */
+export async function saveLedger(stateDir: string, ledger: DailyLedger): Promise<boolean> {
+  return writeJsonIfChanged(join(stateDir, BUDGET_FILE), { ledger });
+}

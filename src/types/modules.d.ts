@@ -1,0 +1,34 @@
+// Declarations for dependencies that ship no TypeScript types.
+
+declare module '@11ty/eleventy' {
+  export interface EleventyOptions {
+    quietMode?: boolean;
+    configPath?: string;
+    config?: (eleventyConfig: any) => void | Promise<void>;
+    source?: string;
+    runMode?: 'build' | 'watch' | 'serve';
+  }
+  export default class Eleventy {
+    constructor(input?: string, output?: string, options?: EleventyOptions);
+    write(): Promise<unknown>;
+    toJSON(): Promise<Array<{ url: string; inputPath: string; outputPath: string; content: string }>>;
+    watch(): Promise<void>;
+    serve(port?: number): Promise<void>;
+    stopWatch(): Promise<void>;
+    init(): Promise<void>;
+  }
+}
+
+declare module '@11ty/eleventy-plugin-rss' {
+  const rssPlugin: (eleventyConfig: any, options?: unknown) => void;
+  export default rssPlugin;
+  export const feedPlugin: (eleventyConfig: any, options?: unknown) => void;
+}
+
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+  export const gfm: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+  export const strikethrough: TurndownService.Plugin;
+  export const taskListItems: TurndownService.Plugin;
+}
