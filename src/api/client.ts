@@ -348,7 +348,7 @@ export class ChangelogClient {
 
   private async sendOnce(options: SendOptions, url: string): Promise<RawResponse> {
     const { method } = options;
-    await this.budget.acquire();
+    const slot = await this.budget.acquire();
     const headers: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/json',
@@ -367,8 +367,10 @@ export class ChangelogClient {
         bodyTimeout: this.timeoutMs,
       });
     } catch (cause) {
+      this.budget.settle(slot);
       throw new NetworkError(`${method} ${url}: no response (${describeCause(cause)})`, { cause });
     }
+    this.budget.settle(slot);
     let text: string;
     try {
       text = await res.body.text();

@@ -39,6 +39,12 @@ export interface RateBudgetOptions {
   ledger?: DailyLedger;
 }
 
+/** A booked request in the short window. */
+export interface Slot {
+  /** ms since the epoch. */
+  t: number;
+}
+
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -47,9 +53,10 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * @example
  * ```ts
  * const budget = new RateBudget({ ledger: state.budget });
- * await budget.acquire();            // waits for a slot
+ * const slot = await budget.acquire(); // waits for a slot
  * const res = await send();
- * budget.observe(limit, remaining);  // from the response headers
+ * budget.settle(slot);                 // the service counted it by now
+ * budget.observe(limit, remaining);    // from the response headers
  * ```
  */
 export class RateBudget {
@@ -59,8 +66,12 @@ export class RateBudget {
   readonly dayMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Start times (ms) of requests in the current short window, oldest first. */
-  private window: number[] = [];
+  /**
+   * Requests in the current short window, oldest first. A slot's time is when the request
+   * started, moved to when its response arrived by {@link settle}: the service counts a
+   * request when it arrives, which is never later than its response.
+   */
+  private window: Slot[] = [];
   /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
   private ledger = new Map<number, number>();
   private readonly bucketMs: number;
@@ -109,14 +120,23 @@ export class RateBudget {
    * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent: waiting
    *   would take hours, so the caller defers the work to the next run instead.
    */
-  acquire(): Promise<void> {
+  acquire(): Promise<Slot> {
     const turn = this.queue.then(() => this.waitForSlot());
     // A failed turn must not poison the queue for later callers.
-    this.queue = turn.catch(() => undefined);
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     return turn;
   }
 
-  private async waitForSlot(): Promise<void> {
+  /** Moves a slot's time to now: call when the request's response (or failure) arrived. */
+  settle(slot: Slot): void {
+    slot.t = Math.max(slot.t, this.now());
+    this.window.sort((a, b) => a.t - b.t);
+  }
+
+  private async waitForSlot(): Promise<Slot> {
     for (;;) {
       if (this.dayRemaining() <= 0) {
         throw new RateLimitedError(
@@ -130,20 +150,19 @@ export class RateBudget {
         continue;
       }
       this.pruneWindow();
-      if (this.window.length < this.limit) {
-        this.book(now);
-        return;
-      }
-      const oldest = this.window[0]!;
+      if (this.window.length < this.limit) return this.book(now);
+      const oldest = this.window[0]!.t;
       await this.sleep(Math.max(1, oldest + this.windowMs - now));
     }
   }
 
-  private book(at: number): void {
-    this.window.push(at);
+  private book(at: number): Slot {
+    const slot = { t: at };
+    this.window.push(slot);
     const minute = Math.floor(at / this.bucketMs);
     this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
     this.sent++;
+    return slot;
   }
 
   /**
@@ -158,8 +177,8 @@ export class RateBudget {
     // The service counts fewer left than we do: other clients share the workspace.
     // Book the difference as used now, so that it leaves the window when theirs does.
     const now = this.now();
-    for (let i = 0; i < ours - remaining; i++) this.window.push(now);
-    this.window.sort((a, b) => a - b);
+    for (let i = 0; i < ours - remaining; i++) this.window.push({ t: now });
+    this.window.sort((a, b) => a.t - b.t);
   }
 
   /**
@@ -176,7 +195,7 @@ export class RateBudget {
       retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)
         ? retryAfterSeconds * 1000
         : this.window.length > 0
-          ? this.window[0]! + this.windowMs - now
+          ? this.window[0]!.t + this.windowMs - now
           : this.windowMs;
     this.blockedUntil = Math.max(this.blockedUntil, now + Math.max(0, waitMs));
   }
@@ -187,7 +206,7 @@ export class RateBudget {
    */
   schedule(count: number): number[] {
     this.pruneWindow();
-    const window = [...this.window];
+    const window = this.window.map((s) => s.t);
     const times: number[] = [];
     let t = Math.max(this.now(), this.blockedUntil);
     const dayLeft = this.dayRemaining();
@@ -209,7 +228,7 @@ export class RateBudget {
 
   private pruneWindow(): void {
     const cutoff = this.now() - this.windowMs;
-    while (this.window.length > 0 && this.window[0]! <= cutoff) this.window.shift();
+    while (this.window.length > 0 && this.window[0]!.t <= cutoff) this.window.shift();
   }
 
   private pruneLedger(): void {
