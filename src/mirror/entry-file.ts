@@ -63,7 +63,7 @@ export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'not
 /** Fixes shown to the user per field, for error messages. */
 const FIXES: Record<string, string> = {
   title: 'add a line `title: "Your title"` to the frontmatter',
-  slug: 'use lowercase letters, digits and hyphens, e.g. `slug: new-export-api`',
+  slug: 'use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`',
   publish_at: 'write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`',
   is_published: 'write `is_published: true` or `is_published: false`',
   notify_subscribers: 'write `notify_subscribers: true` or `notify_subscribers: false`',
@@ -247,9 +247,13 @@ export function slugify(title: string): string {
   return slugifyLib(title, { decamelize: false }) || 'entry';
 }
 
-/** True when a slug is safe in a URL path and a file name: lowercase letters, digits, hyphens. */
+/**
+ * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
+ * starting and ending with a letter or digit, at most 255 characters (the service's
+ * string limit). Real changelogs use `user_id`-style and capitalised slugs, so both pass.
+ */
 export function isSafeSlug(slug: string): boolean {
-  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 120;
+  return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;
 }
 
 /** Longest slug part of a file name. Keeps paths portable (Windows MAX_PATH, eCryptfs). */

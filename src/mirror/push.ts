@@ -118,7 +118,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
       continue;
     }
     if (!isSafeSlug(slug)) {
-      result.rejected.push({ file: f.rel, field: 'slug', reason: `${f.rel}: slug "${slug}" is not URL-safe (fix: use lowercase letters, digits and hyphens)` });
+      result.rejected.push({ file: f.rel, field: 'slug', reason: `${f.rel}: slug "${slug}" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. \`slug: new-export-api\`)` });
       continue;
     }
     candidates.push({ entry: e, slug });

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ChangelogSyncError, ValidationError } from '../../src/api/errors.js';
+import { addFrontmatterFields, entryFileName, parseEntryFile, serializeEntryFile, slugify } from '../../src/mirror/entry-file.js';
+
+describe('parseEntryFile', () => {
+  it('reads the known fields, turns a YAML date back into YYYY-MM-DD, keeps unknown fields', () => {
+    const f = parseEntryFile('e.md', '---\ntitle: Hello\npublish_at: 2026-11-22\nis_published: true\ntags: API\nowner: docs-team\n---\n\nBody *text*.\n');
+    expect(f.data).toEqual({ title: 'Hello', publish_at: '2026-11-22', is_published: true, tags: ['API'] });
+    expect(f.extra).toEqual({ owner: 'docs-team' });
+    expect(f.body.trim()).toBe('Body *text*.');
+  });
+
+  it('never runs ---js frontmatter', () => {
+    (globalThis as Record<string, unknown>).__pwned = false;
+    const text = '---js\n{ title: (globalThis.__pwned = true, "x") }\n---\nbody\n';
+    expect(() => parseEntryFile('evil.md', text)).toThrow(ChangelogSyncError);
+    expect(() => parseEntryFile('evil.md', text)).toThrow(/frontmatter language "js" is not allowed/);
+    expect((globalThis as Record<string, unknown>).__pwned).toBe(false);
+  });
+
+  it('reports invalid YAML with file and line', () => {
+    try {
+      parseEntryFile('bad.md', '---\ntitle: ok\npublish_at: [unclosed\n---\nbody\n');
+      throw new Error('no error');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ChangelogSyncError);
+      expect((err as ChangelogSyncError).code).toBe('E_FILE');
+      expect((err as ChangelogSyncError).file).toBe('bad.md');
+      expect((err as ChangelogSyncError).message).toMatch(/^bad\.md:\d+: invalid YAML frontmatter/);
+    }
+  });
+
+  it('names the field and the fix for schema errors', () => {
+    try {
+      parseEntryFile('x.md', '---\ntitle: T\npublish_at: 22/11/2026\n---\n');
+      throw new Error('no error');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      const v = err as ValidationError;
+      expect(v.field).toBe('publish_at');
+      expect(v.line).toBe(3);
+      expect(v.message).toContain('x.md: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD');
+    }
+    expect(() => parseEntryFile('y.md', '---\nslug: a\n---\n')).toThrow(/y\.md: title: is required/);
+    expect(() => parseEntryFile('z.md', '---\ntitle: T\nis_published: "yes"\n---\n')).toThrow(/is_published: must be true or false/);
+  });
+
+  it('refuses invalid UTF-8 and NUL bytes', () => {
+    expect(() => parseEntryFile('u.md', Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]))).toThrow(/not valid UTF-8/);
+    expect(() => parseEntryFile('n.md', '---\ntitle: a\u0000b\n---\n')).toThrow(/n\.md:2: contains a NUL byte/);
+  });
+});
+
+describe('serializeEntryFile', () => {
+  it('round-trips titles with YAML-significant characters, quotes, newlines, emoji and RTL text', () => {
+    for (const title of ['Fix: exports # 2', '"Smart" filters', "it's - [not] a list", 'line one\nline two', 'Dark mode 🌙', 'עדכון גרסה', 'yes', '2026-01-01', '@here', '- dash']) {
+      const text = serializeEntryFile({ title, identifier: 'id' }, 'body');
+      expect(parseEntryFile('t.md', text).data.title).toBe(title);
+    }
+  });
+
+  it('writes known fields in a fixed order, then unknown ones', () => {
+    const text = serializeEntryFile({ identifier: 'i', title: 'T', status: 'published' }, 'b', { zeta: 1, alpha: 2 });
+    expect(text).toBe('---\ntitle: T\nstatus: published\nidentifier: i\nzeta: 1\nalpha: 2\n---\n\nb\n');
+  });
+});
+
+describe('addFrontmatterFields', () => {
+  it('adds lines before the closing --- and keeps every other byte', () => {
+    const original = '---\r\ntitle:   "Spaced"   # a comment\r\ncustom: [1, 2]\r\n---\r\n\r\nBody\r\n';
+    const out = addFrontmatterFields('f.md', original, { slug: 'spaced', identifier: 'abc' });
+    expect(out).toBe('---\r\ntitle:   "Spaced"   # a comment\r\ncustom: [1, 2]\r\nslug: spaced\r\nidentifier: abc\r\n---\r\n\r\nBody\r\n');
+  });
+  it('refuses a file without frontmatter', () => {
+    expect(() => addFrontmatterFields('f.md', 'no frontmatter', { identifier: 'x' })).toThrow(/no frontmatter block/);
+  });
+});
+
+describe('names', () => {
+  it('derives ASCII slugs', () => {
+    expect(slugify('Dark mode is here 🌙')).toBe('dark-mode-is-here');
+    expect(slugify('Über & Co: v2.4')).toBe('ueber-and-co-v2-4');
+  });
+  it('keeps hostile slugs inside entries/ with portable names', () => {
+    expect(entryFileName('2026-01-02T00:00:00.000000Z', '../../etc/x')).toBe('2026-01-02-etc-x.md');
+    expect(entryFileName('2026-01-02', 'a/b')).toBe('2026-01-02-a-b.md');
+    expect(entryFileName('2026-01-02', 'CON')).toBe('2026-01-02-con.md');
+    expect(entryFileName('2026-01-02', 'x'.repeat(300)).length).toBeLessThanOrEqual(100);
+    expect(entryFileName(null, 'x', 'ab12-cd34-ef')).toBe('undated-x-ab12cd34.md');
+  });
+});
