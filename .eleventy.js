@@ -12,7 +12,7 @@ export default function (eleventyConfig) {
 
 export const config = {
   // Relative to the input directory (site/). Input and output are given by the caller.
-  dir: { includes: '_includes', layouts: '_includes/layouts' },
+  dir: { includes: '_includes' },
   templateFormats: ['njk', 'html', '11ty.js'],
   htmlTemplateEngine: 'njk',
 };

@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './api/errors.js';
 
@@ -62,6 +63,9 @@ export const ENV = {
   siteUrl: 'CHANGELOG_SITE_URL',
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
 } as const;
+
+/** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
+export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../site', import.meta.url));
 
 /** Name of the optional configuration file in the project root. */
 export const CONFIG_FILE = 'changelog.config.json';
@@ -119,11 +123,17 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     token: pick('token'),
     contentDir: resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content'),
     stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
-    siteDir: resolve(root, pick('siteDir') ?? fromFile.siteDir ?? 'site'),
+    siteDir: resolveSiteDir(root, pick('siteDir') ?? fromFile.siteDir),
     outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
     siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
     root: resolve(root),
   };
+}
+
+function resolveSiteDir(root: string, configured: string | undefined): string {
+  if (configured !== undefined) return resolve(root, configured);
+  const own = resolve(root, 'site');
+  return existsSync(own) ? own : PACKAGED_SITE_DIR;
 }

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../api/errors.js';
 import { JOURNAL_FILE } from './state.js';
@@ -91,9 +91,10 @@ export class Journal {
   }
 
   private flush(): Promise<void> {
-    const next = this.flushing.then(() => {
+    const next = this.flushing.then(async () => {
       const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
-      return writeFileAtomic(this.path, text, { fsync: true });
+      await mkdir(dirname(this.path), { recursive: true });
+      await writeFileAtomic(this.path, text, { fsync: true });
     });
     this.flushing = next.catch(() => undefined);
     return next;

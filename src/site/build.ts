@@ -40,6 +40,17 @@ async function walk(dir: string): Promise<string[]> {
   return out;
 }
 
+/** The messages of an Eleventy error and its causes, outermost first. */
+function describeBuildError(err: unknown): string {
+  const parts: string[] = [];
+  let e = err as { message?: string; cause?: unknown; originalError?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (e.message && !parts.includes(e.message)) parts.push(e.message);
+    e = (e.originalError ?? e.cause) as typeof e;
+  }
+  return parts.join(': ');
+}
+
 /**
  * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too).
  * @throws {ChangelogSyncError} `E_BUILD` when Eleventy fails (template error, missing layout).
@@ -57,10 +68,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
     },
   });
+  // Eleventy prints to stdout (even its "Wrote N files" in quiet mode): keep stdout for
+  // our result (`--json`), and report failures through E_BUILD instead.
+  eleventy.logger.overrideLogger({ log() {}, info() {}, warn() {}, error() {} });
   try {
     await eleventy.write();
   } catch (cause) {
-    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${(cause as Error).message}`, {
+    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${describeBuildError(cause)}`, {
       cause,
       hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
     });

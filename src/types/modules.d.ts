@@ -16,6 +16,7 @@ declare module '@11ty/eleventy' {
     serve(port?: number): Promise<void>;
     stopWatch(): Promise<void>;
     init(): Promise<void>;
+    logger: { overrideLogger(logger: unknown): void };
   }
 }
 

@@ -1,0 +1,102 @@
+// The real CLI as a child process against the real emulator over HTTP.
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSeed } from '../../src/emulator/seed.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm start: the demo main job', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+  });
+  afterAll(async () => cleanup());
+
+  it('with no token: emulator, pull, push, build, summary, exit 0, and writes only under .demo/', async () => {
+    // A git repository with the project's .gitignore, to prove `git status` stays clean.
+    await cp(join(REPO, '.gitignore'), join(dir, '.gitignore'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '.gitignore'], { cwd: dir });
+    const r = await runCli(['sync'], { cwd: dir });
+    expect(r.stderr).toContain('No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 20 pages in \.demo\/_site/);
+    const entries = await readdir(join(dir, '.demo/content/entries'));
+    expect(entries).toHaveLength(23);
+    const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
+    expect(index).toContain('Funnel step timing'); // pushed by the demo
+    expect(index).toContain('Dark mode is here'); // pulled
+    expect(index).not.toContain('Custom roles for workspace admins'); // a draft
+    expect(index).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
+    const feed = await readFile(join(dir, '.demo/_site/feed.xml'), 'utf8');
+    expect(feed.match(/<entry>/g)).toHaveLength(19);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir }).toString()).toBe('A  .gitignore\n');
+  });
+});
+
+describe('commands against a running emulator', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
+    ({ dir, cleanup } = await tempDir());
+    env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'demo-token' };
+  });
+  afterAll(async () => {
+    await emu.close();
+    await cleanup();
+  });
+
+  it('pull --json, push, build; the token never appears in output', async () => {
+    const pulled = await runCli(['--json', 'pull'], { cwd: dir, env });
+    expect(pulled.code).toBe(0);
+    const json = JSON.parse(pulled.stdout) as { command: string; created: unknown[] };
+    expect(json.command).toBe('pull');
+    expect(json.created).toHaveLength(20);
+
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-22-cli-entry.md'), '---\ntitle: From the CLI\npublish_at: 2026-11-01\nis_published: true\n---\n\nHello.\n');
+    const pushed = await runCli(['push'], { cwd: dir, env });
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout).toMatch(/Pushed 1 new entry\n {2}\+ entries\/2026-11-22-cli-entry\.md -> [0-9a-f-]{36} \(published\)/);
+
+    const built = await runCli(['build'], { cwd: dir, env });
+    expect(built.code).toBe(0);
+    expect(built.stdout).toMatch(/^Built 18 pages/);
+    expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('<h1>From the CLI</h1>');
+    for (const r of [pulled, pushed, built]) expect(r.stdout + r.stderr).not.toContain('demo-token');
+  });
+
+  it('a wrong token: one-line E_AUTH error with the fix, exit 1, token not printed', async () => {
+    const { dir: other, cleanup: done } = await tempDir();
+    const r = await runCli(['pull'], { cwd: other, env: { ...env, CHANGELOG_TOKEN: 'wrong-token-xyz' } });
+    await done();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error E_AUTH: GET ${emu.url}/api/workspace: 401 Unauthorized`);
+    expect(r.stderr).toContain('fix: check CHANGELOG_TOKEN');
+    expect(r.stderr).not.toContain('wrong-token-xyz');
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack without --debug
+  });
+
+  it('a service that is not there: E_NETWORK, exit 1', async () => {
+    const { dir: other, cleanup: done } = await tempDir();
+    const r = await runCli(['pull'], { cwd: other, env: { CHANGELOG_BASE_URL: 'http://127.0.0.1:9', CHANGELOG_TOKEN: 't0ken' } });
+    await done();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error E_NETWORK: GET http:\/\/127\.0\.0\.1:9\/api\/workspace: no response/);
+  });
+
+  it('usage errors exit 2', async () => {
+    const r = await runCli(['pull', '--no-such-flag'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--no-such-flag'");
+  });
+});

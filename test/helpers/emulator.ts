@@ -1,0 +1,43 @@
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
+import { ChangelogClient, type ClientOptions } from '../../src/api/client.js';
+import { RateBudget } from '../../src/api/rate-budget.js';
+
+/** A running emulator with one workspace (token `test-token`) and a client for it. */
+export interface EmulatorFixture {
+  emu: RunningEmulator;
+  ws: EmulatorWorkspace;
+  store: EmulatorStore;
+  token: string;
+  client(options?: Partial<ClientOptions>): ChangelogClient;
+  close(): Promise<void>;
+}
+
+/** Starts an emulator on port 0 with one workspace; extra options go to startEmulator. */
+export async function emulatorFixture(options: EmulatorOptions & { workspaceName?: string } = {}): Promise<EmulatorFixture> {
+  const store = options.store ?? new EmulatorStore(options.now);
+  const ws = store.workspaces[0] ?? store.addWorkspace({ name: options.workspaceName ?? 'Test Workspace', tokens: ['test-token'] });
+  const emu = await startEmulator({ ...options, store, port: 0 });
+  const clients: ChangelogClient[] = [];
+  return {
+    emu,
+    ws,
+    store,
+    token: ws.tokens[0]!,
+    client(o = {}) {
+      const c = new ChangelogClient({
+        baseUrl: emu.url,
+        token: ws.tokens[0]!,
+        budget: new RateBudget({ windowMs: options.limits?.windowMs ?? 60_000, perMinute: options.limits?.perMinute ?? 60, perDay: options.limits?.perDay ?? 1440 }),
+        backoffMs: 5,
+        ...o,
+      });
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await emu.close();
+    },
+  };
+}
