@@ -2,15 +2,12 @@
 /**
  * The command line: declares commands and options only. Each command is a function in
  * src/commands/ that tests call directly; errors are mapped once, in handleError.
+ * Command modules are imported when their command runs: loading them all (Eleventy,
+ * the converters, the emulator) costs more than a whole no-op pull.
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './api/errors.js';
-import { buildCommand } from './commands/build.js';
-import { emulatorCommand } from './commands/emulator.js';
-import { pullCommand } from './commands/pull.js';
-import { pushCommand } from './commands/push.js';
-import { syncCommand } from './commands/sync.js';
 import { loadConfig, type Config } from './config.js';
 import { EXIT } from './output/exit-codes.js';
 import { handleError } from './output/handle-error.js';
@@ -70,25 +67,25 @@ program
   .option('--dry-run', 'print what pull and push would do; change nothing')
   .option('--prune', 'remove files whose remote entry is gone')
   .option('--demo', 'run the demo even when a service is configured')
-  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean }) => run((c, r) => syncCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
 
 program
   .command('pull')
   .description('mirror entries, tags and workspace settings into the content directory')
   .option('--dry-run', 'print what would change; write nothing')
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
-  .action((opts: { dryRun?: boolean; prune?: boolean }) => run((c, r) => pullCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
 
 program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
-  .action((opts: { dryRun?: boolean }) => run((c, r) => pushCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
 
 program
   .command('build')
   .description('build the static site from the content directory into the output directory')
-  .action(() => run((c, r) => buildCommand(c, r))());
+  .action(() => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r))());
 
 program
   .command('emulator')
@@ -100,8 +97,8 @@ program
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))
   .action((opts: { port: number; host: string; seed?: string; perMinute?: number; perDay?: number; windowMs?: number }) =>
-    run((_c, r) =>
-      emulatorCommand(r, { port: opts.port, host: opts.host, seed: opts.seed, limits: { perMinute: opts.perMinute, perDay: opts.perDay, windowMs: opts.windowMs } }),
+    run(async (_c, r) =>
+      (await import('./commands/emulator.js')).emulatorCommand(r, { port: opts.port, host: opts.host, seed: opts.seed, limits: { perMinute: opts.perMinute, perDay: opts.perDay, windowMs: opts.windowMs } }),
     )(),
   );
 

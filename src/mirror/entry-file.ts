@@ -213,7 +213,8 @@ export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: 
   for (const key of KNOWN_FIELDS) if (data[key] !== undefined) ordered[key] = data[key];
   for (const [k, v] of Object.entries(extra)) if (!(k in ordered)) ordered[k] = v;
   const fm = yaml.dump(ordered, { lineWidth: -1, noRefs: true, quotingType: '"' });
-  const trimmed = body.replace(/^\n+/, '').replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: that expression is quadratic on a long run of spaces (a 5 MB entry).
+  const trimmed = body.replace(/^\n+/, '').trimEnd();
   return `---\n${fm}---\n\n${trimmed}\n`;
 }
 

@@ -1,0 +1,89 @@
+/**
+ * The file that mirrors a remote entry (DESIGN.md "The entry file"): frontmatter from the
+ * service's fields, the body converted to Markdown, and the writer's own fields (`tags`,
+ * unknown fields) of the previous version kept.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { RemoteEntry } from '../api/schemas.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { remoteContentToMarkdown } from './convert.js';
+import { serializeEntryFile } from './entry-file.js';
+import { contentHash } from './state.js';
+
+/** What a rewrite keeps of the file it replaces: the writer's local fields. */
+export interface KeptFields {
+  /** `tags` (local only: the interface cannot assign tags). */
+  tags?: string[];
+  /** Unknown frontmatter fields, verbatim. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The text of the file that mirrors a remote entry.
+ * @param entry the entry as listed by the service (service-spec.md "Entry (as returned in lists)").
+ * @param keep local fields of the file being replaced.
+ */
+export function renderRemoteEntry(entry: RemoteEntry, keep: KeptFields = {}): string {
+  return serializeEntryFile(
+    {
+      title: entry.title,
+      slug: entry.slug || undefined,
+      publish_at: entry.publish_at ? entry.publish_at.slice(0, 10) : undefined,
+      notify_subscribers: entry.notify_subscribers,
+      status: entry.status,
+      identifier: entry.identifier,
+      tags: keep.tags,
+    },
+    remoteContentToMarkdown(entry.content),
+    keep.extra,
+  );
+}
+
+/** One file to write from a remote entry. */
+export interface MirrorJob {
+  entry: RemoteEntry;
+  keep?: KeptFields;
+  /** Absolute path of the file to write. */
+  path: string;
+  /**
+   * The text the file has now, when known: an identical rendering is not written.
+   * `'read'`: read the file to find out (conflict copies).
+   */
+  current?: string | 'read';
+}
+
+/** What became of a {@link MirrorJob}: the file's {@link contentHash} and whether it was written, or why not. */
+export type MirrorOutcome = { hash: string; written: boolean; error?: undefined } | { error: string; hash?: undefined; written?: undefined };
+
+/** A job's rendered text, or why it could not be rendered. Never throws. */
+export function renderJob(job: MirrorJob): { text: string; error?: undefined } | { text?: undefined; error: string } {
+  try {
+    return { text: renderRemoteEntry(job.entry, job.keep) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Writes a job's rendered text atomically, unless the file already has that text.
+ * Never throws: a failure is an outcome with `error`.
+ */
+export function commitJob(job: MirrorJob, text: string): MirrorOutcome {
+  try {
+    let current = job.current;
+    if (current === 'read') {
+      try {
+        current = readFileSync(job.path, 'utf8');
+      } catch {
+        current = undefined;
+      }
+    }
+    if (current === text) return { hash: contentHash(text), written: false };
+    writeFileAtomicSync(job.path, text);
+    return { hash: contentHash(text), written: true };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
