@@ -5,14 +5,11 @@
  *
  * @module
  */
-import TurndownService from 'turndown';
-import { gfm } from '@joplin/turndown-plugin-gfm';
+import type TurndownService from 'turndown';
 import { Marked } from 'marked';
 import type { EditorJsDocument } from '../api/schemas.js';
 import { parseHtmlFragment } from './html-dom.js';
-
-/** Elements that have no Markdown form and are kept as HTML in the Markdown body. */
-const KEEP_AS_HTML = ['iframe', 'video', 'audio', 'details', 'summary', 'sup', 'sub', 'kbd', 'mark', 'figure', 'figcaption', 'u'] as const;
+import { createTurndown } from './markdown-rules.js';
 
 let turndown: TurndownService | undefined;
 
@@ -46,25 +43,13 @@ export function escapeMarkdownText(text: string): string {
 }
 
 function turndownService(): TurndownService {
-  if (turndown) return turndown;
-  const t = new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    fence: '```',
-    bulletListMarker: '-',
-    emDelimiter: '_',
-    strongDelimiter: '**',
-    linkStyle: 'inlined',
-    hr: '---',
-  });
-  t.escape = escapeMarkdownText;
-  t.use(gfm);
-  t.keep([...KEEP_AS_HTML] as unknown as TurndownService.Filter);
-  turndown = t;
-  return t;
+  return (turndown ??= createTurndown(escapeMarkdownText));
 }
 
-/** Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced code with language). */
+/**
+ * Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced
+ * code with language; HTML without a Markdown form kept as HTML: see `markdown-rules.ts`).
+ */
 export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
   return turndownService().turndown(parseHtmlFragment(html) as unknown as TurndownService.Node);

@@ -12,6 +12,7 @@
  *
  * Parsing follows htmlparser2's HTML mode: entities decoded, void elements, implied end
  * tags (`<p>`, `<li>`, table parts), raw text in `<script>`/`<style>`/`<textarea>`/`<title>`.
+ * Comments become `X-COMMENT` elements (see {@link HtmlCommentElement}).
  *
  * @module
  */
@@ -112,24 +113,6 @@ export class HtmlText extends HtmlNode {
   get outerHTML(): string {
     const parent = this.parentNode?.localName;
     return parent && RAW_TEXT.has(parent) ? this.text : escapeText(this.text);
-  }
-}
-
-/** A comment (turndown drops them; kept so that HTML kept verbatim keeps them too). */
-export class HtmlComment extends HtmlNode {
-  declare readonly data: string;
-  constructor(data: string) {
-    super(8, '#comment');
-    (this as { data: string }).data = data;
-  }
-  get nodeValue(): string {
-    return this.data;
-  }
-  get textContent(): string {
-    return '';
-  }
-  get outerHTML(): string {
-    return `<!--${this.data}-->`;
   }
 }
 
@@ -315,11 +298,30 @@ const parser = new Parser(
     },
     oncomment(data) {
       flushText();
-      current.appendChild(new HtmlComment(data));
+      current.appendChild(new HtmlCommentElement(data));
     },
   },
   { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: false },
 );
+
+/**
+ * A comment, as an element named `X-COMMENT`: turndown removes every node that is not an
+ * element or text before converting, and comments carry meaning in Markdown (one between
+ * two lists keeps them apart; `<!-- markdownlint-disable -->`). Serialised as `<!--...-->`.
+ */
+export class HtmlCommentElement extends HtmlElement {
+  declare readonly data: string;
+  constructor(data: string) {
+    super('x-comment', {});
+    (this as { data: string }).data = data;
+  }
+  override get textContent(): string {
+    return '';
+  }
+  override get outerHTML(): string {
+    return `<!--${this.data}-->`;
+  }
+}
 
 /**
  * Parses an HTML fragment into a tree whose root is an `X-ROOT` element (not a block, like
