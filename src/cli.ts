@@ -83,6 +83,17 @@ program
   .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
 
 program
+  .command('status')
+  .description('read-only: what pull and push would do now (remote-only, conflicts, local edits, new local entries, deferred)')
+  .action(() => run(async (c, r) => (await import('./commands/status.js')).statusCommand(c, r))());
+
+program
+  .command('check')
+  .description('validate local entry files without the network (for pull-request checks); exit 5 on errors')
+  .argument('[files...]', 'files to check (default: every entry file)')
+  .action((files: string[]) => run(async (c, r) => (await import('./commands/check.js')).checkCommand(c, r, files))());
+
+program
   .command('build')
   .description('build the static site from the content directory into the output directory')
   .action(() => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r))());

@@ -120,17 +120,24 @@ export class HtmlText extends HtmlNode {
 export class HtmlElement extends HtmlNode {
   declare readonly localName: string;
   declare readonly attributes: Record<string, string>;
-  declare readonly childNodes: HtmlNode[];
+  declare firstChild: HtmlNode | null;
+  declare lastChild: HtmlNode | null;
+  /** Children in order; may still hold removed ones until {@link childNodes} compacts it. */
+  declare private kids: HtmlNode[];
+  declare private removed: number;
   /** @internal cache of {@link textContent}. */
   declare cachedText: string | undefined;
   /** @internal cache of {@link children}. */
   declare cachedChildren: HtmlElement[] | undefined;
   constructor(name: string, attributes: Record<string, string>) {
     super(1, upperName(name));
-    const self = this as { localName: string; attributes: Record<string, string>; childNodes: HtmlNode[] };
+    const self = this as { localName: string; attributes: Record<string, string> };
     self.localName = name;
     self.attributes = attributes;
-    self.childNodes = [];
+    this.firstChild = null;
+    this.lastChild = null;
+    this.kids = [];
+    this.removed = 0;
     this.cachedText = undefined;
     this.cachedChildren = undefined;
   }
@@ -138,11 +145,13 @@ export class HtmlElement extends HtmlNode {
   get tagName(): string {
     return this.nodeName;
   }
-  get firstChild(): HtmlNode | null {
-    return this.childNodes[0] ?? null;
-  }
-  get lastChild(): HtmlNode | null {
-    return this.childNodes[this.childNodes.length - 1] ?? null;
+  /** The children, in order (compacted after removals: removing is O(1), see {@link removeChild}). */
+  get childNodes(): HtmlNode[] {
+    if (this.removed > 0) {
+      this.kids = this.kids.filter((n) => n.parentNode === this);
+      this.removed = 0;
+    }
+    return this.kids;
   }
   /** Element children only (the DOM's `children`); cached until the next mutation. */
   get children(): HtmlElement[] {
@@ -224,24 +233,30 @@ export class HtmlElement extends HtmlNode {
 
   /** Appends a child (used while parsing). */
   appendChild(node: HtmlNode): void {
-    const last = this.childNodes.length > 0 ? this.childNodes[this.childNodes.length - 1]! : null;
+    const last = this.lastChild;
     node.parentNode = this;
     node.previousSibling = last;
     node.nextSibling = null;
     if (last) last.nextSibling = node;
-    this.childNodes.push(node);
+    else this.firstChild = node;
+    this.lastChild = node;
+    this.kids.push(node);
     this.cachedText = undefined;
     this.cachedChildren = undefined;
     this.invalidate();
   }
 
-  /** Removes a child (turndown's whitespace collapsing). */
+  /**
+   * Removes a child (turndown's whitespace collapsing) in constant time: a 5 MB entry has
+   * tens of thousands of whitespace nodes, and splicing an array for each is quadratic.
+   */
   removeChild<T extends HtmlNode>(node: T): T {
-    const i = this.childNodes.indexOf(node);
-    if (i < 0) throw new Error('html-dom: not a child');
-    this.childNodes.splice(i, 1);
+    if (node.parentNode !== this) throw new Error('html-dom: not a child');
     if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
+    else this.firstChild = node.nextSibling;
     if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
+    else this.lastChild = node.previousSibling;
+    this.removed++;
     node.parentNode = null;
     node.previousSibling = null;
     node.nextSibling = null;
@@ -267,7 +282,15 @@ export class HtmlElement extends HtmlNode {
 /** Parse state of {@link parseHtmlFragment} (one parser, reused: creating one per call costs more than a short entry's parse). */
 let root: HtmlElement;
 let current: HtmlElement;
+let depth = 0;
 let pendingText = '';
+
+/**
+ * Deepest element nesting kept. Deeper start tags are ignored (their content stays, one
+ * level up): turndown converts recursively, and hostile HTML nested thousands deep would
+ * exhaust the stack. Browsers cap nesting too (Chromium at 512).
+ */
+export const MAX_DEPTH = 200;
 
 function flushText(): void {
   if (pendingText) current.appendChild(new HtmlText(pendingText));
@@ -278,9 +301,13 @@ const parser = new Parser(
   {
     onopentag(name, attribs) {
       flushText();
+      if (depth >= MAX_DEPTH) return;
       const el = new HtmlElement(name, attribs);
       current.appendChild(el);
-      if (!VOID.has(name)) current = el;
+      if (!VOID.has(name)) {
+        current = el;
+        depth++;
+      }
     },
     onclosetag(name) {
       flushText();
@@ -288,6 +315,7 @@ const parser = new Parser(
       // htmlparser2 reports implied end tags itself; an end tag without a start is ignored.
       for (let p: HtmlElement | null = current; p && p !== root; p = p.parentNode) {
         if (p.localName === name) {
+          for (let q: HtmlElement | null = current; q && q !== p.parentNode; q = q.parentNode) depth--;
           current = p.parentNode ?? root;
           break;
         }
@@ -331,6 +359,7 @@ export function parseHtmlFragment(html: string): HtmlElement {
   const r = new HtmlElement('x-root', {});
   root = r;
   current = r;
+  depth = 0;
   pendingText = '';
   parser.reset();
   parser.end(html);
