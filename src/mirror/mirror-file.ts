@@ -10,7 +10,7 @@ import type { RemoteEntry } from '../api/schemas.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
 import { serializeEntryFile } from './entry-file.js';
-import { contentHash } from './state.js';
+import { contentHash, syncedHash } from './state.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */
 export interface KeptFields {
@@ -20,25 +20,34 @@ export interface KeptFields {
   extra?: Record<string, unknown>;
 }
 
+/** A rendered mirror file: its text and the {@link syncedHash} of what mirrors the service. */
+export interface RenderedFile {
+  text: string;
+  synced: string;
+}
+
 /**
- * The text of the file that mirrors a remote entry.
+ * The file that mirrors a remote entry.
  * @param entry the entry as listed by the service (service-spec.md "Entry (as returned in lists)").
  * @param keep local fields of the file being replaced.
  */
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {
+  const fields = {
+    title: entry.title,
+    slug: entry.slug || undefined,
+    publish_at: entry.publish_at ? entry.publish_at.slice(0, 10) : undefined,
+    notify_subscribers: entry.notify_subscribers,
+    status: entry.status,
+    identifier: entry.identifier,
+  };
+  const body = remoteContentToMarkdown(entry.content);
+  const text = serializeEntryFile({ ...fields, tags: keep.tags }, body, keep.extra);
+  return { text, synced: syncedHash(fields, body) };
+}
+
+/** The text of the file that mirrors a remote entry (see {@link renderMirrorFile}). */
 export function renderRemoteEntry(entry: RemoteEntry, keep: KeptFields = {}): string {
-  return serializeEntryFile(
-    {
-      title: entry.title,
-      slug: entry.slug || undefined,
-      publish_at: entry.publish_at ? entry.publish_at.slice(0, 10) : undefined,
-      notify_subscribers: entry.notify_subscribers,
-      status: entry.status,
-      identifier: entry.identifier,
-      tags: keep.tags,
-    },
-    remoteContentToMarkdown(entry.content),
-    keep.extra,
-  );
+  return renderMirrorFile(entry, keep).text;
 }
 
 /** One file to write from a remote entry. */
@@ -52,15 +61,22 @@ export interface MirrorJob {
    * `'read'`: read the file to find out (conflict copies).
    */
   current?: string | 'read';
+  /**
+   * For a conflict copy: the text of the writer's file. When the rendering equals it, the
+   * writer has already taken the remote version: nothing is written (`matchesLocal`).
+   */
+  local?: string;
 }
 
-/** What became of a {@link MirrorJob}: the file's {@link contentHash} and whether it was written, or why not. */
-export type MirrorOutcome = { hash: string; written: boolean; error?: undefined } | { error: string; hash?: undefined; written?: undefined };
+/** What became of a {@link MirrorJob}: the file's hashes and whether it was written, or why not. */
+export type MirrorOutcome =
+  | { hash: string; synced: string; written: boolean; matchesLocal?: boolean; error?: undefined }
+  | { error: string; hash?: undefined; synced?: undefined; written?: undefined; matchesLocal?: undefined };
 
-/** A job's rendered text, or why it could not be rendered. Never throws. */
-export function renderJob(job: MirrorJob): { text: string; error?: undefined } | { text?: undefined; error: string } {
+/** A job's rendered file, or why it could not be rendered. Never throws. */
+export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
   try {
-    return { text: renderRemoteEntry(job.entry, job.keep) };
+    return renderMirrorFile(job.entry, job.keep);
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
@@ -70,8 +86,9 @@ export function renderJob(job: MirrorJob): { text: string; error?: undefined } |
  * Writes a job's rendered text atomically, unless the file already has that text.
  * Never throws: a failure is an outcome with `error`.
  */
-export function commitJob(job: MirrorJob, text: string): MirrorOutcome {
+export function commitJob(job: MirrorJob, { text, synced }: RenderedFile): MirrorOutcome {
   try {
+    if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
     let current = job.current;
     if (current === 'read') {
       try {
@@ -80,9 +97,9 @@ export function commitJob(job: MirrorJob, text: string): MirrorOutcome {
         current = undefined;
       }
     }
-    if (current === text) return { hash: contentHash(text), written: false };
+    if (current === text) return { hash: contentHash(text), synced, written: false };
     writeFileAtomicSync(job.path, text);
-    return { hash: contentHash(text), written: true };
+    return { hash: contentHash(text), synced, written: true };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

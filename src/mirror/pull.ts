@@ -35,7 +35,7 @@ import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } f
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { runMirrorJobs, type RenderOptions } from './render-pool.js';
-import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState } from './state.js';
+import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
@@ -94,6 +94,8 @@ export interface PullResult {
    * inside the state directory. Empty when nothing changed.
    */
   writes: string[];
+  /** Worker threads the conversion ran on; 0 when it ran inline. */
+  threads: number;
   dryRun: boolean;
 }
 
@@ -139,6 +141,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     failed: [],
     problems: [],
     writes: [],
+    threads: 0,
     dryRun,
   };
 
@@ -155,7 +158,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     const id = item.entry?.data.identifier;
     if (id && !state.entries[id] && !found.has(id)) {
       found.set(id, item.entry!);
-      state.entries[id] = { file: item.rel, remoteHash: null, localHash: contentHash(item.raw) };
+      state.entries[id] = { file: item.rel, remoteHash: null, localHash: contentHash(item.raw), syncedHash: syncedOf(item.entry!) };
     }
   }
 
@@ -202,7 +205,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       continue;
     }
     const raw = readLocal(rec.file);
-    const edited = raw !== null && contentHash(raw) !== rec.localHash;
+    const edited = isEdited(rec, raw);
 
     if (rec.remoteHash === null) {
       // Pushed by us (or found with an identifier), never pulled: adopt the writer's file.
@@ -223,7 +226,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         }
       }
       if (newText !== text) write(rec.file, newText);
-      state.entries[id] = { file: rec.file, remoteHash: rh, localHash: contentHash(newText) };
+      const adopted: EntryState = { file: rec.file, remoteHash: rh, localHash: contentHash(newText) };
+      const parsed = parsedOrNull(rec.file, newText);
+      if (parsed) adopted.syncedHash = syncedOf(parsed);
+      state.entries[id] = adopted;
       result.adopted.push(item(rec.file));
       continue;
     }
@@ -262,11 +268,14 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     const jobs: MirrorJob[] = actions.map((a) => {
       const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? absolute(`state:${conflictFile(a.entry.identifier)}`) : absolute(a.file) };
       if (a.keep) job.keep = a.keep;
-      if (a.kind === 'conflict') job.current = 'read';
+      if (a.kind === 'conflict') {
+        job.current = 'read';
+        job.local = a.localText;
+      }
       else if (a.localText !== undefined && !a.from) job.current = a.localText;
       return job;
     });
-    await runMirrorJobs(
+    const ran = await runMirrorJobs(
       jobs,
       (i, outcome) => {
         const a = actions[i]!;
@@ -275,12 +284,20 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       },
       options.render,
     );
+    result.threads = ran === 'inline' ? 0 : ran;
   }
 
   /** Books one action's outcome (`null`: planned in a dry run). */
   function record(a: Action, outcome: MirrorOutcome | null): void {
     const id = a.entry.identifier;
     const item = itemOf(a);
+    if (a.kind === 'conflict' && outcome?.matchesLocal) {
+      // The writer's file already is the remote version: the conflict is resolved.
+      result.unchanged++;
+      state.entries[id] = { file: a.file, remoteHash: remoteHash(a.entry), localHash: outcome.hash!, syncedHash: outcome.synced! };
+      if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
+      return;
+    }
     if (a.kind === 'conflict') {
       const rel = conflictFile(id);
       if (!outcome || outcome.written) result.writes.push(`state:${rel}`);
@@ -297,7 +314,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       else if (a.from) result.renamed.push({ ...item, from: a.from });
       else result.updated.push(item);
     }
-    if (outcome) state.entries[id] = { file: a.file, remoteHash: remoteHash(a.entry), localHash: outcome.hash! };
+    if (outcome) state.entries[id] = { file: a.file, remoteHash: remoteHash(a.entry), localHash: outcome.hash!, syncedHash: outcome.synced! };
     if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
   }
 
@@ -318,7 +335,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   for (const [id, rec] of Object.entries(state.entries) as Array<[string, EntryState]>) {
     if (seen.has(id)) continue;
     const raw = readLocal(rec.file);
-    const edited = raw !== null && contentHash(raw) !== rec.localHash;
+    const edited = isEdited(rec, raw);
     const title = found.get(id)?.data.title ?? titleOf(raw) ?? rec.file;
     const pruned = Boolean(options.prune) && !edited;
     if (pruned) {
@@ -370,14 +387,35 @@ function titleOf(raw: Buffer | null): string | undefined {
   return m ? m[1]!.trim().replace(/^(["'])(.*)\1$/, '$2') : undefined;
 }
 
+function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | null {
+  try {
+    return parseEntryFile(rel, raw);
+  } catch {
+    return null;
+  }
+}
+
+/** {@link syncedHash} of a parsed file. */
+function syncedOf(f: EntryFile): string {
+  return syncedHash({ ...f.data, title: f.data.title }, f.body);
+}
+
+/**
+ * True when the writer changed what mirrors the service since pull or push last wrote the
+ * file. Same bytes: untouched. Otherwise the file is parsed: a change limited to the
+ * writer's own fields (`tags`, unknown fields) is not an edit. A missing file is not an edit.
+ */
+function isEdited(rec: EntryState, raw: Buffer | null): boolean {
+  if (raw === null || contentHash(raw) === rec.localHash) return false;
+  if (!rec.syncedHash) return true;
+  const parsed = parsedOrNull(rec.file, raw);
+  return !parsed || syncedOf(parsed) !== rec.syncedHash;
+}
+
 /** The writer's local fields of a file being rewritten (none when it does not parse). */
 function keptFields(rel: string, raw: Buffer): KeptFields | undefined {
-  let parsed: EntryFile;
-  try {
-    parsed = parseEntryFile(rel, raw);
-  } catch {
-    return undefined;
-  }
+  const parsed = parsedOrNull(rel, raw);
+  if (!parsed) return undefined;
   const keep: KeptFields = {};
   if (parsed.data.tags) keep.tags = parsed.data.tags;
   if (Object.keys(parsed.extra).length > 0) keep.extra = parsed.extra;

@@ -47,7 +47,7 @@ export async function runMirrorJobs(jobs: MirrorJob[], onOutcome: (index: number
     const { renderJob, commitJob } = await import('./mirror-file.js');
     jobs.forEach((job, i) => {
       const rendered = renderJob(job);
-      onOutcome(i, rendered.error !== undefined ? rendered : commitJob(job, rendered.text));
+      onOutcome(i, rendered.error !== undefined ? rendered : commitJob(job, rendered));
     });
     return 'inline';
   }
@@ -60,8 +60,9 @@ export async function runMirrorJobs(jobs: MirrorJob[], onOutcome: (index: number
     for (let start = 0; start < jobs.length; start += CHUNK) {
       const chunk = jobs.slice(start, start + CHUNK);
       tasks.push(
-        (pool.run(chunk) as Promise<Array<{ text?: string; error?: string }>>).then(
-          (rendered) => rendered.forEach((r, i) => onOutcome(start + i, r.text !== undefined ? commitJob(chunk[i]!, r.text) : { error: r.error ?? 'not rendered' })),
+        (pool.run(chunk) as Promise<Array<{ text?: string; synced?: string; error?: string }>>).then(
+          (rendered) =>
+            rendered.forEach((r, i) => onOutcome(start + i, r.text !== undefined && r.synced !== undefined ? commitJob(chunk[i]!, { text: r.text, synced: r.synced }) : { error: r.error ?? 'not rendered' })),
           (err: unknown) => chunk.forEach((_, i) => onOutcome(start + i, { error: `render worker failed: ${err instanceof Error ? err.message : String(err)}` })),
         ),
       );

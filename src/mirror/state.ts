@@ -22,6 +22,12 @@ export interface EntryState {
   remoteHash: string | null;
   /** {@link contentHash} of the file as last written by pull or push. */
   localHash: string;
+  /**
+   * {@link syncedHash} of the file as last written: of what the service owns (its fields
+   * and the body). A file that differs from `localHash` only in the writer's own fields
+   * (`tags`, unknown fields) is not an edit: the next remote change rewrites it and keeps them.
+   */
+  syncedHash?: string;
 }
 
 /** The whole sync state. */
@@ -46,6 +52,23 @@ export const CONFLICTS_DIR = 'conflicts';
 export function contentHash(raw: string | Buffer): string {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
+}
+
+/** The fields of an entry file that mirror the service (the rest is the writer's own). */
+export interface SyncedFields {
+  title: string;
+  slug?: string | undefined;
+  publish_at?: string | undefined;
+  notify_subscribers?: boolean | undefined;
+  status?: string | undefined;
+  identifier?: string | undefined;
+}
+
+/** sha256 of the part of an entry file that mirrors the service: its fields and the body (trimmed, LF line ends). */
+export function syncedHash(fields: SyncedFields, body: string): string {
+  const f = fields;
+  const text = JSON.stringify([f.title.trim(), f.slug ?? null, f.publish_at ?? null, f.notify_subscribers ?? null, f.status ?? null, f.identifier ?? null, body.replace(/\r\n/g, '\n').trim()]);
+  return hash('sha256', text, 'hex');
 }
 
 /** sha256 of a remote entry as the service listed it (every field, in the service's order). */
