@@ -44,7 +44,8 @@ const publishAtSchema = z.preprocess(
  * | tags | writer (local only) |
  */
 export const entryFrontmatterSchema = z.object({
-  title: z.string({ error: 'is required: a non-empty string' }).trim().min(1, 'is required: a non-empty string'),
+  // Not trimmed: the frontmatter must round-trip exactly, spaces included.
+  title: z.string({ error: 'is required: a non-empty string' }).refine((t) => t.trim().length > 0, 'is required: a non-empty string'),
   slug: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
   publish_at: publishAtSchema.optional(),
   is_published: z.boolean({ error: 'must be true or false' }).optional(),
@@ -88,13 +89,19 @@ export interface EntryFile {
   hash: string;
 }
 
-/** gray-matter options with every executable engine disabled (`---js` runs code by default). */
+/**
+ * gray-matter options with every executable engine disabled (`---js` runs code by
+ * default) and YAML the only language read (`---json` and any other language is refused).
+ */
 const MATTER_OPTIONS = {
   engines: {
     js: refuseEngine('js'),
     javascript: refuseEngine('javascript'),
     coffee: refuseEngine('coffee'),
     coffeescript: refuseEngine('coffeescript'),
+    cson: refuseEngine('cson'),
+    json: refuseEngine('json'),
+    toml: refuseEngine('toml'),
     yaml: {
       parse: (s: string) => (yaml.load(s, { schema: yaml.DEFAULT_SCHEMA }) ?? {}) as object,
       stringify: (o: object) => yaml.dump(o),
@@ -140,8 +147,19 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
     if (cause instanceof ChangelogSyncError) {
       throw new ChangelogSyncError(cause.code, `${path}: ${cause.message}`, { file: path, line: 1, hint: cause.hint, cause });
     }
+    const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
+    if (language !== undefined) {
+      throw new ChangelogSyncError('E_FILE', `${path}:1: frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, {
+        file: path,
+        line: 1,
+        cause,
+        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
+      });
+    }
     const mark = (cause as { mark?: { line?: number } }).mark;
-    const line = mark?.line !== undefined ? mark.line + 2 : undefined; // +1 for 1-based, +1 for the opening ---
+    // js-yaml counts from 0 in gray-matter's block, which starts with the newline that ends
+    // the opening `---` line: its line N is the file's line N + 1.
+    const line = mark?.line !== undefined ? mark.line + 1 : undefined;
     throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: invalid YAML frontmatter: ${(cause as { reason?: string }).reason ?? (cause as Error).message}`, {
       file: path,
       line,
@@ -153,8 +171,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   if (typeof fm !== 'object' || Array.isArray(fm)) {
     throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
   }
-  const known: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
+  // Without prototype: a field named `__proto__` is data like any other.
+  const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fm)) {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
@@ -209,7 +228,7 @@ export function lineOfField(text: string, field: string): number | undefined {
  * {@link KNOWN_FIELDS} order, then unknown fields in their original order.
  */
 export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
-  const ordered: Record<string, unknown> = {};
+  const ordered: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of KNOWN_FIELDS) if (data[key] !== undefined) ordered[key] = data[key];
   for (const [k, v] of Object.entries(extra)) if (!(k in ordered)) ordered[k] = v;
   const fm = yaml.dump(ordered, { lineWidth: -1, noRefs: true, quotingType: '"' });
@@ -257,6 +276,12 @@ export function isSafeSlug(slug: string): boolean {
   return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;
 }
 
+/** `YYYY-MM-DD` of a service timestamp (or date), or undefined when it does not start with a real date. */
+export function publishDay(publishAt: string | null | undefined): string | undefined {
+  const day = publishAt?.slice(0, 10);
+  return day && DATE.test(day) && isRealDate(day) ? day : undefined;
+}
+
 /** Longest slug part of a file name. Keeps paths portable (Windows MAX_PATH, eCryptfs). */
 export const MAX_FILE_SLUG = 80;
 
@@ -266,7 +291,7 @@ export const MAX_FILE_SLUG = 80;
  * short identifier) keeps two entries with the same slug and date apart.
  */
 export function entryFileName(publishAt: string | null | undefined, slug: string, suffix?: string): string {
-  const date = publishAt && DATE.test(publishAt.slice(0, 10)) ? publishAt.slice(0, 10) : 'undated';
+  const date = publishDay(publishAt) ?? 'undated';
   let safe = slugify(slug).slice(0, MAX_FILE_SLUG).replace(/-+$/, '') || 'entry';
   if (suffix) safe = `${safe}-${suffix.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 8)}`;
   return `${date}-${safe}.md`;

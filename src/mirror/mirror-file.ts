@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { RemoteEntry } from '../api/schemas.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
-import { serializeEntryFile } from './entry-file.js';
+import { publishDay, serializeEntryFile } from './entry-file.js';
 import { contentHash, syncedHash } from './state.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */
@@ -35,7 +35,9 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): Ren
   const fields = {
     title: entry.title,
     slug: entry.slug || undefined,
-    publish_at: entry.publish_at ? entry.publish_at.slice(0, 10) : undefined,
+    // A publish_at that is not a date is left out (the file is named undated-...): it would
+    // make the file invalid. The service keeps the value; the state keeps its hash.
+    publish_at: publishDay(entry.publish_at),
     notify_subscribers: entry.notify_subscribers,
     status: entry.status,
     identifier: entry.identifier,
