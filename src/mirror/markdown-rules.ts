@@ -20,7 +20,9 @@
  *
  * @module
  */
-import TurndownService from 'turndown';
+// turndown's browser build: the Node build loads domino at start (~95 ms in every thread)
+// only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
+import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import type { HtmlElement, HtmlNode } from './html-dom.js';
 
@@ -113,7 +115,8 @@ export function htmlInMarkdown(node: HtmlElement): string {
   const block = BLOCK.has(node.nodeName) || hasDescendant(node, BLOCK) || (node.nodeName === 'X-COMMENT' && parent?.nodeName === 'X-ROOT');
   if (!standsAlone || !block) return html;
   const local = node.localName;
-  if (node.nodeName !== 'X-COMMENT' && !HTML_BLOCK_TAGS.has(local) && node.childNodes.length > 0) {
+  // CommonMark HTML block 7: the opening tag must be alone on its line (even with no content).
+  if (node.nodeName !== 'X-COMMENT' && !HTML_BLOCK_TAGS.has(local) && html.endsWith(`</${local}>`)) {
     const open = html.indexOf('>') + 1;
     return `\n\n${html.slice(0, open)}\n${html.slice(open)}\n\n`;
   }

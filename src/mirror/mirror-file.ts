@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { RemoteEntry } from '../api/schemas.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
-import { publishDay, serializeEntryFile } from './entry-file.js';
+import { publishDay, serializeEntryFile } from './frontmatter.js';
 import { contentHash, syncedHash } from './state.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */

@@ -103,6 +103,8 @@ export interface PullResult {
 interface Action {
   kind: 'create' | 'update' | 'restore' | 'conflict';
   entry: RemoteEntry;
+  /** {@link remoteHash} of the entry. */
+  rh: string;
   /** Target, relative to the content directory (for `conflict`: the local file). */
   file: string;
   /** The previous path, when the file moves. */
@@ -201,7 +203,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (!rec) {
       const file = pathFor(entry);
       claim(file, id);
-      actions.push({ kind: 'create', entry, file });
+      actions.push({ kind: 'create', entry, rh, file });
       continue;
     }
     const raw = readLocal(rec.file);
@@ -212,7 +214,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       if (raw === null) {
         const file = pathFor(entry);
         claim(file, id);
-        actions.push({ kind: 'restore', entry, file });
+        actions.push({ kind: 'restore', entry, rh, file });
         continue;
       }
       const text = raw.toString('utf8');
@@ -235,7 +237,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     }
 
     if (rh === rec.remoteHash) {
-      if (raw === null) actions.push({ kind: 'restore', entry, file: rec.file });
+      if (raw === null) actions.push({ kind: 'restore', entry, rh, file: rec.file });
       else if (edited) result.localEdits.push(item(rec.file));
       else {
         result.unchanged++;
@@ -246,12 +248,12 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 
     // The remote entry changed.
     if (edited) {
-      actions.push({ kind: 'conflict', entry, file: rec.file, localText: raw!.toString('utf8') });
+      actions.push({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
       continue;
     }
     const file = pathFor(entry, rec.file);
     claim(file, id);
-    const action: Action = { kind: 'update', entry, file };
+    const action: Action = { kind: 'update', entry, rh, file };
     if (file !== rec.file && raw !== null) action.from = rec.file;
     if (raw !== null) {
       action.localText = raw.toString('utf8');
@@ -294,7 +296,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (a.kind === 'conflict' && outcome?.matchesLocal) {
       // The writer's file already is the remote version: the conflict is resolved.
       result.unchanged++;
-      state.entries[id] = { file: a.file, remoteHash: remoteHash(a.entry), localHash: outcome.hash!, syncedHash: outcome.synced! };
+      state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
       if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
       return;
     }
@@ -314,7 +316,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       else if (a.from) result.renamed.push({ ...item, from: a.from });
       else result.updated.push(item);
     }
-    if (outcome) state.entries[id] = { file: a.file, remoteHash: remoteHash(a.entry), localHash: outcome.hash!, syncedHash: outcome.synced! };
+    if (outcome) state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
     if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
   }
 

@@ -4,45 +4,10 @@
 // and compared as DOMs after whitespace normalisation. At least 99% of the 764 entries
 // must match; the rate and every failure are printed.
 import { existsSync } from 'node:fs';
-import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown, markdownToHtml } from '../../src/mirror/convert.js';
+import { canonicalDom } from '../helpers/html.js';
 import { CORPUS_DIR, loadCorpus } from './corpus.js';
-
-type Node = DefaultTreeAdapterMap['node'];
-type ParentNode = DefaultTreeAdapterMap['parentNode'];
-
-/** Elements whose text is kept as it is (code). */
-const PRE = new Set(['pre', 'textarea']);
-
-/**
- * A canonical form of an HTML fragment's DOM: one line per element (name and sorted
- * attributes) and per text node (whitespace runs collapsed to one space, trimmed; empty
- * ones dropped), indented by depth. Text inside `<pre>` is kept exactly, but for one
- * trailing newline.
- */
-export function canonicalDom(html: string): string {
-  const lines: string[] = [];
-  const walk = (node: ParentNode, depth: number, pre: boolean) => {
-    for (const child of node.childNodes as Node[]) {
-      if (child.nodeName === '#text') {
-        const value = (child as DefaultTreeAdapterMap['textNode']).value;
-        const text = pre ? value.replace(/\n$/, '') : value.replace(/\s+/g, ' ').trim();
-        if (text) lines.push(`${'  '.repeat(depth)}"${text}"`);
-      } else if (child.nodeName === '#comment') {
-        continue;
-      } else if ('tagName' in child) {
-        const el = child as DefaultTreeAdapterMap['element'];
-        const attrs = el.attrs.map((a) => `${a.name}=${JSON.stringify(a.value)}`).sort().join(' ');
-        lines.push(`${'  '.repeat(depth)}<${el.tagName}${attrs ? ` ${attrs}` : ''}>`);
-        const content = el.tagName === 'template' ? (el as DefaultTreeAdapterMap['template']).content : el;
-        walk(content, depth + 1, pre || PRE.has(el.tagName));
-      }
-    }
-  };
-  walk(parseFragment(html), 0, false);
-  return lines.join('\n');
-}
 
 /** The first line where two canonical forms differ, with context. */
 function firstDifference(a: string, b: string): string {
