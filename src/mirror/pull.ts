@@ -127,6 +127,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   await assertWorkspaceBinding(contentDir, workspace);
   const [remote, tags] = await Promise.all([client.listEntries(), client.listTags()]);
   const state = await loadState(stateDir);
+  let stateChanged = false;
 
   const result: PullResult = {
     workspace: { identifier: workspace.identifier, name: workspace.name },
@@ -161,6 +162,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (id && !state.entries[id] && !found.has(id)) {
       found.set(id, item.entry!);
       state.entries[id] = { file: item.rel, remoteHash: null, localHash: contentHash(item.raw), syncedHash: syncedOf(item.entry!) };
+      stateChanged = true;
     }
   }
 
@@ -232,6 +234,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       const parsed = parsedOrNull(rec.file, newText);
       if (parsed) adopted.syncedHash = syncedOf(parsed);
       state.entries[id] = adopted;
+      stateChanged = true;
       result.adopted.push(item(rec.file));
       continue;
     }
@@ -297,6 +300,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       // The writer's file already is the remote version: the conflict is resolved.
       result.unchanged++;
       state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+      stateChanged = true;
       if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
       return;
     }
@@ -316,7 +320,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       else if (a.from) result.renamed.push({ ...item, from: a.from });
       else result.updated.push(item);
     }
-    if (outcome) state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+    if (outcome) {
+      state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+      stateChanged = true;
+    }
     if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
   }
 
@@ -343,6 +350,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (pruned) {
       if (raw !== null) remove(rec.file);
       delete state.entries[id];
+      stateChanged = true;
     }
     result.remoteGone.push({ identifier: id, file: rec.file, title, pruned, edited });
   }
@@ -351,8 +359,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   if (!dryRun) {
     if (await writeJsonIfChanged(join(contentDir, WORKSPACE_DATA_FILE), workspaceData(workspace))) result.writes.push(WORKSPACE_DATA_FILE);
     if (await writeJsonIfChanged(join(contentDir, TAGS_DATA_FILE), tags.map(tagData))) result.writes.push(TAGS_DATA_FILE);
+    // Serialising 10,000 entries to find out that nothing changed costs more than the rest
+    // of a no-op pull's bookkeeping: the state is only compared when something was booked.
+    if (state.workspace !== workspace.identifier) stateChanged = true;
     state.workspace = workspace.identifier;
-    if (await saveState(stateDir, state)) result.writes.push('state:state.json');
+    if (stateChanged && (await saveState(stateDir, state))) result.writes.push('state:state.json');
   }
   return result;
 }

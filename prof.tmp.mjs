@@ -1,0 +1,10 @@
+import { ChangelogClient } from './dist/api/client.js';
+import { pull } from './dist/mirror/pull.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+const dir = mkdtempSync('/tmp/prof-pull-');
+const client = new ChangelogClient({ baseUrl: process.env.URL, token: 'bench-token' });
+const c0 = process.cpuUsage(); const t0 = performance.now();
+const r = await pull({ client, contentDir: dir + '/content', stateDir: dir + '/.changelog', render: { threads: Number(process.env.THREADS ?? 0) } });
+const c = process.cpuUsage(c0);
+console.log('created', r.created.length, 'wall', (performance.now() - t0).toFixed(0), 'cpu', ((c.user + c.system) / 1000).toFixed(0), 'user', (c.user/1000).toFixed(0), 'sys', (c.system/1000).toFixed(0));
+await client.close(); rmSync(dir, { recursive: true });
