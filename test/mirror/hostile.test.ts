@@ -7,27 +7,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkEntryFiles } from '../../src/mirror/entry-check.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { pull } from '../../src/mirror/pull.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+import type { EmulatorFixture } from '../helpers/emulator.js';
+import { openMirror } from '../helpers/mirror.js';
 import { changedPaths, snapshot } from '../helpers/snapshot.js';
 import { elementsOf, scriptVectors } from '../helpers/html.js';
 
 let fx: EmulatorFixture;
 let dir: string;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
+let cleanup: () => Promise<void>;
 
-beforeEach(async () => {
-  fx = await emulatorFixture();
-  ({ dir, cleanup } = await tempDir());
-  contentDir = join(dir, 'content');
-  stateDir = join(dir, '.changelog');
-});
-afterEach(async () => {
-  await fx.close();
-  await cleanup();
-});
+beforeEach(async () => ({ fx, dir, contentDir, stateDir, cleanup } = await openMirror()));
+afterEach(async () => cleanup());
 
 const run = () => pull({ client: fx.client(), contentDir, stateDir });
 const entryNames = async () => (await readdir(join(contentDir, 'entries'))).sort();

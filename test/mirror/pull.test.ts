@@ -9,26 +9,18 @@ import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { pull, type PullResult } from '../../src/mirror/pull.js';
 import { contentHash, remoteHash, type SyncState } from '../../src/mirror/state.js';
 import type { EmulatorEntry } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/cli.js';
 import { ageFiles, changedPaths, snapshot } from '../helpers/snapshot.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import type { EmulatorFixture } from '../helpers/emulator.js';
+import { openMirror } from '../helpers/mirror.js';
 
 let fx: EmulatorFixture;
 let dir: string;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
+let cleanup: () => Promise<void>;
 
-beforeEach(async () => {
-  fx = await emulatorFixture();
-  ({ dir, cleanup } = await tempDir());
-  contentDir = join(dir, 'content');
-  stateDir = join(dir, '.changelog');
-});
-afterEach(async () => {
-  await fx.close();
-  await cleanup();
-});
+beforeEach(async () => ({ fx, dir, contentDir, stateDir, cleanup } = await openMirror()));
+afterEach(async () => cleanup());
 
 const run = (o: { prune?: boolean; dryRun?: boolean } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
 const read = (rel: string) => readFile(join(contentDir, rel), 'utf8');
