@@ -6,12 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './api/errors.js';
-import { buildCommand } from './commands/build.js';
-import { emulatorCommand } from './commands/emulator.js';
+import { emulatorCommand, emulatorOptionsFromCli, type EmulatorCliOptions } from './commands/emulator.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
-import { syncCommand } from './commands/sync.js';
 import { loadConfig, type Config } from './config.js';
+import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';
 import { EXIT } from './output/exit-codes.js';
 import { handleError } from './output/handle-error.js';
 import { Reporter } from './output/reporter.js';
@@ -63,6 +62,14 @@ const positiveInt = (name: string) => (value: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
   return n;
 };
+const fraction = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+  return n;
+};
+// build and sync load Eleventy (over a second): imported only when they run.
+const buildCommand: typeof import('./commands/build.js').buildCommand = async (...a) => (await import('./commands/build.js')).buildCommand(...a);
+const syncCommand: typeof import('./commands/sync.js').syncCommand = async (...a) => (await import('./commands/sync.js')).syncCommand(...a);
 
 program
   .command('sync')
@@ -99,11 +106,21 @@ program
   .addOption(new Option('--per-minute <n>', 'requests per window per workspace').argParser(positiveInt('--per-minute')))
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))
-  .action((opts: { port: number; host: string; seed?: string; perMinute?: number; perDay?: number; windowMs?: number }) =>
-    run((_c, r) =>
-      emulatorCommand(r, { port: opts.port, host: opts.host, seed: opts.seed, limits: { perMinute: opts.perMinute, perDay: opts.perDay, windowMs: opts.windowMs } }),
-    )(),
-  );
+  .addOption(new Option('--day-ms <n>', 'length of the per-day window in ms').argParser(positiveInt('--day-ms')))
+  .addOption(new Option('--drop-after-commit-every <n>', 'fault: drop the connection after committing every Nth POST /api/entry').argParser(positiveInt('--drop-after-commit-every')))
+  .addOption(new Option('--drop-after-commit-probability <p>', 'fault: drop the connection after committing a POST /api/entry with probability p').argParser(fraction('--drop-after-commit-probability')))
+  .addOption(new Option('--server-error-rate <p>', 'fault: answer this fraction of API requests with a 500').argParser(fraction('--server-error-rate')))
+  .addOption(new Option('--latency-ms <n>', 'fault: delay every API answer by n ms').argParser(positiveInt('--latency-ms')))
+  .addOption(new Option('--rate-limit-burst <n>', 'fault: answer the next n API requests with 429').argParser(positiveInt('--rate-limit-burst')))
+  .addOption(new Option('--retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--retry-after')))
+  .option('--html-body', 'fault: answer API requests with an HTML page')
+  .option('--malformed-json', 'fault: answer API requests with malformed JSON')
+  .addOption(new Option('--create-response <shape>', 'what POST /api/entry answers').choices(CREATE_RESPONSE_SHAPES))
+  .addOption(new Option('--stall-create-every <n>', 'fault: hold every Nth POST /api/entry for --stall-ms').argParser(positiveInt('--stall-create-every')))
+  .addOption(new Option('--stall-ms <n>', 'how long a stalled create is held (default 1000)').argParser(positiveInt('--stall-ms')))
+  .option('--stall-after-commit', 'stall after committing the entry instead of before')
+  .option('--request-log <file>', 'append every request (time, method, path, status, ...) to this file as JSON lines')
+  .action((opts: EmulatorCliOptions) => run((_c, r) => emulatorCommand(r, emulatorOptionsFromCli(opts)))());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,10 +1,12 @@
 /**
- * `changelog-sync emulator [--port N] [--seed demo|FILE]`: the service emulator as a
- * long-running process, until Ctrl-C.
+ * `changelog-sync emulator [--port N] [--seed demo|FILE] [limits] [faults] [--request-log FILE]`:
+ * the service emulator as a long-running process, until Ctrl-C. Faults and the request
+ * log are the same as tests use (`EmulatorFaults`, `RequestLogRecord`).
  * @module
  */
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadSeed } from '../emulator/seed.js';
-import { startEmulator, type EmulatorFaults, type EmulatorLimits } from '../emulator/server.js';
+import { startEmulator, type CreateResponseShape, type EmulatorFaults, type EmulatorLimits, type RequestLogRecord } from '../emulator/server.js';
 import { EmulatorStore } from '../emulator/store.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -17,8 +19,59 @@ export interface EmulatorCommandOptions {
   seed?: string;
   limits?: EmulatorLimits;
   faults?: EmulatorFaults;
+  /** Append every answered request to this file as one JSON line (a {@link RequestLogRecord}). */
+  requestLog?: string;
   /** Resolves when the emulator should stop (default: SIGINT or SIGTERM). */
   until?: Promise<void>;
+}
+
+/** The emulator command's options as commander parses them (see `cli.ts`). */
+export interface EmulatorCliOptions {
+  port: number;
+  host: string;
+  seed?: string;
+  perMinute?: number;
+  perDay?: number;
+  windowMs?: number;
+  dayMs?: number;
+  dropAfterCommitEvery?: number;
+  dropAfterCommitProbability?: number;
+  serverErrorRate?: number;
+  latencyMs?: number;
+  rateLimitBurst?: number;
+  retryAfter?: number;
+  htmlBody?: boolean;
+  malformedJson?: boolean;
+  createResponse?: CreateResponseShape;
+  stallCreateEvery?: number;
+  stallMs?: number;
+  stallAfterCommit?: boolean;
+  requestLog?: string;
+}
+
+/** Maps the command line's options to {@link EmulatorCommandOptions}. */
+export function emulatorOptionsFromCli(o: EmulatorCliOptions): EmulatorCommandOptions {
+  return {
+    port: o.port,
+    host: o.host,
+    seed: o.seed,
+    limits: { perMinute: o.perMinute, perDay: o.perDay, windowMs: o.windowMs, dayMs: o.dayMs },
+    faults: {
+      dropAfterCommitEvery: o.dropAfterCommitEvery,
+      dropAfterCommitProbability: o.dropAfterCommitProbability,
+      serverErrorRate: o.serverErrorRate,
+      latencyMs: o.latencyMs,
+      rateLimitBurst: o.rateLimitBurst,
+      rateLimitBurstRetryAfter: o.retryAfter,
+      htmlBody: o.htmlBody,
+      malformedJson: o.malformedJson,
+      createResponse: o.createResponse,
+      stallCreateEvery: o.stallCreateEvery,
+      stallMs: o.stallMs,
+      stallAfterCommit: o.stallAfterCommit,
+    },
+    requestLog: o.requestLog,
+  };
 }
 
 /** Runs the emulator until told to stop. */
@@ -30,6 +83,12 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
     store.addWorkspace({ name: 'Workspace', tokens: ['emulator-token'] });
   }
   const emulator = await startEmulator({ port: options.port ?? 0, host: options.host, store, limits: options.limits, faults: options.faults });
+  if (options.requestLog) {
+    const file = options.requestLog;
+    writeFileSync(file, '');
+    emulator.events.on('response', (r: RequestLogRecord) => appendFileSync(file, `${JSON.stringify(r)}\n`));
+  }
+  const faults = Object.entries(options.faults ?? {}).filter(([, v]) => v !== undefined && v !== false);
   const workspaces = store.workspaces.map((w) => ({ identifier: w.info.identifier, name: w.info.name, tokens: w.tokens }));
   reporter.result(
     [
@@ -38,10 +97,12 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
       '',
       `  export CHANGELOG_BASE_URL=${emulator.url}`,
       `  export CHANGELOG_TOKEN=${workspaces[0]?.tokens[0] ?? ''}`,
+      ...(faults.length > 0 ? ['', `  faults: ${faults.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`] : []),
+      ...(options.requestLog ? [`  request log: ${options.requestLog}`] : []),
       '',
       'Press Ctrl-C to stop.',
     ].join('\n'),
-    { command: 'emulator', url: emulator.url, port: emulator.port, workspaces },
+    { command: 'emulator', url: emulator.url, port: emulator.port, workspaces, faults: Object.fromEntries(faults), requestLog: options.requestLog },
   );
   await (options.until ??
     new Promise<void>((resolve) => {
