@@ -117,7 +117,8 @@ export class ChangelogClient {
   private readonly getRetries: number;
   private readonly rateLimitRetries: number;
   private readonly backoffMs: number;
-  private readonly timeoutMs: number;
+  /** Timeout in ms for headers and for the body of every request. */
+  readonly timeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly onWarning: (message: string) => void;
   private readonly onResponse: ClientOptions['onResponse'];

@@ -37,11 +37,27 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
       hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
     });
   }
-  const budget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs });
+  // The daily ledger is saved after every request booked (coalesced), not only at the
+  // end: a run that is killed must not let the next one believe the day is unspent.
+  let saving: Promise<void> | undefined;
+  let dirty = false;
+  const saveLedgerSoon = (): void => {
+    dirty = true;
+    if (saving) return;
+    saving = (async () => {
+      while (dirty) {
+        dirty = false;
+        await saveLedger(config.stateDir, budget.toLedger()).catch((err: Error) => reporter.warn(`cannot save the request ledger: ${err.message}`));
+      }
+      saving = undefined;
+    })();
+  };
+  const budget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs, onBook: saveLedgerSoon });
   const client = new ChangelogClient({
     baseUrl: config.baseUrl,
     token: config.token,
     budget,
+    timeoutMs: config.requestTimeoutMs,
     onWarning: (m) => reporter.warn(m),
     onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
   });
@@ -50,6 +66,7 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     client,
     reporter,
     async close() {
+      await saving;
       await saveLedger(config.stateDir, budget.toLedger());
       await client.close();
     },
