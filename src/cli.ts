@@ -110,6 +110,7 @@ program
   .addOption(new Option('--drop-after-commit-every <n>', 'fault: drop the connection after committing every Nth POST /api/entry').argParser(positiveInt('--drop-after-commit-every')))
   .addOption(new Option('--drop-after-commit-probability <p>', 'fault: drop the connection after committing a POST /api/entry with probability p').argParser(fraction('--drop-after-commit-probability')))
   .addOption(new Option('--server-error-rate <p>', 'fault: answer this fraction of API requests with a 500').argParser(fraction('--server-error-rate')))
+  .addOption(new Option('--error-after-commit-every <n>', 'fault: answer every Nth POST /api/entry with a 500 after committing it').argParser(positiveInt('--error-after-commit-every')))
   .addOption(new Option('--latency-ms <n>', 'fault: delay every API answer by n ms').argParser(positiveInt('--latency-ms')))
   .addOption(new Option('--rate-limit-burst <n>', 'fault: answer the next n API requests with 429').argParser(positiveInt('--rate-limit-burst')))
   .addOption(new Option('--retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--retry-after')))

@@ -48,7 +48,8 @@ export interface RateBudgetOptions {
   ledger?: DailyLedger;
   /**
    * Longest block after a 429 that {@link RateBudget.acquire} waits out, in ms. A longer
-   * `Retry-After` (the service's daily limit) makes it refuse instead. Default two windows.
+   * `Retry-After` (the service's daily limit) makes it refuse instead. Default 120,000
+   * (two real minutes: a per-minute limit never asks for more).
    */
   maxWaitMs?: number;
   /** Called after every booking (the daily ledger changed): persist it there. */
@@ -115,7 +116,7 @@ export class RateBudget {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
-    this.maxWaitMs = options.maxWaitMs ?? 2 * this.windowMs;
+    this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.onBook = options.onBook;
     for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
   }

@@ -37,6 +37,7 @@ export interface EmulatorCliOptions {
   dropAfterCommitEvery?: number;
   dropAfterCommitProbability?: number;
   serverErrorRate?: number;
+  errorAfterCommitEvery?: number;
   latencyMs?: number;
   rateLimitBurst?: number;
   retryAfter?: number;
@@ -60,6 +61,7 @@ export function emulatorOptionsFromCli(o: EmulatorCliOptions): EmulatorCommandOp
       dropAfterCommitEvery: o.dropAfterCommitEvery,
       dropAfterCommitProbability: o.dropAfterCommitProbability,
       serverErrorRate: o.serverErrorRate,
+      errorAfterCommitEvery: o.errorAfterCommitEvery,
       latencyMs: o.latencyMs,
       rateLimitBurst: o.rateLimitBurst,
       rateLimitBurstRetryAfter: o.retryAfter,

@@ -32,6 +32,8 @@ export interface EmulatorFaults {
   dropAfterCommitProbability?: number;
   /** Answer this fraction (0..1) of API requests with a 500, before doing anything. */
   serverErrorRate?: number;
+  /** Answer every Nth `POST /api/entry` with a 500 after committing the entry (the entry exists). */
+  errorAfterCommitEvery?: number;
   /** Delay every response by this many ms. */
   latencyMs?: number;
   /** Answer the next N API requests with 429 (a burst), before doing anything. */
@@ -310,6 +312,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           record.status = 201;
           record.fault = 'drop-after-commit';
           return drop();
+        }
+        if (faults.errorAfterCommitEvery !== undefined && faults.errorAfterCommitEvery > 0 && n % faults.errorAfterCommitEvery === 0) {
+          record.fault = '500-after-commit';
+          return reply(500, { message: 'Server Error' }, rl);
         }
         switch (faults.createResponse ?? 'entry') {
           case 'identifier':
