@@ -20,7 +20,7 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
     });
     return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
   } catch (err) {
-    return { status: 0, headers: {}, text: '', error: (err as Error & { code?: string }).code ?? String(err) };
+    return { status: 0, headers: {} as Record<string, string | string[] | undefined>, text: '', error: (err as Error & { code?: string }).code ?? String(err) };
   }
 }
 
