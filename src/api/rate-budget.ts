@@ -52,8 +52,12 @@ export interface RateBudgetOptions {
    * (two real minutes: a per-minute limit never asks for more).
    */
   maxWaitMs?: number;
-  /** Called after every booking (the daily ledger changed): persist it there. */
-  onBook?: () => void;
+  /**
+   * Called after every booking (the daily ledger changed), before the request may start:
+   * persist the ledger there. A request starts only once the promise resolves, so a run
+   * that is killed never leaves a ledger that undercounts what it sent.
+   */
+  onBook?: () => void | Promise<void>;
 }
 
 /** A booked request in the short window. */
@@ -95,7 +99,7 @@ export class RateBudget {
   /** Callers waiting for an in-flight slot to settle. */
   private settleWaiters: Array<() => void> = [];
   private readonly maxWaitMs: number;
-  private readonly onBook: (() => void) | undefined;
+  private readonly onBook: (() => void | Promise<void>) | undefined;
   /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
   private ledger = new Map<number, number>();
   private readonly bucketMs: number;
@@ -200,7 +204,11 @@ export class RateBudget {
         continue;
       }
       this.pruneWindow();
-      if (this.window.length < this.limit) return this.book(now);
+      if (this.window.length < this.limit) {
+        const slot = this.book(now);
+        await this.onBook?.();
+        return slot;
+      }
       const oldest = this.window[0]!;
       if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
       else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
@@ -213,7 +221,6 @@ export class RateBudget {
     const minute = Math.floor(at / this.bucketMs);
     this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
     this.sent++;
-    this.onBook?.();
     return slot;
   }
 

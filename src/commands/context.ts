@@ -37,22 +37,21 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
       hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
     });
   }
-  // The daily ledger is saved after every request booked (coalesced), not only at the
-  // end: a run that is killed must not let the next one believe the day is unspent.
-  let saving: Promise<void> | undefined;
-  let dirty = false;
-  const saveLedgerSoon = (): void => {
-    dirty = true;
-    if (saving) return;
-    saving = (async () => {
-      while (dirty) {
-        dirty = false;
-        await saveLedger(config.stateDir, budget.toLedger()).catch((err: Error) => reporter.warn(`cannot save the request ledger: ${err.message}`));
-      }
-      saving = undefined;
-    })();
-  };
-  const budget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs, onBook: saveLedgerSoon });
+  // The daily ledger is saved before every request starts, not only at the end: a run
+  // that is killed must not let the next one believe the day is less spent than it is.
+  let warned = false;
+  const budget: RateBudget = new RateBudget({
+    ledger: await loadLedger(config.stateDir),
+    windowMs: config.rateWindowMs,
+    onBook: () =>
+      saveLedger(config.stateDir, budget.toLedger()).then(
+        () => undefined,
+        (err: Error) => {
+          if (!warned) reporter.warn(`cannot save the request ledger: ${err.message}`);
+          warned = true;
+        },
+      ),
+  });
   const client = new ChangelogClient({
     baseUrl: config.baseUrl,
     token: config.token,
@@ -66,7 +65,6 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     client,
     reporter,
     async close() {
-      await saving;
       await saveLedger(config.stateDir, budget.toLedger());
       await client.close();
     },

@@ -105,7 +105,10 @@ describe('429', () => {
 describe('the daily ledger', () => {
   it('refuses past the day, persists, and forgets what is older than a day', async () => {
     let booked = 0;
-    const b = fake({ perDay: 4, perMinute: 100, onBook: () => booked++ });
+    const onBook = () => {
+      booked++;
+    };
+    const b = fake({ perDay: 4, perMinute: 100, onBook });
     await run(b, 3);
     expect(booked).toBe(3);
     expect(b.budget.dayRemaining()).toBe(1);

@@ -1,10 +1,11 @@
-// Shared by the push tests (test/mirror/push*.test.ts, test/cli/push*.test.ts): entry files in a temporary content directory, and checks
-// that every file maps to exactly one remote entry.
+// Shared by the push tests (test/mirror/push*.test.ts, test/cli/push*.test.ts): entry
+// files in a temporary content directory, and checks that every file maps to exactly one
+// remote entry.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
-import type { EmulatorFixture } from './emulator.js';
+import type { EmulatorStore, EmulatorWorkspace } from '../../src/emulator/store.js';
 
 /** Writes `entries/<name>.md`. */
 export async function writeEntry(contentDir: string, name: string, text: string): Promise<string> {
@@ -26,13 +27,13 @@ export async function writeEntries(contentDir: string, n: number): Promise<Map<s
 
 /**
  * Every file is on the service exactly once: as many remote entries as files, no title
- * twice, each file's identifier the one of the remote entry with its slug and title, and
+ * and date twice, each file's identifier the one of the remote entry with its slug and title, and
  * the file byte-identical to its original but for added `slug`/`status`/`identifier` lines.
  */
-export async function expectEachOnceAndIntact(fx: EmulatorFixture, contentDir: string, originals: Map<string, string>): Promise<void> {
+export async function expectEachOnceAndIntact(fx: { store: EmulatorStore; ws: EmulatorWorkspace }, contentDir: string, originals: Map<string, string>): Promise<void> {
   const remote = fx.store.listEntries(fx.ws);
-  const titles = remote.map((e) => e.title);
-  expect(new Set(titles).size, `duplicates: ${titles.sort().join(' | ')}`).toBe(titles.length);
+  const keys = remote.map((e) => `${e.title} @ ${e.publish_at.slice(0, 10)}`);
+  expect(new Set(keys).size, `duplicates: ${keys.sort().join(' | ')}`).toBe(keys.length);
   expect(remote).toHaveLength(originals.size);
   for (const [rel, original] of originals) {
     const text = await readFile(join(contentDir, rel), 'utf8');
