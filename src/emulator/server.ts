@@ -58,6 +58,11 @@ export interface EmulatorFaults {
    * only after the client may have given up) or after (the entry exists, the answer is late).
    */
   stallAfterCommit?: boolean;
+  /**
+   * While set, every API request waits (after it was logged and counted) until this
+   * promise settles: tests freeze the service at an exact point of a client's run.
+   */
+  pause?: Promise<unknown>;
   /** Random source for the probabilistic faults (tests pass a seeded one). Default Math.random. */
   random?: () => number;
 }
@@ -261,6 +266,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
     }
     const random = faults.random ?? Math.random;
+    if (faults.pause) await faults.pause.catch(() => undefined);
     if (faults.latencyMs) await delay(faults.latencyMs);
     if (faults.serverErrorRate && random() < faults.serverErrorRate) {
       record.fault = '500';
