@@ -387,7 +387,7 @@ export class ChangelogClient {
     }
     this.onResponse?.({ method, url, status, ms: Date.now() - started });
     // A 429's "remaining: 0" is what Retry-After already says, more precisely (onRateLimited below).
-    this.budget.observe(headerNumber(res.headers['x-ratelimit-limit']), status === 429 ? undefined : headerNumber(res.headers['x-ratelimit-remaining']));
+    this.budget.observe(headerNumber(res.headers['x-ratelimit-limit']), status === 429 ? undefined : headerNumber(res.headers['x-ratelimit-remaining']), slot.startedAt);
 
     let json: unknown;
     let jsonError: unknown;

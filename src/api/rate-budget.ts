@@ -64,6 +64,8 @@ export interface RateBudgetOptions {
 export interface Slot {
   /** ms since the epoch: when the request started; when it settled, once it has. */
   t: number;
+  /** ms since the epoch: when the request started. */
+  readonly startedAt: number;
   /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
   settled: boolean;
 }
@@ -96,6 +98,8 @@ export class RateBudget {
    * one window after it.
    */
   private window: Slot[] = [];
+  /** Times of settled slots that left the window less than a window ago (see {@link observe}). */
+  private recent: number[] = [];
   /** Callers waiting for an in-flight slot to settle. */
   private settleWaiters: Array<() => void> = [];
   private readonly maxWaitMs: number;
@@ -159,7 +163,16 @@ export class RateBudget {
       () => undefined,
       () => undefined,
     );
-    return turn;
+    // Persisting happens outside the queue, so that concurrent callers share writes.
+    return turn.then(async (slot) => {
+      try {
+        await this.onBook?.();
+      } catch (err) {
+        this.settle(slot);
+        throw err;
+      }
+      return slot;
+    });
   }
 
   /** Marks a slot settled at now: call when the request's response (or failure) arrived. */
@@ -204,11 +217,7 @@ export class RateBudget {
         continue;
       }
       this.pruneWindow();
-      if (this.window.length < this.limit) {
-        const slot = this.book(now);
-        await this.onBook?.();
-        return slot;
-      }
+      if (this.window.length < this.limit) return this.book(now);
       const oldest = this.window[0]!;
       if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
       else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
@@ -216,7 +225,7 @@ export class RateBudget {
   }
 
   private book(at: number): Slot {
-    const slot: Slot = { t: at, settled: false };
+    const slot: Slot = { t: at, startedAt: at, settled: false };
     this.window.push(slot);
     const minute = Math.floor(at / this.bucketMs);
     this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
@@ -227,16 +236,23 @@ export class RateBudget {
   /**
    * Corrects the window from a response's `x-ratelimit-limit` and `x-ratelimit-remaining`
    * headers (spec "Limits", rule 1). Either may be undefined when absent.
+   *
+   * The service counted `limit - remaining` requests in the window before the request
+   * arrived. Those of ours it may have counted are every slot settled less than a window
+   * before the request started (or still in flight); what it counted beyond them was sent
+   * by other clients of the workspace, and is booked here as used now.
+   *
+   * @param startedAt when the answered request started (ms); default now.
    */
-  observe(limit: number | undefined, remaining: number | undefined): void {
+  observe(limit: number | undefined, remaining: number | undefined, startedAt?: number): void {
     if (limit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
     if (remaining === undefined || !Number.isFinite(remaining)) return;
     this.pruneWindow();
-    const ours = this.limit - this.window.length;
-    // The service counts fewer left than we do: other clients share the workspace.
-    // Book the difference as used now, so that it leaves the window when theirs does.
+    const since = (startedAt ?? this.now()) - this.windowMs;
+    const ours = this.window.length + this.recent.filter((t) => t > since).length;
+    const others = this.limit - remaining - ours;
     const now = this.now();
-    for (let i = 0; i < ours - remaining; i++) this.window.push({ t: now, settled: true });
+    for (let i = 0; i < others; i++) this.window.push({ t: now, startedAt: now, settled: true });
     this.sortWindow();
   }
 
@@ -287,7 +303,8 @@ export class RateBudget {
 
   private pruneWindow(): void {
     const cutoff = this.now() - this.windowMs;
-    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) this.window.shift();
+    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) this.recent.push(this.window.shift()!.t);
+    while (this.recent.length > 0 && this.recent[0]! <= cutoff - this.windowMs) this.recent.shift();
   }
 
   private pruneLedger(): void {

@@ -58,7 +58,10 @@ export interface JournalRecord {
 /** The journal, kept in memory and flushed on every change. */
 export class Journal {
   private records = new Map<string, JournalRecord>();
+  /** The write in progress (or the last one). */
   private flushing: Promise<void> = Promise.resolve();
+  /** A write queued behind it, not started yet: later changes join it. */
+  private queued: Promise<void> | undefined;
 
   private constructor(private readonly path: string) {}
 
@@ -110,12 +113,19 @@ export class Journal {
     await this.flush();
   }
 
+  /**
+   * Resolves once a write that started after this call is on disk. Changes made while a
+   * write runs share the next one (the snapshot is taken when a write starts).
+   */
   private flush(): Promise<void> {
+    if (this.queued) return this.queued;
     const next = this.flushing.then(async () => {
+      this.queued = undefined;
       const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, text, { fsync: true });
     });
+    this.queued = next;
     this.flushing = next.catch(() => undefined);
     return next;
   }

@@ -67,6 +67,20 @@ describe('the minute window', () => {
     expect(budget.windowRemaining()).toBe(4);
   });
 
+  it('does not take its own requests that just left the window for another client\'s', async () => {
+    const b = fake({ perMinute: 2, windowMs: 1000 });
+    const a = await b.budget.acquire();
+    b.t.now += 10;
+    b.budget.settle(a);
+    b.t.now += 890;
+    const late = await b.budget.acquire(); // answered slowly: a has left the window by then
+    b.t.now += 300;
+    b.budget.settle(late);
+    // The service counted both when `late` arrived: both are ours.
+    b.budget.observe(2, 0, late.startedAt);
+    expect(b.budget.windowRemaining()).toBe(1);
+  });
+
   it('schedules the next requests as the window allows (what --dry-run prints)', () => {
     const b = fake({ perMinute: 2, windowMs: 1000 });
     const t0 = b.t.now;

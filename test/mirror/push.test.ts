@@ -112,11 +112,12 @@ describe('slugs', () => {
     await writeEntry(contentDir, 'a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-05\n---\n');
     await writeEntry(contentDir, '2026-01-19-weekly-fixes', '---\ntitle: Weekly fixes\n---\n'); // dated by its name
     const r = await push({ client: fx.client(), contentDir, stateDir });
-    expect(r.pushed.map((p) => [p.file, p.slug])).toEqual([
+    expect(r.plan.map((p) => [p.file, p.slug])).toEqual([
       ['entries/a.md', 'weekly-fixes'],
       ['entries/b.md', 'weekly-fixes-2026-01-12'],
       ['entries/2026-01-19-weekly-fixes.md', 'weekly-fixes-2026-01-19'],
     ]);
+    expect(r.pushed).toHaveLength(3);
     expect((await fm('entries/b.md')).slug).toBe('weekly-fixes-2026-01-12');
 
     // A later, older file with the same title: the base is taken by a pushed file.
