@@ -113,7 +113,7 @@ program
   .addOption(new Option('--error-after-commit-every <n>', 'fault: answer every Nth POST /api/entry with a 500 after committing it').argParser(positiveInt('--error-after-commit-every')))
   .addOption(new Option('--latency-ms <n>', 'fault: delay every API answer by n ms').argParser(positiveInt('--latency-ms')))
   .addOption(new Option('--rate-limit-burst <n>', 'fault: answer the next n API requests with 429').argParser(positiveInt('--rate-limit-burst')))
-  .addOption(new Option('--retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--retry-after')))
+  .addOption(new Option('--rate-limit-burst-retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--rate-limit-burst-retry-after')))
   .option('--html-body', 'fault: answer API requests with an HTML page')
   .option('--malformed-json', 'fault: answer API requests with malformed JSON')
   .addOption(new Option('--create-response <shape>', 'what POST /api/entry answers').choices(CREATE_RESPONSE_SHAPES))

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadSeed } from '../emulator/seed.js';
-import { startEmulator, type CreateResponseShape, type EmulatorFaults, type EmulatorLimits, type RequestLogRecord } from '../emulator/server.js';
+import { startEmulator, type EmulatorFaults, type EmulatorLimits, type RequestLogRecord } from '../emulator/server.js';
 import { EmulatorStore } from '../emulator/store.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -25,55 +25,13 @@ export interface EmulatorCommandOptions {
   until?: Promise<void>;
 }
 
-/** The emulator command's options as commander parses them (see `cli.ts`). */
-export interface EmulatorCliOptions {
-  port: number;
-  host: string;
-  seed?: string;
-  perMinute?: number;
-  perDay?: number;
-  windowMs?: number;
-  dayMs?: number;
-  dropAfterCommitEvery?: number;
-  dropAfterCommitProbability?: number;
-  serverErrorRate?: number;
-  errorAfterCommitEvery?: number;
-  latencyMs?: number;
-  rateLimitBurst?: number;
-  retryAfter?: number;
-  htmlBody?: boolean;
-  malformedJson?: boolean;
-  createResponse?: CreateResponseShape;
-  stallCreateEvery?: number;
-  stallMs?: number;
-  stallAfterCommit?: boolean;
-  requestLog?: string;
-}
+/** The emulator command's options as commander parses them (see `cli.ts`): one per limit and fault. */
+export type EmulatorCliOptions = { port: number; host: string; seed?: string; requestLog?: string } & EmulatorLimits & Omit<EmulatorFaults, 'random' | 'pause'>;
 
 /** Maps the command line's options to {@link EmulatorCommandOptions}. */
 export function emulatorOptionsFromCli(o: EmulatorCliOptions): EmulatorCommandOptions {
-  return {
-    port: o.port,
-    host: o.host,
-    seed: o.seed,
-    limits: { perMinute: o.perMinute, perDay: o.perDay, windowMs: o.windowMs, dayMs: o.dayMs },
-    faults: {
-      dropAfterCommitEvery: o.dropAfterCommitEvery,
-      dropAfterCommitProbability: o.dropAfterCommitProbability,
-      serverErrorRate: o.serverErrorRate,
-      errorAfterCommitEvery: o.errorAfterCommitEvery,
-      latencyMs: o.latencyMs,
-      rateLimitBurst: o.rateLimitBurst,
-      rateLimitBurstRetryAfter: o.retryAfter,
-      htmlBody: o.htmlBody,
-      malformedJson: o.malformedJson,
-      createResponse: o.createResponse,
-      stallCreateEvery: o.stallCreateEvery,
-      stallMs: o.stallMs,
-      stallAfterCommit: o.stallAfterCommit,
-    },
-    requestLog: o.requestLog,
-  };
+  const { port, host, seed, requestLog, perMinute, perDay, windowMs, dayMs, ...faults } = o;
+  return { port, host, seed, requestLog, limits: { perMinute, perDay, windowMs, dayMs }, faults };
 }
 
 /** Runs the emulator until told to stop. */
@@ -90,7 +48,9 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
     writeFileSync(file, '');
     emulator.events.on('response', (r: RequestLogRecord) => appendFileSync(file, `${JSON.stringify(r)}\n`));
   }
-  const faults = Object.entries(options.faults ?? {}).filter(([, v]) => v !== undefined && v !== false);
+  const faults = Object.entries(options.faults ?? {})
+    .filter(([, v]) => v !== undefined && v !== false)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   const workspaces = store.workspaces.map((w) => ({ identifier: w.info.identifier, name: w.info.name, tokens: w.tokens }));
   reporter.result(
     [

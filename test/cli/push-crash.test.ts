@@ -16,20 +16,11 @@ import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../.
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
 import { spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { expectEachOnceAndIntact, writeEntry } from '../helpers/entries.js';
+import { seeded } from '../helpers/random.js';
 
 const FILES = 40;
 const KILLS = 26;
 const SEED = Number(process.env.CRASH_SEED ?? 20261122);
-
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('SIGKILL at any point of a push, then run again', () => {
   let emu: RunningEmulator;

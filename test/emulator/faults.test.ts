@@ -172,7 +172,7 @@ describe('from the command line', () => {
         });
         child.on('exit', () => reject(new Error(`emulator exited: ${out}`)));
       });
-      expect(out).toContain('faults: dropAfterCommitEvery=2, latencyMs=5, createResponse=identifier');
+      expect(out).toContain('faults: createResponse=identifier, dropAfterCommitEvery=2, latencyMs=5');
       const post = (slug: string) =>
         request(`${url}/api/entry`, {
           method: 'POST',

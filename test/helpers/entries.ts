@@ -5,7 +5,39 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import type { EmulatorOptions, RequestLogRecord } from '../../src/emulator/server.js';
 import type { EmulatorStore, EmulatorWorkspace } from '../../src/emulator/store.js';
+import { tempDir } from './cli.js';
+import { emulatorFixture, type EmulatorFixture } from './emulator.js';
+
+/** An emulator with one workspace, and a temporary project for push. */
+export interface PushSetup {
+  fx: EmulatorFixture;
+  contentDir: string;
+  stateDir: string;
+  /** The POSTs the emulator saw. */
+  posts(): RequestLogRecord[];
+  /** The `GET /api/entries` it saw. */
+  lists(): RequestLogRecord[];
+  close(): Promise<void>;
+}
+
+/** Starts the emulator and makes `content/` and `.changelog/` paths in a temporary directory. */
+export async function pushSetup(options: EmulatorOptions = {}): Promise<PushSetup> {
+  const fx = await emulatorFixture(options);
+  const { dir, cleanup } = await tempDir();
+  return {
+    fx,
+    contentDir: join(dir, 'content'),
+    stateDir: join(dir, '.changelog'),
+    posts: () => fx.emu.log.filter((r) => r.method === 'POST'),
+    lists: () => fx.emu.log.filter((r) => r.method === 'GET' && r.path.startsWith('/api/entries')),
+    async close() {
+      await fx.close();
+      await cleanup();
+    },
+  };
+}
 
 /** Writes `entries/<name>.md`. */
 export async function writeEntry(contentDir: string, name: string, text: string): Promise<string> {

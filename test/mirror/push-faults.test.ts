@@ -9,40 +9,21 @@ import type { EmulatorOptions, RequestLogRecord } from '../../src/emulator/serve
 import { Journal } from '../../src/mirror/journal.js';
 import { acquireLock } from '../../src/mirror/lock.js';
 import { push } from '../../src/mirror/push.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
+import type { EmulatorFixture } from '../helpers/emulator.js';
+import { expectEachOnceAndIntact, pushSetup, writeEntries, type PushSetup } from '../helpers/entries.js';
+import { seeded } from '../helpers/random.js';
 
+let s: PushSetup;
 let fx: EmulatorFixture;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
-
 async function setup(options: EmulatorOptions = {}) {
-  fx = await emulatorFixture(options);
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  contentDir = join(t.dir, 'content');
-  stateDir = join(t.dir, '.changelog');
+  s = await pushSetup(options);
+  ({ fx, contentDir, stateDir } = s);
 }
-afterEach(async () => {
-  await fx.close();
-  await cleanup();
-});
-
-const posts = () => fx.emu.log.filter((r) => r.method === 'POST');
-const lists = () => fx.emu.log.filter((r) => r.method === 'GET' && r.path.startsWith('/api/entries'));
-
-/** A seeded PRNG (mulberry32), so that a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+afterEach(() => s.close());
+const posts = () => s.posts();
+const lists = () => s.lists();
 
 /** The most requests the service counted in any window of `windowMs` (429s are not counted). */
 function busiestWindow(log: RequestLogRecord[], windowMs: number): number {

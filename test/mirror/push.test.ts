@@ -6,29 +6,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/mirror/journal.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { push } from '../../src/mirror/push.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { entryNames, expectEachOnceAndIntact, writeEntries, writeEntry } from '../helpers/entries.js';
+import type { EmulatorFixture } from '../helpers/emulator.js';
+import { entryNames, expectEachOnceAndIntact, pushSetup, writeEntries, writeEntry, type PushSetup } from '../helpers/entries.js';
 
+let s: PushSetup;
 let fx: EmulatorFixture;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
-
 beforeEach(async () => {
-  fx = await emulatorFixture();
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  contentDir = join(t.dir, 'content');
-  stateDir = join(t.dir, '.changelog');
+  s = await pushSetup();
+  ({ fx, contentDir, stateDir } = s);
 });
-afterEach(async () => {
-  await fx.close();
-  await cleanup();
-});
-
-const posts = () => fx.emu.log.filter((r) => r.method === 'POST');
-const lists = () => fx.emu.log.filter((r) => r.method === 'GET' && r.path.startsWith('/api/entries'));
+afterEach(() => s.close());
+const posts = () => s.posts();
+const lists = () => s.lists();
 const fm = async (rel: string) => parseEntryFile(rel, await readFile(join(contentDir, rel))).data;
 
 describe('validation before sending', () => {
@@ -64,10 +55,9 @@ describe('validation before sending', () => {
   });
 
   it('--dry-run: the exact plan, oldest first, with request count and times; no mutating request, no write', async () => {
-    fx = await (async () => {
-      await fx.close();
-      return emulatorFixture({ limits: { perMinute: 3, windowMs: 60_000 } });
-    })();
+    await s.close();
+    s = await pushSetup({ limits: { perMinute: 3, windowMs: 60_000 } });
+    ({ fx, contentDir, stateDir } = s);
     const originals = await writeEntries(contentDir, 4);
     await writeEntry(contentDir, 'undated', '---\ntitle: Undated\n---\n');
     const before = await entryNames(contentDir);
