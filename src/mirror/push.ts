@@ -257,6 +257,11 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     // 6. Send, in rounds: what a 5xx refused before creating anything is sent again.
     await send(run, now);
   } finally {
+    // Report in plan order (oldest first), not in the order answers came back.
+    const order = new Map(local.candidates.map((c, i) => [c.file, i]));
+    const byPlan = (a: { file: string }, b: { file: string }) => (order.get(a.file) ?? -1) - (order.get(b.file) ?? -1);
+    result.pushed.sort(byPlan);
+    result.pending.sort(byPlan);
     if (!dryRun) await saveState(stateDir, run.state);
   }
   if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
