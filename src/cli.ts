@@ -128,6 +128,14 @@ program
   );
 
 program
+  .command('dev')
+  .description('live preview: serve the site with live reload, validate entry files on save (never pushes)')
+  .option('-p, --port <n>', 'first port to try', positiveInt('--port'), 8080)
+  .option('--pull', 'pull once before serving (the demo always does)')
+  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --port 3000 --pull'))
+  .action((opts: { port: number; pull?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
+
+program
   .command('init')
   .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
   .option('--dry-run', 'print what would be added; write nothing')
