@@ -2,13 +2,12 @@
 /**
  * The command line: declares commands and options only. Each command is a function in
  * src/commands/ that tests call directly; errors are mapped once, in handleError.
+ * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './api/errors.js';
-import { emulatorCommand, emulatorOptionsFromCli, type EmulatorCliOptions } from './commands/emulator.js';
-import { pullCommand } from './commands/pull.js';
-import { pushCommand } from './commands/push.js';
+import type { EmulatorCliOptions } from './commands/emulator.js';
 import { loadConfig, type Config } from './config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';
 import { EXIT } from './output/exit-codes.js';
@@ -57,6 +56,11 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
   };
 }
 
+/** Examples shown after a command's --help. */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
@@ -67,9 +71,6 @@ const fraction = (name: string) => (value: string) => {
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
   return n;
 };
-// build and sync load Eleventy (over a second): imported only when they run.
-const buildCommand: typeof import('./commands/build.js').buildCommand = async (...a) => (await import('./commands/build.js')).buildCommand(...a);
-const syncCommand: typeof import('./commands/sync.js').syncCommand = async (...a) => (await import('./commands/sync.js')).syncCommand(...a);
 
 program
   .command('sync')
@@ -77,25 +78,30 @@ program
   .option('--dry-run', 'print what pull and push would do; change nothing')
   .option('--prune', 'remove files whose remote entry is gone')
   .option('--demo', 'run the demo even when a service is configured')
-  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean }) => run((c, r) => syncCommand(c, r, opts))());
+  .option('--skip-build', 'pull and push only')
+  .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
+  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean; skipBuild?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
 
 program
   .command('pull')
   .description('mirror entries, tags and workspace settings into the content directory')
   .option('--dry-run', 'print what would change; write nothing')
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
-  .action((opts: { dryRun?: boolean; prune?: boolean }) => run((c, r) => pullCommand(c, r, opts))());
+  .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
+  .action((opts: { dryRun?: boolean; prune?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
 
 program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
-  .action((opts: { dryRun?: boolean }) => run((c, r) => pushCommand(c, r, opts))());
+  .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
 
 program
   .command('build')
   .description('build the static site from the content directory into the output directory')
-  .action(() => run((c, r) => buildCommand(c, r))());
+  .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build'))
+  .action(() => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r))());
 
 program
   .command('emulator')
@@ -121,7 +127,63 @@ program
   .addOption(new Option('--stall-ms <n>', 'how long a stalled create is held (default 1000)').argParser(positiveInt('--stall-ms')))
   .option('--stall-after-commit', 'stall after committing the entry instead of before')
   .option('--request-log <file>', 'append every request (time, method, path, status, ...) to this file as JSON lines')
-  .action((opts: EmulatorCliOptions) => run((_c, r) => emulatorCommand(r, emulatorOptionsFromCli(opts)))());
+  .addHelpText(
+    'after',
+    examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
+  )
+  .action((opts: EmulatorCliOptions) =>
+    run(async (_c, r) => {
+      const { emulatorCommand, emulatorOptionsFromCli } = await import('./commands/emulator.js');
+      return emulatorCommand(r, emulatorOptionsFromCli(opts));
+    })(),
+  );
+
+program
+  .command('new')
+  .description('create a new entry file from a template, correctly named')
+  .argument('<title>', 'the entry title')
+  .option('--date <YYYY-MM-DD>', 'publication date (default: today)')
+  .option('--slug <slug>', 'slug (default: derived from the title)')
+  .option('--draft', 'create it as a draft (is_published: false)')
+  .option('--tags <list>', 'comma-separated tags', (v: string) => v.split(',').map((t) => t.trim()).filter(Boolean))
+  .option('--notify', 'mail subscribers when it is published (notify_subscribers: true)')
+  .option('--dry-run', 'print the file; write nothing')
+  .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix'))
+  .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean }) =>
+    run(async (c, r) => (await import('./commands/new.js')).newCommand(c, r, title, opts))(),
+  );
+
+program
+  .command('dev')
+  .description('live preview: serve the site with live reload, validate entry files on save (never pushes)')
+  .option('-p, --port <n>', 'first port to try', positiveInt('--port'), 8080)
+  .option('--pull', 'pull once before serving (the demo always does)')
+  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --port 3000 --pull'))
+  .action((opts: { port: number; pull?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
+
+program
+  .command('init')
+  .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
+  .option('--dry-run', 'print what would be added; write nothing')
+  .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/init.js')).initCommand(c, r, opts))());
+
+program
+  .command('latest')
+  .description("print a workspace's latest published entry from the public endpoint (no token needed)")
+  .argument('<workspace-uuid>', 'the workspace identifier, shown in the workspace settings')
+  .option('--base-url <url>', 'service root (default: CHANGELOG_BASE_URL)')
+  .addHelpText('after', examples('changelog-sync latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57', 'changelog-sync --json latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57'))
+  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./commands/latest.js')).latestCommand(c, r, uuid, opts))());
+
+program.addHelpText(
+  'after',
+  `
+Exit codes: 0 ok, 1 error, 2 usage, 3 conflicts, 4 deferred to the next run, 5 invalid files.
+Configuration: CHANGELOG_BASE_URL, CHANGELOG_TOKEN (environment only) and changelog.config.json; see README.md.
+With nothing configured, \`sync\` runs a demo against the built-in emulator.
+`,
+);
 
 try {
   await program.parseAsync(process.argv);

@@ -16,14 +16,14 @@ import { ChangelogSyncError } from './api/errors.js';
 /** The schema of `changelog.config.json` (every field optional). */
 export const fileConfigSchema = z
   .object({
-    $schema: z.string().optional(),
-    baseUrl: z.url().optional(),
-    contentDir: z.string().min(1).optional(),
-    stateDir: z.string().min(1).optional(),
-    siteDir: z.string().min(1).optional(),
-    outputDir: z.string().min(1).optional(),
-    siteUrl: z.url().optional(),
-    concurrency: z.number().int().min(1).max(16).optional(),
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors'),
+    baseUrl: z.url().optional().describe('service root, e.g. https://changelog.example.com (env CHANGELOG_BASE_URL wins)'),
+    contentDir: z.string().min(1).optional().describe('the mirror: entries/*.md and _data/*.json (default "content")'),
+    stateDir: z.string().min(1).optional().describe('sync state, push journal, conflicts and the daily request ledger (default ".changelog")'),
+    siteDir: z.string().min(1).optional().describe('Eleventy templates (default "site", else the packaged templates)'),
+    outputDir: z.string().min(1).optional().describe('the built site (default "_site")'),
+    siteUrl: z.url().optional().describe('public URL of the built site, for feeds and absolute links'),
+    concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
   })
   .strict();
 export type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -70,8 +70,23 @@ export const ENV = {
   requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
 } as const;
 
+/** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../site', import.meta.url));
+
+/** File name of the JSON Schema of `changelog.config.json`, in the package root. */
+export const CONFIG_SCHEMA_FILE = 'changelog.config.schema.json';
+
+/** The JSON Schema of `changelog.config.json` (draft 2020-12), generated from {@link fileConfigSchema}. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(fileConfigSchema, { io: 'input' }),
+    title: 'changelog-sync configuration',
+    description: 'changelog.config.json: settings of changelog-sync. Environment variables (CHANGELOG_*) win over this file. The token is never read from a file.',
+  };
+}
 
 /** Name of the optional configuration file in the project root. */
 export const CONFIG_FILE = 'changelog.config.json';
