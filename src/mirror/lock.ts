@@ -72,7 +72,8 @@ const held = new Map<string, Entry>();
  * @param stateDir the state directory (`.changelog`); created when missing.
  * @param command what will run under the lock, recorded for other processes' messages.
  * @throws {ChangelogSyncError} `E_LOCKED` naming the holder (pid, host, start time,
- *   command) when a living process holds it.
+ *   command) when a living process holds it; `E_FILE` when the state directory cannot
+ *   hold a lock (not writable).
  */
 export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
   const key = join(stateDir);
@@ -219,7 +220,7 @@ function lockedError(stateDir: string, holder: LockHolder | undefined): Changelo
 }
 
 function lockError(stateDir: string, cause: unknown): ChangelogSyncError {
-  return new ChangelogSyncError('E_LOCKED', `cannot take the lock ${join(stateDir, LOCK_DIR)}: ${(cause as Error).message}`, {
+  return new ChangelogSyncError('E_FILE', `cannot take the lock ${join(stateDir, LOCK_DIR)}: ${(cause as Error).message}`, {
     file: join(stateDir, LOCK_DIR),
     cause,
     hint: 'check that the state directory is writable',
