@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './api/errors.js';
+import type { EmulatorCliOptions } from './commands/emulator.js';
 import { loadConfig, type Config } from './config.js';
+import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';
 import { EXIT } from './output/exit-codes.js';
 import { handleError } from './output/handle-error.js';
 import { Reporter } from './output/reporter.js';
@@ -64,6 +66,11 @@ const positiveInt = (name: string) => (value: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
   return n;
 };
+const fraction = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+  return n;
+};
 
 program
   .command('sync')
@@ -105,11 +112,30 @@ program
   .addOption(new Option('--per-minute <n>', 'requests per window per workspace').argParser(positiveInt('--per-minute')))
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))
-  .addHelpText('after', examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5'))
-  .action((opts: { port: number; host: string; seed?: string; perMinute?: number; perDay?: number; windowMs?: number }) =>
-    run(async (_c, r) =>
-      (await import('./commands/emulator.js')).emulatorCommand(r, { port: opts.port, host: opts.host, seed: opts.seed, limits: { perMinute: opts.perMinute, perDay: opts.perDay, windowMs: opts.windowMs } }),
-    )(),
+  .addOption(new Option('--day-ms <n>', 'length of the per-day window in ms').argParser(positiveInt('--day-ms')))
+  .addOption(new Option('--drop-after-commit-every <n>', 'fault: drop the connection after committing every Nth POST /api/entry').argParser(positiveInt('--drop-after-commit-every')))
+  .addOption(new Option('--drop-after-commit-probability <p>', 'fault: drop the connection after committing a POST /api/entry with probability p').argParser(fraction('--drop-after-commit-probability')))
+  .addOption(new Option('--server-error-rate <p>', 'fault: answer this fraction of API requests with a 500').argParser(fraction('--server-error-rate')))
+  .addOption(new Option('--error-after-commit-every <n>', 'fault: answer every Nth POST /api/entry with a 500 after committing it').argParser(positiveInt('--error-after-commit-every')))
+  .addOption(new Option('--latency-ms <n>', 'fault: delay every API answer by n ms').argParser(positiveInt('--latency-ms')))
+  .addOption(new Option('--rate-limit-burst <n>', 'fault: answer the next n API requests with 429').argParser(positiveInt('--rate-limit-burst')))
+  .addOption(new Option('--rate-limit-burst-retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--rate-limit-burst-retry-after')))
+  .option('--html-body', 'fault: answer API requests with an HTML page')
+  .option('--malformed-json', 'fault: answer API requests with malformed JSON')
+  .addOption(new Option('--create-response <shape>', 'what POST /api/entry answers').choices(CREATE_RESPONSE_SHAPES))
+  .addOption(new Option('--stall-create-every <n>', 'fault: hold every Nth POST /api/entry for --stall-ms').argParser(positiveInt('--stall-create-every')))
+  .addOption(new Option('--stall-ms <n>', 'how long a stalled create is held (default 1000)').argParser(positiveInt('--stall-ms')))
+  .option('--stall-after-commit', 'stall after committing the entry instead of before')
+  .option('--request-log <file>', 'append every request (time, method, path, status, ...) to this file as JSON lines')
+  .addHelpText(
+    'after',
+    examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
+  )
+  .action((opts: EmulatorCliOptions) =>
+    run(async (_c, r) => {
+      const { emulatorCommand, emulatorOptionsFromCli } = await import('./commands/emulator.js');
+      return emulatorCommand(r, emulatorOptionsFromCli(opts));
+    })(),
   );
 
 program

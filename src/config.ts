@@ -48,6 +48,11 @@ export interface Config {
   concurrency: number;
   /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
   rateWindowMs: number;
+  /**
+   * Timeout of one request in ms (headers and body). Twice this is how long a POST that got
+   * no answer is taken to be possibly still in progress at the service. Default 30,000.
+   */
+  requestTimeoutMs: number;
   /** The project root all relative paths were resolved against. */
   root: string;
 }
@@ -62,6 +67,7 @@ export const ENV = {
   outputDir: 'CHANGELOG_OUTPUT_DIR',
   siteUrl: 'CHANGELOG_SITE_URL',
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
+  requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
 } as const;
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
@@ -126,13 +132,16 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     const v = env[ENV[key]];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const rateWindow = pick('rateWindowMs');
-  const rateWindowMs = rateWindow === undefined ? 60_000 : Number(rateWindow);
-  if (!Number.isFinite(rateWindowMs) || rateWindowMs <= 0) {
-    throw new ChangelogSyncError('E_CONFIG', `${ENV.rateWindowMs} must be a positive number of milliseconds, got ${JSON.stringify(rateWindow)}`, {
-      field: ENV.rateWindowMs,
-    });
-  }
+  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs', fallback: number): number => {
+    const raw = pick(key);
+    const ms = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(ms) || ms <= 0) {
+      throw new ChangelogSyncError('E_CONFIG', `${ENV[key]} must be a positive number of milliseconds, got ${JSON.stringify(raw)}`, { field: ENV[key] });
+    }
+    return ms;
+  };
+  const rateWindowMs = millis('rateWindowMs', 60_000);
+  const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
     token: pick('token'),
@@ -143,6 +152,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
+    requestTimeoutMs,
     root: resolve(root),
   };
 }
