@@ -12,7 +12,7 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** Lines `init` makes sure `.gitignore` has. */
-export const GITIGNORE_LINES = ['node_modules/', '_site/', '.demo/'];
+export const GITIGNORE_LINES = ['node_modules/', '_site/', '.demo/', '.changelog/lock/', '.changelog/lock.json'];
 
 /** Workflows copied from the package. */
 export const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml'];
