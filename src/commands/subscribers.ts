@@ -106,7 +106,7 @@ const REASON_LABEL: Record<SkipReason, string> = {
   'invalid-email': 'invalid email address',
   'too-many-fields': 'too many fields',
   'invalid-date': 'invalid verification date',
-  'no-verification-date': 'no verification date (consent)',
+  'no-verification-date': 'refused by the consent rule',
 };
 
 /** Human lines of skipped rows, grouped by reason: each message and fix once per group when shared. */
@@ -117,7 +117,9 @@ export function formatSkipped(skipped: readonly SkippedRow[], display: EmailDisp
     const rows = skipped.filter((s) => s.reason === reason);
     const sharedMessage = rows.every((r) => r.message === rows[0]!.message) ? rows[0]!.message : undefined;
     const field = rows[0]!.field;
-    lines.push(`  ${REASON_LABEL[reason]}${field && INVALID_REASONS.has(reason) ? ` (column "${field}")` : ''}: ${plural(rows.length, 'row')}${sharedMessage && reason !== 'invalid-email' && reason !== 'missing-email' ? `: ${sharedMessage}` : ''}`);
+    const column = field && INVALID_REASONS.has(reason) && reason !== 'no-verification-date' ? ` (column "${field}")` : '';
+    const shown = sharedMessage && sharedMessage !== REASON_LABEL[reason] && reason !== 'invalid-email' ? `: ${sharedMessage}` : '';
+    lines.push(`  ${REASON_LABEL[reason]}${column}: ${plural(rows.length, 'row')}${shown}`);
     if (rows[0]!.fix) lines.push(`    fix: ${rows[0]!.fix}`);
     lines.push(
       ...cap(

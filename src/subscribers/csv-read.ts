@@ -225,7 +225,7 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
       if (!names.has(key)) continue;
       const earlier = found[role];
       if (earlier) {
-        throw new ValidationError(`${file}: the header has two ${role === 'email' ? 'address' : 'name'} columns, "${earlier.header}" and "${h}"`, {
+        throw new ValidationError(`the header has two ${role === 'email' ? 'address' : 'name'} columns, "${earlier.header}" and "${h}"`, {
           file,
           line: 1,
           field: h,
@@ -236,7 +236,7 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
     }
   });
   if (!found.email) {
-    throw new ValidationError(`${file}: no email column in the header (${header.map((h) => JSON.stringify(h)).join(', ')})`, {
+    throw new ValidationError(`no email column in the header (${header.map((h) => JSON.stringify(h)).join(', ')})`, {
       file,
       line: 1,
       field: 'email',
@@ -247,7 +247,7 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
   if (verifiedColumn !== undefined) {
     const index = header.findIndex((h) => headerKey(h) === headerKey(verifiedColumn));
     if (index < 0 || headerKey(verifiedColumn) === '') {
-      throw new ValidationError(`${file}: --verified-column ${JSON.stringify(verifiedColumn)} is not a column of the header (${header.map((h) => JSON.stringify(h)).join(', ')})`, {
+      throw new ValidationError(`--verified-column ${JSON.stringify(verifiedColumn)} is not a column of the header (${header.map((h) => JSON.stringify(h)).join(', ')})`, {
         file,
         line: 1,
         field: verifiedColumn,
@@ -255,7 +255,7 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
       });
     }
     if (index === found.email.index) {
-      throw new ValidationError(`${file}: --verified-column names the address column "${header[index]}"`, { file, line: 1, field: header[index], hint: 'name the date column instead' });
+      throw new ValidationError(`--verified-column names the address column "${header[index]}"`, { file, line: 1, field: header[index], hint: 'name the date column instead' });
     }
     columns.verified = { index, header: header[index]! };
   }
@@ -296,7 +296,7 @@ function csvSyntaxError(cause: unknown, file: string): ChangelogSyncError {
     CSV_INVALID_CLOSING_QUOTE: 'a value with a double quote inside must be quoted as a whole, with the inner quote doubled ("")',
     CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'nothing may follow a closing double quote but the delimiter',
   };
-  return new ChangelogSyncError('E_FILE', `${file}${line ? `:${line}` : ''}: not well-formed CSV: ${cause.message}`, {
+  return new ChangelogSyncError('E_FILE', `not well-formed CSV: ${cause.message}`, {
     file,
     ...(line ? { line } : {}),
     cause,
