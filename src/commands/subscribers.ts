@@ -181,11 +181,16 @@ export function formatImport(r: ImportResult, display: EmailDisplay): string {
 
 /** One line per batch, for progress on stderr. */
 export function formatImportBatch(b: ImportBatchSummary, total: number): string {
-  const head = `batch ${b.index}/${total} (lines ${b.firstLine}-${b.lastLine}, ${plural(b.size, 'row')})`;
-  if (b.status === 'done') return `${head}: ${b.added} added${b.skipped ? `, ${b.skipped} already subscribed` : ''}`;
-  if (b.status === 'failed') return `${head}: failed: ${b.error?.code}: ${b.error?.message}`;
-  if (b.status === 'deferred') return `${head}: deferred: the day's request budget is spent`;
-  return `${head}: not sent: an earlier batch failed`;
+  const done = `${b.added} added${b.skipped ? `, ${b.skipped} already subscribed` : ''}`;
+  return `batch ${b.index}/${total} (lines ${b.firstLine}-${b.lastLine}, ${plural(b.size, 'row')}): ${batchOutcome(b, done)}`;
+}
+
+/** What became of a batch that was not planned, in words; `done` says what a successful one did. */
+function batchOutcome(b: { status: string; error?: { code: string; message: string } | undefined }, done: string): string {
+  if (b.status === 'done') return done;
+  if (b.status === 'failed') return `failed: ${b.error?.code}: ${b.error?.message}`;
+  if (b.status === 'deferred') return "deferred: the day's request budget is spent";
+  return 'not sent: an earlier batch failed';
 }
 
 /** Exit code of an import: failed > invalid rows > deferred > ok. */
@@ -228,7 +233,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
         batchSize: options.batchSize,
         dryRun: options.dryRun,
         today,
-        onBatch: (b, total) => reporter.info(formatImportBatch(b, total)),
+        onBatch: (b, total) => reporter.info(display.text(formatImportBatch(b, total))),
       });
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);
@@ -270,11 +275,7 @@ export function formatRemove(r: RemoveResult, display: EmailDisplay): string {
 
 /** One line per batch, for progress on stderr. */
 export function formatRemoveBatch(b: RemoveBatchSummary, total: number): string {
-  const head = `batch ${b.index}/${total} (${plural(b.size, 'address', 'addresses')})`;
-  if (b.status === 'done') return `${head}: ${b.removed} removed, ${b.notFound} not found`;
-  if (b.status === 'failed') return `${head}: failed: ${b.error?.code}: ${b.error?.message}`;
-  if (b.status === 'deferred') return `${head}: deferred: the day's request budget is spent`;
-  return `${head}: not sent: an earlier batch failed`;
+  return `batch ${b.index}/${total} (${plural(b.size, 'address', 'addresses')}): ${batchOutcome(b, `${b.removed} removed, ${b.notFound} not found`)}`;
 }
 
 /** Exit code of a removal: failed > invalid input > deferred > ok. "Not found" is not an error. */
@@ -313,7 +314,7 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
         targets,
         batchSize: options.batchSize,
         dryRun: options.dryRun,
-        onBatch: (b, total) => reporter.info(formatRemoveBatch(b, total)),
+        onBatch: (b, total) => reporter.info(display.text(formatRemoveBatch(b, total))),
       });
       reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
       return removeExitCode(result);

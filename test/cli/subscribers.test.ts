@@ -11,6 +11,9 @@ import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 const FIXTURES = fileURLToPath(new URL('../fixtures/subscribers/', import.meta.url));
 const TOKEN = 'subscribers-test-token';
 const WINDOW_MS = 100;
+// Each test spawns the CLI several times; on a busy 2-core machine one spawn can take
+// seconds, so the limit is generous (a limit, not a timing assertion).
+const SLOW = { timeout: 180_000 };
 
 let emu: RunningEmulator;
 let ws: EmulatorWorkspace;
@@ -38,7 +41,7 @@ const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliRes
 const mutating = () => emu.log.filter((r) => r.method !== 'GET');
 const all = (r: CliResult) => r.stdout + r.stderr;
 
-describe('subscribers import', () => {
+describe('subscribers import', SLOW, () => {
   it('imports the BOM/semicolon/CRLF fixture: per-batch progress, added and skipped with lines and reasons, exit 5', async () => {
     await start();
     const r = await cli(['import', join(FIXTURES, 'bom-semicolon-crlf.csv'), '--verified-column', 'confirmed_at']);
@@ -155,7 +158,7 @@ describe('subscribers import', () => {
   });
 });
 
-describe('subscribers list, remove, export', () => {
+describe('subscribers list, remove, export', SLOW, () => {
   it('list: a table, --json, --csv', async () => {
     await start();
     ws.subscribers.push({ email: 'ada@example.com', name: '=1+2', verified_at: '2024-05-06T00:00:00.000000Z', created_at: '2025-02-01T00:00:00.000000Z' });
@@ -207,7 +210,7 @@ describe('subscribers list, remove, export', () => {
   });
 });
 
-describe('in GitHub Actions', () => {
+describe('in GitHub Actions', SLOW, () => {
   it('masks every address in human and JSON output, and refuses to export to the job log', async () => {
     await start();
     const gha = { GITHUB_ACTIONS: 'true' };

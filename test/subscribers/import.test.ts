@@ -124,7 +124,8 @@ describe('consent', () => {
   });
 });
 
-describe('batches and the rate budget', () => {
+// 10,000 rows through a compressed window take seconds; more on a busy machine.
+describe('batches and the rate budget', { timeout: 120_000 }, () => {
   it('10,000 rows in batches of 10: 1,000 POSTs + 1 GET inside 1,440 a day, no 429, counts exact', async () => {
     fx = await emulatorFixture({ limits: { perMinute: 60, perDay: 1440, windowMs: 100 } });
     // 50 subscribers exist already; every 100th row repeats the row before it.
