@@ -170,7 +170,8 @@ const batchSizeOption = () =>
 
 const subscribers = program
   .command('subscribers')
-  .description('list, import, remove and export subscribers (addresses are masked in GitHub Actions output)');
+  .description('list, import, remove and export subscribers (addresses are masked in GitHub Actions output)')
+  .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers import list.csv --verified-column confirmed_at --dry-run', 'changelog-sync subscribers export --out ~/subscribers.csv'));
 
 subscribers
   .command('list')

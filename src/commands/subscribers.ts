@@ -4,7 +4,8 @@
  * it is run against the configured service and reported.
  *
  * Subscriber data stays out of CI logs: in GitHub Actions every address these commands
- * print is masked (see `subscribers/privacy.ts`), and `export` refuses stdout there.
+ * print is masked (see `subscribers/privacy.ts`), `export` refuses stdout there, and the
+ * job summary holds counts only.
  *
  * @module
  */
@@ -22,12 +23,6 @@ import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type Re
 import { parseVerifiedAtOption, utcToday } from '../subscribers/validate.js';
 import { openContext } from './context.js';
 import { worstExit } from './sync.js';
-
-/** Options every subscribers command takes. */
-export interface SubscribersCommandOptions {
-  /** Environment deciding the masking (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
-}
 
 /** Rows listed per group in human output; `--json` lists every row. */
 const HUMAN_ROWS = 100;
@@ -81,8 +76,8 @@ export function formatList(list: SubscriberList, display: EmailDisplay): string 
  * `subscribers list [--json | --csv]`: every subscriber (email, name, verified_at,
  * created_at) as a table, one JSON document (global `--json`) or CSV.
  */
-export async function subscribersListCommand(config: Config, reporter: Reporter, options: SubscribersCommandOptions & { csv?: boolean } = {}): Promise<ExitCode> {
-  const display = emailDisplay(options.env);
+export async function subscribersListCommand(config: Config, reporter: Reporter, options: { csv?: boolean } = {}): Promise<ExitCode> {
+  const display = emailDisplay(reporter.actions);
   return guarded(display, async () => {
     if (options.csv && reporter.json) throw new ChangelogSyncError('E_USAGE', '--csv and --json exclude each other', { hint: 'pass one of them' });
     const ctx = await openContext(config, reporter);
@@ -179,6 +174,37 @@ export function formatImport(r: ImportResult, display: EmailDisplay): string {
   return lines.join('\n');
 }
 
+/** A Markdown table of counts (no addresses: the job summary is as public as the log). */
+function countsMarkdown(title: string, rows: Array<[string, number]>): string {
+  return [`### changelog-sync ${title}`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''].join('\n');
+}
+
+/** The job summary of an import (GitHub Actions `$GITHUB_STEP_SUMMARY`): counts only. */
+export function importSummaryMarkdown(r: ImportResult): string {
+  const skipped = (reasons: SkipReason[]) => r.skipped.filter((s) => reasons.includes(s.reason)).length;
+  return countsMarkdown(`subscribers import${r.dryRun ? ' (dry run)' : ''}`, [
+    ['rows', r.rows],
+    [r.dryRun ? 'to add' : 'added', r.dryRun ? r.batches.filter((b) => b.status === 'planned').reduce((n, b) => n + b.size, 0) : r.added.length],
+    ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists'])],
+    ['skipped: invalid rows', skipped(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date'])],
+    ['refused: no verification date (consent)', skipped(['no-verification-date'])],
+    ['failed', r.failed.length],
+    ['not sent (deferred or after a failure)', r.notSent.length],
+    ['requests left today', r.dayRemaining],
+  ]);
+}
+
+/** The job summary of a removal: counts only. */
+export function removeSummaryMarkdown(r: RemoveResult): string {
+  return countsMarkdown(`subscribers remove${r.dryRun ? ' (dry run)' : ''}`, [
+    [r.dryRun ? 'to remove' : 'removed', r.removed.length],
+    ['not found', r.notFound.length],
+    ['skipped input', r.skipped.length],
+    ['failed or not sent', r.failed.length],
+    ['requests left today', r.dayRemaining],
+  ]);
+}
+
 /** One line per batch, for progress on stderr. */
 export function formatImportBatch(b: ImportBatchSummary, total: number): string {
   const done = `${b.added} added${b.skipped ? `, ${b.skipped} already subscribed` : ''}`;
@@ -203,7 +229,7 @@ export function importExitCode(r: ImportResult): ExitCode {
 }
 
 /** Options of {@link subscribersImportCommand}. */
-export interface ImportCommandOptions extends SubscribersCommandOptions {
+export interface ImportCommandOptions {
   file: string;
   dryRun?: boolean | undefined;
   batchSize?: number | undefined;
@@ -218,7 +244,7 @@ export interface ImportCommandOptions extends SubscribersCommandOptions {
  * [--verified-at today|YYYY-MM-DD]`. The file is read and checked before any request.
  */
 export async function subscribersImportCommand(config: Config, reporter: Reporter, options: ImportCommandOptions): Promise<ExitCode> {
-  const display = emailDisplay(options.env);
+  const display = emailDisplay(reporter.actions);
   return guarded(display, async () => {
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
@@ -235,6 +261,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
         today,
         onBatch: (b, total) => reporter.info(display.text(formatImportBatch(b, total))),
       });
+      reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);
     } finally {
@@ -288,7 +315,7 @@ export function removeExitCode(r: RemoveResult): ExitCode {
 }
 
 /** Options of {@link subscribersRemoveCommand}. */
-export interface RemoveCommandOptions extends SubscribersCommandOptions {
+export interface RemoveCommandOptions {
   emails: string[];
   file?: string | undefined;
   dryRun?: boolean | undefined;
@@ -297,7 +324,7 @@ export interface RemoveCommandOptions extends SubscribersCommandOptions {
 
 /** `subscribers remove EMAIL... | --file FILE.csv [--dry-run] [--batch-size N]`. */
 export async function subscribersRemoveCommand(config: Config, reporter: Reporter, options: RemoveCommandOptions): Promise<ExitCode> {
-  const display = emailDisplay(options.env);
+  const display = emailDisplay(reporter.actions);
   return guarded(display, async () => {
     if (options.file !== undefined && options.emails.length > 0) {
       throw new ChangelogSyncError('E_USAGE', 'give addresses or --file, not both', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
@@ -316,6 +343,7 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
         dryRun: options.dryRun,
         onBatch: (b, total) => reporter.info(display.text(formatRemoveBatch(b, total))),
       });
+      reporter.summary(removeSummaryMarkdown(result));
       reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
       return removeExitCode(result);
     } finally {
@@ -337,8 +365,8 @@ export function protectedDirs(config: Config): ProtectedDir[] {
 }
 
 /** `subscribers export [--out FILE.csv]`: CSV with a header row, formula-injection safe. */
-export async function subscribersExportCommand(config: Config, reporter: Reporter, options: SubscribersCommandOptions & { out?: string | undefined } = {}): Promise<ExitCode> {
-  const display = emailDisplay(options.env);
+export async function subscribersExportCommand(config: Config, reporter: Reporter, options: { out?: string | undefined } = {}): Promise<ExitCode> {
+  const display = emailDisplay(reporter.actions);
   return guarded(display, async () => {
     if (options.out === undefined && display.masked) {
       throw new ChangelogSyncError('E_USAGE', 'in GitHub Actions stdout is the job log: subscriber addresses must not be written there', {

@@ -7,11 +7,6 @@
  * @module
  */
 
-/** True when running in GitHub Actions (`GITHUB_ACTIONS=true`, set by the runner). */
-export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.GITHUB_ACTIONS === 'true';
-}
-
 /**
  * Masks one address (or any cell that was meant to be one): its first character, `***`,
  * and the domain from the last `@`. A value without `@` keeps only its first character.
@@ -53,10 +48,11 @@ export interface EmailDisplay {
 }
 
 /**
- * The display for a run: masked in GitHub Actions, plain elsewhere.
- * @param env the environment (default `process.env`).
+ * The display for a run: masked in GitHub Actions (the reporter knows: `Reporter.actions`),
+ * plain elsewhere.
+ * @param masked true to mask.
  */
-export function emailDisplay(env: NodeJS.ProcessEnv = process.env): EmailDisplay {
-  if (!isGitHubActions(env)) return { masked: false, email: (v) => v, text: (v) => v, data: (v) => v };
+export function emailDisplay(masked: boolean): EmailDisplay {
+  if (!masked) return { masked: false, email: (v) => v, text: (v) => v, data: (v) => v };
   return { masked: true, email: maskEmail, text: maskEmailsIn, data: maskEmailsDeep };
 }
