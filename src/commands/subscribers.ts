@@ -11,7 +11,7 @@
  */
 import { ChangelogSyncError } from '../api/errors.js';
 import type { Config } from '../config.js';
-import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { readSubscriberCsv } from '../subscribers/csv-read.js';
 import { subscribersToCsv } from '../subscribers/csv-write.js';
@@ -22,7 +22,6 @@ import { emailDisplay, type EmailDisplay } from '../subscribers/privacy.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type RemoveBatchSummary, type RemoveResult } from '../subscribers/remove.js';
 import { parseVerifiedAtOption, utcToday } from '../subscribers/validate.js';
 import { openContext } from './context.js';
-import { worstExit } from './sync.js';
 
 /** Rows listed per group in human output; `--json` lists every row. */
 const HUMAN_ROWS = 100;
