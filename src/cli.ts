@@ -185,6 +185,66 @@ With nothing configured, \`sync\` runs a demo against the built-in emulator.
 `,
 );
 
+// Subscribers (issue 5): list, import from CSV, remove, export.
+const batchSize = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch-size must be a whole number of at least 1');
+  return n;
+};
+const batchSizeOption = () =>
+  new Option('--batch-size <n>', "subscribers per request (default 100, raised when needed to fit the day's request budget)").argParser(batchSize);
+
+const subscribers = program
+  .command('subscribers')
+  .description('list, import, remove and export subscribers (addresses are masked in GitHub Actions output)')
+  .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers import list.csv --verified-column confirmed_at --dry-run', 'changelog-sync subscribers export --out ~/subscribers.csv'));
+
+subscribers
+  .command('list')
+  .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
+  .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
+  .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
+  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersListCommand(c, r, opts))());
+
+subscribers
+  .command('import')
+  .description('add the people of a CSV file as subscribers (duplicates and existing subscribers skipped)')
+  .argument('<file>', 'CSV file, UTF-8, comma or semicolon, with a header row: email | Email Address | E-mail, and name | First Name + Last Name')
+  .option('--dry-run', 'read the subscriber list and the file and print the plan; send nothing that changes anything')
+  .addOption(batchSizeOption())
+  .option('--verified-column <header>', 'the column that records when each person confirmed their subscription (e.g. confirmed_at), sent as verified_at')
+  .option('--verified-at <today|YYYY-MM-DD>', 'declare the verification date of rows without one; without it such rows are refused, because the service would record them as verified today')
+  .addHelpText(
+    'after',
+    examples(
+      'changelog-sync subscribers import list.csv --verified-column confirmed_at --dry-run',
+      'changelog-sync subscribers import list.csv --verified-column confirmed_at',
+      'changelog-sync subscribers import double-opt-in.csv --verified-at 2024-05-06',
+    ),
+  )
+  .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
+    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
+  );
+
+subscribers
+  .command('remove')
+  .description('delete subscribers by address; reports the removed ones and the ones not found')
+  .argument('[emails...]', 'addresses to remove')
+  .option('--file <file.csv>', 'remove the addresses of a CSV file (its email column) instead')
+  .option('--dry-run', 'read the subscriber list and print what would be removed; send no DELETE')
+  .addOption(batchSizeOption())
+  .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
+  .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
+    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
+  );
+
+subscribers
+  .command('export')
+  .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
+  .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
+  .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
+  .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersExportCommand(c, r, opts))());
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

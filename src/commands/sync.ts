@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
 import { pull, type PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
-import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildSite, type BuildResult } from '../site/build.js';
 import { formatBuild } from './build.js';
@@ -30,11 +30,8 @@ export interface SyncCommandOptions {
   skipBuild?: boolean;
 }
 
-/** The most serious of several exit codes. */
-export function worstExit(codes: ExitCode[]): ExitCode {
-  for (const c of [EXIT.ERROR, EXIT.INVALID, EXIT.CONFLICT, EXIT.DEFERRED] as const) if (codes.includes(c)) return c;
-  return EXIT.OK;
-}
+// Re-exported where it used to live; it belongs with the exit codes.
+export { worstExit };
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {

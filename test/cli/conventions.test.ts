@@ -12,7 +12,7 @@ import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COMMANDS = ['sync', 'pull', 'push', 'build', 'emulator', 'dev', 'new', 'init', 'latest'];
+const COMMANDS = ['sync', 'pull', 'push', 'build', 'emulator', 'dev', 'new', 'init', 'latest', 'subscribers'];
 
 describe('help and version', () => {
   let dir: string;
