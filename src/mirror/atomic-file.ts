@@ -13,11 +13,45 @@
  *
  * @module
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 
 let counter = 0;
+
+/** Temporary files of {@link writeFileAtomicSync}: `.<name>.<pid>.<n>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a process killed mid-write left in `dir` (those of running
+ * processes are left alone): a scheduled job would otherwise commit them.
+ * @returns the names removed.
+ */
+export function removeTempLeftovers(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_FILE.exec(name);
+    if (!m || processIsAlive(Number(m[1]))) continue;
+    removeFileSync(join(dir, name));
+    removed.push(name);
+  }
+  return removed;
+}
 
 /**
  * Writes `text` (UTF-8) to `path` atomically: temporary file in the same directory, then

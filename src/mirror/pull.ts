@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
-import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
+import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atomic-file.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
@@ -147,6 +147,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     threads: 0,
     dryRun,
   };
+
+  if (!dryRun) {
+    for (const name of removeTempLeftovers(join(contentDir, ENTRIES_DIR))) result.writes.push(`${ENTRIES_DIR}/${name}`);
+  }
 
   // Files the state does not know: read them for identifiers (a fresh clone, a push
   // without state); their paths are taken either way, so pull never overwrites them.

@@ -215,6 +215,21 @@ describe('remote entries that are gone', () => {
   });
 });
 
+describe('a pull killed mid-write', () => {
+  it('leaves temporary files that the next pull removes (those of a running process stay)', async () => {
+    seed();
+    await run();
+    const dead = '.2026-01-02-dark-mode.md.999999999.1.tmp';
+    const alive = `.2026-01-02-dark-mode.md.${process.pid}.7.tmp`;
+    await writeFile(join(contentDir, 'entries', dead), 'half a fi');
+    await writeFile(join(contentDir, 'entries', alive), 'being writ');
+    const r = await run();
+    expect(r.writes).toEqual([`entries/${dead}`]);
+    expect(existsSync(join(contentDir, 'entries', dead))).toBe(false);
+    expect(existsSync(join(contentDir, 'entries', alive))).toBe(true);
+  });
+});
+
 describe('--dry-run', () => {
   it('plans creates, updates, renames, conflicts and prunes, and writes nothing', async () => {
     const [a, b, c] = seed();
