@@ -8,7 +8,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
 import yaml from 'js-yaml';
 import { DATE, isRealDate, KNOWN_FIELDS, publishDay } from './frontmatter.js';
 import slugifyLib from '@sindresorhus/slugify';
@@ -16,6 +17,12 @@ import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../api/errors.js';
 
 export { addFrontmatterFields, KNOWN_FIELDS, publishDay, serializeEntryFile } from './frontmatter.js';
+
+// gray-matter (and the js-yaml 3 it brings) is loaded when a file is first parsed: a no-op
+// pull of 10,000 entries reads no frontmatter, and loading it costs ~100 ms.
+const require = createRequire(import.meta.url);
+let matterLib: typeof matterType | undefined;
+const matter = (input: string, options: Parameters<typeof matterType>[1]) => (matterLib ??= require('gray-matter') as typeof matterType)(input, options);
 
 /** `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. */
 const publishAtSchema = z.preprocess(
@@ -133,9 +140,9 @@ export function sha256(data: string | Buffer): string {
  */
 export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   const text = decodeUtf8(path, raw);
-  let parsed: matter.GrayMatterFile<string>;
+  let parsed: matterType.GrayMatterFile<string>;
   try {
-    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matter>[1]);
+    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) {
       throw new ChangelogSyncError(cause.code, `${path}: ${cause.message}`, { file: path, line: 1, hint: cause.hint, cause });
@@ -223,8 +230,13 @@ export function lineOfField(text: string, field: string): number | undefined {
 
 /** The slug push sends for a title when the file has none (lowercase ASCII, hyphens). */
 export function slugify(title: string): string {
+  // Already a slug (the usual case for the service's slugs): the library would return it
+  // unchanged, at ~30 us a call (0.3 s for a pull of 10,000 entries).
+  if (ALREADY_SLUG.test(title)) return title;
   return slugifyLib(title, { decamelize: false }) || 'entry';
 }
+
+const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
