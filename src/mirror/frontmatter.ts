@@ -10,6 +10,7 @@ import yaml from 'js-yaml';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { EntryFrontmatter } from './entry-file.js';
 
+/** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** True for a `YYYY-MM-DD` that names a real day. */
