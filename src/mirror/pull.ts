@@ -123,10 +123,20 @@ interface Action {
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
   const { client, contentDir, stateDir, dryRun = false } = options;
-  const workspace = await client.getWorkspace();
-  await assertWorkspaceBinding(contentDir, workspace);
-  const [remote, tags] = await Promise.all([client.listEntries(), client.listTags()]);
+  // The three reads go out at once; the binding is checked before anything is written.
+  const service = Promise.all([client.getWorkspace(), client.listEntries(), client.listTags()]);
+  service.catch(() => undefined); // awaited below; a failure is thrown from there
   const state = await loadState(stateDir);
+  // While the service answers: read and hash every file the state knows (in slices, so
+  // that the responses keep flowing in).
+  const local = new Map<string, LocalFile | null>();
+  let n = 0;
+  for (const rec of Object.values(state.entries)) {
+    local.set(rec.file, readMirrorFile(contentDir, rec.file));
+    if (++n % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const [workspace, remote, tags] = await service;
+  await assertWorkspaceBinding(contentDir, workspace);
   let stateChanged = false;
 
   const result: PullResult = {
@@ -192,7 +202,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   // A path a rename leaves stays taken for this run: its old file is removed only after
   // the new one is written, so no other entry may be written there meanwhile.
   const claim = (file: string, id: string) => taken.set(file, id);
-  const readLocal = (rel: string): Buffer | null => readMirrorFile(contentDir, rel);
+  const readLocal = (rel: string): LocalFile | null => (local.has(rel) ? local.get(rel)! : readMirrorFile(contentDir, rel));
   const existingConflicts = listConflictFiles(stateDir);
 
   // 1. Plan: one action per remote entry that needs a file written.
@@ -212,8 +222,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       actions.push({ kind: 'create', entry, rh, file });
       continue;
     }
-    const raw = readLocal(rec.file);
-    const edited = isEdited(rec, raw);
+    const localFile = readLocal(rec.file);
+    const raw = localFile?.raw ?? null;
+    const edited = isEdited(rec, localFile);
 
     if (rec.remoteHash === null) {
       // Pushed by us (or found with an identifier), never pulled: adopt the writer's file.
@@ -347,8 +358,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   // 3. Remote entries that are gone.
   for (const [id, rec] of Object.entries(state.entries) as Array<[string, EntryState]>) {
     if (seen.has(id)) continue;
-    const raw = readLocal(rec.file);
-    const edited = isEdited(rec, raw);
+    const localFile = readLocal(rec.file);
+    const raw = localFile?.raw ?? null;
+    const edited = isEdited(rec, localFile);
     const title = found.get(id)?.data.title ?? titleOf(raw) ?? rec.file;
     const pruned = Boolean(options.prune) && !edited;
     if (pruned) {
@@ -372,10 +384,17 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   return result;
 }
 
-/** The bytes of a mirror file, or null when it does not exist. */
-function readMirrorFile(contentDir: string, rel: string): Buffer | null {
+/** A mirror file as read: its bytes and {@link contentHash}. */
+interface LocalFile {
+  raw: Buffer;
+  hash: string;
+}
+
+/** A mirror file, or null when it does not exist. */
+function readMirrorFile(contentDir: string, rel: string): LocalFile | null {
   try {
-    return readFileSync(join(contentDir, rel));
+    const raw = readFileSync(join(contentDir, rel));
+    return { raw, hash: contentHash(raw) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
@@ -422,10 +441,10 @@ function syncedOf(f: EntryFile): string {
  * file. Same bytes: untouched. Otherwise the file is parsed: a change limited to the
  * writer's own fields (`tags`, unknown fields) is not an edit. A missing file is not an edit.
  */
-function isEdited(rec: EntryState, raw: Buffer | null): boolean {
-  if (raw === null || contentHash(raw) === rec.localHash) return false;
+function isEdited(rec: EntryState, file: LocalFile | null): boolean {
+  if (file === null || file.hash === rec.localHash) return false;
   if (!rec.syncedHash) return true;
-  const parsed = parsedOrNull(rec.file, raw);
+  const parsed = parsedOrNull(rec.file, file.raw);
   return !parsed || syncedOf(parsed) !== rec.syncedHash;
 }
 
