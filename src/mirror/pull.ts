@@ -34,8 +34,8 @@ import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atom
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
-import { runMirrorJobs, type RenderOptions } from './render-pool.js';
-import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState } from './state.js';
+import { RenderPool, runMirrorJobs, type RenderOptions } from './render-pool.js';
+import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
@@ -48,7 +48,14 @@ export interface PullOptions {
   /** Compute and return the plan; write nothing, convert nothing. */
   dryRun?: boolean;
   /** How conversion is spread over threads (tests, benchmarks); default see `render-pool.ts`. */
-  render?: RenderOptions;
+  render?: RenderOptions & {
+    /**
+     * Start the conversion threads while the service answers when the mirror is empty
+     * (a first pull is usually large). Default true; they are stopped unused if the pull
+     * turns out small.
+     */
+    prewarm?: boolean;
+  };
 }
 
 /** One file-level outcome of a pull. */
@@ -122,11 +129,27 @@ interface Action {
  *   `E_NETWORK`, ...) before anything is written.
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
-  const { client, contentDir, stateDir, dryRun = false } = options;
+  const { client, stateDir, dryRun = false } = options;
   // The three reads go out at once; the binding is checked before anything is written.
   const service = Promise.all([client.getWorkspace(), client.listEntries(), client.listTags()]);
   service.catch(() => undefined); // awaited below; a failure is thrown from there
   const state = await loadState(stateDir);
+  const firstPull = Object.keys(state.entries).length === 0;
+  const prewarmed = !dryRun && firstPull && options.render?.prewarm !== false ? RenderPool.start(options.render).catch(() => undefined) : undefined;
+  try {
+    return await pullWith(options, state, service, prewarmed);
+  } finally {
+    await (await prewarmed)?.destroy();
+  }
+}
+
+async function pullWith(
+  options: PullOptions,
+  state: SyncState,
+  service: Promise<[Workspace, RemoteEntry[], Tag[]]>,
+  prewarmed: Promise<RenderPool | undefined> | undefined,
+): Promise<PullResult> {
+  const { contentDir, stateDir, dryRun = false } = options;
   // While the service answers: read and hash every file the state knows (in slices, so
   // that the responses keep flowing in).
   const local = new Map<string, LocalFile | null>();
@@ -303,6 +326,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         else record(a, outcome);
       },
       options.render,
+      await prewarmed,
     );
     result.threads = ran === 'inline' ? 0 : ran;
   }
