@@ -32,6 +32,7 @@ import { ChangelogSyncError } from '../api/errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atomic-file.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
+import { acquireLock } from './lock.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, runMirrorJobs, type RenderOptions } from './render-pool.js';
@@ -125,7 +126,8 @@ interface Action {
  * Pulls the workspace into the content directory.
  *
  * @throws {ChangelogSyncError} `E_WORKSPACE_MISMATCH` when the content directory mirrors
- *   another workspace; `E_FILE` for an unreadable state; any client error (`E_AUTH`,
+ *   another workspace; `E_LOCKED` when another process (a push) holds the content
+ *   directory; `E_FILE` for an unreadable state; any client error (`E_AUTH`,
  *   `E_NETWORK`, ...) before anything is written.
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
@@ -133,13 +135,18 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   // The three reads go out at once; the binding is checked before anything is written.
   const service = Promise.all([client.getWorkspace(), client.listEntries(), client.listTags()]);
   service.catch(() => undefined); // awaited below; a failure is thrown from there
-  const state = await loadState(stateDir);
-  const firstPull = Object.keys(state.entries).length === 0;
-  const prewarmed = !dryRun && firstPull && options.render?.prewarm !== false ? RenderPool.start(options.render).catch(() => undefined) : undefined;
+  // The content directory's lock (push takes it too): a pull and a push at once would
+  // both write the state.
+  const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
+  let prewarmed: Promise<RenderPool | undefined> | undefined;
   try {
+    const state = await loadState(stateDir);
+    const firstPull = Object.keys(state.entries).length === 0;
+    if (!dryRun && firstPull && options.render?.prewarm !== false) prewarmed = RenderPool.start(options.render).catch(() => undefined);
     return await pullWith(options, state, service, prewarmed);
   } finally {
     await (await prewarmed)?.destroy();
+    await lock?.release();
   }
 }
 

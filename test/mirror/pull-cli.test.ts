@@ -1,4 +1,5 @@
 // `changelog-sync pull` as a user runs it: the real CLI against the emulator over HTTP.
+import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,25 @@ describe('pull through the CLI', () => {
       expect(await readFile(join(dir, `.changelog/conflicts/${a.identifier}.md`), 'utf8')).toContain('Signed and retried payloads.');
     } finally {
       fx.store.deleteEntry(fx.ws, fx.store.listEntries(fx.ws)[0]!.identifier);
+      await cleanup();
+    }
+  });
+
+  it('a pull while another process (a push) holds the content directory fails with E_LOCKED and writes nothing', async () => {
+    const { dir, cleanup } = await tempDir();
+    const lockUrl = new URL('../../dist/mirror/lock.js', import.meta.url).href;
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(lockUrl)}); await m.acquireLock(${JSON.stringify(join(dir, '.changelog'))}, 'push'); console.log('held'); setTimeout(() => {}, 20000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
+      fx.store.insertEntry(fx.ws, { title: 'Locked out', slug: 'locked-out', publish_at: '2026-02-02', content: '<p>x</p>' });
+      const r = await runCli(['pull'], { cwd: dir, env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('error E_LOCKED');
+      expect(r.stderr).toContain('push');
+      expect(await readdir(dir)).toEqual(['.changelog']);
+    } finally {
+      holder.kill();
+      fx.store.deleteEntry(fx.ws, fx.store.listEntries(fx.ws).find((e) => e.slug === 'locked-out')!.identifier);
       await cleanup();
     }
   });
