@@ -40,7 +40,10 @@ export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: 
     const value = data[key];
     if (value === undefined) continue;
     seen.add(key);
-    if (typeof value === 'string') fm += `${key}: ${yamlString(value)}\n`;
+    // A date is written plain, as writers write it: YAML reads it as a date, which the
+    // schema turns back into the same YYYY-MM-DD.
+    if (key === 'publish_at' && typeof value === 'string' && DATE.test(value) && isRealDate(value)) fm += `${key}: ${value}\n`;
+    else if (typeof value === 'string') fm += `${key}: ${yamlString(value)}\n`;
     else if (typeof value === 'boolean') fm += `${key}: ${value}\n`;
     else fm += yaml.dump({ [key]: value }, { lineWidth: -1, noRefs: true, quotingType: '"' });
   }

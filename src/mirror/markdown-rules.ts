@@ -49,8 +49,6 @@ const HTML_BLOCK_TAGS = new Set(
     .split(' '),
 );
 
-type Node = HtmlNode & HtmlElement;
-
 function isElement(node: HtmlNode | null | undefined): node is HtmlElement {
   return !!node && node.nodeType === 1;
 }
@@ -158,7 +156,7 @@ export function createTurndown(escape: (text: string) => string): TurndownServic
     hr: '---',
     // An empty element is "blank" to turndown and dropped, unless it is kept as HTML.
     blankReplacement: (_content, node) => {
-      const el = node as unknown as Node;
+      const el = node as unknown as HtmlElement;
       if (isElement(el) && keptAsHtml(el)) return htmlInMarkdown(el);
       return (node as unknown as { isBlock?: boolean }).isBlock ? '\n\n' : '';
     },
@@ -169,15 +167,16 @@ export function createTurndown(escape: (text: string) => string): TurndownServic
   for (const name of ['blockquote', 'fencedCodeBlock'] as const) {
     const rule = base[name]!;
     t.addRule(`tight-${name}`, {
-      filter: (node, options) => inTightItem(node as unknown as Node) && (typeof rule.filter === 'function' ? Boolean(rule.filter(node, options)) : node.nodeName.toLowerCase() === rule.filter),
-      replacement: (content, node, options) => tightBlock(node as unknown as Node, rule.replacement!(content, node, options)),
+      filter: (node, options) => inTightItem(node as unknown as HtmlElement) && (typeof rule.filter === 'function' ? Boolean(rule.filter(node, options)) : node.nodeName.toLowerCase() === rule.filter),
+      replacement: (content, node, options) => tightBlock(node as unknown as HtmlElement, rule.replacement!(content, node, options)),
     });
   }
   t.addRule('keptAsHtml', {
-    filter: (node) => keptAsHtml(node as unknown as Node),
+    filter: (node) => keptAsHtml(node as unknown as HtmlElement),
     replacement: (_content, node) => {
-      const el = node as unknown as Node;
-      return inTightItem(el) && htmlInMarkdown(el).startsWith('\n\n') ? tightBlock(el, htmlInMarkdown(el)) : htmlInMarkdown(el);
+      const el = node as unknown as HtmlElement;
+      const html = htmlInMarkdown(el);
+      return inTightItem(el) && html.startsWith('\n\n') ? tightBlock(el, html) : html;
     },
   });
   return t;
