@@ -2,6 +2,7 @@
  * `changelog-sync push [--dry-run]`.
  * @module
  */
+import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -57,17 +58,33 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
-    const result = await push({
-      client: ctx.client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      dryRun: options.dryRun,
-      concurrency: config.concurrency,
-      onProgress: (m) => reporter.info(m),
-    });
+    const bar = reporter.counter('push');
+    let result: PushResult;
+    try {
+      result = await push({
+        client: ctx.client,
+        contentDir: config.contentDir,
+        stateDir: config.stateDir,
+        dryRun: options.dryRun,
+        concurrency: config.concurrency,
+        onProgress: (m) => reporter.info(m),
+        onSent: bar.update,
+      });
+    } finally {
+      bar.stop();
+    }
+    reportRejected(reporter, config.contentDir, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * Each rejected file as a problem: a line on stderr and, in GitHub Actions, an annotation
+ * on the file (paths relative to the working directory, the repository root in Actions).
+ */
+export function reportRejected(reporter: Reporter, contentDir: string, rejected: PushResult['rejected']): void {
+  for (const r of rejected) reporter.problem({ file: relative(process.cwd(), join(contentDir, r.file)), line: r.line, message: r.reason });
 }

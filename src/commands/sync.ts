@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { pull, type PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
@@ -18,7 +18,7 @@ import { formatBuild } from './build.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull } from './pull.js';
-import { formatPush, pushExitCode } from './push.js';
+import { formatPush, pushExitCode, reportRejected } from './push.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -47,12 +47,19 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     const pulled = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun });
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
-    const pushed = await push({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun, concurrency: config.concurrency });
+    const bar = reporter.counter('push');
+    const pushed = await push({
+      client: ctx.client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun,
+      concurrency: config.concurrency,
+      onProgress: (m) => reporter.info(m),
+      onSent: bar.update,
+    }).finally(() => bar.stop());
     reporter.info(formatPush(pushed));
     let built;
-    for (const r of pushed.rejected) {
-      reporter.problem({ file: relative(process.cwd(), join(config.contentDir, r.file)), line: r.line, message: r.reason });
-    }
+    reportRejected(reporter, config.contentDir, pushed.rejected);
     if (!dryRun && !options.skipBuild) {
       reporter.info('Building the site ...');
       built = await buildSite({ contentDir: config.contentDir, siteDir: config.siteDir, outputDir: config.outputDir, siteUrl: config.siteUrl, root: config.root });

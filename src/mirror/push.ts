@@ -62,6 +62,8 @@ export interface PushOptions {
   inDoubtMs?: number;
   /** Progress lines (a wait, a recovered lock). */
   onProgress?: (message: string) => void;
+  /** Called after each POST of the first round settles: `done` of `total` files sent (for a progress bar). */
+  onSent?: (done: number, total: number) => void;
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -341,9 +343,17 @@ async function reconcileJournal(run: Run, candidates: PushCandidate[], remote: R
 async function send(run: Run, files: PushCandidate[]): Promise<void> {
   const limit = pLimit(run.options.concurrency ?? 4);
   let round = files;
+  let sent = 0;
   for (let n = 1; round.length > 0; n++) {
     const unresolved: Unresolved[] = [];
-    await Promise.all(round.map((c) => limit(() => sendOne(run, c, unresolved))));
+    await Promise.all(
+      round.map((c) =>
+        limit(async () => {
+          await sendOne(run, c, unresolved);
+          if (n === 1) run.options.onSent?.(++sent, files.length);
+        }),
+      ),
+    );
     const notCreated = unresolved.length > 0 ? await reconcile(run, unresolved) : [];
     if (n >= MAX_SEND_ROUNDS || run.stop) {
       for (const u of notCreated) pend(run.result, u.c, `not created (${u.reason}); the next run sends it again`);

@@ -115,6 +115,23 @@ export class Reporter {
     return new Progress(this.err, label, total, enabled);
   }
 
+  /**
+   * A `(done, total)` callback for work whose total is known only once it starts; the bar
+   * (see {@link progress}) is created on the first call. Call `stop` at the end.
+   */
+  counter(label: string): { update(done: number, total: number): void; stop(): void } {
+    let bar: Progress | undefined;
+    let shown = 0;
+    return {
+      update: (done, total) => {
+        bar ??= this.progress(label, total);
+        bar.tick(done - shown);
+        shown = done;
+      },
+      stop: () => bar?.stop(),
+    };
+  }
+
   /** The command's result: `human` text, or `data` as one JSON document with `--json`. */
   result(human: string, data: unknown): void {
     if (this.json) this.out.write(`${this.mask(JSON.stringify(data, null, 2))}\n`);
