@@ -3,14 +3,16 @@
  * pull-request checks. Exit code 5 when any file has an error.
  *
  * Output: one line per problem, `file:line: error: message (fix: ...)`; in GitHub Actions
- * also a workflow command `::error file=...,line=...::message` per problem, so that the
- * pull request shows it on the line; `--json` prints the {@link CheckResult}.
+ * also a workflow command `::error file=...,line=...::message` per problem (first, on
+ * stdout), so that the pull request shows it on the line; `--json` prints the
+ * {@link CheckResult} (the workflow commands then go to stderr).
  *
  * @module
  */
 import type { Config } from '../config.js';
 import { checkEntryFiles, type CheckProblem, type CheckResult } from '../mirror/entry-check.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { annotation, isGitHubActions } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** `file:line: severity: message (fix: hint)`. */
@@ -18,14 +20,9 @@ export function formatProblem(p: CheckProblem): string {
   return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
 }
 
-/** GitHub Actions workflow command for a problem (properties and message escaped as GitHub requires). */
-export function annotation(p: CheckProblem): string {
-  const prop = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const props = [`file=${prop(p.file)}`];
-  if (p.line) props.push(`line=${p.line}`);
-  props.push(`title=${prop(`changelog-sync check${p.field ? `: ${p.field}` : ''}`)}`);
-  return `::${p.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${data(`${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`)}`;
+/** The GitHub Actions annotation of a problem (on the file's line in the pull request). */
+export function problemAnnotation(p: CheckProblem): string {
+  return annotation(p.severity, `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`, { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
 }
 
 /** Human summary of a check. */
@@ -47,7 +44,9 @@ export function formatCheck(r: CheckResult): string {
  */
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd() });
-  if (env.GITHUB_ACTIONS === 'true') for (const p of result.problems) reporter.error(annotation(p));
-  reporter.result(formatCheck(result), { command: 'check', ...result });
+  // Workflow commands go to stdout, where the runner reads them (stderr with --json, as the reporter does).
+  const notes = isGitHubActions(env) ? result.problems.map(problemAnnotation) : [];
+  if (reporter.json) for (const n of notes) reporter.error(n);
+  reporter.result([...(reporter.json ? [] : notes), formatCheck(result)].join('\n'), { command: 'check', ...result });
   return result.errors > 0 ? EXIT.INVALID : EXIT.OK;
 }

@@ -138,7 +138,7 @@ describe('check', () => {
 
       const gh = await runCli(['check', 'content/entries/a.md'], { cwd: d, env: { GITHUB_ACTIONS: 'true' } });
       expect(gh.code).toBe(5);
-      expect(gh.stderr).toContain('::error file=content/entries/a.md,line=3,title=changelog-sync check%3A publish_at::publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
+      expect(gh.stdout).toContain('::error file=content/entries/a.md,line=3,title=changelog-sync check%3A publish_at::publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
       expect(gh.stdout).toContain('Checked 1 file: 2 errors');
 
       const ok = await runCli(['check', 'content/entries/ok.md', 'content/entries/missing.md'], { cwd: d });
