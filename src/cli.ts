@@ -98,6 +98,19 @@ program
   .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
 
 program
+  .command('status')
+  .description('read-only: what pull and push would do now (remote-only, conflicts, local edits, new local entries, deferred)')
+  .addHelpText('after', examples('changelog-sync status', 'changelog-sync --json status'))
+  .action(() => run(async (c, r) => (await import('./commands/status.js')).statusCommand(c, r))());
+
+program
+  .command('check')
+  .description('validate local entry files without the network (for pull-request checks); exit 5 on errors')
+  .argument('[files...]', 'files to check (default: every entry file)')
+  .addHelpText('after', examples('changelog-sync check', 'changelog-sync check content/entries/2026-11-22-faster-exports.md'))
+  .action((files: string[]) => run(async (c, r) => (await import('./commands/check.js')).checkCommand(c, r, files))());
+
+program
   .command('build')
   .description('build the static site from the content directory into the output directory')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build'))

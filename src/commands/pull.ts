@@ -25,18 +25,29 @@ export function formatPull(r: PullResult): string {
   for (const i of r.renamed) lines.push(`  > ${i.from} -> ${i.file}`);
   for (const i of r.conflicts) lines.push(`  ! conflict: ${i.file} was edited locally and changed remotely; local kept, remote version in .changelog/${i.conflictFile}`);
   for (const i of r.localEdits) lines.push(`  ! local edits cannot be pushed (the interface has no update): ${i.file}`);
-  for (const i of r.remoteGone) lines.push(`  - gone remotely: ${i.file}${i.pruned ? (r.dryRun ? ' (would remove)' : ' (removed)') : ' (kept; pass --prune to remove)'}`);
+  for (const i of r.remoteGone)
+    lines.push(`  - gone remotely: ${i.file}${i.pruned ? (r.dryRun ? ' (would remove)' : ' (removed)') : i.edited ? ' (edited locally: kept)' : ' (kept; pass --prune to remove)'}`);
+  for (const i of r.adopted) lines.push(`  = ${i.file}: pushed earlier, now recorded`);
+  for (const i of r.failed) lines.push(`  x ${i.file}: not converted (${i.reason}); left as it was, the next pull tries again`);
+  for (const p of r.problems) lines.push(`  x ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (file left alone)`);
   return lines.join('\n');
 }
 
-/** Runs a pull and reports it. @returns {@link EXIT.CONFLICT} when there were conflicts. */
+/** Exit code of a pull: entries not converted > conflicts > ok. */
+export function pullExitCode(r: PullResult): ExitCode {
+  if (r.failed.length > 0) return EXIT.ERROR;
+  if (r.conflicts.length > 0) return EXIT.CONFLICT;
+  return EXIT.OK;
+}
+
+/** Runs a pull and reports it. @returns see {@link pullExitCode}: 3 when there were conflicts. */
 export async function pullCommand(config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<ExitCode> {
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pulling from ${config.baseUrl} ...`);
     const result = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun: options.dryRun });
     reporter.result(formatPull(result), { command: 'pull', ...result });
-    return result.conflicts.length > 0 ? EXIT.CONFLICT : EXIT.OK;
+    return pullExitCode(result);
   } finally {
     await ctx.close();
   }

@@ -8,18 +8,21 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
 import yaml from 'js-yaml';
+import { DATE, isRealDate, KNOWN_FIELDS, publishDay } from './frontmatter.js';
 import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../api/errors.js';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export { addFrontmatterFields, KNOWN_FIELDS, publishDay, serializeEntryFile } from './frontmatter.js';
 
-function isRealDate(s: string): boolean {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-}
+// gray-matter (and the js-yaml 3 it brings) is loaded when a file is first parsed: a no-op
+// pull of 10,000 entries reads no frontmatter, and loading it costs ~100 ms.
+const require = createRequire(import.meta.url);
+let matterLib: typeof matterType | undefined;
+const matter = (input: string, options: Parameters<typeof matterType>[1]) => (matterLib ??= require('gray-matter') as typeof matterType)(input, options);
 
 /** `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. */
 const publishAtSchema = z.preprocess(
@@ -44,7 +47,8 @@ const publishAtSchema = z.preprocess(
  * | tags | writer (local only) |
  */
 export const entryFrontmatterSchema = z.object({
-  title: z.string({ error: 'is required: a non-empty string' }).trim().min(1, 'is required: a non-empty string'),
+  // Not trimmed: the frontmatter must round-trip exactly, spaces included.
+  title: z.string({ error: 'is required: a non-empty string' }).refine((t) => t.trim().length > 0, 'is required: a non-empty string'),
   slug: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
   publish_at: publishAtSchema.optional(),
   is_published: z.boolean({ error: 'must be true or false' }).optional(),
@@ -56,9 +60,6 @@ export const entryFrontmatterSchema = z.object({
     .optional(),
 });
 export type EntryFrontmatter = z.infer<typeof entryFrontmatterSchema>;
-
-/** The known frontmatter keys, in the order files are written. */
-export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'notify_subscribers', 'status', 'identifier', 'tags'] as const;
 
 /** Fixes shown to the user per field, for error messages. */
 const FIXES: Record<string, string> = {
@@ -88,13 +89,19 @@ export interface EntryFile {
   hash: string;
 }
 
-/** gray-matter options with every executable engine disabled (`---js` runs code by default). */
+/**
+ * gray-matter options with every executable engine disabled (`---js` runs code by
+ * default) and YAML the only language read (`---json` and any other language is refused).
+ */
 const MATTER_OPTIONS = {
   engines: {
     js: refuseEngine('js'),
     javascript: refuseEngine('javascript'),
     coffee: refuseEngine('coffee'),
     coffeescript: refuseEngine('coffeescript'),
+    cson: refuseEngine('cson'),
+    json: refuseEngine('json'),
+    toml: refuseEngine('toml'),
     yaml: {
       parse: (s: string) => (yaml.load(s, { schema: yaml.DEFAULT_SCHEMA }) ?? {}) as object,
       stringify: (o: object) => yaml.dump(o),
@@ -133,15 +140,26 @@ export function sha256(data: string | Buffer): string {
  */
 export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   const text = decodeUtf8(path, raw);
-  let parsed: matter.GrayMatterFile<string>;
+  let parsed: matterType.GrayMatterFile<string>;
   try {
-    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matter>[1]);
+    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) {
       throw new ChangelogSyncError(cause.code, `${path}: ${cause.message}`, { file: path, line: 1, hint: cause.hint, cause });
     }
+    const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
+    if (language !== undefined) {
+      throw new ChangelogSyncError('E_FILE', `${path}:1: frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, {
+        file: path,
+        line: 1,
+        cause,
+        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
+      });
+    }
     const mark = (cause as { mark?: { line?: number } }).mark;
-    const line = mark?.line !== undefined ? mark.line + 2 : undefined; // +1 for 1-based, +1 for the opening ---
+    // js-yaml counts from 0 in gray-matter's block, which starts with the newline that ends
+    // the opening `---` line: its line N is the file's line N + 1.
+    const line = mark?.line !== undefined ? mark.line + 1 : undefined;
     throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: invalid YAML frontmatter: ${(cause as { reason?: string }).reason ?? (cause as Error).message}`, {
       file: path,
       line,
@@ -153,8 +171,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   if (typeof fm !== 'object' || Array.isArray(fm)) {
     throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
   }
-  const known: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
+  // Without prototype: a field named `__proto__` is data like any other.
+  const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fm)) {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
@@ -209,48 +228,15 @@ export function lineOfField(text: string, field: string): number | undefined {
   return field === 'title' ? 1 : undefined;
 }
 
-/**
- * Serialises frontmatter and body into an entry file's text. Known fields come first in
- * {@link KNOWN_FIELDS} order, then unknown fields in their original order.
- */
-export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
-  const ordered: Record<string, unknown> = {};
-  for (const key of KNOWN_FIELDS) if (data[key] !== undefined) ordered[key] = data[key];
-  for (const [k, v] of Object.entries(extra)) if (!(k in ordered)) ordered[k] = v;
-  const fm = yaml.dump(ordered, { lineWidth: -1, noRefs: true, quotingType: '"' });
-  const trimmed = body.replace(/^\n+/, '').replace(/\s+$/, '');
-  return `---\n${fm}---\n\n${trimmed}\n`;
-}
-
-/**
- * Adds fields to a file's frontmatter as new lines before the closing `---`, leaving
- * every existing byte as it was (push's write-back: "no file changed except its
- * frontmatter additions"). Fields already present are replaced in place.
- *
- * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block.
- */
-export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
-  const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-  if (close < 0) throw new ChangelogSyncError('E_FILE', `${path}: the frontmatter block is not closed with ---`, { file: path, line: 1 });
-  const out = [...lines];
-  const additions: string[] = [];
-  for (const [key, value] of Object.entries(fields)) {
-    const line = yaml.dump({ [key]: value }, { lineWidth: -1, quotingType: '"' }).trimEnd();
-    const at = out.findIndex((l, i) => i > 0 && i < close && l.startsWith(`${key}:`));
-    if (at >= 0) out[at] = line;
-    else additions.push(line);
-  }
-  out.splice(close, 0, ...additions);
-  return out.join(eol);
-}
-
 /** The slug push sends for a title when the file has none (lowercase ASCII, hyphens). */
 export function slugify(title: string): string {
+  // Already a slug (the usual case for the service's slugs): the library would return it
+  // unchanged, at ~30 us a call (0.3 s for a pull of 10,000 entries).
+  if (ALREADY_SLUG.test(title)) return title;
   return slugifyLib(title, { decamelize: false }) || 'entry';
 }
+
+const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
@@ -270,7 +256,7 @@ export const MAX_FILE_SLUG = 80;
  * short identifier) keeps two entries with the same slug and date apart.
  */
 export function entryFileName(publishAt: string | null | undefined, slug: string, suffix?: string): string {
-  const date = publishAt && DATE.test(publishAt.slice(0, 10)) ? publishAt.slice(0, 10) : 'undated';
+  const date = publishDay(publishAt) ?? 'undated';
   let safe = slugify(slug).slice(0, MAX_FILE_SLUG).replace(/-+$/, '') || 'entry';
   if (suffix) safe = `${safe}-${suffix.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 8)}`;
   return `${date}-${safe}.md`;

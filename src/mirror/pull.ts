@@ -2,33 +2,42 @@
  * Pull: mirror the workspace's entries, tags and settings into the content directory
  * (DESIGN.md "Sync semantics"; service-spec.md endpoints 1, 2 and 6).
  *
- * Incremental and conflict-aware, per remote identifier:
+ * Incremental and conflict-aware, per remote identifier, against `.changelog/state.json`
+ * (the hash of the remote entry as last pulled, and of the file as last written):
  *
  * | remote | local file | action |
  * |---|---|---|
- * | new | - | written |
- * | unchanged | untouched | nothing (no write) |
- * | unchanged | edited | reported: local edits cannot be pushed (the interface has no update) |
- * | unchanged | missing | restored |
- * | changed | untouched or missing | rewritten (renamed when slug or date changed) |
- * | changed | edited | conflict: local file kept, remote version in `.changelog/conflicts/<id>.md` |
- * | gone | any | reported; removed with `--prune` (unless edited locally) |
+ * | new | - | written (`created`) |
+ * | unchanged | untouched | nothing: no file is written |
+ * | unchanged | edited | reported: local edits cannot be pushed (the interface has no update); file kept |
+ * | unchanged | missing | written again (`restored`) |
+ * | changed | untouched or missing | rewritten (`updated`), renamed when slug or date changed (`renamed`) |
+ * | changed | edited | conflict: local file kept, remote version in `.changelog/conflicts/<id>.md`, exit code 3 |
+ * | gone | any | reported; removed with `--prune`, unless edited locally |
  *
  * A pushed entry that was never pulled is adopted: its file is kept, only `status` is
- * brought up to date.
+ * brought up to date. A file whose identifier the state does not know (a fresh clone of
+ * a repository without state) is adopted the same way.
+ *
+ * Nothing is converted or written before the whole plan is known; conversion runs on
+ * worker threads for large pulls (`render-pool.ts`) and each file is written atomically
+ * as soon as its text is ready. The state is saved last.
  *
  * @module
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
+import { ChangelogSyncError } from '../api/errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
-import { remoteContentToMarkdown } from './convert.js';
-import { addFrontmatterFields, entryFileName, serializeEntryFile, sha256, type EntryFile } from './entry-file.js';
+import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atomic-file.js';
+import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
+import { acquireLock } from './lock.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
-import { CONFLICTS_DIR, loadState, saveState, writeJsonIfChanged, type SyncState } from './state.js';
-import { assertWorkspaceBinding, WORKSPACE_DATA_FILE, TAGS_DATA_FILE } from './workspace-binding.js';
+import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
+import { RenderPool, runMirrorJobs, type RenderOptions } from './render-pool.js';
+import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
+import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
 export interface PullOptions {
@@ -37,18 +46,34 @@ export interface PullOptions {
   stateDir: string;
   /** Remove files whose remote entry is gone (never a locally edited one). */
   prune?: boolean;
-  /** Compute and return the plan; write nothing. */
+  /** Compute and return the plan; write nothing, convert nothing. */
   dryRun?: boolean;
+  /** How conversion is spread over threads (tests, benchmarks); default see `render-pool.ts`. */
+  render?: RenderOptions & {
+    /**
+     * Start the conversion threads while the service answers when the mirror is empty
+     * (a first pull is usually large). Default true; they are stopped unused if the pull
+     * turns out small.
+     */
+    prewarm?: boolean;
+  };
 }
 
 /** One file-level outcome of a pull. */
 export interface PullItem {
   identifier: string;
-  /** Path relative to the content directory. */
+  /** Path relative to the content directory (`entries/...`). */
   file: string;
   title: string;
   /** For renames: the previous path. */
   from?: string;
+}
+
+/** A local file pull could not read (reported; the file is left alone). */
+export interface PullProblem {
+  file: string;
+  line?: number;
+  message: string;
 }
 
 /** What a pull did (or, with `dryRun`, would do). */
@@ -62,53 +87,88 @@ export interface PullResult {
   restored: PullItem[];
   adopted: PullItem[];
   unchanged: number;
-  /** Remote changed and local edited: local kept, remote copy in `conflictFile`. */
+  /** Remote changed and local edited: local kept, remote copy in `conflictFile` (relative to the state directory). */
   conflicts: Array<PullItem & { conflictFile: string }>;
   /** Local edited, remote unchanged: cannot be pushed (no update operation). */
   localEdits: PullItem[];
-  /** In the state, gone from the service. */
-  remoteGone: Array<PullItem & { pruned: boolean }>;
-  /** Files written: relative to the content directory, or `state:<name>` inside the state directory. */
+  /** In the state, gone from the service. `pruned`: the file was (or would be) removed. */
+  remoteGone: Array<PullItem & { pruned: boolean; edited: boolean }>;
+  /** Remote entries that could not be converted: their files are left as they were; the next pull tries again. */
+  failed: Array<PullItem & { reason: string }>;
+  /** Local files without a known identifier that could not be parsed (reported, left alone). */
+  problems: PullProblem[];
+  /**
+   * Every file written or removed: relative to the content directory, or `state:<path>`
+   * inside the state directory. Empty when nothing changed.
+   */
   writes: string[];
+  /** Worker threads the conversion ran on; 0 when it ran inline. */
+  threads: number;
   dryRun: boolean;
 }
 
-/** sha256 of a remote entry, as the service returned it. */
-export function remoteHash(entry: RemoteEntry): string {
-  return sha256(JSON.stringify(entry));
-}
-
-/** The text of the file that mirrors a remote entry, keeping local tags and unknown fields. */
-export function renderRemoteEntry(entry: RemoteEntry, previous?: EntryFile): string {
-  const body = remoteContentToMarkdown(entry.content);
-  return serializeEntryFile(
-    {
-      title: entry.title,
-      slug: entry.slug || undefined,
-      publish_at: entry.publish_at ? entry.publish_at.slice(0, 10) : undefined,
-      notify_subscribers: entry.notify_subscribers,
-      status: entry.status,
-      identifier: entry.identifier,
-      tags: previous?.data.tags,
-    },
-    body,
-    previous?.extra,
-  );
+/** What to do with one remote entry, decided before anything is converted or written. */
+interface Action {
+  kind: 'create' | 'update' | 'restore' | 'conflict';
+  entry: RemoteEntry;
+  /** {@link remoteHash} of the entry. */
+  rh: string;
+  /** Target, relative to the content directory (for `conflict`: the local file). */
+  file: string;
+  /** The previous path, when the file moves. */
+  from?: string;
+  /** The local file's text, when there is one (to skip identical rewrites). */
+  localText?: string;
+  keep?: KeptFields;
 }
 
 /**
  * Pulls the workspace into the content directory.
  *
  * @throws {ChangelogSyncError} `E_WORKSPACE_MISMATCH` when the content directory mirrors
- *   another workspace; any client error (`E_AUTH`, `E_NETWORK`, ...) before anything is written.
+ *   another workspace; `E_LOCKED` when another process (a push) holds the content
+ *   directory; `E_FILE` for an unreadable state; any client error (`E_AUTH`,
+ *   `E_NETWORK`, ...) before anything is written.
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
-  const { client, contentDir, stateDir, dryRun = false } = options;
-  const workspace = await client.getWorkspace();
-  await assertWorkspaceBinding(contentDir, workspace);
-  const [remote, tags] = await Promise.all([client.listEntries(), client.listTags()]);
+  const { client, stateDir, dryRun = false } = options;
+  // The three reads go out at once; the binding is checked before anything is written.
+  const service = Promise.all([client.getWorkspace(), client.listEntries(), client.listTags()]);
+  service.catch(() => undefined); // awaited below; a failure is thrown from there
+  // The content directory's lock (push takes it too): a pull and a push at once would
+  // both write the state.
+  const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
+  let prewarmed: Promise<RenderPool | undefined> | undefined;
+  try {
+    const state = await loadState(stateDir);
+    const firstPull = Object.keys(state.entries).length === 0;
+    if (!dryRun && firstPull && options.render?.prewarm !== false) prewarmed = RenderPool.start(options.render).catch(() => undefined);
+    return await pullWith(options, state, service, prewarmed);
+  } finally {
+    await (await prewarmed)?.destroy();
+    await lock?.release();
+  }
+}
 
-  const state = await loadState(stateDir);
+async function pullWith(
+  options: PullOptions,
+  state: SyncState,
+  service: Promise<[Workspace, RemoteEntry[], Tag[]]>,
+  prewarmed: Promise<RenderPool | undefined> | undefined,
+): Promise<PullResult> {
+  const { contentDir, stateDir, dryRun = false } = options;
+  // While the service answers: read and hash every file the state knows (in slices, so
+  // that the responses keep flowing in).
+  const local = new Map<string, LocalFile | null>();
+  let n = 0;
+  for (const rec of Object.values(state.entries)) {
+    local.set(rec.file, readMirrorFile(contentDir, rec.file));
+    if (++n % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const [workspace, remote, tags] = await service;
+  await assertWorkspaceBinding(contentDir, workspace);
+  let stateChanged = false;
+
   const result: PullResult = {
     workspace: { identifier: workspace.identifier, name: workspace.name },
     remote: remote.length,
@@ -121,45 +181,62 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     conflicts: [],
     localEdits: [],
     remoteGone: [],
+    failed: [],
+    problems: [],
     writes: [],
+    threads: 0,
     dryRun,
   };
-  const write = async (rel: string, text: string, base = contentDir) => {
-    result.writes.push(rel);
-    if (dryRun) return;
-    const abs = join(base, rel);
-    await mkdir(dirname(abs), { recursive: true });
-    await writeFileAtomic(abs, text);
-  };
 
-  // Files the state does not know: look for identifiers (a fresh clone, a push without state).
+  if (!dryRun) {
+    for (const name of removeTempLeftovers(join(contentDir, ENTRIES_DIR))) result.writes.push(`${ENTRIES_DIR}/${name}`);
+  }
+
+  // Files the state does not know: read them for identifiers (a fresh clone, a push
+  // without state); their paths are taken either way, so pull never overwrites them.
   const known = new Set(Object.values(state.entries).map((e) => e.file));
   const unknownFiles = (await listEntryFiles(contentDir)).filter((f) => !known.has(f));
-  const byIdentifier = new Map<string, EntryFile>();
+  const found = new Map<string, EntryFile>();
   for (const item of await readEntryFiles(contentDir, unknownFiles)) {
+    if (item.error) {
+      result.problems.push({ file: item.rel, line: item.error.line, message: item.error.message });
+      continue;
+    }
     const id = item.entry?.data.identifier;
-    if (id && !state.entries[id]) {
-      byIdentifier.set(id, item.entry!);
-      state.entries[id] = { file: item.rel, remoteHash: null, localHash: item.hash };
+    if (id && !state.entries[id] && !found.has(id)) {
+      found.set(id, item.entry!);
+      state.entries[id] = { file: item.rel, remoteHash: null, localHash: contentHash(item.raw), syncedHash: syncedOf(item.entry!) };
+      stateChanged = true;
     }
   }
 
   // Paths in use, so that two entries never share a file.
-  const taken = new Map<string, string>(); // file -> identifier
+  const taken = new Map<string, string>(); // file -> identifier ('' for a local file without one)
+  for (const f of unknownFiles) taken.set(f, '');
   for (const [id, e] of Object.entries(state.entries)) taken.set(e.file, id);
-  for (const f of unknownFiles) if (!taken.has(f)) taken.set(f, '');
   const pathFor = (entry: RemoteEntry, current?: string): string => {
-    const plain = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, entry.slug || entry.title)}`;
-    const suffixed = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, entry.slug || entry.title, entry.identifier)}`;
+    const base = entry.slug || entry.title;
+    const plain = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base)}`;
+    const suffixed = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base, entry.identifier)}`;
     if (current === plain || current === suffixed) return current;
-    const owner = taken.get(plain);
-    return owner === undefined || owner === entry.identifier ? plain : suffixed;
+    for (const candidate of [plain, suffixed]) {
+      const owner = taken.get(candidate);
+      if (owner === undefined || owner === entry.identifier) return candidate;
+    }
+    for (let n = 2; ; n++) {
+      const candidate = suffixed.replace(/\.md$/, `-${n}.md`);
+      const owner = taken.get(candidate);
+      if (owner === undefined || owner === entry.identifier) return candidate;
+    }
   };
-  const claim = (file: string, id: string, previous?: string) => {
-    if (previous && previous !== file && taken.get(previous) === id) taken.delete(previous);
-    taken.set(file, id);
-  };
+  // A path a rename leaves stays taken for this run: its old file is removed only after
+  // the new one is written, so no other entry may be written there meanwhile.
+  const claim = (file: string, id: string) => taken.set(file, id);
+  const readLocal = (rel: string): LocalFile | null => (local.has(rel) ? local.get(rel)! : readMirrorFile(contentDir, rel));
+  const existingConflicts = listConflictFiles(stateDir);
 
+  // 1. Plan: one action per remote entry that needs a file written.
+  const actions: Action[] = [];
   const seen = new Set<string>();
   for (const entry of remote) {
     const id = entry.identifier;
@@ -172,106 +249,247 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (!rec) {
       const file = pathFor(entry);
       claim(file, id);
-      const text = renderRemoteEntry(entry);
-      await write(file, text);
-      state.entries[id] = { file, remoteHash: rh, localHash: sha256(text) };
-      result.created.push(item(file));
+      actions.push({ kind: 'create', entry, rh, file });
       continue;
     }
-
-    const localRaw = await readFile(join(contentDir, rec.file)).catch(() => null);
-    const localHash = localRaw === null ? null : sha256(localRaw);
-    const localEdited = localHash !== null && localHash !== rec.localHash;
+    const localFile = readLocal(rec.file);
+    const raw = localFile?.raw ?? null;
+    const edited = isEdited(rec, localFile);
 
     if (rec.remoteHash === null) {
       // Pushed by us (or found with an identifier), never pulled: adopt the writer's file.
-      if (localRaw === null) {
+      if (raw === null) {
         const file = pathFor(entry);
-        claim(file, id, rec.file);
-        const text = renderRemoteEntry(entry);
-        await write(file, text);
-        state.entries[id] = { file, remoteHash: rh, localHash: sha256(text) };
-        result.restored.push(item(file));
+        claim(file, id);
+        actions.push({ kind: 'restore', entry, rh, file });
         continue;
       }
-      const text = localRaw.toString('utf8');
-      const current = byIdentifier.get(id);
-      const statusNow = current?.data.status ?? /^status:\s*(.*)$/m.exec(text)?.[1]?.trim();
+      const text = raw.toString('utf8');
+      const statusNow = found.get(id)?.data.status ?? /^status:\s*["']?([^"'\r\n]*)["']?\s*$/m.exec(frontmatterOf(text))?.[1]?.trim();
       let newText = text;
-      if (statusNow !== entry.status) newText = addFrontmatterFields(rec.file, text, { status: entry.status });
-      if (newText !== text) await write(rec.file, newText);
-      state.entries[id] = { file: rec.file, remoteHash: rh, localHash: sha256(newText) };
+      if (statusNow !== entry.status) {
+        try {
+          newText = addFrontmatterFields(rec.file, text, { status: entry.status });
+        } catch (err) {
+          result.problems.push({ file: rec.file, line: 1, message: (err as Error).message });
+        }
+      }
+      if (newText !== text) write(rec.file, newText);
+      const adopted: EntryState = { file: rec.file, remoteHash: rh, localHash: contentHash(newText) };
+      const parsed = parsedOrNull(rec.file, newText);
+      if (parsed) adopted.syncedHash = syncedOf(parsed);
+      state.entries[id] = adopted;
+      stateChanged = true;
       result.adopted.push(item(rec.file));
       continue;
     }
 
     if (rh === rec.remoteHash) {
-      if (localRaw === null) {
-        const text = renderRemoteEntry(entry);
-        await write(rec.file, text);
-        state.entries[id] = { ...rec, localHash: sha256(text) };
-        result.restored.push(item(rec.file));
-      } else if (localEdited) {
-        result.localEdits.push(item(rec.file));
-      } else {
+      if (raw === null) actions.push({ kind: 'restore', entry, rh, file: rec.file });
+      else if (edited) result.localEdits.push(item(rec.file));
+      else {
         result.unchanged++;
+        if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
       }
       continue;
     }
 
     // The remote entry changed.
-    if (localEdited) {
-      const conflictFile = `${CONFLICTS_DIR}/${id}.md`;
-      result.writes.push(`state:${conflictFile}`);
-      if (!dryRun) {
-        await mkdir(join(stateDir, CONFLICTS_DIR), { recursive: true });
-        await writeFileAtomic(join(stateDir, conflictFile), renderRemoteEntry(entry));
-      }
-      result.conflicts.push({ ...item(rec.file), conflictFile });
+    if (edited) {
+      actions.push({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
       continue;
     }
-    let previous: EntryFile | undefined;
-    if (localRaw !== null) {
-      const parsed = await readEntryFiles(contentDir, [rec.file]);
-      previous = parsed[0]?.entry;
-    }
     const file = pathFor(entry, rec.file);
-    claim(file, id, rec.file);
-    const text = renderRemoteEntry(entry, previous);
-    await write(file, text);
-    if (file !== rec.file && localRaw !== null) {
-      if (!dryRun) await rm(join(contentDir, rec.file), { force: true });
-      result.renamed.push({ ...item(file), from: rec.file });
-    } else {
-      result.updated.push(item(file));
+    claim(file, id);
+    const action: Action = { kind: 'update', entry, rh, file };
+    if (file !== rec.file && raw !== null) action.from = rec.file;
+    if (raw !== null) {
+      action.localText = raw.toString('utf8');
+      action.keep = keptFields(rec.file, raw);
     }
-    state.entries[id] = { file, remoteHash: rh, localHash: sha256(text) };
+    actions.push(action);
   }
 
-  // Remote entries that are gone.
-  for (const [id, rec] of Object.entries(state.entries)) {
+  // 2. Convert and write: in worker threads for large pulls, each file as soon as it is ready.
+  const itemOf = (a: Action): PullItem => ({ identifier: a.entry.identifier, file: a.file, title: a.entry.title });
+  if (dryRun) {
+    for (const a of actions) record(a, null);
+  } else {
+    const jobs: MirrorJob[] = actions.map((a) => {
+      const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? absolute(`state:${conflictFile(a.entry.identifier)}`) : absolute(a.file) };
+      if (a.keep) job.keep = a.keep;
+      if (a.kind === 'conflict') {
+        job.current = 'read';
+        job.local = a.localText;
+      }
+      else if (a.localText !== undefined && !a.from) job.current = a.localText;
+      return job;
+    });
+    const ran = await runMirrorJobs(
+      jobs,
+      (i, outcome) => {
+        const a = actions[i]!;
+        if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
+        else record(a, outcome);
+      },
+      options.render,
+      await prewarmed,
+    );
+    result.threads = ran === 'inline' ? 0 : ran;
+  }
+
+  /** Books one action's outcome (`null`: planned in a dry run). */
+  function record(a: Action, outcome: MirrorOutcome | null): void {
+    const id = a.entry.identifier;
+    const item = itemOf(a);
+    if (a.kind === 'conflict' && outcome?.matchesLocal) {
+      // The writer's file already is the remote version: the conflict is resolved.
+      result.unchanged++;
+      state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+      stateChanged = true;
+      if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
+      return;
+    }
+    if (a.kind === 'conflict') {
+      const rel = conflictFile(id);
+      if (!outcome || outcome.written) result.writes.push(`state:${rel}`);
+      result.conflicts.push({ ...item, conflictFile: rel });
+      return;
+    }
+    if (outcome && !outcome.written) {
+      result.unchanged++; // the new version renders to the file as it is (or the writer already took it over)
+    } else {
+      result.writes.push(a.file);
+      if (a.from) remove(a.from);
+      if (a.kind === 'create') result.created.push(item);
+      else if (a.kind === 'restore') result.restored.push(item);
+      else if (a.from) result.renamed.push({ ...item, from: a.from });
+      else result.updated.push(item);
+    }
+    if (outcome) {
+      state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+      stateChanged = true;
+    }
+    if (existingConflicts.has(conflictFile(id))) remove(`state:${conflictFile(id)}`);
+  }
+
+  function absolute(rel: string): string {
+    return rel.startsWith('state:') ? join(stateDir, rel.slice(6)) : join(contentDir, rel);
+  }
+  /** Writes a file (a `state:` path is inside the state directory). */
+  function write(rel: string, text: string): void {
+    result.writes.push(rel);
+    if (!dryRun) writeFileAtomicSync(absolute(rel), text);
+  }
+  function remove(rel: string): void {
+    result.writes.push(rel);
+    if (!dryRun) removeFileSync(absolute(rel));
+  }
+
+  // 3. Remote entries that are gone.
+  for (const [id, rec] of Object.entries(state.entries) as Array<[string, EntryState]>) {
     if (seen.has(id)) continue;
-    const localRaw = await readFile(join(contentDir, rec.file)).catch(() => null);
-    const edited = localRaw !== null && sha256(localRaw) !== rec.localHash;
-    const title = byIdentifier.get(id)?.data.title ?? rec.file;
+    const localFile = readLocal(rec.file);
+    const raw = localFile?.raw ?? null;
+    const edited = isEdited(rec, localFile);
+    const title = found.get(id)?.data.title ?? titleOf(raw) ?? rec.file;
     const pruned = Boolean(options.prune) && !edited;
     if (pruned) {
-      if (!dryRun) await rm(join(contentDir, rec.file), { force: true });
+      if (raw !== null) remove(rec.file);
       delete state.entries[id];
+      stateChanged = true;
     }
-    result.remoteGone.push({ identifier: id, file: rec.file, title, pruned });
+    result.remoteGone.push({ identifier: id, file: rec.file, title, pruned, edited });
   }
 
+  // 4. Workspace settings, tags, then the state.
   if (!dryRun) {
     if (await writeJsonIfChanged(join(contentDir, WORKSPACE_DATA_FILE), workspaceData(workspace))) result.writes.push(WORKSPACE_DATA_FILE);
     if (await writeJsonIfChanged(join(contentDir, TAGS_DATA_FILE), tags.map(tagData))) result.writes.push(TAGS_DATA_FILE);
+    // Serialising 10,000 entries to find out that nothing changed costs more than the rest
+    // of a no-op pull's bookkeeping: the state is only compared when something was booked.
+    if (state.workspace !== workspace.identifier) stateChanged = true;
     state.workspace = workspace.identifier;
-    if (await saveState(stateDir, state)) result.writes.push(`state:${'state.json'}`);
+    if (stateChanged && (await saveState(stateDir, state))) result.writes.push('state:state.json');
   }
   return result;
 }
 
-/** `content/_data/workspace.json`: the workspace settings, flags as booleans. */
+/** A mirror file as read: its bytes and {@link contentHash}. */
+interface LocalFile {
+  raw: Buffer;
+  hash: string;
+}
+
+/** A mirror file, or null when it does not exist. */
+function readMirrorFile(contentDir: string, rel: string): LocalFile | null {
+  try {
+    const raw = readFileSync(join(contentDir, rel));
+    return { raw, hash: contentHash(raw) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new ChangelogSyncError('E_FILE', `cannot read ${join(contentDir, rel)}: ${(err as Error).message}`, { file: join(contentDir, rel), cause: err });
+  }
+}
+
+/** Conflict copies present in the state directory (`conflicts/<name>.md`). */
+function listConflictFiles(stateDir: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(stateDir, CONFLICTS_DIR)).map((n) => `${CONFLICTS_DIR}/${n}`));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The frontmatter block of a file's text (between the first two `---` lines), or ''. */
+function frontmatterOf(text: string): string {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
+  return m ? m[1]! : '';
+}
+
+function titleOf(raw: Buffer | null): string | undefined {
+  if (!raw) return undefined;
+  const m = /^title:\s*(.*)$/m.exec(frontmatterOf(raw.toString('utf8')));
+  return m ? m[1]!.trim().replace(/^(["'])(.*)\1$/, '$2') : undefined;
+}
+
+function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | null {
+  try {
+    return parseEntryFile(rel, raw);
+  } catch {
+    return null;
+  }
+}
+
+/** {@link syncedHash} of a parsed file. */
+function syncedOf(f: EntryFile): string {
+  return syncedHash({ ...f.data, title: f.data.title }, f.body);
+}
+
+/**
+ * True when the writer changed what mirrors the service since pull or push last wrote the
+ * file. Same bytes: untouched. Otherwise the file is parsed: a change limited to the
+ * writer's own fields (`tags`, unknown fields) is not an edit. A missing file is not an edit.
+ */
+function isEdited(rec: EntryState, file: LocalFile | null): boolean {
+  if (file === null || file.hash === rec.localHash) return false;
+  if (!rec.syncedHash) return true;
+  const parsed = parsedOrNull(rec.file, file.raw);
+  return !parsed || syncedOf(parsed) !== rec.syncedHash;
+}
+
+/** The writer's local fields of a file being rewritten (none when it does not parse). */
+function keptFields(rel: string, raw: Buffer): KeptFields | undefined {
+  const parsed = parsedOrNull(rel, raw);
+  if (!parsed) return undefined;
+  const keep: KeptFields = {};
+  if (parsed.data.tags) keep.tags = parsed.data.tags;
+  if (Object.keys(parsed.extra).length > 0) keep.extra = parsed.extra;
+  return keep;
+}
+
+/** `content/_data/workspace.json`: the workspace settings as the service returned them. */
 export function workspaceData(w: Workspace): Record<string, unknown> {
   return { ...w };
 }
@@ -279,4 +497,3 @@ export function workspaceData(w: Workspace): Record<string, unknown> {
 function tagData(t: Tag): Record<string, unknown> {
   return { ...t };
 }
-

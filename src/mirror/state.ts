@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { createHash, hash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -19,8 +20,14 @@ export interface EntryState {
   file: string;
   /** sha256 of the remote entry as last pulled; `null` when it was pushed and never pulled. */
   remoteHash: string | null;
-  /** sha256 of the file as last written by pull or push. */
+  /** {@link contentHash} of the file as last written by pull or push. */
   localHash: string;
+  /**
+   * {@link syncedHash} of the file as last written: of what the service owns (its fields
+   * and the body). A file that differs from `localHash` only in the writer's own fields
+   * (`tags`, unknown fields) is not an edit: the next remote change rewrites it and keeps them.
+   */
+  syncedHash?: string;
 }
 
 /** The whole sync state. */
@@ -28,7 +35,7 @@ export interface SyncState {
   version: 1;
   /** Identifier of the workspace this content directory mirrors. */
   workspace?: string;
-  /** Per remote identifier. */
+  /** Per remote identifier (an object without prototype: an identifier is data, even `__proto__`). */
   entries: Record<string, EntryState>;
 }
 
@@ -37,6 +44,47 @@ export const STATE_FILE = 'state.json';
 export const BUDGET_FILE = 'budget.json';
 export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
+
+/**
+ * The hash pull records for a file: sha256 of its bytes with CRLF line ends read as LF,
+ * so that a checkout with `core.autocrlf` does not look like an edit of every file.
+ */
+export function contentHash(raw: string | Buffer): string {
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
+}
+
+/** The fields of an entry file that mirror the service (the rest is the writer's own). */
+export interface SyncedFields {
+  title: string;
+  slug?: string | undefined;
+  publish_at?: string | undefined;
+  notify_subscribers?: boolean | undefined;
+  status?: string | undefined;
+  identifier?: string | undefined;
+}
+
+/** sha256 of the part of an entry file that mirrors the service: its fields and the body (trimmed, LF line ends). */
+export function syncedHash(fields: SyncedFields, body: string): string {
+  const f = fields;
+  const text = JSON.stringify([f.title.trim(), f.slug ?? null, f.publish_at ?? null, f.notify_subscribers ?? null, f.status ?? null, f.identifier ?? null, body.replace(/\r\n/g, '\n').trim()]);
+  return hash('sha256', text, 'hex');
+}
+
+/** sha256 of a remote entry as the service listed it (every field, in the service's order). */
+export function remoteHash(entry: object): string {
+  return hash('sha256', JSON.stringify(entry), 'hex');
+}
+
+/**
+ * The conflict copy of a remote entry, relative to the state directory:
+ * `conflicts/<identifier>.md`, or a hash of the identifier when it is not a plain
+ * `[A-Za-z0-9_-]` name (an identifier never chooses a path).
+ */
+export function conflictFile(identifier: string): string {
+  const safe = /^[A-Za-z0-9_-]{1,100}$/.test(identifier) ? identifier : `id-${createHash('sha256').update(identifier).digest('hex').slice(0, 32)}`;
+  return `${CONFLICTS_DIR}/${safe}.md`;
+}
 
 async function readJson(path: string): Promise<unknown | undefined> {
   let text: string;
@@ -80,17 +128,21 @@ export async function writeJsonIfChanged(path: string, value: unknown): Promise<
 export async function loadState(stateDir: string): Promise<SyncState> {
   const path = join(stateDir, STATE_FILE);
   const json = (await readJson(path)) as SyncState | undefined;
-  if (json === undefined) return { version: 1, entries: {} };
-  if (json.version !== 1 || typeof json.entries !== 'object' || json.entries === null) {
-    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1)`, { file: path });
+  if (json === undefined) return { version: 1, entries: Object.create(null) as Record<string, EntryState> };
+  if (json.version !== 1 || typeof json.entries !== 'object' || json.entries === null || Array.isArray(json.entries)) {
+    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1)`, {
+      file: path,
+      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
+    });
   }
-  return json;
+  return { version: 1, workspace: json.workspace, entries: Object.assign(Object.create(null) as Record<string, EntryState>, json.entries) };
 }
 
 /** Saves the state atomically when it changed. @returns true when written. */
 export async function saveState(stateDir: string, state: SyncState): Promise<boolean> {
   // Sorted by identifier so that the committed file diffs cleanly.
   const entries = Object.fromEntries(Object.entries(state.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Object.fromEntries defines own properties, so an identifier `__proto__` is kept as data.
   return writeJsonIfChanged(join(stateDir, STATE_FILE), { version: 1, workspace: state.workspace, entries });
 }
 

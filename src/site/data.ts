@@ -8,10 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sanitizeHtml from 'sanitize-html';
-import { markdownToHtml } from '../mirror/convert.js';
 import { slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
+import { renderBody } from './sanitize.js';
 
 /** One entry as templates see it. */
 export interface SiteEntry {
@@ -48,53 +48,6 @@ export interface SiteData {
   siteUrl: string;
   /** Build time, ISO. */
   builtAt: string;
-}
-
-/**
- * The sanitiser's allowlist: what remote content or a local file may put in a page.
- * No script, no event handlers, no `javascript:` URLs, no iframes, objects or forms.
- */
-export const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'sub', 'sup', 'small',
-    'a', 'img', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio', 'track',
-    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col',
-    'details', 'summary', 'abbr', 'cite', 'q', 'time', 'span', 'div', 'input',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'name', 'id', 'rel'],
-    img: ['src', 'srcset', 'sizes', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
-    source: ['src', 'srcset', 'type', 'media', 'sizes'],
-    video: ['src', 'controls', 'width', 'height', 'poster', 'muted', 'loop', 'playsinline'],
-    audio: ['src', 'controls'],
-    track: ['src', 'kind', 'srclang', 'label'],
-    code: ['class'],
-    pre: ['class'],
-    span: ['class'],
-    div: ['class'],
-    th: ['align', 'colspan', 'rowspan', 'scope'],
-    td: ['align', 'colspan', 'rowspan'],
-    time: ['datetime'],
-    abbr: ['title'],
-    input: ['type', 'checked', 'disabled'],
-    ol: ['start', 'reversed', 'type'],
-    li: ['value'],
-    '*': ['id', 'lang', 'dir'],
-  },
-  allowedClasses: { code: [/^language-[\w-]+$/], pre: [/^language-[\w-]+$/], span: false, div: false },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
-  allowProtocolRelative: false,
-  transformTags: {
-    img: (tagName, attribs) => ({ tagName, attribs: { loading: 'lazy', decoding: 'async', ...attribs } }),
-    input: (tagName, attribs) => (attribs.type === 'checkbox' ? { tagName, attribs: { ...attribs, disabled: '' } } : { tagName: 'span', attribs: {} }),
-  },
-};
-
-/** Markdown to sanitised HTML. */
-export function renderBody(markdown: string): string {
-  return sanitizeHtml(markdownToHtml(markdown), SANITIZE_OPTIONS);
 }
 
 function excerptOf(html: string): string {

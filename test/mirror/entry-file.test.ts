@@ -59,6 +59,24 @@ describe('serializeEntryFile', () => {
     }
   });
 
+  it('writes every string so that it reads back exactly (random strings over YAML\'s hard characters)', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = [...'aZ09 :#-?[]{},&*!|>\'"%@`~.\\/\t\n\r=+_()', '\u0000', '\u0007', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029', '\ufeff', '\ufffe', '🌙', 'ע', '\u202e', 'ß', 'é'];
+    const words = ['yes', 'No', 'null', '~', 'true', 'FALSE', 'on', '0x1F', '1e3', '.inf', '2026-01-01', '12:30', '---', '...', '<<'];
+    const samples: string[] = [...words];
+    for (let i = 0; i < 3000; i++) samples.push(Array.from({ length: 1 + Math.floor(rnd() * 10) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join(''));
+    for (const s of samples) {
+      const text = serializeEntryFile({ title: s.trim() ? s : `x${s}`, status: s, slug: s, identifier: 'id' }, 'body');
+      const f = parseEntryFile('t.md', text);
+      expect(f.data.status, JSON.stringify(s)).toBe(s);
+      expect(f.data.slug, JSON.stringify(s)).toBe(s);
+      expect(f.data.title).toBe(s.trim() ? s : `x${s}`);
+    }
+    const id = '9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57';
+    expect(serializeEntryFile({ title: 'T', identifier: id }, 'b')).toContain(`identifier: ${id}\n`);
+  });
+
   it('writes known fields in a fixed order, then unknown ones', () => {
     const text = serializeEntryFile({ identifier: 'i', title: 'T', status: 'published' }, 'b', { zeta: 1, alpha: 2 });
     expect(text).toBe('---\ntitle: T\nstatus: published\nidentifier: i\nzeta: 1\nalpha: 2\n---\n\nb\n');
@@ -77,6 +95,12 @@ describe('addFrontmatterFields', () => {
 });
 
 describe('names', () => {
+  it('slugify gives what @sindresorhus/slugify gives (its fast path for strings that already are slugs included)', async () => {
+    const lib = (await import('@sindresorhus/slugify')).default;
+    const samples = ['new-export-api', 'a', 'a-b-c', 'x1-2y', 'abc--def', '-a', 'a-', 'a_b', 'Abc', '123', 'a-1-', 'Dark mode 🌙', 'Über & Co', 'v2.4.1', 'CON', '../../etc/x', 'user_id', 'ÅÄÖ-åäö'];
+    for (const s of samples) expect(slugify(s), s).toBe(lib(s, { decamelize: false }) || 'entry');
+  });
+
   it('derives ASCII slugs', () => {
     expect(slugify('Dark mode is here 🌙')).toBe('dark-mode-is-here');
     expect(slugify('Über & Co: v2.4')).toBe('ueber-and-co-v2-4');

@@ -1,0 +1,52 @@
+/**
+ * `changelog-sync check [files...]`: validates local entry files with no network, for
+ * pull-request checks. Exit code 5 when any file has an error.
+ *
+ * Output: one line per problem, `file:line: error: message (fix: ...)`; in GitHub Actions
+ * also a workflow command `::error file=...,line=...::message` per problem (first, on
+ * stdout), so that the pull request shows it on the line; `--json` prints the
+ * {@link CheckResult} (the workflow commands then go to stderr).
+ *
+ * @module
+ */
+import type { Config } from '../config.js';
+import { checkEntryFiles, type CheckProblem, type CheckResult } from '../mirror/entry-check.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { annotation, isGitHubActions } from '../output/github-actions.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** `file:line: severity: message (fix: hint)`. */
+export function formatProblem(p: CheckProblem): string {
+  return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
+}
+
+/** The GitHub Actions annotation of a problem (on the file's line in the pull request). */
+export function problemAnnotation(p: CheckProblem): string {
+  return annotation(p.severity, `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`, { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
+}
+
+/** Human summary of a check. */
+export function formatCheck(r: CheckResult): string {
+  const lines = r.problems.map(formatProblem);
+  const warnings = r.problems.length - r.errors;
+  lines.push(
+    r.errors === 0
+      ? `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: no errors${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`
+      : `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: ${r.errors} error${r.errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Runs the check and reports it. Needs no token and no service.
+ * @param files paths relative to the working directory; default every entry file.
+ * @returns {@link EXIT.INVALID} when a file has an error, else {@link EXIT.OK}.
+ */
+export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd() });
+  // Workflow commands go to stdout, where the runner reads them (stderr with --json, as the reporter does).
+  const notes = isGitHubActions(env) ? result.problems.map(problemAnnotation) : [];
+  if (reporter.json) for (const n of notes) reporter.error(n);
+  reporter.result([...(reporter.json ? [] : notes), formatCheck(result)].join('\n'), { command: 'check', ...result });
+  return result.errors > 0 ? EXIT.INVALID : EXIT.OK;
+}

@@ -1,0 +1,101 @@
+/**
+ * Atomic writes of many mirror files: each file is written to a temporary file beside it
+ * and renamed over the target, so a reader (git, Eleventy, a crash) sees the old file or
+ * the new one, never a partial one.
+ *
+ * write-file-atomic does the same for single files (state, journal, data files), but
+ * costs 0.3-0.7 ms per file on top of the write (realpath, stat, chmod, a signal-exit
+ * listener per call): 3-7 s for a pull of 10,000 entries. Here it is four system calls.
+ * Entry files are not fsynced one by one (that alone takes ~7 s for 10,000 files on the
+ * benchmark machine): they mirror the service and are in git; the state written after
+ * them is fsynced, and a file a crash left stale is seen as a local edit and reported,
+ * never overwritten silently.
+ *
+ * @module
+ */
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ChangelogSyncError } from '../api/errors.js';
+
+let counter = 0;
+
+/** Temporary files of {@link writeFileAtomicSync}: `.<name>.<pid>.<n>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a process killed mid-write left in `dir` (those of running
+ * processes are left alone): a scheduled job would otherwise commit them.
+ * @returns the names removed.
+ */
+export function removeTempLeftovers(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_FILE.exec(name);
+    if (!m || processIsAlive(Number(m[1]))) continue;
+    removeFileSync(join(dir, name));
+    removed.push(name);
+  }
+  return removed;
+}
+
+/**
+ * Writes `text` (UTF-8) to `path` atomically: temporary file in the same directory, then
+ * rename. Creates the directory when missing.
+ *
+ * @param path absolute path.
+ * @throws {ChangelogSyncError} `E_FILE` naming the file; the temporary file is removed.
+ */
+export function writeFileAtomicSync(path: string, text: string): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  let fd: number | undefined;
+  try {
+    try {
+      fd = openSync(tmp, 'wx', 0o666);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dir, { recursive: true });
+      fd = openSync(tmp, 'wx', 0o666);
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, path);
+  } catch (cause) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created, or already renamed */
+    }
+    throw new ChangelogSyncError('E_FILE', `cannot write ${path}: ${(cause as Error).message}`, { file: path, cause, hint: 'check that the directory is writable and the disk is not full' });
+  }
+}
+
+/**
+ * Removes a file; a file that is already gone is fine.
+ * @throws {ChangelogSyncError} `E_FILE` when it exists and cannot be removed.
+ */
+export function removeFileSync(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch (cause) {
+    throw new ChangelogSyncError('E_FILE', `cannot remove ${path}: ${(cause as Error).message}`, { file: path, cause });
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Validation of the local entry files without the network (`changelog-sync check`, for
+ * pull-request checks): every problem pull, push or the build would meet in a file,
+ * with file, line, field and fix.
+ *
+ * Errors: a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
+ * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
+ * (without `identifier`) whose slug is not URL-safe or is used by another file; two files
+ * that claim the same `identifier`; an unreadable `.changelog/state.json`.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ChangelogSyncError, ValidationError } from '../api/errors.js';
+import { isSafeSlug, lineOfField, slugify } from './entry-file.js';
+import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
+import { loadState } from './state.js';
+
+/** One problem found in a file. */
+export interface CheckProblem {
+  /** Path as shown to the user: relative to the working directory. */
+  file: string;
+  line?: number;
+  field?: string;
+  severity: 'error' | 'warning';
+  message: string;
+  /** How to fix it. */
+  hint?: string;
+}
+
+/** What {@link checkEntryFiles} found. */
+export interface CheckResult {
+  /** Files checked. */
+  checked: number;
+  problems: CheckProblem[];
+  /** Number of problems with severity `error`. */
+  errors: number;
+}
+
+/** Options of {@link checkEntryFiles}. */
+export interface CheckOptions {
+  contentDir: string;
+  stateDir: string;
+  /** Check only these files (paths relative to `cwd` or absolute); default every entry file. */
+  files?: string[];
+  /** Directory paths in messages are relative to; default the working directory. */
+  cwd?: string;
+}
+
+/**
+ * Checks entry files. Never touches the network and never writes.
+ * @throws nothing for bad files (they are problems); only for an unreadable content directory.
+ */
+export async function checkEntryFiles(options: CheckOptions): Promise<CheckResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const shown = (abs: string) => relative(cwd, abs).split(sep).join('/') || abs;
+  const problems: CheckProblem[] = [];
+
+  // Every file of the mirror is read: slugs and identifiers must be unique across all.
+  const all = await readEntryFiles(options.contentDir, await listEntryFiles(options.contentDir));
+  const byAbs = new Map(all.map((f) => [resolve(f.abs), f]));
+  let targets: IndexedFile[];
+  if (options.files && options.files.length > 0) {
+    targets = [];
+    for (const given of options.files) {
+      const abs = resolve(cwd, given);
+      const known = byAbs.get(abs);
+      if (known) targets.push(known);
+      else if (!existsSync(abs)) problems.push({ file: given, severity: 'error', message: 'no such file', hint: 'check the path' });
+      else {
+        const rel = isAbsolute(given) ? abs : relative(options.contentDir, abs);
+        const [item] = await readEntryFiles(options.contentDir, [rel.startsWith('..') ? abs : rel]);
+        if (item) targets.push({ ...item, abs });
+      }
+    }
+  } else targets = all;
+
+  for (const f of targets) {
+    if (f.error) problems.push(...problemsOf(f.error, shown(f.abs), f));
+  }
+
+  // Uniqueness, as push and pull need it.
+  const slugs = new Map<string, IndexedFile[]>();
+  const identifiers = new Map<string, IndexedFile[]>();
+  for (const f of all) {
+    const e = f.entry;
+    if (!e) continue;
+    const slug = e.data.slug ?? slugify(e.data.title);
+    slugs.set(slug, [...(slugs.get(slug) ?? []), f]);
+    if (e.data.identifier) identifiers.set(e.data.identifier, [...(identifiers.get(e.data.identifier) ?? []), f]);
+  }
+  const checked = new Set(targets.map((t) => resolve(t.abs)));
+  for (const f of targets) {
+    const e = f.entry;
+    if (!e) continue;
+    const file = shown(f.abs);
+    const slug = e.data.slug ?? slugify(e.data.title);
+    if (!e.data.identifier) {
+      if (!isSafeSlug(slug)) {
+        problems.push({ file, field: 'slug', line: lineOf(f, 'slug'), severity: 'error', message: `slug "${slug}" is not URL-safe`, hint: 'use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`' });
+      }
+      const others = (slugs.get(slug) ?? []).filter((o) => o !== f && resolve(o.abs) !== resolve(f.abs));
+      if (others.length > 0) {
+        problems.push({
+          file,
+          field: 'slug',
+          line: lineOf(f, 'slug'),
+          severity: 'error',
+          message: `slug "${slug}" is also used by ${others.map((o) => shown(o.abs)).join(', ')}`,
+          hint: 'set a distinct `slug:` in the frontmatter',
+        });
+      }
+    } else {
+      const others = (identifiers.get(e.data.identifier) ?? []).filter((o) => resolve(o.abs) !== resolve(f.abs));
+      if (others.length > 0) {
+        problems.push({
+          file,
+          field: 'identifier',
+          line: lineOf(f, 'identifier'),
+          severity: 'error',
+          message: `identifier ${e.data.identifier} is also in ${others.map((o) => shown(o.abs)).join(', ')}: two files claim one remote entry`,
+          hint: 'keep one of the files; a copy meant as a new entry must not carry `identifier`',
+        });
+      }
+    }
+  }
+
+  // The state pull and push read.
+  try {
+    await loadState(options.stateDir);
+  } catch (err) {
+    if (err instanceof ChangelogSyncError) problems.push({ file: shown(join(options.stateDir, 'state.json')), severity: 'error', message: err.message, hint: err.hint });
+    else throw err;
+  }
+
+  problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
+  return { checked: checked.size, problems, errors: problems.filter((p) => p.severity === 'error').length };
+}
+
+/** One problem per issue of a parse or validation error. */
+function problemsOf(err: ChangelogSyncError, file: string, f: IndexedFile): CheckProblem[] {
+  const strip = (m: string) => m.replace(/^[^:]+(?::\d+)?: /, '');
+  if (err instanceof ValidationError && err.issues.length > 0) {
+    return err.issues.map((i) => {
+      const [message, fix] = splitFix(i.message);
+      return { file, field: i.field, line: lineOf(f, i.field), severity: 'error' as const, message: `${i.field}: ${message}`, hint: fix };
+    });
+  }
+  return [{ file, line: err.line, field: err.field, severity: 'error', message: strip(err.message), hint: err.hint }];
+}
+
+/** "must be X (fix: do Y)" -> ["must be X", "do Y"]. */
+function splitFix(message: string): [string, string | undefined] {
+  const m = /^(.*) \(fix: (.*)\)$/.exec(message);
+  return m ? [m[1]!, m[2]!] : [message, undefined];
+}
+
+function lineOf(f: IndexedFile, field: string): number | undefined {
+  return lineOfField(f.raw.toString('utf8'), field);
+}

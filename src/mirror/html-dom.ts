@@ -1,0 +1,368 @@
+/**
+ * The HTML tree pull's conversion reads: a small DOM, built by htmlparser2's streaming
+ * parser, that offers exactly the part of the DOM interface turndown and its GFM plugin
+ * use (nodeName, nodeType, childNodes, siblings, textContent, attributes, outerHTML,
+ * `rows`, `style.textAlign`, ...).
+ *
+ * Why not turndown's default (domino): on the real changelog corpus, domino's parse and
+ * its live collections cost about three quarters of the conversion time; a pull of 10,000
+ * entries must convert in a few seconds. This tree is built once per conversion, mutated
+ * only by turndown's whitespace collapsing, and thrown away: so `cloneNode` returns the
+ * node itself, and `textContent` is cached (and invalidated on every mutation).
+ *
+ * Parsing follows htmlparser2's HTML mode: entities decoded, void elements, implied end
+ * tags (`<p>`, `<li>`, table parts), raw text in `<script>`/`<style>`/`<textarea>`/`<title>`.
+ * Comments become `X-COMMENT` elements (see {@link HtmlCommentElement}).
+ *
+ * @module
+ */
+import { Parser } from 'htmlparser2';
+
+/** HTML elements without content or end tag (serialised as `<br>`, never `<br></br>`). */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'command', 'keygen']);
+/** Elements whose text is serialised without escaping. */
+const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
+
+function escapeText(s: string): string {
+  return s.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
+}
+
+function escapeAttribute(s: string): string {
+  return s.replace(/[&"\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&nbsp;'));
+}
+
+/**
+ * Upper-case tag names as string literals: turndown compares `nodeName` against lists
+ * of names (`indexOf`) many times per node, and literals (internalised strings) compare
+ * by identity.
+ */
+const UPPER: Record<string, string> = Object.fromEntries(
+  ('a abbr address article aside audio b blockquote body br caption center cite code col colgroup dd del details dfn dir div dl dt em ' +
+    'figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html i iframe img input ins kbd label li main mark nav ol p picture pre ' +
+    'q s samp script section small source span strike strong style sub summary sup table tbody td tfoot th thead tr u ul var video')
+    .split(' ')
+    // A property key is an internalised string; reading it back gives that string.
+    .map((n) => [n, Object.keys({ [n.toUpperCase()]: 0 })[0]!]),
+);
+
+function upperName(name: string): string {
+  return UPPER[name] ?? name.toUpperCase();
+}
+
+/** A node of the tree: element, text or comment. */
+export abstract class HtmlNode {
+  declare readonly nodeType: number;
+  declare readonly nodeName: string;
+  declare parentNode: HtmlElement | null;
+  declare previousSibling: HtmlNode | null;
+  declare nextSibling: HtmlNode | null;
+  // Fields turndown sets on every node it visits (its "Node" decoration).
+  declare isBlock?: boolean;
+  declare isCode?: boolean;
+  declare isBlank?: boolean;
+  declare flankingWhitespace?: { leading: string; trailing: string };
+
+  constructor(nodeType: number, nodeName: string) {
+    // Plain assignments in one order: one hidden class per node kind, no defineProperty.
+    (this as { nodeType: number }).nodeType = nodeType;
+    (this as { nodeName: string }).nodeName = nodeName;
+    this.parentNode = null;
+    this.previousSibling = null;
+    this.nextSibling = null;
+    this.isBlock = undefined;
+    this.isCode = undefined;
+    this.isBlank = undefined;
+    this.flankingWhitespace = undefined;
+  }
+
+  abstract get textContent(): string;
+  /** Serialised HTML of the node. */
+  abstract get outerHTML(): string;
+
+  /** Turndown copies its input before mutating it; these trees are single-use, so no copy is made. */
+  cloneNode(): this {
+    return this;
+  }
+
+  /** Forgets cached text up the ancestor chain (after a mutation). */
+  protected invalidate(): void {
+    for (let p = this.parentNode; p && p.cachedText !== undefined; p = p.parentNode) p.cachedText = undefined;
+  }
+}
+
+/** A text node (also used for CDATA). */
+export class HtmlText extends HtmlNode {
+  declare private text: string;
+  constructor(data: string) {
+    super(3, '#text');
+    this.text = data;
+  }
+  get data(): string {
+    return this.text;
+  }
+  set data(value: string) {
+    this.text = value;
+    this.invalidate();
+  }
+  get nodeValue(): string {
+    return this.text;
+  }
+  get textContent(): string {
+    return this.text;
+  }
+  get outerHTML(): string {
+    const parent = this.parentNode?.localName;
+    return parent && RAW_TEXT.has(parent) ? this.text : escapeText(this.text);
+  }
+}
+
+/** An element. `nodeName`/`tagName` are upper case, as in an HTML document. */
+export class HtmlElement extends HtmlNode {
+  declare readonly localName: string;
+  declare readonly attributes: Record<string, string>;
+  declare firstChild: HtmlNode | null;
+  declare lastChild: HtmlNode | null;
+  /** Children in order; may still hold removed ones until {@link childNodes} compacts it. */
+  declare private kids: HtmlNode[];
+  declare private removed: number;
+  /** @internal cache of {@link textContent}. */
+  declare cachedText: string | undefined;
+  /** @internal cache of {@link children}. */
+  declare cachedChildren: HtmlElement[] | undefined;
+  constructor(name: string, attributes: Record<string, string>) {
+    super(1, upperName(name));
+    const self = this as { localName: string; attributes: Record<string, string> };
+    self.localName = name;
+    self.attributes = attributes;
+    this.firstChild = null;
+    this.lastChild = null;
+    this.kids = [];
+    this.removed = 0;
+    this.cachedText = undefined;
+    this.cachedChildren = undefined;
+  }
+
+  get tagName(): string {
+    return this.nodeName;
+  }
+  /** The children, in order (compacted after removals: removing is O(1), see {@link removeChild}). */
+  get childNodes(): HtmlNode[] {
+    if (this.removed > 0) {
+      this.kids = this.kids.filter((n) => n.parentNode === this);
+      this.removed = 0;
+    }
+    return this.kids;
+  }
+  /** Element children only (the DOM's `children`); cached until the next mutation. */
+  get children(): HtmlElement[] {
+    return (this.cachedChildren ??= this.childNodes.filter((n): n is HtmlElement => n.nodeType === 1));
+  }
+  get firstElementChild(): HtmlElement | null {
+    return (this.childNodes.find((n) => n.nodeType === 1) as HtmlElement | undefined) ?? null;
+  }
+  get lastElementChild(): HtmlElement | null {
+    for (let i = this.childNodes.length - 1; i >= 0; i--) if (this.childNodes[i]!.nodeType === 1) return this.childNodes[i] as HtmlElement;
+    return null;
+  }
+  get textContent(): string {
+    if (this.cachedText === undefined) {
+      let s = '';
+      for (const c of this.childNodes) s += c.textContent;
+      this.cachedText = s;
+    }
+    return this.cachedText;
+  }
+
+  getAttribute(name: string): string | null {
+    const v = this.attributes[name.toLowerCase()];
+    return v === undefined ? null : v;
+  }
+  hasAttribute(name: string): boolean {
+    return this.attributes[name.toLowerCase()] !== undefined;
+  }
+  get className(): string {
+    return this.attributes.class ?? '';
+  }
+  get classList(): { contains(name: string): boolean } {
+    const names = this.className.split(/\s+/);
+    return { contains: (name: string) => names.includes(name) };
+  }
+  /** The `type` property of form controls (lower case); undefined on other elements. */
+  get type(): string | undefined {
+    return this.localName === 'input' || this.localName === 'button' ? (this.attributes.type ?? 'text').toLowerCase() : undefined;
+  }
+  get checked(): boolean {
+    return this.attributes.checked !== undefined;
+  }
+  /** The only style the GFM plugin reads: `text-align`, for table column alignment. */
+  get style(): { textAlign: string } {
+    const m = /(?:^|;)\s*text-align\s*:\s*([a-z-]+)/i.exec(this.attributes.style ?? '');
+    return { textAlign: m ? m[1]!.toLowerCase() : '' };
+  }
+  /** Rows of a table (the DOM's `HTMLTableElement.rows`): its own rows, not those of nested tables. */
+  get rows(): HtmlElement[] | undefined {
+    if (this.localName !== 'table') return undefined;
+    const rows: HtmlElement[] = [];
+    for (const c of this.children) {
+      if (c.localName === 'tr') rows.push(c);
+      else if (c.localName === 'thead' || c.localName === 'tbody' || c.localName === 'tfoot') for (const r of c.children) if (r.localName === 'tr') rows.push(r);
+    }
+    return rows;
+  }
+
+  /** Descendant elements with this tag name (case-insensitive), in document order. */
+  getElementsByTagName(name: string): HtmlElement[] {
+    const wanted = name.toUpperCase();
+    const out: HtmlElement[] = [];
+    const walk = (el: HtmlElement) => {
+      for (const c of el.childNodes) {
+        if (c.nodeType !== 1) continue;
+        if (wanted === '*' || c.nodeName === wanted) out.push(c as HtmlElement);
+        walk(c as HtmlElement);
+      }
+    };
+    walk(this);
+    return out;
+  }
+
+  /** `querySelector` for a bare tag name (all that turndown's plugins ask). */
+  querySelector(selector: string): HtmlElement | null {
+    if (!/^[a-z][a-z0-9-]*$/i.test(selector)) throw new TypeError(`html-dom: unsupported selector ${selector}`);
+    return this.getElementsByTagName(selector)[0] ?? null;
+  }
+
+  /** Appends a child (used while parsing). */
+  appendChild(node: HtmlNode): void {
+    const last = this.lastChild;
+    node.parentNode = this;
+    node.previousSibling = last;
+    node.nextSibling = null;
+    if (last) last.nextSibling = node;
+    else this.firstChild = node;
+    this.lastChild = node;
+    this.kids.push(node);
+    this.cachedText = undefined;
+    this.cachedChildren = undefined;
+    this.invalidate();
+  }
+
+  /**
+   * Removes a child (turndown's whitespace collapsing) in constant time: a 5 MB entry has
+   * tens of thousands of whitespace nodes, and splicing an array for each is quadratic.
+   */
+  removeChild<T extends HtmlNode>(node: T): T {
+    if (node.parentNode !== this) throw new Error('html-dom: not a child');
+    if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
+    else this.firstChild = node.nextSibling;
+    if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
+    else this.lastChild = node.previousSibling;
+    this.removed++;
+    node.parentNode = null;
+    node.previousSibling = null;
+    node.nextSibling = null;
+    this.cachedText = undefined;
+    this.cachedChildren = undefined;
+    this.invalidate();
+    return node;
+  }
+
+  get innerHTML(): string {
+    let s = '';
+    for (const c of this.childNodes) s += c.outerHTML;
+    return s;
+  }
+  get outerHTML(): string {
+    let open = `<${this.localName}`;
+    for (const [k, v] of Object.entries(this.attributes)) open += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
+    open += '>';
+    return VOID.has(this.localName) ? open : `${open}${this.innerHTML}</${this.localName}>`;
+  }
+}
+
+/** Parse state of {@link parseHtmlFragment} (one parser, reused: creating one per call costs more than a short entry's parse). */
+let root: HtmlElement;
+let current: HtmlElement;
+let depth = 0;
+let pendingText = '';
+
+/**
+ * Deepest element nesting kept. Deeper start tags are ignored (their content stays, one
+ * level up): turndown converts recursively, and hostile HTML nested thousands deep would
+ * exhaust the stack. Browsers cap nesting too (Chromium at 512).
+ */
+export const MAX_DEPTH = 200;
+
+function flushText(): void {
+  if (pendingText) current.appendChild(new HtmlText(pendingText));
+  pendingText = '';
+}
+
+const parser = new Parser(
+  {
+    onopentag(name, attribs) {
+      flushText();
+      if (depth >= MAX_DEPTH) return;
+      const el = new HtmlElement(name, attribs);
+      current.appendChild(el);
+      if (!VOID.has(name)) {
+        current = el;
+        depth++;
+      }
+    },
+    onclosetag(name) {
+      flushText();
+      if (VOID.has(name)) return;
+      // htmlparser2 reports implied end tags itself; an end tag without a start is ignored.
+      for (let p: HtmlElement | null = current; p && p !== root; p = p.parentNode) {
+        if (p.localName === name) {
+          for (let q: HtmlElement | null = current; q && q !== p.parentNode; q = q.parentNode) depth--;
+          current = p.parentNode ?? root;
+          break;
+        }
+      }
+    },
+    ontext(data) {
+      pendingText += data;
+    },
+    oncomment(data) {
+      flushText();
+      current.appendChild(new HtmlCommentElement(data));
+    },
+  },
+  { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: false },
+);
+
+/**
+ * A comment, as an element named `X-COMMENT`: turndown removes every node that is not an
+ * element or text before converting, and comments carry meaning in Markdown (one between
+ * two lists keeps them apart; `<!-- markdownlint-disable -->`). Serialised as `<!--...-->`.
+ */
+export class HtmlCommentElement extends HtmlElement {
+  declare readonly data: string;
+  constructor(data: string) {
+    super('x-comment', {});
+    (this as { data: string }).data = data;
+  }
+  override get textContent(): string {
+    return '';
+  }
+  override get outerHTML(): string {
+    return `<!--${this.data}-->`;
+  }
+}
+
+/**
+ * Parses an HTML fragment into a tree whose root is an `X-ROOT` element (not a block, like
+ * the wrapper element turndown uses itself).
+ */
+export function parseHtmlFragment(html: string): HtmlElement {
+  const r = new HtmlElement('x-root', {});
+  root = r;
+  current = r;
+  depth = 0;
+  pendingText = '';
+  parser.reset();
+  parser.end(html);
+  flushText();
+  return r;
+}

@@ -1,0 +1,108 @@
+/**
+ * The file that mirrors a remote entry (DESIGN.md "The entry file"): frontmatter from the
+ * service's fields, the body converted to Markdown, and the writer's own fields (`tags`,
+ * unknown fields) of the previous version kept.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { RemoteEntry } from '../api/schemas.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { remoteContentToMarkdown } from './convert.js';
+import { publishDay, serializeEntryFile } from './frontmatter.js';
+import { contentHash, syncedHash } from './state.js';
+
+/** What a rewrite keeps of the file it replaces: the writer's local fields. */
+export interface KeptFields {
+  /** `tags` (local only: the interface cannot assign tags). */
+  tags?: string[];
+  /** Unknown frontmatter fields, verbatim. */
+  extra?: Record<string, unknown>;
+}
+
+/** A rendered mirror file: its text and the {@link syncedHash} of what mirrors the service. */
+export interface RenderedFile {
+  text: string;
+  synced: string;
+}
+
+/**
+ * The file that mirrors a remote entry.
+ * @param entry the entry as listed by the service (service-spec.md "Entry (as returned in lists)").
+ * @param keep local fields of the file being replaced.
+ */
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {
+  const fields = {
+    title: entry.title,
+    slug: entry.slug || undefined,
+    // A publish_at that is not a date is left out (the file is named undated-...): it would
+    // make the file invalid. The service keeps the value; the state keeps its hash.
+    publish_at: publishDay(entry.publish_at),
+    notify_subscribers: entry.notify_subscribers,
+    status: entry.status,
+    identifier: entry.identifier,
+  };
+  const body = remoteContentToMarkdown(entry.content);
+  const text = serializeEntryFile({ ...fields, tags: keep.tags }, body, keep.extra);
+  return { text, synced: syncedHash(fields, body) };
+}
+
+/** The text of the file that mirrors a remote entry (see {@link renderMirrorFile}). */
+export function renderRemoteEntry(entry: RemoteEntry, keep: KeptFields = {}): string {
+  return renderMirrorFile(entry, keep).text;
+}
+
+/** One file to write from a remote entry. */
+export interface MirrorJob {
+  entry: RemoteEntry;
+  keep?: KeptFields;
+  /** Absolute path of the file to write. */
+  path: string;
+  /**
+   * The text the file has now, when known: an identical rendering is not written.
+   * `'read'`: read the file to find out (conflict copies).
+   */
+  current?: string | 'read';
+  /**
+   * For a conflict copy: the text of the writer's file. When the rendering equals it, the
+   * writer has already taken the remote version: nothing is written (`matchesLocal`).
+   */
+  local?: string;
+}
+
+/** What became of a {@link MirrorJob}: the file's hashes and whether it was written, or why not. */
+export type MirrorOutcome =
+  | { hash: string; synced: string; written: boolean; matchesLocal?: boolean; error?: undefined }
+  | { error: string; hash?: undefined; synced?: undefined; written?: undefined; matchesLocal?: undefined };
+
+/** A job's rendered file, or why it could not be rendered. Never throws. */
+export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
+  try {
+    return renderMirrorFile(job.entry, job.keep);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Writes a job's rendered text atomically, unless the file already has that text.
+ * Never throws: a failure is an outcome with `error`.
+ */
+export function commitJob(job: MirrorJob, { text, synced }: RenderedFile): MirrorOutcome {
+  try {
+    if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
+    let current = job.current;
+    if (current === 'read') {
+      try {
+        current = readFileSync(job.path, 'utf8');
+      } catch {
+        current = undefined;
+      }
+    }
+    if (current === text) return { hash: contentHash(text), synced, written: false };
+    writeFileAtomicSync(job.path, text);
+    return { hash: contentHash(text), synced, written: true };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
