@@ -88,7 +88,8 @@ program
 program
   .command('build')
   .description('build the static site from the content directory into the output directory')
-  .action(() => run((c, r) => buildCommand(c, r))());
+  .option('--allow-private', 'build even when the workspace is private (is_public 0)')
+  .action((opts: { allowPrivate?: boolean }) => run((c, r) => buildCommand(c, r, opts))());
 
 program
   .command('emulator')

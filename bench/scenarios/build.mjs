@@ -1,0 +1,138 @@
+// Scenario "build": the site build (Eleventy, then Pagefind) of 1,000 and 10,000 entries made
+// from the real corpus, next to a plain Eleventy build of the same Markdown files with a
+// one-line layout, both measured in the same run as child processes: wall time, and peak
+// RSS of the whole process tree (node plus the Pagefind binary), sampled from /proc.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
+import { runnerImport } from 'vite';
+
+export const name = 'build';
+export const description = 'changelog-sync build (Eleventy + Pagefind) of 1,000 and 10,000 corpus entries vs plain Eleventy with a one-line layout';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist/cli.js');
+const ELEVENTY = join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
+const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Number);
+
+/** The corpus, through Vite's module runner (the loader is TypeScript, shared with the tests). */
+async function corpus() {
+  const { module } = await runnerImport(join(ROOT, 'test/corpus/corpus.ts'), { root: ROOT, configFile: false, logLevel: 'silent' });
+  return module.loadCorpus();
+}
+
+/** Writes `n` entry files (the corpus repeated, slugs made distinct) and the workspace data. */
+async function writeContent(dir, entries, n) {
+  const entriesDir = join(dir, 'content/entries');
+  await mkdir(entriesDir, { recursive: true });
+  await mkdir(join(dir, 'content/_data'), { recursive: true });
+  const tagNames = new Set();
+  const files = [];
+  for (let i = 0; i < n; i++) {
+    const e = entries[i % entries.length];
+    const round = Math.floor(i / entries.length);
+    const slug = `${e.slug}-${round}-${i}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 70);
+    const tags = Array.isArray(e.frontmatter.applies_to) ? e.frontmatter.applies_to.map(String) : [];
+    tags.forEach((t) => tagNames.add(t));
+    const fm = yaml.dump({ title: e.title, slug, publish_at: e.date, status: 'published', tags }, { lineWidth: -1 });
+    const file = `${e.date}-${slug}.md`;
+    files.push(file);
+    await writeFile(join(entriesDir, file), `---\n${fm}---\n\n${e.body}\n`);
+  }
+  await writeFile(
+    join(dir, 'content/_data/workspace.json'),
+    JSON.stringify({ identifier: '00000000-0000-4000-8000-000000000001', name: 'Bench', slug: 'bench', theme: 'commit', is_public: true, allow_bots: true, show_backlink: false, logo_url: null, og_image_url: null }),
+  );
+  const palette = [['#dcfce7', '#166534'], ['#dbeafe', '#1e40af'], ['#fef3c7', '#92400e'], ['#ede9fe', '#5b21b6']];
+  await writeFile(
+    join(dir, 'content/_data/tags.json'),
+    JSON.stringify([...tagNames].map((t, i) => ({ name: t, slug: t.toLowerCase().replace(/[^a-z0-9]+/g, '-'), bg_color: palette[i % 4][0], text_color: palette[i % 4][1] }))),
+  );
+  return files;
+}
+
+/** The same Markdown files as a plain Eleventy project: one-line layout, Markdown not preprocessed. */
+async function writePlain(dir, files) {
+  const input = join(dir, 'plain');
+  await mkdir(join(input, 'entries'), { recursive: true });
+  await mkdir(join(input, '_includes'), { recursive: true });
+  for (const f of files) await writeFile(join(input, 'entries', f), await readFile(join(dir, 'content/entries', f)));
+  await writeFile(join(input, 'entries/entries.json'), JSON.stringify({ layout: 'plain.njk' }));
+  await writeFile(join(input, '_includes/plain.njk'), '<!doctype html><html lang="en"><title>{{ title }}</title><main>{{ content | safe }}</main></html>\n');
+  await writeFile(join(dir, 'plain.config.mjs'), "export const config = { markdownTemplateEngine: false };\n");
+  return input;
+}
+
+/** Sum of VmRSS (bytes) of `pid` and its descendants. */
+async function treeRss(pid) {
+  const children = new Map();
+  for (const p of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(p)) continue;
+    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(p));
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    total += kb * 1024;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+/** Runs a command; wall time (s) and the peak RSS of its process tree (MiB). */
+function measure(args, options) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    let peak = 0;
+    let sampling = false;
+    const timer = setInterval(async () => {
+      if (sampling) return;
+      sampling = true;
+      peak = Math.max(peak, await treeRss(child.pid));
+      sampling = false;
+    }, 100);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`));
+      else resolve({ seconds: Math.round(seconds * 100) / 100, peakRssMiB: Math.round(peak / 2 ** 20), output: out.trim().split('\n').at(-1) });
+    });
+  });
+}
+
+export async function run() {
+  const entries = await corpus();
+  const figures = {};
+  for (const n of SIZES) {
+    const dir = await mkdtemp(join(tmpdir(), `bench-build-${n}-`));
+    try {
+      const files = await writeContent(dir, entries, n);
+      const plainInput = await writePlain(dir, files);
+      const plain = await measure([ELEVENTY, `--input=${plainInput}`, `--output=${join(dir, 'plain-out')}`, `--config=${join(dir, 'plain.config.mjs')}`, '--quiet'], { cwd: dir });
+      const ours = await measure([CLI, 'build'], { cwd: dir, env: { ...process.env, CHANGELOG_SITE_URL: 'https://changelog.example.com/', NO_COLOR: '1' } });
+      figures[`${n} entries`] = {
+        plainEleventy: { seconds: plain.seconds, peakRssMiB: plain.peakRssMiB },
+        changelogSyncBuild: { seconds: ours.seconds, peakRssMiB: ours.peakRssMiB, result: ours.output },
+        timeRatio: Math.round((ours.seconds / plain.seconds) * 100) / 100,
+      };
+      console.log(n, JSON.stringify(figures[`${n} entries`]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return figures;
+}
