@@ -73,7 +73,7 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
   it('writes one page per entry with previous/next, dates and Open Graph/Twitter meta', async () => {
     const page = await readSite(out, 'entries/update-44/index.html');
     expect(page).toContain('<h1>Update 44</h1>');
-    expect(page).toContain('<time datetime="2026-03-13" data-pagefind-meta="date:2026-03-13">March 13, 2026</time>');
+    expect(page).toContain('<time datetime="2026-03-13" data-pagefind-meta="date">March 13, 2026</time>');
     expect(page).toContain('rel="prev" href="/entries/update-43/"');
     expect(page).toContain('rel="next" href="/entries/update-45/"');
     expect(page).toContain('<meta property="og:title" content="Update 44">');
