@@ -43,6 +43,7 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     indexed: result.indexed,
     warnings: result.warnings,
     ms: result.ms,
+    timings: result.timings,
   });
   return EXIT.OK;
 }

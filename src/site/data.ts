@@ -1,7 +1,10 @@
 /**
- * The data the site is built from: the mirror, read with the same parser as `check` and
- * `push` (so Eleventy never parses, let alone executes, a writer's frontmatter), rendered
- * with marked and sanitised with sanitize-html.
+ * The data the site is built from (the `changelog` global of the templates): the mirror,
+ * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
+ * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
+ * (on worker threads for a large mirror, see render-pool.ts). Drafts never appear; an entry
+ * dated after today appears in the first build on or after its date. Entries are grouped
+ * into tag pages here, so the templates only paginate.
  *
  * @module
  */
@@ -13,6 +16,7 @@ import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { ImageDimensions } from './images.js';
+import { renderBodies } from './render-pool.js';
 import { latestEntry, type LatestDocument } from './latest.js';
 import { siteSettings, type SiteSettings } from './settings.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
@@ -29,6 +33,8 @@ export interface SiteTag {
   text_color: string | null;
   /** Visible entries with this tag. */
   count: number;
+  /** Inline style with its colours (`--tag-bg`, `--tag-fg`), or `''`. */
+  style: string;
 }
 
 /** A link to a neighbouring entry. */
@@ -49,6 +55,10 @@ export interface SiteEntry {
   date: string;
   /** The date as a Date (midnight UTC), for feed filters. */
   dateObj: Date;
+  /** The date for readers, e.g. "November 22, 2026". */
+  displayDate: string;
+  /** Absolute URL of the entry page (feeds, latest.json). */
+  absoluteUrl: string;
   /** Sanitised HTML of the body. */
   html: string;
   /** Plain text of the first paragraph (descriptions, previews), at most 200 characters. */
@@ -98,6 +108,8 @@ export interface SiteData {
   tagPages: TagPage[];
   /** Visible entries, newest first. */
   entries: SiteEntry[];
+  /** The entries of the feeds: the newest {@link FEED_LIMIT}. */
+  feedEntries: SiteEntry[];
   /** `latest.json`'s document. */
   latest: LatestDocument | Record<string, never>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
@@ -165,6 +177,35 @@ export function renderBody(markdown: string): string {
 /** Entries on an index page and on a tag page. */
 export const PAGE_SIZE = 20;
 
+/**
+ * Entries in each feed: the newest 1,000 (every entry of most changelogs). Feed readers poll
+ * feeds; a 10,000-entry changelog in full would make each feed tens of megabytes.
+ */
+export const FEED_LIMIT = 1000;
+
+const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const readableDates = new Map<string, string>();
+
+/** `YYYY-MM-DD` (or a Date) as "November 22, 2026" (also the `readableDate` filter). */
+export function readableDate(d: Date | string): string {
+  const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
+  let text = readableDates.get(key);
+  if (text === undefined) {
+    const date = new Date(`${key}T00:00:00Z`);
+    text = Number.isNaN(date.getTime()) ? String(d) : READABLE_DATE.format(date);
+    readableDates.set(key, text);
+  }
+  return text;
+}
+
+/** Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter). */
+export function tagStyle(tag: { bg_color?: string | null; text_color?: string | null }): string {
+  const parts: string[] = [];
+  if (tag.bg_color) parts.push(`--tag-bg: ${tag.bg_color}`);
+  if (tag.text_color) parts.push(`--tag-fg: ${tag.text_color}`);
+  return parts.join('; ');
+}
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
 
 /**
@@ -223,7 +264,9 @@ function tagResolver(remote: Array<Record<string, unknown>>): { resolve(name: st
     let slug = typeof slugValue === 'string' && isSafeSlug(slugValue) ? slugValue.toLowerCase() : slugify(name);
     for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
     slugs.add(slug);
-    return { name, slug, url: `/tags/${slug}/`, bg_color: colour(bg), text_color: colour(fg), count: 0 };
+    const tag = { name, slug, url: `/tags/${slug}/`, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '' };
+    tag.style = tagStyle(tag);
+    return tag;
   };
   for (const t of remote) {
     if (typeof t.name !== 'string' || !t.name.trim()) continue;
@@ -298,6 +341,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const hidden = { drafts: 0, scheduled: 0 };
   const entries: SiteEntry[] = [];
   const usedSlugs = new Set<string>();
+  const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
   for (const f of files) {
     if (!f.entry) {
       problems.push({ file: f.rel, message: f.error?.message ?? 'unreadable', line: f.error?.line });
@@ -306,15 +350,14 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     const d = f.entry.data;
     const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
     const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
-    if (vis === 'draft') {
-      hidden.drafts++;
-      continue;
-    }
-    if (vis === 'scheduled') {
-      hidden.scheduled++;
-      continue;
-    }
-    const html = images.addTo(renderBody(f.entry.body));
+    if (vis === 'draft') hidden.drafts++;
+    else if (vis === 'scheduled') hidden.scheduled++;
+    else visible.push({ file: f as (typeof visible)[number]['file'], date });
+  }
+  const htmls = await renderBodies(visible.map((v) => v.file.entry.body));
+  visible.forEach(({ file: f, date }, i) => {
+    const d = f.entry.data;
+    const html = images.addTo(htmls[i]!);
     const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     entries.push({
       title: d.title,
@@ -322,6 +365,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       url: '',
       date,
       dateObj: new Date(`${date}T00:00:00Z`),
+      displayDate: readableDate(date),
+      absoluteUrl: '',
       html,
       excerpt: excerptOf(html),
       tags: tagNames,
@@ -333,7 +378,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       notifySubscribers: d.notify_subscribers,
       file: f.rel,
     });
-  }
+  });
   entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1));
   // Unique permalinks: the newest keeps the plain slug.
   for (const e of entries) {
@@ -342,6 +387,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     usedSlugs.add(slug);
     e.slug = slug;
     e.url = `/entries/${slug}/`;
+    e.absoluteUrl = new URL(e.url.slice(1), siteUrl).href;
   }
   const byTag = new Map<SiteTag, SiteEntry[]>();
   entries.forEach((e, i) => {
@@ -359,13 +405,16 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const tagList = tagsOf.used();
   const newest = entries[0];
   const site = siteSettings(workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
-  return {
+  // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
+  // a frozen object to templates as it is instead of wrapping every access in a Proxy.
+  return Object.freeze({
     workspace,
     site,
     tags,
     tagList,
     tagPages: tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? [])),
     entries,
+    feedEntries: entries.slice(0, FEED_LIMIT),
     latest: latestEntry(newest, siteUrl),
     problems,
     hidden,
@@ -374,5 +423,5 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     updated: new Date(`${newest?.date ?? today}T00:00:00Z`),
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
-  };
+  });
 }

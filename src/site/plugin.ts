@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin, { convertHtmlToAbsoluteUrls } from '@11ty/eleventy-plugin-rss';
-import { loadSiteData } from './data.js';
+import { loadSiteData, readableDate, tagStyle } from './data.js';
 import { IMAGES_DIR } from './images.js';
 import { listThemes } from './themes.js';
 
@@ -44,32 +44,9 @@ interface EleventyConfigLike {
   globalData?: Record<string, unknown>;
 }
 
-const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-const readableDates = new Map<string, string>();
-
-/** `YYYY-MM-DD` (or a Date) as "November 22, 2026". */
-export function readableDate(d: Date | string): string {
-  const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
-  let text = readableDates.get(key);
-  if (text === undefined) {
-    const date = new Date(`${key}T00:00:00Z`);
-    text = Number.isNaN(date.getTime()) ? String(d) : READABLE_DATE.format(date);
-    readableDates.set(key, text);
-  }
-  return text;
-}
-
 /** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
 function hasRelativeUrl(html: string): boolean {
   return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
-}
-
-/** Inline style giving a tag its tags.json colours (hex only: see data.ts). */
-export function tagStyle(tag: { bg_color?: string | null; text_color?: string | null }): string {
-  const parts: string[] = [];
-  if (tag.bg_color) parts.push(`--tag-bg: ${tag.bg_color}`);
-  if (tag.text_color) parts.push(`--tag-fg: ${tag.text_color}`);
-  return parts.join('; ');
 }
 
 /**

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The built site in a real browser: Debian's Chromium driven by playwright-core, pages
 // checked by axe-core. The site is the demo workspace (pulled from the emulator, three
 // local entries pushed) plus a dozen older local entries, so the index has a second page.

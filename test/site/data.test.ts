@@ -1,6 +1,6 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { excerptOf, loadSiteData, PAGE_SIZE, visibility } from '../../src/site/data.js';
+import { excerptOf, FEED_LIMIT, loadSiteData, PAGE_SIZE, visibility } from '../../src/site/data.js';
 import { latestEntry } from '../../src/site/latest.js';
 import { flag, hostedPageUrl, httpUrl, siteSettings } from '../../src/site/settings.js';
 import { resolveTheme } from '../../src/site/themes.js';
@@ -148,6 +148,15 @@ describe('loadSiteData', () => {
     expect(html).toMatch(/<img loading="lazy"[^>]* src="\/images\/chart\.png" alt="Chart" width="640" height="360" \/>/);
     expect(html).toMatch(/<img loading="lazy"[^>]* src="https:\/\/cdn\.example\.com\/x\.png" alt="Remote" \/>/);
     expect(html).toMatch(/src="\/images\/none\.png" alt="Missing" \/>/);
+  });
+
+  it('feeds carry the newest 1,000 entries; the pages carry all', async () => {
+    const content = await writeContent(dir, { entries: dailyEntries(FEED_LIMIT + 5, '2026-03-10').map((e) => ({ ...e, body: 'Short.\n' })) });
+    const data = await loadSiteData(content, { today: '2026-03-15' });
+    expect(data.entries).toHaveLength(FEED_LIMIT + 5);
+    expect(data.feedEntries).toHaveLength(FEED_LIMIT);
+    expect(data.feedEntries[0]!.title).toBe(`Update ${FEED_LIMIT + 5}`);
+    expect(data.feedEntries.at(-1)!.title).toBe('Update 6');
   });
 
   it('reads the workspace settings: name, flags, theme', async () => {

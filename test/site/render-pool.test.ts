@@ -1,0 +1,15 @@
+// Entry bodies rendered on worker threads give the same HTML as in this thread. Workers run
+// compiled code, so this test uses dist/ (npm test builds it first).
+import { describe, expect, it } from 'vitest';
+import { renderBody } from '../../dist/site/data.js';
+import { renderBodies, WORKER_THRESHOLD } from '../../dist/site/render-pool.js';
+
+describe('renderBodies', () => {
+  it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {
+    const bodies = Array.from({ length: WORKER_THRESHOLD + 50 }, (_, i) => `Entry **${i}** <script>alert(${i})</script>\n\n- [link](https://example.com/${i})\n`);
+    const html = await renderBodies(bodies, { threads: 2 });
+    expect(html).toHaveLength(bodies.length);
+    expect(html).toEqual(bodies.map((b) => renderBody(b)));
+    expect(html[7]).toBe('<p>Entry <strong>7</strong> </p>\n<ul>\n<li><a href="https://example.com/7">link</a></li>\n</ul>\n');
+  });
+});
