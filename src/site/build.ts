@@ -160,18 +160,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       backlinkUrl: hostedPageUrl(workspace, options.baseUrl),
       today: options.today,
     };
-    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions };
-    run.heapLimitMb = heapLimitFor((await listEntryFiles(options.contentDir)).length);
+    const entryFiles = (await listEntryFiles(options.contentDir)).length;
+    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles) };
     await rm(options.outputDir, { recursive: true, force: true });
     try {
       try {
-        await runEleventyIsolated(run);
+        await runEleventyIsolated(run, entryFiles);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         // More than the estimate is live: build again without a limit.
         warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
         await rm(options.outputDir, { recursive: true, force: true });
-        await runEleventyIsolated({ ...run, heapLimitMb: undefined });
+        await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles);
       }
     } catch (cause) {
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {

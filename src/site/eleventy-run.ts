@@ -7,8 +7,9 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
-import Eleventy from '@11ty/eleventy';
-import changelogSitePlugin, { OPTIONS_KEY, type ChangelogSitePluginOptions } from './plugin.js';
+import type Eleventy from '@11ty/eleventy';
+import type changelogSitePlugin from './plugin.js';
+import type { ChangelogSitePluginOptions } from './plugin.js';
 
 /** What one Eleventy run needs. Plain data: it is sent to a worker thread. */
 export interface EleventyRun {
@@ -49,7 +50,7 @@ export function describeBuildError(err: unknown): string {
  * (`configureTemplateHandling({ writeMode: "async" })`) but reads it from its TemplateConfig,
  * which never receives it; it is set there directly, after `init()` created it.
  */
-function writePagesAsynchronously(eleventy: Eleventy): void {
+function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void {
   const templateConfig = (eleventy as unknown as { eleventyConfig?: { templateHandling?: { writeMode?: string } } }).eleventyConfig;
   if (templateConfig && templateConfig.templateHandling === undefined) templateConfig.templateHandling = { writeMode: 'async' };
 }
@@ -59,6 +60,9 @@ function writePagesAsynchronously(eleventy: Eleventy): void {
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
 export async function runEleventy(run: EleventyRun): Promise<void> {
+  // Loaded here, not at the top: a build on a worker thread loads them in that thread only.
+  const { default: Eleventy } = await import('@11ty/eleventy');
+  const { default: changelogSitePlugin, OPTIONS_KEY } = await import('./plugin.js');
   const eleventy = new Eleventy(run.inputDir, run.outputDir, {
     quietMode: true,
     configPath: run.configPath,
@@ -79,13 +83,18 @@ export async function runEleventy(run: EleventyRun): Promise<void> {
   }
 }
 
+/** From this many entry files on, Eleventy runs on a worker thread (below, starting one costs more than it saves). */
+export const ISOLATE_THRESHOLD = 2000;
+
 /**
- * Runs Eleventy on a worker thread (from the compiled `dist/`; from TypeScript sources, as
- * in tests, in this thread).
+ * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
+ * TypeScript sources, as in tests, which have no compiled worker).
+ *
+ * @param entryFiles the number of entry files (decides the thread).
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
-export async function runEleventyIsolated(run: EleventyRun): Promise<void> {
-  if (!import.meta.url.endsWith('.js')) return runEleventy(run);
+export async function runEleventyIsolated(run: EleventyRun, entryFiles: number): Promise<void> {
+  if (entryFiles < ISOLATE_THRESHOLD || !import.meta.url.endsWith('.js')) return runEleventy(run);
   const script = new URL('./eleventy-worker.js', import.meta.url);
   const worker = new Worker(script, {
     workerData: run,

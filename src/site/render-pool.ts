@@ -10,8 +10,8 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { renderBody } from './data.js';
 
-/** Below this many bodies, render in this thread. */
-export const WORKER_THRESHOLD = 300;
+/** Below this many bodies, render in this thread (starting workers would cost about as much as they save). */
+export const WORKER_THRESHOLD = 1500;
 
 /** Bodies per task sent to a worker. */
 const BATCH = 100;

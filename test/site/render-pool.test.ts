@@ -1,8 +1,10 @@
 // Entry bodies rendered on worker threads give the same HTML as in this thread. Workers run
-// compiled code, so this test uses dist/ (npm test builds it first).
+// compiled code, so this test loads dist/ (npm test builds it first); types come from src/.
 import { describe, expect, it } from 'vitest';
-import { renderBody } from '../../dist/site/data.js';
-import { renderBodies, WORKER_THRESHOLD } from '../../dist/site/render-pool.js';
+
+const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const { renderBody } = (await dist('data.js')) as typeof import('../../src/site/data.js');
+const { renderBodies, WORKER_THRESHOLD } = (await dist('render-pool.js')) as typeof import('../../src/site/render-pool.js');
 
 describe('renderBodies', () => {
   it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {
