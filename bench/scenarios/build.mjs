@@ -69,8 +69,8 @@ async function writePlain(dir, files) {
   return input;
 }
 
-/** The process tree of `pid`: pids with their VmRSS and VmHWM (peak), bytes. */
-async function tree(pid) {
+/** The pids of `pid`'s process tree (a scan of /proc). */
+async function treePids(pid) {
   const children = new Map();
   for (const p of await readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(p)) continue;
@@ -83,18 +83,25 @@ async function tree(pid) {
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop();
-    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
-    const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
-    if (status) out.push({ pid: p, rss: kb('VmRSS'), hwm: kb('VmHWM') });
+    out.push(p);
     stack.push(...(children.get(p) ?? []));
   }
   return out;
 }
 
+/** VmRSS and VmHWM (its peak) of a process, bytes; null once it has ended. */
+async function memoryOf(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  if (!status) return null;
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
 /**
  * Runs a command; its wall time (s) and the peak RSS of its process tree (MiB): the larger
- * of the highest sampled sum of the tree's RSS (every 50 ms) and the highest peak (VmHWM)
- * of any one of its processes.
+ * of the highest sum of the tree's RSS (sampled every 100 ms; the tree is rescanned every
+ * 500 ms) and the highest peak (VmHWM) of any one of its processes. Sampling reads only the
+ * tree's own /proc files, so it costs the measured build little.
  */
 function measure(args, options) {
   return new Promise((resolve, reject) => {
@@ -104,15 +111,18 @@ function measure(args, options) {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
+    let pids = [child.pid];
     let peak = 0;
-    let sampling = false;
+    let busy = false;
+    let ticks = 0;
     const timer = setInterval(async () => {
-      if (sampling) return;
-      sampling = true;
-      const procs = await tree(child.pid);
-      peak = Math.max(peak, procs.reduce((sum, p) => sum + p.rss, 0), ...procs.map((p) => p.hwm));
-      sampling = false;
-    }, 50);
+      if (busy) return;
+      busy = true;
+      if (ticks++ % 5 === 0) pids = await treePids(child.pid);
+      const mem = (await Promise.all(pids.map(memoryOf))).filter(Boolean);
+      peak = Math.max(peak, mem.reduce((sum, m) => sum + m.rss, 0), ...mem.map((m) => m.hwm));
+      busy = false;
+    }, 100);
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(timer);
