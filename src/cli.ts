@@ -2,16 +2,14 @@
 /**
  * The command line: declares commands and options only. Each command is a function in
  * src/commands/ that tests call directly; errors are mapped once, in handleError.
+ * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './api/errors.js';
-import { buildCommand } from './commands/build.js';
-import { emulatorCommand } from './commands/emulator.js';
-import { pullCommand } from './commands/pull.js';
-import { pushCommand } from './commands/push.js';
-import { syncCommand } from './commands/sync.js';
+import type { EmulatorCliOptions } from './commands/emulator.js';
 import { loadConfig, type Config } from './config.js';
+import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';
 import { EXIT } from './output/exit-codes.js';
 import { handleError } from './output/handle-error.js';
 import { Reporter } from './output/reporter.js';
@@ -58,9 +56,19 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
   };
 }
 
+/** Examples shown after a command's --help. */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return n;
+};
+const fraction = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
   return n;
 };
 
@@ -70,26 +78,31 @@ program
   .option('--dry-run', 'print what pull and push would do; change nothing')
   .option('--prune', 'remove files whose remote entry is gone')
   .option('--demo', 'run the demo even when a service is configured')
-  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean }) => run((c, r) => syncCommand(c, r, opts))());
+  .option('--skip-build', 'pull and push only')
+  .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
+  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean; skipBuild?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
 
 program
   .command('pull')
   .description('mirror entries, tags and workspace settings into the content directory')
   .option('--dry-run', 'print what would change; write nothing')
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
-  .action((opts: { dryRun?: boolean; prune?: boolean }) => run((c, r) => pullCommand(c, r, opts))());
+  .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
+  .action((opts: { dryRun?: boolean; prune?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
 
 program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
-  .action((opts: { dryRun?: boolean }) => run((c, r) => pushCommand(c, r, opts))());
+  .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
 
 program
   .command('build')
   .description('build the static site from the content directory into the output directory')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
-  .action((opts: { allowPrivate?: boolean }) => run((c, r) => buildCommand(c, r, opts))());
+  .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
+  .action((opts: { allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r, opts))());
 
 program
   .command('emulator')
@@ -100,11 +113,138 @@ program
   .addOption(new Option('--per-minute <n>', 'requests per window per workspace').argParser(positiveInt('--per-minute')))
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))
-  .action((opts: { port: number; host: string; seed?: string; perMinute?: number; perDay?: number; windowMs?: number }) =>
-    run((_c, r) =>
-      emulatorCommand(r, { port: opts.port, host: opts.host, seed: opts.seed, limits: { perMinute: opts.perMinute, perDay: opts.perDay, windowMs: opts.windowMs } }),
-    )(),
+  .addOption(new Option('--day-ms <n>', 'length of the per-day window in ms').argParser(positiveInt('--day-ms')))
+  .addOption(new Option('--drop-after-commit-every <n>', 'fault: drop the connection after committing every Nth POST /api/entry').argParser(positiveInt('--drop-after-commit-every')))
+  .addOption(new Option('--drop-after-commit-probability <p>', 'fault: drop the connection after committing a POST /api/entry with probability p').argParser(fraction('--drop-after-commit-probability')))
+  .addOption(new Option('--server-error-rate <p>', 'fault: answer this fraction of API requests with a 500').argParser(fraction('--server-error-rate')))
+  .addOption(new Option('--error-after-commit-every <n>', 'fault: answer every Nth POST /api/entry with a 500 after committing it').argParser(positiveInt('--error-after-commit-every')))
+  .addOption(new Option('--latency-ms <n>', 'fault: delay every API answer by n ms').argParser(positiveInt('--latency-ms')))
+  .addOption(new Option('--rate-limit-burst <n>', 'fault: answer the next n API requests with 429').argParser(positiveInt('--rate-limit-burst')))
+  .addOption(new Option('--rate-limit-burst-retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--rate-limit-burst-retry-after')))
+  .option('--html-body', 'fault: answer API requests with an HTML page')
+  .option('--malformed-json', 'fault: answer API requests with malformed JSON')
+  .addOption(new Option('--create-response <shape>', 'what POST /api/entry answers').choices(CREATE_RESPONSE_SHAPES))
+  .addOption(new Option('--stall-create-every <n>', 'fault: hold every Nth POST /api/entry for --stall-ms').argParser(positiveInt('--stall-create-every')))
+  .addOption(new Option('--stall-ms <n>', 'how long a stalled create is held (default 1000)').argParser(positiveInt('--stall-ms')))
+  .option('--stall-after-commit', 'stall after committing the entry instead of before')
+  .option('--request-log <file>', 'append every request (time, method, path, status, ...) to this file as JSON lines')
+  .addHelpText(
+    'after',
+    examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
+  )
+  .action((opts: EmulatorCliOptions) =>
+    run(async (_c, r) => {
+      const { emulatorCommand, emulatorOptionsFromCli } = await import('./commands/emulator.js');
+      return emulatorCommand(r, emulatorOptionsFromCli(opts));
+    })(),
   );
+
+program
+  .command('new')
+  .description('create a new entry file from a template, correctly named')
+  .argument('<title>', 'the entry title')
+  .option('--date <YYYY-MM-DD>', 'publication date (default: today)')
+  .option('--slug <slug>', 'slug (default: derived from the title)')
+  .option('--draft', 'create it as a draft (is_published: false)')
+  .option('--tags <list>', 'comma-separated tags', (v: string) => v.split(',').map((t) => t.trim()).filter(Boolean))
+  .option('--notify', 'mail subscribers when it is published (notify_subscribers: true)')
+  .option('--dry-run', 'print the file; write nothing')
+  .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix'))
+  .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean }) =>
+    run(async (c, r) => (await import('./commands/new.js')).newCommand(c, r, title, opts))(),
+  );
+
+program
+  .command('dev')
+  .description('live preview: serve the site with live reload, validate entry files on save (never pushes)')
+  .option('-p, --port <n>', 'first port to try', positiveInt('--port'), 8080)
+  .option('--pull', 'pull once before serving (the demo always does)')
+  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --port 3000 --pull'))
+  .action((opts: { port: number; pull?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
+
+program
+  .command('init')
+  .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
+  .option('--dry-run', 'print what would be added; write nothing')
+  .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/init.js')).initCommand(c, r, opts))());
+
+program
+  .command('latest')
+  .description("print a workspace's latest published entry from the public endpoint (no token needed)")
+  .argument('<workspace-uuid>', 'the workspace identifier, shown in the workspace settings')
+  .option('--base-url <url>', 'service root (default: CHANGELOG_BASE_URL)')
+  .addHelpText('after', examples('changelog-sync latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57', 'changelog-sync --json latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57'))
+  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./commands/latest.js')).latestCommand(c, r, uuid, opts))());
+
+program.addHelpText(
+  'after',
+  `
+Exit codes: 0 ok, 1 error, 2 usage, 3 conflicts, 4 deferred to the next run, 5 invalid files.
+Configuration: CHANGELOG_BASE_URL, CHANGELOG_TOKEN (environment only) and changelog.config.json; see README.md.
+With nothing configured, \`sync\` runs a demo against the built-in emulator.
+`,
+);
+
+// Subscribers (issue 5): list, import from CSV, remove, export.
+const batchSize = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch-size must be a whole number of at least 1');
+  return n;
+};
+const batchSizeOption = () =>
+  new Option('--batch-size <n>', "subscribers per request (default 100, raised when needed to fit the day's request budget)").argParser(batchSize);
+
+const subscribers = program
+  .command('subscribers')
+  .description('list, import, remove and export subscribers (addresses are masked in GitHub Actions output)')
+  .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers import list.csv --verified-column confirmed_at --dry-run', 'changelog-sync subscribers export --out ~/subscribers.csv'));
+
+subscribers
+  .command('list')
+  .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
+  .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
+  .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
+  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersListCommand(c, r, opts))());
+
+subscribers
+  .command('import')
+  .description('add the people of a CSV file as subscribers (duplicates and existing subscribers skipped)')
+  .argument('<file>', 'CSV file, UTF-8, comma or semicolon, with a header row: email | Email Address | E-mail, and name | First Name + Last Name')
+  .option('--dry-run', 'read the subscriber list and the file and print the plan; send nothing that changes anything')
+  .addOption(batchSizeOption())
+  .option('--verified-column <header>', 'the column that records when each person confirmed their subscription (e.g. confirmed_at), sent as verified_at')
+  .option('--verified-at <today|YYYY-MM-DD>', 'declare the verification date of rows without one; without it such rows are refused, because the service would record them as verified today')
+  .addHelpText(
+    'after',
+    examples(
+      'changelog-sync subscribers import list.csv --verified-column confirmed_at --dry-run',
+      'changelog-sync subscribers import list.csv --verified-column confirmed_at',
+      'changelog-sync subscribers import double-opt-in.csv --verified-at 2024-05-06',
+    ),
+  )
+  .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
+    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
+  );
+
+subscribers
+  .command('remove')
+  .description('delete subscribers by address; reports the removed ones and the ones not found')
+  .argument('[emails...]', 'addresses to remove')
+  .option('--file <file.csv>', 'remove the addresses of a CSV file (its email column) instead')
+  .option('--dry-run', 'read the subscriber list and print what would be removed; send no DELETE')
+  .addOption(batchSizeOption())
+  .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
+  .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
+    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
+  );
+
+subscribers
+  .command('export')
+  .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
+  .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
+  .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
+  .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersExportCommand(c, r, opts))());
 
 try {
   await program.parseAsync(process.argv);

@@ -16,14 +16,14 @@ import { ChangelogSyncError } from './api/errors.js';
 /** The schema of `changelog.config.json` (every field optional). */
 export const fileConfigSchema = z
   .object({
-    $schema: z.string().optional(),
-    baseUrl: z.url().optional(),
-    contentDir: z.string().min(1).optional(),
-    stateDir: z.string().min(1).optional(),
-    siteDir: z.string().min(1).optional(),
-    outputDir: z.string().min(1).optional(),
-    siteUrl: z.url().optional(),
-    concurrency: z.number().int().min(1).max(16).optional(),
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors'),
+    baseUrl: z.url().optional().describe('service root, e.g. https://changelog.example.com (env CHANGELOG_BASE_URL wins)'),
+    contentDir: z.string().min(1).optional().describe('the mirror: entries/*.md and _data/*.json (default "content")'),
+    stateDir: z.string().min(1).optional().describe('sync state, push journal, conflicts and the daily request ledger (default ".changelog")'),
+    siteDir: z.string().min(1).optional().describe('Eleventy templates (default "site", else the packaged templates)'),
+    outputDir: z.string().min(1).optional().describe('the built site (default "_site")'),
+    siteUrl: z.url().optional().describe('public URL of the built site, for feeds and absolute links'),
+    concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
   })
   .strict();
 export type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -48,6 +48,11 @@ export interface Config {
   concurrency: number;
   /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
   rateWindowMs: number;
+  /**
+   * Timeout of one request in ms (headers and body). Twice this is how long a POST that got
+   * no answer is taken to be possibly still in progress at the service. Default 30,000.
+   */
+  requestTimeoutMs: number;
   /** The project root all relative paths were resolved against. */
   root: string;
 }
@@ -62,10 +67,26 @@ export const ENV = {
   outputDir: 'CHANGELOG_OUTPUT_DIR',
   siteUrl: 'CHANGELOG_SITE_URL',
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
+  requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
 } as const;
+
+/** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../site', import.meta.url));
+
+/** File name of the JSON Schema of `changelog.config.json`, in the package root. */
+export const CONFIG_SCHEMA_FILE = 'changelog.config.schema.json';
+
+/** The JSON Schema of `changelog.config.json` (draft 2020-12), generated from {@link fileConfigSchema}. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(fileConfigSchema, { io: 'input' }),
+    title: 'changelog-sync configuration',
+    description: 'changelog.config.json: settings of changelog-sync. Environment variables (CHANGELOG_*) win over this file. The token is never read from a file.',
+  };
+}
 
 /** Name of the optional configuration file in the project root. */
 export const CONFIG_FILE = 'changelog.config.json';
@@ -111,13 +132,16 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     const v = env[ENV[key]];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const rateWindow = pick('rateWindowMs');
-  const rateWindowMs = rateWindow === undefined ? 60_000 : Number(rateWindow);
-  if (!Number.isFinite(rateWindowMs) || rateWindowMs <= 0) {
-    throw new ChangelogSyncError('E_CONFIG', `${ENV.rateWindowMs} must be a positive number of milliseconds, got ${JSON.stringify(rateWindow)}`, {
-      field: ENV.rateWindowMs,
-    });
-  }
+  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs', fallback: number): number => {
+    const raw = pick(key);
+    const ms = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(ms) || ms <= 0) {
+      throw new ChangelogSyncError('E_CONFIG', `${ENV[key]} must be a positive number of milliseconds, got ${JSON.stringify(raw)}`, { field: ENV[key] });
+    }
+    return ms;
+  };
+  const rateWindowMs = millis('rateWindowMs', 60_000);
+  const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
     token: pick('token'),
@@ -128,6 +152,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
+    requestTimeoutMs,
     root: resolve(root),
   };
 }

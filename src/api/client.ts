@@ -117,7 +117,8 @@ export class ChangelogClient {
   private readonly getRetries: number;
   private readonly rateLimitRetries: number;
   private readonly backoffMs: number;
-  private readonly timeoutMs: number;
+  /** Timeout in ms for headers and for the body of every request. */
+  readonly timeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly onWarning: (message: string) => void;
   private readonly onResponse: ClientOptions['onResponse'];
@@ -365,12 +366,16 @@ export class ChangelogClient {
         dispatcher: this.dispatcher,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        // undici's own timeouts run on a coarse (about one second) timer; push reasons
+        // about how long a request can last, so the whole exchange is also cut exactly.
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (cause) {
       this.budget.settle(slot);
       throw new NetworkError(`${method} ${url}: no response (${describeCause(cause)})`, { cause });
     }
     this.budget.settle(slot);
+    const status = res.statusCode;
     let text: string;
     try {
       text = await res.body.text();
@@ -380,9 +385,9 @@ export class ChangelogClient {
         status: res.statusCode,
       });
     }
-    const status = res.statusCode;
     this.onResponse?.({ method, url, status, ms: Date.now() - started });
-    this.budget.observe(headerNumber(res.headers['x-ratelimit-limit']), headerNumber(res.headers['x-ratelimit-remaining']));
+    // A 429's "remaining: 0" is what Retry-After already says, more precisely (onRateLimited below).
+    this.budget.observe(headerNumber(res.headers['x-ratelimit-limit']), status === 429 ? undefined : headerNumber(res.headers['x-ratelimit-remaining']), slot.startedAt);
 
     let json: unknown;
     let jsonError: unknown;

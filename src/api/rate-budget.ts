@@ -9,7 +9,16 @@
  * - A daily ledger: requests per minute bucket over the last 24 hours (rolling, which is
  *   never looser than a calendar-day reset). It is serialisable so that it can be
  *   persisted with the sync state and hold across runs of a scheduled job.
- * - A 429 blocks every caller until `Retry-After` (or the window's end).
+ * - A 429 blocks every caller until `Retry-After` (or the window's end). A block longer
+ *   than {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit)
+ *   is not waited out: {@link RateBudget.acquire} refuses, and the caller defers the work.
+ *
+ * Why the minute window can never be exceeded, seen from the service: a request is counted
+ * by the service when it arrives, which is after it started here and before its response
+ * came back. Its slot here is kept from its start until it settled (response or failure),
+ * however long that takes, and then for a full window after the response. So for any
+ * request R, every other request that the service counted in the window before R's arrival
+ * was still in this window when R started; R starts only when fewer than the limit are.
  *
  * Concurrency (how many requests are in flight) is bounded elsewhere with p-limit; this
  * class only decides *when* a request may start.
@@ -37,12 +46,28 @@ export interface RateBudgetOptions {
   sleep?: (ms: number) => Promise<void>;
   /** A ledger loaded from the sync state (see {@link RateBudget.toLedger}). */
   ledger?: DailyLedger;
+  /**
+   * Longest block after a 429 that {@link RateBudget.acquire} waits out, in ms. A longer
+   * `Retry-After` (the service's daily limit) makes it refuse instead. Default 120,000
+   * (two real minutes: a per-minute limit never asks for more).
+   */
+  maxWaitMs?: number;
+  /**
+   * Called after every booking (the daily ledger changed), before the request may start:
+   * persist the ledger there. A request starts only once the promise resolves, so a run
+   * that is killed never leaves a ledger that undercounts what it sent.
+   */
+  onBook?: () => void | Promise<void>;
 }
 
 /** A booked request in the short window. */
 export interface Slot {
-  /** ms since the epoch. */
+  /** ms since the epoch: when the request started; when it settled, once it has. */
   t: number;
+  /** ms since the epoch: when the request started. */
+  readonly startedAt: number;
+  /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
+  settled: boolean;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -67,11 +92,18 @@ export class RateBudget {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /**
-   * Requests in the current short window, oldest first. A slot's time is when the request
-   * started, moved to when its response arrived by {@link settle}: the service counts a
-   * request when it arrives, which is never later than its response.
+   * Requests in the current short window: settled ones oldest first, then the ones in
+   * flight. A slot in flight never leaves the window; a settled slot's time is when its
+   * response arrived (the service counted the request no later than that), and it leaves
+   * one window after it.
    */
   private window: Slot[] = [];
+  /** Times of settled slots that left the window less than a window ago (see {@link observe}). */
+  private recent: number[] = [];
+  /** Callers waiting for an in-flight slot to settle. */
+  private settleWaiters: Array<() => void> = [];
+  private readonly maxWaitMs: number;
+  private readonly onBook: (() => void | Promise<void>) | undefined;
   /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
   private ledger = new Map<number, number>();
   private readonly bucketMs: number;
@@ -92,6 +124,8 @@ export class RateBudget {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
+    this.maxWaitMs = options.maxWaitMs ?? 120_000;
+    this.onBook = options.onBook;
     for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
   }
 
@@ -115,10 +149,12 @@ export class RateBudget {
   }
 
   /**
-   * Waits until a request may start, then books it.
+   * Waits until a request may start, then books it. Call {@link settle} with the slot when
+   * the response (or the failure) arrived.
    *
-   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent: waiting
-   *   would take hours, so the caller defers the work to the next run instead.
+   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, or when a
+   *   429 asked for a wait longer than `maxWaitMs`: waiting would take hours, so the caller
+   *   defers the work to the next run instead. Such an error has no `status`.
    */
   acquire(): Promise<Slot> {
     const turn = this.queue.then(() => this.waitForSlot());
@@ -127,13 +163,37 @@ export class RateBudget {
       () => undefined,
       () => undefined,
     );
-    return turn;
+    // Persisting happens outside the queue, so that concurrent callers share writes.
+    return turn.then(async (slot) => {
+      try {
+        await this.onBook?.();
+      } catch (err) {
+        this.settle(slot);
+        throw err;
+      }
+      return slot;
+    });
   }
 
-  /** Moves a slot's time to now: call when the request's response (or failure) arrived. */
+  /** Marks a slot settled at now: call when the request's response (or failure) arrived. */
   settle(slot: Slot): void {
+    if (slot.settled) return;
     slot.t = Math.max(slot.t, this.now());
-    this.window.sort((a, b) => a.t - b.t);
+    slot.settled = true;
+    this.sortWindow();
+    const waiters = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Requests started and not yet settled. */
+  get inFlight(): number {
+    return this.window.filter((s) => !s.settled).length;
+  }
+
+  private sortWindow(): void {
+    const key = (s: Slot) => (s.settled ? s.t : Number.POSITIVE_INFINITY);
+    this.window.sort((a, b) => key(a) - key(b));
   }
 
   private async waitForSlot(): Promise<Slot> {
@@ -146,18 +206,26 @@ export class RateBudget {
       }
       const now = this.now();
       if (now < this.blockedUntil) {
-        await this.sleep(this.blockedUntil - now);
+        const wait = this.blockedUntil - now;
+        if (wait > this.maxWaitMs) {
+          throw new RateLimitedError(`the service asked to wait ${Math.ceil(wait / 1000)} s before the next request (429 Retry-After)`, {
+            retryAfter: Math.ceil(wait / 1000),
+            hint: 'the workspace has likely spent its daily requests; the remaining work is deferred to the next run',
+          });
+        }
+        await this.sleep(wait);
         continue;
       }
       this.pruneWindow();
       if (this.window.length < this.limit) return this.book(now);
-      const oldest = this.window[0]!.t;
-      await this.sleep(Math.max(1, oldest + this.windowMs - now));
+      const oldest = this.window[0]!;
+      if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
+      else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
     }
   }
 
   private book(at: number): Slot {
-    const slot = { t: at };
+    const slot: Slot = { t: at, startedAt: at, settled: false };
     this.window.push(slot);
     const minute = Math.floor(at / this.bucketMs);
     this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
@@ -168,17 +236,24 @@ export class RateBudget {
   /**
    * Corrects the window from a response's `x-ratelimit-limit` and `x-ratelimit-remaining`
    * headers (spec "Limits", rule 1). Either may be undefined when absent.
+   *
+   * The service counted `limit - remaining` requests in the window before the request
+   * arrived. Those of ours it may have counted are every slot settled less than a window
+   * before the request started (or still in flight); what it counted beyond them was sent
+   * by other clients of the workspace, and is booked here as used now.
+   *
+   * @param startedAt when the answered request started (ms); default now.
    */
-  observe(limit: number | undefined, remaining: number | undefined): void {
+  observe(limit: number | undefined, remaining: number | undefined, startedAt?: number): void {
     if (limit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
     if (remaining === undefined || !Number.isFinite(remaining)) return;
     this.pruneWindow();
-    const ours = this.limit - this.window.length;
-    // The service counts fewer left than we do: other clients share the workspace.
-    // Book the difference as used now, so that it leaves the window when theirs does.
+    const since = (startedAt ?? this.now()) - this.windowMs;
+    const ours = this.window.length + this.recent.filter((t) => t > since).length;
+    const others = this.limit - remaining - ours;
     const now = this.now();
-    for (let i = 0; i < ours - remaining; i++) this.window.push({ t: now });
-    this.window.sort((a, b) => a.t - b.t);
+    for (let i = 0; i < others; i++) this.window.push({ t: now, startedAt: now, settled: true });
+    this.sortWindow();
   }
 
   /**
@@ -206,7 +281,7 @@ export class RateBudget {
    */
   schedule(count: number): number[] {
     this.pruneWindow();
-    const window = this.window.map((s) => s.t);
+    const window = this.window.map((s) => (s.settled ? s.t : this.now()));
     const times: number[] = [];
     let t = Math.max(this.now(), this.blockedUntil);
     const dayLeft = this.dayRemaining();
@@ -228,7 +303,8 @@ export class RateBudget {
 
   private pruneWindow(): void {
     const cutoff = this.now() - this.windowMs;
-    while (this.window.length > 0 && this.window[0]!.t <= cutoff) this.window.shift();
+    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) this.recent.push(this.window.shift()!.t);
+    while (this.recent.length > 0 && this.recent[0]! <= cutoff - this.windowMs) this.recent.shift();
   }
 
   private pruneLedger(): void {

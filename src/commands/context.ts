@@ -37,11 +37,29 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
       hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
     });
   }
-  const budget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs });
+  // The daily ledger is saved before every request starts, not only at the end: a run
+  // that is killed must not let the next one believe the day is less spent than it is.
+  // Requests booked while a save runs share the next one.
+  let warned = false;
+  let queued: Promise<void> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const persistLedger = (): Promise<void> => {
+    queued ??= running.then(async () => {
+      queued = undefined;
+      await saveLedger(config.stateDir, budget.toLedger()).catch((err: Error) => {
+        if (!warned) reporter.warn(`cannot save the request ledger: ${err.message}`);
+        warned = true;
+      });
+    });
+    running = queued;
+    return queued;
+  };
+  const budget: RateBudget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs, onBook: persistLedger });
   const client = new ChangelogClient({
     baseUrl: config.baseUrl,
     token: config.token,
     budget,
+    timeoutMs: config.requestTimeoutMs,
     onWarning: (m) => reporter.warn(m),
     onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
   });

@@ -2,33 +2,54 @@
  * `changelog-sync push [--dry-run]`.
  * @module
  */
+import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from './context.js';
 
-/** Human summary of a push. */
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Human summary of a push; for a dry run, the exact plan. */
 export function formatPush(r: PushResult): string {
   const lines: string[] = [];
+  const deferred = new Set(r.deferred.map((d) => d.file));
+  const sending = r.plan.filter((p) => !deferred.has(p.file));
   if (r.dryRun) {
-    lines.push(`Plan: push ${r.plan.length - r.deferred.length} new entr${r.plan.length - r.deferred.length === 1 ? 'y' : 'ies'} in ${r.requests} request(s), oldest first${r.deferred.length ? `; ${r.deferred.length} deferred (daily budget)` : ''}`);
-    r.plan.slice(0, r.plan.length - r.deferred.length).forEach((p, i) => lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${r.schedule[i] ? ` at ${r.schedule[i]}` : ''}`));
+    lines.push(
+      `Plan (dry run, nothing sent): push ${plural(sending.length, 'new entry', 'new entries')}, oldest first, ` +
+        `in at most ${plural(r.requests, 'request', 'requests')} (${plural(sending.length, 'POST /api/entry', 'POST /api/entry')}` +
+        `${sending.length > 0 ? ', and one GET /api/entries only if an answer is lost or lacks the identifier' : ''})` +
+        `${r.deferred.length ? `; ${r.deferred.length} deferred (daily budget)` : ''}; ${r.dayRemaining} requests left today`,
+    );
+    sending.forEach((p, i) =>
+      lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${p.derived_slug ? ' (from the title)' : ''}${r.schedule[i] ? `, budget allows it at ${r.schedule[i]}` : ''}`),
+    );
+    for (const p of r.pushed) lines.push(`  = ${p.file}: already on the service as ${p.identifier} (${p.how}); would write the identifier back, send nothing`);
   } else {
-    lines.push(`Pushed ${r.pushed.length} new entr${r.pushed.length === 1 ? 'y' : 'ies'}${r.pending.length ? `, ${r.pending.length} pending` : ''}${r.rejected.length ? `, ${r.rejected.length} rejected` : ''}`);
-    for (const p of r.pushed) lines.push(`  + ${p.file} -> ${p.identifier} (${p.status ?? 'created'})${p.reconciled ? ' [found on the service, not sent again]' : ''}`);
+    const counts = [
+      r.pending.length - r.deferred.length ? `${r.pending.length - r.deferred.length} pending` : '',
+      r.deferred.length ? `${r.deferred.length} deferred` : '',
+      r.rejected.length ? `${r.rejected.length} rejected` : '',
+    ].filter(Boolean);
+    lines.push(`Pushed ${plural(r.pushed.length, 'new entry', 'new entries')}${counts.length ? `, ${counts.join(', ')}` : ''}`);
+    for (const p of r.pushed) {
+      const note = p.how === 'reconciled' ? ' [found on the service, not sent again]' : p.how === 'adopted' ? ' [adopted: same slug, title and date on the service, not sent again]' : '';
+      lines.push(`  + ${p.file} -> ${p.identifier} (${p.status ?? 'created'})${note}`);
+    }
   }
-  for (const p of r.pushed.filter(() => r.dryRun)) lines.push(`  = ${p.file}: already on the service as ${p.identifier}; would record it`);
   for (const p of r.pending) lines.push(`  … ${p.file}: ${p.reason}`);
   for (const p of r.rejected) lines.push(`  x ${p.reason}`);
+  for (const n of r.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }
 
-/** Exit code of a push result: invalid files > deferred > ok. */
+/** Exit code of a push result: invalid files > failures > deferred > ok. */
 export function pushExitCode(r: PushResult): ExitCode {
   if (r.rejected.length > 0) return EXIT.INVALID;
+  if (r.pending.length > r.deferred.length) return EXIT.ERROR;
   if (r.deferred.length > 0) return EXIT.DEFERRED;
-  if (r.pending.length > 0) return EXIT.ERROR;
   return EXIT.OK;
 }
 
@@ -37,10 +58,33 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
-    const result = await push({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency });
+    const bar = reporter.counter('push');
+    let result: PushResult;
+    try {
+      result = await push({
+        client: ctx.client,
+        contentDir: config.contentDir,
+        stateDir: config.stateDir,
+        dryRun: options.dryRun,
+        concurrency: config.concurrency,
+        onProgress: (m) => reporter.info(m),
+        onSent: bar.update,
+      });
+    } finally {
+      bar.stop();
+    }
+    reportRejected(reporter, config.contentDir, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * Each rejected file as a problem: a line on stderr and, in GitHub Actions, an annotation
+ * on the file (paths relative to the working directory, the repository root in Actions).
+ */
+export function reportRejected(reporter: Reporter, contentDir: string, rejected: PushResult['rejected']): void {
+  for (const r of rejected) reporter.problem({ file: relative(process.cwd(), join(contentDir, r.file)), line: r.line, message: r.reason });
 }

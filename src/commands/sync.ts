@@ -7,26 +7,18 @@
  *
  * @module
  */
-import { cp, mkdir, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { Config } from '../config.js';
-import { loadSeed, DEMO_ENTRIES_DIR } from '../emulator/seed.js';
-import { startEmulator } from '../emulator/server.js';
-import { pull } from '../mirror/pull.js';
-import { push } from '../mirror/push.js';
-import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { pull, type PullResult } from '../mirror/pull.js';
+import { push, type PushResult } from '../mirror/push.js';
+import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { buildSite } from '../site/build.js';
+import { buildSite, type BuildResult } from '../site/build.js';
 import { formatBuild } from './build.js';
 import { openContext } from './context.js';
+import { isDemo, startDemo } from './demo.js';
 import { formatPull } from './pull.js';
-import { formatPush, pushExitCode } from './push.js';
-
-/** The demo workspace's token in the shipped seed. */
-const DEMO_TOKEN = 'demo-token';
-
-/** Where the demo writes (ignored by git). */
-export const DEMO_DIR = '.demo';
+import { formatPush, pushExitCode, reportRejected } from './push.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -34,17 +26,16 @@ export interface SyncCommandOptions {
   /** Force the demo even when a service is configured. */
   demo?: boolean;
   prune?: boolean;
+  /** Pull and push only (the scheduled workflow builds in a later step). */
+  skipBuild?: boolean;
 }
 
-/** The most serious of several exit codes. */
-export function worstExit(codes: ExitCode[]): ExitCode {
-  for (const c of [EXIT.ERROR, EXIT.INVALID, EXIT.CONFLICT, EXIT.DEFERRED] as const) if (codes.includes(c)) return c;
-  return EXIT.OK;
-}
+// Re-exported where it used to live; it belongs with the exit codes.
+export { worstExit };
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
-  if (options.demo || (!config.baseUrl && !config.token)) return demoSync(config, reporter, options);
+  if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
   return runSync(config, reporter, options);
 }
 
@@ -56,10 +47,20 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     const pulled = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun });
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
-    const pushed = await push({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun, concurrency: config.concurrency });
+    const bar = reporter.counter('push');
+    const pushed = await push({
+      client: ctx.client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun,
+      concurrency: config.concurrency,
+      onProgress: (m) => reporter.info(m),
+      onSent: bar.update,
+    }).finally(() => bar.stop());
     reporter.info(formatPush(pushed));
     let built;
-    if (!dryRun) {
+    reportRejected(reporter, config.contentDir, pushed.rejected);
+    if (!dryRun && !options.skipBuild) {
       reporter.info('Building the site ...');
       built = await buildSite({ contentDir: config.contentDir, siteDir: config.siteDir, outputDir: config.outputDir, siteUrl: config.siteUrl, root: config.root });
       reporter.info(formatBuild(built));
@@ -69,6 +70,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
         `${pushed.deferred.length ? `, ${pushed.deferred.length} deferred` : ''}${pulled.conflicts.length ? `, ${pulled.conflicts.length} conflicts` : ''}` +
         `${built ? `, ${built.pages} pages in ${relative(process.cwd(), built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
     ].join('\n');
+    reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun));
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
     return worstExit([pulled.conflicts.length ? EXIT.CONFLICT : EXIT.OK, pushExitCode(pushed)]);
   } finally {
@@ -77,31 +79,36 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
 }
 
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
-  const demoRoot = join(config.root, DEMO_DIR);
-  await rm(demoRoot, { recursive: true, force: true });
-  const contentDir = join(demoRoot, 'content');
-  await mkdir(join(contentDir, 'entries'), { recursive: true });
-  await cp(DEMO_ENTRIES_DIR, join(contentDir, 'entries'), { recursive: true });
-  const emulator = await startEmulator({ port: 0, store: await loadSeed('demo') });
-  reporter.info(
-    [
-      'No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator of the changelog service',
-      `(${emulator.url}, workspace "Lumen"). Everything is written under ${DEMO_DIR}/, which git ignores.`,
-      'Set CHANGELOG_BASE_URL and CHANGELOG_TOKEN to sync your own workspace.',
-      '',
-    ].join('\n'),
-  );
+  const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const demoConfig: Config = {
-      ...config,
-      baseUrl: emulator.url,
-      token: DEMO_TOKEN,
-      contentDir,
-      stateDir: join(demoRoot, '.changelog'),
-      outputDir: join(demoRoot, '_site'),
-    };
-    return await runSync(demoConfig, reporter, options);
+    return await runSync(demo.config, reporter, options);
   } finally {
-    await emulator.close();
+    await demo.close();
   }
+}
+
+/** The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). */
+export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean): string {
+  const rows: Array<[string, string | number]> = [
+    ['pulled (remote entries)', pulled.remote],
+    ['new from the service', pulled.created.length],
+    ['updated from the service', pulled.updated.length + pulled.renamed.length],
+    ['pushed (created on the service)', pushed.pushed.length],
+    ['conflicts', pulled.conflicts.length],
+    ['local edits that cannot be pushed', pulled.localEdits.length],
+    ['deferred to the next run', pushed.deferred.length],
+    ['rejected files', pushed.rejected.length],
+    ['requests left today', budgetLeft],
+  ];
+  if (built) rows.push(['pages built', built.pages]);
+  const lines = [`### changelog-sync ${dryRun ? 'plan (dry run)' : 'sync'}: "${pulled.workspace.name}"`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''];
+  const list = (title: string, items: string[]) => {
+    if (items.length === 0) return;
+    lines.push(`**${title}**`, '', ...items.map((i) => `- ${i}`), '');
+  };
+  list('Pushed', pushed.pushed.map((p) => `\`${p.file}\` → ${p.identifier} (${p.status ?? 'created'})`));
+  list('Conflicts (local kept; remote version in .changelog/conflicts/)', pulled.conflicts.map((c) => `\`${c.file}\``));
+  list('Deferred', pushed.deferred.map((d) => `\`${d.file}\``));
+  list('Rejected', pushed.rejected.map((r) => r.reason));
+  return lines.join('\n');
 }

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
@@ -31,6 +32,8 @@ export interface EmulatorFaults {
   dropAfterCommitProbability?: number;
   /** Answer this fraction (0..1) of API requests with a 500, before doing anything. */
   serverErrorRate?: number;
+  /** Answer every Nth `POST /api/entry` with a 500 after committing the entry (the entry exists). */
+  errorAfterCommitEvery?: number;
   /** Delay every response by this many ms. */
   latencyMs?: number;
   /** Answer the next N API requests with 429 (a burst), before doing anything. */
@@ -42,10 +45,31 @@ export interface EmulatorFaults {
   /** Answer API requests with malformed JSON (status 200). */
   malformedJson?: boolean;
   /** What `POST /api/entry` returns: the entry (default), only its identifier, `{success}`, or an empty 201. */
-  createResponse?: 'entry' | 'identifier' | 'success-only' | 'empty';
+  createResponse?: CreateResponseShape;
+  /**
+   * Hold every Nth `POST /api/entry` (1 = every one) for {@link stallMs} before answering:
+   * a client with a shorter timeout gives up while the service still works on it.
+   */
+  stallCreateEvery?: number;
+  /** How long a stalled create is held, in ms. Default 1,000. */
+  stallMs?: number;
+  /**
+   * Where the stall happens: before the entry is committed (default: the entry appears
+   * only after the client may have given up) or after (the entry exists, the answer is late).
+   */
+  stallAfterCommit?: boolean;
+  /**
+   * While set, every API request waits (after it was logged and counted) until this
+   * promise settles: tests freeze the service at an exact point of a client's run.
+   */
+  pause?: Promise<unknown>;
   /** Random source for the probabilistic faults (tests pass a seeded one). Default Math.random. */
   random?: () => number;
 }
+
+/** The shapes of a `POST /api/entry` answer the spec leaves open ("Gaps in the endpoints"). */
+export const CREATE_RESPONSE_SHAPES = ['entry', 'identifier', 'success-only', 'empty'] as const;
+export type CreateResponseShape = (typeof CREATE_RESPONSE_SHAPES)[number];
 
 /** Limits per workspace. Defaults are the service's: 60 a minute, 1,440 a day. */
 export interface EmulatorLimits {
@@ -59,11 +83,19 @@ export interface EmulatorLimits {
 
 /** One request as the emulator saw it. */
 export interface RequestLogRecord {
-  /** When the request arrived (emulator clock, ms). */
+  /**
+   * When the request arrived (emulator clock, ms). An authenticated request that was not
+   * refused by the limits was counted against them at this time.
+   */
   at: number;
   method: string;
   path: string;
+  /** The status answered (0 while the request is being handled). */
   status: number;
+  /** ms from arrival to the answer (or the dropped connection). */
+  ms?: number;
+  /** For `POST /api/entry`: the slug sent, when one was. */
+  slug?: string;
   /** Workspace identifier, when the token was valid. */
   workspace?: string;
   /** Which fault answered it, if one did. */
@@ -96,6 +128,11 @@ export interface RunningEmulator {
   log: RequestLogRecord[];
   /** Faults in force; change them at any time. */
   faults: EmulatorFaults;
+  /**
+   * Emits `request` (a {@link RequestLogRecord}, on arrival) and `response` (the same
+   * record once answered or dropped): tests act at exact points of a client's run.
+   */
+  events: EventEmitter<{ request: [RequestLogRecord]; response: [RequestLogRecord] }>;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -117,6 +154,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const limits = options.limits ?? {};
   const faults: EmulatorFaults = options.faults ?? {};
   const log: RequestLogRecord[] = [];
+  const events = new EventEmitter<{ request: [RequestLogRecord]; response: [RequestLogRecord] }>();
   const perMinute = limits.perMinute ?? 60;
   const perDay = limits.perDay ?? 1440;
   const limiters = new Map<string, { minute: SlidingLimiter; day: SlidingLimiter }>();
@@ -151,51 +189,38 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const method = req.method ?? 'GET';
     const record: RequestLogRecord = { at, method, path: url.pathname + url.search, status: 0 };
     log.push(record);
-    const body = await readBody(req);
-    if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
-
+    events.emit('request', record);
+    const done = () => {
+      record.ms = now() - at;
+      events.emit('response', record);
+    };
     const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
       send(res, status, payload, headers);
+      done();
+    };
+    const raw = (status: number, headers: Record<string, string>, text: string) => {
+      record.status = status;
+      res.writeHead(status, headers);
+      res.end(text);
+      done();
+    };
+    const drop = () => {
+      record.dropped = true;
+      res.socket?.destroy();
+      done();
     };
 
     if (url.pathname === '/login') {
-      record.status = 200;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html><head><title>Log in</title></head><body><form method="post"><input name="email"><input type="password" name="password"></form></body></html>');
-      return;
+      return raw(200, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html><head><title>Log in</title></head><body><form method="post"><input name="email"><input type="password" name="password"></form></body></html>');
     }
     if (!url.pathname.startsWith('/api/')) return reply(404, { message: 'Not Found' });
-
-    // Injected faults that answer before anything is done.
-    if (faults.rateLimitBurst && faults.rateLimitBurst > 0) {
-      faults.rateLimitBurst--;
-      record.fault = '429-burst';
-      return reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
-    }
-    const random = faults.random ?? Math.random;
-    if (faults.serverErrorRate && random() < faults.serverErrorRate) {
-      record.fault = '500';
-      return reply(500, { message: 'Server Error' });
-    }
-    if (faults.htmlBody) {
-      record.fault = 'html';
-      record.status = 200;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
-      return;
-    }
-    if (faults.malformedJson) {
-      record.fault = 'malformed-json';
-      record.status = 200;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"success": true, "data": [');
-      return;
-    }
 
     // Public endpoint 4.
     const latestMatch = /^\/api\/entries\/latest\/([^/]+)$/.exec(url.pathname);
     if (latestMatch && method === 'GET') {
+      await readBody(req);
+      if (faults.latencyMs) await delay(faults.latencyMs);
       const ws = store.byIdentifier(decodeURIComponent(latestMatch[1]!));
       const latest = ws ? store.latest(ws) : undefined;
       if (!latest) return reply(404, { message: 'No entry found.' });
@@ -207,22 +232,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
     const ws = token ? store.byToken(token) : undefined;
     if (!ws) {
+      await readBody(req);
       const wantsJson = /application\/json/i.test(req.headers.accept ?? '');
-      if (!wantsJson) {
-        record.status = 302;
-        res.writeHead(302, { location: '/login' });
-        res.end();
-        return;
-      }
+      if (!wantsJson) return raw(302, { location: '/login' }, '');
       return reply(401, { message: 'Unauthenticated.' });
     }
     record.workspace = ws.info.identifier;
 
-    // Rate limits (spec "Limits").
+    // Rate limits (spec "Limits"), counted on arrival as a throttling middleware does:
+    // before the request body is read and before any processing time.
     const limiter = limiterFor(ws);
     const minuteWait = limiter.minute.waitMs();
     const dayWait = limiter.day.waitMs();
     if (minuteWait > 0 || dayWait > 0) {
+      await readBody(req);
       const retryAfter = Math.max(1, Math.ceil(Math.max(minuteWait, dayWait) / 1000));
       return reply(429, { message: 'Too Many Attempts.' }, {
         'retry-after': String(retryAfter),
@@ -233,6 +256,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     limiter.minute.take();
     limiter.day.take();
     const rl = { 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': String(limiter.minute.remaining()) };
+    const body = await readBody(req);
+    if (method === 'POST' && url.pathname === '/api/entry') record.slug = slugOf(body);
+
+    // Injected faults that answer before anything is done.
+    if (faults.rateLimitBurst && faults.rateLimitBurst > 0) {
+      faults.rateLimitBurst--;
+      record.fault = '429-burst';
+      return reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
+    }
+    const random = faults.random ?? Math.random;
+    if (faults.pause) await faults.pause.catch(() => undefined);
+    if (faults.latencyMs) await delay(faults.latencyMs);
+    if (faults.serverErrorRate && random() < faults.serverErrorRate) {
+      record.fault = '500';
+      return reply(500, { message: 'Server Error' }, rl);
+    }
+    if (faults.htmlBody) {
+      record.fault = 'html';
+      return raw(200, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html><body><h1>Welcome</h1></body></html>');
+    }
+    if (faults.malformedJson) {
+      record.fault = 'malformed-json';
+      return raw(200, { 'content-type': 'application/json' }, '{"success": true, "data": [');
+    }
     const ok = (data: unknown, status = 200) => reply(status, { success: true, version: VERSION, data }, rl);
     const invalid = (err: EmulatorValidationError) => reply(422, { message: err.message, errors: err.errors }, rl);
 
@@ -256,18 +303,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
       if (method === 'POST' && path === '/api/entry') {
         const json = parseJson(body);
-        const entry = store.createEntry(ws, json);
         createCount++;
+        const n = createCount;
+        const stall = faults.stallCreateEvery !== undefined && faults.stallCreateEvery > 0 && n % faults.stallCreateEvery === 0;
+        if (stall) record.fault = faults.stallAfterCommit ? 'stall-after-commit' : 'stall-before-commit';
+        if (stall && !faults.stallAfterCommit) await delay(faults.stallMs ?? 1000);
+        const entry = store.createEntry(ws, json);
+        if (stall && faults.stallAfterCommit) await delay(faults.stallMs ?? 1000);
         const every = faults.dropAfterCommitEvery;
-        const drop =
-          (every !== undefined && every > 0 && createCount % every === 0) ||
+        const dropIt =
+          (every !== undefined && every > 0 && n % every === 0) ||
           (faults.dropAfterCommitProbability !== undefined && random() < faults.dropAfterCommitProbability);
-        if (drop) {
+        if (dropIt) {
           record.status = 201;
-          record.dropped = true;
           record.fault = 'drop-after-commit';
-          res.socket?.destroy();
-          return;
+          return drop();
+        }
+        if (faults.errorAfterCommitEvery !== undefined && faults.errorAfterCommitEvery > 0 && n % faults.errorAfterCommitEvery === 0) {
+          record.fault = '500-after-commit';
+          return reply(500, { message: 'Server Error' }, rl);
         }
         switch (faults.createResponse ?? 'entry') {
           case 'identifier':
@@ -275,10 +329,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           case 'success-only':
             return reply(201, { success: true, version: VERSION }, rl);
           case 'empty':
-            record.status = 201;
-            res.writeHead(201, rl);
-            res.end();
-            return;
+            return raw(201, rl, '');
           default:
             return ok(entryResource(entry), 201);
         }
@@ -307,6 +358,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     store,
     log,
     faults,
+    events,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -322,6 +374,18 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The `slug` of a create request's JSON body, for the request log. */
+function slugOf(body: string): string | undefined {
+  try {
+    const slug = (JSON.parse(body) as { slug?: unknown } | null)?.slug;
+    return typeof slug === 'string' ? slug : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(body: string): unknown {

@@ -159,6 +159,11 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
   }
+  if (known.publish_at instanceof Date) {
+    // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01): judge what was written.
+    const written = /^publish_at:[ \t]*["']?(\d{4}-\d{1,2}-\d{1,2})["']?[ \t]*(?:#.*)?$/m.exec(text.split(/\r?\n---/)[0] ?? '')?.[1];
+    if (written !== undefined && written !== known.publish_at.toISOString().slice(0, 10)) known.publish_at = written;
+  }
   const result = entryFrontmatterSchema.safeParse(known);
   if (!result.success) {
     const issues: FieldIssue[] = result.error.issues.map((i) => {

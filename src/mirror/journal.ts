@@ -7,6 +7,17 @@
  * response: that entry may exist remotely, and it is looked up by slug before anything is
  * sent again.
  *
+ * A record's life:
+ *
+ * | state | meaning | when a later run finds it |
+ * |---|---|---|
+ * | `sending` | the POST was started; no answer (yet) | found by slug: settled. Not found: not created, once `inDoubtUntil` has passed (until then the service may still be working on it) |
+ * | `answered` | the service answered with an error (5xx, a body we cannot read) | found by slug: settled. Not found: not created |
+ * | `created` | the identifier is known; the write-back to the file is not done | written back, without asking the service |
+ *
+ * A record is removed once its outcome is settled: the identifier written to the file, or
+ * the entry known not to exist.
+ *
  * @module
  */
 import { mkdir, readFile } from 'node:fs/promises';
@@ -25,20 +36,32 @@ export interface JournalRecord {
   /** ISO time the POST was started. */
   startedAt: string;
   /**
+   * ISO time until which a POST that got no answer may still be processed by the service
+   * (start + twice the request timeout of the run that sent it). Until then, "not in the
+   * list" does not prove "not created".
+   */
+  inDoubtUntil?: string;
+  /**
    * `sending`: the POST was started, its outcome unknown.
+   * `answered`: the service answered with an error; the list shows the outcome.
    * `created`: the service created the entry, but its identifier is not yet written to the file.
    */
-  state: 'sending' | 'created';
+  state: 'sending' | 'answered' | 'created';
   /** The identifier, once known. */
   identifier?: string;
   /** The status the service gave, once known. */
   status?: string;
+  /** What went wrong, for reports. */
+  reason?: string;
 }
 
 /** The journal, kept in memory and flushed on every change. */
 export class Journal {
   private records = new Map<string, JournalRecord>();
+  /** The write in progress (or the last one). */
   private flushing: Promise<void> = Promise.resolve();
+  /** A write queued behind it, not started yet: later changes join it. */
+  private queued: Promise<void> | undefined;
 
   private constructor(private readonly path: string) {}
 
@@ -90,12 +113,19 @@ export class Journal {
     await this.flush();
   }
 
+  /**
+   * Resolves once a write that started after this call is on disk. Changes made while a
+   * write runs share the next one (the snapshot is taken when a write starts).
+   */
   private flush(): Promise<void> {
+    if (this.queued) return this.queued;
     const next = this.flushing.then(async () => {
+      this.queued = undefined;
       const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, text, { fsync: true });
     });
+    this.queued = next;
     this.flushing = next.catch(() => undefined);
     return next;
   }

@@ -19,3 +19,9 @@ export const EXIT = {
   INVALID: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The most serious of several exit codes: error > invalid > conflict > deferred > ok. */
+export function worstExit(codes: readonly ExitCode[]): ExitCode {
+  for (const c of [EXIT.ERROR, EXIT.INVALID, EXIT.CONFLICT, EXIT.DEFERRED] as const) if (codes.includes(c)) return c;
+  return EXIT.OK;
+}

@@ -1,9 +1,13 @@
 /**
  * Where commands speak: progress and logs on stderr, the result on stdout (human text by
- * default, one JSON document with `--json`).
+ * default, one JSON document with `--json`). In GitHub Actions it also writes annotations
+ * for problems in files, masks secrets, and appends to the job summary.
  *
  * @module
  */
+import pc from 'picocolors';
+import { addMask, annotation, appendJobSummary, isGitHubActions } from './github-actions.js';
+import { Progress } from './progress.js';
 
 /** Options of {@link Reporter}. */
 export interface ReporterOptions {
@@ -11,11 +15,22 @@ export interface ReporterOptions {
   quiet?: boolean;
   verbose?: boolean;
   /** Default process.stdout. */
-  out?: NodeJS.WritableStream;
+  out?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Default process.stderr. */
-  err?: NodeJS.WritableStream;
+  err?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Secrets to mask in everything written (the token). */
   secrets?: string[];
+  /** Environment (GitHub Actions detection, `CI`, `NO_COLOR`). Default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A problem in a local file, for the human line and the Actions annotation. */
+export interface FileProblem {
+  /** Path relative to the working directory (the repository root in Actions). */
+  file: string;
+  line?: number;
+  message: string;
+  level?: 'error' | 'warning';
 }
 
 /** The output channel handed to every command. */
@@ -23,9 +38,13 @@ export class Reporter {
   readonly json: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  private readonly out: NodeJS.WritableStream;
-  private readonly err: NodeJS.WritableStream;
+  /** Running as a GitHub Actions step. */
+  readonly actions: boolean;
+  private readonly out: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly err: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly secrets: string[];
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly color: boolean;
 
   constructor(options: ReporterOptions = {}) {
     this.json = options.json ?? false;
@@ -33,7 +52,11 @@ export class Reporter {
     this.verbose = options.verbose ?? false;
     this.out = options.out ?? process.stdout;
     this.err = options.err ?? process.stderr;
+    this.env = options.env ?? process.env;
     this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
+    this.actions = isGitHubActions(this.env);
+    this.color = Boolean(this.err.isTTY) && !('NO_COLOR' in this.env) && pc.isColorSupported;
+    if (this.actions) for (const s of this.secrets) this.command(addMask(s), false);
   }
 
   /** Masks every configured secret in a text. */
@@ -41,6 +64,11 @@ export class Reporter {
     let t = text;
     for (const s of this.secrets) t = t.split(s).join('***');
     return t;
+  }
+
+  /** Writes a workflow command where the runner reads it without breaking `--json` stdout. */
+  private command(line: string, mask = true): void {
+    (this.json ? this.err : this.out).write(`${mask ? this.mask(line) : line}\n`);
   }
 
   /** A progress or status line on stderr (suppressed by `--quiet`). */
@@ -55,12 +83,53 @@ export class Reporter {
 
   /** A warning on stderr (shown even with `--quiet`). */
   warn(message: string): void {
-    this.err.write(`warning: ${this.mask(message)}\n`);
+    this.err.write(`${this.color ? pc.yellow('warning:') : 'warning:'} ${this.mask(message)}\n`);
   }
 
   /** An error line on stderr. */
   error(message: string): void {
-    this.err.write(`${this.mask(message)}\n`);
+    const m = this.mask(message);
+    this.err.write(`${this.color ? m.replace(/^error( E_[A-Z_]+)?:/, (x) => pc.red(x)) : m}\n`);
+  }
+
+  /** A problem in a file: a line on stderr and, in Actions, an annotation on the file. */
+  problem(p: FileProblem): void {
+    const where = `${p.file}${p.line ? `:${p.line}` : ''}`;
+    const text = p.message.startsWith(p.file) ? p.message : `${where}: ${p.message}`;
+    if (p.level === 'warning') this.warn(text);
+    else this.error(`${this.color ? pc.red('error:') : 'error:'} ${text}`);
+    if (this.actions) this.command(annotation(p.level ?? 'error', this.mask(p.message), { file: p.file, line: p.line }));
+  }
+
+  /** Appends Markdown to the Actions job summary (no-op elsewhere). */
+  summary(markdown: string): void {
+    if (this.actions) appendJobSummary(this.mask(markdown), this.env);
+  }
+
+  /**
+   * A progress bar on stderr for work over a second; only on a TTY, never in CI logs,
+   * never with `--quiet` or `--json`.
+   */
+  progress(label: string, total: number): Progress {
+    const enabled = Boolean(this.err.isTTY) && !this.quiet && !this.json && !this.env.CI && !this.actions;
+    return new Progress(this.err, label, total, enabled);
+  }
+
+  /**
+   * A `(done, total)` callback for work whose total is known only once it starts; the bar
+   * (see {@link progress}) is created on the first call. Call `stop` at the end.
+   */
+  counter(label: string): { update(done: number, total: number): void; stop(): void } {
+    let bar: Progress | undefined;
+    let shown = 0;
+    return {
+      update: (done, total) => {
+        bar ??= this.progress(label, total);
+        bar.tick(done - shown);
+        shown = done;
+      },
+      stop: () => bar?.stop(),
+    };
   }
 
   /** The command's result: `human` text, or `data` as one JSON document with `--json`. */

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,28 +9,39 @@ export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
 /** Runs the real CLI as a child process. The environment is cleaned of CHANGELOG_* unless given. */
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
+  return spawnCli(args, options).done;
+}
+
+/** Starts the real CLI as a child process (to kill it at a chosen moment); `done` resolves when it closed. */
+export function spawnCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): { child: ChildProcess; done: Promise<CliResult> } {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_')) delete env[k];
   Object.assign(env, { NO_COLOR: '1' }, options.env ?? {});
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const done = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
   });
+  return { child, done };
 }
 
 /** A temporary directory, removed by the returned cleanup. */

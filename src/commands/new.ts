@@ -1,0 +1,78 @@
+/**
+ * `changelog-sync new "Title"`: a correctly named entry file from a template.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../api/errors.js';
+import type { Config } from '../config.js';
+import { entryFileName, isSafeSlug, serializeEntryFile, slugify } from '../mirror/entry-file.js';
+import { ENTRIES_DIR } from '../mirror/local-index.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** Options of {@link newCommand}. */
+export interface NewCommandOptions {
+  /** `YYYY-MM-DD`; default today (UTC). */
+  date?: string;
+  slug?: string;
+  /** Create as a draft (`is_published: false`). Default: published on push. */
+  draft?: boolean;
+  tags?: string[];
+  notify?: boolean;
+  dryRun?: boolean;
+}
+
+const BODY = `Write the entry here, in Markdown.
+
+- What changed, for whom
+- How to use it
+
+`;
+
+/**
+ * Creates `content/entries/<date>-<slug>.md`. Refuses to overwrite.
+ * @throws {ChangelogSyncError} `E_USAGE` for an empty title, a malformed date or slug, or
+ *   when the file exists.
+ */
+export async function newCommand(config: Config, reporter: Reporter, title: string, options: NewCommandOptions = {}): Promise<ExitCode> {
+  if (!title.trim()) throw new ChangelogSyncError('E_USAGE', 'the title is empty', { hint: 'changelog-sync new "Faster exports"' });
+  const date = options.date ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+    throw new ChangelogSyncError('E_USAGE', `--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`, { field: 'publish_at' });
+  }
+  const slug = options.slug ?? slugify(title);
+  if (!isSafeSlug(slug)) {
+    throw new ChangelogSyncError('E_USAGE', `--slug ${JSON.stringify(slug)} is not URL-safe`, { field: 'slug', hint: 'use letters, digits, hyphens and underscores' });
+  }
+  const rel = `${ENTRIES_DIR}/${entryFileName(date, slug)}`;
+  const abs = join(config.contentDir, rel);
+  const shown = relative(process.cwd(), abs);
+  if (existsSync(abs)) {
+    throw new ChangelogSyncError('E_USAGE', `${shown} already exists`, { file: shown, hint: 'pick another title, --slug or --date' });
+  }
+  const text = serializeEntryFile(
+    {
+      title: title.trim(),
+      slug: options.slug,
+      publish_at: date,
+      is_published: !options.draft,
+      notify_subscribers: options.notify ?? false,
+      tags: options.tags && options.tags.length > 0 ? options.tags : undefined,
+    },
+    BODY,
+  );
+  if (!options.dryRun) {
+    await mkdir(join(config.contentDir, ENTRIES_DIR), { recursive: true });
+    await writeFileAtomic(abs, text);
+  }
+  reporter.result(`${options.dryRun ? 'Would create' : 'Created'} ${shown}\nEdit it, then run \`changelog-sync check\` and open a pull request.`, {
+    command: 'new',
+    file: shown,
+    dryRun: Boolean(options.dryRun),
+    content: text,
+  });
+  return EXIT.OK;
+}

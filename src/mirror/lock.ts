@@ -1,0 +1,228 @@
+/**
+ * The content directory's lock (issue "Push that never duplicates": two pushes at once
+ * on one content directory must not both send).
+ *
+ * A lock directory `<stateDir>/lock`, taken with proper-lockfile (an atomic `mkdir`, its
+ * mtime refreshed while held), and beside it `<stateDir>/lock.json` naming the holder:
+ * pid, host, start time and command. A second process fails fast with `E_LOCKED` naming
+ * that holder.
+ *
+ * A lock whose holder died (SIGKILL, a crashed runner) is recovered:
+ * - on the same host at once, when the recorded pid is no longer alive;
+ * - anywhere once its mtime is older than {@link LOCK_STALE_MS} (proper-lockfile's rule:
+ *   a living holder refreshes it every few seconds).
+ *
+ * The lock is re-entrant within one process (a `sync` that holds it can run push).
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../api/errors.js';
+
+/** Name of the lock directory inside the state directory. */
+export const LOCK_DIR = 'lock';
+/** Name of the holder file inside the state directory. */
+export const LOCK_HOLDER_FILE = 'lock.json';
+/** A lock not refreshed for this long (ms) is stale, whoever holds it. */
+export const LOCK_STALE_MS = 30_000;
+
+/** Who holds a lock, as recorded in `lock.json`. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  startedAt: string;
+  /** What runs under it, e.g. `push`. */
+  command: string;
+  /** Inode of the lock directory it belongs to: a holder file left by an earlier lock is not taken for the current one. */
+  ino: number;
+}
+
+/** A held lock. */
+export interface HeldLock {
+  /** The holder record written for this lock. */
+  holder: LockHolder;
+  /** A stale lock that was taken over to get this one, if any. */
+  recovered?: LockHolder | { unknown: true };
+  /**
+   * Set when the lock was lost while held (its directory removed or its mtime changed by
+   * someone else): stop sending and report.
+   */
+  readonly compromised: Error | undefined;
+  /** Releases the lock (the outermost release of a re-entrant hold). */
+  release(): Promise<void>;
+}
+
+interface Entry {
+  count: number;
+  lock: HeldLock;
+  release: () => Promise<void>;
+}
+const held = new Map<string, Entry>();
+
+/**
+ * Takes the lock of a content directory's state directory, failing fast when another
+ * process holds it.
+ *
+ * @param stateDir the state directory (`.changelog`); created when missing.
+ * @param command what will run under the lock, recorded for other processes' messages.
+ * @throws {ChangelogSyncError} `E_LOCKED` naming the holder (pid, host, start time,
+ *   command) when a living process holds it; `E_FILE` when the state directory cannot
+ *   hold a lock (not writable).
+ */
+export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
+  const key = join(stateDir);
+  const existing = held.get(key);
+  if (existing) {
+    existing.count++;
+    const inner = existing.lock;
+    let released = false;
+    return {
+      holder: inner.holder,
+      get compromised() {
+        return inner.compromised;
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        await releaseOne(key);
+      },
+    };
+  }
+  await mkdir(stateDir, { recursive: true });
+  const lockPath = join(stateDir, LOCK_DIR);
+  const holderPath = join(stateDir, LOCK_HOLDER_FILE);
+  let compromised: Error | undefined;
+  const options: lockfile.LockOptions = {
+    lockfilePath: lockPath,
+    realpath: false,
+    retries: 0,
+    stale: LOCK_STALE_MS,
+    update: 5_000,
+    onCompromised: (err) => {
+      compromised = err; // proper-lockfile's default throws from a timer and kills the process
+    },
+  };
+
+  let recovered: HeldLock['recovered'];
+  let release: () => Promise<void>;
+  // A lock directory that is already stale now will be taken over by proper-lockfile: say so.
+  const before = await stat(lockPath).catch(() => undefined);
+  const staleBefore = before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS ? ((await readHolder(stateDir)) ?? { unknown: true as const }) : undefined;
+  try {
+    release = await lockfile.lock(stateDir, options);
+    recovered = staleBefore;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockError(stateDir, err);
+    const holder = await readHolder(stateDir);
+    if (!holder || holder.host !== hostname() || isAlive(holder.pid)) throw lockedError(stateDir, holder);
+    // The holder died on this host: move its lock aside (atomic, so only one of several
+    // recovering processes gets it) and take a fresh one.
+    const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
+    try {
+      await rename(lockPath, aside);
+    } catch {
+      throw lockedError(stateDir, await readHolder(stateDir));
+    }
+    await rm(aside, { recursive: true, force: true });
+    recovered = holder;
+    try {
+      release = await lockfile.lock(stateDir, options);
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw lockedError(stateDir, await readHolder(stateDir));
+      throw lockError(stateDir, again);
+    }
+  }
+
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    command,
+    ino: (await stat(lockPath)).ino,
+  };
+  await writeFileAtomic(holderPath, `${JSON.stringify(holder, null, 2)}\n`);
+  let released = false;
+  const lock: HeldLock = {
+    holder,
+    recovered,
+    get compromised() {
+      return compromised;
+    },
+    release: async () => {
+      if (released) return;
+      released = true;
+      await releaseOne(key);
+    },
+  };
+  held.set(key, {
+    count: 1,
+    lock,
+    release: async () => {
+      await rm(holderPath, { force: true });
+      await release().catch(() => undefined); // already released when compromised
+    },
+  });
+  return lock;
+}
+
+async function releaseOne(key: string): Promise<void> {
+  const entry = held.get(key);
+  if (!entry) return;
+  if (--entry.count > 0) return;
+  held.delete(key);
+  await entry.release();
+}
+
+/**
+ * The holder of a content directory's lock, when it is held and the holder file belongs
+ * to the current lock directory.
+ */
+export async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
+  let ino: number;
+  try {
+    ino = (await stat(join(stateDir, LOCK_DIR))).ino;
+  } catch {
+    return undefined;
+  }
+  try {
+    const h = JSON.parse(await readFile(join(stateDir, LOCK_HOLDER_FILE), 'utf8')) as Partial<LockHolder>;
+    if (typeof h.pid !== 'number' || typeof h.host !== 'string' || h.ino !== ino) return undefined;
+    return { pid: h.pid, host: h.host, startedAt: String(h.startedAt), command: String(h.command), ino };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a process with this pid exists (on this host). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lockedError(stateDir: string, holder: LockHolder | undefined): ChangelogSyncError {
+  const who = holder
+    ? `pid ${holder.pid} on host "${holder.host}", running \`${holder.command}\` since ${holder.startedAt}`
+    : 'a process that has not recorded itself yet (it took the lock a moment ago)';
+  return new ChangelogSyncError('E_LOCKED', `another changelog-sync process holds the lock of this content directory: ${who}`, {
+    file: join(stateDir, LOCK_DIR),
+    hint: `wait for it to finish and run again. A lock left by a process that died is taken over automatically: at once on the same host, after ${LOCK_STALE_MS / 1000} s from another`,
+  });
+}
+
+function lockError(stateDir: string, cause: unknown): ChangelogSyncError {
+  return new ChangelogSyncError('E_FILE', `cannot take the lock ${join(stateDir, LOCK_DIR)}: ${(cause as Error).message}`, {
+    file: join(stateDir, LOCK_DIR),
+    cause,
+    hint: 'check that the state directory is writable',
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * GitHub Actions workflow commands and the job summary
+ * (docs.github.com: "Workflow commands for GitHub Actions").
+ *
+ * @module
+ */
+import { appendFileSync } from 'node:fs';
+
+/** True when running as a step of a GitHub Actions job. */
+export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.GITHUB_ACTIONS === 'true';
+}
+
+/** Escapes a workflow command's message (`%`, CR, LF). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a workflow command's property value (also `:` and `,`). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** Where an annotation points. */
+export interface AnnotationProperties {
+  /** Path relative to the repository root. */
+  file?: string;
+  /** 1-based line. */
+  line?: number;
+  title?: string;
+}
+
+/** `::error file=...,line=...::message` (or warning/notice). */
+export function annotation(level: 'error' | 'warning' | 'notice', message: string, props: AnnotationProperties = {}): string {
+  const parts: string[] = [];
+  if (props.file) parts.push(`file=${escapeProperty(props.file)}`);
+  if (props.line !== undefined) parts.push(`line=${props.line}`);
+  if (props.title) parts.push(`title=${escapeProperty(props.title)}`);
+  return `::${level}${parts.length ? ` ${parts.join(',')}` : ''}::${escapeData(message)}`;
+}
+
+/** `::add-mask::value`: the runner hides the value in every later log line. */
+export function addMask(value: string): string {
+  return `::add-mask::${escapeData(value)}`;
+}
+
+/**
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`). Does nothing when the
+ * variable is unset.
+ */
+export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const path = env.GITHUB_STEP_SUMMARY;
+  if (!path) return false;
+  appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+  return true;
+}

@@ -1,0 +1,100 @@
+/**
+ * Eleventy's dev server over the mirror, with live reload (the `dev` command).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Eleventy from '@11ty/eleventy';
+import { ChangelogSyncError } from '../api/errors.js';
+import type { BuildOptions } from './build.js';
+import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
+
+/** A problem to show on every page while serving. */
+export interface PageProblem {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+/** Options of {@link serveSite}. */
+export interface ServeOptions extends BuildOptions {
+  /** Port to try first; Eleventy's server moves up when it is taken. */
+  port: number;
+  /** Called before every (re)build; what it returns is shown as a banner on every page. */
+  problems?: () => Promise<PageProblem[]>;
+  /** Eleventy's own log lines (rebuilds, reloads). */
+  onLog?: (message: string) => void;
+}
+
+/** A running dev server. */
+export interface DevServer {
+  /** e.g. `http://localhost:8080/`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The banner listing problems, injected right after `<body>`. */
+export function problemBanner(problems: PageProblem[]): string {
+  const items = problems.map((p) => `<li><code>${escapeHtml(p.file)}${p.line ? `:${p.line}` : ''}</code> ${escapeHtml(p.message)}</li>`).join('');
+  return (
+    `<aside id="changelog-sync-problems" role="alert" style="margin:0;padding:1rem 1.25rem;background:#fff1f0;color:#86181d;border-bottom:2px solid #d73a49;font:14px/1.5 system-ui,sans-serif">` +
+    `<strong>${problems.length} entry file${problems.length === 1 ? '' : 's'} cannot be read</strong> (not in the site until fixed):<ul style="margin:.5rem 0 0;padding-left:1.25rem">${items}</ul></aside>`
+  );
+}
+
+/**
+ * Builds the site, serves it with live reload, and rebuilds when the templates or the
+ * content directory change.
+ * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
+ */
+export async function serveSite(options: ServeOptions): Promise<DevServer> {
+  const configFile = join(options.root, '.eleventy.js');
+  const configPath = existsSync(configFile) ? configFile : undefined;
+  let problems: PageProblem[] = [];
+  let resolveUrl: (url: string) => void = () => undefined;
+  const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
+  const eleventy = new Eleventy(options.siteDir, options.outputDir, {
+    quietMode: true,
+    runMode: 'serve',
+    configPath,
+    config(eleventyConfig: any) {
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: options.siteDir });
+      if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
+      eleventyConfig.addWatchTarget(options.contentDir);
+      eleventyConfig.setServerOptions({
+        port: options.port,
+        showAllHosts: false,
+        messageOnStart: ({ localhostUrl }: { localhostUrl: string }) => {
+          resolveUrl(localhostUrl);
+          return false;
+        },
+      });
+      eleventyConfig.on('eleventy.before', async () => {
+        problems = options.problems ? await options.problems() : [];
+      });
+      eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
+        if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
+        return content.replace(/<body([^>]*)>/i, (m) => `${m}${problemBanner(problems)}`);
+      });
+    },
+  });
+  const log = options.onLog ?? (() => undefined);
+  eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
+  try {
+    await eleventy.init();
+    await eleventy.watch();
+  } catch (cause) {
+    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${(cause as Error).message}`, { cause });
+  }
+  await eleventy.serve(options.port);
+  const url = await listening;
+  return {
+    url,
+    close: () => eleventy.stopWatch(),
+  };
+}

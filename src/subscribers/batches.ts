@@ -1,0 +1,104 @@
+/**
+ * Sending subscribers in batches (issue 5): endpoints 8 and 9 take an array, so one
+ * request carries many subscribers. This module sizes the batches to the rate budget
+ * and runs them one after the other, recording each batch's outcome so that a failure
+ * never hides what the batches before it did.
+ *
+ * @module
+ */
+import { ChangelogSyncError, type ErrorCode } from '../api/errors.js';
+
+/** Subscribers per request when the budget does not ask for more. */
+export const DEFAULT_BATCH_SIZE = 100;
+
+/**
+ * The batch size that fits `items` into the requests left: {@link DEFAULT_BATCH_SIZE},
+ * raised until every item fits in `requestsLeft` requests (service-spec.md "Limits":
+ * 1,440 requests a day per workspace, shared with every other job).
+ *
+ * @param items subscribers to send.
+ * @param requestsLeft requests this run may still spend on batches.
+ */
+export function defaultBatchSize(items: number, requestsLeft: number): number {
+  return Math.max(DEFAULT_BATCH_SIZE, Math.ceil(items / Math.max(1, requestsLeft)));
+}
+
+/** Splits items into consecutive batches of at most `size`. */
+export function toBatches<T>(items: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}
+
+/**
+ * What became of one batch:
+ * - `done`: the service answered; see the result;
+ * - `failed`: the request failed (see `error`);
+ * - `deferred`: not sent, the day's request budget is spent (or the service kept
+ *   answering 429): the next run can send it;
+ * - `not-sent`: not sent because an earlier batch failed in a way that would fail it too.
+ */
+export type BatchStatus = 'done' | 'failed' | 'deferred' | 'not-sent';
+
+/** One batch and its outcome. */
+export interface BatchRun<T, R> {
+  /** 1-based. */
+  index: number;
+  items: T[];
+  status: BatchStatus;
+  result?: R;
+  error?: ChangelogSyncError;
+  /**
+   * True when the request may have been carried out although it failed: no response
+   * (`E_NETWORK`), a 5xx, or a response that was not the promised JSON. A 4xx is a refusal:
+   * nothing was done.
+   */
+  ambiguous?: boolean;
+}
+
+const AMBIGUOUS: ReadonlySet<ErrorCode> = new Set(['E_NETWORK', 'E_SERVICE', 'E_UNEXPECTED_RESPONSE']);
+
+/**
+ * Sends the batches one after the other.
+ *
+ * After a refusal of one batch (`E_VALIDATION`: the service checked its rows and did
+ * nothing) the next batches are still sent. After any other failure they are not (an
+ * authentication error or a service in trouble would fail them too) and are reported
+ * `not-sent`. When the daily budget is spent the rest is `deferred`.
+ *
+ * @param batches the batches, in order.
+ * @param send sends one batch (through the client, hence through its rate budget).
+ * @param onBatch told about each batch as soon as its outcome is known.
+ */
+export async function runBatches<T, R>(
+  batches: T[][],
+  send: (items: T[]) => Promise<R>,
+  onBatch?: (run: BatchRun<T, R>, total: number) => void,
+): Promise<Array<BatchRun<T, R>>> {
+  const runs: Array<BatchRun<T, R>> = [];
+  let stop: 'deferred' | 'not-sent' | undefined;
+  for (const [i, items] of batches.entries()) {
+    let run: BatchRun<T, R>;
+    if (stop) run = { index: i + 1, items, status: stop };
+    else {
+      try {
+        run = { index: i + 1, items, status: 'done', result: await send(items) };
+      } catch (err) {
+        const error =
+          err instanceof ChangelogSyncError
+            ? err
+            : new ChangelogSyncError('E_UNEXPECTED_RESPONSE', `batch ${i + 1}: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+        if (error.code === 'E_RATE_LIMITED') {
+          run = { index: i + 1, items, status: 'deferred', error };
+          stop = 'deferred';
+        } else {
+          run = { index: i + 1, items, status: 'failed', error, ambiguous: AMBIGUOUS.has(error.code) };
+          if (error.code !== 'E_VALIDATION') stop = 'not-sent';
+        }
+      }
+    }
+    runs.push(run);
+    onBatch?.(run, batches.length);
+  }
+  return runs;
+}

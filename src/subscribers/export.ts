@@ -1,0 +1,96 @@
+/**
+ * `subscribers export`: every subscriber as CSV, to a file or stdout (service-spec.md
+ * endpoint 7; issue 5). The CSV is safe to open in a spreadsheet (see `csv-write.ts`),
+ * the file is written atomically and readable by its owner only, and never inside the
+ * directories that are published or committed by this tool (content, site, state):
+ * subscriber data must not end up in git or on the site.
+ *
+ * @module
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { ChangelogClient } from '../api/client.js';
+import { ChangelogSyncError } from '../api/errors.js';
+import type { Subscriber } from '../api/schemas.js';
+import { subscribersToCsv, writeCsvFile } from './csv-write.js';
+
+/** A directory an export must not be written into, and what it is. */
+export interface ProtectedDir {
+  dir: string;
+  /** E.g. "the content directory (committed to git)". */
+  what: string;
+}
+
+/** Resolves symbolic links of the longest existing part of a path. */
+function realish(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : resolve(realish(parent), relative(parent, abs));
+  }
+}
+
+/**
+ * Refuses an output path inside a protected directory.
+ *
+ * @param out the `--out` path.
+ * @param protectedDirs directories that are committed or published.
+ * @throws {ChangelogSyncError} `E_USAGE` naming the directory and the fix.
+ */
+export function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
+  const target = realish(out);
+  for (const { dir, what } of protectedDirs) {
+    const rel = relative(realish(dir), target);
+    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+      throw new ChangelogSyncError('E_USAGE', `--out ${out} is inside ${what}: subscriber data must not be committed or published`, {
+        field: '--out',
+        hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',
+      });
+    }
+  }
+}
+
+/** Options of {@link exportSubscribers}. */
+export interface ExportOptions {
+  client: ChangelogClient;
+  /** The file to write; undefined: return the CSV (for stdout). */
+  out?: string | undefined;
+  /** Directories the file must not be in (checked before any request). */
+  protectedDirs?: readonly ProtectedDir[];
+}
+
+/** The result of {@link exportSubscribers}. */
+export interface ExportResult {
+  count: number;
+  /** The file written, when `out` was given. */
+  file?: string;
+  /** The CSV, when no `out` was given. */
+  csv?: string;
+  subscribers: Subscriber[];
+}
+
+/**
+ * Exports every subscriber: one `GET /api/subscribers`, then a CSV with a header row.
+ * A file gets a byte order mark and CRLF (Excel's "CSV UTF-8"); stdout plain UTF-8.
+ *
+ * @throws {ChangelogSyncError} `E_USAGE` for an `out` inside a protected directory,
+ *   `E_FILE` when the file cannot be written, or the client's error for the `GET`.
+ */
+export async function exportSubscribers(options: ExportOptions): Promise<ExportResult> {
+  if (options.out !== undefined) assertExportPath(options.out, options.protectedDirs ?? []);
+  const subscribers = await options.client.listSubscribers();
+  if (options.out === undefined) return { count: subscribers.length, csv: subscribersToCsv(subscribers), subscribers };
+  const file = resolve(options.out);
+  try {
+    await writeCsvFile(file, subscribersToCsv(subscribers, { spreadsheet: true }));
+  } catch (cause) {
+    throw new ChangelogSyncError('E_FILE', `cannot write ${options.out}: ${(cause as Error).message}`, {
+      file: options.out,
+      cause,
+      hint: 'check that the directory exists and is writable',
+    });
+  }
+  return { count: subscribers.length, file, subscribers };
+}

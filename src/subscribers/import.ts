@@ -1,0 +1,392 @@
+/**
+ * `subscribers import`: adds the people of a CSV file as subscribers (service-spec.md
+ * endpoints 7 and 8; issue 5).
+ *
+ * A wrong import mails or exposes real people, so every row is checked before anything
+ * is sent, and every row ends up in exactly one list of the result, with its line:
+ *
+ * - **skipped**: a duplicate of an earlier row, already a subscriber (one `GET` first,
+ *   or the service skipped it), or invalid (no or a malformed address, a malformed date,
+ *   too many fields), or refused by the consent rule;
+ * - **added**: in the service's answer to a batch (or, after a lost answer, found in
+ *   the list);
+ * - **failed**: in a batch the service refused or did not answer;
+ * - **not sent**: after a failure that would fail the rest, or beyond the day's budget.
+ *
+ * **Consent.** The service records a subscriber sent without `verified_at` as verified
+ * today (spec endpoint 8, rule 4). A list without verification dates would therefore
+ * declare everyone verified, so a row without a date is refused unless the user gives
+ * one explicitly (`--verified-at`). Every row sent carries `verified_at`: the service's
+ * default is never used.
+ *
+ * @module
+ */
+import type { ChangelogClient } from '../api/client.js';
+import type { ErrorCode } from '../api/errors.js';
+import type { Subscriber } from '../api/schemas.js';
+import { defaultBatchSize, runBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
+import type { SubscriberCsv } from './csv-read.js';
+import { emailKey, normalizeDate, normalizeEmail, utcToday } from './validate.js';
+
+/** Why a row was not sent. */
+export type SkipReason =
+  | 'duplicate'
+  | 'exists'
+  | 'missing-email'
+  | 'invalid-email'
+  | 'too-many-fields'
+  | 'invalid-date'
+  | 'no-verification-date';
+
+/** Reasons that are a problem of the file to fix (exit code 5), unlike the harmless `duplicate` and `exists`. */
+export const INVALID_REASONS: ReadonlySet<SkipReason> = new Set(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date', 'no-verification-date']);
+
+/** A row that was not sent, and why. */
+export interface SkippedRow {
+  /** 1-based line of the file on which the row starts. */
+  line: number;
+  /** The address, normalised when it was valid, else as written. */
+  email: string;
+  reason: SkipReason;
+  message: string;
+  /** The column at fault (header as written), for invalid rows. */
+  field?: string;
+  /** How to fix it, for invalid rows. */
+  fix?: string;
+  /** For `duplicate`: the line of the first row with the address. */
+  duplicateOf?: number;
+}
+
+/** A row as it is (or would be) sent to `POST /api/subscribers`. */
+export interface ImportRow {
+  line: number;
+  email: string;
+  name: string;
+  /** `YYYY-MM-DD`, always sent. */
+  verified_at: string;
+}
+
+/** A row the service added. */
+export interface AddedRow extends ImportRow {
+  batch: number;
+  /** True when the batch's answer was lost and the list showed the row added. */
+  confirmedByList?: boolean;
+}
+
+/** A row of a batch that failed. */
+export interface FailedRow extends ImportRow {
+  batch: number;
+  code: ErrorCode;
+  message: string;
+}
+
+/** A row that was not sent: `deferred` (budget spent) or `not-sent` (after a failure). */
+export interface NotSentRow extends ImportRow {
+  batch: number;
+  reason: 'deferred' | 'not-sent';
+}
+
+/** One batch of the import. */
+export interface ImportBatchSummary {
+  /** 1-based. */
+  index: number;
+  firstLine: number;
+  lastLine: number;
+  size: number;
+  /** `planned` in a dry run (or `deferred` when beyond the day's budget). */
+  status: BatchStatus | 'planned';
+  added: number;
+  /** Rows the service did not add (already subscribers). */
+  skipped: number;
+  error?: { code: ErrorCode; message: string };
+}
+
+/** What {@link planImport} decided, before any request. */
+export interface ImportPlan {
+  toSend: ImportRow[];
+  skipped: SkippedRow[];
+}
+
+/** The result of {@link importSubscribers}. */
+export interface ImportResult {
+  file: string;
+  dryRun: boolean;
+  delimiter: string;
+  /** Headers of the columns used. */
+  columns: { email: string; name?: string; firstName?: string; lastName?: string; verified?: string };
+  /** The `--verified-at` date applied to rows without their own, if given. */
+  verifiedAt?: string;
+  /** Rows in the file (not counting the header and blank rows). */
+  rows: number;
+  blankRows: number;
+  batchSize: number;
+  batches: ImportBatchSummary[];
+  added: AddedRow[];
+  skipped: SkippedRow[];
+  failed: FailedRow[];
+  notSent: NotSentRow[];
+  /** Requests this import made (a dry run: the `GET`). */
+  requests: number;
+  /** Requests left in the day's budget at the end. */
+  dayRemaining: number;
+}
+
+/** Options of {@link importSubscribers}. */
+export interface ImportOptions {
+  client: ChangelogClient;
+  csv: SubscriberCsv;
+  /** `YYYY-MM-DD` for rows without their own verification date (the `--verified-at` option, parsed). */
+  verifiedAt?: string | undefined;
+  /** Subscribers per request. Default: see {@link defaultBatchSize}. */
+  batchSize?: number | undefined;
+  /** Read the list and plan; send nothing that changes anything. */
+  dryRun?: boolean | undefined;
+  /** `YYYY-MM-DD` (UTC). Default: today. */
+  today?: string;
+  /** Told about each batch as soon as its outcome is known. */
+  onBatch?: (batch: ImportBatchSummary, total: number) => void;
+}
+
+/**
+ * Decides, row by row and without any request, what to send: checks the field count,
+ * the address, duplicates within the file and against `existing`, the verification
+ * date, and the consent rule (see the module description).
+ *
+ * @param csv the parsed file.
+ * @param existing the subscribers the service has now.
+ * @param options.verifiedAt the `--verified-at` date, if given.
+ * @param options.today `YYYY-MM-DD` (UTC), the latest acceptable verification date.
+ */
+export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], options: { verifiedAt?: string | undefined; today: string }): ImportPlan {
+  const known = new Set(existing.map((s) => emailKey(s.email)));
+  const firstLine = new Map<string, number>();
+  const toSend: ImportRow[] = [];
+  const skipped: SkippedRow[] = [];
+  const emailHeader = csv.columns.email.header;
+  const verifiedHeader = csv.columns.verified?.header;
+  for (const row of csv.rows) {
+    const raw = row.email.trim();
+    if (row.extraFields > 0) {
+      skipped.push({
+        line: row.line,
+        email: raw,
+        reason: 'too-many-fields',
+        message: `the row has ${csv.header.length + row.extraFields} fields, the header ${csv.header.length}`,
+        field: emailHeader,
+        fix: `a value that contains the delimiter ("${csv.delimiter}") must be in double quotes`,
+      });
+      continue;
+    }
+    const email = normalizeEmail(row.email);
+    if (!email.ok) {
+      skipped.push({
+        line: row.line,
+        email: raw,
+        reason: email.reason,
+        message: email.reason === 'missing-email' ? 'no email address' : `${JSON.stringify(raw)} is not a valid email address`,
+        field: emailHeader,
+        fix: email.reason === 'missing-email' ? 'fill in the address or delete the row' : 'correct the address or delete the row',
+      });
+      continue;
+    }
+    const key = emailKey(email.email);
+    const first = firstLine.get(key);
+    if (first !== undefined) {
+      skipped.push({ line: row.line, email: email.email, reason: 'duplicate', message: `the same address as line ${first}`, duplicateOf: first });
+      continue;
+    }
+    firstLine.set(key, row.line);
+    if (known.has(key)) {
+      skipped.push({ line: row.line, email: email.email, reason: 'exists', message: 'already a subscriber' });
+      continue;
+    }
+    let date: string | undefined;
+    const cell = row.verified?.trim() ?? '';
+    if (verifiedHeader !== undefined && cell !== '') {
+      const check = normalizeDate(cell, options.today);
+      if (!check.ok) {
+        skipped.push({
+          line: row.line,
+          email: email.email,
+          reason: 'invalid-date',
+          message: check.message,
+          field: verifiedHeader,
+          fix: 'write the date as YYYY-MM-DD (or an ISO 8601 date and time), or empty the cell and pass --verified-at',
+        });
+        continue;
+      }
+      date = check.date;
+    }
+    date ??= options.verifiedAt;
+    if (date === undefined) {
+      skipped.push({
+        line: row.line,
+        email: email.email,
+        reason: 'no-verification-date',
+        message: CONSENT_MESSAGE,
+        field: verifiedHeader ?? 'verified_at',
+        fix: consentFix(csv),
+      });
+      continue;
+    }
+    toSend.push({ line: row.line, email: email.email, name: row.name, verified_at: date });
+  }
+  return { toSend, skipped };
+}
+
+/** Why a row without a verification date is refused. */
+export const CONSENT_MESSAGE =
+  'no verification date: the service records a subscriber sent without verified_at as verified today, which would declare that this person confirmed a subscription they may never have confirmed';
+
+function consentFix(csv: SubscriberCsv): string {
+  if (csv.columns.verified) {
+    return `fill in the "${csv.columns.verified.header}" cell, or pass --verified-at YYYY-MM-DD|today to declare the date of rows without one (only if they did confirm)`;
+  }
+  const candidate = csv.dateColumns[0];
+  if (candidate !== undefined) {
+    return `if the column "${candidate}" records when each person confirmed, pass --verified-column "${candidate}"; otherwise pass --verified-at YYYY-MM-DD|today to declare the date yourself (only if they did confirm)`;
+  }
+  return 'pass --verified-at YYYY-MM-DD|today to declare when these people confirmed (only if they did), or add a column with each confirmation date and pass --verified-column COLUMN';
+}
+
+/**
+ * Imports a parsed subscriber file: one `GET /api/subscribers`, then {@link planImport},
+ * then `POST /api/subscribers` batch by batch (nothing in a dry run). Every request
+ * goes through the client's rate budget; batches beyond the day's budget are deferred.
+ * When a batch's answer is lost (no response, 5xx), one more `GET` finds out which of
+ * its rows the service added, so that the result is exact.
+ *
+ * @throws {ChangelogSyncError} when the first `GET` fails (nothing was sent then).
+ *   Failures of batches are not thrown: they are in the result.
+ */
+export async function importSubscribers(options: ImportOptions): Promise<ImportResult> {
+  const { client, csv } = options;
+  const today = options.today ?? utcToday();
+  const sentBefore = client.budget.sent;
+  const existing = await client.listSubscribers();
+  const plan = planImport(csv, existing, { verifiedAt: options.verifiedAt, today });
+  // One request stays in reserve for the check after a lost answer.
+  const requestsLeft = client.budget.dayRemaining() - 1;
+  const batchSize = options.batchSize ?? defaultBatchSize(plan.toSend.length, requestsLeft);
+  const batches = toBatches(plan.toSend, batchSize);
+
+  const added: AddedRow[] = [];
+  const skipped = [...plan.skipped];
+  const failed: FailedRow[] = [];
+  const notSent: NotSentRow[] = [];
+  const summaries: ImportBatchSummary[] = [];
+
+  if (options.dryRun) {
+    batches.forEach((items, i) => {
+      const fits = i < client.budget.dayRemaining();
+      summaries.push({ ...span(items, i + 1), status: fits ? 'planned' : 'deferred', added: 0, skipped: 0 });
+      if (!fits) notSent.push(...items.map((r) => ({ ...r, batch: i + 1, reason: 'deferred' as const })));
+    });
+  } else {
+    const runs = await runBatches(
+      batches,
+      (items) => client.addSubscribers(items.map((r) => ({ name: r.name, email: r.email, verified_at: r.verified_at }))),
+      (run, total) => {
+        const summary = summarize(run, added, skipped, failed, notSent);
+        summaries.push(summary);
+        options.onBatch?.(summary, total);
+      },
+    );
+    await reconcileLostAnswers(client, runs, added, failed, summaries);
+  }
+
+  added.sort((a, b) => a.line - b.line);
+  skipped.sort((a, b) => a.line - b.line);
+  return {
+    file: csv.file,
+    dryRun: options.dryRun ?? false,
+    delimiter: csv.delimiter,
+    columns: {
+      email: csv.columns.email.header,
+      ...(csv.columns.name ? { name: csv.columns.name.header } : {}),
+      ...(csv.columns.firstName ? { firstName: csv.columns.firstName.header } : {}),
+      ...(csv.columns.lastName ? { lastName: csv.columns.lastName.header } : {}),
+      ...(csv.columns.verified ? { verified: csv.columns.verified.header } : {}),
+    },
+    ...(options.verifiedAt !== undefined ? { verifiedAt: options.verifiedAt } : {}),
+    rows: csv.rows.length,
+    blankRows: csv.blankRows,
+    batchSize,
+    batches: summaries,
+    added,
+    skipped,
+    failed,
+    notSent,
+    requests: client.budget.sent - sentBefore,
+    dayRemaining: client.budget.dayRemaining(),
+  };
+}
+
+function span(items: ImportRow[], index: number): Pick<ImportBatchSummary, 'index' | 'firstLine' | 'lastLine' | 'size'> {
+  return { index, firstLine: items[0]?.line ?? 0, lastLine: items[items.length - 1]?.line ?? 0, size: items.length };
+}
+
+/** Files the rows of one batch run into the result lists and summarises the batch. */
+function summarize(
+  run: BatchRun<ImportRow, Subscriber[]>,
+  added: AddedRow[],
+  skipped: SkippedRow[],
+  failed: FailedRow[],
+  notSent: NotSentRow[],
+): ImportBatchSummary {
+  const summary: ImportBatchSummary = { ...span(run.items, run.index), status: run.status, added: 0, skipped: 0 };
+  if (run.status === 'done') {
+    const answered = new Set((run.result ?? []).map((s) => emailKey(s.email)));
+    for (const row of run.items) {
+      if (answered.has(emailKey(row.email))) {
+        added.push({ ...row, batch: run.index });
+        summary.added++;
+      } else {
+        skipped.push({ line: row.line, email: row.email, reason: 'exists', message: 'the service did not add it: already a subscriber (added since the list was read?)' });
+        summary.skipped++;
+      }
+    }
+  } else if (run.status === 'failed') {
+    const error = run.error!;
+    summary.error = { code: error.code, message: error.message };
+    failed.push(...run.items.map((r) => ({ ...r, batch: run.index, code: error.code, message: error.message })));
+  } else {
+    if (run.error) summary.error = { code: run.error.code, message: run.error.message };
+    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as 'deferred' | 'not-sent' })));
+  }
+  return summary;
+}
+
+/**
+ * After batches whose answer was lost, one `GET` tells which of their rows the service
+ * added: those move from failed to added; the others stay failed, now known not added.
+ */
+async function reconcileLostAnswers(
+  client: ChangelogClient,
+  runs: Array<BatchRun<ImportRow, Subscriber[]>>,
+  added: AddedRow[],
+  failed: FailedRow[],
+  summaries: ImportBatchSummary[],
+): Promise<void> {
+  const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
+  if (lost.size === 0) return;
+  let present: Set<string>;
+  try {
+    present = new Set((await client.listSubscribers()).map((s) => emailKey(s.email)));
+  } catch {
+    for (const row of failed) if (lost.has(row.batch)) row.message += '; the service may have added it: run the same import again (rows already added are skipped)';
+    return;
+  }
+  for (let i = failed.length - 1; i >= 0; i--) {
+    const row = failed[i]!;
+    if (!lost.has(row.batch)) continue;
+    if (present.has(emailKey(row.email))) {
+      failed.splice(i, 1);
+      added.push({ line: row.line, email: row.email, name: row.name, verified_at: row.verified_at, batch: row.batch, confirmedByList: true });
+      const summary = summaries.find((s) => s.index === row.batch);
+      if (summary) summary.added++;
+    } else {
+      row.message += '; checked: it is not on the service';
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Keeping subscriber addresses out of CI logs (issue 5: "emails masked in GitHub Actions
+ * output"). In a GitHub Actions run stdout and stderr are the job log, which every reader
+ * of the repository's Actions tab can see, so every address a subscribers command prints
+ * there is masked: `alice@example.com` becomes `a***@example.com`.
+ *
+ * @module
+ */
+
+/**
+ * Masks one address (or any cell that was meant to be one): its first character, `***`,
+ * and the domain from the last `@`. A value without `@` keeps only its first character.
+ */
+export function maskEmail(value: string): string {
+  const first = Array.from(value)[0] ?? '';
+  const at = value.lastIndexOf('@');
+  return `${first}***${at >= 0 ? value.slice(at) : ''}`;
+}
+
+/** Anything that looks like `local@domain` inside a longer text. */
+const ADDRESS_IN_TEXT = /[^\s@<>()[\]{}"'`,;:]+@[^\s@<>()[\]{}"'`,;:]+/gu;
+
+/** Masks every address-like token in a text (the safety net over whole messages). */
+export function maskEmailsIn(text: string): string {
+  return text.replace(ADDRESS_IN_TEXT, (m) => maskEmail(m));
+}
+
+/** Masks every address-like token in every string of a JSON-able value. */
+export function maskEmailsDeep<T>(value: T): T {
+  if (typeof value === 'string') return maskEmailsIn(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => maskEmailsDeep(v)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskEmailsDeep(v)])) as T;
+  }
+  return value;
+}
+
+/** How a command shows addresses: as they are, or masked. */
+export interface EmailDisplay {
+  /** True when addresses are masked. */
+  readonly masked: boolean;
+  /** One address (or address-like cell). */
+  email(value: string): string;
+  /** A whole human-readable text. */
+  text(value: string): string;
+  /** A JSON-able result. */
+  data<T>(value: T): T;
+}
+
+/**
+ * The display for a run: masked in GitHub Actions (the reporter knows: `Reporter.actions`),
+ * plain elsewhere.
+ * @param masked true to mask.
+ */
+export function emailDisplay(masked: boolean): EmailDisplay {
+  if (!masked) return { masked: false, email: (v) => v, text: (v) => v, data: (v) => v };
+  return { masked: true, email: maskEmail, text: maskEmailsIn, data: maskEmailsDeep };
+}

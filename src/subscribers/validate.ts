@@ -1,0 +1,102 @@
+/**
+ * Validation and normalisation of subscriber fields read from a CSV file or the command
+ * line (issue 5): email addresses (validator's `isEmail`, trimmed, domain lower-cased)
+ * and verification dates (ISO 8601, normalised to the `YYYY-MM-DD` that endpoint 8 takes).
+ *
+ * Nothing here throws for a bad row: a row's problem is returned, so that one bad row
+ * never hides the others. Only a bad command-line option throws.
+ *
+ * @module
+ */
+import validator from 'validator';
+import { ChangelogSyncError } from '../api/errors.js';
+
+/** Why an email cell cannot be used. */
+export type EmailProblem = 'missing-email' | 'invalid-email';
+
+/** An email cell, normalised, or why it cannot be used. */
+export type EmailCheck = { ok: true; email: string } | { ok: false; reason: EmailProblem };
+
+/**
+ * Trims an address and lower-cases its domain (the local part is kept as written: only
+ * the receiving server may interpret its case), then validates it with validator's
+ * `isEmail` (no display names, a top-level domain required, no IP-address domains).
+ *
+ * @param raw the cell as read.
+ */
+export function normalizeEmail(raw: string): EmailCheck {
+  const trimmed = raw.trim();
+  if (trimmed === '') return { ok: false, reason: 'missing-email' };
+  const at = trimmed.lastIndexOf('@');
+  const email = at < 0 ? trimmed : `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;
+  return validator.isEmail(email) ? { ok: true, email } : { ok: false, reason: 'invalid-email' };
+}
+
+/**
+ * The key under which two addresses count as the same subscriber: the whole address
+ * lower-cased. Mail providers treat local parts case-insensitively, and so does the
+ * service's duplicate check (the emulator compares lower-cased addresses).
+ */
+export function emailKey(email: string): string {
+  return email.toLowerCase();
+}
+
+/** Today's date in UTC as `YYYY-MM-DD` (the service's dates are UTC). @param now ms since the epoch. */
+export function utcToday(now = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** A date cell, normalised to `YYYY-MM-DD`, or what is wrong with it. */
+export type DateCheck = { ok: true; date: string } | { ok: false; message: string };
+
+const CALENDAR_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const TIME_WITH_OFFSET = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/**
+ * Normalises a verification date to `YYYY-MM-DD` (service-spec.md endpoint 8, rule 4).
+ *
+ * Accepted: ISO 8601 calendar dates, alone or with a time (`T` or a space between them),
+ * as the service itself (`2024-05-06T10:22:11.000000Z`) and common exports write them
+ * (`2024-05-06 10:22:11`). A time with a UTC offset is converted to the UTC date, the
+ * service's own time zone; a time without one keeps the date as written. Refused: dates
+ * that do not exist (`2024-02-30`), forms whose day and month order is ambiguous
+ * (`06/05/2024`), words, and dates after `today` (nobody confirmed in the future).
+ *
+ * @param raw the cell as read (trimmed here).
+ * @param today `YYYY-MM-DD` in UTC.
+ */
+export function normalizeDate(raw: string, today: string): DateCheck {
+  const value = raw.trim();
+  if (!CALENDAR_PREFIX.test(value) || !validator.isISO8601(value, { strict: true })) {
+    return { ok: false, message: `${JSON.stringify(value)} is not a date in the form YYYY-MM-DD (ISO 8601)` };
+  }
+  let date = value.slice(0, 10);
+  if (TIME_WITH_OFFSET.test(value)) {
+    const ms = Date.parse(value.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+    if (Number.isNaN(ms)) return { ok: false, message: `${JSON.stringify(value)} is not a date and time this tool can read` };
+    date = new Date(ms).toISOString().slice(0, 10);
+  }
+  if (date > today) return { ok: false, message: `${JSON.stringify(value)} is in the future (today is ${today} UTC)` };
+  return { ok: true, date };
+}
+
+/**
+ * Parses the `--verified-at today|YYYY-MM-DD` option.
+ *
+ * @param value the option as given.
+ * @param today `YYYY-MM-DD` in UTC.
+ * @returns the date to send as `verified_at`.
+ * @throws {ChangelogSyncError} `E_USAGE` for anything but `today` or a past `YYYY-MM-DD`.
+ */
+export function parseVerifiedAtOption(value: string, today: string): string {
+  const v = value.trim();
+  if (v.toLowerCase() === 'today') return today;
+  const check = /^\d{4}-\d{2}-\d{2}$/.test(v) ? normalizeDate(v, today) : { ok: false as const, message: `${JSON.stringify(v)} is not "today" or a date YYYY-MM-DD` };
+  if (!check.ok) {
+    throw new ChangelogSyncError('E_USAGE', `--verified-at: ${check.message}`, {
+      field: '--verified-at',
+      hint: 'pass --verified-at today, or the date (YYYY-MM-DD) on which these people confirmed their subscription',
+    });
+  }
+  return check.date;
+}

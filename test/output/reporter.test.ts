@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { annotation, escapeProperty } from '../../src/output/github-actions.js';
+import { Reporter } from '../../src/output/reporter.js';
+import { tempDir } from '../helpers/cli.js';
+
+/** A writable that records what it gets, posing as a terminal when `tty`. */
+function sink(tty: boolean): Writable & { isTTY: boolean; text: () => string; columns: number } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  }) as Writable & { isTTY: boolean; text: () => string; columns: number; cursorTo: () => boolean; clearLine: () => boolean; moveCursor: () => boolean };
+  w.isTTY = tty;
+  w.columns = 100;
+  w.cursorTo = () => true;
+  w.clearLine = () => true;
+  w.moveCursor = () => true;
+  w.text = () => chunks.join('');
+  return w;
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('progress', () => {
+  function drive(reporter: Reporter): void {
+    vi.useFakeTimers({ now: 0 });
+    const bar = reporter.counter('push');
+    bar.update(1, 10); // under a second: no bar yet
+    vi.setSystemTime(1500);
+    bar.update(3, 10);
+    bar.stop();
+  }
+
+  it('shows a bar on a terminal once the work has lasted a second', () => {
+    const err = sink(true);
+    drive(new Reporter({ err, out: sink(false), env: {} }));
+    expect(err.text()).toMatch(/push \[[^\]]*\] 3\/10/);
+  });
+
+  it.each([
+    ['not a terminal', { tty: false, env: {}, json: false }],
+    ['in CI', { tty: true, env: { CI: 'true' }, json: false }],
+    ['in GitHub Actions', { tty: true, env: { GITHUB_ACTIONS: 'true' }, json: false }],
+    ['with --json', { tty: true, env: {}, json: true }],
+  ])('shows none when %s', (_label, o) => {
+    const err = sink(o.tty);
+    drive(new Reporter({ err, out: sink(false), env: o.env as NodeJS.ProcessEnv, json: o.json }));
+    expect(err.text()).toBe('');
+  });
+});
+
+describe('GitHub Actions', () => {
+  it('masks the token first, annotates problems, appends the summary', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const out = sink(false);
+      const err = sink(false);
+      const summary = join(dir, 'summary.md');
+      const r = new Reporter({ out, err, secrets: ['s3cret-token'], env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+      r.problem({ file: 'content/entries/a,b.md', line: 4, message: 'title: is required\nsecond line s3cret-token' });
+      r.summary('### done');
+      expect(out.text()).toBe('::add-mask::s3cret-token\n::error file=content/entries/a%2Cb.md,line=4::title: is required%0Asecond line ***\n');
+      expect(err.text()).toContain('error: content/entries/a,b.md:4: title: is required');
+      expect(err.text()).not.toContain('s3cret-token');
+      expect(readFileSync(summary, 'utf8')).toBe('### done\n');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('puts workflow commands on stderr with --json so stdout stays one document', () => {
+    const out = sink(false);
+    const err = sink(false);
+    const r = new Reporter({ out, err, json: true, secrets: ['s3cret-token'], env: { GITHUB_ACTIONS: 'true' } });
+    r.problem({ file: 'x.md', message: 'bad' });
+    r.result('', { ok: true });
+    expect(JSON.parse(out.text())).toEqual({ ok: true });
+    expect(err.text()).toContain('::add-mask::s3cret-token');
+    expect(err.text()).toContain('::error file=x.md::bad');
+  });
+
+  it('escapes workflow command properties and data', () => {
+    expect(escapeProperty('a:b,c%d')).toBe('a%3Ab%2Cc%25d');
+    expect(annotation('warning', '50% done\r\n', { title: 'T: x' })).toBe('::warning title=T%3A x::50%25 done%0D%0A');
+  });
+});
