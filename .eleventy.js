@@ -1,7 +1,9 @@
 // Eleventy configuration of the changelog site (Eleventy 3, ESM).
-// `changelog-sync build` and `changelog-sync dev` run Eleventy with this file (input: site/,
-// output: _site/ unless configured otherwise); plain Eleventy works too once `npm run build`
-// has compiled dist/: `npx @11ty/eleventy --input=site --output=_site`.
+// `changelog-sync build` and `changelog-sync dev` run Eleventy with this file (input: the
+// packaged site/ with your site/ laid over it, output: _site/ unless configured otherwise),
+// then index the entry pages with Pagefind. Plain Eleventy builds the pages too once
+// `npm run build` has compiled dist/: `npx @11ty/eleventy --input=site --output=_site`
+// (without the search index: `npx pagefind --site _site` adds it).
 // Add your own filters, shortcodes and passthrough copies below the plugin.
 import changelogSite from './dist/site/plugin.js';
 
@@ -13,6 +15,7 @@ export default function (eleventyConfig) {
 export const config = {
   // Relative to the input directory (site/). Input and output are given by the caller.
   dir: { includes: '_includes' },
+  // 11ty.js covers the .11ty.mjs routes (entries, index pages, tag pages).
   templateFormats: ['njk', 'html', '11ty.js'],
   htmlTemplateEngine: 'njk',
 };

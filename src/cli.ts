@@ -113,8 +113,9 @@ program
 program
   .command('build')
   .description('build the static site from the content directory into the output directory')
-  .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build'))
-  .action(() => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r))());
+  .option('--allow-private', 'build even when the workspace is private (is_public 0)')
+  .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
+  .action((opts: { allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r, opts))());
 
 program
   .command('emulator')

@@ -1,5 +1,5 @@
 /**
- * `changelog-sync build`.
+ * `changelog-sync build [--allow-private]`.
  * @module
  */
 import { relative } from 'node:path';
@@ -8,15 +8,42 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildSite, type BuildResult } from '../site/build.js';
 
-/** Human summary of a build. */
-export function formatBuild(r: BuildResult): string {
-  return `Built ${r.pages} pages (${r.files.length} files) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s`;
+/** Options of {@link buildCommand}. */
+export interface BuildCommandOptions {
+  /** Build a private workspace's site (`is_public` 0) too. */
+  allowPrivate?: boolean;
 }
 
-/** Builds the site and reports it. */
-export async function buildCommand(config: Config, reporter: Reporter): Promise<ExitCode> {
+/** Human summary of a build. */
+export function formatBuild(r: BuildResult): string {
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * Builds the site and reports it.
+ * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
+ */
+export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   reporter.info('Building the site ...');
-  const result = await buildSite({ contentDir: config.contentDir, siteDir: config.siteDir, outputDir: config.outputDir, siteUrl: config.siteUrl, root: config.root });
-  reporter.result(formatBuild(result), { command: 'build', outputDir: result.outputDir, pages: result.pages, files: result.files.length, ms: result.ms });
+  const result = await buildSite({
+    contentDir: config.contentDir,
+    siteDir: config.siteDir,
+    outputDir: config.outputDir,
+    siteUrl: config.siteUrl,
+    root: config.root,
+    baseUrl: config.baseUrl,
+    allowPrivate: options.allowPrivate,
+  });
+  for (const w of result.warnings) reporter.warn(w);
+  reporter.result(formatBuild(result), {
+    command: 'build',
+    outputDir: result.outputDir,
+    pages: result.pages,
+    files: result.files.length,
+    indexed: result.indexed,
+    warnings: result.warnings,
+    ms: result.ms,
+    timings: result.timings,
+  });
   return EXIT.OK;
 }

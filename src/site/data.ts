@@ -1,17 +1,46 @@
 /**
- * The data the site is built from: the mirror, read with the same parser as `check` and
- * `push` (so Eleventy never parses, let alone executes, a writer's frontmatter), rendered
- * with marked and sanitised with sanitize-html.
+ * The data the site is built from (the `changelog` global of the templates): the mirror,
+ * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
+ * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
+ * (on worker threads for a large mirror, see render-pool.ts). Drafts never appear; an entry
+ * dated after today appears in the first build on or after its date. Entries are grouped
+ * into tag pages here, so the templates only paginate.
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sanitizeHtml from 'sanitize-html';
-import { slugify } from '../mirror/entry-file.js';
+import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
-import { renderBody } from './sanitize.js';
+import { ImageDimensions } from './images.js';
+import { renderBodies } from './render-pool.js';
+import { latestEntry, type LatestDocument } from './latest.js';
+import { siteSettings, type SiteSettings } from './settings.js';
+import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
+
+/** A tag as templates see it: the service's tag (`content/_data/tags.json`) or a local one. */
+export interface SiteTag {
+  name: string;
+  /** URL-safe: the tag page is `/tags/<slug>/`. */
+  slug: string;
+  /** Site-relative URL of the tag's first page. */
+  url: string;
+  /** `#rrggbb` from tags.json, or null (the theme's colours). */
+  bg_color: string | null;
+  text_color: string | null;
+  /** Visible entries with this tag. */
+  count: number;
+  /** Inline style with its colours (`--tag-bg`, `--tag-fg`), or `''`. */
+  style: string;
+}
+
+/** A link to a neighbouring entry. */
+export interface EntryLink {
+  title: string;
+  url: string;
+  date: string;
+}
 
 /** One entry as templates see it. */
 export interface SiteEntry {
@@ -24,43 +53,131 @@ export interface SiteEntry {
   date: string;
   /** The date as a Date (midnight UTC), for feed filters. */
   dateObj: Date;
+  /** The date for readers, e.g. "November 22, 2026". */
+  displayDate: string;
+  /** Absolute URL of the entry page (feeds, latest.json). */
+  absoluteUrl: string;
   /** Sanitised HTML of the body. */
   html: string;
   /** Plain text of the first paragraph (descriptions, previews), at most 200 characters. */
   excerpt: string;
+  /** The `tags` of the frontmatter, as written. */
   tags: string[];
+  /** The same tags resolved against tags.json (colours, slug, page URL). */
+  tagRefs: SiteTag[];
+  /** The next newer entry, if any. */
+  newer: EntryLink | null;
+  /** The next older entry, if any. */
+  older: EntryLink | null;
   identifier: string | undefined;
   status: string | undefined;
+  notifySubscribers: boolean | undefined;
   /** Source file, relative to the content directory. */
   file: string;
 }
 
+/** One page of a tag's entry list (20 entries a page, like the index). */
+export interface TagPage {
+  tag: SiteTag;
+  /** 0-based. */
+  pageNumber: number;
+  /** Pages of this tag. */
+  pageCount: number;
+  entries: SiteEntry[];
+  /** Site-relative URL of this page: `/tags/<slug>/`, `/tags/<slug>/page/2/`, ... */
+  url: string;
+  /** Newer entries (the previous page), if any. */
+  previousUrl: string | null;
+  /** Older entries (the next page), if any. */
+  nextUrl: string | null;
+}
+
 /** Everything templates receive as the `changelog` global. */
 export interface SiteData {
+  /** `content/_data/workspace.json` as pull wrote it. */
   workspace: Record<string, unknown>;
+  /** What the site makes of the workspace: name, flags, theme, logo. */
+  site: SiteSettings;
+  /** `content/_data/tags.json` as pull wrote it. */
   tags: Array<Record<string, unknown>>;
+  /** Tags that visible entries carry, in tags.json order, then local tags by name. */
+  tagList: SiteTag[];
+  /** Every page of every tag (paginated by `site/tag.njk`). */
+  tagPages: TagPage[];
   /** Visible entries, newest first. */
   entries: SiteEntry[];
+  /** The entries of the feeds: the newest {@link FEED_LIMIT}. */
+  feedEntries: SiteEntry[];
+  /** `latest.json`'s document. */
+  latest: LatestDocument | Record<string, never>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
   problems: Array<{ file: string; message: string; line?: number }>;
   /** Entries left out: drafts and future publications. */
   hidden: { drafts: number; scheduled: number };
+  /** Entries on an index or tag page. */
+  pageSize: number;
   siteUrl: string;
+  /** The newest entry's date (midnight UTC), else today's: the feeds' `updated`. */
+  updated: Date;
   /** Build time, ISO. */
   builtAt: string;
+  /** The site's stylesheet: `css/base.css`, the theme's, then `css/custom.css` if present (the layout bundles it). */
+  css: string;
 }
 
-function excerptOf(html: string): string {
-  const para = /<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? html;
-  const text = sanitizeHtml(para, { allowedTags: [], allowedAttributes: {} })
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
+/** Entries on an index page and on a tag page. */
+export const PAGE_SIZE = 20;
+
+/**
+ * Entries in each feed: the newest 1,000 (every entry of most changelogs). Feed readers poll
+ * feeds; a 10,000-entry changelog in full would make each feed tens of megabytes.
+ */
+export const FEED_LIMIT = 1000;
+
+const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const readableDates = new Map<string, string>();
+
+/** `YYYY-MM-DD` (or a Date) as "November 22, 2026" (also the `readableDate` filter). */
+export function readableDate(d: Date | string): string {
+  const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
+  let text = readableDates.get(key);
+  if (text === undefined) {
+    const date = new Date(`${key}T00:00:00Z`);
+    text = Number.isNaN(date.getTime()) ? String(d) : READABLE_DATE.format(date);
+    readableDates.set(key, text);
+  }
+  return text;
+}
+
+/** Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter). */
+export function tagStyle(tag: { bg_color?: string | null; text_color?: string | null }): string {
+  const parts: string[] = [];
+  if (tag.bg_color) parts.push(`--tag-bg: ${tag.bg_color}`);
+  if (tag.text_color) parts.push(`--tag-fg: ${tag.text_color}`);
+  return parts.join('; ');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
+
+/**
+ * Plain text of the first paragraph of sanitised HTML, at most 200 characters. The input is
+ * sanitize-html's output (attribute values escaped), so removing tags is exact.
+ */
+export function excerptOf(html: string): string {
+  const start = html.indexOf('<p>');
+  const end = start >= 0 ? html.indexOf('</p>', start) : -1;
+  const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
+  const text = para
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => ENTITIES[name]!)
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
+}
+
+/** The URL slug of an entry: its `slug` (or title) made URL-safe; already-safe slugs kept. */
+function urlSlug(slugOrTitle: string): string {
+  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slugOrTitle) ? slugOrTitle : slugify(slugOrTitle);
 }
 
 async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
@@ -73,27 +190,109 @@ async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
 
 /**
  * Whether an entry is visible on `today`: published, or scheduled/locally published with
- * a date that has come. Drafts and any other status never appear.
+ * a date that has come. Drafts (and `draft: true`, eleventy-base-blog's convention) and any
+ * other status never appear.
  */
-export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string): 'visible' | 'draft' | 'scheduled' {
-  const live = status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true);
+export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string, draft = false): 'visible' | 'draft' | 'scheduled' {
+  const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));
   if (!live) return 'draft';
   return date > today ? 'scheduled' : 'visible';
 }
 
+const HEX_COLOUR = /^#[0-9a-f]{6}$|^#[0-9a-f]{3}$/i;
+
+/** A colour from tags.json, when it is a hex colour (it ends up in a style attribute). */
+function colour(value: unknown): string | null {
+  return typeof value === 'string' && HEX_COLOUR.test(value.trim()) ? value.trim() : null;
+}
+
+/** The service's tags by lowercased name and slug, and the resolver of frontmatter tags. */
+function tagResolver(remote: Array<Record<string, unknown>>): { resolve(name: string): SiteTag; used(): SiteTag[] } {
+  const byKey = new Map<string, SiteTag>();
+  const order: SiteTag[] = [];
+  const slugs = new Set<string>();
+  const make = (name: string, slugValue: unknown, bg: unknown, fg: unknown): SiteTag => {
+    let slug = typeof slugValue === 'string' && isSafeSlug(slugValue) ? slugValue.toLowerCase() : slugify(name);
+    for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
+    slugs.add(slug);
+    const tag = { name, slug, url: `/tags/${slug}/`, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '' };
+    tag.style = tagStyle(tag);
+    return tag;
+  };
+  for (const t of remote) {
+    if (typeof t.name !== 'string' || !t.name.trim()) continue;
+    const tag = make(t.name.trim(), t.slug, t.bg_color, t.text_color);
+    order.push(tag);
+    for (const key of [tag.name.toLowerCase(), typeof t.slug === 'string' ? t.slug.toLowerCase() : '']) if (key && !byKey.has(key)) byKey.set(key, tag);
+  }
+  const local: SiteTag[] = [];
+  return {
+    resolve(name: string): SiteTag {
+      const key = name.trim().toLowerCase();
+      let tag = byKey.get(key) ?? byKey.get(slugify(name));
+      if (!tag) {
+        tag = make(name.trim(), undefined, null, null);
+        byKey.set(key, tag);
+        local.push(tag);
+      }
+      return tag;
+    },
+    used: () => [...order, ...local.sort((a, b) => a.name.localeCompare(b.name))].filter((t) => t.count > 0),
+  };
+}
+
+/** Splits `entries` into pages of {@link PAGE_SIZE} for a tag. */
+function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
+  const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
+  const urlOf = (n: number) => (n === 0 ? tag.url : `${tag.url}page/${n + 1}/`);
+  return Array.from({ length: pageCount }, (_, n) => ({
+    tag,
+    pageNumber: n,
+    pageCount,
+    entries: entries.slice(n * PAGE_SIZE, (n + 1) * PAGE_SIZE),
+    url: urlOf(n),
+    previousUrl: n > 0 ? urlOf(n - 1) : null,
+    nextUrl: n + 1 < pageCount ? urlOf(n + 1) : null,
+  }));
+}
+
+/** Options of {@link loadSiteData}. */
+export interface LoadSiteDataOptions {
+  /** Public URL of the site, with a trailing slash. Default `http://localhost:8080/`. */
+  siteUrl?: string;
+  /** `YYYY-MM-DD` (tests); default the UTC date now. Entries dated after it are left out. */
+  today?: string;
+  /** Already read entry files (default: read `content/entries/`). */
+  files?: IndexedFile[];
+  /** Theme names the site provides (default the built-in ones). */
+  themes?: string[];
+  /** The hosted page the `show_backlink` footer links to, when known. */
+  backlinkUrl?: string | null;
+  /** Folders holding `images/` for image dimensions (default: the content directory). */
+  imageRoots?: string[];
+  /** The site directory, whose `_includes/css/` makes the stylesheet (default: none, no CSS). */
+  siteDir?: string;
+}
+
 /**
- * Loads the site data from a content directory.
- * @param options.today `YYYY-MM-DD` (tests); default the UTC date now.
+ * Loads the site data from a content directory: visible entries newest first, each with its
+ * tags, neighbours and sanitised HTML; tag pages; the workspace settings; `latest.json`.
+ * Unreadable files are reported in `problems`, never thrown.
  */
-export async function loadSiteData(contentDir: string, options: { siteUrl?: string; today?: string; files?: IndexedFile[] } = {}): Promise<SiteData> {
+export async function loadSiteData(contentDir: string, options: LoadSiteDataOptions = {}): Promise<SiteData> {
   const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const siteUrl = options.siteUrl ?? 'http://localhost:8080/';
   const files = options.files ?? (await readEntryFiles(contentDir));
   const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
-  const tags = await readJsonOr<Array<Record<string, unknown>>>(join(contentDir, TAGS_DATA_FILE), []);
+  const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
+  const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
+  const images = new ImageDimensions(options.imageRoots ?? [contentDir]);
+  const tagsOf = tagResolver(tags);
   const problems: SiteData['problems'] = [];
   const hidden = { drafts: 0, scheduled: 0 };
   const entries: SiteEntry[] = [];
   const usedSlugs = new Set<string>();
+  const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
   for (const f of files) {
     if (!f.entry) {
       problems.push({ file: f.rel, message: f.error?.message ?? 'unreadable', line: f.error?.line });
@@ -101,30 +300,36 @@ export async function loadSiteData(contentDir: string, options: { siteUrl?: stri
     }
     const d = f.entry.data;
     const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
-    const vis = visibility(d.status, d.is_published, date, today);
-    if (vis === 'draft') {
-      hidden.drafts++;
-      continue;
-    }
-    if (vis === 'scheduled') {
-      hidden.scheduled++;
-      continue;
-    }
-    const html = renderBody(f.entry.body);
+    const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
+    if (vis === 'draft') hidden.drafts++;
+    else if (vis === 'scheduled') hidden.scheduled++;
+    else visible.push({ file: f as (typeof visible)[number]['file'], date });
+  }
+  const htmls = await renderBodies(visible.map((v) => v.file.entry.body));
+  visible.forEach(({ file: f, date }, i) => {
+    const d = f.entry.data;
+    const html = images.addTo(htmls[i]!);
+    const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     entries.push({
       title: d.title,
-      slug: slugify(d.slug ?? d.title),
+      slug: urlSlug(d.slug ?? d.title),
       url: '',
       date,
       dateObj: new Date(`${date}T00:00:00Z`),
+      displayDate: readableDate(date),
+      absoluteUrl: '',
       html,
       excerpt: excerptOf(html),
-      tags: d.tags ?? [],
+      tags: tagNames,
+      tagRefs: [],
+      newer: null,
+      older: null,
       identifier: d.identifier,
       status: d.status,
+      notifySubscribers: d.notify_subscribers,
       file: f.rel,
     });
-  }
+  });
   entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1));
   // Unique permalinks: the newest keeps the plain slug.
   for (const e of entries) {
@@ -133,6 +338,41 @@ export async function loadSiteData(contentDir: string, options: { siteUrl?: stri
     usedSlugs.add(slug);
     e.slug = slug;
     e.url = `/entries/${slug}/`;
+    e.absoluteUrl = new URL(e.url.slice(1), siteUrl).href;
   }
-  return { workspace, tags, entries, problems, hidden, siteUrl: options.siteUrl ?? 'http://localhost:8080/', builtAt: new Date().toISOString() };
+  const byTag = new Map<SiteTag, SiteEntry[]>();
+  entries.forEach((e, i) => {
+    const newer = entries[i - 1];
+    const older = entries[i + 1];
+    e.newer = newer ? { title: newer.title, url: newer.url, date: newer.date } : null;
+    e.older = older ? { title: older.title, url: older.url, date: older.date } : null;
+    e.tagRefs = [...new Set(e.tags.map((name) => tagsOf.resolve(name)))];
+    for (const tag of e.tagRefs) {
+      tag.count++;
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push(e);
+    }
+  });
+  const tagList = tagsOf.used();
+  const newest = entries[0];
+  const site = siteSettings(workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
+  // a frozen object to templates as it is instead of wrapping every access in a Proxy.
+  return Object.freeze({
+    workspace,
+    site,
+    tags,
+    tagList,
+    tagPages: tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? [])),
+    entries,
+    feedEntries: entries.slice(0, FEED_LIMIT),
+    latest: latestEntry(newest, siteUrl),
+    problems,
+    hidden,
+    pageSize: PAGE_SIZE,
+    siteUrl,
+    updated: new Date(`${newest?.date ?? today}T00:00:00Z`),
+    builtAt: new Date().toISOString(),
+    css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
+  });
 }

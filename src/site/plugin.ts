@@ -1,13 +1,19 @@
 /**
  * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
- * data (see `data.ts`), the feed plugin's filters, and passthrough of `site/css`.
+ * data (see `data.ts`), the feed plugin's filters (Atom, RSS 2.0 and JSON Feed templates in
+ * `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
+ * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
+ * and passthrough of `widget.js` and `images/`.
  * `.eleventy.js` adds it; `build.ts` runs Eleventy with it programmatically.
  *
  * @module
  */
 import { join } from 'node:path';
-import rssPlugin from '@11ty/eleventy-plugin-rss';
-import { loadSiteData } from './data.js';
+import bundlePlugin from '@11ty/eleventy-plugin-bundle';
+import rssPlugin, { convertHtmlToAbsoluteUrls } from '@11ty/eleventy-plugin-rss';
+import { loadSiteData, readableDate, tagStyle } from './data.js';
+import { IMAGES_DIR } from './images.js';
+import { listThemes } from './themes.js';
 
 /** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
 export interface ChangelogSitePluginOptions {
@@ -17,6 +23,10 @@ export interface ChangelogSitePluginOptions {
   siteUrl?: string;
   /** The templates (Eleventy's input). Default: `CHANGELOG_SITE_DIR` or `site`. */
   siteDir?: string;
+  /** The hosted page the `show_backlink` footer links to. Default: none. */
+  backlinkUrl?: string | null;
+  /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
+  today?: string;
 }
 
 /** Global data key through which `build.ts` passes options to the plugin `.eleventy.js` adds. */
@@ -27,8 +37,16 @@ interface EleventyConfigLike {
   addGlobalData(name: string, data: unknown): void;
   addPassthroughCopy(path: string | Record<string, string>): void;
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
+  addAsyncFilter(name: string, fn: (...args: never[]) => Promise<unknown>): void;
+  addPreprocessor(name: string, extensions: string, fn: (data: Record<string, unknown>, content: string) => unknown): void;
+  addBundle?(name: string, options?: Record<string, unknown>): void;
   addWatchTarget(path: string): void;
   globalData?: Record<string, unknown>;
+}
+
+/** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
+function hasRelativeUrl(html: string): boolean {
+  return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
 }
 
 /**
@@ -37,23 +55,58 @@ interface EleventyConfigLike {
  * over the plugin's own options, which win over the environment.
  */
 export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void {
-  const resolved = (): Required<ChangelogSitePluginOptions> => {
+  const resolved = () => {
     const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
     return {
       contentDir: injected.contentDir ?? options.contentDir ?? process.env.CHANGELOG_CONTENT_DIR ?? 'content',
-      siteUrl: injected.siteUrl ?? options.siteUrl ?? process.env.CHANGELOG_SITE_URL ?? 'http://localhost:8080/',
+      siteUrl: (injected.siteUrl ?? options.siteUrl ?? process.env.CHANGELOG_SITE_URL ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
       siteDir: injected.siteDir ?? options.siteDir ?? process.env.CHANGELOG_SITE_DIR ?? 'site',
+      backlinkUrl: injected.backlinkUrl ?? options.backlinkUrl ?? null,
+      today: injected.today ?? options.today,
     };
   };
+  const o = resolved();
+
   eleventyConfig.addPlugin(rssPlugin);
-  eleventyConfig.addGlobalData('changelog', async () => {
-    const o = resolved();
-    return loadSiteData(o.contentDir, { siteUrl: o.siteUrl });
-  });
-  eleventyConfig.addWatchTarget(resolved().contentDir);
-  eleventyConfig.addPassthroughCopy({ [join(resolved().siteDir, 'css')]: 'css' });
-  eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
-  eleventyConfig.addFilter('readableDate', (d: Date | string) =>
-    new Date(d instanceof Date ? d : `${String(d).slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }),
+  // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
+  // parses every page with posthtml; our layout always fills the css bundle, so it is off.
+  eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
+  eleventyConfig.addBundle?.('css', { toFileDirectory: 'bundle' });
+
+  eleventyConfig.addGlobalData('changelog', async () =>
+    loadSiteData(o.contentDir, {
+      siteUrl: o.siteUrl,
+      today: o.today,
+      themes: await listThemes(o.siteDir),
+      backlinkUrl: o.backlinkUrl,
+      imageRoots: [o.contentDir, o.siteDir],
+      siteDir: o.siteDir,
+    }),
   );
+  // eleventy-base-blog: a page of the team's own with `draft: true` is never built.
+  eleventyConfig.addPreprocessor('drafts', '*', (data) => (data.draft === true ? false : undefined));
+
+  eleventyConfig.addWatchTarget(o.contentDir);
+  eleventyConfig.addPassthroughCopy({ [join(o.siteDir, 'widget.js')]: 'widget.js' });
+  eleventyConfig.addPassthroughCopy({ [join(o.siteDir, IMAGES_DIR)]: IMAGES_DIR });
+  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
+
+  eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
+  eleventyConfig.addFilter('readableDate', readableDate);
+  eleventyConfig.addFilter('tagStyle', tagStyle);
+  // RFC 822 dates for RSS (the feed plugin's dateToRfc822 builds an Intl formatter per call).
+  eleventyConfig.addFilter('rfc822Date', (d: Date) => d.toUTCString());
+  // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
+  // (the feed plugin's converter parses the HTML; most entries need no change at all).
+  const absolute = new Map<string, Promise<string>>();
+  eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
+    if (!hasRelativeUrl(entry.html)) return entry.html;
+    const base = new URL(entry.url.replace(/^\//, ''), siteUrl).href;
+    let converted = absolute.get(base);
+    if (!converted) {
+      converted = convertHtmlToAbsoluteUrls(entry.html, base, { closingSingleTag: 'slash' });
+      absolute.set(base, converted);
+    }
+    return converted;
+  });
 }

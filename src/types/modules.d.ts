@@ -24,6 +24,12 @@ declare module '@11ty/eleventy-plugin-rss' {
   const rssPlugin: (eleventyConfig: any, options?: unknown) => void;
   export default rssPlugin;
   export const feedPlugin: (eleventyConfig: any, options?: unknown) => void;
+  export function convertHtmlToAbsoluteUrls(html: string, base: string, posthtmlOptions?: Record<string, unknown>): Promise<string>;
+}
+
+declare module '@11ty/eleventy-plugin-bundle' {
+  const bundlePlugin: (eleventyConfig: any, options?: unknown) => void;
+  export default bundlePlugin;
 }
 
 declare module '@joplin/turndown-plugin-gfm' {

@@ -26,7 +26,8 @@ describe('npm start: the demo main job', () => {
     const r = await runCli(['sync'], { cwd: dir });
     expect(r.stderr).toContain('No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 20 pages in \.demo\/_site/);
+    // 19 entry pages, the index, 3 tag pages and the tag index, search, 404.
+    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 26 pages in \.demo\/_site/);
     const entries = await readdir(join(dir, '.demo/content/entries'));
     expect(entries).toHaveLength(23);
     const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
@@ -70,7 +71,8 @@ describe('commands against a running emulator', () => {
 
     const built = await runCli(['build'], { cwd: dir, env });
     expect(built.code).toBe(0);
-    expect(built.stdout).toMatch(/^Built 18 pages/);
+    // 17 entry pages (no tags: the service cannot assign them), the index, search, 404.
+    expect(built.stdout).toMatch(/^Built 20 pages \(\d+ files, 17 entries searchable\)/);
     expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('<h1>From the CLI</h1>');
     for (const r of [pulled, pushed, built]) expect(r.stdout + r.stderr).not.toContain('demo-token');
   });

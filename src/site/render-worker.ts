@@ -1,0 +1,11 @@
+/**
+ * A worker thread of the render pool (see render-pool.ts): renders a batch of entry bodies.
+ *
+ * @module
+ */
+import { renderBody } from './sanitize.js';
+
+/** Markdown bodies to sanitised HTML, in order. */
+export default function renderBatch(bodies: string[]): string[] {
+  return bodies.map((body) => renderBody(body));
+}

@@ -1,0 +1,78 @@
+/**
+ * Themes: the workspace's `theme` value (service-spec "Workspace"; its allowed values are
+ * not published) selects a stylesheet `_includes/css/themes/<name>.css` of the site. Three
+ * ship with changelog-sync; a team adds its own by putting a file of that name in its
+ * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning.
+ *
+ * @module
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The themes shipped in `site/_includes/css/themes/`. `commit` is the service's own default. */
+export const BUILT_IN_THEMES = ['commit', 'paper', 'mono'] as const;
+
+/** The theme used when the workspace names none, or one the site does not have. */
+export const DEFAULT_THEME = 'commit';
+
+/** Where theme stylesheets live, relative to the site directory. */
+export const THEMES_DIR = '_includes/css/themes';
+
+/** The theme a build uses. */
+export interface ThemeChoice {
+  /** The theme used. */
+  name: string;
+  /** The value the workspace asked for (`''` when none). */
+  requested: string;
+  /** True when `requested` was set but is not a theme of this site. */
+  fellBack: boolean;
+  /** The stylesheet, relative to `_includes/` (for `{% include %}`). */
+  include: string;
+}
+
+/** Lowercase `[a-z0-9-]` only: a theme name becomes a file name. */
+function normalise(name: unknown): string {
+  return typeof name === 'string' ? name.trim().toLowerCase() : '';
+}
+
+/**
+ * Resolves the workspace's `theme` against the available themes.
+ *
+ * @param requested the workspace's `theme` value (any type: it comes from a JSON file).
+ * @param available theme names the site provides (see {@link listThemes}).
+ */
+export function resolveTheme(requested: unknown, available: readonly string[]): ThemeChoice {
+  const want = normalise(requested);
+  const known = /^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want);
+  const name = known ? want : DEFAULT_THEME;
+  return { name, requested: want, fellBack: want !== '' && !known, include: `css/themes/${name}.css` };
+}
+
+/** The theme names a site directory provides (its `_includes/css/themes/*.css`). */
+export async function listThemes(siteDir: string): Promise<string[]> {
+  try {
+    const names = await readdir(join(siteDir, THEMES_DIR));
+    return names.filter((n) => n.endsWith('.css')).map((n) => n.slice(0, -4).toLowerCase());
+  } catch {
+    return [...BUILT_IN_THEMES];
+  }
+}
+
+/**
+ * The site's stylesheet: `_includes/css/base.css`, the theme's file, then
+ * `_includes/css/custom.css` when the site has one. Read once per build; the layout puts it
+ * in the `css` bundle, which the bundle plugin writes as one hashed file.
+ *
+ * @param siteDir the site directory (Eleventy's input).
+ */
+export async function readStylesheet(siteDir: string, theme: ThemeChoice): Promise<string> {
+  const parts: string[] = [];
+  for (const rel of ['css/base.css', theme.include, 'css/custom.css']) {
+    try {
+      parts.push((await readFile(join(siteDir, '_includes', rel), 'utf8')).trim());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,202 @@
+/// <reference lib="dom" />
+// The built site in a real browser: Debian's Chromium driven by playwright-core, pages
+// checked by axe-core. The site is the demo workspace (pulled from the emulator, three
+// local entries pushed) plus a dozen older local entries, so the index has a second page.
+// External URLs (the demo's logo and images) are answered locally: no network.
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { buildSite } from '../../src/site/build.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/static-server.js';
+import { dailyEntries, writeContent } from '../site/fixture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
+const PLACEHOLDER = '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="100%" height="100%" fill="#c7d2fe"/></svg>';
+const EMBED = '<!doctype html><html lang="en"><head><title>Product</title></head><body><main><h1>Our product</h1><div id="whats-new"></div></main><script src="/widget.js" data-target="#whats-new" defer></script></body></html>';
+
+interface Problem {
+  page: string;
+  text: string;
+}
+
+describe('the site in Chromium', () => {
+  let dir: string;
+  let cleanupDir: () => Promise<void>;
+  let server: StaticServer;
+  let context: BrowserContext;
+  let profile: string;
+  let page: Page;
+  const consoleErrors: Problem[] = [];
+
+  /** axe-core's serious and critical violations on the current page. */
+  async function seriousViolations(): Promise<string[]> {
+    await page.addScriptTag({ content: axe.source });
+    const result = await page.evaluate(async () => {
+      const run = (window as unknown as { axe: typeof axe }).axe.run;
+      return run(document, { resultTypes: ['violations'] });
+    });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  async function shot(name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  beforeAll(async () => {
+    ({ dir, cleanup: cleanupDir } = await tempDir());
+    // The demo: emulator, pull, push, build (only its content is used here).
+    const demo = await runCli(['sync'], { cwd: dir, timeoutMs: 120_000 });
+    expect(demo.code, demo.stderr).toBe(0);
+    // A dozen older entries of our own, so that the index has a second page.
+    const older = await writeContent(join(dir, 'older'), { entries: dailyEntries(12, '2024-06-30', (i) => (i % 2 ? ['Fix'] : [])) });
+    const contentDir = join(dir, '.demo/content');
+    await cp(join(older, 'entries'), join(contentDir, 'entries'), { recursive: true });
+    // The server first: the site's absolute URLs (latest.json, feeds) carry its port.
+    server = await serveStatic(join(dir, 'site'), { '/embed.html': { type: 'text/html; charset=utf-8', body: EMBED } });
+    const built = await buildSite({ contentDir, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, 'site'), siteUrl: `${server.url}/`, root: dir });
+    expect(built.indexed).toBeGreaterThan(20);
+    await mkdir(ARTIFACTS, { recursive: true });
+    profile = await mkdtemp(join(tmpdir(), 'changelog-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    // The demo's logo and images live on lumen.example.com: answered here, never fetched.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER }));
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push({ page: page.url(), text: m.text() });
+    });
+    page.on('pageerror', (e) => consoleErrors.push({ page: page.url(), text: e.message }));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    await cleanupDir?.();
+  });
+
+  it('opens the index: the newest 20 entries, no serious accessibility problem', async () => {
+    await page.goto(`${server.url}/`);
+    await expect(page.title()).resolves.toBe('Lumen');
+    expect(await page.locator('h1').first().textContent()).toBe('Lumen changelog');
+    expect(await page.locator('article.entry').count()).toBe(20);
+    expect(await page.locator('.entry-title').first().textContent()).toBe('Lumen for iOS & Android: dashboards on the go');
+    await shot('index');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('follows an entry: its own page, with previous/next', async () => {
+    await page.getByRole('link', { name: 'Funnel step timing' }).first().click();
+    await page.waitForURL(`${server.url}/entries/funnel-step-timing/`);
+    expect(await page.locator('h1').textContent()).toBe('Funnel step timing');
+    expect(await page.locator('time').first().getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expect(page.locator('a[rel="next"]').textContent()).resolves.toContain('Plan limits, at a glance');
+    await expect(page.locator('a[rel="prev"]').count()).resolves.toBe(1);
+    await shot('entry');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('follows a tag: the tag page lists the entry', async () => {
+    await page.locator('.entry-header .tag', { hasText: 'API' }).click();
+    await page.waitForURL(`${server.url}/tags/api/`);
+    expect(await page.locator('h1').textContent()).toContain('API');
+    expect(await page.locator('.entry-row-title').allTextContents()).toContain('Funnel step timing');
+    await shot('tag');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('goes to the next page of the index', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: 'Older updates →' }).click();
+    await page.waitForURL(`${server.url}/page/2/`);
+    const titles = await page.locator('.entry-title').allTextContents();
+    expect(titles.length).toBeGreaterThan(0);
+    expect(titles).toContain('Update 1');
+    expect(await page.getByRole('link', { name: '← Newer updates' }).getAttribute('href')).toBe('/');
+    await shot('page-2');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('runs a search from the header and sees a result', async () => {
+    await page.goto(`${server.url}/entries/dark-mode/`);
+    await page.getByLabel('Search entries').fill('funnel');
+    await page.getByLabel('Search entries').press('Enter');
+    await page.waitForURL(`${server.url}/search/?q=funnel`);
+    const result = page.locator('.pagefind-ui__result-link', { hasText: 'Funnel step timing' });
+    await result.waitFor({ timeout: 15_000 });
+    expect(await result.getAttribute('href')).toBe('/entries/funnel-step-timing/');
+    await shot('search');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('switches to the dark colour scheme', async () => {
+    await page.goto(`${server.url}/entries/funnel-step-timing/`);
+    const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(light).toBe('rgb(255, 255, 255)');
+    expect(dark).toBe('rgb(13, 16, 23)');
+    await shot('entry-dark');
+    expect(await seriousViolations()).toEqual([]);
+    await page.goto(`${server.url}/`);
+    await shot('index-dark');
+    expect(await seriousViolations()).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('answers an unknown address with the 404 page', async () => {
+    const url = `${server.url}/entries/no-such-entry/`;
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(404);
+    // The browser logs the 404 of the page itself: expected here, and only here.
+    const own = consoleErrors.findIndex((e) => e.page === url && e.text.includes('status of 404'));
+    expect(own).toBeGreaterThanOrEqual(0);
+    consoleErrors.splice(own, 1);
+    expect(await page.locator('h1').textContent()).toBe('This page is not here');
+    await shot('404');
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('shows the "What\'s new" badge from latest.json in an embedding page', async () => {
+    await page.goto(`${server.url}/embed.html`);
+    const badge = page.locator('#whats-new a.changelog-widget');
+    await badge.waitFor();
+    expect(await badge.textContent()).toContain('Lumen for iOS & Android: dashboards on the go');
+    expect(await badge.locator('.changelog-widget-dot').count()).toBe(1);
+    await shot('widget');
+    await badge.click();
+    await page.waitForURL(`${server.url}/entries/mobile-dashboards/`);
+    await page.goto(`${server.url}/embed.html`);
+    await page.locator('#whats-new a.changelog-widget').waitFor();
+    expect(await page.locator('.changelog-widget-dot').count()).toBe(0); // seen
+  });
+
+  it('reads an entry with JavaScript off', async () => {
+    const p = await context.newPage();
+    const cdp = await context.newCDPSession(p);
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    await p.goto(`${server.url}/entries/funnel-step-timing/`);
+    expect(await p.locator('h1').textContent()).toBe('Funnel step timing');
+    expect(await p.locator('.prose').textContent()).toContain('Step timing works on all existing funnels');
+    expect(await p.locator('script').count()).toBe(0);
+    await p.close();
+  });
+
+  it('logged no console error on any page', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+// Eleventy on a worker thread (large mirrors): the same site as in this thread, errors and
+// running out of the heap limit reported to the caller. Workers run compiled code, so this
+// test loads dist/ (npm test builds it first); types come from src/.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { tempDir } from '../helpers/cli.js';
+import { dailyEntries, readSite, writeContent } from './fixture.js';
+
+const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const { runEleventyIsolated, ISOLATE_THRESHOLD } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
+const { prepareSiteInput } = (await dist('build.js')) as typeof import('../../src/site/build.js');
+
+describe('runEleventyIsolated on a worker thread', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let content: string;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    content = await writeContent(dir, { entries: dailyEntries(3, '2026-03-01') });
+  });
+  afterAll(async () => cleanup());
+
+  async function run(siteDir: string, outputDir: string, heapLimitMb?: number) {
+    const input = await prepareSiteInput(siteDir);
+    try {
+      await runEleventyIsolated(
+        { inputDir: input.dir, outputDir, pluginOptions: { contentDir: content, siteDir: input.dir, siteUrl: 'https://x.test/', today: '2026-03-15' }, heapLimitMb },
+        ISOLATE_THRESHOLD,
+      );
+    } finally {
+      await input.cleanup();
+    }
+  }
+
+  it('writes the site', async () => {
+    await run(PACKAGED_SITE_DIR, join(dir, 'out'), 512);
+    expect(await readSite(join(dir, 'out'), 'entries/update-3/index.html')).toContain('<h1>Update 3</h1>');
+    expect(existsSync(join(dir, 'out/feed.xml'))).toBe(true);
+  });
+
+  it("reports a template error with Eleventy's message", async () => {
+    const team = join(dir, 'team-site');
+    await mkdir(join(team, '_includes'), { recursive: true });
+    await writeFile(join(team, '_includes/footer.njk'), '{% if %}\n');
+    await expect(run(team, join(dir, 'broken'))).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: false, message: expect.stringContaining('unexpected token: %}') });
+  });
+
+  it('reports running out of its heap limit, so that the build can run again without one', async () => {
+    await expect(run(PACKAGED_SITE_DIR, join(dir, 'tiny'), 4)).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: true });
+  });
+});

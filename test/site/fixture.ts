@@ -1,0 +1,96 @@
+// Content directories for site tests: a workspace, its tags and entry files written the way
+// pull and writers write them.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+
+/** One entry file. */
+export interface EntrySpec {
+  title: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  slug?: string;
+  /** Default `published`; `undefined` writes none (a local file). */
+  status?: string | null;
+  is_published?: boolean;
+  identifier?: string;
+  tags?: string[];
+  body?: string;
+  /** Fields of the writer's own. */
+  extra?: Record<string, unknown>;
+}
+
+/** The demo-like workspace of the tests. */
+export const WORKSPACE = {
+  identifier: '3f1c8a52-0d7e-4c1b-9a4f-6b2e8d9c1a07',
+  name: 'Acme',
+  slug: 'acme',
+  theme: 'commit',
+  is_public: true,
+  allow_bots: true,
+  show_backlink: false,
+  logo_url: 'https://acme.example.com/logo.png',
+  og_image_url: 'https://acme.example.com/og.png',
+  created_at: '2024-01-01T00:00:00.000000Z',
+};
+
+export const TAGS = [
+  { name: 'New', slug: 'new', bg_color: '#dcfce7', text_color: '#166534' },
+  { name: 'Fix', slug: 'fix', bg_color: '#fef3c7', text_color: '#92400e' },
+];
+
+/** A PNG header of the given size (enough for image-size; not a drawable image). */
+export function pngHeader(width: number, height: number): Buffer {
+  const b = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'ascii');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b.writeUInt8(8, 24);
+  b.writeUInt8(6, 25);
+  return b;
+}
+
+/** Writes `content/` (workspace.json, tags.json, entries) under `dir`; returns the content dir. */
+export async function writeContent(
+  dir: string,
+  options: { workspace?: Record<string, unknown>; tags?: unknown[]; entries: EntrySpec[]; images?: Record<string, Buffer> },
+): Promise<string> {
+  const content = join(dir, 'content');
+  await mkdir(join(content, 'entries'), { recursive: true });
+  await mkdir(join(content, '_data'), { recursive: true });
+  await writeFile(join(content, '_data/workspace.json'), JSON.stringify(options.workspace ?? WORKSPACE, null, 2));
+  await writeFile(join(content, '_data/tags.json'), JSON.stringify(options.tags ?? TAGS, null, 2));
+  for (const [name, bytes] of Object.entries(options.images ?? {})) {
+    await mkdir(join(content, 'images'), { recursive: true });
+    await writeFile(join(content, 'images', name), bytes);
+  }
+  for (const e of options.entries) {
+    const slug = e.slug ?? e.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const fm: Record<string, unknown> = { title: e.title, slug, publish_at: e.date };
+    if (e.is_published !== undefined) fm.is_published = e.is_published;
+    if (e.status !== null) fm.status = e.status ?? 'published';
+    if (e.identifier) fm.identifier = e.identifier;
+    if (e.tags) fm.tags = e.tags;
+    Object.assign(fm, e.extra ?? {});
+    const body = e.body ?? `The first paragraph of ${e.title}.\n\nMore about it.\n`;
+    await writeFile(join(content, 'entries', `${e.date}-${slug}.md`), `---\n${yaml.dump(fm, { lineWidth: -1 })}---\n\n${body}`);
+  }
+  return content;
+}
+
+/** `n` published entries, one a day going back from `newest` (`YYYY-MM-DD`), titled "Update N". */
+export function dailyEntries(n: number, newest: string, tagsOf: (i: number) => string[] = () => []): EntrySpec[] {
+  const start = Date.parse(`${newest}T00:00:00Z`);
+  return Array.from({ length: n }, (_, i) => ({
+    title: `Update ${n - i}`,
+    date: new Date(start - i * 86_400_000).toISOString().slice(0, 10),
+    tags: tagsOf(n - i),
+  }));
+}
+
+/** A file of the built site as text. */
+export function readSite(outputDir: string, rel: string): Promise<string> {
+  return readFile(join(outputDir, rel), 'utf8');
+}

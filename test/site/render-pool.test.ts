@@ -1,0 +1,17 @@
+// Entry bodies rendered on worker threads give the same HTML as in this thread. Workers run
+// compiled code, so this test loads dist/ (npm test builds it first); types come from src/.
+import { describe, expect, it } from 'vitest';
+
+const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const { renderBody } = (await dist('sanitize.js')) as typeof import('../../src/site/sanitize.js');
+const { renderBodies, WORKER_THRESHOLD } = (await dist('render-pool.js')) as typeof import('../../src/site/render-pool.js');
+
+describe('renderBodies', () => {
+  it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {
+    const bodies = Array.from({ length: WORKER_THRESHOLD + 50 }, (_, i) => `Entry **${i}** <script>alert(${i})</script>\n\n- [link](https://example.com/${i})\n`);
+    const html = await renderBodies(bodies, { threads: 2 });
+    expect(html).toHaveLength(bodies.length);
+    expect(html).toEqual(bodies.map((b) => renderBody(b)));
+    expect(html[7]).toBe('<p>Entry <strong>7</strong> </p>\n<ul>\n<li><a href="https://example.com/7">link</a></li>\n</ul>\n');
+  });
+});
