@@ -45,7 +45,15 @@ export async function pullCommand(config: Config, reporter: Reporter, options: P
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pulling from ${config.baseUrl} ...`);
-    const result = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun: options.dryRun });
+    const bar = reporter.counter('pull');
+    const result = await pull({
+      client: ctx.client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      prune: options.prune,
+      dryRun: options.dryRun,
+      onConverted: bar.update,
+    }).finally(() => bar.stop());
     reporter.result(formatPull(result), { command: 'pull', ...result });
     return pullExitCode(result);
   } finally {

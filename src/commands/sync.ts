@@ -44,7 +44,15 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
   const dryRun = options.dryRun ?? false;
   try {
     reporter.info(`Pulling from ${config.baseUrl} ...`);
-    const pulled = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, dryRun });
+    const pullBar = reporter.counter('pull');
+    const pulled = await pull({
+      client: ctx.client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      prune: options.prune,
+      dryRun,
+      onConverted: pullBar.update,
+    }).finally(() => pullBar.stop());
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
     const bar = reporter.counter('push');

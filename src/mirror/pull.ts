@@ -48,6 +48,8 @@ export interface PullOptions {
   prune?: boolean;
   /** Compute and return the plan; write nothing, convert nothing. */
   dryRun?: boolean;
+  /** Called as each converted entry is settled: `done` of `total` (for a progress bar). */
+  onConverted?: (done: number, total: number) => void;
   /** How conversion is spread over threads (tests, benchmarks); default see `render-pool.ts`. */
   render?: RenderOptions & {
     /**
@@ -325,9 +327,11 @@ async function pullWith(
       else if (a.localText !== undefined && !a.from) job.current = a.localText;
       return job;
     });
+    let converted = 0;
     const ran = await runMirrorJobs(
       jobs,
       (i, outcome) => {
+        options.onConverted?.(++converted, jobs.length);
         const a = actions[i]!;
         if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
         else record(a, outcome);
