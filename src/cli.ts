@@ -79,8 +79,9 @@ program
   .option('--prune', 'remove files whose remote entry is gone')
   .option('--demo', 'run the demo even when a service is configured')
   .option('--skip-build', 'pull and push only')
+  .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean; skipBuild?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
 
 program
   .command('pull')

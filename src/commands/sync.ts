@@ -28,6 +28,8 @@ export interface SyncCommandOptions {
   prune?: boolean;
   /** Pull and push only (the scheduled workflow builds in a later step). */
   skipBuild?: boolean;
+  /** Build even when the workspace is private (`is_public` 0). */
+  allowPrivate?: boolean;
 }
 
 // Re-exported where it used to live; it belongs with the exit codes.
@@ -70,7 +72,16 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reportRejected(reporter, config.contentDir, pushed.rejected);
     if (!dryRun && !options.skipBuild) {
       reporter.info('Building the site ...');
-      built = await buildSite({ contentDir: config.contentDir, siteDir: config.siteDir, outputDir: config.outputDir, siteUrl: config.siteUrl, root: config.root });
+      built = await buildSite({
+        contentDir: config.contentDir,
+        siteDir: config.siteDir,
+        outputDir: config.outputDir,
+        siteUrl: config.siteUrl,
+        root: config.root,
+        baseUrl: config.baseUrl,
+        allowPrivate: options.allowPrivate,
+      });
+      for (const w of built.warnings) reporter.warn(w);
       reporter.info(formatBuild(built));
     }
     const summary = [

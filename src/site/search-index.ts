@@ -12,9 +12,6 @@ import { ChangelogSyncError } from '../api/errors.js';
 /** The folder of the index inside the built site. */
 export const SEARCH_INDEX_DIR = 'pagefind';
 
-/** Most fragment files Pagefind writes (see buildSearchIndex). */
-export const MAX_FRAGMENT_FILES = 2000;
-
 /** What indexing did. */
 export interface SearchIndexResult {
   /** Pages indexed. */
@@ -40,9 +37,9 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
       hint: `check that ${process.platform}/${process.arch} is one of Pagefind's platforms and that npm installed optional dependencies`,
     });
   try {
-    // Above 2,000 pages, fragments are bundled a few to a file: far fewer files to write
-    // (10,000 entries: 2,000 files instead of 10,000), a little more to fetch per result.
-    const { index, errors } = await pagefind.createIndex({ maxFragments: MAX_FRAGMENT_FILES });
+    // Pagefind is pinned to 1.5.0 (1.6.0's non-Linux binaries are not in the registry this
+    // project installs from): one fragment file per page; 1.6.0's `maxFragments` would bundle them.
+    const { index, errors } = await pagefind.createIndex({});
     if (!index) throw fail('start', errors);
     const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
     if (added.errors.length > 0) throw fail('indexing', added.errors);

@@ -32,6 +32,8 @@ describe('npm start: the demo main job', () => {
     expect(entries).toHaveLength(23);
     const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
     expect(index).toContain('Funnel step timing'); // pushed by the demo
+    // show_backlink is set in the demo workspace: sync passes the service URL to the build.
+    expect(index).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/lumen" rel="noopener">Lumen on the hosted changelog/);
     expect(index).toContain('Dark mode is here'); // pulled
     expect(index).not.toContain('Custom roles for workspace admins'); // a draft
     expect(index).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
