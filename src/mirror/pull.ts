@@ -135,8 +135,11 @@ interface Action {
 export async function pull(options: PullOptions): Promise<PullResult> {
   const { client, stateDir, dryRun = false } = options;
   // The three reads go out at once; the binding is checked before anything is written.
-  const service = Promise.all([client.getWorkspace(), client.listEntries(), client.listTags()]);
-  service.catch(() => undefined); // awaited below; a failure is thrown from there
+  // When they fail, the workspace's failure is the one reported (it says most).
+  const reads = [client.getWorkspace(), client.listEntries(), client.listTags()] as const;
+  for (const r of reads) r.catch(() => undefined); // awaited below; a failure is thrown from there
+  const service = reads[0].then(async (workspace) => [workspace, await reads[1], await reads[2]] as [Workspace, RemoteEntry[], Tag[]]);
+  service.catch(() => undefined);
   // The content directory's lock (push takes it too): a pull and a push at once would
   // both write the state.
   const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
