@@ -17,7 +17,7 @@ import { buildSite, type BuildResult } from '../site/build.js';
 import { formatBuild } from './build.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
-import { formatPull } from './pull.js';
+import { formatPull, pullExitCode } from './pull.js';
 import { formatPush, pushExitCode, reportRejected } from './push.js';
 
 /** Options of {@link syncCommand}. */
@@ -91,7 +91,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     ].join('\n');
     reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun));
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
-    return worstExit([pulled.conflicts.length ? EXIT.CONFLICT : EXIT.OK, pushExitCode(pushed)]);
+    return worstExit([pullExitCode(pulled), pushExitCode(pushed)]);
   } finally {
     await ctx.close();
   }
