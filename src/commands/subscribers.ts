@@ -251,6 +251,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
     const ctx = await openContext(config, reporter);
     try {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);
+      const bar = reporter.counter('import');
       const result = await importSubscribers({
         client: ctx.client,
         csv,
@@ -258,8 +259,12 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
         batchSize: options.batchSize,
         dryRun: options.dryRun,
         today,
-        onBatch: (b, total) => reporter.info(display.text(formatImportBatch(b, total))),
-      });
+        onBatch: (b, total) => {
+          bar.update(b.index, total);
+          // On a terminal the bar shows progress; the batch lines then go to --verbose.
+          (bar.visible() ? reporter.debug : reporter.info).call(reporter, display.text(formatImportBatch(b, total)));
+        },
+      }).finally(() => bar.stop());
       reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);
@@ -335,13 +340,17 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
     const ctx = await openContext(config, reporter);
     try {
       reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);
+      const bar = reporter.counter('remove');
       const result = await removeSubscribers({
         client: ctx.client,
         targets,
         batchSize: options.batchSize,
         dryRun: options.dryRun,
-        onBatch: (b, total) => reporter.info(display.text(formatRemoveBatch(b, total))),
-      });
+        onBatch: (b, total) => {
+          bar.update(b.index, total);
+          (bar.visible() ? reporter.debug : reporter.info).call(reporter, display.text(formatRemoveBatch(b, total)));
+        },
+      }).finally(() => bar.stop());
       reporter.summary(removeSummaryMarkdown(result));
       reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
       return removeExitCode(result);

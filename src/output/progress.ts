@@ -36,6 +36,11 @@ export class Progress {
     this.bar?.update(this.done);
   }
 
+  /** True while the bar is on screen (lines written meanwhile would break it). */
+  get visible(): boolean {
+    return this.bar !== undefined;
+  }
+
   /** Removes the bar. */
   stop(): void {
     this.bar?.stop();

@@ -119,7 +119,7 @@ export class Reporter {
    * A `(done, total)` callback for work whose total is known only once it starts; the bar
    * (see {@link progress}) is created on the first call. Call `stop` at the end.
    */
-  counter(label: string): { update(done: number, total: number): void; stop(): void } {
+  counter(label: string): { update(done: number, total: number): void; stop(): void; visible(): boolean } {
     let bar: Progress | undefined;
     let shown = 0;
     return {
@@ -129,6 +129,7 @@ export class Reporter {
         shown = done;
       },
       stop: () => bar?.stop(),
+      visible: () => bar?.visible ?? false,
     };
   }
 

@@ -42,6 +42,21 @@ describe('progress', () => {
     expect(err.text()).toMatch(/push \[[^\]]*\] 3\/10/);
   });
 
+  it('says whether the bar is on screen, so batch lines can step aside', () => {
+    vi.useFakeTimers({ now: 0 });
+    const bar = new Reporter({ err: sink(true), out: sink(false), env: {} }).counter('import');
+    bar.update(1, 4);
+    expect(bar.visible()).toBe(false);
+    vi.setSystemTime(2000);
+    bar.update(2, 4);
+    expect(bar.visible()).toBe(true);
+    bar.stop();
+    expect(bar.visible()).toBe(false);
+    const quiet = new Reporter({ err: sink(false), out: sink(false), env: {} }).counter('import');
+    quiet.update(4, 4);
+    expect(quiet.visible()).toBe(false);
+  });
+
   it.each([
     ['not a terminal', { tty: false, env: {}, json: false }],
     ['in CI', { tty: true, env: { CI: 'true' }, json: false }],
