@@ -4,11 +4,15 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import Eleventy from '@11ty/eleventy';
+import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../api/errors.js';
-import type { BuildOptions } from './build.js';
+import { PACKAGED_SITE_DIR } from '../config.js';
+import { prepareSiteInput, type BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
+import { buildSearchIndex } from './search-index.js';
 
 /** A problem to show on every page while serving. */
 export interface PageProblem {
@@ -49,21 +53,40 @@ export function problemBanner(problems: PageProblem[]): string {
 
 /**
  * Builds the site, serves it with live reload, and rebuilds when the templates or the
- * content directory change.
+ * content directory change. The input is a build's: the packaged templates with a team's
+ * `site/` laid over them (edits to the team's files are copied in as they are saved), and
+ * the Pagefind index is rebuilt after each build so search works in the preview.
  * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
  */
 export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const configFile = join(options.root, '.eleventy.js');
   const configPath = existsSync(configFile) ? configFile : undefined;
   let problems: PageProblem[] = [];
+  const log = options.onLog ?? (() => undefined);
   let resolveUrl: (url: string) => void = () => undefined;
   const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
-  const eleventy = new Eleventy(options.siteDir, options.outputDir, {
+  // The same input as a build: the packaged templates with the team's site/ laid over them.
+  const input = await prepareSiteInput(options.siteDir);
+  const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
+  // Team templates are watched where they are written, and copied into the staged input.
+  const teamWatcher = layered
+    ? watch(options.siteDir, { ignoreInitial: true }).on('all', (event, path) => {
+        const rel = relative(options.siteDir, path);
+        const staged = join(input.dir, rel);
+        if (event === 'add' || event === 'change') {
+          void mkdir(dirname(staged), { recursive: true }).then(() => cp(path, staged, { force: true }));
+        } else if (event === 'unlink') {
+          const packaged = join(PACKAGED_SITE_DIR, rel);
+          void (existsSync(packaged) ? cp(packaged, staged, { force: true }) : rm(staged, { force: true }));
+        }
+      })
+    : undefined;
+  const eleventy = new Eleventy(input.dir, options.outputDir, {
     quietMode: true,
     runMode: 'serve',
     configPath,
     config(eleventyConfig: any) {
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: options.siteDir });
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
       eleventyConfig.setServerOptions({
@@ -77,24 +100,37 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.on('eleventy.before', async () => {
         problems = options.problems ? await options.problems() : [];
       });
+      // Search works in the preview too: the index is rebuilt after every build.
+      eleventyConfig.on('eleventy.after', async () => {
+        try {
+          await buildSearchIndex(options.outputDir);
+        } catch (err) {
+          log(`search index not built: ${(err as Error).message}`);
+        }
+      });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
         if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
         return content.replace(/<body([^>]*)>/i, (m) => `${m}${problemBanner(problems)}`);
       });
     },
   });
-  const log = options.onLog ?? (() => undefined);
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
   try {
     await eleventy.init();
     await eleventy.watch();
   } catch (cause) {
-    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${(cause as Error).message}`, { cause });
+    await teamWatcher?.close();
+    await input.cleanup();
+    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, { cause });
   }
   await eleventy.serve(options.port);
   const url = await listening;
   return {
     url,
-    close: () => eleventy.stopWatch(),
+    async close() {
+      await eleventy.stopWatch();
+      await teamWatcher?.close();
+      await input.cleanup();
+    },
   };
 }

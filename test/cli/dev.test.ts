@@ -1,7 +1,7 @@
 // `changelog-sync dev` as a writer runs it: against the emulator (no token), a new file
 // appears on the dev server, an invalid file is reported with file and line, and on the page.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -49,6 +49,9 @@ describe('changelog-sync dev', () => {
 
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir());
+    // A team's partial override: only the footer, over the packaged templates.
+    await mkdir(join(dir, 'site/_includes'), { recursive: true });
+    await writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v1</footer>\n');
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
@@ -73,6 +76,19 @@ describe('changelog-sync dev', () => {
     const index = await get(url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');
+  });
+
+  it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {
+    const index = await get(url);
+    expect(index.body).toContain('Team footer v1');
+    expect(index.body).toContain('Dark mode is here'); // the packaged index page still renders
+    await writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n');
+    await waitFor('the edited footer', async () => ((await get(url)).body.includes('Team footer v2') ? true : undefined));
+    const search = await waitFor('the search index', async () => {
+      const r = await get(new URL('/pagefind/pagefind.js', url).href);
+      return r.status === 200 ? r : undefined;
+    });
+    expect(search.body.length).toBeGreaterThan(1000);
   });
 
   it('a new entry file appears on the dev server after save', async () => {
