@@ -25,6 +25,9 @@ export function formatBuild(r: BuildResult): string {
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   reporter.info('Building the site ...');
+  const bar = reporter.counter('build');
+  // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
+  bar.update(0, 2);
   const result = await buildSite({
     contentDir: config.contentDir,
     siteDir: config.siteDir,
@@ -33,7 +36,8 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     root: config.root,
     baseUrl: config.baseUrl,
     allowPrivate: options.allowPrivate,
-  });
+    onPhase: bar.update,
+  }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
   reporter.result(formatBuild(result), {
     command: 'build',

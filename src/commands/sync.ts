@@ -72,6 +72,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reportRejected(reporter, config.contentDir, pushed.rejected);
     if (!dryRun && !options.skipBuild) {
       reporter.info('Building the site ...');
+      const buildBar = reporter.counter('build');
+      buildBar.update(0, 2);
       built = await buildSite({
         contentDir: config.contentDir,
         siteDir: config.siteDir,
@@ -80,7 +82,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
         root: config.root,
         baseUrl: config.baseUrl,
         allowPrivate: options.allowPrivate,
-      });
+        onPhase: buildBar.update,
+      }).finally(() => buildBar.stop());
       for (const w of built.warnings) reporter.warn(w);
       reporter.info(formatBuild(built));
     }

@@ -38,6 +38,8 @@ export interface BuildOptions {
   today?: string;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
+  /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
+  onPhase?: (done: number, total: number) => void;
 }
 
 /** What a build wrote. */
@@ -183,7 +185,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await input.cleanup();
   }
   const eleventyMs = Date.now() - started;
+  const phases = options.search === false ? 1 : 2;
+  options.onPhase?.(1, phases);
   const indexed = options.search === false ? 0 : (await buildSearchIndex(options.outputDir)).pages;
+  if (phases === 2) options.onPhase?.(2, phases);
   const searchMs = Date.now() - started - eleventyMs;
   const files = existsSync(options.outputDir) ? (await walk(options.outputDir)).map((f) => relative(options.outputDir, f)) : [];
   return {

@@ -48,11 +48,19 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
       body: 'See the chart & more.\n\n![Chart](/images/chart.png)\n\n![Remote](https://cdn.example.com/x.png)\n\n[Read the guide](/guides/export/)\n',
     },
   ];
+  const phases: Array<[number, number]> = [];
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir());
     await writeContent(dir, { entries, images: { 'chart.png': pngHeader(640, 360) } });
-    result = await build(dir);
+    result = await build(dir, { onPhase: (done, total) => phases.push([done, total]) });
     out = result.outputDir;
+  });
+
+  it('reports its phases (pages, then the search index) for the progress bar', () => {
+    expect(phases).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
   });
   afterAll(async () => cleanup());
 
