@@ -20,10 +20,11 @@ export function formatBuild(r: BuildResult): string {
 }
 
 /**
- * Builds the site and reports it.
+ * Builds the site from the configuration with a progress bar and its warnings on stderr
+ * (the build step of `build` and `sync`).
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
  */
-export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
+export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<BuildResult> {
   reporter.info('Building the site ...');
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
@@ -39,6 +40,15 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     onPhase: bar.update,
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
+  return result;
+}
+
+/**
+ * Builds the site and reports it.
+ * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
+ */
+export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
+  const result = await buildWithProgress(config, reporter, options);
   reporter.result(formatBuild(result), {
     command: 'build',
     outputDir: result.outputDir,

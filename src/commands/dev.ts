@@ -10,7 +10,6 @@ import { watch } from 'chokidar';
 import type { Config } from '../config.js';
 import { parseEntryFile } from '../mirror/entry-file.js';
 import { readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
-import { pull } from '../mirror/pull.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import { readFile } from 'node:fs/promises';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -18,7 +17,7 @@ import type { Reporter } from '../output/reporter.js';
 import { serveSite, type PageProblem } from '../site/serve.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo, type Demo } from './demo.js';
-import { formatPull } from './pull.js';
+import { formatPull, pullWithProgress } from './pull.js';
 
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {
@@ -48,7 +47,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     if (demo || options.pull) {
       const ctx = await openContext(cfg, reporter);
       try {
-        reporter.info(formatPull(await pull({ client: ctx.client, contentDir: cfg.contentDir, stateDir: cfg.stateDir })));
+        reporter.info(formatPull(await pullWithProgress(ctx.client, cfg, reporter)));
       } finally {
         await ctx.close();
       }

@@ -2,6 +2,7 @@
  * `changelog-sync pull [--prune] [--dry-run]`.
  * @module
  */
+import type { ChangelogClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import { pull, type PullResult } from '../mirror/pull.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -40,20 +41,29 @@ export function pullExitCode(r: PullResult): ExitCode {
   return EXIT.OK;
 }
 
+/**
+ * Pulls into the configured content directory with a progress bar (the pull step of
+ * `pull` and `sync`).
+ * @throws {ChangelogSyncError} see {@link pull}.
+ */
+export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<PullResult> {
+  reporter.info(`Pulling from ${config.baseUrl} ...`);
+  const bar = reporter.counter('pull');
+  return pull({
+    client,
+    contentDir: config.contentDir,
+    stateDir: config.stateDir,
+    prune: options.prune,
+    dryRun: options.dryRun,
+    onConverted: bar.update,
+  }).finally(() => bar.stop());
+}
+
 /** Runs a pull and reports it. @returns see {@link pullExitCode}: 3 when there were conflicts. */
 export async function pullCommand(config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<ExitCode> {
   const ctx = await openContext(config, reporter);
   try {
-    reporter.info(`Pulling from ${config.baseUrl} ...`);
-    const bar = reporter.counter('pull');
-    const result = await pull({
-      client: ctx.client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      prune: options.prune,
-      dryRun: options.dryRun,
-      onConverted: bar.update,
-    }).finally(() => bar.stop());
+    const result = await pullWithProgress(ctx.client, config, reporter, options);
     reporter.result(formatPull(result), { command: 'pull', ...result });
     return pullExitCode(result);
   } finally {

@@ -9,15 +9,15 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../config.js';
-import { pull, type PullResult } from '../mirror/pull.js';
+import type { PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { buildSite, type BuildResult } from '../site/build.js';
-import { formatBuild } from './build.js';
+import type { BuildResult } from '../site/build.js';
+import { buildWithProgress, formatBuild } from './build.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
-import { formatPull, pullExitCode } from './pull.js';
+import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
 import { formatPush, pushExitCode, reportRejected } from './push.js';
 
 /** Options of {@link syncCommand}. */
@@ -45,16 +45,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
   const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
   try {
-    reporter.info(`Pulling from ${config.baseUrl} ...`);
-    const pullBar = reporter.counter('pull');
-    const pulled = await pull({
-      client: ctx.client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      prune: options.prune,
-      dryRun,
-      onConverted: pullBar.update,
-    }).finally(() => pullBar.stop());
+    const pulled = await pullWithProgress(ctx.client, config, reporter, { prune: options.prune, dryRun });
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
     const bar = reporter.counter('push');
@@ -71,20 +62,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
     if (!dryRun && !options.skipBuild) {
-      reporter.info('Building the site ...');
-      const buildBar = reporter.counter('build');
-      buildBar.update(0, 2);
-      built = await buildSite({
-        contentDir: config.contentDir,
-        siteDir: config.siteDir,
-        outputDir: config.outputDir,
-        siteUrl: config.siteUrl,
-        root: config.root,
-        baseUrl: config.baseUrl,
-        allowPrivate: options.allowPrivate,
-        onPhase: buildBar.update,
-      }).finally(() => buildBar.stop());
-      for (const w of built.warnings) reporter.warn(w);
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate });
       reporter.info(formatBuild(built));
     }
     const summary = [

@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { MirrorJob, MirrorOutcome } from './mirror-file.js';
+import { WORKER_EXEC_ARGV } from '../threads.js';
 
 /** Below this many jobs, everything runs inline. */
 export const POOL_MIN_JOBS = 200;
@@ -54,7 +55,7 @@ export class RenderPool {
     const { Piscina } = await import('piscina');
     // Two tasks per worker: one runs while the next waits, so a worker never idles while
     // the main thread writes the previous chunk.
-    const pool = new Piscina({ filename: WORKER.href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 2 });
+    const pool = new Piscina({ filename: WORKER.href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 2, execArgv: WORKER_EXEC_ARGV });
     for (let i = 0; i < threads; i++) void pool.run([]).catch(() => undefined);
     return new RenderPool(pool, threads);
   }

@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { renderBody } from './sanitize.js';
+import { WORKER_EXEC_ARGV } from '../threads.js';
 
 /** Below this many bodies, render in this thread (starting workers would cost about as much as they save). */
 export const WORKER_THRESHOLD = 1500;
@@ -28,7 +29,7 @@ export async function renderBodies(bodies: string[], options: { threads?: number
   const compiled = import.meta.url.endsWith('.js');
   if (bodies.length < WORKER_THRESHOLD || threads < 1 || !compiled) return bodies.map((b) => renderBody(b));
   const worker = new URL('./render-worker.js', import.meta.url);
-  const pool = new Piscina<string[], string[]>({ filename: worker.href, minThreads: threads, maxThreads: threads });
+  const pool = new Piscina<string[], string[]>({ filename: worker.href, minThreads: threads, maxThreads: threads, execArgv: WORKER_EXEC_ARGV });
   try {
     const batches: Array<Promise<string[]>> = [];
     for (let i = 0; i < bodies.length; i += BATCH) batches.push(pool.run(bodies.slice(i, i + BATCH)));
