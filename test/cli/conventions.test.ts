@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/config.js';
-import { loadSeed } from '../../src/emulator/seed.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { useDemoEmulator } from '../helpers/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COMMANDS = ['sync', 'pull', 'push', 'build', 'emulator', 'dev', 'new', 'init', 'latest', 'subscribers'];
+const COMMANDS = ['sync', 'pull', 'push', 'status', 'check', 'build', 'emulator', 'dev', 'new', 'init', 'latest', 'subscribers'];
 
 describe('help and version', () => {
   let dir: string;
@@ -42,29 +41,19 @@ describe('help and version', () => {
 });
 
 describe('new, init, latest', () => {
-  let emu: RunningEmulator;
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => {
-    await emu.close();
-    await cleanup();
-  });
+  const fx = useDemoEmulator();
 
   it('new: a valid, correctly named entry file; refuses to overwrite (exit 2)', async () => {
-    const r = await runCli(['--json', 'new', 'Faster exports: "3×"', '--date', '2026-12-01', '--tags', 'Fix,API'], { cwd: dir });
+    const r = await runCli(['--json', 'new', 'Faster exports: "3×"', '--date', '2026-12-01', '--tags', 'Fix,API'], { cwd: fx.dir });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { file: string };
     expect(out.file).toBe('content/entries/2026-12-01-faster-exports-3.md');
-    const f = parseEntryFile(out.file, await readFile(join(dir, out.file)));
+    const f = parseEntryFile(out.file, await readFile(join(fx.dir, out.file)));
     expect(f.data).toEqual({ title: 'Faster exports: "3×"', publish_at: '2026-12-01', is_published: true, notify_subscribers: false, tags: ['Fix', 'API'] });
-    const again = await runCli(['new', 'Faster exports: "3×"', '--date', '2026-12-01'], { cwd: dir });
+    const again = await runCli(['new', 'Faster exports: "3×"', '--date', '2026-12-01'], { cwd: fx.dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('error E_USAGE: content/entries/2026-12-01-faster-exports-3.md already exists');
-    const bad = await runCli(['new', 'x', '--date', '01/12/2026'], { cwd: dir });
+    const bad = await runCli(['new', 'x', '--date', '01/12/2026'], { cwd: fx.dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--date must be YYYY-MM-DD');
   });
@@ -96,46 +85,36 @@ describe('new, init, latest', () => {
 
   it('latest: the public endpoint with no token; E_NOT_FOUND for an unknown workspace', async () => {
     const ws = '9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57';
-    const r = await runCli(['--json', 'latest', ws], { cwd: dir, env: { CHANGELOG_BASE_URL: emu.url } });
+    const r = await runCli(['--json', 'latest', ws], { cwd: fx.dir, env: { CHANGELOG_BASE_URL: fx.emu.url } });
     expect(r.code).toBe(0);
     const latest = JSON.parse(r.stdout) as { uuid: string; title: string };
-    const newest = emu.store.listEntries(emu.store.byIdentifier(ws)!).find((e) => e.status === 'published')!;
+    const newest = fx.emu.store.listEntries(fx.emu.store.byIdentifier(ws)!).find((e) => e.status === 'published')!;
     expect(latest).toMatchObject({ uuid: newest.identifier, title: newest.title });
-    expect(emu.log.at(-1)).toMatchObject({ method: 'GET', path: `/api/entries/latest/${ws}`, status: 200 });
-    const missing = await runCli(['latest', 'nope', '--base-url', emu.url], { cwd: dir });
+    expect(fx.emu.log.at(-1)).toMatchObject({ method: 'GET', path: `/api/entries/latest/${ws}`, status: 200 });
+    const missing = await runCli(['latest', 'nope', '--base-url', fx.emu.url], { cwd: fx.dir });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('error E_NOT_FOUND');
   });
 
   it('--json errors are one JSON document too', async () => {
-    const r = await runCli(['--json', 'pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'wrong-token' } });
+    const r = await runCli(['--json', 'pull'], { cwd: fx.dir, env: { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: 'wrong-token' } });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'E_AUTH', status: 401 } });
   });
 });
 
 describe('in GitHub Actions', () => {
-  let emu: RunningEmulator;
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => {
-    await emu.close();
-    await cleanup();
-  });
+  const fx = useDemoEmulator();
 
   it('writes a job summary, annotates bad files, masks the token, and never prints it otherwise', async () => {
-    await mkdir(join(dir, 'content/entries'), { recursive: true });
-    await writeFile(join(dir, 'content/entries/2026-11-01-bad.md'), '---\ntitle: Bad date\npublish_at: 01/11/2026\n---\nx\n');
-    await writeFile(join(dir, 'content/entries/2026-11-02-good.md'), '---\ntitle: A good one\npublish_at: 2026-11-02\nis_published: true\n---\nx\n');
-    const summary = join(dir, 'summary.md');
+    await mkdir(join(fx.dir, 'content/entries'), { recursive: true });
+    await writeFile(join(fx.dir, 'content/entries/2026-11-01-bad.md'), '---\ntitle: Bad date\npublish_at: 01/11/2026\n---\nx\n');
+    await writeFile(join(fx.dir, 'content/entries/2026-11-02-good.md'), '---\ntitle: A good one\npublish_at: 2026-11-02\nis_published: true\n---\nx\n');
+    const summary = join(fx.dir, 'summary.md');
     const token = 'demo-token';
     const r = await runCli(['sync', '--skip-build'], {
-      cwd: dir,
-      env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: token, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, CI: 'true' },
+      cwd: fx.dir,
+      env: { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: token, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, CI: 'true' },
     });
     expect(r.code).toBe(5); // an invalid file
     const lines = r.stdout.split('\n');
@@ -149,7 +128,7 @@ describe('in GitHub Actions', () => {
     expect(md).toMatch(/\| rejected files \| 1 \|/);
     expect(md).toMatch(/\| requests left today \| \d+ \|/);
     expect(md).toContain('`entries/2026-11-02-good.md` →');
-    expect(existsSync(join(dir, '_site'))).toBe(false); // --skip-build
+    expect(existsSync(join(fx.dir, '_site'))).toBe(false); // --skip-build
   });
 });
 

@@ -1,3 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
+import { loadSeed } from '../../src/emulator/seed.js';
+import { tempDir } from './cli.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
 import { ChangelogClient, type ClientOptions } from '../../src/api/client.js';
@@ -40,4 +43,21 @@ export async function emulatorFixture(options: EmulatorOptions & { workspaceName
       await emu.close();
     },
   };
+}
+
+/**
+ * For a describe block: the demo seed in a running emulator and an empty temporary
+ * directory, started before its tests and removed after them. Read the fields inside tests.
+ */
+export function useDemoEmulator(): { emu: RunningEmulator; dir: string } {
+  const ctx = {} as { emu: RunningEmulator; dir: string; cleanup: () => Promise<void> };
+  beforeAll(async () => {
+    ctx.emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
+    ({ dir: ctx.dir, cleanup: ctx.cleanup } = await tempDir());
+  });
+  afterAll(async () => {
+    await ctx.emu.close();
+    await ctx.cleanup();
+  });
+  return ctx;
 }
