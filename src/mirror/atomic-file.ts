@@ -16,20 +16,12 @@
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
+import { isProcessAlive } from './process-alive.js';
 
 let counter = 0;
 
 /** Temporary files of {@link writeFileAtomicSync}: `.<name>.<pid>.<n>.tmp`. */
 const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the temporary files a process killed mid-write left in `dir` (those of running
@@ -46,7 +38,7 @@ export function removeTempLeftovers(dir: string): string[] {
   const removed: string[] = [];
   for (const name of names) {
     const m = TEMP_FILE.exec(name);
-    if (!m || processIsAlive(Number(m[1]))) continue;
+    if (!m || isProcessAlive(Number(m[1]))) continue;
     removeFileSync(join(dir, name));
     removed.push(name);
   }

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../api/errors.js';
+import { isProcessAlive } from './process-alive.js';
 
 /** Name of the lock directory inside the state directory. */
 export const LOCK_DIR = 'lock';
@@ -120,7 +121,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockError(stateDir, err);
     const holder = await readHolder(stateDir);
-    if (!holder || holder.host !== hostname() || isAlive(holder.pid)) throw lockedError(stateDir, holder);
+    if (!holder || holder.host !== hostname() || isProcessAlive(holder.pid)) throw lockedError(stateDir, holder);
     // The holder died on this host: move its lock aside (atomic, so only one of several
     // recovering processes gets it) and take a fresh one.
     const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
@@ -200,15 +201,6 @@ export async function readHolder(stateDir: string): Promise<LockHolder | undefin
 }
 
 /** True when a process with this pid exists (on this host). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function lockedError(stateDir: string, holder: LockHolder | undefined): ChangelogSyncError {
   const who = holder
     ? `pid ${holder.pid} on host "${holder.host}", running \`${holder.command}\` since ${holder.startedAt}`
