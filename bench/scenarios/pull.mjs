@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { EmulatorStore } from '../../dist/emulator/store.js';
-import { markdownToHtml } from '../../dist/mirror/convert.js';
+import { markdownToHtml } from '../../dist/mirror/markdown-html.js';
 
 export const name = 'pull';
 export const description = '10,000 entries (the corpus repeated) into an empty directory, then a no-op pull: wall time, peak RSS, files written';

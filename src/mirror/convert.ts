@@ -1,12 +1,12 @@
 /**
- * Content conversion across the boundary (DESIGN.md "The entry file", body):
- * pull turns the service's HTML (or its older Editor.js JSON) into Markdown with turndown
- * and its GFM plugin; push turns Markdown into HTML with marked.
+ * Content conversion across the boundary (DESIGN.md "The entry file", body), pull's way:
+ * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
+ * plugin. Push's way (Markdown into HTML with marked) is `markdown-html.ts`, so that the
+ * conversion threads do not load marked.
  *
  * @module
  */
 import type TurndownService from 'turndown';
-import { Marked } from 'marked';
 import type { EditorJsDocument } from '../api/schemas.js';
 import { parseHtmlFragment } from './html-dom.js';
 import { createTurndown } from './markdown-rules.js';
@@ -53,13 +53,6 @@ function turndownService(): TurndownService {
 export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
   return turndownService().turndown(parseHtmlFragment(html) as unknown as TurndownService.Node);
-}
-
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-
-/** HTML of a Markdown body (marked, GitHub-flavoured), as push sends it in `html`. */
-export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown, { async: false });
 }
 
 function escapeHtml(s: string): string {

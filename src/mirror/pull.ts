@@ -19,9 +19,10 @@
  * brought up to date. A file whose identifier the state does not know (a fresh clone of
  * a repository without state) is adopted the same way.
  *
- * Nothing is converted or written before the whole plan is known; conversion runs on
- * worker threads for large pulls (`render-pool.ts`) and each file is written atomically
- * as soon as its text is ready. The state is saved last.
+ * Nothing is written before the whole plan is known. Conversion runs on worker threads
+ * for large pulls (`render-pool.ts`), and on a first pull starts while the plan is still
+ * being made; once the plan is complete, each file is written atomically as soon as its
+ * text is ready. The state is saved last.
  *
  * @module
  */
@@ -35,7 +36,7 @@ import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } f
 import { acquireLock } from './lock.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
-import { RenderPool, runMirrorJobs, type RenderOptions } from './render-pool.js';
+import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
 import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
@@ -240,8 +241,24 @@ async function pullWith(
   const readLocal = (rel: string): LocalFile | null => (local.has(rel) ? local.get(rel)! : readMirrorFile(contentDir, rel));
   const existingConflicts = listConflictFiles(stateDir);
 
-  // 1. Plan: one action per remote entry that needs a file written.
+  // 1. Plan: one action per remote entry that needs a file written. Each action's file
+  // starts rendering as it is planned (on the threads of a first pull); none is written
+  // before the plan is complete.
   const actions: Action[] = [];
+  const queue = new RenderQueue(dryRun ? undefined : await prewarmed, options.render);
+  const plan = (a: Action): void => {
+    actions.push(a);
+    if (!dryRun) queue.add(jobOf(a));
+  };
+  function jobOf(a: Action): MirrorJob {
+    const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? absolute(`state:${conflictFile(a.entry.identifier)}`) : absolute(a.file) };
+    if (a.keep) job.keep = a.keep;
+    if (a.kind === 'conflict') {
+      job.current = 'read';
+      job.local = a.localText;
+    } else if (a.localText !== undefined && !a.from) job.current = a.localText;
+    return job;
+  }
   const seen = new Set<string>();
   for (const entry of remote) {
     const id = entry.identifier;
@@ -254,7 +271,7 @@ async function pullWith(
     if (!rec) {
       const file = pathFor(entry);
       claim(file, id);
-      actions.push({ kind: 'create', entry, rh, file });
+      plan({ kind: 'create', entry, rh, file });
       continue;
     }
     const localFile = readLocal(rec.file);
@@ -266,7 +283,7 @@ async function pullWith(
       if (raw === null) {
         const file = pathFor(entry);
         claim(file, id);
-        actions.push({ kind: 'restore', entry, rh, file });
+        plan({ kind: 'restore', entry, rh, file });
         continue;
       }
       const text = raw.toString('utf8');
@@ -290,7 +307,7 @@ async function pullWith(
     }
 
     if (rh === rec.remoteHash) {
-      if (raw === null) actions.push({ kind: 'restore', entry, rh, file: rec.file });
+      if (raw === null) plan({ kind: 'restore', entry, rh, file: rec.file });
       else if (edited) result.localEdits.push(item(rec.file));
       else {
         result.unchanged++;
@@ -301,7 +318,7 @@ async function pullWith(
 
     // The remote entry changed.
     if (edited) {
-      actions.push({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
+      plan({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
       continue;
     }
     const file = pathFor(entry, rec.file);
@@ -312,7 +329,7 @@ async function pullWith(
       action.localText = raw.toString('utf8');
       action.keep = keptFields(rec.file, raw);
     }
-    actions.push(action);
+    plan(action);
   }
 
   // 2. Convert and write: in worker threads for large pulls, each file as soon as it is ready.
@@ -320,28 +337,13 @@ async function pullWith(
   if (dryRun) {
     for (const a of actions) record(a, null);
   } else {
-    const jobs: MirrorJob[] = actions.map((a) => {
-      const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? absolute(`state:${conflictFile(a.entry.identifier)}`) : absolute(a.file) };
-      if (a.keep) job.keep = a.keep;
-      if (a.kind === 'conflict') {
-        job.current = 'read';
-        job.local = a.localText;
-      }
-      else if (a.localText !== undefined && !a.from) job.current = a.localText;
-      return job;
-    });
     let converted = 0;
-    const ran = await runMirrorJobs(
-      jobs,
-      (i, outcome) => {
-        options.onConverted?.(++converted, jobs.length);
-        const a = actions[i]!;
-        if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
-        else record(a, outcome);
-      },
-      options.render,
-      await prewarmed,
-    );
+    const ran = await queue.commit((i, outcome) => {
+      options.onConverted?.(++converted, actions.length);
+      const a = actions[i]!;
+      if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
+      else record(a, outcome);
+    });
     result.threads = ran === 'inline' ? 0 : ran;
   }
 

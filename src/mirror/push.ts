@@ -31,7 +31,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError, isErrorCode, type ValidationError } from '../api/errors.js';
 import type { CreateEntryInput, RemoteEntry } from '../api/schemas.js';
-import { markdownToHtml } from './convert.js';
+import { markdownToHtml } from './markdown-html.js';
 import { addFrontmatterFields, sha256, type EntryFile } from './entry-file.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { ENTRIES_DIR, readEntryFiles } from './local-index.js';

@@ -60,21 +60,21 @@ export class RenderPool {
     return new RenderPool(pool, threads);
   }
 
+  /**
+   * Renders one chunk of jobs on a thread. Never rejects: a failed thread gives an
+   * `error` for each job of the chunk.
+   */
+  render(chunk: MirrorJob[]): Promise<Rendered[]> {
+    return (this.pool.run(chunk) as Promise<Rendered[]>).catch((err: unknown) =>
+      chunk.map(() => ({ error: `render worker failed: ${err instanceof Error ? err.message : String(err)}` })),
+    );
+  }
+
   /** Renders in chunks on the threads; the main thread writes each chunk as it comes. */
   async run(jobs: MirrorJob[], onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<void> {
-    const { commitJob } = await import('./mirror-file.js');
-    const tasks: Array<Promise<void>> = [];
-    for (let start = 0; start < jobs.length; start += CHUNK) {
-      const chunk = jobs.slice(start, start + CHUNK);
-      tasks.push(
-        (this.pool.run(chunk) as Promise<Rendered[]>).then(
-          (rendered) =>
-            rendered.forEach((r, i) => onOutcome(start + i, r.text !== undefined && r.synced !== undefined ? commitJob(chunk[i]!, { text: r.text, synced: r.synced }) : { error: r.error ?? 'not rendered' })),
-          (err: unknown) => chunk.forEach((_, i) => onOutcome(start + i, { error: `render worker failed: ${err instanceof Error ? err.message : String(err)}` })),
-        ),
-      );
-    }
-    await Promise.all(tasks);
+    const queue = new RenderQueue(this);
+    for (const job of jobs) queue.add(job);
+    await queue.renderAll(onOutcome);
   }
 
   /** Stops the threads. */
@@ -116,4 +116,72 @@ export async function runMirrorJobs(
     onOutcome(i, rendered.error !== undefined ? rendered : commitJob(job, rendered));
   });
   return 'inline';
+}
+
+/**
+ * Jobs rendered while they are still being planned: with a pool, each full chunk goes to
+ * the threads as soon as it is added, so converting starts while the rest of the plan is
+ * made (on a first pull of 10,000 entries, planning takes a few hundred milliseconds the
+ * threads would otherwise wait). Rendering writes nothing: no file is written before
+ * {@link RenderQueue.commit}, which the caller reaches only once the whole plan is known.
+ * Without a pool, everything happens in `commit` (see {@link runMirrorJobs}).
+ */
+export class RenderQueue {
+  private readonly jobs: MirrorJob[] = [];
+  private readonly chunks: Array<{ start: number; rendered: Promise<Rendered[]> }> = [];
+  /** Index of the first job not yet sent to a thread. */
+  private sent = 0;
+
+  /** @param pool the threads to render on; undefined: render in {@link commit}, on a pool started then if there are enough jobs. */
+  constructor(
+    private readonly pool?: RenderPool,
+    private readonly options: RenderOptions = {},
+  ) {}
+
+  /** Number of jobs added. */
+  get size(): number {
+    return this.jobs.length;
+  }
+
+  /** Adds a job; its index (in `commit`'s outcomes) is the number of jobs added before it. */
+  add(job: MirrorJob): void {
+    this.jobs.push(job);
+    if (this.pool && this.jobs.length - this.sent >= CHUNK) this.send();
+  }
+
+  private send(): void {
+    const start = this.sent;
+    const chunk = this.jobs.slice(start, start + CHUNK);
+    this.sent = start + chunk.length;
+    this.chunks.push({ start, rendered: this.pool!.render(chunk) });
+  }
+
+  /**
+   * Renders what is left, writes every job (each chunk as soon as it is rendered) and
+   * hands each outcome to `onOutcome(index, outcome)`, in no particular order. Never
+   * rejects for a single entry: a failure is an outcome with `error`.
+   * @returns how the jobs ran: `inline` or the number of worker threads.
+   */
+  async commit(onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<'inline' | number> {
+    // Nothing sent yet: few jobs run inline, many on the pool (or one started for them).
+    if (!this.pool || this.sent === 0) return runMirrorJobs(this.jobs, onOutcome, this.options, this.pool);
+    await this.renderAll(onOutcome);
+    return this.pool.threads;
+  }
+
+  /** @internal Sends what is left to the pool (which must exist) and writes each chunk as it is rendered. */
+  async renderAll(onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<void> {
+    while (this.sent < this.jobs.length) this.send();
+    const { commitJob } = await import('./mirror-file.js');
+    await Promise.all(
+      this.chunks.map(({ start, rendered }) =>
+        rendered.then((texts) =>
+          texts.forEach((r, i) => {
+            const job = this.jobs[start + i]!;
+            onOutcome(start + i, r.text !== undefined && r.synced !== undefined ? commitJob(job, { text: r.text, synced: r.synced }) : { error: r.error ?? 'not rendered' });
+          }),
+        ),
+      ),
+    );
+  }
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -50,6 +51,9 @@ export const CONFLICTS_DIR = 'conflicts';
  * so that a checkout with `core.autocrlf` does not look like an edit of every file.
  */
 export function contentHash(raw: string | Buffer): string {
+  // Bytes that are valid UTF-8 without a CR hash as they are: the same digest as their
+  // text, without decoding and re-encoding every file of a no-op pull.
+  if (typeof raw !== 'string' && raw.indexOf(13) === -1 && isUtf8(raw)) return hash('sha256', raw, 'hex');
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
 }

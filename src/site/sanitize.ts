@@ -16,7 +16,7 @@
  * @module
  */
 import sanitizeHtml from 'sanitize-html';
-import { markdownToHtml } from '../mirror/convert.js';
+import { markdownToHtml } from '../mirror/markdown-html.js';
 
 /** `data:` URLs an image may use: raster formats only (an SVG may carry script). */
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp)[;,]/i;

@@ -3,7 +3,8 @@
 // HTML tree turndown reads.
 import TurndownService from 'turndown';
 import { describe, expect, it } from 'vitest';
-import { editorJsToHtml, escapeMarkdownText, htmlToMarkdown, markdownToHtml, remoteContentToMarkdown } from '../../src/mirror/convert.js';
+import { editorJsToHtml, escapeMarkdownText, htmlToMarkdown, remoteContentToMarkdown } from '../../src/mirror/convert.js';
+import { markdownToHtml } from '../../src/mirror/markdown-html.js';
 import { HtmlElement, HtmlText, MAX_DEPTH, parseHtmlFragment } from '../../src/mirror/html-dom.js';
 import { canonicalDom } from '../helpers/html.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError, ValidationError } from '../../src/api/errors.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, serializeEntryFile, slugify } from '../../src/mirror/entry-file.js';
+import { isRealDate } from '../../src/mirror/frontmatter.js';
 
 describe('parseEntryFile', () => {
   it('reads the known fields, turns a YAML date back into YYYY-MM-DD, keeps unknown fields', () => {
@@ -111,5 +112,30 @@ describe('names', () => {
     expect(entryFileName('2026-01-02', 'CON')).toBe('2026-01-02-con.md');
     expect(entryFileName('2026-01-02', 'x'.repeat(300)).length).toBeLessThanOrEqual(100);
     expect(entryFileName(null, 'x', 'ab12-cd34-ef')).toBe('undated-x-ab12cd34.md');
+  });
+});
+
+describe('isRealDate', () => {
+  it('agrees with the calendar on every day from 1899 to 2101, and refuses days that do not exist', () => {
+    // The calendar's answer, from Date: a day exists when it survives a round trip.
+    const viaDate = (s: string) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    };
+    let checked = 0;
+    const disagreements: string[] = [];
+    for (let year = 1899; year <= 2101; year++) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const s = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          if (isRealDate(s) !== viaDate(s)) disagreements.push(s);
+          checked++;
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(checked).toBe(203 * 14 * 33);
+    for (const s of ['2024-02-29', '2000-02-29']) expect(isRealDate(s), s).toBe(true);
+    for (const s of ['2023-02-29', '1900-02-29', '2024-04-31', '2024-1-01', '24-01-01', '2024-01-01T00:00:00Z', '']) expect(isRealDate(s), s).toBe(false);
   });
 });
