@@ -5,16 +5,19 @@
  *
  * Errors: a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
  * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
- * (without `identifier`) whose slug is not URL-safe or is used by another file; two files
- * that claim the same `identifier`; an unreadable `.changelog/state.json`.
+ * (without `identifier`) whose slug push would refuse, by push's own rule (`push-plan.ts`:
+ * not URL-safe, used by another file, or derived from a title another file has and no
+ * date to tell them apart); two files that claim the same `identifier`; an unreadable
+ * `.changelog/state.json`.
  *
  * @module
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ChangelogSyncError, ValidationError } from '../api/errors.js';
-import { isSafeSlug, lineOfField, slugify } from './entry-file.js';
+import { lineOfField } from './entry-file.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
+import { planLocal } from './push-plan.js';
 import { loadState } from './state.js';
 
 /** One problem found in a file. */
@@ -80,49 +83,39 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
     if (f.error) problems.push(...problemsOf(f.error, shown(f.abs), f));
   }
 
-  // Uniqueness, as push and pull need it.
-  const slugs = new Map<string, IndexedFile[]>();
+  // Slugs of new files: push's own rule (push-plan.ts), so that a file this check passes
+  // is one push sends, and the other way round. Paths are given as shown, so that the
+  // messages name files the way the rest of the output does.
+  const outside = targets.filter((t) => !byAbs.has(resolve(t.abs)));
+  const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
+  const checked = new Set(targets.map((t) => resolve(t.abs)));
+  const byShown = new Map(asShown.map((f) => [f.rel, f]));
+  for (const r of planLocal(asShown, []).rejected) {
+    const f = byShown.get(r.file);
+    if (r.field !== 'slug' || !f || !checked.has(resolve(f.abs))) continue;
+    const [message, hint] = splitFix(r.reason.slice(`${r.file}: `.length));
+    problems.push({ file: r.file, field: 'slug', line: lineOf(f, 'slug'), severity: 'error', message, hint });
+  }
+
+  // Two files that claim one remote entry.
   const identifiers = new Map<string, IndexedFile[]>();
   for (const f of all) {
-    const e = f.entry;
-    if (!e) continue;
-    const slug = e.data.slug ?? slugify(e.data.title);
-    slugs.set(slug, [...(slugs.get(slug) ?? []), f]);
-    if (e.data.identifier) identifiers.set(e.data.identifier, [...(identifiers.get(e.data.identifier) ?? []), f]);
+    const id = f.entry?.data.identifier;
+    if (id) identifiers.set(id, [...(identifiers.get(id) ?? []), f]);
   }
-  const checked = new Set(targets.map((t) => resolve(t.abs)));
   for (const f of targets) {
-    const e = f.entry;
-    if (!e) continue;
-    const file = shown(f.abs);
-    const slug = e.data.slug ?? slugify(e.data.title);
-    if (!e.data.identifier) {
-      if (!isSafeSlug(slug)) {
-        problems.push({ file, field: 'slug', line: lineOf(f, 'slug'), severity: 'error', message: `slug "${slug}" is not URL-safe`, hint: 'use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`' });
-      }
-      const others = (slugs.get(slug) ?? []).filter((o) => o !== f && resolve(o.abs) !== resolve(f.abs));
-      if (others.length > 0) {
-        problems.push({
-          file,
-          field: 'slug',
-          line: lineOf(f, 'slug'),
-          severity: 'error',
-          message: `slug "${slug}" is also used by ${others.map((o) => shown(o.abs)).join(', ')}`,
-          hint: 'set a distinct `slug:` in the frontmatter',
-        });
-      }
-    } else {
-      const others = (identifiers.get(e.data.identifier) ?? []).filter((o) => resolve(o.abs) !== resolve(f.abs));
-      if (others.length > 0) {
-        problems.push({
-          file,
-          field: 'identifier',
-          line: lineOf(f, 'identifier'),
-          severity: 'error',
-          message: `identifier ${e.data.identifier} is also in ${others.map((o) => shown(o.abs)).join(', ')}: two files claim one remote entry`,
-          hint: 'keep one of the files; a copy meant as a new entry must not carry `identifier`',
-        });
-      }
+    const id = f.entry?.data.identifier;
+    if (!id) continue;
+    const others = (identifiers.get(id) ?? []).filter((o) => resolve(o.abs) !== resolve(f.abs));
+    if (others.length > 0) {
+      problems.push({
+        file: shown(f.abs),
+        field: 'identifier',
+        line: lineOf(f, 'identifier'),
+        severity: 'error',
+        message: `identifier ${id} is also in ${others.map((o) => shown(o.abs)).join(', ')}: two files claim one remote entry`,
+        hint: 'keep one of the files; a copy meant as a new entry must not carry `identifier`',
+      });
     }
   }
 

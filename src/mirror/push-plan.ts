@@ -146,6 +146,14 @@ export function planLocal(files: IndexedFile[], remote: RemoteEntry[]): LocalPla
       candidates.push({ entry: c.entry, file: c.file, slug: `${base}-${c.date}`, derived: true, date: c.date });
     });
   }
+  // A title long enough (or transliterated long enough) gives a slug over the service's limit.
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const c = candidates[i]!;
+    if (!c.derived || isSafeSlug(c.slug)) continue;
+    candidates.splice(i, 1);
+    const why = c.slug.length > 255 ? `"${c.slug.slice(0, 60)}...", longer than the service's 255 characters` : `"${c.slug}", which is not URL-safe`;
+    rejected.push({ file: c.file, field: 'slug', reason: `${c.file}: slug: the title gives ${why} (fix: set a shorter \`slug:\` in the frontmatter)` });
+  }
 
   // Collisions left: two files with one explicit slug, a suffixed slug taken, a slug of a pushed file.
   const bySlug = new Map<string, PushCandidate[]>();

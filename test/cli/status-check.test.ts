@@ -128,12 +128,12 @@ describe('check', () => {
       expect(lines).toEqual([
         'content/entries/a.md:3: error: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)',
         'content/entries/a.md:4: error: is_published: must be true or false (fix: write `is_published: true` or `is_published: false`)',
-        'content/entries/b.md: error: slug "same" is also used by content/entries/c.md (fix: set a distinct `slug:` in the frontmatter)',
-        'content/entries/c.md: error: slug "same" is also used by content/entries/b.md (fix: set a distinct `slug:` in the frontmatter)',
-        'content/entries/d.md:3: error: slug "bad slug!" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`)',
+        // Push gives the first of two same-title files the title's slug; the other has no date to tell them apart.
+        'content/entries/c.md: error: slug: the title gives "same", already used by content/entries/b.md, and the file has no date to tell them apart (fix: set `slug:` in the frontmatter, e.g. `slug: same-2`, or `publish_at:`)',
+        'content/entries/d.md:3: error: slug: "bad slug!" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`)',
         'content/entries/e.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/f.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
         'content/entries/f.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/e.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
-        'Checked 7 files: 7 errors',
+        'Checked 7 files: 6 errors',
       ]);
 
       const gh = await runCli(['check', 'content/entries/a.md'], { cwd: d, env: { GITHUB_ACTIONS: 'true' } });
@@ -147,8 +147,38 @@ describe('check', () => {
 
       const json = await runCli(['--json', 'check'], { cwd: d });
       const data = JSON.parse(json.stdout) as { command: string; checked: number; errors: number; problems: Array<{ file: string; line?: number; field?: string }> };
-      expect(data).toMatchObject({ command: 'check', checked: 7, errors: 7 });
+      expect(data).toMatchObject({ command: 'check', checked: 7, errors: 6 });
       expect(data.problems[0]).toMatchObject({ file: 'content/entries/a.md', line: 3, field: 'publish_at', severity: 'error' });
+    } finally {
+      await done();
+    }
+  });
+
+  it('passes exactly the new files push sends: same-title files with dates get dated slugs, an undated one is refused by both', async () => {
+    const { dir: d, cleanup: done } = await tempDir();
+    try {
+      const e = (n: string) => join(d, 'content/entries', n);
+      await mkdir(join(d, 'content/entries'), { recursive: true });
+      await writeFile(e('2026-05-04-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-04\n---\n\nOne.\n');
+      await writeFile(e('2026-05-11-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-11\n---\n\nTwo.\n');
+      await writeFile(e('weekly-fixes-undated.md'), '---\ntitle: Weekly fixes\n---\n\nThree.\n');
+      await writeFile(e('2026-05-12-long.md'), `---\ntitle: ${'Long '.repeat(60)}\npublish_at: 2026-05-12\n---\n\nLong.\n`);
+
+      const check = await runCli(['--json', 'check'], { cwd: d });
+      expect(check.code).toBe(5);
+      const problems = (JSON.parse(check.stdout) as { problems: Array<{ file: string; field?: string }> }).problems;
+      expect(problems.map((p) => [p.file, p.field])).toEqual([
+        ['content/entries/2026-05-12-long.md', 'slug'],
+        ['content/entries/weekly-fixes-undated.md', 'slug'],
+      ]);
+
+      const push = await runCli(['--json', 'push'], { cwd: d, env });
+      const pushed = JSON.parse(push.stdout) as { pushed: Array<{ file: string; slug: string; how: string }>; rejected: Array<{ file: string }> };
+      expect(pushed.pushed.map((c) => [c.file, c.slug, c.how]).sort()).toEqual([
+        ['entries/2026-05-04-weekly-fixes.md', 'weekly-fixes', 'created'],
+        ['entries/2026-05-11-weekly-fixes.md', 'weekly-fixes-2026-05-11', 'created'],
+      ]);
+      expect(pushed.rejected.map((r) => `content/${r.file}`).sort()).toEqual(problems.map((p) => p.file));
     } finally {
       await done();
     }
