@@ -32,12 +32,12 @@ import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError, isErrorCode, type ValidationError } from '../api/errors.js';
 import type { CreateEntryInput, RemoteEntry } from '../api/schemas.js';
 import { markdownToHtml } from './markdown-html.js';
-import { addFrontmatterFields, sha256, type EntryFile } from './entry-file.js';
+import { addFrontmatterFields, parseEntryFile, type EntryFile } from './entry-file.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { ENTRIES_DIR, readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
-import { BUDGET_FILE, JOURNAL_FILE, STATE_FILE, loadState, saveState, type SyncState } from './state.js';
+import { BUDGET_FILE, JOURNAL_FILE, STATE_FILE, contentHash, loadState, saveState, syncedHash, type EntryState, type SyncState } from './state.js';
 import { removeAtomicWriteLeftovers } from './temp-files.js';
 import { assertWorkspaceBinding } from './workspace-binding.js';
 
@@ -582,7 +582,16 @@ async function writeBack(contentDir: string, rel: string, identifier: string, st
       if (changed && attempt < WRITE_BACK_ATTEMPTS) continue;
       throw err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
     }
-    state.entries[identifier] = { file: rel, remoteHash: null, localHash: sha256(text) };
+    // Recorded as pull records a file (CRLF read as LF; what mirrors the service apart), so
+    // that a checkout with core.autocrlf or a tag added later is not taken for an edit.
+    const record: EntryState = { file: rel, remoteHash: null, localHash: contentHash(text) };
+    try {
+      const parsed = parseEntryFile(rel, text);
+      record.syncedHash = syncedHash(parsed.data, parsed.body);
+    } catch {
+      /* the file was valid when planned; a writer's edit since is read by the next pull */
+    }
+    state.entries[identifier] = record;
     return;
   }
 }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/mirror/journal.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { pull } from '../../src/mirror/pull.js';
 import { push } from '../../src/mirror/push.js';
+import { contentHash, loadState } from '../../src/mirror/state.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
 import { entryNames, expectEachOnceAndIntact, pushSetup, writeEntries, writeEntry, type PushSetup } from '../helpers/entries.js';
 
@@ -258,5 +260,25 @@ describe('the writer edits during a push', () => {
     expect(again.pushed.map((p) => [p.how, p.identifier])).toEqual([['reconciled', identifier]]);
     expect(posts()).toHaveLength(1);
     expect(fx.store.listEntries(fx.ws)).toHaveLength(1);
+  });
+});
+
+describe('the state push records', () => {
+  it('hashes the written-back file as pull does (CRLF read as LF, and what mirrors the service), so the adopting pull changes no hash', async () => {
+    await writeEntry(contentDir, 'crlf', '---\r\ntitle: Line ends\r\npublish_at: 2026-02-01\r\n---\r\n\r\nBody.\r\n');
+    await writeEntry(contentDir, 'lf', '---\ntitle: Tagged\npublish_at: 2026-02-02\ntags: [API]\n---\n\nBody.\n');
+    const r = await push({ client: fx.client(), contentDir, stateDir });
+    expect(r.pushed.map((p) => p.file).sort()).toEqual(['entries/crlf.md', 'entries/lf.md']);
+    const pushed = await loadState(stateDir);
+    for (const p of r.pushed) expect(pushed.entries[p.identifier]!.localHash).toBe(contentHash(await readFile(join(contentDir, p.file))));
+    // The next pull adopts both (records their remote hash) and computes the file hashes its own way: the same.
+    const first = await pull({ client: fx.client(), contentDir, stateDir });
+    expect(first.adopted).toHaveLength(2);
+    const pulled = await loadState(stateDir);
+    for (const p of r.pushed) {
+      const { localHash, syncedHash } = pulled.entries[p.identifier]!;
+      expect(pushed.entries[p.identifier]).toMatchObject({ localHash, syncedHash });
+      expect(syncedHash).toMatch(/^[0-9a-f]{64}$/);
+    }
   });
 });
