@@ -4,7 +4,8 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import type { Config } from '../config.js';
-import { pull, type PullResult } from '../mirror/pull.js';
+import type { PullResult } from '../mirror/pull.js';
+import { startServiceReads } from '../mirror/service-reads.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from './context.js';
@@ -48,9 +49,13 @@ export function pullExitCode(r: PullResult): ExitCode {
  */
 export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<PullResult> {
   reporter.info(`Pulling from ${config.baseUrl} ...`);
+  // The reads go out before the mirror's modules load: loading them overlaps the wait.
+  const reads = startServiceReads(client);
+  const { pull } = await import('../mirror/pull.js');
   const bar = reporter.counter('pull');
   return pull({
     client,
+    reads,
     contentDir: config.contentDir,
     stateDir: config.stateDir,
     prune: options.prune,

@@ -37,6 +37,7 @@ import { acquireLock } from './lock.js';
 import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
+import { startServiceReads, type ServiceReads } from './service-reads.js';
 import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
@@ -47,6 +48,8 @@ export interface PullOptions {
   stateDir: string;
   /** Remove files whose remote entry is gone (never a locally edited one). */
   prune?: boolean;
+  /** The service reads, when the caller sent them already ({@link startServiceReads}); default: sent first thing. */
+  reads?: ServiceReads;
   /** Compute and return the plan; write nothing, convert nothing. */
   dryRun?: boolean;
   /** Called as each converted entry is settled: `done` of `total` (for a progress bar). */
@@ -135,11 +138,10 @@ interface Action {
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
   const { client, stateDir, dryRun = false } = options;
-  // The three reads go out at once; the binding is checked before anything is written.
-  // When they fail, the workspace's failure is the one reported (it says most).
-  const reads = [client.getWorkspace(), client.listEntries(), client.listTags()] as const;
-  for (const r of reads) r.catch(() => undefined); // awaited below; a failure is thrown from there
-  const service = reads[0].then(async (workspace) => [workspace, await reads[1], await reads[2]] as [Workspace, RemoteEntry[], Tag[]]);
+  // The three reads go out at once (or went out already); the binding is checked before
+  // anything is written. When they fail, the workspace's failure is the one reported (it says most).
+  const reads = options.reads ?? startServiceReads(client);
+  const service = reads.workspace.then(async (workspace) => [workspace, await reads.entries, await reads.tags] as [Workspace, RemoteEntry[], Tag[]]);
   service.catch(() => undefined);
   // The content directory's lock (push takes it too): a pull and a push at once would
   // both write the state.
