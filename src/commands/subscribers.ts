@@ -287,7 +287,7 @@ export function formatRemove(r: RemoveResult, display: EmailDisplay): string {
   const show = (t: { email: string; line?: number; argument?: number }) => `${printable(display.email(t.email))} (${where(t)})`;
   if (r.removed.length) {
     lines.push(`${r.dryRun ? 'Would remove' : 'Removed'} (${r.removed.length.toLocaleString('en-US')}):`);
-    lines.push(...cap(r.removed, HUMAN_ROWS, (t) => `  - ${show(t)}`, '  '));
+    lines.push(...cap(r.removed, HUMAN_ROWS, (t) => `  - ${show(t)}${t.confirmedByList ? ' (answer lost; the list checked afterwards no longer has it)' : ''}`, '  '));
   }
   if (r.notFound.length) {
     lines.push(`Not found (${r.notFound.length.toLocaleString('en-US')}): ${r.dryRun ? 'not in the subscriber list' : "asked for, not in the service's answer"}`);

@@ -101,8 +101,11 @@ export interface RemoveFailed extends RemoveTarget {
 export interface RemoveResult {
   dryRun: boolean;
   batchSize: number;
-  /** Removed (dry run: would be removed, found in the list). */
-  removed: RemoveTarget[];
+  /**
+   * Removed (dry run: would be removed, found in the list). `confirmedByList`: the
+   * batch's answer was lost and the list checked afterwards no longer has the address.
+   */
+  removed: Array<RemoveTarget & { confirmedByList?: true }>;
   /** Asked for but not in the service's answer (dry run: not in the list). */
   notFound: RemoveTarget[];
   skipped: RemoveSkipped[];
@@ -133,11 +136,12 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
   const { client } = options;
   const { targets, skipped } = options.targets;
   const sentBefore = client.budget.sent;
-  const removed: RemoveTarget[] = [];
+  const removed: RemoveResult['removed'] = [];
   const notFound: RemoveTarget[] = [];
   const failed: RemoveFailed[] = [];
   const summaries: RemoveBatchSummary[] = [];
-  const batchSize = options.batchSize ?? defaultBatchSize(targets.length, client.budget.dayRemaining());
+  // One request stays in reserve for the check after a lost answer.
+  const batchSize = options.batchSize ?? defaultBatchSize(targets.length, client.budget.dayRemaining() - 1);
   const batches = toBatches(targets, batchSize);
 
   if (options.dryRun) {
@@ -148,7 +152,7 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
       summaries.push(summary);
     });
   } else {
-    await runBatches(
+    const runs = await runBatches(
       batches,
       (items) => client.removeSubscribers(items.map((t) => t.email)),
       (run, total) => {
@@ -160,7 +164,7 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
           if (error) summary.error = { code: error.code, message: error.message };
           const message =
             run.status === 'failed'
-              ? `${error?.message ?? 'failed'}${run.ambiguous ? '; the answer was lost: the service may have removed it (run the same command again: it reports what is left)' : ''}`
+              ? `${error?.message ?? 'failed'}${run.ambiguous ? '; the answer was lost: the service may have removed it' : ''}`
               : run.status === 'deferred'
                 ? 'not sent: the day\'s request budget is spent; run the command again tomorrow'
                 : 'not sent: an earlier batch failed';
@@ -170,8 +174,46 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
         options.onBatch?.(summary, total);
       },
     );
+    await reconcileLostAnswers(client, runs, removed, failed, summaries);
   }
   return { dryRun: options.dryRun ?? false, batchSize, removed, notFound, skipped, failed, batches: summaries, requests: client.budget.sent - sentBefore, dayRemaining: client.budget.dayRemaining() };
+}
+
+/**
+ * After batches whose answer was lost, one `GET` tells which of their addresses are gone
+ * from the service: those move from failed to removed (`confirmedByList`); the others stay
+ * failed, now known to be still there. When the `GET` fails too, they stay failed as
+ * "may have been removed".
+ */
+async function reconcileLostAnswers(
+  client: ChangelogClient,
+  runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,
+  removed: RemoveResult['removed'],
+  failed: RemoveFailed[],
+  summaries: RemoveBatchSummary[],
+): Promise<void> {
+  const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
+  if (lost.size === 0) return;
+  let present: Set<string>;
+  try {
+    present = new Set((await client.listSubscribers()).map((s) => emailKey(s.email)));
+  } catch {
+    for (const t of failed) if (lost.has(t.batch)) t.message += ' (run the same command again: it reports what is left)';
+    return;
+  }
+  for (let i = failed.length - 1; i >= 0; i--) {
+    const t = failed[i]!;
+    if (!lost.has(t.batch)) continue;
+    if (present.has(emailKey(t.email))) {
+      t.message += '; checked: it is still on the service (run the same command again)';
+      continue;
+    }
+    failed.splice(i, 1);
+    const { batch: _batch, status: _status, code: _code, message: _message, ...target } = t;
+    removed.push({ ...target, confirmedByList: true });
+    const summary = summaries.find((s) => s.index === t.batch);
+    if (summary) summary.removed++;
+  }
 }
 
 /** Targets whose key is in `found` go to `removed`, the others to `notFound`; counted in `summary`. */

@@ -1,6 +1,8 @@
 // Removing subscribers with the real client against the real emulator over HTTP.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ChangelogClient } from '../../src/api/client.js';
+import { NetworkError } from '../../src/api/errors.js';
 import { RateBudget } from '../../src/api/rate-budget.js';
 import { readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv } from '../../src/subscribers/remove.js';
@@ -80,6 +82,50 @@ describe('removeSubscribers', () => {
       ['c@example.com', 'not-sent', null],
     ]);
     expect(r.failed[0]!.message).toContain('the service may have removed it');
+  });
+
+  it('a lost answer: one GET tells which addresses are gone, so the report is exact', async () => {
+    fx = await withSubscribers('a@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'e@example.com');
+    const f = fx;
+    /** Loses the answer to the second DELETE: after the service removed them (`after`), or before it saw the request. */
+    const losing = (after: boolean) => {
+      let deletes = 0;
+      return new (class extends ChangelogClient {
+        override async removeSubscribers(emails: string[]): Promise<string[]> {
+          if (++deletes === 2 && !after) throw new NetworkError('DELETE /api/subscribers: no response (ECONNREFUSED)');
+          const removed = await super.removeSubscribers(emails);
+          if (deletes === 2) throw new NetworkError('DELETE /api/subscribers: no response (ECONNRESET: socket hang up)');
+          return removed;
+        }
+      })({ baseUrl: f.emu.url, token: f.token });
+    };
+    const committed = losing(true);
+    try {
+      const r = await removeSubscribers({ client: committed, targets: targetsFromArguments(['a@example.com', 'b@example.com', 'c@example.com']), batchSize: 2 });
+      expect(r.failed).toEqual([]);
+      expect(r.removed.map((t) => [t.email, t.confirmedByList ?? false])).toEqual([
+        ['a@example.com', false],
+        ['b@example.com', false],
+        ['c@example.com', true],
+      ]);
+      expect(r.batches.map((b) => [b.index, b.removed])).toEqual([
+        [1, 2],
+        [2, 1],
+      ]);
+      expect(r.requests).toBe(3); // DELETE, DELETE (answer lost), GET
+    } finally {
+      await committed.close();
+    }
+    const unseen = losing(false);
+    try {
+      const r = await removeSubscribers({ client: unseen, targets: targetsFromArguments(['d@example.com', 'e@example.com']), batchSize: 1 });
+      expect(r.removed.map((t) => t.email)).toEqual(['d@example.com']);
+      expect(r.failed.map((t) => [t.email, t.status])).toEqual([['e@example.com', 'failed']]);
+      expect(r.failed[0]!.message).toContain('checked: it is still on the service');
+      expect(f.ws.subscribers.map((x) => x.email)).toEqual(['e@example.com']);
+    } finally {
+      await unseen.close();
+    }
   });
 
   it('defers what the day budget cannot carry', async () => {
