@@ -102,3 +102,24 @@ export async function runBatches<T, R>(
   }
   return runs;
 }
+
+/**
+ * After batches whose answer was lost (`ambiguous` failures), one `GET /api/subscribers`
+ * tells what the service holds now, so that their outcome can be stated exactly.
+ *
+ * @param list reads the service's subscribers (one request; the callers keep one in reserve).
+ * @returns the lost batches' indexes, and the normalised keys of the addresses the service
+ *   lists (`present`, undefined when that `GET` failed too); undefined when no answer was lost.
+ */
+export async function recheckLostBatches(
+  runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,
+  list: () => Promise<Set<string>>,
+): Promise<{ lost: Set<number>; present?: Set<string> } | undefined> {
+  const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
+  if (lost.size === 0) return undefined;
+  try {
+    return { lost, present: await list() };
+  } catch {
+    return { lost };
+  }
+}

@@ -24,7 +24,7 @@
 import type { ChangelogClient } from '../api/client.js';
 import type { ErrorCode } from '../api/errors.js';
 import type { Subscriber } from '../api/schemas.js';
-import { defaultBatchSize, runBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
+import { defaultBatchSize, recheckLostBatches, runBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeDate, normalizeEmail, utcToday } from './validate.js';
 
@@ -368,12 +368,10 @@ async function reconcileLostAnswers(
   failed: FailedRow[],
   summaries: ImportBatchSummary[],
 ): Promise<void> {
-  const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
-  if (lost.size === 0) return;
-  let present: Set<string>;
-  try {
-    present = new Set((await client.listSubscribers()).map((s) => emailKey(s.email)));
-  } catch {
+  const check = await recheckLostBatches(runs, async () => new Set((await client.listSubscribers()).map((s) => emailKey(s.email))));
+  if (!check) return;
+  const { lost, present } = check;
+  if (!present) {
     for (const row of failed) if (lost.has(row.batch)) row.message += '; the service may have added it: run the same import again (rows already added are skipped)';
     return;
   }

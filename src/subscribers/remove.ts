@@ -8,7 +8,7 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import type { ErrorCode } from '../api/errors.js';
-import { defaultBatchSize, runBatches, toBatches, type BatchStatus } from './batches.js';
+import { defaultBatchSize, recheckLostBatches, runBatches, toBatches, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeEmail } from './validate.js';
 
@@ -192,12 +192,10 @@ async function reconcileLostAnswers(
   failed: RemoveFailed[],
   summaries: RemoveBatchSummary[],
 ): Promise<void> {
-  const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
-  if (lost.size === 0) return;
-  let present: Set<string>;
-  try {
-    present = new Set((await client.listSubscribers()).map((s) => emailKey(s.email)));
-  } catch {
+  const check = await recheckLostBatches(runs, async () => new Set((await client.listSubscribers()).map((s) => emailKey(s.email))));
+  if (!check) return;
+  const { lost, present } = check;
+  if (!present) {
     for (const t of failed) if (lost.has(t.batch)) t.message += ' (run the same command again: it reports what is left)';
     return;
   }
