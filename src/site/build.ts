@@ -19,7 +19,7 @@ import { readEntryFiles } from '../mirror/local-index.js';
 import { loadSiteData } from './data.js';
 import { EleventyRunError, runEleventyIsolated, type EleventyRun } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
-import { buildSearchIndex, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
+import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl } from './settings.js';
 import { listThemes, resolveTheme } from './themes.js';
 
@@ -124,6 +124,15 @@ export function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
 
+/**
+ * Empties the output directory, so that a removed entry's page goes too; but for the search
+ * index when one is built: its files are overwritten and pruned (see `writeIndexFiles`).
+ */
+async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise<void> {
+  const names = await readdir(outputDir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
+}
+
 async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
   try {
     const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as unknown;
@@ -134,8 +143,8 @@ async function readWorkspace(contentDir: string): Promise<Record<string, unknown
 }
 
 /**
- * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too),
- * then its search index.
+ * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too)
+ * and its search index.
  *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
@@ -165,7 +174,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const configPath = existsSync(configFile) ? configFile : undefined;
     const siteUrl = options.siteUrl.replace(/\/?$/, '/');
     const backlinkUrl = hostedPageUrl(workspace, options.baseUrl);
-    await rm(options.outputDir, { recursive: true, force: true });
+    await emptyOutput(options.outputDir, options.search !== false);
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).

@@ -13,8 +13,8 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { SiteEntry } from './data.js';
 
@@ -30,8 +30,8 @@ export interface SearchIndexResult {
 type PagefindIndex = NonNullable<Awaited<ReturnType<(typeof import('pagefind'))['createIndex']>>['index']>;
 
 /**
- * Starts Pagefind, lets `add` fill an index, writes it into `outputDir/pagefind/` and stops
- * Pagefind again (at once when `signal` aborts).
+ * Starts Pagefind, lets `add` fill an index, writes it into `outputDir/pagefind/` (see
+ * {@link writeIndexFiles}) and stops Pagefind again (at once when `signal` aborts).
  * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
  */
 async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Promise<{ pages: number; errors: string[] }>, signal?: AbortSignal): Promise<SearchIndexResult> {
@@ -54,8 +54,10 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
     if (!index) throw fail('start', errors);
     const added = await add(index);
     if (added.errors.length > 0) throw fail('indexing', added.errors);
-    const written = await index.writeFiles({ outputPath: join(outputDir, SEARCH_INDEX_DIR) });
-    if (written.errors.length > 0) throw fail('writing the index', written.errors);
+    const built = await index.getFiles();
+    if (built.errors.length > 0) throw fail('writing the index', built.errors);
+    await pagefind.close(); // the files are here: Pagefind's memory goes now
+    await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
     return { pages: added.pages };
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) throw cause;
@@ -63,6 +65,37 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
   } finally {
     signal?.removeEventListener('abort', stop);
     await pagefind.close();
+  }
+}
+
+/**
+ * Writes the files of an index into `dir`: a file already there with the same bytes is left
+ * as it is (most are named by the hash of their content, so an unchanged entry's fragment
+ * stays), and files of an earlier index that this one does not have are removed.
+ * Overwriting is cheaper than emptying the folder and creating every file again: 10,000
+ * fragments are 10,000 files.
+ *
+ * @param dir the index folder (`pagefind/` of the site).
+ * @param files Pagefind's files, paths relative to `dir`.
+ */
+export async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<void> {
+  const wanted = new Set<string>();
+  const made = new Set<string>();
+  for (const file of files) {
+    const path = join(dir, file.path);
+    wanted.add(path);
+    const before = await readFile(path).catch(() => undefined);
+    if (before && Buffer.compare(before, file.content) === 0) continue;
+    const folder = dirname(path);
+    if (!made.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      made.add(folder);
+    }
+    await writeFile(path, file.content);
+  }
+  for (const d of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(d.parentPath, d.name);
+    if (!d.isDirectory() && !wanted.has(path)) await rm(path, { force: true });
   }
 }
 
@@ -153,6 +186,8 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
   result.catch(() => undefined); // rejects through finish()
   return {
     add(entries) {
+      // After a stop, a request would start Pagefind again.
+      if (signal?.aborted) return;
       for (const e of entries) {
         const request = started.then((index) => index.addHTMLFile({ url: e.url, content: entrySearchDocument(e, language) }));
         request.catch(() => undefined); // awaited in finish(); not unhandled if Pagefind stops first

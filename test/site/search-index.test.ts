@@ -1,7 +1,8 @@
 // The search index built from the site data (while Eleventy renders) is the index Pagefind
 // makes of the written entry pages; a team's templates that change the entry page's markup
 // get the index of their pages. Real Pagefind, temp dirs.
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,24 @@ describe('the search index from the site data', () => {
     for (const [path, text] of fromPages) expect(fromData.get(path), path).toBe(text);
   });
 
+  it('rebuilt over an earlier site, is the index of a fresh build: stale files go, the rest stay', async () => {
+    const content = await writeContent(join(dir, 'rebuild'), { entries: dailyEntries(4, '2026-03-14') });
+    const out = join(dir, 'rebuild/_site');
+    const options = { contentDir: content, siteDir: PACKAGED_SITE_DIR, outputDir: out, siteUrl: 'https://x.test/', root: dir, today: '2026-03-15' };
+    await buildSite(options);
+    const before = await indexFiles(join(out, 'pagefind'));
+    await rm(join(content, 'entries/2026-03-14-update-4.md'));
+    await buildSite(options);
+    const after = await indexFiles(join(out, 'pagefind'));
+    await buildSite({ ...options, outputDir: join(dir, 'rebuild/_fresh') });
+    const fresh = await indexFiles(join(dir, 'rebuild/_fresh/pagefind'));
+    expect([...after.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [path, text] of fresh) expect(after.get(path), path).toBe(text);
+    expect(fragmentOf(after, '/entries/update-4/')).toBeUndefined();
+    expect(fragmentOf(before, '/entries/update-4/')).toBeDefined();
+    expect(existsSync(join(out, 'entries/update-4'))).toBe(false);
+  });
+
   it("indexes a team's own entry page from the written pages", async () => {
     const team = join(dir, 'team-site');
     await mkdir(join(team, '_includes'), { recursive: true });
@@ -114,7 +133,29 @@ describe('the search index from the site data', () => {
     const fragment = fragmentOf(await indexFiles(join(out, 'pagefind')), '/entries/update-5/');
     expect(fragment).toMatchObject({ content: expect.stringContaining('Zanzibar edition') });
   });
+
+  it('reports the template error when Eleventy fails, and leaves no Pagefind process behind', async () => {
+    const team = join(dir, 'broken-site');
+    await mkdir(join(team, '_includes'), { recursive: true });
+    await writeFile(join(team, '_includes/footer.njk'), '{% if %}\n');
+    await expect(
+      buildSite({ contentDir: join(dir, 'content'), siteDir: team, outputDir: join(dir, '_broken'), siteUrl: 'https://x.test/', root: dir, today: '2026-03-15' }),
+    ).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining(join(team, '_includes/footer.njk')) });
+    expect(await pagefindChildren()).toEqual([]);
+  });
 });
+
+/** Pagefind processes this process started that are still running. */
+async function pagefindChildren(): Promise<string[]> {
+  const out: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === process.pid && stat.includes('(pagefind') && !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) out.push(pid);
+  }
+  return out;
+}
 
 describe('searchLanguageFromData', () => {
   let dir: string;
