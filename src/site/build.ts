@@ -1,6 +1,6 @@
 /**
- * The programmatic Eleventy build (DESIGN.md "Layout": site/): Eleventy writes the pages and
- * feeds, then Pagefind indexes the entry pages.
+ * The programmatic Eleventy build (DESIGN.md "Layout": site/): the site data is loaded once;
+ * Eleventy writes the pages and feeds from it while Pagefind indexes the entries from it.
  *
  * A team's `site/` overrides the packaged templates file by file: the build's input is the
  * packaged `site/` with the team's files laid over it, so a team that changes only
@@ -15,10 +15,11 @@ import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
-import { listEntryFiles } from '../mirror/local-index.js';
+import { readEntryFiles } from '../mirror/local-index.js';
+import { loadSiteData } from './data.js';
 import { EleventyRunError, runEleventyIsolated, type EleventyRun } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
-import { buildSearchIndex } from './search-index.js';
+import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl } from './settings.js';
 import { listThemes, resolveTheme } from './themes.js';
 
@@ -55,8 +56,12 @@ export interface BuildResult {
   warnings: string[];
   /** Wall time of the whole build, ms. */
   ms: number;
-  /** Wall time of the steps, ms: Eleventy (data, pages, feeds) and the search index. */
-  timings: { eleventyMs: number; searchMs: number };
+  /**
+   * Wall time of the steps, ms: the site data (reading and rendering the entries), the data
+   * and Eleventy's pages and feeds together, and the search index (from its start: built
+   * from the data, it runs while Eleventy renders).
+   */
+  timings: { dataMs: number; eleventyMs: number; searchMs: number };
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -119,6 +124,15 @@ export function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
 
+/**
+ * Empties the output directory, so that a removed entry's page goes too; but for the search
+ * index when one is built: its files are overwritten and pruned (see `writeIndexFiles`).
+ */
+async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise<void> {
+  const names = await readdir(outputDir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
+}
+
 async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
   try {
     const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as unknown;
@@ -129,8 +143,8 @@ async function readWorkspace(contentDir: string): Promise<Record<string, unknown
 }
 
 /**
- * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too),
- * then its search index.
+ * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too)
+ * and its search index.
  *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
@@ -147,6 +161,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
   }
   const warnings: string[] = [];
+  const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
+  let search: Promise<SearchIndexResult> | undefined;
+  const stopSearch = new AbortController();
   const input = await prepareSiteInput(options.siteDir);
   try {
     const theme = resolveTheme(workspace.theme, await listThemes(input.dir));
@@ -155,27 +172,66 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     const configFile = join(options.root, '.eleventy.js');
     const configPath = existsSync(configFile) ? configFile : undefined;
-    const pluginOptions: ChangelogSitePluginOptions = {
-      contentDir: options.contentDir,
-      siteUrl: options.siteUrl,
-      siteDir: input.dir,
-      backlinkUrl: hostedPageUrl(workspace, options.baseUrl),
-      today: options.today,
-    };
-    const entryFiles = (await listEntryFiles(options.contentDir)).length;
-    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles) };
-    await rm(options.outputDir, { recursive: true, force: true });
+    const siteUrl = options.siteUrl.replace(/\/?$/, '/');
+    const backlinkUrl = hostedPageUrl(workspace, options.baseUrl);
+    // Emptied while the data loads (removing 10,000 pages takes a second of its own).
+    const emptied = emptyOutput(options.outputDir, options.search !== false);
+    emptied.catch(() => undefined); // awaited below
+    // Pagefind (a process of its own) indexes the entries from the site data as they are
+    // rendered, and writes the index while Eleventy renders the pages; unless the team's
+    // templates change what it would read of the pages (then it reads the written pages).
+    const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
+    const searchStarted = Date.now();
+    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
+    // The data is loaded here, once, for the pages and for the search index.
+    let entryFiles;
+    let siteData;
+    try {
+      entryFiles = await readEntryFiles(options.contentDir);
+      siteData = await loadSiteData(options.contentDir, {
+        siteUrl,
+        today: options.today,
+        files: entryFiles,
+        themes: await listThemes(input.dir),
+        backlinkUrl,
+        imageRoots: [options.contentDir, input.dir],
+        siteDir: input.dir,
+        onRendered: indexer ? (entries) => indexer.add(entries) : undefined,
+      });
+    } catch (err) {
+      stopSearch.abort();
+      await Promise.allSettled([indexer?.finish(), emptied]);
+      throw err;
+    }
+    timings.dataMs = Date.now() - started;
+    search = indexer?.finish().then((r) => {
+      timings.searchMs = Date.now() - searchStarted;
+      return r;
+    });
+    search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
+    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
+    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles.length) };
+    try {
+      await emptied;
+    } catch (err) {
+      stopSearch.abort();
+      await search?.catch(() => undefined);
+      throw err;
+    }
     try {
       try {
-        await runEleventyIsolated(run, entryFiles);
+        await runEleventyIsolated(run, entryFiles.length);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
-        // More than the estimate is live: build again without a limit.
+        // More than the estimate is live: build again without a limit. The same pages are
+        // written again (over the first attempt's), so the output is not emptied: the search
+        // index may be being written into it.
         warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
-        await rm(options.outputDir, { recursive: true, force: true });
-        await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles);
+        await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
       }
     } catch (cause) {
+      stopSearch.abort();
+      await search?.catch(() => undefined);
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
@@ -184,12 +240,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } finally {
     await input.cleanup();
   }
-  const eleventyMs = Date.now() - started;
+  timings.eleventyMs = Date.now() - started;
   const phases = options.search === false ? 1 : 2;
   options.onPhase?.(1, phases);
-  const indexed = options.search === false ? 0 : (await buildSearchIndex(options.outputDir)).pages;
+  let indexed = 0;
+  if (search) {
+    indexed = (await search).pages;
+  } else if (options.search !== false) {
+    const searchStarted = Date.now();
+    indexed = (await buildSearchIndex(options.outputDir)).pages;
+    timings.searchMs = Date.now() - searchStarted;
+  }
   if (phases === 2) options.onPhase?.(2, phases);
-  const searchMs = Date.now() - started - eleventyMs;
   const files = existsSync(options.outputDir) ? (await walk(options.outputDir)).map((f) => relative(options.outputDir, f)) : [];
   return {
     outputDir: options.outputDir,
@@ -198,6 +260,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     indexed,
     warnings,
     ms: Date.now() - started,
-    timings: { eleventyMs, searchMs },
+    timings,
   };
 }

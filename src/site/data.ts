@@ -272,6 +272,12 @@ export interface LoadSiteDataOptions {
   imageRoots?: string[];
   /** The site directory, whose `_includes/css/` makes the stylesheet (default: none, no CSS). */
   siteDir?: string;
+  /**
+   * Called with entries as their bodies are rendered, newest first, each entry once and in
+   * the order of `entries`: complete but for tag pages and `latest`, so that the search index
+   * can start on them while the others render.
+   */
+  onRendered?: (entries: SiteEntry[]) => void;
 }
 
 /**
@@ -305,10 +311,10 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     else if (vis === 'scheduled') hidden.scheduled++;
     else visible.push({ file: f as (typeof visible)[number]['file'], date });
   }
-  const htmls = await renderBodies(visible.map((v) => v.file.entry.body));
-  visible.forEach(({ file: f, date }, i) => {
+  // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so
+  // `onRendered` can hand out finished entries while the others still render.
+  visible.forEach(({ file: f, date }) => {
     const d = f.entry.data;
-    const html = images.addTo(htmls[i]!);
     const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     entries.push({
       title: d.title,
@@ -318,8 +324,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       dateObj: new Date(`${date}T00:00:00Z`),
       displayDate: readableDate(date),
       absoluteUrl: '',
-      html,
-      excerpt: excerptOf(html),
+      html: '',
+      excerpt: '',
       tags: tagNames,
       tagRefs: [],
       newer: null,
@@ -353,6 +359,27 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       byTag.get(tag)!.push(e);
     }
   });
+  // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
+  // index) as soon as every newer entry is rendered too.
+  const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
+  const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
+  let handedOut = 0;
+  await renderBodies(
+    entries.map((e) => bodies.get(e.file)!),
+    {
+      onBatch(start, htmls) {
+        htmls.forEach((h, k) => {
+          const e = entries[start + k]!;
+          e.html = images.addTo(h);
+          e.excerpt = excerptOf(e.html);
+          rendered[start + k] = true;
+        });
+        const from = handedOut;
+        while (handedOut < entries.length && rendered[handedOut]) handedOut++;
+        if (handedOut > from) options.onRendered?.(entries.slice(from, handedOut));
+      },
+    },
+  );
   const tagList = tagsOf.used();
   const newest = entries[0];
   const site = siteSettings(workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });

@@ -63,6 +63,9 @@ export async function runEleventy(run: EleventyRun): Promise<void> {
   // Loaded here, not at the top: a build on a worker thread loads them in that thread only.
   const { default: Eleventy } = await import('@11ty/eleventy');
   const { default: changelogSitePlugin, OPTIONS_KEY } = await import('./plugin.js');
+  // Site data sent to a worker thread arrives as a copy, no longer frozen: frozen, Eleventy
+  // passes it to every page as it is instead of deep-copying it.
+  if (run.pluginOptions.siteData && !Object.isFrozen(run.pluginOptions.siteData)) Object.freeze(run.pluginOptions.siteData);
   const eleventy = new Eleventy(run.inputDir, run.outputDir, {
     quietMode: true,
     configPath: run.configPath,

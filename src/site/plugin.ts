@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin, { convertHtmlToAbsoluteUrls } from '@11ty/eleventy-plugin-rss';
-import { loadSiteData, readableDate, tagStyle } from './data.js';
+import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
 import { IMAGES_DIR } from './images.js';
 import { listThemes } from './themes.js';
 
@@ -27,6 +27,11 @@ export interface ChangelogSitePluginOptions {
   backlinkUrl?: string | null;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;
+  /**
+   * The `changelog` data, already loaded (`build.ts` loads it once, for the pages and the
+   * search index) and frozen; without it the plugin loads it from `contentDir`.
+   */
+  siteData?: SiteData;
 }
 
 /** Global data key through which `build.ts` passes options to the plugin `.eleventy.js` adds. */
@@ -63,6 +68,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
       siteDir: injected.siteDir ?? options.siteDir ?? process.env.CHANGELOG_SITE_DIR ?? 'site',
       backlinkUrl: injected.backlinkUrl ?? options.backlinkUrl ?? null,
       today: injected.today ?? options.today,
+      siteData: injected.siteData ?? options.siteData,
     };
   };
   const o = resolved();
@@ -74,6 +80,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   eleventyConfig.addBundle?.('css', { toFileDirectory: 'bundle' });
 
   eleventyConfig.addGlobalData('changelog', async () =>
+    o.siteData ??
     loadSiteData(o.contentDir, {
       siteUrl: o.siteUrl,
       today: o.today,

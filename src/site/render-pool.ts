@@ -17,22 +17,51 @@ export const WORKER_THRESHOLD = 1500;
 /** Bodies per task sent to a worker. */
 const BATCH = 100;
 
+/** Options of {@link renderBodies}. */
+export interface RenderOptions {
+  /** Worker threads; default one per core (at most 8); 0 renders here. */
+  threads?: number;
+  /**
+   * Called as each batch of bodies is rendered (in any order): the index of its first body
+   * and the HTML of the batch. Lets a caller start on the first entries (the search index)
+   * while the others render.
+   */
+  onBatch?: (start: number, html: string[]) => void;
+}
+
 /**
  * Renders Markdown bodies to sanitised HTML, in order.
  *
  * @param bodies Markdown bodies of entry files.
- * @param options.threads worker threads; default one per core (at most 8); 0 renders here.
  */
-export async function renderBodies(bodies: string[], options: { threads?: number } = {}): Promise<string[]> {
+export async function renderBodies(bodies: string[], options: RenderOptions = {}): Promise<string[]> {
   const threads = options.threads ?? Math.min(availableParallelism(), 8);
+  const onBatch = options.onBatch ?? (() => undefined);
   // From TypeScript sources (tests) there is no compiled worker: render here.
   const compiled = import.meta.url.endsWith('.js');
-  if (bodies.length < WORKER_THRESHOLD || threads < 1 || !compiled) return bodies.map((b) => renderBody(b));
+  if (bodies.length < WORKER_THRESHOLD || threads < 1 || !compiled) {
+    const out: string[] = [];
+    for (let i = 0; i < bodies.length; i += BATCH) {
+      const html = bodies.slice(i, i + BATCH).map((b) => renderBody(b));
+      out.push(...html);
+      onBatch(i, html);
+      // Lets I/O waiting on the batch (the search index's requests) proceed.
+      if (i + BATCH < bodies.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return out;
+  }
   const worker = new URL('./render-worker.js', import.meta.url);
   const pool = new Piscina<string[], string[]>({ filename: worker.href, minThreads: threads, maxThreads: threads, execArgv: WORKER_EXEC_ARGV });
   try {
     const batches: Array<Promise<string[]>> = [];
-    for (let i = 0; i < bodies.length; i += BATCH) batches.push(pool.run(bodies.slice(i, i + BATCH)));
+    for (let i = 0; i < bodies.length; i += BATCH) {
+      batches.push(
+        pool.run(bodies.slice(i, i + BATCH)).then((html) => {
+          onBatch(i, html);
+          return html;
+        }),
+      );
+    }
     return (await Promise.all(batches)).flat();
   } finally {
     await pool.destroy();

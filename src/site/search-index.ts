@@ -1,13 +1,22 @@
 /**
  * The search index: Pagefind (the `pagefind` npm package, whose binary ships in a
- * per-platform optional dependency) indexes the entry pages Eleventy wrote and writes
- * `pagefind/` into the site; `site/search.njk` loads its UI. Only the entry pages are
- * indexed (their `data-pagefind-body`), so each result is one entry.
+ * per-platform optional dependency) indexes the entry pages and writes `pagefind/` into the
+ * site; `site/search.njk` loads its UI. Only the entry pages are indexed (their
+ * `data-pagefind-body`), so each result is one entry.
+ *
+ * Two ways to the same index: {@link startEntryIndex} gives Pagefind each entry's
+ * `data-pagefind-body` article, made from the site data as each entry is rendered, so that
+ * Pagefind (a process of its own) indexes while Eleventy renders; {@link buildSearchIndex}
+ * reads the entry pages Eleventy wrote (when a team's templates change the entry page's
+ * markup, and in the preview).
  *
  * @module
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
+import type { SiteEntry } from './data.js';
 
 /** The folder of the index inside the built site. */
 export const SEARCH_INDEX_DIR = 'pagefind';
@@ -18,14 +27,14 @@ export interface SearchIndexResult {
   pages: number;
 }
 
+type PagefindIndex = NonNullable<Awaited<ReturnType<(typeof import('pagefind'))['createIndex']>>['index']>;
+
 /**
- * Indexes the entry pages of a built site.
- *
- * @param outputDir the built site (absolute).
- * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start (no binary for this
- *   platform) or reports an error.
+ * Starts Pagefind, lets `add` fill an index, writes it into `outputDir/pagefind/` (see
+ * {@link writeIndexFiles}) and stops Pagefind again (at once when `signal` aborts).
+ * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
  */
-export async function buildSearchIndex(outputDir: string): Promise<SearchIndexResult> {
+async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Promise<{ pages: number; errors: string[] }>, signal?: AbortSignal): Promise<SearchIndexResult> {
   let pagefind: typeof import('pagefind');
   try {
     pagefind = await import('pagefind');
@@ -36,20 +45,183 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
     new ChangelogSyncError('E_BUILD', `Pagefind ${what} failed: ${errors.join('; ')}`, {
       hint: `check that ${process.platform}/${process.arch} is one of Pagefind's platforms and that npm installed optional dependencies`,
     });
+  const stop = () => void pagefind.close();
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     // Pagefind is pinned to 1.5.0 (1.6.0's non-Linux binaries are not in the registry this
     // project installs from): one fragment file per page; 1.6.0's `maxFragments` would bundle them.
     const { index, errors } = await pagefind.createIndex({});
     if (!index) throw fail('start', errors);
-    const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
+    const added = await add(index);
     if (added.errors.length > 0) throw fail('indexing', added.errors);
-    const written = await index.writeFiles({ outputPath: join(outputDir, SEARCH_INDEX_DIR) });
-    if (written.errors.length > 0) throw fail('writing the index', written.errors);
-    return { pages: added.page_count };
+    const built = await index.getFiles();
+    if (built.errors.length > 0) throw fail('writing the index', built.errors);
+    await pagefind.close(); // the files are here: Pagefind's memory goes now
+    await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
+    return { pages: added.pages };
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) throw cause;
     throw new ChangelogSyncError('E_BUILD', `Pagefind failed: ${(cause as Error).message}`, { cause });
   } finally {
+    signal?.removeEventListener('abort', stop);
     await pagefind.close();
   }
+}
+
+/**
+ * Writes the files of an index into `dir`: a file already there with the same bytes is left
+ * as it is (most are named by the hash of their content, so an unchanged entry's fragment
+ * stays), and files of an earlier index that this one does not have are removed.
+ * Overwriting is cheaper than emptying the folder and creating every file again: 10,000
+ * fragments are 10,000 files.
+ *
+ * @param dir the index folder (`pagefind/` of the site).
+ * @param files Pagefind's files, paths relative to `dir`.
+ */
+export async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<void> {
+  const wanted = new Set<string>();
+  const made = new Set<string>();
+  for (const file of files) {
+    const path = join(dir, file.path);
+    wanted.add(path);
+    const before = await readFile(path).catch(() => undefined);
+    if (before && Buffer.compare(before, file.content) === 0) continue;
+    const folder = dirname(path);
+    if (!made.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      made.add(folder);
+    }
+    await writeFile(path, file.content);
+  }
+  for (const d of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(d.parentPath, d.name);
+    if (!d.isDirectory() && !wanted.has(path)) await rm(path, { force: true });
+  }
+}
+
+/**
+ * Indexes the entry pages of a built site (`entries/**\/*.html`).
+ *
+ * @param outputDir the built site (absolute).
+ * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start (no binary for this
+ *   platform) or reports an error.
+ */
+export async function buildSearchIndex(outputDir: string): Promise<SearchIndexResult> {
+  return withPagefind(outputDir, async (index) => {
+    const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
+    return { pages: added.page_count, errors: added.errors };
+  });
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text the way Nunjucks' autoescape does. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/**
+ * What Pagefind reads of an entry's page: the `data-pagefind-body` article of the packaged
+ * `_includes/entry-page.njk` (date as `date` metadata, title, body; the tag list is
+ * `data-pagefind-ignore` and left out), in a document of the site's language. Pagefind
+ * indexes nothing else of the page, so the index is the one it makes of the written page
+ * (test/site/search-index.test.ts compares the two).
+ */
+export function entrySearchDocument(entry: Pick<SiteEntry, 'date' | 'displayDate' | 'title' | 'html'>, language = 'en'): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(language)}">
+<body>
+<article class="entry-single" data-pagefind-body>
+  <header class="entry-header">
+    <p class="entry-date" data-pagefind-ignore><time datetime="${escapeHtml(entry.date)}" data-pagefind-meta="date">${escapeHtml(entry.displayDate)}</time></p>
+    <h1>${escapeHtml(entry.title)}</h1>
+  </header>
+  <div class="prose">
+${entry.html}
+  </div>
+</article>
+</body>
+</html>
+`;
+}
+
+/** An index being built from entries as they are rendered (see {@link startEntryIndex}). */
+export interface EntryIndexer {
+  /** Sends entries to Pagefind (it indexes them in its own process). */
+  add(entries: ReadonlyArray<Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html'>>): void;
+  /**
+   * No more entries: Pagefind writes the index. Resolves when it is written.
+   * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
+   */
+  finish(): Promise<SearchIndexResult>;
+}
+
+/**
+ * Starts an index of entries from the site data, without their pages: Pagefind runs in a
+ * process of its own, so it indexes the first entries while the others render, and writes
+ * the index while Eleventy renders the pages.
+ *
+ * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
+ * @param language the `lang` of the entry pages (see {@link searchLanguageFromData}).
+ * @param signal stops Pagefind (the build failed); `finish()` then rejects.
+ */
+export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
+  let indexReady: (index: PagefindIndex) => void = () => undefined;
+  const started = new Promise<PagefindIndex>((resolve) => (indexReady = resolve));
+  let allAdded: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (allAdded = resolve));
+  signal?.addEventListener('abort', () => allAdded(), { once: true });
+  const pending: Array<Promise<{ errors: string[] }>> = [];
+  const result = withPagefind(
+    outputDir,
+    async (index) => {
+      indexReady(index);
+      await finished;
+      if (signal?.aborted) throw new ChangelogSyncError('E_BUILD', 'the search index was not built: the build stopped');
+      const added = await Promise.all(pending);
+      return { pages: added.length, errors: added.flatMap((a) => a.errors) };
+    },
+    signal,
+  );
+  result.catch(() => undefined); // rejects through finish()
+  return {
+    add(entries) {
+      // After a stop, a request would start Pagefind again.
+      if (signal?.aborted) return;
+      for (const e of entries) {
+        const request = started.then((index) => index.addHTMLFile({ url: e.url, content: entrySearchDocument(e, language) }));
+        request.catch(() => undefined); // awaited in finish(); not unhandled if Pagefind stops first
+        pending.push(request);
+      }
+    },
+    finish() {
+      allAdded();
+      return result;
+    },
+  };
+}
+
+/** Files of a team's site that decide what the search index holds: the entry page and its route. */
+const ENTRY_PAGE_FILES = ['_includes/entry-page.njk', 'entries.11ty.mjs'];
+
+/**
+ * The language of the entry pages when Pagefind can index them from the site data, else
+ * null (index the written pages with {@link buildSearchIndex}): null when a team's `site/`
+ * overrides the entry page or its route, when any of its files mentions a `data-pagefind-`
+ * attribute, or when the page shell (`_includes/base.njk`) has no literal `<html lang>`.
+ *
+ * @param teamSiteDir the configured site directory (the packaged one has no overrides).
+ * @param packagedSiteDir the packaged templates.
+ * @param stagedSiteDir Eleventy's input: the packaged templates with the team's laid over them.
+ */
+export async function searchLanguageFromData(teamSiteDir: string, packagedSiteDir: string, stagedSiteDir: string): Promise<string | null> {
+  if (teamSiteDir !== packagedSiteDir && existsSync(teamSiteDir)) {
+    if (ENTRY_PAGE_FILES.some((f) => existsSync(join(teamSiteDir, f)))) return null;
+    for (const d of await readdir(teamSiteDir, { withFileTypes: true, recursive: true })) {
+      if (!d.isFile() || !/\.(?:njk|html|md|liquid|js|mjs|cjs)$/.test(d.name)) continue;
+      if ((await readFile(join(d.parentPath, d.name), 'utf8')).includes('data-pagefind-')) return null;
+    }
+  }
+  const shell = await readFile(join(stagedSiteDir, '_includes/base.njk'), 'utf8').catch(() => '');
+  return /<html\s[^>]*\blang="([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*)"/.exec(shell)?.[1] ?? null;
 }

@@ -9,9 +9,14 @@ const { renderBodies, WORKER_THRESHOLD } = (await dist('render-pool.js')) as typ
 describe('renderBodies', () => {
   it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {
     const bodies = Array.from({ length: WORKER_THRESHOLD + 50 }, (_, i) => `Entry **${i}** <script>alert(${i})</script>\n\n- [link](https://example.com/${i})\n`);
-    const html = await renderBodies(bodies, { threads: 2 });
+    const batches: Array<[number, string[]]> = [];
+    const html = await renderBodies(bodies, { threads: 2, onBatch: (start, batch) => batches.push([start, batch]) });
     expect(html).toHaveLength(bodies.length);
     expect(html).toEqual(bodies.map((b) => renderBody(b)));
+    // Every body is reported once, with its HTML, as its batch is done.
+    const reported = new Array<string>(bodies.length);
+    for (const [start, batch] of batches) batch.forEach((h, k) => (reported[start + k] = reported[start + k] === undefined ? h : 'twice'));
+    expect(reported).toEqual(html);
     expect(html[7]).toBe('<p>Entry <strong>7</strong> </p>\n<ul>\n<li><a href="https://example.com/7">link</a></li>\n</ul>\n');
   });
 });
