@@ -58,6 +58,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       siteDir: cfg.siteDir,
       outputDir: cfg.outputDir,
       siteUrl: cfg.siteUrl,
+      baseUrl: cfg.baseUrl,
       root: cfg.root,
       port: options.port ?? 8080,
       problems: () => entryProblems(cfg.contentDir),

@@ -133,7 +133,8 @@ async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise
   await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
 }
 
-async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
+/** The mirrored workspace settings (`content/_data/workspace.json`); `{}` when missing or unreadable. */
+export async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
   try {
     const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as unknown;
     return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};

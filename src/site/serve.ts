@@ -10,9 +10,10 @@ import Eleventy from '@11ty/eleventy';
 import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../api/errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
-import { prepareSiteInput, type BuildOptions } from './build.js';
+import { prepareSiteInput, readWorkspace, type BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
 import { buildSearchIndex } from './search-index.js';
+import { hostedPageUrl } from './settings.js';
 
 /** A problem to show on every page while serving. */
 export interface PageProblem {
@@ -67,6 +68,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
   // The same input as a build: the packaged templates with the team's site/ laid over them.
   const input = await prepareSiteInput(options.siteDir);
+  // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
+  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl);
   const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
   // Team templates are watched where they are written, and copied into the staged input.
   const teamWatcher = layered
@@ -86,7 +89,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     runMode: 'serve',
     configPath,
     config(eleventyConfig: any) {
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir });
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
       eleventyConfig.setServerOptions({

@@ -51,7 +51,11 @@ describe('changelog-sync dev', () => {
     ({ dir, cleanup } = await tempDir());
     // A team's partial override: only the footer, over the packaged templates.
     await mkdir(join(dir, 'site/_includes'), { recursive: true });
-    await writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v1</footer>\n');
+    // It keeps the show_backlink link (the demo workspace sets show_backlink), as the packaged footer does.
+    await writeFile(
+      join(dir, 'site/_includes/footer.njk'),
+      '<footer class="site-footer">Team footer v1{% if site.showBacklink and site.backlinkUrl %} <a class="backlink" href="{{ site.backlinkUrl }}">hosted</a>{% endif %}</footer>\n',
+    );
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
@@ -76,6 +80,8 @@ describe('changelog-sync dev', () => {
     const index = await get(url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');
+    // show_backlink: the link to the workspace's page on the service (the demo's emulator), as a build makes it.
+    expect(index.body).toMatch(/<a class="backlink" href="http:\/\/(127\.0\.0\.1|localhost):\d+\/[A-Za-z0-9_-]+">hosted<\/a>/);
   });
 
   it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {
