@@ -38,7 +38,7 @@ import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
-import { CONFLICTS_DIR, conflictFile, contentHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
+import { CONFLICTS_DIR, conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
@@ -268,6 +268,11 @@ async function pullWith(
     seen.add(id);
     const rh = remoteHash(entry);
     const rec = state.entries[id];
+    if (rec?.remoteHash && rec.remoteHash !== rh && rec.remoteHash === legacyRemoteHash(entry)) {
+      // Recorded by an earlier version's hash: the entry is unchanged; record today's hash.
+      rec.remoteHash = rh;
+      stateChanged = true;
+    }
     const item = (file: string): PullItem => ({ identifier: id, file, title: entry.title });
 
     if (!rec) {

@@ -75,8 +75,28 @@ export function syncedHash(fields: SyncedFields, body: string): string {
   return hash('sha256', text, 'hex');
 }
 
-/** sha256 of a remote entry as the service listed it (every field, in the service's order). */
+/**
+ * sha256 of a remote entry as the service listed it: every field, in the service's order,
+ * each written as its name and value with their lengths (unambiguous); a string value
+ * as it is, any other as JSON. Serialising the whole entry as JSON instead (the
+ * {@link legacyRemoteHash} of earlier versions) escapes every quote and line end of the
+ * HTML content and took most of the time of hashing a 10,000-entry listing.
+ */
 export function remoteHash(entry: object): string {
+  let text = '';
+  for (const [key, value] of Object.entries(entry)) {
+    const v = typeof value === 'string' ? `s${value}` : `j${String(JSON.stringify(value))}`;
+    text += `${key.length}:${key}${v.length}:${v};`;
+  }
+  return hash('sha256', text, 'hex');
+}
+
+/**
+ * The remote hash as states written before November 2026 record it: sha256 of the entry
+ * as JSON. Such a state is read with it, so that an upgrade does not take every entry for changed
+ * (which would make every local edit a conflict); pull records the new hash as it goes.
+ */
+export function legacyRemoteHash(entry: object): string {
   return hash('sha256', JSON.stringify(entry), 'hex');
 }
 
