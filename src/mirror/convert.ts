@@ -8,6 +8,7 @@
  */
 import type TurndownService from 'turndown';
 import type { EditorJsDocument } from '../api/schemas.js';
+import { escapeHtml } from '../html-escape.js';
 import { parseHtmlFragment } from './html-dom.js';
 import { createTurndown } from './markdown-rules.js';
 
@@ -53,10 +54,6 @@ function turndownService(): TurndownService {
 export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
   return turndownService().turndown(parseHtmlFragment(html) as unknown as TurndownService.Node);
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 type ListItem = string | { content?: string; items?: ListItem[] };

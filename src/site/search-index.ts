@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
+import { escapeHtml } from '../html-escape.js';
 import type { SiteEntry } from './data.js';
 
 /** The folder of the index inside the built site. */
@@ -111,13 +112,6 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
     const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
     return { pages: added.page_count, errors: added.errors };
   });
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text the way Nunjucks' autoescape does. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 /**

@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import Eleventy from '@11ty/eleventy';
 import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../api/errors.js';
+import { escapeHtml } from '../html-escape.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { prepareSiteInput, readWorkspace, type BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
@@ -37,10 +38,6 @@ export interface DevServer {
   /** e.g. `http://localhost:8080/`. */
   url: string;
   close(): Promise<void>;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The banner listing problems, injected right after `<body>`. */
