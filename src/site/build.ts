@@ -165,9 +165,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
   let search: Promise<SearchIndexResult> | undefined;
   const stopSearch = new AbortController();
+  /** The build failed: Pagefind is stopped and waited for, so that no process is left. */
+  const abandonSearch = async () => {
+    stopSearch.abort();
+    await search?.catch(() => undefined);
+  };
   const input = await prepareSiteInput(options.siteDir);
   try {
-    const theme = resolveTheme(workspace.theme, await listThemes(input.dir));
+    const themes = await listThemes(input.dir);
+    const theme = resolveTheme(workspace.theme, themes);
     if (theme.fellBack) {
       warnings.push(`the workspace's theme "${theme.requested}" is not a theme of this site: using "${theme.name}" (add site/_includes/css/themes/${theme.requested}.css to provide it)`);
     }
@@ -193,7 +199,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         siteUrl,
         today: options.today,
         files: entryFiles,
-        themes: await listThemes(input.dir),
+        themes,
         backlinkUrl,
         imageRoots: [options.contentDir, input.dir],
         siteDir: input.dir,
@@ -215,8 +221,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     try {
       await emptied;
     } catch (err) {
-      stopSearch.abort();
-      await search?.catch(() => undefined);
+      await abandonSearch();
       throw err;
     }
     try {
@@ -231,8 +236,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
       }
     } catch (cause) {
-      stopSearch.abort();
-      await search?.catch(() => undefined);
+      await abandonSearch();
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
