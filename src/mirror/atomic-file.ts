@@ -26,14 +26,16 @@ const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
 /**
  * Removes the temporary files a process killed mid-write left in `dir` (those of running
  * processes are left alone): a scheduled job would otherwise commit them.
+ * @param names the names in `dir`, when the caller has listed it already.
  * @returns the names removed.
  */
-export function removeTempLeftovers(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
+export function removeTempLeftovers(dir: string, names?: readonly string[]): string[] {
+  if (!names) {
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [];
+    }
   }
   const removed: string[] = [];
   for (const name of names) {

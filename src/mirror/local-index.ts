@@ -27,16 +27,22 @@ export interface IndexedFile {
   error?: ChangelogSyncError;
 }
 
-/** Lists the `*.md` files of `content/entries/` (sorted), relative to the content directory. */
-export async function listEntryFiles(contentDir: string): Promise<string[]> {
-  let names: string[];
+/** Every name in `content/entries/` (entry files, and whatever else is there); none when it does not exist. */
+export async function listEntriesDir(contentDir: string): Promise<string[]> {
   try {
-    names = await readdir(join(contentDir, ENTRIES_DIR));
+    return await readdir(join(contentDir, ENTRIES_DIR));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return names.filter((n) => n.endsWith('.md')).sort().map((n) => `${ENTRIES_DIR}/${n}`);
+}
+
+/**
+ * Lists the `*.md` files of `content/entries/` (sorted), relative to the content directory.
+ * @param names the folder's names, when the caller has listed it already ({@link listEntriesDir}).
+ */
+export async function listEntryFiles(contentDir: string, names?: readonly string[]): Promise<string[]> {
+  return (names ?? (await listEntriesDir(contentDir))).filter((n) => n.endsWith('.md')).sort().map((n) => `${ENTRIES_DIR}/${n}`);
 }
 
 /**

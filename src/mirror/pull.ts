@@ -34,7 +34,7 @@ import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atomic-file.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
 import { acquireLock } from './lock.js';
-import { ENTRIES_DIR, listEntryFiles, readEntryFiles } from './local-index.js';
+import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
@@ -196,14 +196,16 @@ async function pullWith(
     dryRun,
   };
 
+  // The entries folder is listed once: for temporary files a killed run left, and for entry files.
+  const names = await listEntriesDir(contentDir);
   if (!dryRun) {
-    for (const name of removeTempLeftovers(join(contentDir, ENTRIES_DIR))) result.writes.push(`${ENTRIES_DIR}/${name}`);
+    for (const name of removeTempLeftovers(join(contentDir, ENTRIES_DIR), names)) result.writes.push(`${ENTRIES_DIR}/${name}`);
   }
 
   // Files the state does not know: read them for identifiers (a fresh clone, a push
   // without state); their paths are taken either way, so pull never overwrites them.
   const known = new Set(Object.values(state.entries).map((e) => e.file));
-  const unknownFiles = (await listEntryFiles(contentDir)).filter((f) => !known.has(f));
+  const unknownFiles = (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f));
   const found = new Map<string, EntryFile>();
   for (const item of await readEntryFiles(contentDir, unknownFiles)) {
     if (item.error) {
