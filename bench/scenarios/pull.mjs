@@ -6,14 +6,15 @@
 // peak RSS <= 500 MB.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { EmulatorStore } from '../../dist/emulator/store.js';
 import { markdownToHtml } from '../../dist/mirror/markdown-html.js';
+import { settleDisk } from '../disk.mjs';
 
 export const name = 'pull';
 export const description = '10,000 entries (the corpus repeated) into an empty directory, then a no-op pull: wall time, peak RSS, files written';
@@ -83,32 +84,6 @@ async function snapshot(dir) {
   };
   await walk(dir);
   return out;
-}
-
-/**
- * Waits until creating files runs at this disk's usual speed (at most a minute), and
- * returns the probe's directory (removed at the end with the others). On this machine's
- * disk (ext4 mounted with `discard`) removing many files, as a test run or an earlier
- * benchmark does, slows file creation tenfold for a while afterwards (measured: 10,000
- * files, 2.5 s of system time right after a removal, 0.2-0.4 s otherwise); a cold pull
- * creates 10,000 files, so that would be measured instead of the pull. Nothing is removed
- * while probing, so the probe does not cause what it waits out.
- */
-async function settleDisk() {
-  const probe = await mkdtemp(join(tmpdir(), 'bench-pull-probe-'));
-  const until = Date.now() + 60_000;
-  for (let round = 0; ; round++) {
-    const dir = join(probe, String(round));
-    await mkdir(dir);
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) writeFileSync(join(dir, `2026-01-01-probe-${i}.md`), 'x'.repeat(1500));
-    const usPerFile = ((performance.now() - started) * 1000) / 1000;
-    if (usPerFile < 60 || Date.now() > until) {
-      console.error(`disk: ${usPerFile.toFixed(0)} us to create a file (${round + 1} probe${round ? 's' : ''})`);
-      return probe;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
 }
 
 export async function run() {
