@@ -138,11 +138,6 @@ export class RenderQueue {
     private readonly options: RenderOptions = {},
   ) {}
 
-  /** Number of jobs added. */
-  get size(): number {
-    return this.jobs.length;
-  }
-
   /** Adds a job; its index (in `commit`'s outcomes) is the number of jobs added before it. */
   add(job: MirrorJob): void {
     this.jobs.push(job);
