@@ -9,19 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
 import { loadSiteData } from '../../src/site/data.js';
-import { searchLanguageFromData } from '../../src/site/search-index.js';
+import { searchLanguageFromData, startEntryIndex } from '../../src/site/search-index.js';
 import { tempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, writeContent, type EntrySpec } from './fixture.js';
 
 /** Every file of a Pagefind index: path → content (fragments and index chunks unzipped). */
+/** A file of an index as text (the compressed ones decompressed). */
+function indexText(path: string, bytes: Uint8Array): string {
+  return (/\.pf_(?:fragment|index|meta|filter)$/.test(path) ? gunzipSync(bytes) : Buffer.from(bytes)).toString('latin1');
+}
+
 async function indexFiles(pagefindDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const d of await readdir(pagefindDir, { withFileTypes: true, recursive: true })) {
     if (!d.isFile()) continue;
     const path = join(d.parentPath, d.name);
-    const bytes = await readFile(path);
-    const text = /\.pf_(?:fragment|index|meta|filter)$/.test(d.name) ? gunzipSync(bytes).toString('latin1') : bytes.toString('latin1');
-    out.set(relative(pagefindDir, path), text);
+    out.set(relative(pagefindDir, path), indexText(d.name, await readFile(path)));
   }
   return out;
 }
@@ -81,19 +84,23 @@ describe('the search index from the site data', () => {
     // of pages is part of the index).
     const { entries: order } = await loadSiteData(join(dir, 'content'), { today: '2026-03-15' });
     const pagefind = await import('pagefind');
+    // Pagefind's files as it gives them, not read back from disk: once, under load, a file
+    // its writeFiles() had just written (pagefind-worker.js) read back empty.
+    const fromPages = new Map<string, string>();
     try {
       const { index } = await pagefind.createIndex({});
       for (const e of order) {
         const added = await index!.addHTMLFile({ url: e.url, content: await readFile(join(out, e.url, 'index.html'), 'utf8') });
         expect(added.errors).toEqual([]);
       }
-      await index!.writeFiles({ outputPath: join(dir, 'pages/pagefind') });
+      const { files, errors } = await index!.getFiles();
+      expect(errors).toEqual([]);
+      for (const f of files) fromPages.set(f.path, indexText(f.path, f.content));
     } finally {
       await pagefind.close();
     }
 
     const fromData = await indexFiles(join(out, 'pagefind'));
-    const fromPages = await indexFiles(join(dir, 'pages/pagefind'));
     const fragment = fragmentOf(fromData, '/entries/funnel-step-timing-quotes-b/');
     expect(fragment).toMatchObject({
       meta: { title: 'Funnel step timing & "quotes" <b>', date: 'March 10, 2026', image: '/images/chart.png' },
@@ -191,5 +198,47 @@ describe('searchLanguageFromData', () => {
     expect(await searchLanguageFromData(marked, PACKAGED_SITE_DIR, PACKAGED_SITE_DIR)).toBeNull();
     const computed = await team({ '_includes/base.njk': '<html lang="{{ changelog.site.lang }}"><body>{{ content | safe }}</body></html>' });
     expect(await searchLanguageFromData(computed, PACKAGED_SITE_DIR, computed)).toBeNull();
+  });
+});
+
+describe('startEntryIndex with finish(after)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+  });
+  afterAll(async () => cleanup());
+
+  const entry = (n: number) => ({ url: `/entries/update-${n}/`, date: '2026-03-01', displayDate: 'March 1, 2026', title: `Update ${n}`, html: `<p>Body of update ${n}.</p>` });
+
+  it('builds and writes the index only once `after` settles (the two memory peaks of a build apart)', async () => {
+    const out = join(dir, 'after');
+    const indexer = startEntryIndex(out, 'en');
+    indexer.add([entry(2), entry(1)]);
+    let release: () => void = () => undefined;
+    const after = new Promise<void>((resolve) => (release = resolve));
+    let written = false;
+    const done = indexer.finish(after).then((r) => {
+      written = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // Pagefind has long indexed two entries
+    expect(written).toBe(false);
+    expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(false);
+    release();
+    expect(await done).toEqual({ pages: 2 });
+    expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(true);
+  });
+
+  it('stopped while it waits, rejects at once and leaves no index', async () => {
+    const out = join(dir, 'stopped');
+    const stop = new AbortController();
+    const indexer = startEntryIndex(out, 'en', stop.signal);
+    indexer.add([entry(1)]);
+    const done = indexer.finish(new Promise(() => undefined)); // never settles
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stop.abort();
+    await expect(done).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining('the build stopped') });
+    expect(existsSync(join(out, 'pagefind'))).toBe(false);
   });
 });
