@@ -9,19 +9,19 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
-import { readEntryFiles } from '../mirror/local-index.js';
+import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { loadSiteData } from './data.js';
-import { EleventyRunError, runEleventyIsolated, type EleventyRun } from './eleventy-run.js';
+import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl } from './settings.js';
-import { listThemes, resolveTheme } from './themes.js';
+import { BUNDLE_DIR, listThemes, resolveTheme } from './themes.js';
 
 /** Options of {@link buildSite}. Paths absolute. */
 export interface BuildOptions {
@@ -133,6 +133,55 @@ async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise
   await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
 }
 
+/**
+ * The files of an earlier build in the output directory (absolute paths; none when there is
+ * no such directory), but for the search index when one is built (see `writeIndexFiles`).
+ */
+async function listOutput(outputDir: string, skipSearchIndex: boolean): Promise<string[]> {
+  const index = join(outputDir, SEARCH_INDEX_DIR);
+  const out: string[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    for (const d of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) {
+        if (!(skipSearchIndex && p === index)) await visit(p);
+      } else out.push(p);
+    }
+  };
+  await visit(outputDir);
+  return out;
+}
+
+/**
+ * Removes what an earlier build wrote and this one did not (a removed entry's page, a tag
+ * no entry has any more, an image gone from `content/images/`), and the folders that leaves
+ * empty. Eleventy reports the pages and copies it wrote; the stylesheet bundle, which the
+ * bundle plugin writes on its own, is the newest file of its folder (the plugin writes a
+ * file once per process, so a second build in one process leaves it as it was).
+ *
+ * @param previous the files before this build (from {@link listOutput}).
+ * @param written the files this build's Eleventy run reported.
+ * @returns the files removed.
+ */
+export async function pruneOutput(outputDir: string, previous: readonly string[], written: readonly string[]): Promise<string[]> {
+  const bundleDir = join(outputDir, BUNDLE_DIR);
+  const kept = new Set(written);
+  const bundles = await Promise.all(
+    (await readdir(bundleDir).catch(() => [] as string[])).map(async (name) => ({ path: join(bundleDir, name), mtime: (await stat(join(bundleDir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
+  const newest = bundles.reduce<(typeof bundles)[number] | undefined>((a, b) => (a && a.mtime >= b.mtime ? a : b), undefined);
+  if (newest) kept.add(newest.path);
+  const stale = previous.filter((f) => !kept.has(f));
+  const folders = new Set<string>();
+  for (const file of stale) {
+    await rm(file, { force: true });
+    for (let dir = dirname(file); dir.length > outputDir.length && dir.startsWith(outputDir); dir = dirname(dir)) folders.add(dir);
+  }
+  // Deepest first; a folder with anything left in it stays.
+  for (const dir of [...folders].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined);
+  return stale;
+}
+
 /** The mirrored workspace settings (`content/_data/workspace.json`); `{}` when missing or unreadable. */
 export async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
   try {
@@ -144,8 +193,9 @@ export async function readWorkspace(contentDir: string): Promise<Record<string, 
 }
 
 /**
- * Builds the site into `outputDir` (emptied first, so that a removed entry's page goes too)
- * and its search index.
+ * Builds the site into `outputDir` and its search index. Files of an earlier build that this
+ * one does not write (a removed entry's page) are removed: written over and pruned, or, with
+ * a project `.eleventy.js`, emptied first (see {@link pruneOutput}).
  *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
@@ -170,6 +220,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     stopSearch.abort();
     await search?.catch(() => undefined);
   };
+  const entryNames = await listEntryFiles(options.contentDir);
+  if (!runsOnWorker(entryNames.length)) preloadEleventy();
   const input = await prepareSiteInput(options.siteDir);
   try {
     const themes = await listThemes(input.dir);
@@ -181,8 +233,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const configPath = existsSync(configFile) ? configFile : undefined;
     const siteUrl = options.siteUrl.replace(/\/?$/, '/');
     const backlinkUrl = hostedPageUrl(workspace, options.baseUrl);
-    // Emptied while the data loads (removing 10,000 pages takes a second of its own).
-    const emptied = emptyOutput(options.outputDir, options.search !== false);
+    // The previous build's files: listed (or removed) while the data loads. Without a
+    // project `.eleventy.js` everything in the output is Eleventy's (it reports what it
+    // wrote) or the bundle plugin's: the new site is written over the old one, and what it
+    // did not write is removed afterwards. Writing over files is much cheaper than removing
+    // 10,000 pages and creating them again. A project's `.eleventy.js` may add plugins that
+    // write files Eleventy does not report (eleventy-img keeps an image already in the
+    // output), so with one the output is emptied first.
+    const emptied = configPath
+      ? emptyOutput(options.outputDir, options.search !== false).then(() => [] as string[])
+      : listOutput(options.outputDir, options.search !== false);
     emptied.catch(() => undefined); // awaited below
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
@@ -194,7 +254,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     let entryFiles;
     let siteData;
     try {
-      entryFiles = await readEntryFiles(options.contentDir);
+      entryFiles = await readEntryFiles(options.contentDir, entryNames);
       siteData = await loadSiteData(options.contentDir, {
         siteUrl,
         today: options.today,
@@ -211,37 +271,47 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       throw err;
     }
     timings.dataMs = Date.now() - started;
-    search = indexer?.finish().then((r) => {
+    // A large mirror's Eleventy run (on a worker thread) and Pagefind's building of the
+    // index are the two memory peaks of a build: the one ends before the other begins.
+    let eleventySettled: () => void = () => undefined;
+    const eleventyRun = new Promise<void>((resolve) => (eleventySettled = resolve));
+    search = indexer?.finish(runsOnWorker(entryFiles.length) ? eleventyRun : undefined).then((r) => {
       timings.searchMs = Date.now() - searchStarted;
       return r;
     });
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
     const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
     const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles.length) };
+    let previous: string[];
     try {
-      await emptied;
+      previous = await emptied;
     } catch (err) {
       await abandonSearch();
       throw err;
     }
+    let written: EleventyWritten;
     try {
       try {
-        await runEleventyIsolated(run, entryFiles.length);
+        written = await runEleventyIsolated(run, entryFiles.length);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         // More than the estimate is live: build again without a limit. The same pages are
         // written again (over the first attempt's), so the output is not emptied: the search
         // index may be being written into it.
         warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
-        await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
+        written = await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
       }
     } catch (cause) {
+      eleventySettled();
       await abandonSearch();
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
       });
     }
+    eleventySettled();
+    // Before a search index is made from the written pages: a removed entry's is gone.
+    await pruneOutput(options.outputDir, previous, written.files);
   } finally {
     await input.cleanup();
   }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Eleventy from '@11ty/eleventy';
 import type changelogSitePlugin from './plugin.js';
@@ -24,6 +25,11 @@ export interface EleventyRun {
    * before the heap grows far past what is live; without one it can double. Default none.
    */
   heapLimitMb?: number;
+}
+
+/** What a run wrote: absolute paths of its pages and feeds, and of the files it copied through. */
+export interface EleventyWritten {
+  files: string[];
 }
 
 /** A failed run: the messages of Eleventy's error and its causes, outermost first. */
@@ -56,13 +62,47 @@ function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void
 }
 
 /**
+ * The files Eleventy reports from `write()`: `[passthrough copies, templates]`, each copy a
+ * `{ map: { source: destination } }`, each template an `{ outputPath }` (`false` when it
+ * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
+ */
+function writtenFiles(results: unknown): string[] {
+  const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [[], []];
+  const files: string[] = [];
+  for (const copy of Array.isArray(copies) ? (copies as Array<{ map?: Record<string, string> }>) : []) files.push(...Object.values(copy?.map ?? {}));
+  for (const page of Array.isArray(templates) ? (templates as Array<{ outputPath?: unknown }>) : []) {
+    if (typeof page?.outputPath === 'string') files.push(page.outputPath);
+  }
+  return files.map((f) => resolvePath(f));
+}
+
+let loading: Promise<[typeof import('@11ty/eleventy'), typeof import('./plugin.js')]> | undefined;
+
+/**
+ * Eleventy and the site plugin, loaded once per thread. Loaded when first needed, not at the
+ * top: a build on a worker thread loads them in that thread only.
+ */
+function loadEleventy(): NonNullable<typeof loading> {
+  loading ??= Promise.all([import('@11ty/eleventy'), import('./plugin.js')]);
+  return loading;
+}
+
+/**
+ * Starts loading Eleventy in this thread for a run here ({@link runsOnWorker} false): its
+ * modules take about half a second to load, which then passes while the build reads the
+ * entries and waits for files and Pagefind.
+ */
+export function preloadEleventy(): void {
+  loadEleventy().catch(() => undefined); // a failure is reported by the run
+}
+
+/**
  * Runs Eleventy in this thread.
+ * @returns what it wrote.
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
-export async function runEleventy(run: EleventyRun): Promise<void> {
-  // Loaded here, not at the top: a build on a worker thread loads them in that thread only.
-  const { default: Eleventy } = await import('@11ty/eleventy');
-  const { default: changelogSitePlugin, OPTIONS_KEY } = await import('./plugin.js');
+export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
+  const [{ default: Eleventy }, { default: changelogSitePlugin, OPTIONS_KEY }] = await loadEleventy();
   // Site data sent to a worker thread arrives as a copy, no longer frozen: frozen, Eleventy
   // passes it to every page as it is instead of deep-copying it.
   if (run.pluginOptions.siteData && !Object.isFrozen(run.pluginOptions.siteData)) Object.freeze(run.pluginOptions.siteData);
@@ -80,7 +120,7 @@ export async function runEleventy(run: EleventyRun): Promise<void> {
   try {
     await eleventy.init();
     writePagesAsynchronously(eleventy);
-    await eleventy.write();
+    return { files: writtenFiles(await eleventy.write()) };
   } catch (cause) {
     throw new EleventyRunError(describeBuildError(cause), { cause });
   }
@@ -90,14 +130,24 @@ export async function runEleventy(run: EleventyRun): Promise<void> {
 export const ISOLATE_THRESHOLD = 2000;
 
 /**
+ * Whether {@link runEleventyIsolated} runs a build of `entryFiles` entry files on a worker
+ * thread: from {@link ISOLATE_THRESHOLD} on, from compiled code (TypeScript sources, as in
+ * tests, have no compiled worker).
+ */
+export function runsOnWorker(entryFiles: number): boolean {
+  return entryFiles >= ISOLATE_THRESHOLD && import.meta.url.endsWith('.js');
+}
+
+/**
  * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
  * TypeScript sources, as in tests, which have no compiled worker).
  *
  * @param entryFiles the number of entry files (decides the thread).
+ * @returns what it wrote.
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
-export async function runEleventyIsolated(run: EleventyRun, entryFiles: number): Promise<void> {
-  if (entryFiles < ISOLATE_THRESHOLD || !import.meta.url.endsWith('.js')) return runEleventy(run);
+export async function runEleventyIsolated(run: EleventyRun, entryFiles: number): Promise<EleventyWritten> {
+  if (!runsOnWorker(entryFiles)) return runEleventy(run);
   const script = new URL('./eleventy-worker.js', import.meta.url);
   const worker = new Worker(script, {
     workerData: run,
@@ -105,11 +155,11 @@ export async function runEleventyIsolated(run: EleventyRun, entryFiles: number):
     resourceLimits: run.heapLimitMb ? { maxOldGenerationSizeMb: run.heapLimitMb } : undefined,
   });
   worker.stdout.resume(); // anything Eleventy still prints is not our output
-  await new Promise<void>((resolve, reject) => {
+  const written = await new Promise<EleventyWritten>((resolve, reject) => {
     let settled = false;
-    worker.on('message', (m: { ok: boolean; message?: string }) => {
+    worker.on('message', (m: { ok: boolean; message?: string; written?: EleventyWritten }) => {
       settled = true;
-      if (m.ok) resolve();
+      if (m.ok) resolve(m.written ?? { files: [] });
       else reject(new EleventyRunError(m.message ?? 'unknown error'));
     });
     worker.on('error', (err) => {
@@ -123,4 +173,5 @@ export async function runEleventyIsolated(run: EleventyRun, entryFiles: number):
     });
   });
   await worker.terminate();
+  return written;
 }

@@ -7,6 +7,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runEleventy, type EleventyRun } from './eleventy-run.js';
 
 runEleventy(workerData as EleventyRun).then(
-  () => parentPort?.postMessage({ ok: true }),
+  (written) => parentPort?.postMessage({ ok: true, written }),
   (err: Error) => parentPort?.postMessage({ ok: false, message: err.message }),
 );

@@ -13,7 +13,7 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin, { convertHtmlToAbsoluteUrls } from '@11ty/eleventy-plugin-rss';
 import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
 import { IMAGES_DIR } from './images.js';
-import { listThemes } from './themes.js';
+import { BUNDLE_DIR, listThemes } from './themes.js';
 
 /** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
 export interface ChangelogSitePluginOptions {
@@ -77,7 +77,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
   // parses every page with posthtml; our layout always fills the css bundle, so it is off.
   eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
-  eleventyConfig.addBundle?.('css', { toFileDirectory: 'bundle' });
+  eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
 
   eleventyConfig.addGlobalData('changelog', async () =>
     o.siteData ??

@@ -18,6 +18,12 @@ export const DEFAULT_THEME = 'commit';
 /** Where theme stylesheets live, relative to the site directory. */
 export const THEMES_DIR = '_includes/css/themes';
 
+/**
+ * Where the built site keeps its stylesheet: the bundle plugin's `css` bundle (theme and
+ * custom CSS) is written there as one file named by the hash of its content.
+ */
+export const BUNDLE_DIR = 'bundle';
+
 /** The theme a build uses. */
 export interface ThemeChoice {
   /** The theme used. */

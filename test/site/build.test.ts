@@ -1,7 +1,8 @@
 // The built site: pages, tags, metadata, robots, sitemap, latest.json, themes, overrides,
 // drafts, future entries and private workspaces. Real Eleventy and Pagefind, temp dirs.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
@@ -241,6 +242,88 @@ describe('workspace settings', () => {
       code: 'E_BUILD',
       message: expect.stringContaining(join(root, 'site/_includes/footer.njk')),
     });
+  });
+});
+
+describe('a build over an earlier one', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+  });
+  afterAll(async () => cleanup());
+
+  const stylesheetOf = async (out: string) => /href="(\/bundle\/[^"]+\.css)"/.exec(await readSite(out, 'index.html'))?.[1];
+
+  it("leaves exactly a fresh build's files: a removed entry's page, its tag's and a removed image go, the rest is written over", async () => {
+    const root = join(dir, 'rebuild');
+    const content = await writeContent(root, {
+      entries: [
+        { title: 'Kept', date: '2026-03-02', tags: ['New'] },
+        { title: 'Removed', date: '2026-03-01', tags: ['Fix'], body: '![Old](/images/old.png)\n' },
+      ],
+      images: { 'old.png': pngHeader(2, 2), 'kept.png': pngHeader(3, 3) },
+    });
+    const first = await build(root, { search: false });
+    expect(first.files).toEqual(expect.arrayContaining(['entries/removed/index.html', 'tags/fix/index.html', 'images/old.png', 'images/kept.png']));
+    await writeFile(join(first.outputDir, 'stray.txt'), 'not written by a build\n');
+    await rm(join(content, 'entries/2026-03-01-removed.md'));
+    await rm(join(content, 'images/old.png'));
+
+    const second = await build(root, { search: false });
+    const fresh = await build(root, { search: false, outputDir: join(root, '_fresh') });
+    expect(second.files.sort()).toEqual(fresh.files.sort());
+    expect(existsSync(join(second.outputDir, 'entries/removed'))).toBe(false);
+    expect(existsSync(join(second.outputDir, 'tags/fix'))).toBe(false);
+    expect(existsSync(join(second.outputDir, 'images/old.png'))).toBe(false);
+    expect(existsSync(join(second.outputDir, 'stray.txt'))).toBe(false);
+    expect(await readSite(second.outputDir, 'entries/kept/index.html')).toContain('<h1>Kept</h1>');
+    // Built twice in this process, the bundle plugin wrote the stylesheet only once: it stays.
+    const css = await stylesheetOf(second.outputDir);
+    expect(css).toBeDefined();
+    expect(existsSync(join(second.outputDir, css!))).toBe(true);
+  });
+
+  it('a changed stylesheet replaces the old one', async () => {
+    const root = join(dir, 'restyle');
+    await writeContent(root, { entries: dailyEntries(1, '2026-03-01') });
+    const first = await build(root, { search: false });
+    const before = await stylesheetOf(first.outputDir);
+    await writeContent(root, { workspace: { ...WORKSPACE, theme: 'paper' }, entries: dailyEntries(1, '2026-03-01') });
+    const second = await build(root, { search: false });
+    const after = await stylesheetOf(second.outputDir);
+    expect(after).not.toBe(before);
+    expect(second.files.filter((f) => f.startsWith('bundle/'))).toEqual([after!.slice(1)]);
+  });
+
+  it("with a project .eleventy.js (its plugins may write files Eleventy does not report), empties the output first", async () => {
+    const root = join(dir, 'configured');
+    const content = await writeContent(root, { entries: dailyEntries(2, '2026-03-01') });
+    const plugin = pathToFileURL(join(PACKAGED_SITE_DIR, '../dist/site/plugin.js')).href;
+    await writeFile(
+      join(root, '.eleventy.js'),
+      [
+        "import { existsSync, writeFileSync } from 'node:fs';",
+        `import changelogSite from ${JSON.stringify(plugin)};`,
+        'export default function (c) {',
+        '  c.addPlugin(changelogSite);',
+        "  c.addFilter('shout', (s) => String(s).toUpperCase());",
+        // What a plugin that writes files of its own would find in the output as the build starts.
+        `  c.on('eleventy.before', () => writeFileSync(${JSON.stringify(join(root, 'saw-stray'))}, String(existsSync(${JSON.stringify(join(root, '_site/stray.txt'))}))));`,
+        '}',
+        "export const config = { dir: { includes: '_includes' }, templateFormats: ['njk', 'html', '11ty.js'], htmlTemplateEngine: 'njk' };",
+      ].join('\n'),
+    );
+    await mkdir(join(root, 'site'), { recursive: true });
+    await writeFile(join(root, 'site/shout.njk'), '---\npermalink: /shout.txt\n---\n{{ "project config" | shout }}\n');
+    const first = await build(root, { siteDir: join(root, 'site'), search: false });
+    expect(await readSite(first.outputDir, 'shout.txt')).toContain('PROJECT CONFIG');
+    await rm(join(content, 'entries/2026-02-28-update-1.md'));
+    await writeFile(join(first.outputDir, 'stray.txt'), 'not written by a build\n');
+    const second = await build(root, { siteDir: join(root, 'site'), search: false });
+    expect(await readFile(join(root, 'saw-stray'), 'utf8')).toBe('false');
+    expect(existsSync(join(second.outputDir, 'entries/update-1'))).toBe(false);
+    expect(await readSite(second.outputDir, 'entries/update-2/index.html')).toContain('<h1>Update 2</h1>');
   });
 });
 
