@@ -159,8 +159,9 @@ export async function runEleventyIsolated(run: EleventyRun, entryFiles: number):
     let settled = false;
     worker.on('message', (m: { ok: boolean; message?: string; written?: EleventyWritten }) => {
       settled = true;
-      if (m.ok) resolve(m.written ?? { files: [] });
-      else reject(new EleventyRunError(m.message ?? 'unknown error'));
+      // Without the list of what was written, nothing may be pruned: a failure.
+      if (m.ok && m.written) resolve(m.written);
+      else reject(new EleventyRunError(m.message ?? 'the build thread reported no list of the files it wrote'));
     });
     worker.on('error', (err) => {
       settled = true;

@@ -26,7 +26,7 @@ describe('runEleventyIsolated on a worker thread', () => {
   async function run(siteDir: string, outputDir: string, heapLimitMb?: number) {
     const input = await prepareSiteInput(siteDir);
     try {
-      await runEleventyIsolated(
+      return await runEleventyIsolated(
         { inputDir: input.dir, outputDir, pluginOptions: { contentDir: content, siteDir: input.dir, siteUrl: 'https://x.test/', today: '2026-03-15' }, heapLimitMb },
         ISOLATE_THRESHOLD,
       );
@@ -35,10 +35,12 @@ describe('runEleventyIsolated on a worker thread', () => {
     }
   }
 
-  it('writes the site', async () => {
-    await run(PACKAGED_SITE_DIR, join(dir, 'out'), 512);
+  it('writes the site, and reports what it wrote (pages, feeds, copies)', async () => {
+    const written = await run(PACKAGED_SITE_DIR, join(dir, 'out'), 512);
     expect(await readSite(join(dir, 'out'), 'entries/update-3/index.html')).toContain('<h1>Update 3</h1>');
     expect(existsSync(join(dir, 'out/feed.xml'))).toBe(true);
+    expect(written.files).toEqual(expect.arrayContaining([join(dir, 'out/entries/update-3/index.html'), join(dir, 'out/feed.xml'), join(dir, 'out/widget.js')]));
+    for (const f of written.files) expect(existsSync(f), f).toBe(true);
   });
 
   it("reports a template error with Eleventy's message", async () => {
