@@ -67,10 +67,13 @@ function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void
  * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
  */
 function writtenFiles(results: unknown): string[] {
-  const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [[], []];
+  const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [];
+  // The build prunes what is not in this list: an Eleventy that answers otherwise must not
+  // read as one that wrote nothing.
+  if (!Array.isArray(copies) || !Array.isArray(templates)) throw new Error("Eleventy's write() did not list the files it wrote ([copies, templates] expected)");
   const files: string[] = [];
-  for (const copy of Array.isArray(copies) ? (copies as Array<{ map?: Record<string, string> }>) : []) files.push(...Object.values(copy?.map ?? {}));
-  for (const page of Array.isArray(templates) ? (templates as Array<{ outputPath?: unknown }>) : []) {
+  for (const copy of copies as Array<{ map?: Record<string, string> }>) files.push(...Object.values(copy?.map ?? {}));
+  for (const page of templates as Array<{ outputPath?: unknown }>) {
     if (typeof page?.outputPath === 'string') files.push(page.outputPath);
   }
   return files.map((f) => resolvePath(f));
