@@ -6,17 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm start: the demo main job', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   it('with no token: emulator, pull, push, build, summary, exit 0, and writes only under .demo/', async () => {
     // A git repository with the project's .gitignore, to prove `git status` stays clean.

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** The compiled CLI (npm test builds it first). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -48,4 +49,23 @@ export function spawnCli(
 export async function tempDir(prefix = 'changelog-sync-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temporary directory for the tests of the enclosing `describe` block (or file): made
+ * before them, or before each with `each`, and removed after; `use` receives its path.
+ * Hooks run in the order they are declared, so a `beforeAll` declared after this one can
+ * write into the directory.
+ */
+export function useTempDir(use: (dir: string) => void, options: { each?: boolean } = {}): void {
+  let cleanup: (() => Promise<void>) | undefined;
+  (options.each ? beforeEach : beforeAll)(async () => {
+    const made = await tempDir();
+    cleanup = made.cleanup;
+    use(made.dir);
+  });
+  (options.each ? afterEach : afterAll)(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
 }

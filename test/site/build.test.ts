@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions, type BuildResult } from '../../src/site/build.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, readSite, TAGS, WORKSPACE, writeContent, type EntrySpec } from './fixture.js';
 
 const TODAY = '2026-03-15';
@@ -175,11 +175,7 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
 
 describe('workspace settings', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   it('allow_bots 0: robots.txt disallows everything and every page says noindex', async () => {
     await writeContent(join(dir, 'bots'), { workspace: { ...WORKSPACE, allow_bots: 0 }, entries: dailyEntries(2, '2026-03-01') });
@@ -247,11 +243,7 @@ describe('workspace settings', () => {
 
 describe('a build over an earlier one', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   const stylesheetOf = async (out: string) => /href="(\/bundle\/[^"]+\.css)"/.exec(await readSite(out, 'index.html'))?.[1];
 
@@ -329,12 +321,10 @@ describe('a build over an earlier one', () => {
 
 describe('changelog-sync build and a private workspace', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
+  useTempDir((d) => (dir = d));
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
     await writeContent(dir, { workspace: { ...WORKSPACE, is_public: 0 }, entries: dailyEntries(2, '2026-03-01') });
   });
-  afterAll(async () => cleanup());
 
   it('is_public 0: refuses with the fix, exit 1, writes nothing', async () => {
     const r = await runCli(['build'], { cwd: dir });

@@ -1,10 +1,10 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { excerptOf, FEED_LIMIT, loadSiteData, PAGE_SIZE, visibility } from '../../src/site/data.js';
 import { latestEntry } from '../../src/site/latest.js';
 import { flag, hostedPageUrl, httpUrl, siteSettings } from '../../src/site/settings.js';
 import { resolveTheme } from '../../src/site/themes.js';
-import { tempDir } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, WORKSPACE, writeContent } from './fixture.js';
 
 describe('visibility', () => {
@@ -59,11 +59,7 @@ describe('settings and themes', () => {
 
 describe('loadSiteData', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterEach(async () => cleanup());
+  useTempDir((d) => (dir = d), { each: true });
 
   it('lists visible entries newest first with neighbours, and counts what it hides', async () => {
     const content = await writeContent(dir, {

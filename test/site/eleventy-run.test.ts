@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
-import { tempDir } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from './fixture.js';
 
 const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
@@ -15,13 +15,11 @@ const { prepareSiteInput } = (await dist('build.js')) as typeof import('../../sr
 
 describe('runEleventyIsolated on a worker thread', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
   let content: string;
+  useTempDir((d) => (dir = d));
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
     content = await writeContent(dir, { entries: dailyEntries(3, '2026-03-01') });
   });
-  afterAll(async () => cleanup());
 
   async function run(siteDir: string, outputDir: string, heapLimitMb?: number) {
     const input = await prepareSiteInput(siteDir);

@@ -5,12 +5,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
 import { loadSiteData } from '../../src/site/data.js';
 import { searchLanguageFromData, startEntryIndex } from '../../src/site/search-index.js';
-import { tempDir } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, writeContent, type EntrySpec } from './fixture.js';
 
 /** Every file of a Pagefind index: path → content (fragments and index chunks unzipped). */
@@ -69,12 +69,10 @@ const entries: EntrySpec[] = [
 
 describe('the search index from the site data', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
+  useTempDir((d) => (dir = d));
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
     await writeContent(dir, { entries, images: { 'chart.png': pngHeader(640, 360) } });
   });
-  afterAll(async () => cleanup());
 
   it('is the index Pagefind makes of the written entry pages, file for file', async () => {
     const out = join(dir, '_site');
@@ -166,11 +164,7 @@ async function pagefindChildren(): Promise<string[]> {
 
 describe('searchLanguageFromData', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   async function team(files: Record<string, string>): Promise<string> {
     const site = join(dir, `team-${Object.keys(files).join('-').replace(/\W/g, '')}`);
@@ -203,11 +197,7 @@ describe('searchLanguageFromData', () => {
 
 describe('startEntryIndex with finish(after)', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-  });
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   const entry = (n: number) => ({ url: `/entries/update-${n}/`, date: '2026-03-01', displayDate: 'March 1, 2026', title: `Update ${n}`, html: `<p>Body of update ${n}.</p>` });
 
