@@ -1,9 +1,9 @@
 // Scenario "build": the site build (Eleventy, and Pagefind beside it) of 1,000 and 10,000 entries made
 // from the real corpus (repeated, with distinct slugs), next to a plain Eleventy build of the
 // same Markdown files with a one-line layout, both measured in the same run as child
-// processes, alternated, the fastest of BENCH_BUILD_ROUNDS (2) each: wall time, and peak RSS
-// of the whole process tree (node, its threads and the Pagefind binary) read from /proc
-// (Linux). BENCH_BUILD_SIZES=1000 runs one size.
+// processes, alternated, the fastest of BENCH_BUILD_ROUNDS (2) each: wall time, CPU time and
+// peak RSS of the whole process tree (node, its threads and the Pagefind binary) read from
+// /proc (Linux). BENCH_BUILD_SIZES=1000 runs one size.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -99,12 +99,26 @@ async function memoryOf(pid) {
 }
 
 /**
- * Runs a command; its wall time (s) and the peak RSS of its process tree (MiB): the larger
+ * CPU seconds (user and system) of this process's children that have ended and been waited
+ * for, with theirs: the `cutime` and `cstime` of /proc/self/stat, in clock ticks (100 a
+ * second on Linux).
+ */
+async function childrenCpuSeconds() {
+  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/**
+ * Runs a command; its wall time (s), its CPU time (s, the whole process tree: node, its
+ * threads and the Pagefind binary, which it waits for; steadier than wall time on a shared
+ * machine) and the peak RSS of its process tree (MiB): the larger
  * of the highest sum of the tree's RSS (sampled every 100 ms; the tree is rescanned every
  * 500 ms) and the highest peak (VmHWM) of any one of its processes. Sampling reads only the
  * tree's own /proc files, so it costs the measured build little.
  */
-function measure(args, options) {
+async function measure(args, options) {
+  const cpuBefore = await childrenCpuSeconds();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -125,11 +139,12 @@ function measure(args, options) {
       busy = false;
     }, 100);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', async (code) => {
       clearInterval(timer);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const cpuSeconds = Math.round(((await childrenCpuSeconds()) - cpuBefore) * 10) / 10;
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${(stderr + stdout).slice(-2000)}`));
-      else resolve({ seconds: Math.round(seconds * 100) / 100, peakRssMiB: Math.round(peak / 2 ** 20), stdout });
+      else resolve({ seconds: Math.round(seconds * 100) / 100, cpuSeconds, peakRssMiB: Math.round(peak / 2 ** 20), stdout });
     });
   });
 }
@@ -162,9 +177,10 @@ export async function run() {
       const ours = fastest(oursRuns);
       const result = JSON.parse(ours.stdout);
       figures[`${n} entries`] = {
-        plainEleventy: { seconds: plain.seconds, peakRssMiB: Math.max(...plainRuns.map((r) => r.peakRssMiB)), runs: plainRuns.map((r) => r.seconds) },
+        plainEleventy: { seconds: plain.seconds, cpuSeconds: plain.cpuSeconds, peakRssMiB: Math.max(...plainRuns.map((r) => r.peakRssMiB)), runs: plainRuns.map((r) => r.seconds) },
         changelogSyncBuild: {
           seconds: ours.seconds,
+          cpuSeconds: ours.cpuSeconds,
           peakRssMiB: Math.max(...oursRuns.map((r) => r.peakRssMiB)),
           runs: oursRuns.map((r) => r.seconds),
           // From the start: the data (entries read and rendered), then Eleventy's pages; the
@@ -176,6 +192,7 @@ export async function run() {
           indexed: result.indexed,
         },
         timeRatio: Math.round((ours.seconds / plain.seconds) * 100) / 100,
+        cpuRatio: Math.round((ours.cpuSeconds / plain.cpuSeconds) * 100) / 100,
       };
       console.log(n, JSON.stringify(figures[`${n} entries`]));
     }
