@@ -222,6 +222,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   };
   const entryNames = await listEntryFiles(options.contentDir);
   if (!runsOnWorker(entryNames.length)) preloadEleventy();
+  /** Set when the output was written over and pruned: it then holds only this build's files. */
+  let pruned: { written: string[] } | undefined;
   const input = await prepareSiteInput(options.siteDir);
   try {
     const themes = await listThemes(input.dir);
@@ -312,22 +314,36 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     eleventySettled();
     // Before a search index is made from the written pages: a removed entry's is gone.
     await pruneOutput(options.outputDir, previous, written.files);
+    if (!configPath) pruned = { written: written.files };
   } finally {
     await input.cleanup();
   }
   timings.eleventyMs = Date.now() - started;
   const phases = options.search === false ? 1 : 2;
   options.onPhase?.(1, phases);
-  let indexed = 0;
+  let index: SearchIndexResult | undefined;
   if (search) {
-    indexed = (await search).pages;
+    index = await search;
   } else if (options.search !== false) {
     const searchStarted = Date.now();
-    indexed = (await buildSearchIndex(options.outputDir)).pages;
+    index = await buildSearchIndex(options.outputDir);
     timings.searchMs = Date.now() - searchStarted;
   }
   if (phases === 2) options.onPhase?.(2, phases);
-  const files = existsSync(options.outputDir) ? (await walk(options.outputDir)).map((f) => relative(options.outputDir, f)) : [];
+  // Pruned, the output holds what this build wrote, which is known (listing 20,000 files
+  // again takes a second); emptied first, also what a project's plugins wrote.
+  const files = pruned
+    ? [
+        ...new Set([
+          ...pruned.written.map((f) => relative(options.outputDir, f)),
+          ...(await readdir(join(options.outputDir, BUNDLE_DIR)).catch(() => [] as string[])).map((name) => `${BUNDLE_DIR}/${name}`),
+          ...(index?.files ?? []).map((f) => `${SEARCH_INDEX_DIR}/${f}`),
+        ]),
+      ].sort()
+    : existsSync(options.outputDir)
+      ? (await walk(options.outputDir)).map((f) => relative(options.outputDir, f))
+      : [];
+  const indexed = index?.pages ?? 0;
   return {
     outputDir: options.outputDir,
     pages: files.filter((f) => f.endsWith('.html')).length,

@@ -26,6 +26,8 @@ export const SEARCH_INDEX_DIR = 'pagefind';
 export interface SearchIndexResult {
   /** Pages indexed. */
   pages: number;
+  /** The index's files, relative to its folder ({@link SEARCH_INDEX_DIR}). */
+  files: string[];
 }
 
 type PagefindIndex = NonNullable<Awaited<ReturnType<(typeof import('pagefind'))['createIndex']>>['index']>;
@@ -59,7 +61,7 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
     if (built.errors.length > 0) throw fail('writing the index', built.errors);
     await pagefind.close(); // the files are here: Pagefind's memory goes now
     await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
-    return { pages: added.pages };
+    return { pages: added.pages, files: built.files.map((f) => f.path) };
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) throw cause;
     throw new ChangelogSyncError('E_BUILD', `Pagefind failed: ${(cause as Error).message}`, { cause });

@@ -57,6 +57,17 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
     out = result.outputDir;
   });
 
+  it('lists every file of the output, the search index and stylesheet included', async () => {
+    const onDisk: string[] = [];
+    for (const d of await readdir(out, { withFileTypes: true, recursive: true })) {
+      if (d.isFile()) onDisk.push(relative(out, join(d.parentPath, d.name)));
+    }
+    expect([...result.files].sort()).toEqual(onDisk.sort());
+    expect(result.files).toEqual(expect.arrayContaining(['index.html', 'feed.xml', 'pagefind/pagefind-entry.json', 'widget.js']));
+    expect(result.files.filter((f) => f.startsWith('bundle/'))).toHaveLength(1);
+    expect(result.pages).toBe(onDisk.filter((f) => f.endsWith('.html')).length);
+  });
+
   it('reports its phases (pages, then the search index) for the progress bar', () => {
     expect(phases).toEqual([
       [1, 2],

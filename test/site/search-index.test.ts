@@ -216,7 +216,7 @@ describe('startEntryIndex with finish(after)', () => {
     expect(written).toBe(false);
     expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(false);
     release();
-    expect(await done).toEqual({ pages: 2 });
+    expect(await done).toMatchObject({ pages: 2, files: expect.arrayContaining(['pagefind-entry.json']) });
     expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(true);
   });
 
