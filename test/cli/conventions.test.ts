@@ -4,10 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/config.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { useDemoEmulator } from '../helpers/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,9 +15,7 @@ const COMMANDS = ['sync', 'pull', 'push', 'status', 'check', 'build', 'emulator'
 
 describe('help and version', () => {
   let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-  afterAll(async () => cleanup());
+  useTempDir((d) => (dir = d));
 
   it('--version prints the package version', async () => {
     const r = await runCli(['--version'], { cwd: dir });

@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions, type BuildResult } from '../../src/site/build.js';
-import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, readSite, TAGS, WORKSPACE, writeContent, type EntrySpec } from './fixture.js';
 
 const TODAY = '2026-03-15';
@@ -36,7 +36,6 @@ async function htmlFiles(dir: string): Promise<string[]> {
 describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () => {
   let dir: string;
   let out: string;
-  let cleanup: () => Promise<void>;
   let result: BuildResult;
   const entries: EntrySpec[] = [
     ...dailyEntries(45, '2026-03-14', (i) => (i % 3 === 0 ? ['New'] : i % 3 === 1 ? ['fix', 'Beta'] : [])),
@@ -50,8 +49,8 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
     },
   ];
   const phases: Array<[number, number]> = [];
+  useTempDir((d) => (dir = d));
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
     await writeContent(dir, { entries, images: { 'chart.png': pngHeader(640, 360) } });
     result = await build(dir, { onPhase: (done, total) => phases.push([done, total]) });
     out = result.outputDir;
@@ -74,7 +73,6 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
       [2, 2],
     ]);
   });
-  afterAll(async () => cleanup());
 
   it('writes the index in pages of 20, newest first, linked newer/older', async () => {
     const page1 = await readSite(out, 'index.html');

@@ -1,10 +1,10 @@
 // Atom, RSS 2.0 and JSON Feed, read back by an independent parser (feedsmith), not our code.
 import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
-import { tempDir } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/cli.js';
 import { readSite, writeContent, type EntrySpec } from './fixture.js';
 
 const SITE = 'https://changelog.acme.test/';
@@ -28,15 +28,13 @@ function text(t: unknown): string | undefined {
 describe('feeds', () => {
   let dir: string;
   let out: string;
-  let cleanup: () => Promise<void>;
+  useTempDir((d) => (dir = d));
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
     await writeContent(dir, { entries: [...HIDDEN, ...VISIBLE].reverse() });
     out = (
       await buildSite({ contentDir: join(dir, 'content'), siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_site'), siteUrl: SITE, root: dir, today: '2026-03-15', search: false })
     ).outputDir;
   });
-  afterAll(async () => cleanup());
 
   const urls = ['goals-okrs-beta', 'faster-exports', 'dark-mode'].map((s) => `${SITE}entries/${s}/`);
 
