@@ -7,6 +7,7 @@
  * @module
  */
 import { ChangelogSyncError, type ErrorCode } from '../api/errors.js';
+import { emailKey } from './validate.js';
 
 /** Subscribers per request when the budget does not ask for more. */
 export const DEFAULT_BATCH_SIZE = 100;
@@ -103,23 +104,51 @@ export async function runBatches<T, R>(
   return runs;
 }
 
+/** What a caller of {@link settleLostBatches} says of its items. */
+export interface LostBatchOutcome {
+  /** Whether an item is done, from whether the service lists its address now. */
+  done(listed: boolean): boolean;
+  /** Added to the message of an item still failed: the service's list says it is not done. */
+  notDone: string;
+  /** Added to the message of every item of a lost batch when the `GET` failed too. */
+  unknown: string;
+}
+
 /**
  * After batches whose answer was lost (`ambiguous` failures), one `GET /api/subscribers`
- * tells what the service holds now, so that their outcome can be stated exactly.
+ * tells what the service holds now, so that their outcome can be stated exactly: the failed
+ * items of those batches that the list shows done are taken out of `failed` and returned;
+ * the others stay, their message saying what the list showed (or that it could not be read).
  *
  * @param list reads the service's subscribers (one request; the callers keep one in reserve).
- * @returns the lost batches' indexes, and the normalised keys of the addresses the service
- *   lists (`present`, undefined when that `GET` failed too); undefined when no answer was lost.
+ * @param failed the failed items, with their batch (1-based); changed in place.
+ * @returns the items now known to be done, in their order in `failed`.
  */
-export async function recheckLostBatches(
+export async function settleLostBatches<T extends { batch: number; email: string; message: string }>(
   runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,
-  list: () => Promise<Set<string>>,
-): Promise<{ lost: Set<number>; present?: Set<string> } | undefined> {
+  list: () => Promise<ReadonlyArray<{ email: string }>>,
+  failed: T[],
+  outcome: LostBatchOutcome,
+): Promise<T[]> {
   const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
-  if (lost.size === 0) return undefined;
+  if (lost.size === 0) return [];
+  let listed: ReadonlySet<string>;
   try {
-    return { lost, present: await list() };
+    listed = new Set((await list()).map((s) => emailKey(s.email)));
   } catch {
-    return { lost };
+    for (const item of failed) if (lost.has(item.batch)) item.message += outcome.unknown;
+    return [];
   }
+  const done: T[] = [];
+  const still: T[] = [];
+  for (const item of failed) {
+    if (!lost.has(item.batch)) still.push(item);
+    else if (outcome.done(listed.has(emailKey(item.email)))) done.push(item);
+    else {
+      item.message += outcome.notDone;
+      still.push(item);
+    }
+  }
+  failed.splice(0, failed.length, ...still);
+  return done;
 }

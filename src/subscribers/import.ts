@@ -24,7 +24,7 @@
 import type { ChangelogClient } from '../api/client.js';
 import type { ErrorCode } from '../api/errors.js';
 import type { Subscriber } from '../api/schemas.js';
-import { defaultBatchSize, recheckLostBatches, runBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
+import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeDate, normalizeEmail, utcToday } from './validate.js';
 
@@ -359,7 +359,8 @@ function summarize(
 
 /**
  * After batches whose answer was lost, one `GET` tells which of their rows the service
- * added: those move from failed to added; the others stay failed, now known not added.
+ * added: those move from failed to added (`confirmedByList`); the others stay failed, now
+ * known not added.
  */
 async function reconcileLostAnswers(
   client: ChangelogClient,
@@ -368,23 +369,14 @@ async function reconcileLostAnswers(
   failed: FailedRow[],
   summaries: ImportBatchSummary[],
 ): Promise<void> {
-  const check = await recheckLostBatches(runs, async () => new Set((await client.listSubscribers()).map((s) => emailKey(s.email))));
-  if (!check) return;
-  const { lost, present } = check;
-  if (!present) {
-    for (const row of failed) if (lost.has(row.batch)) row.message += '; the service may have added it: run the same import again (rows already added are skipped)';
-    return;
-  }
-  for (let i = failed.length - 1; i >= 0; i--) {
-    const row = failed[i]!;
-    if (!lost.has(row.batch)) continue;
-    if (present.has(emailKey(row.email))) {
-      failed.splice(i, 1);
-      added.push({ line: row.line, email: row.email, name: row.name, verified_at: row.verified_at, batch: row.batch, confirmedByList: true });
-      const summary = summaries.find((s) => s.index === row.batch);
-      if (summary) summary.added++;
-    } else {
-      row.message += '; checked: it is not on the service';
-    }
+  const done = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
+    done: (listed) => listed,
+    notDone: '; checked: it is not on the service',
+    unknown: '; the service may have added it: run the same import again (rows already added are skipped)',
+  });
+  for (const row of done) {
+    added.push({ line: row.line, email: row.email, name: row.name, verified_at: row.verified_at, batch: row.batch, confirmedByList: true });
+    const summary = summaries.find((s) => s.index === row.batch);
+    if (summary) summary.added++;
   }
 }

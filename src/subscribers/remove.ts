@@ -8,7 +8,7 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import type { ErrorCode } from '../api/errors.js';
-import { defaultBatchSize, recheckLostBatches, runBatches, toBatches, type BatchStatus } from './batches.js';
+import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeEmail } from './validate.js';
 
@@ -192,21 +192,12 @@ async function reconcileLostAnswers(
   failed: RemoveFailed[],
   summaries: RemoveBatchSummary[],
 ): Promise<void> {
-  const check = await recheckLostBatches(runs, async () => new Set((await client.listSubscribers()).map((s) => emailKey(s.email))));
-  if (!check) return;
-  const { lost, present } = check;
-  if (!present) {
-    for (const t of failed) if (lost.has(t.batch)) t.message += ' (run the same command again: it reports what is left)';
-    return;
-  }
-  for (let i = failed.length - 1; i >= 0; i--) {
-    const t = failed[i]!;
-    if (!lost.has(t.batch)) continue;
-    if (present.has(emailKey(t.email))) {
-      t.message += '; checked: it is still on the service (run the same command again)';
-      continue;
-    }
-    failed.splice(i, 1);
+  const done = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
+    done: (listed) => !listed,
+    notDone: '; checked: it is still on the service (run the same command again)',
+    unknown: ' (run the same command again: it reports what is left)',
+  });
+  for (const t of done) {
     const { batch: _batch, status: _status, code: _code, message: _message, ...target } = t;
     removed.push({ ...target, confirmedByList: true });
     const summary = summaries.find((s) => s.index === t.batch);
