@@ -2,8 +2,8 @@
 // pull-request checks), as a user runs them: the real CLI against the emulator over HTTP.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 import { changedPaths, snapshot } from '../helpers/snapshot.js';
 
@@ -96,91 +96,79 @@ describe('status', () => {
 });
 
 describe('check', () => {
+  // Each test gets a project of its own, with content/entries/ made.
+  let d: string;
+  useTempDir((made) => (d = made), { each: true });
+  const e = (n: string) => join(d, 'content/entries', n);
+  beforeEach(async () => {
+    await mkdir(join(d, 'content/entries'), { recursive: true });
+  });
+
   it('passes on a valid mirror, with no service configured', async () => {
-    const { dir: d, cleanup: done } = await tempDir();
-    try {
-      await mkdir(join(d, 'content/entries'), { recursive: true });
-      await writeFile(join(d, 'content/entries/2026-01-01-a.md'), '---\ntitle: A\npublish_at: 2026-01-01\n---\n\nText.\n');
-      const r = await runCli(['check'], { cwd: d });
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe('Checked 1 file: no errors\n');
-    } finally {
-      await done();
-    }
+    await writeFile(e('2026-01-01-a.md'), '---\ntitle: A\npublish_at: 2026-01-01\n---\n\nText.\n');
+    const r = await runCli(['check'], { cwd: d });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Checked 1 file: no errors\n');
   });
 
   it('reports each problem as file:line with the fix, exit 5; GitHub annotations in Actions; --json; file arguments', async () => {
-    const { dir: d, cleanup: done } = await tempDir();
-    try {
-      const e = (n: string) => join(d, 'content/entries', n);
-      await mkdir(join(d, 'content/entries'), { recursive: true });
-      await writeFile(e('a.md'), '---\ntitle: A\npublish_at: 22/11/2026\nis_published: "yes"\n---\n');
-      await writeFile(e('b.md'), '---\ntitle: Same\n---\n');
-      await writeFile(e('c.md'), '---\ntitle: Same\n---\n');
-      await writeFile(e('d.md'), '---\ntitle: D\nslug: "bad slug!"\n---\n');
-      await writeFile(e('e.md'), '---\ntitle: E\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
-      await writeFile(e('f.md'), '---\ntitle: F\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
-      await writeFile(e('ok.md'), '---\ntitle: Fine\n---\n');
+    await writeFile(e('a.md'), '---\ntitle: A\npublish_at: 22/11/2026\nis_published: "yes"\n---\n');
+    await writeFile(e('b.md'), '---\ntitle: Same\n---\n');
+    await writeFile(e('c.md'), '---\ntitle: Same\n---\n');
+    await writeFile(e('d.md'), '---\ntitle: D\nslug: "bad slug!"\n---\n');
+    await writeFile(e('e.md'), '---\ntitle: E\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
+    await writeFile(e('f.md'), '---\ntitle: F\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
+    await writeFile(e('ok.md'), '---\ntitle: Fine\n---\n');
 
-      const r = await runCli(['check'], { cwd: d });
-      expect(r.code).toBe(5);
-      const lines = r.stdout.trim().split('\n');
-      expect(lines).toEqual([
-        'content/entries/a.md:3: error: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)',
-        'content/entries/a.md:4: error: is_published: must be true or false (fix: write `is_published: true` or `is_published: false`)',
-        // Push gives the first of two same-title files the title's slug; the other has no date to tell them apart.
-        'content/entries/c.md: error: slug: the title gives "same", already used by content/entries/b.md, and the file has no date to tell them apart (fix: set `slug:` in the frontmatter, e.g. `slug: same-2`, or `publish_at:`)',
-        'content/entries/d.md:3: error: slug: "bad slug!" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`)',
-        'content/entries/e.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/f.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
-        'content/entries/f.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/e.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
-        'Checked 7 files: 6 errors',
-      ]);
+    const r = await runCli(['check'], { cwd: d });
+    expect(r.code).toBe(5);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toEqual([
+      'content/entries/a.md:3: error: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)',
+      'content/entries/a.md:4: error: is_published: must be true or false (fix: write `is_published: true` or `is_published: false`)',
+      // Push gives the first of two same-title files the title's slug; the other has no date to tell them apart.
+      'content/entries/c.md: error: slug: the title gives "same", already used by content/entries/b.md, and the file has no date to tell them apart (fix: set `slug:` in the frontmatter, e.g. `slug: same-2`, or `publish_at:`)',
+      'content/entries/d.md:3: error: slug: "bad slug!" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. `slug: new-export-api`)',
+      'content/entries/e.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/f.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
+      'content/entries/f.md:3: error: identifier 11111111-1111-1111-1111-111111111111 is also in content/entries/e.md: two files claim one remote entry (fix: keep one of the files; a copy meant as a new entry must not carry `identifier`)',
+      'Checked 7 files: 6 errors',
+    ]);
 
-      const gh = await runCli(['check', 'content/entries/a.md'], { cwd: d, env: { GITHUB_ACTIONS: 'true' } });
-      expect(gh.code).toBe(5);
-      expect(gh.stdout).toContain('::error file=content/entries/a.md,line=3,title=changelog-sync check%3A publish_at::publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
-      expect(gh.stdout).toContain('Checked 1 file: 2 errors');
+    const gh = await runCli(['check', 'content/entries/a.md'], { cwd: d, env: { GITHUB_ACTIONS: 'true' } });
+    expect(gh.code).toBe(5);
+    expect(gh.stdout).toContain('::error file=content/entries/a.md,line=3,title=changelog-sync check%3A publish_at::publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
+    expect(gh.stdout).toContain('Checked 1 file: 2 errors');
 
-      const ok = await runCli(['check', 'content/entries/ok.md', 'content/entries/missing.md'], { cwd: d });
-      expect(ok.code).toBe(5);
-      expect(ok.stdout).toContain('content/entries/missing.md: error: no such file (fix: check the path)');
+    const ok = await runCli(['check', 'content/entries/ok.md', 'content/entries/missing.md'], { cwd: d });
+    expect(ok.code).toBe(5);
+    expect(ok.stdout).toContain('content/entries/missing.md: error: no such file (fix: check the path)');
 
-      const json = await runCli(['--json', 'check'], { cwd: d });
-      const data = JSON.parse(json.stdout) as { command: string; checked: number; errors: number; problems: Array<{ file: string; line?: number; field?: string }> };
-      expect(data).toMatchObject({ command: 'check', checked: 7, errors: 6 });
-      expect(data.problems[0]).toMatchObject({ file: 'content/entries/a.md', line: 3, field: 'publish_at', severity: 'error' });
-    } finally {
-      await done();
-    }
+    const json = await runCli(['--json', 'check'], { cwd: d });
+    const data = JSON.parse(json.stdout) as { command: string; checked: number; errors: number; problems: Array<{ file: string; line?: number; field?: string }> };
+    expect(data).toMatchObject({ command: 'check', checked: 7, errors: 6 });
+    expect(data.problems[0]).toMatchObject({ file: 'content/entries/a.md', line: 3, field: 'publish_at', severity: 'error' });
   });
 
   it('passes exactly the new files push sends: same-title files with dates get dated slugs, an undated one is refused by both', async () => {
-    const { dir: d, cleanup: done } = await tempDir();
-    try {
-      const e = (n: string) => join(d, 'content/entries', n);
-      await mkdir(join(d, 'content/entries'), { recursive: true });
-      await writeFile(e('2026-05-04-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-04\n---\n\nOne.\n');
-      await writeFile(e('2026-05-11-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-11\n---\n\nTwo.\n');
-      await writeFile(e('weekly-fixes-undated.md'), '---\ntitle: Weekly fixes\n---\n\nThree.\n');
-      await writeFile(e('2026-05-12-long.md'), `---\ntitle: ${'Long '.repeat(60)}\npublish_at: 2026-05-12\n---\n\nLong.\n`);
+    await writeFile(e('2026-05-04-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-04\n---\n\nOne.\n');
+    await writeFile(e('2026-05-11-weekly-fixes.md'), '---\ntitle: Weekly fixes\npublish_at: 2026-05-11\n---\n\nTwo.\n');
+    await writeFile(e('weekly-fixes-undated.md'), '---\ntitle: Weekly fixes\n---\n\nThree.\n');
+    await writeFile(e('2026-05-12-long.md'), `---\ntitle: ${'Long '.repeat(60)}\npublish_at: 2026-05-12\n---\n\nLong.\n`);
 
-      const check = await runCli(['--json', 'check'], { cwd: d });
-      expect(check.code).toBe(5);
-      const problems = (JSON.parse(check.stdout) as { problems: Array<{ file: string; field?: string }> }).problems;
-      expect(problems.map((p) => [p.file, p.field])).toEqual([
-        ['content/entries/2026-05-12-long.md', 'slug'],
-        ['content/entries/weekly-fixes-undated.md', 'slug'],
-      ]);
+    const check = await runCli(['--json', 'check'], { cwd: d });
+    expect(check.code).toBe(5);
+    const problems = (JSON.parse(check.stdout) as { problems: Array<{ file: string; field?: string }> }).problems;
+    expect(problems.map((p) => [p.file, p.field])).toEqual([
+      ['content/entries/2026-05-12-long.md', 'slug'],
+      ['content/entries/weekly-fixes-undated.md', 'slug'],
+    ]);
 
-      const push = await runCli(['--json', 'push'], { cwd: d, env });
-      const pushed = JSON.parse(push.stdout) as { pushed: Array<{ file: string; slug: string; how: string }>; rejected: Array<{ file: string }> };
-      expect(pushed.pushed.map((c) => [c.file, c.slug, c.how]).sort()).toEqual([
-        ['entries/2026-05-04-weekly-fixes.md', 'weekly-fixes', 'created'],
-        ['entries/2026-05-11-weekly-fixes.md', 'weekly-fixes-2026-05-11', 'created'],
-      ]);
-      expect(pushed.rejected.map((r) => `content/${r.file}`).sort()).toEqual(problems.map((p) => p.file));
-    } finally {
-      await done();
-    }
+    const push = await runCli(['--json', 'push'], { cwd: d, env });
+    const pushed = JSON.parse(push.stdout) as { pushed: Array<{ file: string; slug: string; how: string }>; rejected: Array<{ file: string }> };
+    expect(pushed.pushed.map((c) => [c.file, c.slug, c.how]).sort()).toEqual([
+      ['entries/2026-05-04-weekly-fixes.md', 'weekly-fixes', 'created'],
+      ['entries/2026-05-11-weekly-fixes.md', 'weekly-fixes-2026-05-11', 'created'],
+    ]);
+    expect(pushed.rejected.map((r) => `content/${r.file}`).sort()).toEqual(problems.map((p) => p.file));
   });
 });
