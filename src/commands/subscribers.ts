@@ -261,8 +261,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
         today,
         onBatch: (b, total) => {
           bar.update(b.index, total);
-          // On a terminal the bar shows progress; the batch lines then go to --verbose.
-          (bar.visible() ? reporter.debug : reporter.info).call(reporter, display.text(formatImportBatch(b, total)));
+          bar.line(display.text(formatImportBatch(b, total)));
         },
       }).finally(() => bar.stop());
       reporter.summary(importSummaryMarkdown(result));
@@ -348,7 +347,7 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
         dryRun: options.dryRun,
         onBatch: (b, total) => {
           bar.update(b.index, total);
-          (bar.visible() ? reporter.debug : reporter.info).call(reporter, display.text(formatRemoveBatch(b, total)));
+          bar.line(display.text(formatRemoveBatch(b, total)));
         },
       }).finally(() => bar.stop());
       reporter.summary(removeSummaryMarkdown(result));

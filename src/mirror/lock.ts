@@ -200,7 +200,6 @@ export async function readHolder(stateDir: string): Promise<LockHolder | undefin
   }
 }
 
-/** True when a process with this pid exists (on this host). */
 function lockedError(stateDir: string, holder: LockHolder | undefined): ChangelogSyncError {
   const who = holder
     ? `pid ${holder.pid} on host "${holder.host}", running \`${holder.command}\` since ${holder.startedAt}`

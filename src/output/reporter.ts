@@ -117,9 +117,10 @@ export class Reporter {
 
   /**
    * A `(done, total)` callback for work whose total is known only once it starts; the bar
-   * (see {@link progress}) is created on the first call. Call `stop` at the end.
+   * (see {@link progress}) is created on the first call. Call `stop` at the end. `line`
+   * prints a line about the work, at --verbose only while the bar is on screen.
    */
-  counter(label: string): { update(done: number, total: number): void; stop(): void; visible(): boolean } {
+  counter(label: string): { update(done: number, total: number): void; stop(): void; visible(): boolean; line(message: string): void } {
     let bar: Progress | undefined;
     let shown = 0;
     return {
@@ -130,6 +131,8 @@ export class Reporter {
       },
       stop: () => bar?.stop(),
       visible: () => bar?.visible ?? false,
+      // A line about the work (a batch done): while the bar shows the progress, it goes to --verbose.
+      line: (message) => (bar?.visible ? this.debug(message) : this.info(message)),
     };
   }
 

@@ -57,6 +57,20 @@ describe('progress', () => {
     expect(quiet.visible()).toBe(false);
   });
 
+  it('prints a batch line, but only at --verbose while the bar is on screen', () => {
+    vi.useFakeTimers({ now: 0 });
+    const err = sink(true);
+    const bar = new Reporter({ err, out: sink(false), env: {} }).counter('import');
+    bar.update(1, 4);
+    bar.line('batch 1 of 4: done');
+    vi.setSystemTime(2000);
+    bar.update(2, 4);
+    bar.line('batch 2 of 4: done');
+    bar.stop();
+    expect(err.text()).toContain('batch 1 of 4: done');
+    expect(err.text()).not.toContain('batch 2 of 4: done');
+  });
+
   it.each([
     ['not a terminal', { tty: false, env: {}, json: false }],
     ['in CI', { tty: true, env: { CI: 'true' }, json: false }],
