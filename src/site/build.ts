@@ -64,12 +64,16 @@ export interface BuildResult {
   timings: { dataMs: number; eleventyMs: number; searchMs: number };
 }
 
-async function walk(dir: string): Promise<string[]> {
+/**
+ * Every file under `dir` (absolute paths; none when it does not exist), but for those under
+ * `skip`.
+ */
+async function walk(dir: string, skip?: string): Promise<string[]> {
   const out: string[] = [];
-  for (const d of await readdir(dir, { withFileTypes: true })) {
+  for (const d of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const p = join(dir, d.name);
-    if (d.isDirectory()) out.push(...(await walk(p)));
-    else out.push(p);
+    if (!d.isDirectory()) out.push(p);
+    else if (p !== skip) out.push(...(await walk(p, skip)));
   }
   return out;
 }
@@ -134,32 +138,13 @@ async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise
 }
 
 /**
- * The files of an earlier build in the output directory (absolute paths; none when there is
- * no such directory), but for the search index when one is built (see `writeIndexFiles`).
- */
-async function listOutput(outputDir: string, skipSearchIndex: boolean): Promise<string[]> {
-  const index = join(outputDir, SEARCH_INDEX_DIR);
-  const out: string[] = [];
-  const visit = async (dir: string): Promise<void> => {
-    for (const d of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const p = join(dir, d.name);
-      if (d.isDirectory()) {
-        if (!(skipSearchIndex && p === index)) await visit(p);
-      } else out.push(p);
-    }
-  };
-  await visit(outputDir);
-  return out;
-}
-
-/**
  * Removes what an earlier build wrote and this one did not (a removed entry's page, a tag
  * no entry has any more, an image gone from `content/images/`), and the folders that leaves
  * empty. Eleventy reports the pages and copies it wrote; the stylesheet bundle, which the
  * bundle plugin writes on its own, is the newest file of its folder (the plugin writes a
  * file once per process, so a second build in one process leaves it as it was).
  *
- * @param previous the files before this build (from {@link listOutput}).
+ * @param previous the files before this build.
  * @param written the files this build's Eleventy run reported.
  * @returns the files removed.
  */
@@ -244,7 +229,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // output), so with one the output is emptied first.
     const emptied = configPath
       ? emptyOutput(options.outputDir, options.search !== false).then(() => [] as string[])
-      : listOutput(options.outputDir, options.search !== false);
+      : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
+        walk(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
     emptied.catch(() => undefined); // awaited below
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
@@ -340,9 +326,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           ...(index?.files ?? []).map((f) => `${SEARCH_INDEX_DIR}/${f}`),
         ]),
       ].sort()
-    : existsSync(options.outputDir)
-      ? (await walk(options.outputDir)).map((f) => relative(options.outputDir, f))
-      : [];
+    : (await walk(options.outputDir)).map((f) => relative(options.outputDir, f));
   const indexed = index?.pages ?? 0;
   return {
     outputDir: options.outputDir,

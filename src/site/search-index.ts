@@ -176,8 +176,17 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
   let allAdded: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (allAdded = resolve));
   let buildAfter: Promise<unknown> | undefined;
-  const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-  signal?.addEventListener('abort', () => allAdded(), { once: true });
+  // A stop ends the waits: for more entries, and for `after`.
+  const stopped = new Promise<void>((resolve) =>
+    signal?.addEventListener(
+      'abort',
+      () => {
+        allAdded();
+        resolve();
+      },
+      { once: true },
+    ),
+  );
   const pending: Array<Promise<{ errors: string[] }>> = [];
   const throwIfStopped = () => {
     if (signal?.aborted) throw new ChangelogSyncError('E_BUILD', 'the search index was not built: the build stopped');
