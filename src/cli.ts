@@ -172,9 +172,10 @@ program
   .command('dev')
   .description('live preview: serve the site with live reload, validate entry files on save (never pushes)')
   .option('-p, --port <n>', 'first port to try', positiveInt('--port'), 8080)
-  .option('--pull', 'pull once before serving (the demo always does)')
-  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --port 3000 --pull'))
-  .action((opts: { port: number; pull?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
+  .option('--pull', 'pull once before serving (needs CHANGELOG_TOKEN; without it, dev previews content/ as it is)')
+  .option('--demo', 'preview the demo workspace even when there is content')
+  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --pull', 'changelog-sync dev --demo --port 3000'))
+  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
 
 program
   .command('init')

@@ -24,6 +24,11 @@ export const fileConfigSchema = z
     outputDir: z.string().min(1).optional().describe('the built site (default "_site")'),
     siteUrl: z.url().optional().describe('public URL of the built site, for feeds and absolute links'),
     concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
+    theme: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'a theme name: lowercase letters, digits and "-"')
+      .optional()
+      .describe('site theme, over the workspace\'s: "commit", "paper", "mono", or <name> for a site/_includes/css/themes/<name>.css of your own (env CHANGELOG_THEME wins)'),
   })
   .strict();
 export type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -55,6 +60,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** The project root all relative paths were resolved against. */
   root: string;
+  /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
+  theme?: string;
 }
 
 /** Environment variables read by {@link loadConfig}. */
@@ -68,6 +75,7 @@ export const ENV = {
   siteUrl: 'CHANGELOG_SITE_URL',
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
   requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
+  theme: 'CHANGELOG_THEME',
 } as const;
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
@@ -154,6 +162,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     rateWindowMs,
     requestTimeoutMs,
     root: resolve(root),
+    theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
   };
 }
 

@@ -36,6 +36,7 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     siteUrl: config.siteUrl,
     root: config.root,
     baseUrl: config.baseUrl,
+    theme: config.theme,
     allowPrivate: options.allowPrivate,
     onPhase: bar.update,
   }).finally(() => bar.stop());

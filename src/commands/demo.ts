@@ -1,11 +1,18 @@
 /**
  * The demo: the built-in emulator seeded with the demo workspace, and a configuration
  * that points every path under `.demo/` (ignored by git). Used by `sync` and `dev` when
- * no service is configured.
+ * no service is configured (`dev`: when there is no content), or with `--demo`.
+ *
+ * The demo's images (its logo, Open Graph image and entry screenshots) ship with the
+ * package in `src/emulator/demo/images/` and are copied into `.demo/content/images/`, which
+ * the site publishes at `/images/`: entries name them `/images/<file>`, and the workspace's
+ * `logo_url` and `og_image_url` (absolute URLs, as the service keeps them) are set on the
+ * site's own URL.
  * @module
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { DEMO_ENTRIES_DIR, loadSeed } from '../emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
@@ -17,6 +24,13 @@ export const DEMO_TOKEN = 'demo-token';
 /** Where the demo writes (ignored by git). */
 export const DEMO_DIR = '.demo';
 
+/** The demo's images, shipped with the package. */
+export const DEMO_IMAGES_DIR = fileURLToPath(new URL('../../src/emulator/demo/images/', import.meta.url));
+
+/** The demo workspace's logo and Open Graph image, files of {@link DEMO_IMAGES_DIR}. */
+export const DEMO_LOGO = 'lumen-logo.svg';
+export const DEMO_OG_IMAGE = 'lumen-og.png';
+
 /** A running demo: its emulator and the configuration pointing at it. */
 export interface Demo {
   emulator: RunningEmulator;
@@ -24,20 +38,37 @@ export interface Demo {
   close(): Promise<void>;
 }
 
+/** Options of {@link startDemo}. */
+export interface StartDemoOptions {
+  /** Why the demo runs, the first words printed (default: "No CHANGELOG_TOKEN is set"). */
+  reason?: string;
+}
+
 /**
  * Starts the demo from a clean `.demo/` (the emulator's state lives in memory, so a mirror
- * left by an earlier run would not match it), with the local demo entries in place.
+ * left by an earlier run would not match it), with the local demo entries and the demo's
+ * images in place.
+ *
+ * @param config the configuration; its `siteUrl` is where the demo's logo is published.
+ * @param purpose what is done with it, e.g. "running the DEMO".
  */
-export async function startDemo(config: Config, reporter: Reporter, purpose: string): Promise<Demo> {
+export async function startDemo(config: Config, reporter: Reporter, purpose: string, options: StartDemoOptions = {}): Promise<Demo> {
   const demoRoot = join(config.root, DEMO_DIR);
   await rm(demoRoot, { recursive: true, force: true });
   const contentDir = join(demoRoot, 'content');
   await mkdir(join(contentDir, 'entries'), { recursive: true });
   await cp(DEMO_ENTRIES_DIR, join(contentDir, 'entries'), { recursive: true });
-  const emulator = await startEmulator({ port: 0, store: await loadSeed('demo') });
+  await cp(DEMO_IMAGES_DIR, join(contentDir, 'images'), { recursive: true });
+  const store = await loadSeed('demo');
+  const siteUrl = config.siteUrl.replace(/\/?$/, '/');
+  for (const ws of store.workspaces) {
+    ws.info.logo_url = new URL(`images/${DEMO_LOGO}`, siteUrl).href;
+    ws.info.og_image_url = new URL(`images/${DEMO_OG_IMAGE}`, siteUrl).href;
+  }
+  const emulator = await startEmulator({ port: 0, store });
   reporter.info(
     [
-      `No CHANGELOG_TOKEN is set: ${purpose} against the built-in emulator of the changelog service`,
+      `${options.reason ?? 'No CHANGELOG_TOKEN is set'}: ${purpose} against the built-in emulator of the changelog service`,
       `(${emulator.url}, workspace "Lumen"). Everything is written under ${DEMO_DIR}/, which git ignores.`,
       'Set CHANGELOG_BASE_URL and CHANGELOG_TOKEN to sync your own workspace.',
       '',

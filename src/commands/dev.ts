@@ -1,7 +1,12 @@
 /**
  * `changelog-sync dev`: the writer's live preview. Eleventy's dev server with live reload
- * over the mirror, and chokidar watching `content/`: an entry file is validated on every
- * save, errors printed with file and line and shown on the page. It never pushes.
+ * over the project's `content/` (no token and no network needed: a writer has no token),
+ * and chokidar watching `content/`: an entry file is validated on every save, errors
+ * printed with file and line and shown on the page. It never pushes.
+ *
+ * What it previews: the demo with `--demo`, or when there is no content at all (no entry
+ * file and no `_data/workspace.json`); otherwise `content/`, pulled first with `--pull`
+ * (which needs `CHANGELOG_TOKEN`).
  *
  * @module
  */
@@ -9,22 +14,26 @@ import { join, relative } from 'node:path';
 import { watch } from 'chokidar';
 import type { Config } from '../config.js';
 import { parseEntryFile } from '../mirror/entry-file.js';
-import { readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
+import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { serveSite, type PageProblem } from '../site/serve.js';
+import { freePortFrom, serveSite, type PageProblem } from '../site/serve.js';
 import { openContext } from './context.js';
-import { isDemo, startDemo, type Demo } from './demo.js';
+import { startDemo, type Demo } from './demo.js';
 import { formatPull, pullWithProgress } from './pull.js';
 
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {
   /** First port to try. Default 8080. */
   port?: number;
-  /** Pull once before serving (default: only in the demo, which starts empty). */
+  /** Pull once before serving (needs `CHANGELOG_TOKEN`; the demo always pulls, it starts empty). */
   pull?: boolean;
+  /** Preview the demo workspace even when there is content. */
+  demo?: boolean;
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
   until?: Promise<void>;
 }
@@ -35,13 +44,42 @@ export async function entryProblems(contentDir: string): Promise<PageProblem[]> 
   return files.filter((f) => f.error).map((f) => ({ file: f.rel, line: f.error!.line, message: f.error!.message.replace(`${f.rel}: `, '').replace(/^:\d+: /, '') }));
 }
 
-/** Runs the preview until told to stop. */
+/** True when the content directory holds anything to preview: an entry file or the workspace settings. */
+export async function hasContent(contentDir: string): Promise<boolean> {
+  return existsSync(join(contentDir, WORKSPACE_DATA_FILE)) || (await listEntryFiles(contentDir)).length > 0;
+}
+
+/**
+ * Runs the preview until told to stop.
+ * @throws {ChangelogSyncError} `E_CONFIG` with `--pull` and no `CHANGELOG_TOKEN` (nothing is
+ *   served); `E_BUILD` when the first build fails.
+ */
 export async function devCommand(config: Config, reporter: Reporter, options: DevCommandOptions = {}): Promise<ExitCode> {
+  if (options.pull && !options.demo && !config.token) {
+    throw new ChangelogSyncError('E_CONFIG', '--pull needs a token: CHANGELOG_TOKEN is not set', {
+      field: 'CHANGELOG_TOKEN',
+      hint: 'run `changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first',
+    });
+  }
+  // Served at the root of a local address: the site's URL (and so its base path) is the
+  // preview's own, whatever siteUrl the published site has. The port is chosen first, so
+  // that links and the demo's logo name it.
+  const port = await freePortFrom(options.port ?? 8080);
+  const localUrl = `http://localhost:${port}/`;
   let demo: Demo | undefined;
-  let cfg = config;
-  if (isDemo(config)) {
-    demo = await startDemo(config, reporter, 'previewing the DEMO');
+  let cfg: Config = { ...config, siteUrl: localUrl };
+  const showDemo = options.demo || !(await hasContent(config.contentDir));
+  if (showDemo) {
+    const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
+    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason });
     cfg = demo.config;
+    if (!options.demo) reporter.info(`Write your first entry with \`changelog-sync new "Title"\` and run \`changelog-sync dev\` again to preview it${config.token ? ', or `changelog-sync dev --pull` to preview your workspace' : ''}.\n`);
+  } else {
+    reporter.info(
+      options.pull
+        ? `Pulling, then previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/.`
+        : `Previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/ as it is: no token and no network needed (\`changelog-sync dev --pull\` refreshes it first).`,
+    );
   }
   try {
     if (demo || options.pull) {
@@ -60,7 +98,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       siteUrl: cfg.siteUrl,
       baseUrl: cfg.baseUrl,
       root: cfg.root,
-      port: options.port ?? 8080,
+      theme: cfg.theme,
+      port,
       problems: () => entryProblems(cfg.contentDir),
       onLog: (m) => reporter.debug(m),
     });

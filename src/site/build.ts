@@ -21,7 +21,7 @@ import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, t
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl } from './settings.js';
-import { BUNDLE_DIR, listThemes, resolveTheme } from './themes.js';
+import { BUNDLE_DIR, checkThemeOverride, listThemes, resolveTheme } from './themes.js';
 
 /** Options of {@link buildSite}. Paths absolute. */
 export interface BuildOptions {
@@ -37,6 +37,8 @@ export interface BuildOptions {
   baseUrl?: string;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;
+  /** The theme, over the workspace's (`theme` of the configuration); it must be a theme of the site. */
+  theme?: string;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
@@ -184,7 +186,7 @@ export async function readWorkspace(contentDir: string): Promise<Record<string, 
  *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
- *   error, missing layout) or Pagefind does.
+ *   error, missing layout) or Pagefind does; `E_CONFIG` when `theme` is not a theme of the site.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
@@ -212,7 +214,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const input = await prepareSiteInput(options.siteDir);
   try {
     const themes = await listThemes(input.dir);
-    const theme = resolveTheme(workspace.theme, themes);
+    const theme = resolveTheme(checkThemeOverride(options.theme, themes) ?? workspace.theme, themes);
     if (theme.fellBack) {
       warnings.push(`the workspace's theme "${theme.requested}" is not a theme of this site: using "${theme.name}" (add site/_includes/css/themes/${theme.requested}.css to provide it)`);
     }
@@ -248,6 +250,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         today: options.today,
         files: entryFiles,
         themes,
+        theme: options.theme,
         backlinkUrl,
         imageRoots: [options.contentDir, input.dir],
         siteDir: input.dir,

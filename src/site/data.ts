@@ -266,6 +266,8 @@ export interface LoadSiteDataOptions {
   files?: IndexedFile[];
   /** Theme names the site provides (default the built-in ones). */
   themes?: string[];
+  /** The theme, over the workspace's `theme` (the configuration's `theme`). */
+  theme?: string;
   /** The hosted page the `show_backlink` footer links to, when known. */
   backlinkUrl?: string | null;
   /** Folders holding `images/` for image dimensions (default: the content directory). */
@@ -382,7 +384,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   );
   const tagList = tagsOf.used();
   const newest = entries[0];
-  const site = siteSettings(workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
   return Object.freeze({

@@ -27,6 +27,8 @@ export interface ChangelogSitePluginOptions {
   backlinkUrl?: string | null;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;
+  /** The theme, over the workspace's. Default: `CHANGELOG_THEME`, else the workspace's. */
+  theme?: string;
   /**
    * The `changelog` data, already loaded (`build.ts` loads it once, for the pages and the
    * search index) and frozen; without it the plugin loads it from `contentDir`.
@@ -68,6 +70,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
       siteDir: injected.siteDir ?? options.siteDir ?? process.env.CHANGELOG_SITE_DIR ?? 'site',
       backlinkUrl: injected.backlinkUrl ?? options.backlinkUrl ?? null,
       today: injected.today ?? options.today,
+      theme: injected.theme ?? options.theme ?? (process.env.CHANGELOG_THEME || undefined),
       siteData: injected.siteData ?? options.siteData,
     };
   };
@@ -85,6 +88,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
       siteUrl: o.siteUrl,
       today: o.today,
       themes: await listThemes(o.siteDir),
+      theme: o.theme,
       backlinkUrl: o.backlinkUrl,
       imageRoots: [o.contentDir, o.siteDir],
       siteDir: o.siteDir,

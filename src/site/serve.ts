@@ -4,6 +4,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import Eleventy from '@11ty/eleventy';
@@ -15,6 +16,7 @@ import { prepareSiteInput, readWorkspace, type BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
 import { buildSearchIndex } from './search-index.js';
 import { hostedPageUrl } from './settings.js';
+import { checkThemeOverride, listThemes } from './themes.js';
 
 /** A problem to show on every page while serving. */
 export interface PageProblem {
@@ -38,6 +40,23 @@ export interface DevServer {
   /** e.g. `http://localhost:8080/`. */
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * The first port from `start` up that nothing listens on (tried on all interfaces, as the
+ * dev server listens), so that the preview's URL is known before its first build.
+ * @throws {ChangelogSyncError} `E_USAGE` when none of the 20 ports from `start` is free.
+ */
+export async function freePortFrom(start: number): Promise<number> {
+  for (let port = start; port < start + 20 && port <= 65535; port++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new ChangelogSyncError('E_USAGE', `ports ${start} to ${start + 19} are all in use`, { hint: 'pick another with --port <n>' });
 }
 
 /** The banner listing problems, injected right after `<body>`. */
@@ -67,6 +86,13 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const input = await prepareSiteInput(options.siteDir);
   // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
   const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl);
+  let theme: string | undefined;
+  try {
+    theme = checkThemeOverride(options.theme, await listThemes(input.dir));
+  } catch (err) {
+    await input.cleanup();
+    throw err;
+  }
   const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
   // Team templates are watched where they are written, and copied into the staged input.
   const teamWatcher = layered
@@ -86,9 +112,13 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     runMode: 'serve',
     configPath,
     config(eleventyConfig: any) {
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl });
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
+      // Eleventy's watcher skips what the project's .gitignore lists, and the demo's content
+      // (.demo/) is git-ignored, as a team's content may be: its input is a staged copy of
+      // the templates (nothing of the project's to ignore), so the content is watched as is.
+      eleventyConfig.setUseGitIgnore(false);
       eleventyConfig.setServerOptions({
         port: options.port,
         showAllHosts: false,

@@ -2,12 +2,15 @@
  * Themes: the workspace's `theme` value (service-spec "Workspace"; its allowed values are
  * not published) selects a stylesheet `_includes/css/themes/<name>.css` of the site. Three
  * ship with changelog-sync; a team adds its own by putting a file of that name in its
- * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning.
+ * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning. The
+ * configuration's `theme` (`CHANGELOG_THEME`) wins over the workspace's: a team keeps its
+ * choice across pulls, which rewrite `workspace.json` (see {@link checkThemeOverride}).
  *
  * @module
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ChangelogSyncError } from '../api/errors.js';
 
 /** The themes shipped in `site/_includes/css/themes/`. `commit` is the service's own default. */
 export const BUILT_IN_THEMES = ['commit', 'paper', 'mono'] as const;
@@ -62,6 +65,27 @@ export async function listThemes(siteDir: string): Promise<string[]> {
   } catch {
     return [...BUILT_IN_THEMES];
   }
+}
+
+/**
+ * Checks the configured theme (`theme` in changelog.config.json, `CHANGELOG_THEME`), which
+ * wins over the workspace's: unlike the workspace's, which the service may set to a theme
+ * this site lacks, it is the team's own choice, so an unknown name stops the build.
+ *
+ * @param configured the configured theme, or undefined (the workspace's is used).
+ * @param available theme names the site provides (see {@link listThemes}).
+ * @returns the theme to use instead of the workspace's, or undefined.
+ * @throws {ChangelogSyncError} `E_CONFIG` when it is not one of `available`, listing them.
+ */
+export function checkThemeOverride(configured: string | undefined, available: readonly string[]): string | undefined {
+  if (configured === undefined || configured === '') return undefined;
+  const want = normalise(configured);
+  if (/^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want)) return want;
+  const names = [...available].sort();
+  throw new ChangelogSyncError('E_CONFIG', `theme ${JSON.stringify(configured)} (changelog.config.json "theme" or CHANGELOG_THEME) is not a theme of this site: the themes are ${names.join(', ')}`, {
+    field: 'theme',
+    hint: `set theme to one of ${names.join(', ')}, or add site/${THEMES_DIR}/<name>.css for a theme of your own`,
+  });
 }
 
 /**
