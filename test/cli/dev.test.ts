@@ -1,37 +1,91 @@
-// `changelog-sync dev` as a writer runs it: against the emulator (no token), a new file
-// appears on the dev server, an invalid file is reported with file and line, and on the page.
+// `changelog-sync dev` as a writer runs it, with no token: a repository's own content/ is
+// served offline and a saved edit reloads the page (Eleventy's live-reload websocket says
+// "reload" and the served HTML has changed); with no content, the demo, which reloads too
+// although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from '../helpers/cli.js';
+import { CLI, runCli, tempDir } from '../helpers/cli.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
+/** A running `dev`: its output, and promises of what it prints next. */
+class DevProcess {
+  stdout = '';
+  stderr = '';
+  readonly child: ChildProcess;
+  #waiters: Array<() => void> = [];
+
+  constructor(cwd: string, args: string[] = []) {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
+    // Port 0 is refused by --port; a high first port, and dev moves up past busy ones.
+    this.child = spawn(process.execPath, [CLI, 'dev', '--port', String(20000 + (process.pid % 20000)), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const on = (key: 'stdout' | 'stderr') => (d: Buffer) => {
+      this[key] += d.toString();
+      for (const w of this.#waiters) w();
+    };
+    this.child.stdout!.on('data', on('stdout'));
+    this.child.stderr!.on('data', on('stderr'));
+  }
+
+  /** Resolves with the first match of `pattern` in stdout + stderr, as soon as it is printed. */
+  output(pattern: RegExp, what: string): Promise<RegExpExecArray> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(this.stdout + this.stderr);
+        if (m) {
+          this.#waiters = this.#waiters.filter((w) => w !== check);
+          resolve(m);
+        }
+      };
+      this.#waiters.push(check);
+      this.child.once('exit', (code) => reject(new Error(`dev exited (${code}) before ${what}:\n${this.stdout}\n${this.stderr}`)));
+      check();
     });
-  });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGINT');
+    await exited;
+  }
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
+/** Eleventy's live-reload channel, as the page's reload client opens it. */
+class ReloadChannel {
+  readonly #socket: WebSocket;
+  #waiters: Array<(type: string) => void> = [];
+  readonly open: Promise<void>;
+
+  constructor(url: string) {
+    this.#socket = new WebSocket(url.replace(/^http/, 'ws'));
+    this.open = new Promise((resolve, reject) => {
+      this.#socket.addEventListener('open', () => resolve(), { once: true });
+      this.#socket.addEventListener('error', () => reject(new Error('the live-reload websocket failed')), { once: true });
+    });
+    this.#socket.addEventListener('message', (ev) => {
+      const type = (JSON.parse(String(ev.data)) as { type: string }).type;
+      for (const w of this.#waiters) w(type);
+    });
   }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+
+  /** Resolves on the next message of that type. */
+  next(type: string): Promise<void> {
+    return new Promise((resolve) => {
+      const w = (t: string) => {
+        if (t !== type) return;
+        this.#waiters = this.#waiters.filter((x) => x !== w);
+        resolve();
+      };
+      this.#waiters.push(w);
+    });
+  }
+
+  close(): void {
+    this.#socket.close();
+  }
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {
@@ -39,16 +93,87 @@ async function get(url: string): Promise<{ status: number; body: string }> {
   return { status: res.statusCode, body: await res.body.text() };
 }
 
-describe('changelog-sync dev', () => {
-  let child: ChildProcess;
+/** The title in an entry page's `<h1>` (what a reader sees). */
+function heading(html: string): string | undefined {
+  return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '').trim();
+}
+
+const entry = (title: string, body: string) => `---\ntitle: ${JSON.stringify(title)}\nslug: my-first-entry\npublish_at: 2026-11-01\nis_published: true\n---\n\n${body}\n`;
+
+describe('changelog-sync dev on a repository with its own entries, no token', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
-  let stdout = '';
-  let stderr = '';
+  let dev: DevProcess;
   let url: string;
 
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir());
+    // As `init` leaves a repository: the demo and the output are git-ignored.
+    await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n.changelog/\n');
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Written by a writer, with no token.'));
+    dev = new DevProcess(dir);
+    url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
+  }, 90_000);
+
+  afterAll(async () => {
+    await dev?.stop();
+    await cleanup();
+  });
+
+  it("serves the repository's content/, not the demo, and touches no network", async () => {
+    expect(dev.stderr).toContain('Previewing content/ as it is: no token and no network needed');
+    expect(dev.stderr).not.toContain('DEMO');
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/$/);
+    const index = await get(url);
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('My first entry');
+    expect(index.body).not.toContain('Dark mode is here');
+    const page = await get(new URL('/entries/my-first-entry/', url).href);
+    expect(heading(page.body)).toBe('My first entry');
+    expect(page.body).toContain('Written by a writer, with no token.');
+  });
+
+  it('a saved title reloads the page: the live-reload channel says reload, and the page has the new title', async () => {
+    const channel = new ReloadChannel(url);
+    await channel.open;
+    const reloaded = channel.next('eleventy.reload');
+    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled', 'Written by a writer, with no token.'));
+    await reloaded;
+    channel.close();
+    expect(heading((await get(new URL('/entries/my-first-entry/', url).href)).body)).toBe('My first entry, retitled');
+    await dev.output(/ok: content\/entries\/2026-11-01-my-first-entry\.md/, 'the ok line');
+  });
+
+  it('an invalid file is reported with file and line, and shown on the page', async () => {
+    const channel = new ReloadChannel(url);
+    await channel.open;
+    const reloaded = channel.next('eleventy.reload');
+    await writeFile(join(dir, 'content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n');
+    await dev.output(/content\/entries\/2026-11-02-broken\.md:3: publish_at: must be a date written YYYY-MM-DD/, 'the error line');
+    await reloaded;
+    channel.close();
+    const index = await get(url);
+    expect(index.body).toContain('id="changelog-sync-problems"');
+    expect(index.body).toContain('entries/2026-11-02-broken.md:3');
+  });
+
+  it('never pushes: the entry keeps no identifier', async () => {
+    const text = await readFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
+    expect(text).not.toMatch(/^identifier:/m);
+  });
+});
+
+describe('changelog-sync dev with no content: the demo, which reloads too', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let dev: DevProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    // .demo/ is git-ignored, as in every repository `init` set up: Eleventy's watcher must still see it.
+    await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n');
     // A team's partial override: only the footer, over the packaged templates.
     await mkdir(join(dir, 'site/_includes'), { recursive: true });
     // It keeps the show_backlink link (the demo workspace sets show_backlink), as the packaged footer does.
@@ -56,27 +181,18 @@ describe('changelog-sync dev', () => {
       join(dir, 'site/_includes/footer.njk'),
       '<footer class="site-footer">Team footer v1{% if site.showBacklink and site.backlinkUrl %} <a class="backlink" href="{{ site.backlinkUrl }}">hosted</a>{% endif %}</footer>\n',
     );
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-    for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
-    child = spawn(process.execPath, [CLI, 'dev', '--port', String(port)], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    url = await waitFor('the dev server', async () => /Serving the changelog at (\S+)/.exec(stdout)?.[1], 60_000);
+    dev = new DevProcess(dir);
+    url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
   }, 90_000);
 
   afterAll(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGINT');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await dev?.stop();
     await cleanup();
   });
 
-  it('serves the demo mirror pulled from the emulator', async () => {
-    expect(stderr).toContain('No CHANGELOG_TOKEN is set: previewing the DEMO');
+  it('serves the demo mirror pulled from the emulator, saying why', async () => {
+    expect(dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
+    expect(dev.stderr).toContain('Write your first entry with `changelog-sync new "Title"`');
     const index = await get(url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');
@@ -84,45 +200,57 @@ describe('changelog-sync dev', () => {
     expect(index.body).toMatch(/<a class="backlink" href="http:\/\/(127\.0\.0\.1|localhost):\d+\/[A-Za-z0-9_-]+">hosted<\/a>/);
   });
 
+  it("the demo's images are served: the logo and every entry image", async () => {
+    const index = await get(url);
+    const srcs = [...index.body.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
+    expect(srcs.some((s) => s.endsWith('/images/lumen-logo.svg'))).toBe(true);
+    expect(srcs.filter((s) => s.includes('/images/')).length).toBeGreaterThan(3);
+    for (const src of srcs) {
+      const res = await request(new URL(src, url));
+      await res.body.dump();
+      expect(res.statusCode, src).toBe(200);
+    }
+  });
+
+  it('a saved title under the git-ignored .demo/ reloads the page', async () => {
+    const file = join(dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
+    const channel = new ReloadChannel(url);
+    await channel.open;
+    const reloaded = channel.next('eleventy.reload');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/^title: .*$/m, 'title: "Dashboards in your pocket"'));
+    await reloaded;
+    channel.close();
+    expect(heading((await get(new URL('/entries/mobile-dashboards/', url).href)).body)).toBe('Dashboards in your pocket');
+    await dev.output(/ok: \.demo\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
+  });
+
   it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {
     const index = await get(url);
     expect(index.body).toContain('Team footer v1');
-    expect(index.body).toContain('Dark mode is here'); // the packaged index page still renders
+    const channel = new ReloadChannel(url);
+    await channel.open;
+    const reloaded = channel.next('eleventy.reload');
     await writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n');
-    await waitFor('the edited footer', async () => ((await get(url)).body.includes('Team footer v2') ? true : undefined));
-    const search = await waitFor('the search index', async () => {
-      const r = await get(new URL('/pagefind/pagefind.js', url).href);
-      return r.status === 200 ? r : undefined;
-    });
+    await reloaded;
+    channel.close();
+    expect((await get(url)).body).toContain('Team footer v2');
+    const search = await get(new URL('/pagefind/pagefind.js', url).href);
+    expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);
   });
+});
 
-  it('a new entry file appears on the dev server after save', async () => {
-    await writeFile(join(dir, '.demo/content/entries/2026-11-01-written-live.md'), '---\ntitle: Written live\npublish_at: 2026-11-01\nis_published: true\n---\n\nSaved a moment ago.\n');
-    const page = await waitFor('the new page', async () => {
-      const r = await get(new URL('/entries/written-live/', url).href);
-      return r.status === 200 ? r.body : undefined;
-    });
-    expect(page).toContain('Written live');
-    expect(page).toContain('Saved a moment ago.');
-    await waitFor('the ok line', async () => (stderr.includes('ok: .demo/content/entries/2026-11-01-written-live.md') ? true : undefined));
-  });
+describe('changelog-sync dev --pull without a token', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+  afterAll(async () => cleanup());
 
-  it('an invalid file is reported with file and line, and shown on the page', async () => {
-    await writeFile(join(dir, '.demo/content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n');
-    await waitFor('the error line', async () => (stderr.includes('.demo/content/entries/2026-11-02-broken.md:3: publish_at: must be a date written YYYY-MM-DD') ? true : undefined));
-    const banner = await waitFor('the banner', async () => {
-      const r = await get(url);
-      return r.body.includes('id="changelog-sync-problems"') ? r.body : undefined;
-    });
-    expect(banner).toContain('entries/2026-11-02-broken.md:3');
-  });
-
-  it('never pushes on its own: local entries keep no identifier', async () => {
-    for (const f of ['2026-11-20-funnel-step-timing.md', '2026-11-01-written-live.md']) {
-      const text = await readFile(join(dir, '.demo/content/entries', f), 'utf8');
-      expect(text).toContain('title:');
-      expect(text).not.toMatch(/^identifier:/m);
-    }
+  it('refuses, naming CHANGELOG_TOKEN and the way to preview without one', async () => {
+    const r = await runCli(['dev', '--pull'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error E_CONFIG: --pull needs a token: CHANGELOG_TOKEN is not set');
+    expect(r.stderr).toContain('  fix: run `changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first');
   });
 });
