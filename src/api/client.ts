@@ -372,7 +372,7 @@ export class ChangelogClient {
       });
     } catch (cause) {
       this.budget.settle(slot);
-      throw new NetworkError(`${method} ${url}: no response (${describeCause(cause)})`, { cause });
+      throw new NetworkError(`${method} ${url}: no response (${describeCause(cause)})`, { cause, url });
     }
     this.budget.settle(slot);
     const status = res.statusCode;
@@ -420,7 +420,7 @@ export class ChangelogClient {
     if (status === 401 || status === 403) {
       throw new AuthError(`${where} ${status === 401 ? 'Unauthorized' : 'Forbidden'}${message ? `: ${message}` : ''}`, { status });
     }
-    if (status === 404) throw new NotFoundError(`${where} Not Found${message ? `: ${message}` : ''}`, { status });
+    if (status === 404) throw new NotFoundError(`${where} Not Found${message ? `: ${message}` : ''}`, { status, url });
     if (status === 400 || status === 422) {
       const issues = fieldIssues(json);
       const detail = issues.length > 0 ? issues.map((i) => `${i.field}: ${i.message}`).join('; ') : message;

@@ -106,11 +106,43 @@ export class RateLimitedError extends ChangelogSyncError {
   }
 }
 
+/** Where a request went, without what a URL may carry besides (credentials, query). */
+function requestUrl(url: string | undefined): URL | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The endpoint every command calls first (service-spec endpoint 1). */
+const WORKSPACE_PATH = '/api/workspace';
+
+/**
+ * The fix for a 404: on `GET /api/workspace`, which every service has, it means that
+ * `CHANGELOG_BASE_URL` is not the service root (a page of the service, a path too many).
+ *
+ * @param url the URL that answered 404.
+ */
+export function notFoundHint(url: string | undefined): string | undefined {
+  const u = requestUrl(url);
+  if (!u || !u.pathname.endsWith(WORKSPACE_PATH)) return undefined;
+  const base = `${u.origin}${u.pathname.slice(0, -WORKSPACE_PATH.length)}`;
+  return `CHANGELOG_BASE_URL must be the service root, not a page: ${base} has no ${WORKSPACE_PATH}${base === u.origin ? '' : ` (try ${u.origin})`}`;
+}
+
 /** 404 from the service. */
 export class NotFoundError extends ChangelogSyncError {
   override name = 'NotFoundError';
-  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
-    super('E_NOT_FOUND', message, options);
+  /** @param options.url the URL that answered 404 (for the fix, see {@link notFoundHint}). */
+  constructor(message: string, options: ChangelogSyncErrorOptions & { url?: string } = {}) {
+    super('E_NOT_FOUND', message, { hint: notFoundHint(options.url), ...options });
   }
 }
 
@@ -150,11 +182,44 @@ export class UnexpectedResponseError extends ChangelogSyncError {
   }
 }
 
+/** The system error codes of a failed connection: Node's own, or of each address tried (an `AggregateError`). */
+function causeCodes(cause: unknown, depth = 0): string[] {
+  if (!cause || typeof cause !== 'object' || depth > 4) return [];
+  const c = cause as { code?: unknown; errors?: unknown; cause?: unknown };
+  return [
+    ...(typeof c.code === 'string' ? [c.code] : []),
+    ...(Array.isArray(c.errors) ? c.errors.flatMap((e) => causeCodes(e, depth + 1)) : []),
+    ...causeCodes(c.cause, depth + 1),
+  ];
+}
+
+/**
+ * The fix for a connection that failed before any response: refused (nothing listens at
+ * that host and port) or an unknown host both mean `CHANGELOG_BASE_URL` names the wrong
+ * place (or the service is down).
+ *
+ * @param cause the error of the connection (undici's, with a Node system error `code`).
+ * @param url the URL requested.
+ */
+export function networkHint(cause: unknown, url: string | undefined): string | undefined {
+  const codes = causeCodes(cause);
+  const u = requestUrl(url);
+  const where = u ? ` (${u.origin})` : '';
+  if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) {
+    return `check CHANGELOG_BASE_URL${where}: its host${u ? ` "${u.hostname}"` : ''} is not known; is it spelled right, and is this machine online?`;
+  }
+  if (codes.includes('ECONNREFUSED')) {
+    return `check CHANGELOG_BASE_URL${where}: nothing accepts connections there; are the host and port right, and is the service up?`;
+  }
+  return undefined;
+}
+
 /** The request never got a response (connection refused, reset, timed out). */
 export class NetworkError extends ChangelogSyncError {
   override name = 'NetworkError';
-  constructor(message: string, options: ChangelogSyncErrorOptions = {}) {
-    super('E_NETWORK', message, options);
+  /** @param options.url the URL requested (for the fix, see {@link networkHint}). */
+  constructor(message: string, options: ChangelogSyncErrorOptions & { url?: string } = {}) {
+    super('E_NETWORK', message, { hint: networkHint(options.cause, options.url), ...options });
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { ChangelogClient } from '../api/client.js';
+import { commandLine } from '../project-command.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import { RateBudget } from '../api/rate-budget.js';
 import type { Config } from '../config.js';
@@ -28,7 +29,7 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
   if (!config.baseUrl) {
     throw new ChangelogSyncError('E_CONFIG', 'no service configured: CHANGELOG_BASE_URL is not set', {
       field: 'CHANGELOG_BASE_URL',
-      hint: 'set CHANGELOG_BASE_URL and CHANGELOG_TOKEN, or run `npm start` (sync against the built-in emulator), or start `changelog-sync emulator` and point CHANGELOG_BASE_URL at it',
+      hint: `set CHANGELOG_BASE_URL and CHANGELOG_TOKEN, or run \`${commandLine(config.root, 'sync')}\` (sync against the built-in emulator), or start \`${commandLine(config.root, 'emulator')}\` and point CHANGELOG_BASE_URL at it`,
     });
   }
   if (!config.token) {

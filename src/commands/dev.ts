@@ -22,6 +22,7 @@ import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { freePortFrom, serveSite, type PageProblem } from '../site/serve.js';
+import { commandLine } from '../project-command.js';
 import { openContext } from './context.js';
 import { startDemo, type Demo } from './demo.js';
 import { formatPull, pullWithProgress } from './pull.js';
@@ -73,7 +74,10 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
     demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason });
     cfg = demo.config;
-    if (!options.demo) reporter.info(`Write your first entry with \`changelog-sync new "Title"\` and run \`changelog-sync dev\` again to preview it${config.token ? ', or `changelog-sync dev --pull` to preview your workspace' : ''}.\n`);
+    if (!options.demo) {
+      const run = (args: string) => `\`${commandLine(config.root, args)}\``;
+      reporter.info(`Write your first entry with ${run('new "Title"')} and run ${run('dev')} again to preview it${config.token ? `, or ${run('dev --pull')} to preview your workspace` : ''}.\n`);
+    }
   } else {
     reporter.info(
       options.pull

@@ -192,7 +192,8 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
 
   it('serves the demo mirror pulled from the emulator, saying why', async () => {
     expect(dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
-    expect(dev.stderr).toContain('Write your first entry with `changelog-sync new "Title"`');
+    // A repository that installed the package runs it through npx.
+    expect(dev.stderr).toContain('Write your first entry with `npx changelog-sync new "Title"` and run `npx changelog-sync dev` again to preview it.');
     const index = await get(url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');

@@ -1,0 +1,33 @@
+/**
+ * How a message names a command of changelog-sync for the project it runs in. A team that
+ * installed the package runs it as `npx changelog-sync <command>`; only changelog-sync's own
+ * repository has `npm start` (which, anywhere else, starts the team's own application).
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The package's name (package.json). */
+export const PACKAGE_NAME = 'changelog-sync';
+
+/** True when `root` is changelog-sync's own repository (its package.json names it). */
+export function isOwnRepository(root: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE_NAME;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The command line that runs `changelog-sync <args>` in the project at `root`, for a
+ * message: `npx changelog-sync <args>`, or in changelog-sync's own repository `npm start`
+ * for `sync` and `node dist/cli.js <args>` otherwise.
+ *
+ * @param args the arguments, e.g. `sync` or `push --dry-run`.
+ */
+export function commandLine(root: string, args: string): string {
+  if (!isOwnRepository(root)) return `npx ${PACKAGE_NAME} ${args}`;
+  return args === 'sync' ? 'npm start' : `node dist/cli.js ${args}`;
+}
