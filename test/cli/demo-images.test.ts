@@ -1,0 +1,47 @@
+// The demo looks like a real changelog: its logo, Open Graph image and entry images ship
+// with the package and are in the built site; no page of `npm start`'s site names an image
+// that does not resolve to a file of the site.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, useTempDir } from '../helpers/cli.js';
+
+/** The demo's site URL (the configuration's default). */
+const SITE_URL = 'http://localhost:8080/';
+
+/** Every image a page names: `<img src>`, the icon, the Open Graph and Twitter images. */
+function imageUrls(html: string): string[] {
+  return [
+    ...[...html.matchAll(/<img\b[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!),
+    ...[...html.matchAll(/<link\b[^>]*rel="icon"[^>]*href="([^"]+)"/g)].map((m) => m[1]!),
+    ...[...html.matchAll(/<meta\b[^>]*(?:property|name)="(?:og|twitter):image"[^>]*content="([^"]+)"/g)].map((m) => m[1]!),
+  ];
+}
+
+describe("the demo's images", () => {
+  let dir = '';
+  useTempDir((d) => (dir = d));
+
+  it('every image of every page of the demo site is a file of the site', async () => {
+    const r = await runCli(['sync'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const site = join(dir, '.demo/_site');
+    const pages = (await readdir(site, { recursive: true })).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(20);
+    const broken: string[] = [];
+    const seen = new Set<string>();
+    for (const page of pages) {
+      for (const url of imageUrls(await readFile(join(site, page), 'utf8'))) {
+        seen.add(url);
+        const path = url.startsWith(SITE_URL) ? url.slice(SITE_URL.length - 1) : url.startsWith('/') ? url : undefined;
+        if (path === undefined || !existsSync(join(site, decodeURIComponent(path.split(/[?#]/)[0]!)))) broken.push(`${page}: ${url}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // The logo, the Open Graph image and the entries' pictures are all among them.
+    expect([...seen]).toEqual(
+      expect.arrayContaining([`${SITE_URL}images/lumen-logo.svg`, `${SITE_URL}images/lumen-og.png`, '/images/mobile-dashboards.svg', '/images/pulse-survey.svg', '/images/dark-mode-dashboard.svg']),
+    );
+  });
+});
