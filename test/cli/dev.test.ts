@@ -7,6 +7,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSeed } from '../../src/emulator/seed.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { CLI, runCli, tempDir } from '../helpers/cli.js';
 
 /** A running `dev`: its output, and promises of what it prints next. */
@@ -16,9 +18,10 @@ class DevProcess {
   readonly child: ChildProcess;
   #waiters: Array<() => void> = [];
 
-  constructor(cwd: string, args: string[] = []) {
+  constructor(cwd: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
+    Object.assign(env, extraEnv);
     // Port 0 is refused by --port; a high first port, and dev moves up past busy ones.
     this.child = spawn(process.execPath, [CLI, 'dev', '--port', String(20000 + (process.pid % 20000)), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const on = (key: 'stdout' | 'stderr') => (d: Buffer) => {
@@ -88,6 +91,28 @@ class ReloadChannel {
   }
 }
 
+/**
+ * Makes a change with the live-reload channel open, and resolves with the page once a
+ * reload message has come and the page shows what `shows` looks for (a reload of an
+ * earlier save may come first: then the next one is waited for).
+ */
+async function saveAndReload(serverUrl: string, pageUrl: string, save: () => Promise<void>, shows: (html: string) => boolean): Promise<string> {
+  const channel = new ReloadChannel(serverUrl);
+  try {
+    await channel.open;
+    let reloaded = channel.next('eleventy.reload');
+    await save();
+    for (;;) {
+      await reloaded;
+      reloaded = channel.next('eleventy.reload');
+      const html = (await get(pageUrl)).body;
+      if (shows(html)) return html;
+    }
+  } finally {
+    channel.close();
+  }
+}
+
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await request(url);
   return { status: res.statusCode, body: await res.body.text() };
@@ -135,27 +160,25 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   });
 
   it('a saved title reloads the page: the live-reload channel says reload, and the page has the new title', async () => {
-    const channel = new ReloadChannel(url);
-    await channel.open;
-    const reloaded = channel.next('eleventy.reload');
-    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled', 'Written by a writer, with no token.'));
-    await reloaded;
-    channel.close();
-    expect(heading((await get(new URL('/entries/my-first-entry/', url).href)).body)).toBe('My first entry, retitled');
+    const page = await saveAndReload(
+      url,
+      new URL('/entries/my-first-entry/', url).href,
+      () => writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled', 'Written by a writer, with no token.')),
+      (html) => heading(html) !== 'My first entry',
+    );
+    expect(heading(page)).toBe('My first entry, retitled');
     await dev.output(/ok: content\/entries\/2026-11-01-my-first-entry\.md/, 'the ok line');
   });
 
   it('an invalid file is reported with file and line, and shown on the page', async () => {
-    const channel = new ReloadChannel(url);
-    await channel.open;
-    const reloaded = channel.next('eleventy.reload');
-    await writeFile(join(dir, 'content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n');
+    const index = await saveAndReload(
+      url,
+      url,
+      () => writeFile(join(dir, 'content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n'),
+      (html) => html.includes('id="changelog-sync-problems"'),
+    );
+    expect(index).toContain('entries/2026-11-02-broken.md:3');
     await dev.output(/content\/entries\/2026-11-02-broken\.md:3: publish_at: must be a date written YYYY-MM-DD/, 'the error line');
-    await reloaded;
-    channel.close();
-    const index = await get(url);
-    expect(index.body).toContain('id="changelog-sync-problems"');
-    expect(index.body).toContain('entries/2026-11-02-broken.md:3');
   });
 
   it('never pushes: the entry keeps no identifier', async () => {
@@ -215,30 +238,61 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
 
   it('a saved title under the git-ignored .demo/ reloads the page', async () => {
     const file = join(dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
-    const channel = new ReloadChannel(url);
-    await channel.open;
-    const reloaded = channel.next('eleventy.reload');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace(/^title: .*$/m, 'title: "Dashboards in your pocket"'));
-    await reloaded;
-    channel.close();
-    expect(heading((await get(new URL('/entries/mobile-dashboards/', url).href)).body)).toBe('Dashboards in your pocket');
+    const page = await saveAndReload(
+      url,
+      new URL('/entries/mobile-dashboards/', url).href,
+      () => writeFile(file, text.replace(/^title: .*$/m, 'title: "Dashboards in your pocket"')),
+      (html) => !heading(html)?.startsWith('Lumen for iOS'),
+    );
+    expect(heading(page)).toBe('Dashboards in your pocket');
     await dev.output(/ok: \.demo\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
   });
 
   it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {
     const index = await get(url);
     expect(index.body).toContain('Team footer v1');
-    const channel = new ReloadChannel(url);
-    await channel.open;
-    const reloaded = channel.next('eleventy.reload');
-    await writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n');
-    await reloaded;
-    channel.close();
-    expect((await get(url)).body).toContain('Team footer v2');
+    const after = await saveAndReload(
+      url,
+      url,
+      () => writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n'),
+      (html) => !html.includes('Team footer v1'),
+    );
+    expect(after).toContain('Team footer v2');
     const search = await get(new URL('/pagefind/pagefind.js', url).href);
     expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('changelog-sync dev --pull with a token', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let emulator: RunningEmulator;
+  let dev: DevProcess;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    emulator = await startEmulator({ port: 0, store: await loadSeed('demo') });
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Not pushed yet.'));
+  });
+
+  afterAll(async () => {
+    await dev?.stop();
+    await emulator.close();
+    await cleanup();
+  });
+
+  it("refreshes the mirror first, then previews it with the writer's own entry", async () => {
+    dev = new DevProcess(dir, ['--pull'], { CHANGELOG_BASE_URL: emulator.url, CHANGELOG_TOKEN: 'demo-token' });
+    const url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
+    expect(dev.stderr).toContain('Pulling, then previewing content/.');
+    expect(dev.stderr).not.toContain('DEMO');
+    const index = (await get(url)).body;
+    expect(index).toContain('Dark mode is here'); // pulled
+    expect(index).toContain('My first entry'); // the writer's, not pushed
+    expect(await readFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8')).not.toMatch(/^identifier:/m);
   });
 });
 
