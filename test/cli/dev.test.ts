@@ -2,59 +2,14 @@
 // served offline and a saved edit reloads the page (Eleventy's live-reload websocket says
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { CLI, runCli, tempDir } from '../helpers/cli.js';
-
-/** A running `dev`: its output, and promises of what it prints next. */
-class DevProcess {
-  stdout = '';
-  stderr = '';
-  readonly child: ChildProcess;
-  #waiters: Array<() => void> = [];
-
-  constructor(cwd: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-    for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_')) delete env[k];
-    Object.assign(env, extraEnv);
-    // Port 0 is refused by --port; a high first port, and dev moves up past busy ones.
-    this.child = spawn(process.execPath, [CLI, 'dev', '--port', String(20000 + (process.pid % 20000)), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const on = (key: 'stdout' | 'stderr') => (d: Buffer) => {
-      this[key] += d.toString();
-      for (const w of this.#waiters) w();
-    };
-    this.child.stdout!.on('data', on('stdout'));
-    this.child.stderr!.on('data', on('stderr'));
-  }
-
-  /** Resolves with the first match of `pattern` in stdout + stderr, as soon as it is printed. */
-  output(pattern: RegExp, what: string): Promise<RegExpExecArray> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const m = pattern.exec(this.stdout + this.stderr);
-        if (m) {
-          this.#waiters = this.#waiters.filter((w) => w !== check);
-          resolve(m);
-        }
-      };
-      this.#waiters.push(check);
-      this.child.once('exit', (code) => reject(new Error(`dev exited (${code}) before ${what}:\n${this.stdout}\n${this.stderr}`)));
-      check();
-    });
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGINT');
-    await exited;
-  }
-}
+import { runCli, tempDir } from '../helpers/cli.js';
+import { DevProcess } from '../helpers/dev-process.js';
 
 /** Eleventy's live-reload channel, as the page's reload client opens it. */
 class ReloadChannel {

@@ -1,0 +1,84 @@
+/// <reference lib="dom" />
+// `changelog-sync dev` in a real browser, with no token: the writer's own entry is on the
+// page, and saving a new title changes the open page by itself (Eleventy's reload client),
+// with no reload by the test; the same for the demo under its git-ignored .demo/.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { DevProcess } from '../helpers/dev-process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('dev in Chromium: a saved entry changes the open page', () => {
+  let context: BrowserContext;
+  let profile: string;
+  let page: Page;
+  const dirs: Array<() => Promise<void>> = [];
+  const devs: DevProcess[] = [];
+
+  beforeAll(async () => {
+    profile = await mkdtemp(join(tmpdir(), 'changelog-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      viewport: { width: 1280, height: 900 },
+    });
+    // Loopback only: anything else would be a request off this machine.
+    await context.route(/^https?:\/\/(?!(127\.0\.0\.1|localhost)[:/])/, (route) => route.abort());
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  afterAll(async () => {
+    for (const d of devs) await d.stop();
+    await context?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    for (const c of dirs) await c();
+  });
+
+  /** A repository (a temp dir that git-ignores .demo/), and `dev` serving it. */
+  async function startDev(setup: (dir: string) => Promise<void>): Promise<{ dir: string; url: string }> {
+    const { dir, cleanup } = await tempDir();
+    dirs.push(cleanup);
+    await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n');
+    await setup(dir);
+    const dev = new DevProcess(dir);
+    devs.push(dev);
+    const url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
+    return { dir, url };
+  }
+
+  /** Resolves when the open page's `<h1>` reads `text`, without the test reloading it. */
+  const headingBecomes = (text: string) => page.waitForFunction((t) => document.querySelector('h1')?.textContent?.trim() === t, text, { timeout: 30_000 });
+
+  it("the writer's own entry, retitled while the page is open", async () => {
+    const entry = (title: string) => `---\ntitle: ${title}\nslug: my-first-entry\npublish_at: 2026-11-01\nis_published: true\n---\n\nWritten with no token.\n`;
+    const { dir, url } = await startDev(async (d) => {
+      await mkdir(join(d, 'content/entries'), { recursive: true });
+      await writeFile(join(d, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry'));
+    });
+    await page.goto(new URL('/entries/my-first-entry/', url).href);
+    expect(await page.locator('h1').textContent()).toBe('My first entry');
+    // Marks this document: a reload by the page's client replaces it (the mark is gone).
+    await page.evaluate(() => ((window as unknown as { mark: number }).mark = 1));
+    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled'));
+    await headingBecomes('My first entry, retitled');
+    expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBeUndefined();
+  });
+
+  it('the demo, under the git-ignored .demo/, with its images loaded', async () => {
+    const { dir, url } = await startDev(async () => undefined);
+    await page.goto(new URL('/entries/mobile-dashboards/', url).href);
+    expect(await page.locator('h1').textContent()).toBe('Lumen for iOS & Android: dashboards on the go');
+    // Every image loaded (a broken one has naturalWidth 0).
+    const images = await page.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((i) => ({ src: i.currentSrc, ok: i.complete && i.naturalWidth > 0 })));
+    expect(images.length).toBeGreaterThan(1);
+    expect(images.filter((i) => !i.ok)).toEqual([]);
+    const file = join(dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^title: .*$/m, 'title: Dashboards in your pocket'));
+    await headingBecomes('Dashboards in your pocket');
+  });
+});
