@@ -56,10 +56,12 @@ export async function hasContent(contentDir: string): Promise<boolean> {
  *   served); `E_BUILD` when the first build fails.
  */
 export async function devCommand(config: Config, reporter: Reporter, options: DevCommandOptions = {}): Promise<ExitCode> {
+  /** A command of changelog-sync as this project runs it, for a message. */
+  const run = (args: string) => `\`${commandLine(config.root, args)}\``;
   if (options.pull && !options.demo && !config.token) {
     throw new ChangelogSyncError('E_CONFIG', '--pull needs a token: CHANGELOG_TOKEN is not set', {
       field: 'CHANGELOG_TOKEN',
-      hint: 'run `changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first',
+      hint: `run ${run('dev')} without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first`,
     });
   }
   // Served at the root of a local address: the site's URL (and so its base path) is the
@@ -69,20 +71,19 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   const localUrl = `http://localhost:${port}/`;
   let demo: Demo | undefined;
   let cfg: Config = { ...config, siteUrl: localUrl };
-  const showDemo = options.demo || !(await hasContent(config.contentDir));
+  const showDemo = options.demo || (!options.pull && !(await hasContent(config.contentDir)));
   if (showDemo) {
     const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
     demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason });
     cfg = demo.config;
     if (!options.demo) {
-      const run = (args: string) => `\`${commandLine(config.root, args)}\``;
       reporter.info(`Write your first entry with ${run('new "Title"')} and run ${run('dev')} again to preview it${config.token ? `, or ${run('dev --pull')} to preview your workspace` : ''}.\n`);
     }
   } else {
     reporter.info(
       options.pull
         ? `Pulling, then previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/.`
-        : `Previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/ as it is: no token and no network needed (\`changelog-sync dev --pull\` refreshes it first).`,
+        : `Previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/ as it is: no token and no network needed (${run('dev --pull')} refreshes it first).`,
     );
   }
   try {
@@ -126,7 +127,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));
 
     reporter.result(
-      [`Serving the changelog at ${server.url}`, `Watching ${relative(process.cwd(), cfg.contentDir) || '.'} and ${relative(process.cwd(), cfg.siteDir) || '.'}: save a file and the page reloads.`, 'Nothing is pushed: run `changelog-sync push` when ready. Ctrl-C stops.'].join('\n'),
+      [`Serving the changelog at ${server.url}`, `Watching ${relative(process.cwd(), cfg.contentDir) || '.'} and ${relative(process.cwd(), cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
       { command: 'dev', url: server.url, contentDir: cfg.contentDir },
     );
     await (options.until ??

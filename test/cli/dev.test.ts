@@ -2,6 +2,7 @@
 // served offline and a saved edit reloads the page (Eleventy's live-reload websocket says
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
@@ -102,7 +103,7 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   });
 
   it("serves the repository's content/, not the demo, and touches no network", async () => {
-    expect(dev.stderr).toContain('Previewing content/ as it is: no token and no network needed');
+    expect(dev.stderr).toContain('Previewing content/ as it is: no token and no network needed (`npx changelog-sync dev --pull` refreshes it first).');
     expect(dev.stderr).not.toContain('DEMO');
     expect(url).toMatch(/^http:\/\/localhost:\d+\/$/);
     const index = await get(url);
@@ -249,6 +250,21 @@ describe('changelog-sync dev --pull with a token', () => {
     expect(index).toContain('My first entry'); // the writer's, not pushed
     expect(await readFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8')).not.toMatch(/^identifier:/m);
   });
+
+  it('in a repository with no content yet: pulls the workspace, never the demo', async () => {
+    const fresh = await tempDir();
+    const first = new DevProcess(fresh.dir, ['--pull'], { CHANGELOG_BASE_URL: emulator.url, CHANGELOG_TOKEN: 'demo-token' });
+    try {
+      const url = (await first.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
+      expect(first.stderr).not.toContain('DEMO');
+      expect((await get(url)).body).toContain('Dark mode is here');
+      expect(existsSync(join(fresh.dir, 'content/_data/workspace.json'))).toBe(true);
+      expect(existsSync(join(fresh.dir, '.demo'))).toBe(false);
+    } finally {
+      await first.stop();
+      await fresh.cleanup();
+    }
+  });
 });
 
 describe('changelog-sync dev --pull without a token', () => {
@@ -261,6 +277,6 @@ describe('changelog-sync dev --pull without a token', () => {
     const r = await runCli(['dev', '--pull'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: --pull needs a token: CHANGELOG_TOKEN is not set');
-    expect(r.stderr).toContain('  fix: run `changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first');
+    expect(r.stderr).toContain('  fix: run `npx changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first');
   });
 });
