@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { DevProcess } from '../helpers/dev-process.js';
+import { DevProcess, useDev } from '../helpers/dev-process.js';
 
 /** Eleventy's live-reload channel, as the page's reload client opens it. */
 class ReloadChannel {
@@ -82,75 +82,56 @@ function heading(html: string): string | undefined {
 const entry = (title: string, body: string) => `---\ntitle: ${JSON.stringify(title)}\nslug: my-first-entry\npublish_at: 2026-11-01\nis_published: true\n---\n\n${body}\n`;
 
 describe('changelog-sync dev on a repository with its own entries, no token', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let dev: DevProcess;
-  let url: string;
-
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
+  const fx = useDev(async (dir) => {
     // As `init` leaves a repository: the demo and the output are git-ignored.
     await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n.changelog/\n');
     await mkdir(join(dir, 'content/entries'), { recursive: true });
     await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Written by a writer, with no token.'));
-    dev = new DevProcess(dir);
-    url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
-  }, 90_000);
-
-  afterAll(async () => {
-    await dev?.stop();
-    await cleanup();
   });
 
   it("serves the repository's content/, not the demo, and touches no network", async () => {
-    expect(dev.stderr).toContain('Previewing content/ as it is: no token and no network needed (`npx changelog-sync dev --pull` refreshes it first).');
-    expect(dev.stderr).not.toContain('DEMO');
-    expect(url).toMatch(/^http:\/\/localhost:\d+\/$/);
-    const index = await get(url);
+    expect(fx.dev.stderr).toContain('Previewing content/ as it is: no token and no network needed (`npx changelog-sync dev --pull` refreshes it first).');
+    expect(fx.dev.stderr).not.toContain('DEMO');
+    expect(fx.url).toMatch(/^http:\/\/localhost:\d+\/$/);
+    const index = await get(fx.url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('My first entry');
     expect(index.body).not.toContain('Dark mode is here');
-    const page = await get(new URL('/entries/my-first-entry/', url).href);
+    const page = await get(new URL('/entries/my-first-entry/', fx.url).href);
     expect(heading(page.body)).toBe('My first entry');
     expect(page.body).toContain('Written by a writer, with no token.');
   });
 
   it('a saved title reloads the page: the live-reload channel says reload, and the page has the new title', async () => {
     const page = await saveAndReload(
-      url,
-      new URL('/entries/my-first-entry/', url).href,
-      () => writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled', 'Written by a writer, with no token.')),
+      fx.url,
+      new URL('/entries/my-first-entry/', fx.url).href,
+      () => writeFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry, retitled', 'Written by a writer, with no token.')),
       (html) => heading(html) !== 'My first entry',
     );
     expect(heading(page)).toBe('My first entry, retitled');
-    await dev.output(/ok: content\/entries\/2026-11-01-my-first-entry\.md/, 'the ok line');
+    await fx.dev.output(/ok: content\/entries\/2026-11-01-my-first-entry\.md/, 'the ok line');
   });
 
   it('an invalid file is reported with file and line, and shown on the page', async () => {
     const index = await saveAndReload(
-      url,
-      url,
-      () => writeFile(join(dir, 'content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n'),
+      fx.url,
+      fx.url,
+      () => writeFile(join(fx.dir, 'content/entries/2026-11-02-broken.md'), '---\ntitle: Broken\npublish_at: 02/11/2026\n---\nx\n'),
       (html) => html.includes('id="changelog-sync-problems"'),
     );
     expect(index).toContain('entries/2026-11-02-broken.md:3');
-    await dev.output(/content\/entries\/2026-11-02-broken\.md:3: publish_at: must be a date written YYYY-MM-DD/, 'the error line');
+    await fx.dev.output(/content\/entries\/2026-11-02-broken\.md:3: publish_at: must be a date written YYYY-MM-DD/, 'the error line');
   });
 
   it('never pushes: the entry keeps no identifier', async () => {
-    const text = await readFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
+    const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);
   });
 });
 
 describe('changelog-sync dev with no content: the demo, which reloads too', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let dev: DevProcess;
-  let url: string;
-
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
+  const fx = useDev(async (dir) => {
     // .demo/ is git-ignored, as in every repository `init` set up: Eleventy's watcher must still see it.
     await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n');
     // A team's partial override: only the footer, over the packaged templates.
@@ -160,20 +141,13 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       join(dir, 'site/_includes/footer.njk'),
       '<footer class="site-footer">Team footer v1{% if site.showBacklink and site.backlinkUrl %} <a class="backlink" href="{{ site.backlinkUrl }}">hosted</a>{% endif %}</footer>\n',
     );
-    dev = new DevProcess(dir);
-    url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
-  }, 90_000);
-
-  afterAll(async () => {
-    await dev?.stop();
-    await cleanup();
   });
 
   it('serves the demo mirror pulled from the emulator, saying why', async () => {
-    expect(dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
+    expect(fx.dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
     // A repository that installed the package runs it through npx.
-    expect(dev.stderr).toContain('Write your first entry with `npx changelog-sync new "Title"` and run `npx changelog-sync dev` again to preview it.');
-    const index = await get(url);
+    expect(fx.dev.stderr).toContain('Write your first entry with `npx changelog-sync new "Title"` and run `npx changelog-sync dev` again to preview it.');
+    const index = await get(fx.url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');
     // show_backlink: the link to the workspace's page on the service (the demo's emulator), as a build makes it.
@@ -181,41 +155,41 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
   });
 
   it("the demo's images are served: the logo and every entry image", async () => {
-    const index = await get(url);
+    const index = await get(fx.url);
     const srcs = [...index.body.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
     expect(srcs.some((s) => s.endsWith('/images/lumen-logo.svg'))).toBe(true);
     expect(srcs.filter((s) => s.includes('/images/')).length).toBeGreaterThan(3);
     for (const src of srcs) {
-      const res = await request(new URL(src, url));
+      const res = await request(new URL(src, fx.url));
       await res.body.dump();
       expect(res.statusCode, src).toBe(200);
     }
   });
 
   it('a saved title under the git-ignored .demo/ reloads the page', async () => {
-    const file = join(dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
+    const file = join(fx.dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
     const text = await readFile(file, 'utf8');
     const page = await saveAndReload(
-      url,
-      new URL('/entries/mobile-dashboards/', url).href,
+      fx.url,
+      new URL('/entries/mobile-dashboards/', fx.url).href,
       () => writeFile(file, text.replace(/^title: .*$/m, 'title: "Dashboards in your pocket"')),
       (html) => !heading(html)?.startsWith('Lumen for iOS'),
     );
     expect(heading(page)).toBe('Dashboards in your pocket');
-    await dev.output(/ok: \.demo\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
+    await fx.dev.output(/ok: \.demo\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
   });
 
   it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {
-    const index = await get(url);
+    const index = await get(fx.url);
     expect(index.body).toContain('Team footer v1');
     const after = await saveAndReload(
-      url,
-      url,
-      () => writeFile(join(dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n'),
+      fx.url,
+      fx.url,
+      () => writeFile(join(fx.dir, 'site/_includes/footer.njk'), '<footer class="site-footer">Team footer v2</footer>\n'),
       (html) => !html.includes('Team footer v1'),
     );
     expect(after).toContain('Team footer v2');
-    const search = await get(new URL('/pagefind/pagefind.js', url).href);
+    const search = await get(new URL('/pagefind/pagefind.js', fx.url).href);
     expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);
   });

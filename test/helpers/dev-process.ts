@@ -1,6 +1,7 @@
 // The real `changelog-sync dev` as a child process, for the CLI and browser suites.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI } from './cli.js';
+import { afterAll, beforeAll } from 'vitest';
+import { CLI, tempDir } from './cli.js';
 
 /** A running `dev`: its output, and promises of what it prints next. */
 export class DevProcess {
@@ -47,3 +48,34 @@ export class DevProcess {
   }
 }
 
+
+/** The repository and the running `dev` of a describe block (see {@link useDev}). */
+export interface DevFixture {
+  /** The repository (a temporary directory). */
+  dir: string;
+  /** Where `dev` serves, e.g. `http://localhost:20123/`. */
+  url: string;
+  dev: DevProcess;
+}
+
+/**
+ * A temporary repository for the tests of the enclosing `describe` block, prepared by
+ * `setup`, with `dev` serving it from before the first test until after the last.
+ */
+export function useDev(setup: (dir: string) => Promise<void>, options: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): DevFixture {
+  const fixture = {} as DevFixture;
+  let cleanup: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const made = await tempDir();
+    cleanup = made.cleanup;
+    fixture.dir = made.dir;
+    await setup(made.dir);
+    fixture.dev = new DevProcess(made.dir, options.args, options.env);
+    fixture.url = (await fixture.dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
+  }, 90_000);
+  afterAll(async () => {
+    await fixture.dev?.stop();
+    await cleanup();
+  });
+  return fixture;
+}
