@@ -85,6 +85,8 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   const fx = useDev(async (dir) => {
     // As `init` leaves a repository: the demo and the output are git-ignored.
     await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n.changelog/\n');
+    // The team's theme, over the workspace's (there is no workspace.json yet: "commit").
+    await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ theme: 'paper' }));
     await mkdir(join(dir, 'content/entries'), { recursive: true });
     await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Written by a writer, with no token.'));
   });
@@ -97,6 +99,7 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     expect(index.status).toBe(200);
     expect(index.body).toContain('My first entry');
     expect(index.body).not.toContain('Dark mode is here');
+    expect(index.body).toContain('<body class="theme-paper"');
     const page = await get(new URL('/entries/my-first-entry/', fx.url).href);
     expect(heading(page.body)).toBe('My first entry');
     expect(page.body).toContain('Written by a writer, with no token.');
