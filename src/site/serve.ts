@@ -111,6 +111,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     quietMode: true,
     runMode: 'serve',
     configPath,
+    // The preview is served at the root of its local address, whatever base path the
+    // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
+    pathPrefix: '/',
     config(eleventyConfig: any) {
       eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);

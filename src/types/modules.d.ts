@@ -7,6 +7,8 @@ declare module '@11ty/eleventy' {
     config?: (eleventyConfig: any) => void | Promise<void>;
     source?: string;
     runMode?: 'build' | 'watch' | 'serve';
+    /** The base path URLs get from the HTML base plugin and the `url` filter (default `/`). */
+    pathPrefix?: string;
   }
   export default class Eleventy {
     constructor(input?: string, output?: string, options?: EleventyOptions);
