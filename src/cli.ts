@@ -112,6 +112,19 @@ program
   .action((files: string[]) => run(async (c, r) => (await import('./commands/check.js')).checkCommand(c, r, files))());
 
 program
+  .command('commit-back')
+  .description('commit the mirror and its state and push, rebasing and retrying when the branch moved (the scheduled workflow)')
+  .argument('[paths...]', 'what to commit (default: the content and state directories)')
+  .option('-m, --message <text>', 'commit message (default "changelog: sync from the service [skip ci]")')
+  .option('--attempts <n>', 'pushes to try at most', positiveInt('--attempts'), 4)
+  .option('--retry-delay <ms>', 'pause before retry n >= 2 is n - 1 times this', positiveInt('--retry-delay'), 2000)
+  .option('--dry-run', 'stage and list what would be committed; commit and push nothing')
+  .addHelpText('after', examples('changelog-sync commit-back', 'changelog-sync commit-back --dry-run'))
+  .action((paths: string[], opts: { message?: string; attempts?: number; retryDelay?: number; dryRun?: boolean }) =>
+    run(async (c, r) => (await import('./commands/commit-back.js')).commitBackCommand(c, r, paths, opts))(),
+  );
+
+program
   .command('build')
   .description('build the static site from the content directory into the output directory')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')

@@ -49,6 +49,11 @@ export interface Config {
   outputDir: string;
   /** Public URL of the built site, for feeds and absolute links. Default `http://localhost:8080/`. */
   siteUrl: string;
+  /**
+   * Whether {@link Config.siteUrl} was configured (`CHANGELOG_SITE_URL` or `siteUrl`) rather
+   * than the local preview default: a build in GitHub Actions refuses the default.
+   */
+  siteUrlConfigured: boolean;
   /** Requests in flight at once. Default 4. */
   concurrency: number;
   /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
@@ -95,6 +100,9 @@ export function configJsonSchema(): Record<string, unknown> {
     description: 'changelog.config.json: settings of changelog-sync. Environment variables (CHANGELOG_*) win over this file. The token is never read from a file.',
   };
 }
+
+/** The site URL when none is configured: the local preview (`changelog-sync dev`, a local `build`). */
+export const DEFAULT_SITE_URL = 'http://localhost:8080/';
 
 /** Name of the optional configuration file in the project root. */
 export const CONFIG_FILE = 'changelog.config.json';
@@ -157,7 +165,8 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
     siteDir: resolveSiteDir(root, pick('siteDir') ?? fromFile.siteDir),
     outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
-    siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
+    siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? DEFAULT_SITE_URL).replace(/\/?$/, '/'),
+    siteUrlConfigured: (pick('siteUrl') ?? fromFile.siteUrl) !== undefined,
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
     requestTimeoutMs,

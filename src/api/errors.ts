@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'E_FILE'
   /** The Eleventy build failed. */
   | 'E_BUILD'
+  /** A git command failed (`commit-back`: a push that stayed rejected, a rebase that cannot apply). */
+  | 'E_GIT'
   /** Wrong command-line usage. */
   | 'E_USAGE';
 

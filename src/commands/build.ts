@@ -3,10 +3,13 @@
  * @module
  */
 import { relative } from 'node:path';
-import type { Config } from '../config.js';
+import { ChangelogSyncError } from '../api/errors.js';
+import { ENV, type Config } from '../config.js';
+import { isGitHubActions, setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildSite, type BuildResult } from '../site/build.js';
+import { recordSiteBuild, siteChange, siteInputs, type SiteChange } from '../site/site-inputs.js';
 
 /** Options of {@link buildCommand}. */
 export interface BuildCommandOptions {
@@ -20,6 +23,24 @@ export function formatBuild(r: BuildResult): string {
 }
 
 /**
+ * Refuses to build for deployment without a site URL: in GitHub Actions a site built with
+ * the local preview default would send feeds, canonical links, the sitemap and `latest.json`
+ * to localhost. Locally the default stays (the preview).
+ *
+ * @throws {ChangelogSyncError} `E_CONFIG` (field `CHANGELOG_SITE_URL`) when running in
+ *   GitHub Actions and neither `CHANGELOG_SITE_URL` nor `siteUrl` is set.
+ */
+export function requireSiteUrlInCi(config: Config, env: NodeJS.ProcessEnv = process.env): void {
+  if (config.siteUrlConfigured || !isGitHubActions(env)) return;
+  throw new ChangelogSyncError('E_CONFIG', `${ENV.siteUrl} is not set: a site built in GitHub Actions would point its feeds, canonical links and sitemap at ${config.siteUrl}`, {
+    field: ENV.siteUrl,
+    hint:
+      'add an actions/configure-pages step with `id: pages` before the build and give the build `CHANGELOG_SITE_URL: ${{ vars.CHANGELOG_SITE_URL || steps.pages.outputs.base_url }}` ' +
+      '(the workflow `changelog-sync init` writes does), or set the repository variable CHANGELOG_SITE_URL, or `siteUrl` in changelog.config.json',
+  });
+}
+
+/**
  * Builds the site from the configuration with a progress bar and its warnings on stderr
  * (the build step of `build` and `sync`).
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
@@ -29,6 +50,11 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
   bar.update(0, 2);
+  // The inputs as the build reads them, recorded once it succeeded: the scheduled job's
+  // `site_changed` compares the next run's inputs with them (src/site/site-inputs.ts).
+  // Only the build that deploys records (in GitHub Actions): a writer's local preview
+  // build would otherwise change the committed record, and collide with the job's.
+  const inputs = isGitHubActions() ? await siteInputs(config) : undefined;
   const result = await buildSite({
     contentDir: config.contentDir,
     siteDir: config.siteDir,
@@ -41,14 +67,17 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     onPhase: bar.update,
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
+  if (inputs) await recordSiteBuild(config.stateDir, inputs);
   return result;
 }
 
 /**
  * Builds the site and reports it.
- * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
+ * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`, or
+ *   in GitHub Actions without a site URL ({@link requireSiteUrlInCi}); `E_BUILD`.
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
+  requireSiteUrlInCi(config);
   const result = await buildWithProgress(config, reporter, options);
   reporter.result(formatBuild(result), {
     command: 'build',
@@ -61,4 +90,16 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     timings: result.timings,
   });
   return EXIT.OK;
+}
+
+/**
+ * Decides whether the site changed since the last deployed build (src/site/site-inputs.ts),
+ * says so, and sets the step output `site_changed=true|false` (`$GITHUB_OUTPUT`, when set)
+ * that gates the workflow's build and deployment.
+ */
+export async function reportSiteChange(config: Config, reporter: Reporter): Promise<SiteChange> {
+  const change = await siteChange(config);
+  reporter.info(`Site ${change.changed ? 'changed' : 'unchanged'}: ${change.reason}`);
+  setStepOutput('site_changed', String(change.changed));
+  return change;
 }

@@ -14,7 +14,7 @@ import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
-import { buildWithProgress, formatBuild } from './build.js';
+import { buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
@@ -38,6 +38,7 @@ export { worstExit };
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
   return runSync(config, reporter, options);
 }
 
@@ -61,6 +62,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reporter.info(formatPush(pushed));
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
+    if (!dryRun) await reportSiteChange(config, reporter);
     if (!dryRun && !options.skipBuild) {
       built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate });
       reporter.info(formatBuild(built));

@@ -54,3 +54,18 @@ export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = proc
   appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
   return true;
 }
+
+/**
+ * Sets a step output (`$GITHUB_OUTPUT`: `name=value` lines), read by later steps as
+ * `steps.<id>.outputs.<name>`. Does nothing when the variable is unset.
+ *
+ * @param value one line (a newline would start another output).
+ * @throws {Error} when the value contains a line break.
+ */
+export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const path = env.GITHUB_OUTPUT;
+  if (!path) return false;
+  if (/[\r\n]/.test(name + value)) throw new Error(`a step output is one line: ${JSON.stringify(name)}`);
+  appendFileSync(path, `${name}=${value}\n`);
+  return true;
+}

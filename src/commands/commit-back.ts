@@ -1,0 +1,48 @@
+/**
+ * `changelog-sync commit-back [--message M] [--attempts N] [--retry-delay MS] [--dry-run] [paths...]`:
+ * the scheduled workflow's commit of the mirror and its state, pushed even when the branch
+ * moved meanwhile (src/mirror/commit-back.ts).
+ *
+ * @module
+ */
+import { relative } from 'node:path';
+import type { Config } from '../config.js';
+import { commitBack } from '../mirror/commit-back.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** The commit message of the scheduled job (`[skip ci]`: the commit triggers no workflow). */
+export const COMMIT_BACK_MESSAGE = 'changelog: sync from the service [skip ci]';
+
+/** Options of {@link commitBackCommand}. */
+export interface CommitBackCommandOptions {
+  message?: string;
+  attempts?: number;
+  retryDelay?: number;
+  dryRun?: boolean;
+}
+
+/**
+ * Commits `paths` (default: the content and state directories) and pushes, rebasing and
+ * retrying when the push is rejected.
+ * @throws {ChangelogSyncError} `E_GIT` (see {@link commitBack}).
+ */
+export async function commitBackCommand(config: Config, reporter: Reporter, paths: string[], options: CommitBackCommandOptions = {}): Promise<ExitCode> {
+  const targets = paths.length > 0 ? paths : [config.contentDir, config.stateDir].map((p) => relative(config.root, p) || '.');
+  const result = await commitBack({
+    cwd: config.root,
+    paths: targets,
+    message: options.message ?? COMMIT_BACK_MESSAGE,
+    attempts: options.attempts,
+    retryDelayMs: options.retryDelay,
+    dryRun: options.dryRun,
+    onStep: (m) => reporter.info(m),
+  });
+  const text = !result.committed
+    ? result.staged.length > 0
+      ? `Plan: commit ${result.staged.length} files and push`
+      : 'Nothing to commit'
+    : `Committed ${result.staged.length} files and pushed ${result.commit!.slice(0, 12)}${result.rebases ? ` (rebased ${result.rebases}x onto the moved branch)` : ''}`;
+  reporter.result(text, { command: 'commit-back', ...result });
+  return EXIT.OK;
+}
