@@ -17,19 +17,19 @@ export interface CliResult {
 }
 
 /** Runs the real CLI as a child process. The environment is cleaned of CHANGELOG_* unless given. */
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; cli?: string }): Promise<CliResult> {
   return spawnCli(args, options).done;
 }
 
 /** Starts the real CLI as a child process (to kill it at a chosen moment); `done` resolves when it closed. */
 export function spawnCli(
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; /** Another build of the CLI (default {@link CLI}). */ cli?: string },
 ): { child: ChildProcess; done: Promise<CliResult> } {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_')) delete env[k];
   Object.assign(env, { NO_COLOR: '1' }, options.env ?? {});
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { cwd: options.cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const done = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
