@@ -11,8 +11,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
 const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', '.github/workflows/ci.yml'];
 
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string };
-type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string; environment?: unknown };
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string; 'continue-on-error'?: boolean };
+type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string; environment?: unknown; if?: string; outputs?: Record<string, string> };
 type Workflow = { on: Record<string, unknown>; permissions?: Record<string, string>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; jobs: Record<string, Job> };
 
 const load = (path: string): Workflow => yaml.load(readFileSync(`${ROOT}/${path}`, 'utf8')) as Workflow;
@@ -37,12 +37,12 @@ describe('the scheduled changelog workflow', () => {
   const text = readFileSync(`${ROOT}/.github/workflows/changelog.yml`, 'utf8');
   const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
 
-  it('runs hourly, on demand, and on pushes to main that touch content/', () => {
+  it("runs hourly, on demand, and on pushes to main that touch the site's inputs", () => {
     const schedule = wf.on.schedule as Array<{ cron: string }>;
     expect(schedule).toHaveLength(1);
     expect(schedule[0]!.cron).toMatch(/^\d{1,2} \* \* \* \*$/);
     expect(wf.on).toHaveProperty('workflow_dispatch');
-    expect(wf.on.push).toEqual({ branches: ['main'], paths: ['content/**'] });
+    expect(wf.on.push).toEqual({ branches: ['main'], paths: ['content/**', 'site/**', 'changelog.config.json', '.eleventy.js', 'package-lock.json'] });
   });
 
   it('never runs twice at once', () => {
@@ -52,7 +52,7 @@ describe('the scheduled changelog workflow', () => {
 
   it('has least-privilege permissions: none by default, each job only what it needs', () => {
     expect(wf.permissions).toEqual({});
-    expect(wf.jobs.sync!.permissions).toEqual({ contents: 'write' });
+    expect(wf.jobs.sync!.permissions).toEqual({ contents: 'write', pages: 'read' });
     expect(wf.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
   });
 
@@ -65,22 +65,41 @@ describe('the scheduled changelog workflow', () => {
     expect(steps.some((s) => s.run?.includes('changelog-sync sync'))).toBe(true);
   });
 
-  it('commits the mirror and the state back as the bot, with [skip ci], only when something changed', () => {
-    const commit = steps.find((s) => s.run?.includes('git commit'))!;
-    expect(commit.run).toContain('git add content .changelog');
-    expect(commit.run).toContain('git diff --cached --quiet');
+  it('commits the mirror and the state back as the bot, with [skip ci], through commit-back (rebase and retry), even after a failed build', () => {
+    const commit = steps.find((s) => s.run?.includes('commit-back'))!;
+    expect(commit.run).toMatch(/npx --no-install changelog-sync commit-back --attempts [3-5] .* content \.changelog$/m);
     expect(commit.run).toContain('github-actions[bot]');
     expect(commit.run).toContain('[skip ci]');
+    expect(commit.if).toBe('${{ !cancelled() }}');
+    // test/workflow/commit-back.test.ts runs this very script against a moved main.
   });
 
-  it('builds, then deploys with the official Pages actions', () => {
-    const order = steps.map((s) => s.uses ?? s.run ?? '');
-    const build = order.findIndex((u) => u.includes('changelog-sync build'));
-    const upload = order.findIndex((u) => u.startsWith('actions/upload-pages-artifact@'));
-    const deploy = order.findIndex((u) => u.startsWith('actions/deploy-pages@'));
-    expect(build).toBeGreaterThan(order.findIndex((u) => u.includes('git commit')));
-    expect(upload).toBeGreaterThan(build);
-    expect(deploy).toBeGreaterThan(upload);
+  it("takes the site URL from actions/configure-pages unless the repository variable is set, the same for sync and build", () => {
+    const sync = wf.jobs.sync!.steps;
+    const pages = sync.findIndex((s) => s.uses?.startsWith('actions/configure-pages@'));
+    expect(pages).toBeGreaterThan(-1);
+    const id = sync[pages]!.id!;
+    expect(id).toBeTruthy();
+    const expected = `\${{ vars.CHANGELOG_SITE_URL || steps.${id}.outputs.base_url }}`;
+    const syncStep = sync.findIndex((s) => s.run?.includes('changelog-sync sync'));
+    const buildStep = sync.findIndex((s) => s.run?.includes('changelog-sync build'));
+    expect(syncStep).toBeGreaterThan(pages);
+    // Both see the same URL: it is one of the inputs sync compares with the last build's.
+    expect(sync[syncStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
+    expect(sync[buildStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
+    expect(wf.jobs.sync!.env?.CHANGELOG_SITE_URL).toBeUndefined();
+  });
+
+  it('builds, uploads and deploys only when site_changed, on a manual run, or on a push', () => {
+    const sync = wf.jobs.sync!.steps;
+    const syncStep = sync.find((s) => s.run?.includes('changelog-sync sync'))!;
+    const build = sync.find((s) => s.run?.includes('changelog-sync build'))!;
+    expect(build.if).toBe(`\${{ steps.${syncStep.id}.outputs.site_changed == 'true' || github.event_name == 'workflow_dispatch' || github.event_name == 'push' }}`);
+    const upload = sync.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!;
+    expect(upload.if).toBe(`\${{ steps.${build.id}.outcome == 'success' }}`);
+    expect(wf.jobs.sync!.outputs?.deploy).toBe(`\${{ steps.${build.id}.outcome == 'success' }}`);
+    expect(wf.jobs.deploy!.needs).toBe('sync');
+    expect(wf.jobs.deploy!.if).toBe("${{ needs.sync.outputs.deploy == 'true' }}");
   });
 
   it('takes the token from a repository secret and never echoes a secret', () => {
