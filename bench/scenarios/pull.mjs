@@ -28,7 +28,7 @@ const RUNS = Number(process.env.BENCH_PULL_RUNS ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The corpus as {date, slug, title, html}: title from the first heading, body rendered by marked. */
-function loadCorpus() {
+export function loadCorpus() {
   const out = [];
   for (const year of readdirSync(CORPUS).filter((y) => /^\d{4}$/.test(y)).sort()) {
     for (const file of readdirSync(join(CORPUS, year)).sort()) {
@@ -46,7 +46,7 @@ function loadCorpus() {
 }
 
 /** Runs the CLI under /usr/bin/time; returns exit code, wall ms, peak RSS (MB) and the JSON result. */
-function runCli(args, cwd, env) {
+export function runCli(args, cwd, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath, CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
