@@ -13,8 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
-import { EmulatorStore } from '../../dist/emulator/store.js';
-import { loadCorpus, runCli } from './pull.mjs';
+import { corpusStore, runCli } from './pull.mjs';
 
 export const name = 'hourly';
 export const description = 'the scheduled job on a fresh clone of a 1,000-entry repository: nothing changed, then one entry added (npm ci from a warm cache, sync, the decision, build): seconds and requests';
@@ -42,14 +41,7 @@ function timed(fn) {
 
 export async function run() {
   if (!existsSync(join(ROOT, '../shared/corpus'))) throw new Error('corpus not found (../shared/corpus)');
-  const corpus = loadCorpus();
-  const store = new EmulatorStore();
-  const ws = store.addWorkspace({ name: 'Bench', tokens: ['bench-token'] });
-  for (let i = 0; i < COUNT; i++) {
-    const e = corpus[i % corpus.length];
-    const copy = Math.floor(i / corpus.length);
-    store.insertEntry(ws, { title: e.title, slug: copy ? `${e.slug}-copy-${copy}` : e.slug, publish_at: e.date, status: 'published', content: `${e.html}<p>Copy ${copy} of ${e.slug}.</p>` });
-  }
+  const { store, ws } = corpusStore(COUNT);
   const emu = await startEmulator({ port: 0, store });
   const work = await mkdtemp(join(tmpdir(), 'bench-hourly-'));
   const outputFile = join(work, 'github-output');

@@ -45,6 +45,22 @@ export function loadCorpus() {
   return out;
 }
 
+/**
+ * An emulator store whose workspace (token `bench-token`) holds `count` entries: the corpus
+ * repeated, each copy with its own slug and a distinct last paragraph.
+ */
+export function corpusStore(count) {
+  const corpus = loadCorpus();
+  const store = new EmulatorStore();
+  const ws = store.addWorkspace({ name: 'Bench', tokens: ['bench-token'] });
+  for (let i = 0; i < count; i++) {
+    const e = corpus[i % corpus.length];
+    const copy = Math.floor(i / corpus.length);
+    store.insertEntry(ws, { title: e.title, slug: copy ? `${e.slug}-copy-${copy}` : e.slug, publish_at: e.date, status: 'published', content: `${e.html}<p>Copy ${copy} of ${e.slug}.</p>` });
+  }
+  return { store, ws };
+}
+
 /** Runs the CLI under /usr/bin/time; returns exit code, wall ms, peak RSS (MB) and the JSON result. */
 export function runCli(args, cwd, env) {
   return new Promise((resolve, reject) => {
@@ -89,14 +105,7 @@ async function snapshot(dir) {
 export async function run() {
   if (!existsSync(CORPUS)) throw new Error(`corpus not found at ${CORPUS}`);
   if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is needed to measure the peak RSS of the CLI (apt-get install time)');
-  const corpus = loadCorpus();
-  const store = new EmulatorStore();
-  const ws = store.addWorkspace({ name: 'Bench', tokens: ['bench-token'] });
-  for (let i = 0; i < COUNT; i++) {
-    const e = corpus[i % corpus.length];
-    const copy = Math.floor(i / corpus.length);
-    store.insertEntry(ws, { title: e.title, slug: copy ? `${e.slug}-copy-${copy}` : e.slug, publish_at: e.date, status: 'published', content: `${e.html}<p>Copy ${copy} of ${e.slug}.</p>` });
-  }
+  const { store } = corpusStore(COUNT);
   const emu = await startEmulator({ port: 0, store });
   const env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'bench-token' };
   const dirs = [];

@@ -31,8 +31,11 @@ function write(path: string, text: string): void {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, text);
 }
-function commitAs(cwd: string, name: string, message: string): void {
-  git(cwd, '-c', `user.name=${name}`, '-c', `user.email=${name}@example.test`, 'commit', '-qam', message);
+/** Commits everything in the clone as `name` and pushes it to origin's main. */
+function commitAndPush(cwd: string, name: string, message: string): void {
+  git(cwd, 'add', '-A');
+  git(cwd, '-c', `user.name=${name}`, '-c', `user.email=${name}@example.test`, 'commit', '-qm', message);
+  git(cwd, 'push', '-q', 'origin', 'main');
 }
 
 /**
@@ -48,9 +51,7 @@ function repositories(dir: string): { origin: string; runner: string; writer: st
   write(join(seed, '.gitignore'), 'node_modules/\n_site/\n');
   write(join(seed, 'content/entries/2026-01-01-first.md'), '---\ntitle: First\nidentifier: 11111111-1111-4111-8111-111111111111\n---\nOne.\n');
   write(join(seed, '.changelog/state.json'), '{\n  "entries": {}\n}\n');
-  git(seed, 'add', '-A');
-  commitAs(seed, 'seed', 'seed');
-  git(seed, 'push', '-q', 'origin', 'main');
+  commitAndPush(seed, 'seed', 'seed');
   const runner = join(dir, 'runner');
   const writer = join(dir, 'writer');
   git(dir, 'clone', '-q', origin, runner);
@@ -79,9 +80,7 @@ describe("the workflow's commit-back", () => {
     write(join(runner, '.changelog/state.json'), '{\n  "entries": { "22222222-2222-4222-8222-222222222222": {} }\n}\n');
     // ...while a writer merged a new entry to main.
     write(join(writer, 'content/entries/2026-02-02-by-a-writer.md'), '---\ntitle: By a writer\n---\nNew.\n');
-    git(writer, 'add', '-A');
-    commitAs(writer, 'writer', 'a writer adds an entry');
-    git(writer, 'push', '-q', 'origin', 'main');
+    commitAndPush(writer, 'writer', 'a writer adds an entry');
 
     const { code, out } = runCommitStep(runner);
     expect(code, out).toBe(0);
@@ -108,8 +107,7 @@ describe("the workflow's commit-back", () => {
     const { origin, runner, writer } = repositories(dir);
     write(join(runner, '.changelog/state.json'), '{\n  "entries": { "from-the-runner": {} }\n}\n');
     write(join(writer, '.changelog/state.json'), '{\n  "entries": { "from-the-writer": {} }\n}\n');
-    commitAs(writer, 'writer', 'a writer edits the state');
-    git(writer, 'push', '-q', 'origin', 'main');
+    commitAndPush(writer, 'writer', 'a writer edits the state');
     const writersMain = git(origin, 'rev-parse', 'main');
 
     const { code, out } = runCommitStep(runner);
