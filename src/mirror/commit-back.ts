@@ -63,8 +63,11 @@ function must(cwd: string, args: string[], what: string): string {
   return r.stdout;
 }
 
-/** A push refused because the remote branch has commits the local one lacks. */
-const REJECTED = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:cannot lock ref|incorrect old value)/i;
+/**
+ * A push refused because the remote branch moved: it has commits the local one lacks, or
+ * another push moved it while this one was being received (the ref lock's old value).
+ */
+const REJECTED = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref .* but expected/i;
 
 /**
  * Commits the given paths and pushes, rebasing onto a moved branch and retrying.

@@ -135,4 +135,36 @@ describe("the workflow's commit-back", () => {
     expect(out).toContain('protected branch: pushes need a review');
     expect(out).not.toContain('rebasing');
   }, 60_000);
+
+  it('gives up after --attempts pushes when the branch keeps moving, keeping the commit', () => {
+    const { origin, runner } = repositories(dir);
+    // A hook that moves main before every push lands: the push always finds main moved.
+    write(
+      join(origin, 'hooks/pre-receive'),
+      // (outside git's quarantine of the incoming objects, as another pusher would be)
+      '#!/bin/sh\nunset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\n' +
+        'parent=$(git rev-parse refs/heads/main)\ntree=$(git rev-parse "$parent^{tree}")\n' +
+        'c=$(GIT_AUTHOR_NAME=w GIT_AUTHOR_EMAIL=w@x GIT_COMMITTER_NAME=w GIT_COMMITTER_EMAIL=w@x git commit-tree "$tree" -p "$parent" -m moved)\n' +
+        'git update-ref refs/heads/main "$c"\n',
+    );
+    chmodSync(join(origin, 'hooks/pre-receive'), 0o755);
+    write(join(runner, 'content/entries/2026-03-01-x.md'), '---\ntitle: X\n---\nX.\n');
+    const r = spawnSync(process.execPath, [CLI, 'commit-back', '--attempts', '3', '--retry-delay', '0', '-m', 'sync [skip ci]'], { cwd: runner, env: { ...GIT_ENV, GIT_AUTHOR_NAME: 'bot', GIT_AUTHOR_EMAIL: 'bot@x', GIT_COMMITTER_NAME: 'bot', GIT_COMMITTER_EMAIL: 'bot@x', NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_GIT: the push was still rejected after 3 tries: the branch keeps moving');
+    expect((r.stderr.match(/rebasing onto it/g) ?? []).length).toBe(2);
+    expect(git(runner, 'log', '-1', '--format=%s')).toBe('sync [skip ci]');
+    expect(git(origin, 'log', '--format=%s', 'main').split('\n')).not.toContain('sync [skip ci]');
+  }, 60_000);
+
+  it('--dry-run lists what it would commit, and stages, commits and pushes nothing', () => {
+    const { origin, runner } = repositories(dir);
+    write(join(runner, 'content/entries/2026-03-01-x.md'), '---\ntitle: X\n---\nX.\n');
+    const before = git(origin, 'rev-parse', 'main');
+    const r = spawnSync(process.execPath, [CLI, '--json', 'commit-back', '--dry-run'], { cwd: runner, env: { ...GIT_ENV, NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'commit-back', committed: false, staged: ['content/entries/2026-03-01-x.md'] });
+    expect(git(runner, 'diff', '--cached', '--name-only')).toBe('');
+    expect(git(origin, 'rev-parse', 'main')).toBe(before);
+  }, 60_000);
 });
