@@ -128,17 +128,20 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
   }, 90_000);
 
   it('a scheduled entry: true when pulled, false until its day, true on its day', async () => {
-    fx.store.insertEntry(fx.ws, { title: 'Coming soon', publish_at: day(2), status: 'scheduled', content: '<p>later</p>' });
+    // Three days ahead, with the clock moved 1 and 3 days: the outcome is the same should
+    // the test run across midnight (UTC).
+    const dueDay = day(3);
+    fx.store.insertEntry(fx.ws, { title: 'Coming soon', publish_at: dueDay, status: 'scheduled', content: '<p>later</p>' });
     await expectChangedThenSettled();
     const record = JSON.parse(await readFile(join(dir, '.changelog/site-inputs.json'), 'utf8'));
-    expect(record.nextDue).toBe(day(2));
-    // The same run as if it were tomorrow: not yet due.
+    expect(record.nextDue).toBe(dueDay);
+    // The same run as if it were a day later: not yet due.
     const clock = (days: number) => ({ NODE_OPTIONS: `--import=${CLOCK_SHIFT}`, TEST_CLOCK_SHIFT_MS: String(days * DAY_MS) });
     expect((await sync({ extra: clock(1) })).changed).toBe('false');
     // On its day (UTC): due, so the hourly job publishes it.
-    const due = await sync({ extra: clock(2) });
+    const due = await sync({ extra: clock(3) });
     expect(due.changed).toBe('true');
-    expect(due.run.stderr).toContain(`an entry scheduled for ${day(2)} is due`);
+    expect(due.run.stderr).toContain(`an entry scheduled for ${dueDay} is due`);
   }, 60_000);
 });
 
