@@ -97,7 +97,8 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
   const entryFiles = await readEntryFiles(config.contentDir);
   let nextDue: string | null = null;
   for (const f of entryFiles) {
-    parts.push([`content/${f.rel}`, f.hash]);
+    // Line ends read as LF: a checkout with core.autocrlf is the same site.
+    parts.push([`content/${f.rel}`, contentHash(f.raw)]);
     if (!f.entry) continue;
     const d = f.entry.data;
     const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
