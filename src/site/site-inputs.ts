@@ -67,7 +67,10 @@ export function utcDay(now: Date = new Date()): string {
  */
 async function digestTree(dir: string, base: string, skip: (rel: string) => boolean = () => false): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
-  const dirents = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const dirents = await readdir(dir, { withFileTypes: true, recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
   for (const d of dirents) {
     const abs = join(d.parentPath, d.name);
     const rel = relative(base, abs).split(sep).join('/');
@@ -83,7 +86,8 @@ async function digestTree(dir: string, base: string, skip: (rel: string) => bool
  *
  * @param config the resolved configuration (its content, site and state directories, site URL, service root).
  * @param today `YYYY-MM-DD` (UTC) the site is built for; default today.
- * @throws only on an unreadable directory other than a missing one.
+ * @throws {Error} (Node's) when a directory that exists cannot be listed or a file read; a
+ *   missing directory is no input.
  */
 export async function siteInputs(config: Config, today: string = utcDay()): Promise<SiteInputs> {
   const tool = toolVersion();
