@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type matterType from 'gray-matter';
 import yaml from 'js-yaml';
-import { DATE, isRealDate, KNOWN_FIELDS, publishDay } from './frontmatter.js';
+import { DATE, isRealDate, KNOWN_FIELDS, loadFrontmatterYaml, publishDay } from './frontmatter.js';
 import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../api/errors.js';
@@ -103,7 +103,7 @@ const MATTER_OPTIONS = {
     json: refuseEngine('json'),
     toml: refuseEngine('toml'),
     yaml: {
-      parse: (s: string) => (yaml.load(s, { schema: yaml.DEFAULT_SCHEMA }) ?? {}) as object,
+      parse: loadFrontmatterYaml,
       stringify: (o: object) => yaml.dump(o),
     },
   },
@@ -145,7 +145,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
     parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) {
-      throw new ChangelogSyncError(cause.code, `${path}: ${cause.message}`, { file: path, line: 1, hint: cause.hint, cause });
+      // A line from the YAML block is the file's line (the block starts on the `---` line).
+      const line = cause.line ?? 1;
+      throw new ChangelogSyncError(cause.code, `${path}:${line}: ${cause.message}`, { file: path, line, hint: cause.hint, cause });
     }
     const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
     if (language !== undefined) {

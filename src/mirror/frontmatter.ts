@@ -10,6 +10,72 @@ import yaml from 'js-yaml';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { EntryFrontmatter } from './entry-file.js';
 
+/**
+ * How far YAML aliases may expand an entry file's frontmatter: its values plus the
+ * characters of its strings, counted with every alias expanded, may exceed twice the
+ * frontmatter's own length by at most this much. A frontmatter without aliases never
+ * comes near it; a "billion laughs" alias bomb (a few hundred bytes that expand to 10^9
+ * values when written back with `noRefs`) is refused at once.
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/**
+ * Reads an entry file's frontmatter YAML (js-yaml, default schema: no code, no custom
+ * tags) and refuses aliases that expand it beyond {@link MAX_ALIAS_EXPANSION}. js-yaml
+ * keeps an alias as a shared reference, so reading is cheap; the size is counted once per
+ * distinct node (memoised, stopping at the limit), so a bomb costs microseconds here
+ * instead of gigabytes when pull later writes the fields back.
+ *
+ * @param source the YAML between the `---` lines.
+ * @returns the parsed value (`{}` for an empty frontmatter).
+ * @throws {ChangelogSyncError} `E_FILE` with `line` (1-based, within `source`) of the
+ *   first alias when the expansion is too large or an alias refers to itself.
+ * @throws {Error} js-yaml's `YAMLException` for invalid YAML.
+ */
+export function loadFrontmatterYaml(source: string): object {
+  const value = (yaml.load(source, { schema: yaml.DEFAULT_SCHEMA }) ?? {}) as object;
+  if (source.includes('*')) {
+    const limit = MAX_ALIAS_EXPANSION + 2 * source.length;
+    if (expandedSize(value, limit, new Map()) > limit) {
+      const line = firstAliasLine(source);
+      throw new ChangelogSyncError(
+        'E_FILE',
+        `YAML aliases expand the frontmatter beyond ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values and characters (an alias bomb)`,
+        { line, hint: 'write the values out instead of using `&anchor` and `*alias` in the frontmatter' },
+      );
+    }
+  }
+  return value;
+}
+
+/** Size of a value with aliases expanded (1 per value + string lengths), at most `limit + 1`; a cycle counts as too large. */
+function expandedSize(value: unknown, limit: number, memo: Map<object, number>): number {
+  if (typeof value === 'string') return 1 + value.length;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return 1;
+  const known = memo.get(value);
+  if (known !== undefined) return known;
+  memo.set(value, limit + 1); // in progress: an alias to an ancestor never ends
+  let size = 1;
+  if (Array.isArray(value)) {
+    for (const item of value) if ((size += expandedSize(item, limit, memo)) > limit) break;
+  } else {
+    for (const [k, v] of Object.entries(value)) if ((size += k.length + expandedSize(v, limit, memo)) > limit) break;
+  }
+  size = Math.min(size, limit + 1);
+  memo.set(value, size);
+  return size;
+}
+
+/** 1-based line (within the YAML) of the first `*alias`, outside quotes and comments, if any. */
+function firstAliasLine(source: string): number | undefined {
+  const lines = source.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const code = lines[i]!.replace(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'/g, '""').replace(/(^|\s)#.*$/, '$1');
+    if (/(?:^|[\s,[{:-])\*[^\s,[\]{}]/.test(code)) return i + 1;
+  }
+  return undefined;
+}
+
 /** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

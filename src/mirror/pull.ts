@@ -327,6 +327,8 @@ async function pullWith(
 
     // The remote entry changed.
     if (edited) {
+      const unreadable = parseProblem(rec.file, raw); // e.g. an alias bomb: say why the file counts as edited
+      if (unreadable) result.problems.push(unreadable);
       plan({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
       continue;
     }
@@ -477,6 +479,17 @@ function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | null {
     return parseEntryFile(rel, raw);
   } catch {
     return null;
+  }
+}
+
+/** Why a local file does not parse, as a problem; undefined when it parses (or is missing). */
+function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined {
+  if (raw === null) return undefined;
+  try {
+    parseEntryFile(rel, raw);
+    return undefined;
+  } catch (err) {
+    return { file: rel, line: (err as ChangelogSyncError).line, message: (err as Error).message };
   }
 }
 
