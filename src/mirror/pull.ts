@@ -31,7 +31,8 @@ import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
-import { removeFileSync, removeTempLeftovers, writeFileAtomicSync } from './atomic-file.js';
+import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
+import { removeLeftoverTempFiles } from './temp-files.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
 import { acquireLock } from './lock.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
@@ -199,7 +200,7 @@ async function pullWith(
   // The entries folder is listed once: for temporary files a killed run left, and for entry files.
   const names = await listEntriesDir(contentDir);
   if (!dryRun) {
-    for (const name of removeTempLeftovers(join(contentDir, ENTRIES_DIR), names)) result.writes.push(`${ENTRIES_DIR}/${name}`);
+    result.writes.push(...(await removeLeftoverTempFiles(contentDir, stateDir, names)));
   }
 
   // Files the state does not know: read them for identifiers (a fresh clone, a push

@@ -34,11 +34,11 @@ import type { CreateEntryInput, RemoteEntry } from '../api/schemas.js';
 import { markdownToHtml } from './markdown-html.js';
 import { addFrontmatterFields, parseEntryFile, type EntryFile } from './entry-file.js';
 import { Journal, type JournalRecord } from './journal.js';
-import { ENTRIES_DIR, readEntryFiles } from './local-index.js';
+import { readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
-import { BUDGET_FILE, JOURNAL_FILE, STATE_FILE, contentHash, loadState, saveState, syncedHash, type EntryState, type SyncState } from './state.js';
-import { removeAtomicWriteLeftovers } from './temp-files.js';
+import { JOURNAL_FILE, contentHash, loadState, saveState, syncedHash, type EntryState, type SyncState } from './state.js';
+import { removeLeftoverTempFiles } from './temp-files.js';
 import { assertWorkspaceBinding } from './workspace-binding.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
@@ -183,10 +183,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
 async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined): Promise<void> {
   const { client, contentDir, stateDir, dryRun = false } = options;
   if (!dryRun) {
-    const left = [
-      ...(await removeAtomicWriteLeftovers(join(contentDir, ENTRIES_DIR), (n) => n.endsWith('.md'))).map((n) => `${ENTRIES_DIR}/${n}`),
-      ...(await removeAtomicWriteLeftovers(stateDir, (n) => [JOURNAL_FILE, STATE_FILE, BUDGET_FILE, 'lock.json'].includes(n))),
-    ];
+    const left = await removeLeftoverTempFiles(contentDir, stateDir);
     if (left.length > 0) result.notes.push(`removed ${left.length} temporary file(s) left by an interrupted write: ${left.join(', ')}`);
   }
 
