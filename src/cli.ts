@@ -150,6 +150,8 @@ program
   .addOption(new Option('--rate-limit-burst-retry-after <s>', 'Retry-After seconds of the injected 429s (default 1)').argParser(positiveInt('--rate-limit-burst-retry-after')))
   .option('--html-body', 'fault: answer API requests with an HTML page')
   .option('--malformed-json', 'fault: answer API requests with malformed JSON')
+  .addOption(new Option('--oversize-body-mb <n>', 'fault: answer API requests with a JSON body of n MB').argParser(positiveInt('--oversize-body-mb')))
+  .option('--oversize-body-chunked', 'send the oversize body without Content-Length')
   .addOption(new Option('--create-response <shape>', 'what POST /api/entry answers').choices(CREATE_RESPONSE_SHAPES))
   .addOption(new Option('--stall-create-every <n>', 'fault: hold every Nth POST /api/entry for --stall-ms').argParser(positiveInt('--stall-create-every')))
   .addOption(new Option('--stall-ms <n>', 'how long a stalled create is held (default 1000)').argParser(positiveInt('--stall-ms')))

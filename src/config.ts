@@ -13,6 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './api/errors.js';
 
+/**
+ * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
+ * repeated, as the pull benchmark builds it) is 16 MB: a margin of 16 times.
+ */
+export const DEFAULT_MAX_RESPONSE_MB = 256;
+
 /** The schema of `changelog.config.json` (every field optional). */
 export const fileConfigSchema = z
   .object({
@@ -29,6 +35,11 @@ export const fileConfigSchema = z
       .regex(/^[a-z0-9][a-z0-9-]*$/, 'a theme name: lowercase letters, digits and "-"')
       .optional()
       .describe('site theme, over the workspace\'s: "commit", "paper", "mono", or <name> for a site/_includes/css/themes/<name>.css of your own (env CHANGELOG_THEME wins)'),
+    maxResponseMb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`largest response body read from the service, in MB; a larger one fails with E_RESPONSE_TOO_LARGE (default ${DEFAULT_MAX_RESPONSE_MB}; env CHANGELOG_MAX_RESPONSE_MB wins)`),
   })
   .strict();
 export type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -63,6 +74,11 @@ export interface Config {
    * no answer is taken to be possibly still in progress at the service. Default 30,000.
    */
   requestTimeoutMs: number;
+  /**
+   * Largest response body read from the service, in MB (2^20 bytes); a larger one fails with
+   * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
+   */
+  maxResponseMb: number;
   /** The project root all relative paths were resolved against. */
   root: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
@@ -81,6 +97,7 @@ export const ENV = {
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
   requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
   theme: 'CHANGELOG_THEME',
+  maxResponseMb: 'CHANGELOG_MAX_RESPONSE_MB',
 } as const;
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
@@ -158,6 +175,11 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   };
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
+  const maxResponseRaw = pick('maxResponseMb');
+  const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
+  if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.maxResponseMb} must be a positive number of MB, got ${JSON.stringify(maxResponseRaw)}`, { field: ENV.maxResponseMb });
+  }
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
     token: pick('token'),
@@ -170,6 +192,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
     requestTimeoutMs,
+    maxResponseMb,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
   };

@@ -31,6 +31,7 @@ import {
   ValidationError,
   type FieldIssue,
 } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_MB } from '../config.js';
 import { RateBudget } from './rate-budget.js';
 import {
   SUPPORTED_VERSION,
@@ -67,6 +68,12 @@ export interface ClientOptions {
   backoffMs?: number;
   /** Timeout in ms for headers and for the body. Default 30,000. */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a larger one fails with `E_RESPONSE_TOO_LARGE`
+   * as soon as its `Content-Length` or the bytes read so far cross it. Default
+   * {@link DEFAULT_MAX_RESPONSE_MB} MB.
+   */
+  maxResponseBytes?: number;
   /** Sleep used for backoff; default a real timer (tests pass a fake one). */
   sleep?: (ms: number) => Promise<void>;
   /** Receives warnings (an unknown interface version, ...). Default: ignored. */
@@ -102,6 +109,9 @@ interface RawResponse {
   json: unknown;
 }
 
+/** The setting that raises the cap, named in the error. */
+const MAX_RESPONSE_SETTING = '`maxResponseMb` in changelog.config.json or CHANGELOG_MAX_RESPONSE_MB';
+
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -119,6 +129,8 @@ export class ChangelogClient {
   private readonly backoffMs: number;
   /** Timeout in ms for headers and for the body of every request. */
   readonly timeoutMs: number;
+  /** Largest response body read, in bytes. */
+  readonly maxResponseBytes: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly onWarning: (message: string) => void;
   private readonly onResponse: ClientOptions['onResponse'];
@@ -149,6 +161,7 @@ export class ChangelogClient {
     this.rateLimitRetries = options.rateLimitRetries ?? 5;
     this.backoffMs = options.backoffMs ?? 250;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 2 ** 20;
     this.sleep = options.sleep ?? sleepReal;
     this.onWarning = options.onWarning ?? (() => undefined);
     this.onResponse = options.onResponse;
@@ -378,8 +391,9 @@ export class ChangelogClient {
     const status = res.statusCode;
     let text: string;
     try {
-      text = await res.body.text();
+      text = await readBodyCapped(res, this.maxResponseBytes, `${method} ${url}: ${status}`);
     } catch (cause) {
+      if (cause instanceof ChangelogSyncError) throw cause;
       throw new NetworkError(`${method} ${url}: ${res.statusCode} but the response body was cut off (${describeCause(cause)})`, {
         cause,
         status: res.statusCode,
@@ -436,6 +450,40 @@ export class ChangelogClient {
     }
     return { status, url, json };
   }
+}
+
+/**
+ * The body of a response as text, read as a stream and stopped (the connection destroyed)
+ * as soon as it is larger than `limit` bytes: a declared `Content-Length` above the limit
+ * is refused before a byte is read.
+ *
+ * @param where `METHOD URL: status`, for the message.
+ * @throws {ChangelogSyncError} `E_RESPONSE_TOO_LARGE` (with the response's status) naming
+ *   method, URL, limit and the setting to raise.
+ * @throws the stream's error when the body is cut off.
+ */
+export async function readBodyCapped(res: Pick<Dispatcher.ResponseData, 'body' | 'headers' | 'statusCode'>, limit: number, where: string): Promise<string> {
+  const { body, headers } = res;
+  const tooLarge = (what: string) => {
+    body.destroy();
+    const mb = limit / 2 ** 20;
+    return new ChangelogSyncError('E_RESPONSE_TOO_LARGE', `${where}: the response ${what} is larger than the limit of ${Number.isInteger(mb) ? mb : mb.toFixed(2)} MB; reading stopped`, {
+      // The status is kept: after a 2xx to a POST, the service has acted (push reconciles by the list).
+      status: res.statusCode,
+      hint: `raise the limit with ${MAX_RESPONSE_SETTING} if this workspace really is that large; else the service (or a proxy in front of it) answered with something that is not the changelog`,
+    });
+  };
+  const declared = headerNumber(headers['content-length']);
+  if (declared !== undefined && declared > limit) throw tooLarge(`body (Content-Length ${declared} bytes)`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(`body (more than ${limit} bytes read)`);
+    chunks.push(chunk);
+  }
+  // TextDecoder, like undici's text(): UTF-8, a byte order mark dropped.
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
 }
 
 function isEnvelope(json: unknown): boolean {

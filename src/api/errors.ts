@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'E_UNEXPECTED_RESPONSE'
   /** The connection failed or timed out before any response arrived. */
   | 'E_NETWORK'
+  /** A response body larger than the configured limit (`maxResponseMb`); its reading was stopped. */
+  | 'E_RESPONSE_TOO_LARGE'
   /** Configuration is missing or invalid. */
   | 'E_CONFIG'
   /** The content directory belongs to another workspace than the token. */

@@ -61,6 +61,7 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     token: config.token,
     budget,
     timeoutMs: config.requestTimeoutMs,
+    maxResponseBytes: config.maxResponseMb * 2 ** 20,
     onWarning: (m) => reporter.warn(m),
     onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
   });

@@ -44,6 +44,14 @@ export interface EmulatorFaults {
   htmlBody?: boolean;
   /** Answer API requests with malformed JSON (status 200). */
   malformedJson?: boolean;
+  /**
+   * Answer API requests with a valid JSON envelope (status 200) of this many MB (2^20
+   * bytes), padded with whitespace and streamed with backpressure, so a client that stops
+   * reading stops the sending: `bytesSent` of the request log says how much went out.
+   */
+  oversizeBodyMb?: number;
+  /** Send the {@link oversizeBodyMb} body without `Content-Length` (chunked): only the bytes read tell its size. */
+  oversizeBodyChunked?: boolean;
   /** What `POST /api/entry` returns: the entry (default), only its identifier, `{success}`, or an empty 201. */
   createResponse?: CreateResponseShape;
   /**
@@ -65,6 +73,44 @@ export interface EmulatorFaults {
   pause?: Promise<unknown>;
   /** Random source for the probabilistic faults (tests pass a seeded one). Default Math.random. */
   random?: () => number;
+}
+
+/**
+ * Writes a 200 with a JSON envelope of exactly `total` bytes (whitespace padding), chunk
+ * by chunk, waiting for the client to take each one; stops when the client goes away.
+ */
+async function streamOversizeBody(res: ServerResponse, total: number, chunked: boolean, record: RequestLogRecord): Promise<void> {
+  const head = Buffer.from('{"success":true,"data":[]');
+  const tail = Buffer.from('}');
+  const pad = Buffer.alloc(64 * 1024, 0x20);
+  res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(Math.max(total, head.length + tail.length)) }) });
+  let sent = 0;
+  const write = (buf: Buffer): boolean => {
+    sent += buf.length;
+    record.bytesSent = sent;
+    return res.write(buf);
+  };
+  write(head);
+  while (!res.destroyed && sent < total - tail.length) {
+    const n = Math.min(pad.length, total - tail.length - sent);
+    if (!write(n === pad.length ? pad : pad.subarray(0, n))) {
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
+        res.on('drain', go);
+        res.on('close', go);
+      });
+    }
+  }
+  if (res.destroyed) {
+    record.dropped = true;
+    return;
+  }
+  record.bytesSent = sent + tail.length;
+  res.end(tail);
 }
 
 /** The shapes of a `POST /api/entry` answer the spec leaves open ("Gaps in the endpoints"). */
@@ -102,6 +148,8 @@ export interface RequestLogRecord {
   fault?: string;
   /** True when the connection was dropped instead of answering. */
   dropped?: boolean;
+  /** For an {@link EmulatorFaults.oversizeBodyMb} answer: the bytes of its body written before the client went away (or all). */
+  bytesSent?: number;
 }
 
 /** Options of {@link startEmulator}. */
@@ -279,6 +327,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (faults.malformedJson) {
       record.fault = 'malformed-json';
       return raw(200, { 'content-type': 'application/json' }, '{"success": true, "data": [');
+    }
+    if (faults.oversizeBodyMb) {
+      record.fault = 'oversize-body';
+      record.status = 200;
+      await streamOversizeBody(res, Math.round(faults.oversizeBodyMb * 2 ** 20), faults.oversizeBodyChunked === true, record);
+      return done();
     }
     const ok = (data: unknown, status = 200) => reply(status, { success: true, version: VERSION, data }, rl);
     const invalid = (err: EmulatorValidationError) => reply(422, { message: err.message, errors: err.errors }, rl);

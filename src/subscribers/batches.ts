@@ -51,13 +51,13 @@ export interface BatchRun<T, R> {
   error?: ChangelogSyncError;
   /**
    * True when the request may have been carried out although it failed: no response
-   * (`E_NETWORK`), a 5xx, or a response that was not the promised JSON. A 4xx is a refusal:
+   * (`E_NETWORK`), a 5xx, a response that was not the promised JSON or too large to read. A 4xx is a refusal:
    * nothing was done.
    */
   ambiguous?: boolean;
 }
 
-const AMBIGUOUS: ReadonlySet<ErrorCode> = new Set(['E_NETWORK', 'E_SERVICE', 'E_UNEXPECTED_RESPONSE']);
+const AMBIGUOUS: ReadonlySet<ErrorCode> = new Set(['E_NETWORK', 'E_SERVICE', 'E_UNEXPECTED_RESPONSE', 'E_RESPONSE_TOO_LARGE']);
 
 /**
  * Sends the batches one after the other.
