@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'E_NETWORK'
   /** A response body larger than the configured limit (`maxResponseMb`); its reading was stopped. */
   | 'E_RESPONSE_TOO_LARGE'
+  /** A remote entry whose content is too large to convert to Markdown (mirror/convert.ts). */
+  | 'E_ENTRY_TOO_LARGE'
   /** Configuration is missing or invalid. */
   | 'E_CONFIG'
   /** The content directory belongs to another workspace than the token. */

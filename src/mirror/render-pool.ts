@@ -22,6 +22,12 @@ import { WORKER_EXEC_ARGV } from '../threads.js';
 export const POOL_MIN_JOBS = 200;
 /** Jobs per task sent to a worker. */
 const CHUNK = 100;
+/**
+ * Heap limit of a conversion thread, in MB: a backstop behind the per-entry limit of
+ * `convert.ts` (an entry at that limit takes about 250 MB). A thread over it is stopped
+ * and its chunk's entries are reported as not converted; the process goes on.
+ */
+export const WORKER_HEAP_MB = 1536;
 
 /** Options of {@link runMirrorJobs}. */
 export interface RenderOptions {
@@ -55,7 +61,14 @@ export class RenderPool {
     const { Piscina } = await import('piscina');
     // Two tasks per worker: one runs while the next waits, so a worker never idles while
     // the main thread writes the previous chunk.
-    const pool = new Piscina({ filename: WORKER.href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 2, execArgv: WORKER_EXEC_ARGV });
+    const pool = new Piscina({
+      filename: WORKER.href,
+      minThreads: threads,
+      maxThreads: threads,
+      concurrentTasksPerWorker: 2,
+      execArgv: WORKER_EXEC_ARGV,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
     for (let i = 0; i < threads; i++) void pool.run([]).catch(() => undefined);
     return new RenderPool(pool, threads);
   }
