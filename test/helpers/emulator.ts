@@ -61,3 +61,17 @@ export function useDemoEmulator(): { emu: RunningEmulator; dir: string } {
   });
   return ctx;
 }
+
+/**
+ * For a describe block: an {@link emulatorFixture} and the environment that points the
+ * real CLI at it, started before its tests and closed after them. Read the fields inside tests.
+ */
+export function useEmulatorFixture(options: EmulatorOptions = {}): { fx: EmulatorFixture; env: Record<string, string> } {
+  const ctx = {} as { fx: EmulatorFixture; env: Record<string, string> };
+  beforeAll(async () => {
+    ctx.fx = await emulatorFixture(options);
+    ctx.env = { CHANGELOG_BASE_URL: ctx.fx.emu.url, CHANGELOG_TOKEN: ctx.fx.token };
+  });
+  afterAll(async () => ctx.fx.close());
+  return ctx;
+}

@@ -3,12 +3,12 @@
 // job's other files are still processed. The real CLI against the emulator over HTTP.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/api/errors.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { MAX_ALIAS_EXPANSION } from '../../src/mirror/frontmatter.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { useEmulatorFixture } from '../helpers/emulator.js';
 
 /** Nine levels of nine aliases: 9^9 (387 million) strings once expanded, in 500 bytes. */
 const BOMB = [
@@ -60,19 +60,15 @@ describe('alias expansion limit (parser)', () => {
 });
 
 describe('alias bomb through the CLI', () => {
-  let fx: EmulatorFixture;
-  let env: Record<string, string>;
   let dir: string;
   useTempDir((d) => (dir = d));
-  beforeAll(async () => {
-    fx = await emulatorFixture();
-    env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-  });
-  afterAll(async () => fx.close());
+  const emulator = useEmulatorFixture();
 
   const entries = () => join(dir, 'content/entries');
 
   it('check and push refuse the file, name file and line, and push the other files', async () => {
+
+    const { fx, env } = emulator;
     await mkdir(entries(), { recursive: true });
     await writeFile(join(entries(), '2026-01-01-bomb.md'), `---\ntitle: Bomb\npublish_at: 2026-01-01\n${BOMB}\n---\n\nBoom.\n`);
     await writeFile(join(entries(), '2026-01-02-fine.md'), '---\ntitle: Fine\npublish_at: 2026-01-02\n---\n\nFine.\n');
@@ -90,6 +86,8 @@ describe('alias bomb through the CLI', () => {
   });
 
   it('pull, when the remote entry of a file with a bomb changed, reports that file and updates the others', async () => {
+
+    const { fx, env } = emulator;
     // The bomb moves into a pulled file (one with an identifier), as a writer's own field.
     const bomb = join(entries(), '2026-01-01-bomb.md');
     await rm(bomb);

@@ -2,11 +2,11 @@
 // others, inline and on the conversion threads. The real CLI against the emulator over HTTP.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/api/errors.js';
 import { MAX_CONVERTED_CONTENT_MB, remoteContentToMarkdown } from '../../src/mirror/convert.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { useEmulatorFixture } from '../helpers/emulator.js';
 
 const LIMIT = MAX_CONVERTED_CONTENT_MB * 2 ** 20;
 const bigHtml = (chars: number) => `<p>${'x'.repeat(chars - 7)}</p>`;
@@ -25,19 +25,14 @@ describe('the per-entry conversion limit', () => {
 });
 
 describe('pull with one entry too large to convert', () => {
-  let fx: EmulatorFixture;
-  let env: Record<string, string>;
   let dir: string;
   useTempDir((d) => (dir = d), { each: true });
-  beforeAll(async () => {
-    fx = await emulatorFixture();
-    env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-  });
-  afterAll(async () => fx.close());
+  const emulator = useEmulatorFixture();
 
   // 3 entries run inline; 260 run on the conversion threads (the pool starts at 200 jobs).
   for (const small of [2, 259]) {
     it(`names it, exits 1 and mirrors the ${small} others (${small + 1 >= 200 ? 'threads' : 'inline'})`, async () => {
+      const { fx, env } = emulator;
       for (const e of fx.store.listEntries(fx.ws)) fx.store.deleteEntry(fx.ws, e.identifier);
       for (let i = 0; i < small; i++) fx.store.insertEntry(fx.ws, { title: `Small ${i}`, slug: `small-${i}`, publish_at: '2026-01-05', content: `<p>Entry ${i}.</p>` });
       fx.store.insertEntry(fx.ws, { title: 'Huge', slug: 'huge', publish_at: '2026-01-06', content: bigHtml(LIMIT + 1024) });

@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { useEmulatorFixture } from '../helpers/emulator.js';
 
 const { _getTmpname: writeFileAtomicTemp } = createRequire(import.meta.url)('write-file-atomic') as { _getTmpname: (file: string) => string };
 
@@ -16,16 +16,12 @@ const { _getTmpname: writeFileAtomicTemp } = createRequire(import.meta.url)('wri
 const DEAD_PID = 99_999_999;
 
 describe('leftover temporary files', () => {
-  let fx: EmulatorFixture;
-  let env: Record<string, string>;
   let dir: string;
   useTempDir((d) => (dir = d));
-  beforeAll(async () => {
-    fx = await emulatorFixture();
-    env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-    fx.store.insertEntry(fx.ws, { title: 'Dark mode', slug: 'dark-mode', publish_at: '2026-01-02', content: '<p>Dark.</p>' });
+  const emulator = useEmulatorFixture();
+  beforeAll(() => {
+    emulator.fx.store.insertEntry(emulator.fx.ws, { title: 'Dark mode', slug: 'dark-mode', publish_at: '2026-01-02', content: '<p>Dark.</p>' });
   });
-  afterAll(async () => fx.close());
 
   /** Leftovers of the tool's writes, relative to the project, and a writer's files that look alike. */
   async function plant(): Promise<{ ours: string[]; writers: string[] }> {
@@ -62,6 +58,8 @@ describe('leftover temporary files', () => {
   const left = (rels: string[]) => rels.filter((rel) => existsSync(join(dir, rel)));
 
   it('pull removes them in content/entries, content/_data, .changelog and .changelog/conflicts, and names them', async () => {
+
+    const { env } = emulator;
     const first = await runCli(['pull'], { cwd: dir, env });
     expect(first.code, first.stderr).toBe(0);
     const { ours, writers } = await plant();
@@ -77,6 +75,8 @@ describe('leftover temporary files', () => {
   });
 
   it('push removes them too, and says so', async () => {
+
+    const { env } = emulator;
     const { ours, writers } = await plant();
     const r = await runCli(['push'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
