@@ -85,15 +85,17 @@ async function streamOversizeBody(res: ServerResponse, total: number, chunked: b
   const pad = Buffer.alloc(64 * 1024, 0x20);
   res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(Math.max(total, head.length + tail.length)) }) });
   let sent = 0;
+  let closed = false;
+  res.once('close', () => (closed = true));
   const write = (buf: Buffer): boolean => {
     sent += buf.length;
     record.bytesSent = sent;
     return res.write(buf);
   };
   write(head);
-  while (!res.destroyed && sent < total - tail.length) {
+  while (!closed && sent < total - tail.length) {
     const n = Math.min(pad.length, total - tail.length - sent);
-    if (!write(n === pad.length ? pad : pad.subarray(0, n))) {
+    if (!write(n === pad.length ? pad : pad.subarray(0, n)) && !closed) {
       await new Promise<void>((resolve) => {
         const go = () => {
           res.off('drain', go);
@@ -105,7 +107,7 @@ async function streamOversizeBody(res: ServerResponse, total: number, chunked: b
       });
     }
   }
-  if (res.destroyed) {
+  if (closed) {
     record.dropped = true;
     return;
   }
