@@ -482,8 +482,9 @@ export async function readBodyCapped(res: Pick<Dispatcher.ResponseData, 'body' |
     if (size > limit) throw tooLarge(`body (more than ${limit} bytes read)`);
     chunks.push(chunk);
   }
-  // TextDecoder, like undici's text(): UTF-8, a byte order mark dropped.
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  // As undici's text(): UTF-8 (invalid bytes replaced), a byte order mark dropped.
+  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function isEnvelope(json: unknown): boolean {
