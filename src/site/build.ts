@@ -21,6 +21,7 @@ import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, t
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl } from './settings.js';
+import { sitePathPrefix } from './site-url.js';
 import { BUNDLE_DIR, checkThemeOverride, listThemes, resolveTheme } from './themes.js';
 
 /** Options of {@link buildSite}. Paths absolute. */
@@ -39,6 +40,12 @@ export interface BuildOptions {
   today?: string;
   /** The theme, over the workspace's (`theme` of the configuration); it must be a theme of the site. */
   theme?: string;
+  /**
+   * The site's base path (Eleventy's `pathPrefix`), e.g. `/changelog/`: every URL of the
+   * pages and the search results under it. Default: the path of `siteUrl` (see
+   * `site-url.ts`); `/` serves the site at the root whatever the site URL.
+   */
+  pathPrefix?: string;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
@@ -211,6 +218,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (!runsOnWorker(entryNames.length)) preloadEleventy();
   /** Set when the output was written over and pruned: it then holds only this build's files. */
   let pruned: { written: string[] } | undefined;
+  const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   try {
     const themes = await listThemes(input.dir);
@@ -239,7 +247,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // templates change what it would read of the pages (then it reads the written pages).
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
-    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
+    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal, basePath);
     // The data is loaded here, once, for the pages and for the search index.
     let entryFiles;
     let siteData;
@@ -272,7 +280,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
     const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
-    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles.length) };
+    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles.length) };
     let previous: string[];
     try {
       previous = await emptied;
@@ -315,7 +323,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     index = await search;
   } else if (options.search !== false) {
     const searchStarted = Date.now();
-    index = await buildSearchIndex(options.outputDir);
+    index = await buildSearchIndex(options.outputDir, basePath);
     timings.searchMs = Date.now() - searchStarted;
   }
   if (phases === 2) options.onPhase?.(2, phases);

@@ -17,6 +17,7 @@ import { ImageDimensions } from './images.js';
 import { renderBodies } from './render-pool.js';
 import { latestEntry, type LatestDocument } from './latest.js';
 import { siteSettings, type SiteSettings } from './settings.js';
+import { siteAbsoluteUrl } from './site-url.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
 
 /** A tag as templates see it: the service's tag (`content/_data/tags.json`) or a local one. */
@@ -346,7 +347,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     usedSlugs.add(slug);
     e.slug = slug;
     e.url = `/entries/${slug}/`;
-    e.absoluteUrl = new URL(e.url.slice(1), siteUrl).href;
+    e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
   }
   const byTag = new Map<SiteTag, SiteEntry[]>();
   entries.forEach((e, i) => {

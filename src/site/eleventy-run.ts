@@ -19,6 +19,8 @@ export interface EleventyRun {
   outputDir: string;
   /** A project's `.eleventy.js`; without one the plugin is added here. */
   configPath?: string;
+  /** The site's base path (Eleventy's `pathPrefix`, e.g. `/changelog/`). Default `/`. */
+  pathPrefix?: string;
   pluginOptions: ChangelogSitePluginOptions;
   /**
    * Old-generation heap limit of the worker thread, MB. A limit makes V8 collect garbage
@@ -121,6 +123,7 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
   const eleventy = new Eleventy(run.inputDir, run.outputDir, {
     quietMode: true,
     configPath: run.configPath,
+    pathPrefix: run.pathPrefix,
     config(eleventyConfig: Parameters<typeof changelogSitePlugin>[0]) {
       eleventyConfig.addGlobalData(OPTIONS_KEY, run.pluginOptions);
       if (!run.configPath) eleventyConfig.addPlugin(changelogSitePlugin);

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { siteAbsoluteUrl } from './site-url.js';
 
 /** What {@link latestEntry} needs of an entry. */
 export interface LatestSource {
@@ -58,6 +59,6 @@ export function latestEntry(newest: LatestSource | undefined, siteUrl: string): 
     notify_subscribers: newest.notifySubscribers ?? false,
     content: newest.html,
     tags: newest.tags,
-    url: new URL(newest.url.replace(/^\//, ''), siteUrl).href,
+    url: siteAbsoluteUrl(newest.url, siteUrl),
   };
 }

@@ -3,16 +3,19 @@
  * data (see `data.ts`), the feed plugin's filters (Atom, RSS 2.0 and JSON Feed templates in
  * `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
- * and passthrough of `widget.js` and `images/`.
+ * passthrough of `widget.js` and `images/`, and Eleventy's HTML base plugin: with a base path
+ * (`pathPrefix`, the path of the site URL, see `site-url.ts`) every URL in the HTML pages
+ * gets it, so the templates keep writing site-relative URLs (`/feed.xml`).
  * `.eleventy.js` adds it; `build.ts` runs Eleventy with it programmatically.
  *
  * @module
  */
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
-import rssPlugin, { convertHtmlToAbsoluteUrls } from '@11ty/eleventy-plugin-rss';
+import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
 import { IMAGES_DIR } from './images.js';
+import { siteAbsoluteUrl } from './site-url.js';
 import { BUNDLE_DIR, listThemes } from './themes.js';
 
 /** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
@@ -36,6 +39,9 @@ export interface ChangelogSitePluginOptions {
   siteData?: SiteData;
 }
 
+/** Marks a configuration the plugin was added to (a registry symbol: shared by every copy of this module). */
+const APPLIED = Symbol.for('changelog-sync.site-plugin');
+
 /** Global data key through which `build.ts` passes options to the plugin `.eleventy.js` adds. */
 export const OPTIONS_KEY = 'changelogSyncOptions';
 
@@ -48,6 +54,7 @@ interface EleventyConfigLike {
   addPreprocessor(name: string, extensions: string, fn: (data: Record<string, unknown>, content: string) => unknown): void;
   addBundle?(name: string, options?: Record<string, unknown>): void;
   addWatchTarget(path: string): void;
+  getFilter(name: string): (...args: unknown[]) => unknown;
   globalData?: Record<string, unknown>;
 }
 
@@ -62,6 +69,13 @@ function hasRelativeUrl(html: string): boolean {
  * over the plugin's own options, which win over the environment.
  */
 export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void {
+  // Once per configuration: a build adds the plugin, and so may the `.eleventy.js` Eleventy
+  // finds in the working directory (possibly another copy of this module). Twice, every
+  // filter, passthrough copy and the base path's URL transform would be registered twice
+  // (the prefix added twice).
+  const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: true };
+  if (config[APPLIED]) return;
+  config[APPLIED] = true;
   const resolved = () => {
     const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
     return {
@@ -76,6 +90,10 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   };
   const o = resolved();
 
+  // The feed plugin adds Eleventy's HTML base plugin ("first add wins"; a second add, from a
+  // plugin, would add the base path twice): with Eleventy's `pathPrefix` (given by
+  // `build.ts` from the site URL, or `--pathprefix`) it adds the base path to every URL of
+  // the HTML pages; at `/` (`dev`) it does nothing.
   eleventyConfig.addPlugin(rssPlugin);
   // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
   // parses every page with posthtml; our layout always fills the css bundle, so it is off.
@@ -107,16 +125,24 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   eleventyConfig.addFilter('tagStyle', tagStyle);
   // RFC 822 dates for RSS (the feed plugin's dateToRfc822 builds an Intl formatter per call).
   eleventyConfig.addFilter('rfc822Date', (d: Date) => d.toUTCString());
+  // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
+  // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
+  eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
   // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
-  // (the feed plugin's converter parses the HTML; most entries need no change at all).
+  // (the HTML base plugin's converter parses the HTML; most entries need no change at all):
+  // relative URLs against the entry's page, site-relative ones (`/images/...`) under the
+  // base path.
   const absolute = new Map<string, Promise<string>>();
+  type WithBase = (html: string, base: string, pageUrl: string) => Promise<string>;
   eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
     if (!hasRelativeUrl(entry.html)) return entry.html;
-    const base = new URL(entry.url.replace(/^\//, ''), siteUrl).href;
-    let converted = absolute.get(base);
+    const key = siteAbsoluteUrl(entry.url, siteUrl);
+    let converted = absolute.get(key);
     if (!converted) {
-      converted = convertHtmlToAbsoluteUrls(entry.html, base, { closingSingleTag: 'slash' });
-      absolute.set(base, converted);
+      // The base plugin's filter: the origin with Eleventy's pathPrefix (the site URL's path).
+      const withBase = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
+      converted = withBase(entry.html, new URL(siteUrl).origin, entry.url);
+      absolute.set(key, converted);
     }
     return converted;
   });

@@ -14,9 +14,13 @@ export interface StaticServer {
 /**
  * Serves `dir` on 127.0.0.1 (port 0).
  * @param extra routes answered before the files (e.g. a page that embeds the widget).
+ * @param options.prefix serve the site under this path only (`/changelog/`), as GitHub
+ *   Pages serves a project site: the site's 404 page for unknown paths under it, a bare 404
+ *   everywhere else.
  */
-export async function serveStatic(dir: string, extra: Record<string, { type: string; body: string }> = {}): Promise<StaticServer> {
+export async function serveStatic(dir: string, extra: Record<string, { type: string; body: string }> = {}, options: { prefix?: string } = {}): Promise<StaticServer> {
   const assets = sirv(dir, { dev: true, etag: false });
+  const prefix = options.prefix ?? '/';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const route = extra[path];
@@ -25,6 +29,12 @@ export async function serveStatic(dir: string, extra: Record<string, { type: str
       res.end(route.body);
       return;
     }
+    if (!path.startsWith(prefix)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('outside the site');
+      return;
+    }
+    req.url = `/${(req.url ?? '/').slice(prefix.length)}`;
     assets(req, res, () => {
       void readFile(join(dir, '404.html')).then(
         (body) => {

@@ -1,0 +1,106 @@
+// The site under a base path, as GitHub Pages serves a project site: built with
+// `https://acme.github.io/changelog/` and served under /changelog/ only, every link, asset,
+// feed link and search file resolves. The corpus suite crawls the real changelog the same way.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { buildSite, type BuildOptions } from '../../src/site/build.js';
+import { useTempDir } from '../helpers/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/static-server.js';
+import { crawlSite, pagefindResultUrls, type CrawlResult } from './crawl.js';
+import { dailyEntries, pngHeader, writeContent } from './fixture.js';
+
+const SITE_URL = 'https://acme.github.io/changelog/';
+const PREFIX = '/changelog/';
+
+describe('a site built for https://acme.github.io/changelog/, served under /changelog/ only', () => {
+  let dir: string;
+  let server: StaticServer;
+  let crawl: CrawlResult;
+  useTempDir((d) => (dir = d));
+
+  const build = (outputDir: string, options: Partial<BuildOptions> = {}) =>
+    buildSite({ contentDir: join(dir, 'content'), siteDir: PACKAGED_SITE_DIR, outputDir, siteUrl: SITE_URL, root: dir, today: '2026-03-15', ...options });
+
+  beforeAll(async () => {
+    await writeContent(dir, {
+      entries: [
+        // 25 entries: the index has a second page, the tags have pages.
+        ...dailyEntries(24, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])),
+        {
+          title: 'Pictures and links',
+          date: '2026-03-15',
+          tags: ['New'],
+          body: 'A chart:\n\n![Chart](/images/chart.png)\n\nSee [the previous update](/entries/update-24/) and [the tags](/tags/).\n',
+        },
+      ],
+      images: { 'chart.png': pngHeader(640, 360) },
+    });
+    await build(join(dir, '_site'));
+    server = await serveStatic(join(dir, '_site'), {}, { prefix: PREFIX });
+    crawl = await crawlSite({ outputDir: join(dir, '_site'), server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('follows every link, asset, feed link and search file: none is broken', () => {
+    expect(crawl.broken).toEqual([]);
+    const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
+    // What the crawl reached: pages, the stylesheet bundle, the feeds, search and images.
+    for (const p of ['/changelog/', '/changelog/page/2/', '/changelog/entries/pictures-and-links/', '/changelog/tags/new/', '/changelog/search/', '/changelog/feed.xml', '/changelog/rss.xml', '/changelog/feed.json', '/changelog/images/chart.png', '/changelog/pagefind/pagefind-ui.js']) {
+      expect(paths).toContain(p);
+    }
+    expect(paths.some((p) => /^\/changelog\/css\/.+\.css$/.test(p))).toBe(true);
+    expect(crawl.searchResults).toBe(25);
+  });
+
+  it('writes the base path into the pages and the site URL into the absolute URLs', async () => {
+    const out = join(dir, '_site');
+    const page = await readFile(join(out, 'entries/pictures-and-links/index.html'), 'utf8');
+    expect(page).toContain('src="/changelog/images/chart.png"');
+    expect(page).toContain('href="/changelog/entries/update-24/"');
+    expect(page).toContain('<link rel="canonical" href="https://acme.github.io/changelog/entries/pictures-and-links/">');
+    expect(page).not.toMatch(/(?:href|src|action)="\/(?!changelog\/)/);
+    const notFound = await readFile(join(out, '404.html'), 'utf8');
+    expect(notFound).not.toMatch(/(?:href|src|action)="(?!\/changelog\/|https:|#)/);
+    const atom = await readFile(join(out, 'feed.xml'), 'utf8');
+    expect(atom).toContain('<link href="https://acme.github.io/changelog/feed.xml" rel="self"');
+    expect(atom).toContain('<link href="https://acme.github.io/changelog/entries/pictures-and-links/" rel="alternate"');
+    // Entry HTML in the feeds: site-relative URLs under the base path.
+    expect(atom).toContain('src=&quot;https://acme.github.io/changelog/images/chart.png&quot;');
+    expect(atom).toContain('href=&quot;https://acme.github.io/changelog/tags/&quot;');
+    expect(await readFile(join(out, 'robots.txt'), 'utf8')).toContain('Sitemap: https://acme.github.io/changelog/sitemap.xml');
+    expect(await readFile(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://acme.github.io/changelog/tags/</loc>');
+    expect(JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')).url).toBe('https://acme.github.io/changelog/entries/pictures-and-links/');
+    expect((await pagefindResultUrls(out)).every((u) => u.startsWith('/changelog/entries/'))).toBe(true);
+  });
+
+  it('a team that overrides the entry page (search indexed from the written pages) gets result URLs under the base path', async () => {
+    const siteDir = join(dir, 'team-site');
+    await mkdir(join(siteDir, '_includes'), { recursive: true });
+    const packaged = await readFile(join(PACKAGED_SITE_DIR, '_includes/entry-page.njk'), 'utf8');
+    await writeFile(join(siteDir, '_includes/entry-page.njk'), packaged.replace('<p class="back">', '<p class="back team">'));
+    const out = join(dir, '_team-site');
+    await build(out, { siteDir });
+    const urls = await pagefindResultUrls(out);
+    expect(urls).toHaveLength(25);
+    expect(urls.every((u) => /^\/changelog\/entries\/[a-z0-9-]+\/$/.test(u))).toBe(true);
+  });
+
+  it('the crawl can fail: the same site built at / (pathPrefix "/") and served under /changelog/ has broken links', async () => {
+    const out = join(dir, '_site-at-root');
+    await build(out, { pathPrefix: '/' });
+    const page = await readFile(join(out, 'index.html'), 'utf8');
+    expect(page).toContain('href="/feed.xml"');
+    const rootServer = await serveStatic(out, {}, { prefix: PREFIX });
+    try {
+      const broken = (await crawlSite({ outputDir: out, server: rootServer.url, prefix: PREFIX, siteUrl: SITE_URL })).broken.map((b) => new URL(b.url).pathname);
+      expect(broken).toEqual(expect.arrayContaining(['/feed.xml', '/', '/search/', '/images/chart.png', '/pagefind/pagefind-ui.js']));
+      expect(broken.some((p) => p.startsWith('/entries/'))).toBe(true);
+    } finally {
+      await rootServer.close();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+// A link checker for a built site served over HTTP: follows every link and asset of every
+// page (href, src, srcset, form action, CSS url()), every site URL in the feeds, the sitemap,
+// robots.txt and latest.json, Pagefind's own files and its result URLs, and reports each
+// URL that does not answer 200. Absolute URLs on the site URL (canonical links, feed items)
+// are fetched from the test server instead, path for path: one that lost the base path
+// lands outside the served prefix and is reported.
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+
+type Node = DefaultTreeAdapterMap['parentNode'];
+
+/** A URL that did not answer 200, and the first URL that referred to it. */
+export interface BrokenLink {
+  url: string;
+  status: number;
+  from: string;
+}
+
+export interface CrawlResult {
+  /** Every URL fetched (on the test server). */
+  fetched: Set<string>;
+  broken: BrokenLink[];
+  /** Pagefind result URLs checked (from the index's fragments). */
+  searchResults: number;
+}
+
+export interface CrawlOptions {
+  /** The built site on disk (its HTML pages are all starting points). */
+  outputDir: string;
+  /** The test server's origin, e.g. `http://127.0.0.1:4321`. */
+  server: string;
+  /** The base path the site is served under, e.g. `/changelog/`. */
+  prefix: string;
+  /** The site URL it was built with: absolute URLs on it are fetched from the server. */
+  siteUrl: string;
+}
+
+const LINK_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href'],
+  link: ['href'],
+  script: ['src'],
+  img: ['src', 'srcset'],
+  source: ['src', 'srcset'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  iframe: ['src'],
+  form: ['action'],
+};
+
+/** The URLs an HTML document refers to (as written; `srcset` split into its URLs). */
+export function htmlLinks(html: string): string[] {
+  const out: string[] = [];
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (!('tagName' in child)) continue;
+      const names = LINK_ATTRIBUTES[child.tagName] ?? [];
+      for (const a of child.attrs) {
+        if (!names.includes(a.name)) continue;
+        if (a.name === 'srcset') out.push(...a.value.split(',').map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean));
+        else out.push(a.value.trim());
+      }
+      if (child.tagName === 'meta' && child.attrs.some((a) => a.name === 'property' && a.value === 'og:url')) {
+        out.push(child.attrs.find((a) => a.name === 'content')?.value ?? '');
+      }
+      walk(child.tagName === 'template' ? (child as DefaultTreeAdapterMap['template']).content : child);
+    }
+  };
+  walk(parse(html));
+  return out;
+}
+
+/** Absolute http(s) URLs in text (feeds, sitemap, robots.txt, JSON), XML and JSON escapes undone. */
+export function textUrls(text: string): string[] {
+  const plain = text.replace(/\\\//g, '/').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return [...plain.matchAll(/https?:\/\/[^\s"'<>\\)]+/g)].map((m) => m[0]);
+}
+
+/** The result URLs of a Pagefind index on disk: each fragment is gzipped `pagefind_dcd` + JSON. */
+export async function pagefindResultUrls(outputDir: string): Promise<string[]> {
+  const dir = join(outputDir, 'pagefind/fragment');
+  const urls: string[] = [];
+  for (const name of await readdir(dir)) {
+    const raw = gunzipSync(await readFile(join(dir, name))).toString('utf8');
+    urls.push((JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string }).url);
+  }
+  return urls;
+}
+
+/**
+ * Crawls the site from its pages on disk, its fixed files and an unknown deep path (the 404
+ * page, which must work from any depth).
+ */
+export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
+  const { server, prefix } = options;
+  const site = new URL(options.siteUrl);
+  const fetched = new Set<string>();
+  const broken: BrokenLink[] = [];
+  const queue: Array<{ url: string; from: string; expect?: number }> = [];
+  const seen = new Set<string>();
+  const add = (raw: string, from: string, expect?: number) => {
+    if (!raw || raw.startsWith('#') || /^(?:mailto|tel|data|javascript):/i.test(raw)) return;
+    let u: URL;
+    try {
+      u = new URL(raw, from);
+    } catch {
+      broken.push({ url: raw, status: 0, from });
+      return;
+    }
+    // The site's own absolute URLs: fetched from the test server, path for path.
+    if (u.origin === site.origin) u = new URL(u.pathname + u.search, server);
+    if (u.origin !== server) return; // another site
+    u.hash = '';
+    u.search = '';
+    if (seen.has(u.href)) return;
+    seen.add(u.href);
+    queue.push({ url: u.href, from, expect });
+  };
+
+  const root = `${server}${prefix}`;
+  for (const d of await readdir(options.outputDir, { withFileTypes: true, recursive: true })) {
+    if (d.isFile() && d.name.endsWith('.html') && d.name !== '404.html') {
+      const rel = relative(options.outputDir, join(d.parentPath, d.name)).split(sep).join('/');
+      add(rel === 'index.html' ? './' : rel.replace(/index\.html$/, ''), root);
+    }
+  }
+  for (const f of ['./', 'robots.txt', 'sitemap.xml', 'latest.json', 'widget.js', 'feed.xml', 'rss.xml', 'feed.json', 'pagefind/pagefind.js', 'pagefind/pagefind-ui.js', 'pagefind/pagefind-ui.css', 'pagefind/pagefind-entry.json']) {
+    add(f, root);
+  }
+  add(`${root}no/such/deep/page/`, root, 404);
+  const results = await pagefindResultUrls(options.outputDir).catch(() => [] as string[]);
+  for (const r of results) add(r, `${root}pagefind/`);
+
+  while (queue.length > 0) {
+    const batch = queue.splice(0, 16);
+    await Promise.all(
+      batch.map(async ({ url, from, expect }) => {
+        const res = await fetch(url);
+        fetched.add(url);
+        const body = await res.text();
+        if (res.status !== (expect ?? 200)) {
+          broken.push({ url, status: res.status, from });
+          return;
+        }
+        const type = res.headers.get('content-type') ?? '';
+        if (type.includes('html')) for (const l of htmlLinks(body)) add(l, url);
+        else if (type.includes('css')) for (const m of body.matchAll(/url\(\s*['"]?([^'")]+)/g)) add(m[1]!, url);
+        else if (/xml|json|text\/plain/.test(type)) for (const l of textUrls(body)) add(l, url);
+        if (url.endsWith('/pagefind-entry.json')) {
+          const entry = JSON.parse(body) as { languages: Record<string, { hash: string }> };
+          for (const lang of Object.values(entry.languages)) add(`pagefind.${lang.hash}.pf_meta`, url);
+        }
+      }),
+    );
+  }
+  return { fetched, broken, searchResults: results.length };
+}
