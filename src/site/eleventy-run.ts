@@ -73,6 +73,16 @@ function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void
 }
 
 /**
+ * Keeps Eleventy's benchmark warnings ("Benchmark 182ms 13% ... Transform") off stderr: its
+ * "Configuration" benchmarks are made before quiet mode applies and print on their own
+ * (with a base path, the HTML base plugin's URL transform is such a benchmark).
+ */
+function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
+  const bench = (eleventy as unknown as { bench?: { getAll?(): Record<string, { setIsVerbose?(verbose: boolean): void }> } }).bench;
+  for (const group of Object.values(bench?.getAll?.() ?? {})) group.setIsVerbose?.(false);
+}
+
+/**
  * The files Eleventy reports from `write()`: `[passthrough copies, templates]`, each copy a
  * `{ map: { source: destination } }`, each template an `{ outputPath }` (`false` when it
  * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
@@ -135,6 +145,7 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
   try {
     await eleventy.init();
     if (run.asyncWrites) writePagesAsynchronously(eleventy);
+    quietBenchmarks(eleventy);
     return { files: writtenFiles(await eleventy.write()) };
   } catch (cause) {
     throw new EleventyRunError(describeBuildError(cause), { cause });

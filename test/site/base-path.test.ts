@@ -52,7 +52,7 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
     for (const p of ['/changelog/', '/changelog/page/2/', '/changelog/entries/pictures-and-links/', '/changelog/tags/new/', '/changelog/search/', '/changelog/feed.xml', '/changelog/rss.xml', '/changelog/feed.json', '/changelog/images/chart.png', '/changelog/pagefind/pagefind-ui.js']) {
       expect(paths).toContain(p);
     }
-    expect(paths.some((p) => /^\/changelog\/css\/.+\.css$/.test(p))).toBe(true);
+    expect(paths.some((p) => /^\/changelog\/bundle\/.+\.css$/.test(p))).toBe(true);
     expect(crawl.searchResults).toBe(25);
   });
 

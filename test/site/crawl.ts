@@ -148,8 +148,11 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
         else if (type.includes('css')) for (const m of body.matchAll(/url\(\s*['"]?([^'")]+)/g)) add(m[1]!, url);
         else if (/xml|json|text\/plain/.test(type)) for (const l of textUrls(body)) add(l, url);
         if (url.endsWith('/pagefind-entry.json')) {
-          const entry = JSON.parse(body) as { languages: Record<string, { hash: string }> };
-          for (const lang of Object.values(entry.languages)) add(`pagefind.${lang.hash}.pf_meta`, url);
+          const entry = JSON.parse(body) as { languages: Record<string, { hash: string; wasm?: string }> };
+          for (const lang of Object.values(entry.languages)) {
+            add(`pagefind.${lang.hash}.pf_meta`, url);
+            if (lang.wasm) add(`wasm.${lang.wasm}.pagefind`, url);
+          }
         }
       }),
     );
