@@ -47,6 +47,7 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
 
   it('follows every link, asset, feed link and search file: none is broken', () => {
     expect(crawl.broken).toEqual([]);
+    expect(crawl.brokenEverywhere).toEqual([]);
     const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
     // What the crawl reached: pages, the stylesheet bundle, the feeds, search and images.
     for (const p of ['/changelog/', '/changelog/page/2/', '/changelog/entries/pictures-and-links/', '/changelog/tags/new/', '/changelog/search/', '/changelog/feed.xml', '/changelog/rss.xml', '/changelog/feed.json', '/changelog/images/chart.png', '/changelog/pagefind/pagefind-ui.js']) {

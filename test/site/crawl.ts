@@ -4,6 +4,7 @@
 // URL that does not answer 200. Absolute URLs on the site URL (canonical links, feed items)
 // are fetched from the test server instead, path for path: one that lost the base path
 // lands outside the served prefix and is reported.
+import { statSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -14,6 +15,8 @@ type Node = DefaultTreeAdapterMap['parentNode'];
 /** A URL that did not answer 200, and the first URL that referred to it. */
 export interface BrokenLink {
   url: string;
+  /** The link as written in the page that referred to it. */
+  href: string;
   status: number;
   from: string;
 }
@@ -21,7 +24,13 @@ export interface BrokenLink {
 export interface CrawlResult {
   /** Every URL fetched (on the test server). */
   fetched: Set<string>;
+  /** Links that do not work under the base path, but would on the site served at `/`. */
   broken: BrokenLink[];
+  /**
+   * Links that would not work at `/` either: an entry's own broken link, written in its
+   * Markdown (a relative link to a page of another site, a malformed URL).
+   */
+  brokenEverywhere: BrokenLink[];
   /** Pagefind result URLs checked (from the index's fragments). */
   searchResults: number;
 }
@@ -97,7 +106,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const site = new URL(options.siteUrl);
   const fetched = new Set<string>();
   const broken: BrokenLink[] = [];
-  const queue: Array<{ url: string; from: string; expect?: number }> = [];
+  const queue: Array<{ url: string; href: string; from: string; expect?: number }> = [];
   const seen = new Set<string>();
   const add = (raw: string, from: string, expect?: number) => {
     if (!raw || raw.startsWith('#') || /^(?:mailto|tel|data|javascript):/i.test(raw)) return;
@@ -105,7 +114,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     try {
       u = new URL(raw, from);
     } catch {
-      broken.push({ url: raw, status: 0, from });
+      broken.push({ url: raw, href: raw, status: 0, from });
       return;
     }
     // The site's own absolute URLs: fetched from the test server, path for path.
@@ -115,7 +124,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
     u.search = '';
     if (seen.has(u.href)) return;
     seen.add(u.href);
-    queue.push({ url: u.href, from, expect });
+    queue.push({ url: u.href, href: raw, from, expect });
   };
 
   const root = `${server}${prefix}`;
@@ -135,12 +144,12 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   while (queue.length > 0) {
     const batch = queue.splice(0, 16);
     await Promise.all(
-      batch.map(async ({ url, from, expect }) => {
+      batch.map(async ({ url, href, from, expect }) => {
         const res = await fetch(url);
         fetched.add(url);
         const body = await res.text();
         if (res.status !== (expect ?? 200)) {
-          broken.push({ url, status: res.status, from });
+          broken.push({ url, href, status: res.status, from });
           return;
         }
         const type = res.headers.get('content-type') ?? '';
@@ -157,5 +166,39 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
       }),
     );
   }
-  return { fetched, broken, searchResults: results.length };
+  const atRoot = broken.filter((b) => worksAtRoot(b, options));
+  return { fetched, broken: atRoot, brokenEverywhere: broken.filter((b) => !atRoot.includes(b)), searchResults: results.length };
+}
+
+/**
+ * Whether a broken link would work on the same site served at `/`: the link as written, less
+ * the base path, resolved from the referring page's place at `/`, names a file of the site.
+ */
+function worksAtRoot(b: BrokenLink, options: CrawlOptions): boolean {
+  const { prefix, server, outputDir } = options;
+  const unprefix = (path: string) => (path.startsWith(prefix) ? `/${path.slice(prefix.length)}` : path);
+  let target: URL;
+  try {
+    const from = new URL(b.from);
+    const written = new URL(b.href, new URL(unprefix(from.pathname), server));
+    const site = new URL(options.siteUrl);
+    target = written.origin === site.origin || written.origin === server ? new URL(unprefix(written.pathname), server) : written;
+  } catch {
+    return false;
+  }
+  if (target.origin !== server) return false;
+  let rel: string;
+  try {
+    rel = decodeURIComponent(target.pathname);
+  } catch {
+    return false;
+  }
+  const file = join(outputDir, rel);
+  return [file, join(file, 'index.html')].some((f) => {
+    try {
+      return statSync(f).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
