@@ -42,8 +42,9 @@ export interface BuildOptions {
   theme?: string;
   /**
    * The site's base path (Eleventy's `pathPrefix`), e.g. `/changelog/`: every URL of the
-   * pages and the search results under it. Default: the path of `siteUrl` (see
-   * `site-url.ts`); `/` serves the site at the root whatever the site URL.
+   * pages under it. Default: the path of `siteUrl` (see `site-url.ts`); `/` serves the site
+   * at the root whatever the site URL. (The search index keeps site-relative URLs: Pagefind
+   * puts the path its files are served under in front of them.)
    */
   pathPrefix?: string;
   /** Build the Pagefind search index. Default true. */
@@ -247,7 +248,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // templates change what it would read of the pages (then it reads the written pages).
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
-    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal, basePath);
+    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
     // The data is loaded here, once, for the pages and for the search index.
     let entryFiles;
     let siteData;
@@ -323,7 +324,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     index = await search;
   } else if (options.search !== false) {
     const searchStarted = Date.now();
-    index = await buildSearchIndex(options.outputDir, basePath);
+    index = await buildSearchIndex(options.outputDir);
     timings.searchMs = Date.now() - searchStarted;
   }
   if (phases === 2) options.onPhase?.(2, phases);

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import { escapeHtml } from '../html-escape.js';
 import type { SiteEntry } from './data.js';
@@ -110,28 +110,16 @@ export async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: 
 }
 
 /**
- * Indexes the entry pages of a built site (`entries/**\/*.html`). Pagefind names a page by
- * its path in the site; under a base path each page is given with its URL instead.
+ * Indexes the entry pages of a built site (`entries/**\/*.html`).
  *
  * @param outputDir the built site (absolute).
- * @param pathPrefix the site's base path (`/changelog/`): the result URLs start with it.
  * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start (no binary for this
  *   platform) or reports an error.
  */
-export async function buildSearchIndex(outputDir: string, pathPrefix = '/'): Promise<SearchIndexResult> {
+export async function buildSearchIndex(outputDir: string): Promise<SearchIndexResult> {
   return withPagefind(outputDir, async (index) => {
-    if (pathPrefix === '/') {
-      const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
-      return { pages: added.page_count, errors: added.errors };
-    }
-    const pages = (await readdir(join(outputDir, 'entries'), { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.html'));
-    const added = await Promise.all(
-      pages.map(async (f) => {
-        const url = `${pathPrefix}entries/${f.split(sep).join('/')}`.replace(/(?:^|\/)index\.html$/, '/');
-        return index.addHTMLFile({ url, content: await readFile(join(outputDir, 'entries', f), 'utf8') });
-      }),
-    );
-    return { pages: added.length, errors: added.flatMap((a) => a.errors) };
+    const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
+    return { pages: added.page_count, errors: added.errors };
   });
 }
 
@@ -181,9 +169,8 @@ export interface EntryIndexer {
  * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
  * @param language the `lang` of the entry pages (see {@link searchLanguageFromData}).
  * @param signal stops Pagefind (the build failed); `finish()` then rejects.
- * @param pathPrefix the site's base path (`/changelog/`): the result URLs start with it.
  */
-export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal, pathPrefix = '/'): EntryIndexer {
+export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
   let indexReady: (index: PagefindIndex) => void = () => undefined;
   const started = new Promise<PagefindIndex>((resolve) => (indexReady = resolve));
   let allAdded: () => void = () => undefined;
@@ -223,7 +210,7 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
       // After a stop, a request would start Pagefind again.
       if (signal?.aborted) return;
       for (const e of entries) {
-        const request = started.then((index) => index.addHTMLFile({ url: pathPrefix + e.url.slice(1), content: entrySearchDocument(e, language) }));
+        const request = started.then((index) => index.addHTMLFile({ url: e.url, content: entrySearchDocument(e, language) }));
         request.catch(() => undefined); // awaited in finish(); not unhandled if Pagefind stops first
         pending.push(request);
       }

@@ -199,4 +199,67 @@ describe('the site in Chromium', () => {
   it('logged no console error on any page', () => {
     expect(consoleErrors).toEqual([]);
   });
+
+  // GitHub Pages serves a project site at https://OWNER.github.io/REPO/: the same content,
+  // built for a site URL with a path and served under that path only.
+  describe('under a base path (/changelog/), as GitHub Pages serves a project site', () => {
+    let prefixed: StaticServer;
+    let base: string;
+    const EMBED_PREFIXED = EMBED.replace('src="/widget.js"', 'src="/changelog/widget.js"');
+
+    beforeAll(async () => {
+      prefixed = await serveStatic(join(dir, 'site-prefixed'), { '/embed.html': { type: 'text/html; charset=utf-8', body: EMBED_PREFIXED } }, { prefix: '/changelog/' });
+      base = `${prefixed.url}/changelog/`;
+      const built = await buildSite({ contentDir: join(dir, '.demo/content'), siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, 'site-prefixed'), siteUrl: base, root: dir });
+      expect(built.indexed).toBeGreaterThan(20);
+      consoleErrors.length = 0;
+    });
+    afterAll(async () => {
+      await prefixed?.close();
+    });
+
+    it('opens the index styled, and searches from the header: a result that opens its entry', async () => {
+      await page.goto(base);
+      expect(await page.locator('article.entry').count()).toBe(20);
+      // The stylesheet bundle loaded from under the prefix (unstyled, the body is transparent).
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+      await page.getByLabel('Search entries').fill('funnel');
+      await page.getByLabel('Search entries').press('Enter');
+      await page.waitForURL(`${base}search/?q=funnel`);
+      const result = page.locator('.pagefind-ui__result-link', { hasText: 'Funnel step timing' });
+      await result.waitFor({ timeout: 15_000 });
+      expect(await result.getAttribute('href')).toBe('/changelog/entries/funnel-step-timing/');
+      await result.click();
+      await page.waitForURL(`${base}entries/funnel-step-timing/`);
+      expect(await page.locator('h1').textContent()).toBe('Funnel step timing');
+      await shot('prefix-entry');
+    });
+
+    it('shows the newest entry in the "What\'s new" badge and opens it', async () => {
+      await page.goto(`${prefixed.url}/embed.html`);
+      const badge = page.locator('#whats-new a.changelog-widget');
+      await badge.waitFor();
+      expect(await badge.textContent()).toContain('Lumen for iOS & Android: dashboards on the go');
+      await badge.click();
+      await page.waitForURL(`${base}entries/mobile-dashboards/`);
+      expect(await page.locator('h1').textContent()).toBe('Lumen for iOS & Android: dashboards on the go');
+    });
+
+    it('answers an unknown deep address with the 404 page, whose links work from there', async () => {
+      const url = `${base}entries/no/such/entry/`;
+      const response = await page.goto(url);
+      expect(response?.status()).toBe(404);
+      const own = consoleErrors.findIndex((e) => e.page === url && e.text.includes('status of 404'));
+      expect(own).toBeGreaterThanOrEqual(0);
+      consoleErrors.splice(own, 1);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+      await page.getByRole('link', { name: 'See the latest updates' }).click();
+      await page.waitForURL(base);
+      expect(await page.locator('article.entry').count()).toBe(20);
+    });
+
+    it('logged no console error on any page', () => {
+      expect(consoleErrors).toEqual([]);
+    });
+  });
 });

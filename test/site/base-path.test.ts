@@ -75,10 +75,11 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
     expect(await readFile(join(out, 'robots.txt'), 'utf8')).toContain('Sitemap: https://acme.github.io/changelog/sitemap.xml');
     expect(await readFile(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://acme.github.io/changelog/tags/</loc>');
     expect(JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')).url).toBe('https://acme.github.io/changelog/entries/pictures-and-links/');
-    expect((await pagefindResultUrls(out)).every((u) => u.startsWith('/changelog/entries/'))).toBe(true);
+    // Site-relative in the index: Pagefind's UI adds the path it is served under.
+    expect((await pagefindResultUrls(out)).every((u) => u.startsWith('/entries/'))).toBe(true);
   });
 
-  it('a team that overrides the entry page (search indexed from the written pages) gets result URLs under the base path', async () => {
+  it('a team that overrides the entry page (search indexed from the written pages) gets the same result URLs', async () => {
     const siteDir = join(dir, 'team-site');
     await mkdir(join(siteDir, '_includes'), { recursive: true });
     const packaged = await readFile(join(PACKAGED_SITE_DIR, '_includes/entry-page.njk'), 'utf8');
@@ -87,7 +88,7 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
     await build(out, { siteDir });
     const urls = await pagefindResultUrls(out);
     expect(urls).toHaveLength(25);
-    expect(urls.every((u) => /^\/changelog\/entries\/[a-z0-9-]+\/$/.test(u))).toBe(true);
+    expect(urls.sort()).toEqual((await pagefindResultUrls(join(dir, '_site'))).sort());
   });
 
   it('the crawl can fail: the same site built at / (pathPrefix "/") and served under /changelog/ has broken links', async () => {

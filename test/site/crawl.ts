@@ -86,7 +86,10 @@ export function textUrls(text: string): string[] {
   return [...plain.matchAll(/https?:\/\/[^\s"'<>\\)]+/g)].map((m) => m[0]);
 }
 
-/** The result URLs of a Pagefind index on disk: each fragment is gzipped `pagefind_dcd` + JSON. */
+/**
+ * The result URLs of a Pagefind index on disk (site-relative: Pagefind's UI puts the path it
+ * is served under in front of them): each fragment is gzipped `pagefind_dcd` + JSON.
+ */
 export async function pagefindResultUrls(outputDir: string): Promise<string[]> {
   const dir = join(outputDir, 'pagefind/fragment');
   const urls: string[] = [];
@@ -139,7 +142,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   }
   add(`${root}no/such/deep/page/`, root, 404);
   const results = await pagefindResultUrls(options.outputDir).catch(() => [] as string[]);
-  for (const r of results) add(r, `${root}pagefind/`);
+  // Pagefind's UI puts the path its files are served under (the base path) in front of them.
+  for (const r of results) add(r.replace(/^\//, ''), root);
 
   while (queue.length > 0) {
     const batch = queue.splice(0, 16);
