@@ -2,10 +2,12 @@
 // `https://acme.github.io/changelog/` and served under /changelog/ only, every link, asset,
 // feed link and search file resolves. The corpus suite crawls the real changelog the same way.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions } from '../../src/site/build.js';
+import { serveSite } from '../../src/site/serve.js';
 import { useTempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 import { crawlSite, pagefindResultUrls, type CrawlResult } from './crawl.js';
@@ -105,4 +107,34 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
       await rootServer.close();
     }
   });
+
+  it('dev serves the same site at / whatever the site URL', async () => {
+    const port = await freePort();
+    const dev = await serveSite({ contentDir: join(dir, 'content'), siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_dev'), siteUrl: SITE_URL, root: dir, port });
+    try {
+      const index = await fetch(dev.url);
+      const html = await index.text();
+      expect(index.status).toBe(200);
+      expect(html).toContain('href="/feed.xml"');
+      expect(html).not.toMatch(/(?:href|src|action)="\/changelog\//);
+      const css = /<link rel="stylesheet" href="(\/bundle\/[^"]+\.css)">/.exec(html)?.[1];
+      expect(css).toBeDefined();
+      expect((await fetch(new URL(css!, dev.url))).status).toBe(200);
+      // Absolute URLs keep naming the public site.
+      expect(html).toContain('<link rel="canonical" href="https://acme.github.io/changelog/">');
+    } finally {
+      await dev.close();
+    }
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
