@@ -3,7 +3,9 @@
 // packaged site/ with your site/ laid over it, output: _site/ unless configured otherwise),
 // then index the entry pages with Pagefind. Plain Eleventy builds the pages too once
 // `npm run build` has compiled dist/: `npx @11ty/eleventy --input=site --output=_site`
-// (without the search index: `npx pagefind --site _site` adds it).
+// (without the search index: `npx pagefind --site _site` adds it). A site served under a
+// base path (GitHub Pages: https://OWNER.github.io/REPO/) needs `--pathprefix=/REPO/` too;
+// `changelog-sync build` sets it from the site URL.
 // Add your own filters, shortcodes and passthrough copies below the plugin.
 import changelogSite from './dist/site/plugin.js';
 
