@@ -164,7 +164,8 @@ export async function run() {
       dirs.push(await settleDisk());
       const plainArgs = [ELEVENTY, `--input=${plainInput}`, `--output=${join(dir, 'plain-out')}`, `--config=${join(dir, 'plain.config.mjs')}`, '--quiet'];
       const oursArgs = [CLI, '--json', 'build'];
-      const env = { ...process.env, CHANGELOG_SITE_URL: 'https://changelog.example.com/', NO_COLOR: '1' };
+      // BENCH_SITE_URL: a site URL with a path measures a build under a base path (GitHub Pages' /REPO/).
+      const env = { ...process.env, CHANGELOG_SITE_URL: process.env.BENCH_SITE_URL ?? 'https://changelog.example.com/', NO_COLOR: '1' };
       // Alternated, the fastest of each: the machine is shared, a single run can be unlucky.
       const plainRuns = [];
       const oursRuns = [];

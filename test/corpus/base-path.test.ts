@@ -2,14 +2,12 @@
 // with CHANGELOG_SITE_URL=https://acme.github.io/changelog/, served under /changelog/ only
 // (404 everywhere else), every link, asset, feed link and search file of every page followed.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializeEntryFile } from '../../src/mirror/entry-file.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 import { crawlSite } from '../site/crawl.js';
-import { CORPUS_DIR, loadCorpus, uniqueSlugs, type CorpusEntry } from './corpus.js';
+import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './corpus.js';
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];
 const SITE_URL = 'https://acme.github.io/changelog/';
@@ -20,16 +18,7 @@ describe.runIf(corpus.length > 0)('the real changelog under a base path', () => 
   let server: StaticServer;
   beforeAll(async () => {
     ({ dir, cleanup } = await tempDir());
-    await mkdir(join(dir, 'content/entries'), { recursive: true });
-    const slugs = uniqueSlugs(corpus);
-    await Promise.all(
-      corpus.map((e, i) =>
-        writeFile(
-          join(dir, 'content/entries', `${e.date}-${slugs[i]}.md`),
-          serializeEntryFile({ title: e.title, slug: slugs[i], publish_at: e.date, is_published: true }, e.body, e.frontmatter),
-        ),
-      ),
-    );
+    await writeCorpusEntries(dir, corpus);
     const r = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: undefined }, timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(0);
     server = await serveStatic(join(dir, '_site'), {}, { prefix: '/changelog/' });

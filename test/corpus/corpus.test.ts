@@ -1,14 +1,14 @@
 // The real changelog end to end: 764 entries remote -> pull -> build, and local -> push.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
-import { parseEntryFile, serializeEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { CORPUS_DIR, loadCorpus, uniqueSlugs, type CorpusEntry } from './corpus.js';
+import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './corpus.js';
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];
 
@@ -80,16 +80,7 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
       // The service's 60 a minute on a 250 ms window: the push paces itself in seconds, not minutes.
       emu = await startEmulator({ port: 0, store, limits: { perMinute: 60, windowMs: 250, perDay: 1440 } });
       ({ dir, cleanup } = await tempDir());
-      await mkdir(join(dir, 'content/entries'), { recursive: true });
-      const slugs = uniqueSlugs(corpus);
-      await Promise.all(
-        corpus.map((e, i) =>
-          writeFile(
-            join(dir, 'content/entries', `${e.date}-${slugs[i]}.md`),
-            serializeEntryFile({ title: e.title, slug: slugs[i], publish_at: e.date, is_published: true }, e.body, e.frontmatter),
-          ),
-        ),
-      );
+      await writeCorpusEntries(dir, corpus);
     });
     afterAll(async () => {
       await emu.close();
