@@ -73,9 +73,11 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // finds in the working directory (possibly another copy of this module). Twice, every
   // filter, passthrough copy and the base path's URL transform would be registered twice
   // (the prefix added twice).
-  const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: true };
-  if (config[APPLIED]) return;
-  config[APPLIED] = true;
+  // Eleventy resets a configuration in place (watch mode, a changed `.eleventy.js`) and
+  // runs the plugins again: the mark is the global data object, which a reset replaces.
+  const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: object };
+  if (config.globalData && config[APPLIED] === config.globalData) return;
+  config[APPLIED] = config.globalData;
   const resolved = () => {
     const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
     return {
