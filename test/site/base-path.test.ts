@@ -10,7 +10,7 @@ import { buildSite, type BuildOptions } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { useTempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { crawlSite, pagefindResultUrls, type CrawlResult } from './crawl.js';
+import { crawlSite, pagefindResultUrls } from './crawl.js';
 import { dailyEntries, pngHeader, writeContent } from './fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
@@ -19,7 +19,6 @@ const PREFIX = '/changelog/';
 describe('a site built for https://acme.github.io/changelog/, served under /changelog/ only', () => {
   let dir: string;
   let server: StaticServer;
-  let crawl: CrawlResult;
   useTempDir((d) => (dir = d));
 
   const build = (outputDir: string, options: Partial<BuildOptions> = {}) =>
@@ -41,13 +40,13 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
     });
     await build(join(dir, '_site'));
     server = await serveStatic(join(dir, '_site'), {}, { prefix: PREFIX });
-    crawl = await crawlSite({ outputDir: join(dir, '_site'), server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  it('follows every link, asset, feed link and search file: none is broken', () => {
+  it('follows every link, asset, feed link and search file: none is broken', async () => {
+    const crawl = await crawlSite({ outputDir: join(dir, '_site'), server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
     expect(crawl.broken).toEqual([]);
     expect(crawl.brokenEverywhere).toEqual([]);
     const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
