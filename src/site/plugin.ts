@@ -70,11 +70,10 @@ function hasRelativeUrl(html: string): boolean {
  */
 export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void {
   // Once per configuration: a build adds the plugin, and so may the `.eleventy.js` Eleventy
-  // finds in the working directory (possibly another copy of this module). Twice, every
-  // filter, passthrough copy and the base path's URL transform would be registered twice
-  // (the prefix added twice).
-  // Eleventy resets a configuration in place (watch mode, a changed `.eleventy.js`) and
-  // runs the plugins again: the mark is the global data object, which a reset replaces.
+  // finds in the working directory (possibly another copy of this module); twice, every
+  // filter, copy and URL transform would be registered twice (the base path added twice).
+  // Eleventy resets a configuration in place (watch mode) and runs the plugins again, so
+  // the mark is the global data object, which a reset replaces.
   const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: object };
   if (config.globalData && config[APPLIED] === config.globalData) return;
   config[APPLIED] = config.globalData;
@@ -92,10 +91,11 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   };
   const o = resolved();
 
-  // The feed plugin adds Eleventy's HTML base plugin ("first add wins"; a second add, from a
-  // plugin, would add the base path twice): with Eleventy's `pathPrefix` (given by
-  // `build.ts` from the site URL, or `--pathprefix`) it adds the base path to every URL of
-  // the HTML pages; at `/` (`dev`) it does nothing.
+  // The feed plugin adds Eleventy's HTML base plugin: with Eleventy's `pathPrefix` (which
+  // `build.ts` sets from the site URL; `--pathprefix` for plain Eleventy) it puts the base
+  // path in front of every URL of the HTML pages; at `/` (`dev`) it does nothing. Not added
+  // here again: a plugin added from a plugin escapes Eleventy's "unique" check, and its URL
+  // transform would run twice.
   eleventyConfig.addPlugin(rssPlugin);
   // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
   // parses every page with posthtml; our layout always fills the css bundle, so it is off.
