@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
+import { siteAbsoluteUrl, sitePathPrefix } from '../../src/site/site-url.js';
 import { useTempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 import { crawlSite, pagefindResultUrls } from './crawl.js';
@@ -15,6 +16,23 @@ import { dailyEntries, pngHeader, writeContent } from './fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';
+
+describe('the base path of a site URL', () => {
+  it('is the path of the URL, with a trailing slash', () => {
+    expect(sitePathPrefix('https://acme.github.io/changelog/')).toBe('/changelog/');
+    expect(sitePathPrefix('https://acme.github.io/changelog')).toBe('/changelog/');
+    expect(sitePathPrefix('https://changelog.example.com')).toBe('/');
+    expect(() => sitePathPrefix('not a url')).toThrow(TypeError);
+  });
+
+  it('is kept in absolute URLs, where new URL() would drop it', () => {
+    expect(siteAbsoluteUrl('/feed.xml', SITE_URL)).toBe('https://acme.github.io/changelog/feed.xml');
+    expect(new URL('/feed.xml', SITE_URL).href).toBe('https://acme.github.io/feed.xml');
+    expect(siteAbsoluteUrl('/', SITE_URL)).toBe(SITE_URL);
+    expect(siteAbsoluteUrl('entries/a/', SITE_URL)).toBe('https://acme.github.io/changelog/entries/a/');
+    expect(siteAbsoluteUrl('https://elsewhere.test/x', SITE_URL)).toBe('https://elsewhere.test/x');
+  });
+});
 
 describe('a site built for https://acme.github.io/changelog/, served under /changelog/ only', () => {
   let dir: string;
