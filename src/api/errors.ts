@@ -41,6 +41,8 @@ export type ErrorCode =
   | 'E_BUILD'
   /** A git command failed (`commit-back`: a push that stayed rejected, a rebase that cannot apply). */
   | 'E_GIT'
+  /** A file of the project (an entry, an image, a template) is a symbolic link that resolves outside the project. */
+  | 'E_OUTSIDE_PROJECT'
   /** Wrong command-line usage. */
   | 'E_USAGE';
 

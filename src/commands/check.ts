@@ -9,7 +9,9 @@
  *
  * @module
  */
+import { resolve } from 'node:path';
 import type { Config } from '../config.js';
+import { assertInsideProject } from '../project-path.js';
 import { checkEntryFiles, type CheckProblem, type CheckResult } from '../mirror/entry-check.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { annotation, isGitHubActions } from '../output/github-actions.js';
@@ -43,6 +45,7 @@ export function formatCheck(r: CheckResult): string {
  * @returns {@link EXIT.INVALID} when a file has an error, else {@link EXIT.OK}.
  */
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
   const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd() });
   // Workflow commands go to stdout, where the runner reads them (stderr with --json, as the reporter does).
   const notes = isGitHubActions(env) ? result.problems.map(problemAnnotation) : [];

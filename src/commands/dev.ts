@@ -13,6 +13,7 @@
 import { join, relative } from 'node:path';
 import { watch } from 'chokidar';
 import type { Config } from '../config.js';
+import { assertInsideProject } from '../project-path.js';
 import { parseEntryFile } from '../mirror/entry-file.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
@@ -95,6 +96,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         await ctx.close();
       }
     }
+    await assertInsideProject(cfg);
     const shown = (rel: string) => relative(process.cwd(), join(cfg.contentDir, rel));
     const server = await serveSite({
       contentDir: cfg.contentDir,

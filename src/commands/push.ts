@@ -4,6 +4,7 @@
  */
 import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
+import { assertInsideProject } from '../project-path.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -55,6 +56,8 @@ export function pushExitCode(r: PushResult): ExitCode {
 
 /** Runs a push and reports it. */
 export async function pushCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
+  // Nothing is pushed from, or written into, a file outside the project.
+  await assertInsideProject(config);
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
+import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { loadSiteData } from './data.js';
@@ -194,10 +195,13 @@ export async function readWorkspace(contentDir: string): Promise<Record<string, 
  *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
- *   error, missing layout) or Pagefind does; `E_CONFIG` when `theme` is not a theme of the site.
+ *   error, missing layout) or Pagefind does; `E_CONFIG` when `theme` is not a theme of the site;
+ *   `E_OUTSIDE_PROJECT` when an entry file, an image or a template is a symbolic link out of
+ *   the project (nothing is written).
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
+  await assertInsideProject(options);
   const workspace = await readWorkspace(options.contentDir);
   if (!flag(workspace.is_public, true) && !options.allowPrivate) {
     throw new ChangelogSyncError('E_CONFIG', `the workspace "${String(workspace.name ?? '')}" is private (is_public is 0): its site is not built`, {

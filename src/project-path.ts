@@ -1,0 +1,136 @@
+/**
+ * Files stay inside the project (DESIGN.md "Conventions"): an entry file, an image or a
+ * template that is a symbolic link resolving outside the project is refused, so that a
+ * build never copies a file of the machine into `_site/` (Eleventy's passthrough copy and
+ * `upload-pages-artifact` follow symlinks) and a push never sends, or writes an identifier
+ * into, a file outside the repository. A symlink that resolves inside the project is fine.
+ *
+ * `build`, `push` (and `sync`), `check` and `dev` call {@link assertInsideProject} before
+ * they read anything.
+ *
+ * @module
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { ChangelogSyncError } from './api/errors.js';
+
+/** A symbolic link (or a folder reached through one) that resolves outside the project. */
+export interface OutsideFile {
+  /** The path as the project names it (absolute). */
+  file: string;
+  /** Where it resolves to (absolute, real). */
+  target: string;
+}
+
+/** True when `path` is `dir` or lies under it (both absolute; compared as written). */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The real path, or undefined when it does not exist (a dangling link copies nothing). */
+async function real(path: string): Promise<string | undefined> {
+  try {
+    return await realpath(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The boundary a folder's files must stay in: the project root when the folder is in the
+ * project (as configured), else the folder itself (a content directory configured outside
+ * the project on purpose, or the packaged templates).
+ */
+async function boundaryOf(root: string, dir: string): Promise<string | undefined> {
+  return isInside(root, dir) ? real(root) : real(dir);
+}
+
+/**
+ * Every path under `dir` (itself included) that is a symbolic link resolving outside
+ * `boundary`, or lies in a folder that does. Symlinked folders that stay inside are walked
+ * too (each real folder once, so a link cycle ends). Only symlinks cost a `realpath`: a
+ * mirror of 10,000 plain files is one `readdir` a folder.
+ *
+ * @param dir absolute; none when it does not exist.
+ * @param boundary absolute and real (see `realpath`).
+ */
+export async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]> {
+  const found: OutsideFile[] = [];
+  const seen = new Set<string>();
+  const visit = async (path: string, isLink: boolean): Promise<void> => {
+    const target = isLink ? await real(path) : path;
+    if (target === undefined) return;
+    if (isLink && !isInside(boundary, target)) return void found.push({ file: path, target });
+    if (isLink && !(await stat(target)).isDirectory()) return;
+    if (seen.has(target)) return;
+    seen.add(target);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw err;
+    }
+    for (const d of entries) {
+      if (d.isSymbolicLink() || d.isDirectory()) await visit(join(path, d.name), d.isSymbolicLink());
+    }
+  };
+  const top = await real(dir);
+  if (top === undefined) return found;
+  if (!isInside(boundary, top)) return [{ file: dir, target: top }];
+  // `dir` itself may be reached through a link that stays inside: walk it by its own name.
+  seen.add(top);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  for (const d of entries) {
+    if (d.isSymbolicLink() || d.isDirectory()) await visit(join(dir, d.name), d.isSymbolicLink());
+  }
+  return found;
+}
+
+/** The folders and files {@link assertInsideProject} checks. Paths absolute. */
+export interface ProjectPaths {
+  /** The project root (`config.root`). */
+  root: string;
+  /** The content directory: entry files, `images/`, `_data/`. */
+  contentDir: string;
+  /** The site directory (templates, `images/`, `widget.js`); the packaged one is checked against itself. */
+  siteDir?: string;
+  /** More files to check one by one (e.g. the files `check` was given). */
+  files?: string[];
+}
+
+/**
+ * Refuses a project with a file that is a symbolic link resolving outside it.
+ *
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` naming every such file (relative to the
+ *   working directory) and where it leads; `file` is the first.
+ */
+export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
+  const outside: OutsideFile[] = [];
+  for (const dir of [paths.contentDir, paths.siteDir]) {
+    if (dir === undefined) continue;
+    const boundary = await boundaryOf(paths.root, dir);
+    if (boundary !== undefined) outside.push(...(await findOutside(dir, boundary)));
+  }
+  const rootReal = await real(paths.root);
+  for (const file of paths.files ?? []) {
+    const target = await real(file);
+    if (rootReal !== undefined && target !== undefined && isInside(paths.root, file) && !isInside(rootReal, target)) outside.push({ file, target });
+  }
+  if (outside.length === 0) return;
+  const shown = (p: string) => relative(process.cwd(), p) || '.';
+  const list = outside.slice(0, 10).map((o) => `${shown(o.file)} -> ${o.target}`);
+  if (outside.length > 10) list.push(`and ${outside.length - 10} more`);
+  const first = shown(outside[0]!.file);
+  throw new ChangelogSyncError(
+    'E_OUTSIDE_PROJECT',
+    `${first}: a symbolic link that resolves outside the project (${shown(paths.root)}); nothing is read or copied through it: ${list.join('; ')}`,
+    {
+      file: first,
+      hint: 'copy the file into the project (or point the link at a file inside it); a link may lead anywhere inside the project',
+    },
+  );
+}
