@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './api/errors.js';
+import { assertBaseUrl } from './base-url.js';
 
 /**
  * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
@@ -130,7 +131,8 @@ export const CONFIG_FILE = 'changelog.config.json';
  * @param root project root (default: the working directory).
  * @param env environment (default: `process.env`).
  * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown
- *   fields or wrong types, or contains a token.
+ *   fields or wrong types, or contains a token; when the base URL is not a URL or carries
+ *   credentials (`https://user:pass@host`: they belong in the token).
  */
 export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): Config {
   const file = resolve(root, CONFIG_FILE);
@@ -173,6 +175,9 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     }
     return ms;
   };
+  // Credentials in the URL would be printed and published with it (see base-url.ts).
+  if (fromFile.baseUrl !== undefined) assertBaseUrl(fromFile.baseUrl, `${CONFIG_FILE}: baseUrl`, { inFile: true });
+  if (pick('baseUrl') !== undefined) assertBaseUrl(pick('baseUrl')!, ENV.baseUrl);
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   const maxResponseRaw = pick('maxResponseMb');

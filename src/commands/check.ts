@@ -47,9 +47,9 @@ export function formatCheck(r: CheckResult): string {
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
   const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd() });
-  // Workflow commands go to stdout, where the runner reads them (stderr with --json, as the reporter does).
-  const notes = isGitHubActions(env) ? result.problems.map(problemAnnotation) : [];
-  if (reporter.json) for (const n of notes) reporter.error(n);
-  reporter.result([...(reporter.json ? [] : notes), formatCheck(result)].join('\n'), { command: 'check', ...result });
+  // Workflow commands go to stdout, where the runner reads them (stderr with --json); the
+  // reporter writes every other line so that the runner cannot read it as one.
+  if (isGitHubActions(env)) reporter.workflowCommands(result.problems.map(problemAnnotation));
+  reporter.result(formatCheck(result), { command: 'check', ...result });
   return result.errors > 0 ? EXIT.INVALID : EXIT.OK;
 }

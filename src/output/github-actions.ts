@@ -21,6 +21,40 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** Control characters but tab and line feed: C0, DEL and C1 (U+0085 NEL among them). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Shows the control characters of a text as `\xNN` (a CRLF becomes a line feed first), so
+ * that data cannot move the cursor, recolour a terminal, or start a new log line with a
+ * carriage return (the Actions runner splits lines on CR as well as LF).
+ */
+export function escapeControl(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
+ * Makes plain log text unreadable as workflow commands, line by line: a line that starts
+ * (after whitespace, which the runner trims) with `::` gets its first colon written `%3A`,
+ * and `##[` (the runner's older command syntax, read anywhere in a line) becomes `%23#[`.
+ * Only the tool's own commands ({@link annotation}, {@link addMask}) are written without it.
+ * Apply {@link escapeControl} first (a CR is a line break to the runner).
+ */
+export function neutralizeCommands(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/^(\s*):(?=:)/, '$1%3A').replace(/#(?=#\[)/g, '%23'))
+    .join('\n');
+}
+
+/**
+ * The JSON form of {@link neutralizeCommands}: `##[` becomes `##\u005b`, the same JSON
+ * (in JSON it can only be inside a string); a pretty-printed line never starts with `::`.
+ */
+export function neutralizeJsonCommands(json: string): string {
+  return json.replace(/##\[/g, '##\\u005b');
+}
+
 /** Where an annotation points. */
 export interface AnnotationProperties {
   /** Path relative to the repository root. */

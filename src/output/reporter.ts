@@ -3,10 +3,18 @@
  * default, one JSON document with `--json`). In GitHub Actions it also writes annotations
  * for problems in files, masks secrets, and appends to the job summary.
  *
+ * Everything written is data-safe: secrets masked, control characters shown as `\xNN`
+ * (no data moves a terminal's cursor or starts a log line with a carriage return), and in
+ * GitHub Actions no line a command prints can be read by the runner as a workflow command
+ * (see `neutralizeCommands`): only the tool's own commands ({@link Reporter.workflowCommands},
+ * annotations of {@link Reporter.problem}, masks) are written as commands. Lines are
+ * neutralised where they are written, not where data enters a message: a message made
+ * anywhere, from any data, passes here.
+ *
  * @module
  */
 import pc from 'picocolors';
-import { addMask, annotation, appendJobSummary, isGitHubActions } from './github-actions.js';
+import { addMask, annotation, appendJobSummary, escapeControl, isGitHubActions, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
 import { Progress } from './progress.js';
 
 /** Options of {@link Reporter}. */
@@ -66,29 +74,48 @@ export class Reporter {
     return t;
   }
 
+  /**
+   * Text as it may be written: secrets masked, control characters escaped, and in GitHub
+   * Actions no line readable as a workflow command.
+   */
+  safe(text: string): string {
+    const t = escapeControl(this.mask(text));
+    return this.actions ? neutralizeCommands(t) : t;
+  }
+
   /** Writes a workflow command where the runner reads it without breaking `--json` stdout. */
   private command(line: string, mask = true): void {
-    (this.json ? this.err : this.out).write(`${mask ? this.mask(line) : line}\n`);
+    // One line: a line break in it would let what follows be read as a line of its own.
+    const one = line.replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    (this.json ? this.err : this.out).write(`${mask ? this.mask(one) : one}\n`);
+  }
+
+  /**
+   * Writes workflow commands the tool made (e.g. `annotation(...)` lines, whose data is
+   * escaped there), on stdout, or stderr with `--json`. Each is written as one line.
+   */
+  workflowCommands(lines: readonly string[]): void {
+    for (const line of lines) this.command(line);
   }
 
   /** A progress or status line on stderr (suppressed by `--quiet`). */
   info(message: string): void {
-    if (!this.quiet) this.err.write(`${this.mask(message)}\n`);
+    if (!this.quiet) this.err.write(`${this.safe(message)}\n`);
   }
 
   /** A detail line on stderr, only with `--verbose`. */
   debug(message: string): void {
-    if (this.verbose) this.err.write(`${this.mask(message)}\n`);
+    if (this.verbose) this.err.write(`${this.safe(message)}\n`);
   }
 
   /** A warning on stderr (shown even with `--quiet`). */
   warn(message: string): void {
-    this.err.write(`${this.color ? pc.yellow('warning:') : 'warning:'} ${this.mask(message)}\n`);
+    this.err.write(`${this.color ? pc.yellow('warning:') : 'warning:'} ${this.safe(message)}\n`);
   }
 
   /** An error line on stderr. */
   error(message: string): void {
-    const m = this.mask(message);
+    const m = this.safe(message);
     this.err.write(`${this.color ? m.replace(/^error( E_[A-Z_]+)?:/, (x) => pc.red(x)) : m}\n`);
   }
 
@@ -138,7 +165,10 @@ export class Reporter {
 
   /** The command's result: `human` text, or `data` as one JSON document with `--json`. */
   result(human: string, data: unknown): void {
-    if (this.json) this.out.write(`${this.mask(JSON.stringify(data, null, 2))}\n`);
-    else if (human) this.out.write(`${this.mask(human)}\n`);
+    if (this.json) {
+      // JSON.stringify escapes control characters; `##[` is written `##\u005b`, the same JSON.
+      const json = this.mask(JSON.stringify(data, null, 2));
+      this.out.write(`${this.actions ? neutralizeJsonCommands(json) : json}\n`);
+    } else if (human) this.out.write(`${this.safe(human)}\n`);
   }
 }
