@@ -1,0 +1,119 @@
+// Files stay inside the project (issue 13): an entry file, an image or a template that is
+// a symbolic link resolving outside the project is refused by build, push, sync, check and
+// dev, through the real CLI; nothing is copied or written through it. A link that stays
+// inside the project is fine.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { EmulatorStore } from '../../src/emulator/store.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { writeEntries } from '../helpers/entries.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+// A 1x1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const SECRET_ENTRY = '---\ntitle: "Outside"\npublish_at: 2026-02-01\nis_published: true\n---\n\nA file of the machine, not of the project.\n';
+
+let base: string;
+let project: string;
+let outside: string;
+let cleanup: () => Promise<void>;
+let emu: RunningEmulator;
+let store: EmulatorStore;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  ({ dir: base, cleanup } = await tempDir());
+  project = join(base, 'project');
+  outside = join(base, 'outside');
+  await mkdir(join(project, 'content/images'), { recursive: true });
+  await mkdir(outside, { recursive: true });
+  await writeFile(join(outside, 'secret.png'), PNG);
+  await writeFile(join(outside, 'entry.md'), SECRET_ENTRY);
+  await writeEntries(join(project, 'content'), 2);
+  store = new EmulatorStore();
+  store.addWorkspace({ name: 'Links', tokens: ['link-token'] });
+  emu = await startEmulator({ port: 0, store });
+  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'link-token' };
+});
+afterEach(async () => {
+  await emu.close();
+  await cleanup();
+});
+
+const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: project, env: { ...env, ...extra } });
+const posts = () => emu.log.filter((r) => r.method === 'POST');
+
+describe('a symlink out of the project', () => {
+  it('build refuses an image in content/images/ and copies nothing', async () => {
+    await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
+    const r = await cli(['build']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/images/leak.png: a symbolic link that resolves outside the project');
+    expect(r.stderr).toContain(join(outside, 'secret.png'));
+    expect(existsSync(join(project, '_site'))).toBe(false);
+  });
+
+  it('build refuses a template and an image in site/ (a folder link too)', async () => {
+    await mkdir(join(project, 'site/_includes'), { recursive: true });
+    await symlink('../../../outside/entry.md', join(project, 'site/_includes/footer.njk'));
+    await symlink('../../outside', join(project, 'site/images'));
+    const r = await cli(['build']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: site/_includes/footer.njk:');
+    expect(r.stderr).toContain('site/images -> ');
+    expect(existsSync(join(project, '_site'))).toBe(false);
+  });
+
+  it('push (and sync) refuse an entry file, send nothing and write no identifier into it', async () => {
+    await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
+    for (const command of ['push', 'sync']) {
+      const r = await cli([command]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md: a symbolic link that resolves outside the project');
+    }
+    expect(posts()).toHaveLength(0);
+    expect(await readFile(join(outside, 'entry.md'), 'utf8')).toBe(SECRET_ENTRY);
+  });
+
+  it('check refuses it, for the whole mirror and for the file named', async () => {
+    await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
+    for (const args of [['check'], ['check', 'content/entries/2026-02-01-outside.md']]) {
+      const r = await runCli(args, { cwd: project });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md:');
+    }
+  });
+
+  it('dev refuses it before serving', async () => {
+    await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
+    const r = await cli(['dev', '--port', '0']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/images/leak.png:');
+    expect(r.stdout).not.toContain('Serving');
+  });
+});
+
+describe('a symlink that stays inside the project', () => {
+  it('is built, checked and pushed like a file', async () => {
+    await mkdir(join(project, 'assets'), { recursive: true });
+    await mkdir(join(project, 'drafts'), { recursive: true });
+    await writeFile(join(project, 'assets/logo.png'), PNG);
+    await symlink('../../assets/logo.png', join(project, 'content/images/logo.png'));
+    await writeFile(join(project, 'drafts/inside.md'), SECRET_ENTRY.replace('Outside', 'Inside'));
+    await symlink('../../drafts/inside.md', join(project, 'content/entries/2026-02-01-inside.md'));
+
+    const built = await cli(['build', '--quiet']);
+    expect(built.code, built.stderr).toBe(0);
+    expect(await readFile(join(project, '_site/images/logo.png'))).toEqual(PNG);
+    const checked = await cli(['check']);
+    expect(checked.code, checked.stderr + checked.stdout).toBe(0);
+    const pushed = await cli(['push']);
+    expect(pushed.code, pushed.stderr + pushed.stdout).toBe(0);
+    expect(posts()).toHaveLength(3);
+    expect(store.listEntries(store.workspaces[0]!).map((e) => e.title)).toContain('Inside');
+  });
+});
