@@ -1,0 +1,93 @@
+// Credentials in CHANGELOG_BASE_URL (issue 13): refused when the configuration is loaded,
+// by every command, and never printed: not in the refusal, not in "Pulling from" or
+// --verbose lines, not in --json, not in the site's backlink (no build happens).
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { loadSeed } from '../../src/emulator/seed.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const USER = 'alice-the-user';
+const PASSWORD = 'hunter2-secret';
+
+let emu: RunningEmulator;
+let dir: string;
+let cleanup: () => Promise<void>;
+let withCredentials: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
+  ({ dir, cleanup } = await tempDir());
+  const u = new URL(emu.url);
+  u.username = USER;
+  u.password = PASSWORD;
+  withCredentials = u.href;
+});
+afterAll(async () => {
+  await emu.close();
+  await cleanup();
+});
+
+const expectNoCredentials = (text: string) => {
+  expect(text).not.toContain(PASSWORD);
+  expect(text).not.toContain(USER);
+};
+
+describe('a base URL with credentials', () => {
+  it('is refused by every command at config load, shown without them, and nothing is sent', async () => {
+    const token = (await loadSeed('demo')).workspaces[0]!.tokens[0]!;
+    const env = { CHANGELOG_BASE_URL: withCredentials, CHANGELOG_TOKEN: token };
+    const stripped = new URL(emu.url).href;
+    for (const args of [['pull', '--verbose'], ['sync', '--verbose'], ['push', '--verbose'], ['build'], ['status'], ['pull', '--json'], ['dev', '--port', '0']]) {
+      for (const actions of [{}, { GITHUB_ACTIONS: 'true' }]) {
+        const r = await runCli(args, { cwd: dir, env: { ...env, ...actions } });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+        expect(r.stderr).toContain(`error E_CONFIG: CHANGELOG_BASE_URL contains credentials (a user name or password before "@"): refused, so that they are never printed or published; without them it is ${stripped}`);
+        expect(r.stderr).toContain('fix: remove them from the URL and put the workspace access token in CHANGELOG_TOKEN');
+        expectNoCredentials(r.stdout + r.stderr);
+      }
+    }
+    expect(emu.log).toHaveLength(0);
+    expect(existsSync(join(dir, '_site'))).toBe(false);
+    expect(existsSync(join(dir, 'content'))).toBe(false);
+  });
+
+  it('in changelog.config.json is refused too, even when the environment overrides it', async () => {
+    const project = join(dir, 'file-config');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'changelog.config.json'), JSON.stringify({ baseUrl: withCredentials }));
+    for (const extra of [{}, { CHANGELOG_BASE_URL: emu.url }]) {
+      const r = await runCli(['build'], { cwd: project, env: extra });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('error E_CONFIG: changelog.config.json: baseUrl contains credentials');
+      expect(r.stderr).toContain('change that password: it is in your repository');
+      expectNoCredentials(r.stdout + r.stderr);
+    }
+  });
+
+  it('that is not a URL at all is refused without being shown', async () => {
+    const broken = `http://${USER}:${PASSWORD}@127.0.0.1:99999999/`;
+    const r = await runCli(['pull', '--verbose'], { cwd: dir, env: { CHANGELOG_BASE_URL: broken, CHANGELOG_TOKEN: 'x-token' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_CONFIG: CHANGELOG_BASE_URL is not a URL (the value is not shown: it may hold a secret)');
+    expectNoCredentials(r.stdout + r.stderr);
+  });
+});
+
+describe('a base URL without credentials', () => {
+  it('is printed in "Pulling from" and --verbose lines, and the build links back to it', async () => {
+    const project = join(dir, 'plain');
+    await mkdir(project, { recursive: true });
+    const token = (await loadSeed('demo')).workspaces[0]!.tokens[0]!;
+    const r = await runCli(['sync', '--verbose'], { cwd: project, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: token } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(emu.url.replace(/\/$/, ''));
+    expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/entries/);
+    // The demo workspace shows the backlink: the hosted page under the base URL.
+    expect(await readFile(join(project, '_site/index.html'), 'utf8')).toMatch(new RegExp(`class="backlink"><a href="${emu.url.replace(/\/$/, '').replace(/[.]/g, '\\.')}/`));
+  });
+});
