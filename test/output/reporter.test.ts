@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { annotation, escapeProperty } from '../../src/output/github-actions.js';
+import { annotation, escapeControl, escapeProperty, neutralizeCommands } from '../../src/output/github-actions.js';
 import { Reporter } from '../../src/output/reporter.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -116,5 +116,25 @@ describe('GitHub Actions', () => {
   it('escapes workflow command properties and data', () => {
     expect(escapeProperty('a:b,c%d')).toBe('a%3Ab%2Cc%25d');
     expect(annotation('warning', '50% done\r\n', { title: 'T: x' })).toBe('::warning title=T%3A x::50%25 done%0D%0A');
+    expect(annotation('error', 'm', { file: 'a\n::error file=b,line=1::x.md', line: 3 })).toBe('::error file=a%0A%3A%3Aerror file=b%2Cline=1%3A%3Ax.md,line=3::m');
+  });
+
+  it('neutralises data lines: no line starts a command, ##[ nowhere, control characters shown', () => {
+    expect(neutralizeCommands('ok\n::error::x\n \t::warning::y\nsee ##[error]z and ###[a')).toBe('ok\n%3A:error::x\n \t%3A:warning::y\nsee %23#[error]z and #%23#[a');
+    expect(escapeControl('a\r\nb\rc\u001b[2Jd\u0085e\tf')).toBe('a\nb\\x0dc\\x1b[2Jd\\x85e\tf');
+    const out = sink(false);
+    const err = sink(false);
+    const r = new Reporter({ out, err, env: { GITHUB_ACTIONS: 'true' } });
+    r.info('Pulled from "Acme\n::error::pwned"');
+    r.warn('w\r::notice::pwned');
+    r.error('error E_X: e\n::add-mask::x');
+    r.result('done\n::set-output name=a::b', {});
+    r.workflowCommands(['::notice::the tool\'s own\n::error::cannot split it']);
+    const lines = `${out.text()}${err.text()}`.split(/\r\n|\r|\n/).filter((l) => l.trimStart().startsWith('::'));
+    expect(lines).toEqual(["::notice::the tool's own%0A::error::cannot split it"]);
+    const json = sink(false);
+    new Reporter({ out: json, err, json: true, env: { GITHUB_ACTIONS: 'true' } }).result('', { title: 'x ##[error]y' });
+    expect(json.text()).not.toContain('##[');
+    expect(JSON.parse(json.text())).toEqual({ title: 'x ##[error]y' });
   });
 });
