@@ -5,8 +5,8 @@
  * `upload-pages-artifact` follow symlinks) and a push never sends, or writes an identifier
  * into, a file outside the repository. A symlink that resolves inside the project is fine.
  *
- * `build`, `push` (and `sync`), `check` and `dev` call {@link assertInsideProject} before
- * they read anything.
+ * `build`, `push`, `pull` (so `sync`), `check` and `dev` call {@link assertInsideProject}
+ * before they read or write anything.
  *
  * @module
  */

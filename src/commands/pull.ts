@@ -4,6 +4,7 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import type { Config } from '../config.js';
+import { assertInsideProject } from '../project-path.js';
 import type { PullResult } from '../mirror/pull.js';
 import { startServiceReads } from '../mirror/service-reads.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -48,6 +49,8 @@ export function pullExitCode(r: PullResult): ExitCode {
  * @throws {ChangelogSyncError} see {@link pull}.
  */
 export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<PullResult> {
+  // Nothing is written through a symlink out of the project (nor pushed from one, in sync).
+  await assertInsideProject(config);
   reporter.info(`Pulling from ${config.baseUrl} ...`);
   // The reads go out before the mirror's modules load: loading them overlaps the wait.
   const reads = startServiceReads(client);

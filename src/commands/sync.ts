@@ -9,7 +9,6 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../config.js';
-import { assertInsideProject } from '../project-path.js';
 import type { PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
@@ -44,8 +43,6 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
 }
 
 async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
-  // Nothing is pushed from, or written into, a file outside the project.
-  await assertInsideProject(config);
   const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
   try {

@@ -1,6 +1,6 @@
 // Files stay inside the project (issue 13): an entry file, an image or a template that is
-// a symbolic link resolving outside the project is refused by build, push, sync, check and
-// dev, through the real CLI; nothing is copied or written through it. A link that stays
+// a symbolic link resolving outside the project is refused by build, push, pull, sync,
+// check and dev, through the real CLI; nothing is copied or written through it. A link that stays
 // inside the project is fine.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -68,9 +68,9 @@ describe('a symlink out of the project', () => {
     expect(existsSync(join(project, '_site'))).toBe(false);
   });
 
-  it('push (and sync) refuse an entry file, send nothing and write no identifier into it', async () => {
+  it('push, sync and pull refuse an entry file, send nothing and write nothing into it', async () => {
     await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
-    for (const command of ['push', 'sync']) {
+    for (const command of ['push', 'sync', 'pull']) {
       const r = await cli([command]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md: a symbolic link that resolves outside the project');
