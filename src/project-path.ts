@@ -98,6 +98,8 @@ export interface ProjectPaths {
   contentDir: string;
   /** The site directory (templates, `images/`, `widget.js`); the packaged one is checked against itself. */
   siteDir?: string;
+  /** The state directory (`.changelog/`: state, journal, ledger), which pull and push write. */
+  stateDir?: string;
   /** More files to check one by one (e.g. the files `check` was given). */
   files?: string[];
 }
@@ -110,7 +112,7 @@ export interface ProjectPaths {
  */
 export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
   const outside: OutsideFile[] = [];
-  for (const dir of [paths.contentDir, paths.siteDir]) {
+  for (const dir of [paths.contentDir, paths.siteDir, paths.stateDir]) {
     if (dir === undefined) continue;
     const boundary = await boundaryOf(paths.root, dir);
     if (boundary !== undefined) outside.push(...(await findOutside(dir, boundary)));

@@ -79,6 +79,17 @@ describe('a symlink out of the project', () => {
     expect(await readFile(join(outside, 'entry.md'), 'utf8')).toBe(SECRET_ENTRY);
   });
 
+  it('push refuses a state file linked out of the project, and writes nothing through it', async () => {
+    await mkdir(join(project, '.changelog'), { recursive: true });
+    await writeFile(join(outside, 'state.json'), '{}');
+    await symlink('../../outside/state.json', join(project, '.changelog/state.json'));
+    const r = await cli(['push']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: .changelog/state.json:');
+    expect(await readFile(join(outside, 'state.json'), 'utf8')).toBe('{}');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('check refuses it, for the whole mirror and for the file named', async () => {
     await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
     for (const args of [['check'], ['check', 'content/entries/2026-02-01-outside.md']]) {
