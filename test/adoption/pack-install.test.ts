@@ -5,11 +5,12 @@
 // `npx --no-install changelog-sync sync --skip-build`, `... build`) work against the
 // package's own emulator.
 //
-// Hermetic: npm runs with --offline, from the cache `npm ci` filled. After `npm ci` the
-// cache holds every tarball of the lock file but no registry metadata, which a plain
-// `npm install ./changelog-sync-<version>.tgz` needs to resolve version ranges. So the
-// fresh repository starts with the lock file npm would write for it: this repository's
-// dependency tree without its devDependencies (the exact versions the suite tests).
+// Hermetic: npm runs with --offline, from the cache `npm ci` filled. That cache holds every
+// tarball of the lock file (found by their integrity), but not necessarily the registry
+// metadata a plain `npm install ./changelog-sync-<version>.tgz` needs to resolve version
+// ranges (ENOTCACHED). So the fresh repository starts with the lock file npm would write
+// for it: this repository's dependency tree without its devDependencies (the exact
+// versions the suite tests), with each tarball's registry URL, and npm keeps those URLs.
 // Run by .ci/run and `npm run test:adoption` (about a minute: too slow for `npm test`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -31,8 +32,14 @@ interface Run {
 /** Runs a command to its end; npm quiet and offline, no CHANGELOG_/GITHUB_ variables but those given. */
 function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<Run> {
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_') || k.startsWith('npm_')) delete env[k];
-  Object.assign(env, { NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, extra);
+  // `npm run` sets npm_* variables for its own package; the cache and npmrc files stay.
+  const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_registry']);
+  for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_') || (k.startsWith('npm_') && !keep.has(k))) delete env[k];
+  Object.assign(
+    env,
+    { NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_omit_lockfile_registry_resolved: 'false' },
+    extra,
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -64,7 +71,10 @@ async function adopterLock(tgzName: string, tgzBytes: Buffer): Promise<object> {
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path === '' || entry.dev) continue;
     const { devOptional, ...rest } = entry;
-    packages[path] = devOptional ? { ...rest, optional: true } : rest;
+    // The registry's tarball URL, where the lock file leaves it out: no metadata is needed to find it.
+    const name = (entry.name as string | undefined) ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const resolved = entry.resolved ?? (entry.link ? undefined : `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${String(entry.version)}.tgz`);
+    packages[path] = { ...rest, ...(resolved ? { resolved } : {}), ...(devOptional ? { optional: true } : {}) };
   }
   return { name: 'acme-docs', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
 }
