@@ -124,7 +124,7 @@ export class Reporter {
     const where = `${p.file}${p.line ? `:${p.line}` : ''}`;
     const text = p.message.startsWith(p.file) ? p.message : `${where}: ${p.message}`;
     if (p.level === 'warning') this.warn(text);
-    else this.error(`${this.color ? pc.red('error:') : 'error:'} ${text}`);
+    else this.error(`error: ${text}`); // error() colours the prefix, after escaping the text
     if (this.actions) this.command(annotation(p.level ?? 'error', this.mask(p.message), { file: p.file, line: p.line }));
   }
 

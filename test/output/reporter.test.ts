@@ -119,6 +119,15 @@ describe('GitHub Actions', () => {
     expect(annotation('error', 'm', { file: 'a\n::error file=b,line=1::x.md', line: 3 })).toBe('::error file=a%0A%3A%3Aerror file=b%2Cline=1%3A%3Ax.md,line=3::m');
   });
 
+  it('a problem on a terminal: the prefix may be coloured, the escape sequences of the data are shown', () => {
+    const out = sink(false);
+    const err = sink(true);
+    new Reporter({ out, err, env: { FORCE_COLOR: '1' } }).problem({ file: 'x.md', message: 'bad \u001b[2J title' });
+    expect(err.text()).not.toContain('\u001b[2J');
+    // With or without colour (picocolors decides per process), the text reads the same.
+    expect(err.text().replace(/\u001b\[\d+m/g, '')).toBe('error: x.md: bad \\x1b[2J title\n');
+  });
+
   it('neutralises data lines: no line starts a command, ##[ nowhere, control characters shown', () => {
     expect(neutralizeCommands('ok\n::error::x\n \t::warning::y\nsee ##[error]z and ###[a')).toBe('ok\n%3A:error::x\n \t%3A:warning::y\nsee %23#[error]z and #%23#[a');
     expect(escapeControl('a\r\nb\rc\u001b[2Jd\u0085e\tf')).toBe('a\nb\\x0dc\\x1b[2Jd\\x85e\tf');
