@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { watch } from 'chokidar';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
+import { handleError } from '../output/handle-error.js';
 import { parseEntryFile } from '../mirror/entry-file.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
@@ -107,7 +108,16 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       root: cfg.root,
       theme: cfg.theme,
       port,
-      problems: () => entryProblems(cfg.contentDir),
+      // A link out of the project that appears while serving fails the rebuild (nothing is
+      // copied through it), and says so.
+      problems: () =>
+        assertInsideProject(cfg).then(
+          () => entryProblems(cfg.contentDir),
+          (err: unknown) => {
+            handleError(err, reporter);
+            throw err;
+          },
+        ),
       onLog: (m) => reporter.debug(m),
     });
     for (const p of await entryProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: p.message });

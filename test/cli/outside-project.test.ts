@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { writeEntries } from '../helpers/entries.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -97,6 +97,33 @@ describe('a symlink out of the project', () => {
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md:');
     }
+  });
+
+  it('dev refuses one that appears while it serves: the rebuild fails, nothing is copied', async () => {
+    const { child, done } = spawnCli(['dev', '--port', '0'], { cwd: project, env });
+    let out = '';
+    const seen = (text: string) => out.includes(text);
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const until = async (what: string, poke?: () => Promise<void>) => {
+      // Each rebuild checks the whole project; an edit of an entry starts one (the watcher
+      // may still be scanning when the server is up, so it is poked until it answers).
+      while (!seen(what)) {
+        if (child.exitCode !== null) throw new Error(`dev exited: ${out}`);
+        await poke?.();
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    await until('Serving the changelog at');
+    await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
+    const entry = join(project, 'content/entries/2026-01-01-entry-1.md');
+    const text = await readFile(entry, 'utf8');
+    let n = 0;
+    await until('error E_OUTSIDE_PROJECT: content/images/leak.png:', () => writeFile(entry, `${text}\nedit ${++n}\n`));
+    expect(existsSync(join(project, '_site/images/leak.png'))).toBe(false);
+    child.kill('SIGTERM');
+    await done;
+    expect(existsSync(join(project, '_site/images/leak.png'))).toBe(false);
   });
 
   it('dev refuses it before serving', async () => {
