@@ -160,17 +160,27 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
       });
       emulator!.on('exit', (code) => reject(new Error(`the emulator exited (${code}): ${out}`)));
     });
-    const env = { CHANGELOG_BASE_URL: listening.url, CHANGELOG_TOKEN: listening.token, CHANGELOG_SITE_URL: 'https://acme.github.io/acme-docs/' };
+    // As in the workflow: a GitHub Actions step, with a step-output file for site_changed.
+    const outputs = join(base, 'github-output');
+    await writeFile(outputs, '');
+    const env = {
+      CHANGELOG_BASE_URL: listening.url,
+      CHANGELOG_TOKEN: listening.token,
+      CHANGELOG_SITE_URL: 'https://acme.github.io/acme-docs/',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: outputs,
+    };
 
     const synced = await run('npx', ['--no-install', 'changelog-sync', 'sync', '--skip-build'], repo, env);
     expect(synced.code, synced.stderr).toBe(0);
+    expect(await readFile(outputs, 'utf8')).toContain('site_changed=true');
     const entries = (await readdir(join(repo, 'content/entries'))).filter((f) => f.endsWith('.md'));
     expect(entries.length).toBeGreaterThan(0);
     expect(existsSync(join(repo, '.changelog/state.json'))).toBe(true);
 
     const built = await run('npx', ['--no-install', 'changelog-sync', 'build'], repo, env);
     expect(built.code, built.stderr).toBe(0);
-    expect(built.stdout).toMatch(/^Built \d+ pages/);
+    expect(built.stdout).toMatch(/^Built \d+ pages/m);
     expect(await readFile(join(repo, '_site/index.html'), 'utf8')).toContain('https://acme.github.io/acme-docs/');
     expect(existsSync(join(repo, '_site/pagefind/pagefind.js'))).toBe(true);
   }, 240_000);
