@@ -43,6 +43,7 @@ export function formatCheck(r: CheckResult): string {
  * Runs the check and reports it. Needs no token and no service.
  * @param files paths relative to the working directory; default every entry file.
  * @returns {@link EXIT.INVALID} when a file has an error, else {@link EXIT.OK}.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` when a file is a symbolic link out of the project.
  */
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });

@@ -46,7 +46,7 @@ export function pullExitCode(r: PullResult): ExitCode {
 /**
  * Pulls into the configured content directory with a progress bar (the pull step of
  * `pull` and `sync`).
- * @throws {ChangelogSyncError} see {@link pull}.
+ * @throws {ChangelogSyncError} see {@link pull}; `E_OUTSIDE_PROJECT` (nothing read or written) when a file is a symbolic link out of the project.
  */
 export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullCommandOptions = {}): Promise<PullResult> {
   // Nothing is written through a symlink out of the project (nor pushed from one, in sync).

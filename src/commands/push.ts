@@ -54,7 +54,10 @@ export function pushExitCode(r: PushResult): ExitCode {
   return EXIT.OK;
 }
 
-/** Runs a push and reports it. */
+/**
+ * Runs a push and reports it.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (nothing sent) when a file is a symbolic link out of the project.
+ */
 export async function pushCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
   // Nothing is pushed from, or written into, a file outside the project.
   await assertInsideProject(config);
