@@ -77,19 +77,21 @@ program
   .description('pull, push and build: the main job (the demo against the built-in emulator when no service is configured)')
   .option('--dry-run', 'print what pull and push would do; change nothing')
   .option('--prune', 'remove files whose remote entry is gone')
+  .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
   .option('--demo', 'run the demo even when a service is configured')
   .option('--skip-build', 'pull and push only')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
 
 program
   .command('pull')
   .description('mirror entries, tags and workspace settings into the content directory')
   .option('--dry-run', 'print what would change; write nothing')
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
+  .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
   .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
-  .action((opts: { dryRun?: boolean; prune?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
 
 program
   .command('push')

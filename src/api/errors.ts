@@ -44,7 +44,9 @@ export type ErrorCode =
   /** A file of the project (an entry, an image, a template) is a symbolic link that resolves outside the project. */
   | 'E_OUTSIDE_PROJECT'
   /** Wrong command-line usage. */
-  | 'E_USAGE';
+  | 'E_USAGE'
+  /** `pull --prune` would remove every file (empty listing) or more than a tenth of the mirror; `--force` overrides. */
+  | 'E_PRUNE_REFUSED';
 
 /** Options common to every {@link ChangelogSyncError}. */
 export interface ChangelogSyncErrorOptions {

@@ -14,6 +14,8 @@ import { openContext } from './context.js';
 /** Options of {@link pullCommand}. */
 export interface PullCommandOptions {
   prune?: boolean;
+  /** With `prune`: remove even what the guard refuses (`prune-guard.ts`). */
+  force?: boolean;
   dryRun?: boolean;
 }
 
@@ -31,6 +33,9 @@ export function formatPull(r: PullResult): string {
   for (const i of r.remoteGone)
     lines.push(`  - gone remotely: ${i.file}${i.pruned ? (r.dryRun ? ' (would remove)' : ' (removed)') : i.edited ? ' (edited locally: kept)' : ' (kept; pass --prune to remove)'}`);
   for (const i of r.adopted) lines.push(`  = ${i.file}: pushed earlier, now recorded`);
+  for (const b of r.bound) lines.push(`  = ${b.file}: ${verb || 'is '}bound to its entry ${b.identifier} (${b.how === 'reconciled' ? 'a push that did not finish' : 'created from this file earlier'}); not mirrored twice`);
+  for (const d of r.repaired) lines.push(`  ! ${d.file}: carried the identifier ${d.identifier} of ${d.kept}; ${d.action === 'rebound' ? 'kept in its place (that file is gone)' : d.action === 'removed' ? 'removed (a copy left by an interrupted pull)' : `has local edits: moved to .changelog/${d.parkedAs}`}`);
+  for (const c of r.slugConflicts) lines.push(`  ! slug conflict: ${c.reason}`);
   for (const i of r.failed) lines.push(`  x ${i.file}: not converted (${i.reason}); left as it was, the next pull tries again`);
   for (const p of r.problems) lines.push(`  x ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (file left alone)`);
   return lines.join('\n');
@@ -39,7 +44,7 @@ export function formatPull(r: PullResult): string {
 /** Exit code of a pull: entries not converted > conflicts > ok. */
 export function pullExitCode(r: PullResult): ExitCode {
   if (r.failed.length > 0) return EXIT.ERROR;
-  if (r.conflicts.length > 0) return EXIT.CONFLICT;
+  if (r.conflicts.length > 0 || r.slugConflicts.length > 0) return EXIT.CONFLICT;
   return EXIT.OK;
 }
 
@@ -62,6 +67,7 @@ export async function pullWithProgress(client: ChangelogClient, config: Config, 
     contentDir: config.contentDir,
     stateDir: config.stateDir,
     prune: options.prune,
+    force: options.force,
     dryRun: options.dryRun,
     onConverted: bar.update,
   }).finally(() => bar.stop());

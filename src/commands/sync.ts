@@ -9,6 +9,7 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../config.js';
+import { failpoint } from '../failpoint.js';
 import type { PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
@@ -26,6 +27,8 @@ export interface SyncCommandOptions {
   /** Force the demo even when a service is configured. */
   demo?: boolean;
   prune?: boolean;
+  /** With `prune`: remove even what the guard refuses. */
+  force?: boolean;
   /** Pull and push only (the scheduled workflow builds in a later step). */
   skipBuild?: boolean;
   /** Build even when the workspace is private (`is_public` 0). */
@@ -46,7 +49,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
   const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
   try {
-    const pulled = await pullWithProgress(ctx.client, config, reporter, { prune: options.prune, dryRun });
+    const pulled = await pullWithProgress(ctx.client, config, reporter, { prune: options.prune, force: options.force, dryRun });
+    if (!dryRun) failpoint('sync:after-pull');
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
     const bar = reporter.counter('push');
@@ -59,6 +63,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
       onProgress: (m) => reporter.info(m),
       onSent: bar.update,
     }).finally(() => bar.stop());
+    if (!dryRun) failpoint('sync:after-push');
     reporter.info(formatPush(pushed));
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
@@ -89,6 +94,11 @@ async function demoSync(config: Config, reporter: Reporter, options: SyncCommand
   }
 }
 
+/** Every identifier this run wrote into a local file: pushed, reconciled or adopted (by pull's recovery or by push). */
+export function identifiersWritten(pulled: PullResult, pushed: PushResult): Array<{ file: string; identifier: string; how: string; status?: string }> {
+  return [...pulled.bound.map((b) => ({ file: b.file, identifier: b.identifier, how: b.how })), ...pushed.pushed.map((p) => ({ file: p.file, identifier: p.identifier, how: p.how, status: p.status }))];
+}
+
 /** The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). */
 export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean): string {
   const rows: Array<[string, string | number]> = [
@@ -108,7 +118,10 @@ export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, buil
     if (items.length === 0) return;
     lines.push(`**${title}**`, '', ...items.map((i) => `- ${i}`), '');
   };
-  list('Pushed', pushed.pushed.map((p) => `\`${p.file}\` → ${p.identifier} (${p.status ?? 'created'})`));
+  list(
+    'Identifiers written in this run (also in the files; nothing depends on the commit-back)',
+    identifiersWritten(pulled, pushed).map((w) => `\`${w.file}\` → ${w.identifier} (${w.how}${w.status ? `, ${w.status}` : ''})`),
+  );
   list('Conflicts (local kept; remote version in .changelog/conflicts/)', pulled.conflicts.map((c) => `\`${c.file}\``));
   list('Deferred', pushed.deferred.map((d) => `\`${d.file}\``));
   list('Rejected', pushed.rejected.map((r) => r.reason));

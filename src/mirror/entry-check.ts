@@ -90,7 +90,7 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));
-  for (const r of planLocal(asShown, []).rejected) {
+  for (const r of planLocal(asShown).rejected) {
     const f = byShown.get(r.file);
     if (r.field !== 'slug' || !f || !checked.has(resolve(f.abs))) continue;
     const [message, hint] = splitFix(r.reason.slice(`${r.file}: `.length));

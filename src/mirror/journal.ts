@@ -24,6 +24,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../api/errors.js';
+import { failpoint } from '../failpoint.js';
 import { JOURNAL_FILE } from './state.js';
 
 /** One POST that was started and not yet settled. */
@@ -123,7 +124,9 @@ export class Journal {
       this.queued = undefined;
       const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
       await mkdir(dirname(this.path), { recursive: true });
-      await writeFileAtomic(this.path, text, { fsync: true });
+      failpoint('journal:before-flush');
+      await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
+      failpoint('journal:after-flush');
     });
     this.queued = next;
     this.flushing = next.catch(() => undefined);

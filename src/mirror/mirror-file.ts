@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RemoteEntry } from '../api/schemas.js';
+import { failpoint } from '../failpoint.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
 import { publishDay, serializeEntryFile } from './frontmatter.js';
@@ -100,7 +101,9 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile): Mirro
       }
     }
     if (current === text) return { hash: contentHash(text), synced, written: false };
+    failpoint('pull:before-write');
     writeFileAtomicSync(job.path, text);
+    failpoint('pull:after-write');
     return { hash: contentHash(text), synced, written: true };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };

@@ -34,7 +34,11 @@ import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
+import { failpoint } from '../failpoint.js';
+import { repairDuplicates, type DuplicateRepair } from './duplicate-repair.js';
 import { acquireLock } from './lock.js';
+import { assertPruneAllowed } from './prune-guard.js';
+import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
@@ -47,8 +51,10 @@ export interface PullOptions {
   client: ChangelogClient;
   contentDir: string;
   stateDir: string;
-  /** Remove files whose remote entry is gone (never a locally edited one). */
+  /** Remove files whose remote entry is gone (never a locally edited one); see `prune-guard.ts`. */
   prune?: boolean;
+  /** Prune even an empty listing, or more than a tenth of the mirror. */
+  force?: boolean;
   /** The service reads, when the caller sent them already ({@link startServiceReads}); default: sent first thing. */
   reads?: ServiceReads;
   /** Compute and return the plan; write nothing, convert nothing. */
@@ -104,6 +110,12 @@ export interface PullResult {
   failed: Array<PullItem & { reason: string }>;
   /** Local files without a known identifier that could not be parsed (reported, left alone). */
   problems: PullProblem[];
+  /** Identifiers carried by two files, repaired before anything else (`duplicate-repair.ts`). */
+  repaired: DuplicateRepair[];
+  /** Local files bound to their existing remote entry instead of mirroring it (`recovery.ts`): identifiers written back. */
+  bound: BoundFile[];
+  /** Remote entries with a local new file's slug and another title: not mirrored, the file not sent. */
+  slugConflicts: SlugConflict[];
   /**
    * Every file written or removed: relative to the content directory, or `state:<path>`
    * inside the state directory. Empty when nothing changed.
@@ -176,7 +188,8 @@ async function pullWith(
   }
   const [workspace, remote, tags] = await service;
   await assertWorkspaceBinding(contentDir, workspace);
-  let stateChanged = false;
+  let stateChanged: boolean;
+  assertPruneAllowed(state, remote, options);
 
   const result: PullResult = {
     workspace: { identifier: workspace.identifier, name: workspace.name },
@@ -192,6 +205,9 @@ async function pullWith(
     remoteGone: [],
     failed: [],
     problems: [],
+    repaired: [],
+    bound: [],
+    slugConflicts: [],
     writes: [],
     threads: 0,
     dryRun,
@@ -204,11 +220,17 @@ async function pullWith(
   }
 
   // Files the state does not know: read them for identifiers (a fresh clone, a push
-  // without state); their paths are taken either way, so pull never overwrites them.
+  // without state, a killed pull); their paths are taken either way, so pull never
+  // overwrites them. Before anything is written: two files with one identifier repaired,
+  // the push journal settled, local files' own entries adopted (recovery.ts).
   const known = new Set(Object.values(state.entries).map((e) => e.file));
-  const unknownFiles = (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f));
+  const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
+  const { repairs, left } = repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, dryRun });
+  result.repaired = repairs;
+  stateChanged = repairs.length > 0;
+  const unknownFiles = left.map((f) => f.rel);
   const found = new Map<string, EntryFile>();
-  for (const item of await readEntryFiles(contentDir, unknownFiles)) {
+  for (const item of left) {
     if (item.error) {
       result.problems.push({ file: item.rel, line: item.error.line, message: item.error.message });
       continue;
@@ -220,6 +242,11 @@ async function pullWith(
       stateChanged = true;
     }
   }
+  const recovered = await recoverBeforePull({ contentDir, stateDir, state, remote, unknown: left, dryRun });
+  result.bound = recovered.bound;
+  result.slugConflicts = recovered.conflicts;
+  result.writes.push(...recovered.writes);
+  if (recovered.bound.length > 0) stateChanged = true;
 
   // Paths in use, so that two entries never share a file.
   const taken = new Map<string, string>(); // file -> identifier ('' for a local file without one)
@@ -269,6 +296,7 @@ async function pullWith(
     const id = entry.identifier;
     if (seen.has(id)) continue; // the service listed an entry twice: mirror it once
     seen.add(id);
+    if (recovered.hold.has(id) && !state.entries[id]) continue; // in a slug conflict (or bound, in a dry run)
     const rh = remoteHash(entry);
     const rec = state.entries[id];
     if (rec?.remoteHash && rec.remoteHash !== rh && rec.remoteHash === legacyRemoteHash(entry)) {
@@ -306,7 +334,11 @@ async function pullWith(
           result.problems.push({ file: rec.file, line: 1, message: (err as Error).message });
         }
       }
-      if (newText !== text) write(rec.file, newText);
+      if (newText !== text) {
+        failpoint('pull:before-adopt-write');
+        write(rec.file, newText);
+        failpoint('pull:after-adopt-write');
+      }
       const adopted: EntryState = { file: rec.file, remoteHash: rh, localHash: contentHash(newText) };
       const parsed = parsedOrNull(rec.file, newText);
       if (parsed) adopted.syncedHash = syncedOf(parsed);
@@ -349,6 +381,7 @@ async function pullWith(
   if (dryRun) {
     for (const a of actions) record(a, null);
   } else {
+    failpoint('pull:after-plan');
     let converted = 0;
     const ran = await queue.commit((i, outcome) => {
       options.onConverted?.(++converted, actions.length);
@@ -381,7 +414,11 @@ async function pullWith(
       result.unchanged++; // the new version renders to the file as it is (or the writer already took it over)
     } else {
       result.writes.push(a.file);
-      if (a.from) remove(a.from);
+      if (a.from) {
+        failpoint('pull:mid-rename');
+        remove(a.from);
+        failpoint('pull:after-rename');
+      }
       if (a.kind === 'create') result.created.push(item);
       else if (a.kind === 'restore') result.restored.push(item);
       else if (a.from) result.renamed.push({ ...item, from: a.from });
@@ -425,13 +462,16 @@ async function pullWith(
 
   // 4. Workspace settings, tags, then the state.
   if (!dryRun) {
+    failpoint('pull:before-data-write');
     if (await writeJsonIfChanged(join(contentDir, WORKSPACE_DATA_FILE), workspaceData(workspace))) result.writes.push(WORKSPACE_DATA_FILE);
     if (await writeJsonIfChanged(join(contentDir, TAGS_DATA_FILE), tags.map(tagData))) result.writes.push(TAGS_DATA_FILE);
     // Serialising 10,000 entries to find out that nothing changed costs more than the rest
     // of a no-op pull's bookkeeping: the state is only compared when something was booked.
     if (state.workspace !== workspace.identifier) stateChanged = true;
     state.workspace = workspace.identifier;
+    failpoint('pull:before-state-save');
     if (stateChanged && (await saveState(stateDir, state))) result.writes.push('state:state.json');
+    failpoint('pull:after-state-save');
   }
   return result;
 }

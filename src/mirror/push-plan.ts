@@ -8,14 +8,13 @@
  * Push always sends an explicit slug, so that an entry whose creation is in doubt can be
  * found again by slug. A file's slug is its `slug:` field, or one derived from its title.
  * A derived slug must be the same on every run until the file carries it (push writes it
- * back), or a lost write-back would make the next run look for the wrong slug. So the rule
- * depends only on the files and on the remote entries that local files already mirror:
+ * back), or a lost write-back (or a lost commit-back) would make the next run look for the
+ * wrong slug. So the rule depends only on the local files, never on the remote list:
  *
  * 1. The base is the slugified title (`Weekly fixes` -> `weekly-fixes`).
  * 2. Among new files without `slug:` whose base is the same, the oldest (by `publish_at`,
  *    else the date in the file name, then the path) keeps the base, unless the base is
- *    taken already: by a file that has an `identifier` or a `slug:` of its own, or by a
- *    remote entry that a local file mirrors. Every other one gets the base plus its date:
+ *    taken already: by a file that has an `identifier` or a `slug:` of its own. Every other one gets the base plus its date:
  *    `weekly-fixes-2026-01-12`.
  * 3. A file that would need a date suffix and has no date, or whose suffixed slug is
  *    taken too, is rejected: the writer sets `slug:`.
@@ -68,11 +67,10 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
 /**
  * Validates every local entry file and assigns slugs (see the module description).
  *
- * @param files every entry file, parsed (see `readEntryFiles`).
- * @param remote the remote entries (one `GET /api/entries`); those a local file mirrors
- *   (carries the identifier of) take their slugs.
+ * @param files every entry file, parsed (see `readEntryFiles`). Nothing else: the same
+ *   files give the same slugs on every run, whatever the service lists.
  */
-export function planLocal(files: IndexedFile[], remote: RemoteEntry[]): LocalPlan {
+export function planLocal(files: IndexedFile[]): LocalPlan {
   const rejected: PushRejection[] = [];
   const localIdentifiers = new Set<string>();
   /** slug -> who owns it (a file with an identifier, a `slug:` of its own, or a mirrored remote entry). */
@@ -103,7 +101,6 @@ export function planLocal(files: IndexedFile[], remote: RemoteEntry[]): LocalPla
     const date = e.data.publish_at ?? DATE_PREFIX.exec(f.rel.split('/').pop() ?? '')?.[1];
     fresh.push({ entry: e, file: f.rel, date });
   }
-  for (const r of remote) if (localIdentifiers.has(r.identifier) && r.slug && !taken.has(r.slug)) taken.set(r.slug, `the remote entry "${r.title}" (${r.identifier})`);
 
   // Explicit slugs first: they own their slug against derived ones.
   const candidates: PushCandidate[] = [];

@@ -24,22 +24,22 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import writeFileAtomic from 'write-file-atomic';
 import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError, isErrorCode, type ValidationError } from '../api/errors.js';
 import type { CreateEntryInput, RemoteEntry } from '../api/schemas.js';
 import { markdownToHtml } from './markdown-html.js';
-import { addFrontmatterFields, parseEntryFile, type EntryFile } from './entry-file.js';
+import { failpoint } from '../failpoint.js';
+import { type EntryFile } from './entry-file.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
-import { JOURNAL_FILE, contentHash, loadState, saveState, syncedHash, type EntryState, type SyncState } from './state.js';
+import { JOURNAL_FILE, loadState, saveState, type SyncState } from './state.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { assertWorkspaceBinding } from './workspace-binding.js';
+import { writeBack } from './write-back.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
 export const MAX_SEND_ROUNDS = 3;
@@ -190,9 +190,9 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   // 1. Read and validate every local file first.
   const files = await readEntryFiles(contentDir);
   const journal = await Journal.open(stateDir);
-  const offline = planLocal(files, []);
-  if (offline.candidates.length === 0 && journal.list().length === 0) {
-    result.rejected.push(...offline.rejected);
+  const local = planLocal(files);
+  if (local.candidates.length === 0 && journal.list().length === 0) {
+    result.rejected.push(...local.rejected);
     return;
   }
 
@@ -205,12 +205,11 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   } catch (err) {
     if (!isBudgetRefusal(err)) throw err;
     // The day's budget cannot even list: everything valid is deferred, nothing is lost.
-    result.rejected.push(...offline.rejected);
-    result.plan = offline.candidates.map(planItem);
+    result.rejected.push(...local.rejected);
+    result.plan = local.candidates.map(planItem);
     for (const p of result.plan) defer(result, p, (err as Error).message);
     return;
   }
-  const local = planLocal(files, remote);
   result.rejected.push(...local.rejected);
   const run: Run = {
     options,
@@ -252,6 +251,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     result.requests = now.length + (now.length > 0 ? 1 : 0);
     result.schedule = client.budget.schedule(now.length).map((t) => new Date(t).toISOString());
     if (dryRun) return;
+    failpoint('push:after-plan');
 
     // 6. Send, in rounds: what a 5xx refused before creating anything is sent again.
     await send(run, now);
@@ -261,7 +261,11 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     const byPlan = (a: { file: string }, b: { file: string }) => (order.get(a.file) ?? -1) - (order.get(b.file) ?? -1);
     result.pushed.sort(byPlan);
     result.pending.sort(byPlan);
-    if (!dryRun) await saveState(stateDir, run.state);
+    if (!dryRun) {
+      failpoint('push:before-state-save');
+      await saveState(stateDir, run.state);
+      failpoint('push:after-state-save');
+    }
   }
   if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
 }
@@ -383,9 +387,11 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     state: 'sending',
   };
   await journal.put(record);
+  failpoint('push:before-post');
   let answer: Awaited<ReturnType<ChangelogClient['createEntry']>>;
   try {
     answer = await client.createEntry(createInput(c.entry, c.slug));
+    failpoint('push:after-post');
   } catch (err) {
     const e = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_NETWORK', String((err as Error)?.message ?? err), { cause: err });
     if (e.code === 'E_VALIDATION') {
@@ -417,6 +423,7 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     const status = answer.entry?.status ?? expectedStatus(c.entry, run.options.today);
     const next: JournalRecord = { ...record, state: 'created', identifier: answer.identifier, status };
     await journal.put(next);
+    failpoint('push:after-journal-created');
     await settle(run, c, next, answer.identifier, status, 'created');
   } else {
     const next: JournalRecord = { ...record, state: 'created', reason: 'the service answered without an identifier' };
@@ -504,7 +511,11 @@ async function settle(run: Run, c: PushCandidate, record: JournalRecord | undefi
     pend(result, c, `created on the service as ${identifier}, but the identifier could not be written to the file (${(err as Error).message}); fix the file and push again: it writes the identifier and sends nothing`);
     return;
   }
-  if (record) await journal.remove(record.file);
+  failpoint('push:after-write-back');
+  if (record) {
+    await journal.remove(record.file);
+    failpoint('push:after-journal-remove');
+  }
   result.pushed.push(item);
 }
 
@@ -538,57 +549,4 @@ function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {
 function expectedStatus(entry: EntryFile, today = new Date().toISOString().slice(0, 10)): string {
   if (entry.data.is_published !== true) return 'draft';
   return entry.data.publish_at !== undefined && entry.data.publish_at > today ? 'scheduled' : 'published';
-}
-
-/** Attempts of a write-back that finds the file changed under it. */
-const WRITE_BACK_ATTEMPTS = 5;
-
-/**
- * Writes the identifier (and status and slug) into the file's frontmatter as added lines,
- * on the file's current content (a writer's edit during the push is kept), atomically.
- * Just before the new text is written, the file is read again; if a writer saved it in
- * between, the write-back starts over from that content.
- *
- * @throws {ChangelogSyncError} `E_FILE` when the file is gone or has no frontmatter block.
- */
-async function writeBack(contentDir: string, rel: string, identifier: string, status: string | undefined, slug: string, state: SyncState): Promise<void> {
-  const abs = join(contentDir, rel);
-  for (let attempt = 1; ; attempt++) {
-    let current: string;
-    try {
-      current = await readFile(abs, 'utf8');
-    } catch (cause) {
-      throw new ChangelogSyncError('E_FILE', `${rel} cannot be read: ${(cause as Error).message}`, { file: rel, cause });
-    }
-    const fields: Record<string, string> = {};
-    if (!/^slug:/m.test(current.split(/\r?\n---/)[0] ?? '')) fields.slug = slug;
-    if (status) fields.status = status;
-    fields.identifier = identifier;
-    const text = addFrontmatterFields(rel, current, fields);
-    let changed = false;
-    try {
-      await writeFileAtomic(abs, text, {
-        tmpfileCreated: async () => {
-          if ((await readFile(abs, 'utf8').catch(() => undefined)) !== current) {
-            changed = true;
-            throw new Error(`${rel} changed during the write-back`);
-          }
-        },
-      });
-    } catch (err) {
-      if (changed && attempt < WRITE_BACK_ATTEMPTS) continue;
-      throw err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
-    }
-    // Recorded as pull records a file (CRLF read as LF; what mirrors the service apart), so
-    // that a checkout with core.autocrlf or a tag added later is not taken for an edit.
-    const record: EntryState = { file: rel, remoteHash: null, localHash: contentHash(text) };
-    try {
-      const parsed = parseEntryFile(rel, text);
-      record.syncedHash = syncedHash(parsed.data, parsed.body);
-    } catch {
-      /* the file was valid when planned; a writer's edit since is read by the next pull */
-    }
-    state.entries[identifier] = record;
-    return;
-  }
 }

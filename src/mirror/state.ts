@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../api/errors.js';
 import type { DailyLedger } from '../api/rate-budget.js';
+import { failpoint } from '../failpoint.js';
 
 /** What the state knows of one remote entry. */
 export interface EntryState {
@@ -133,7 +134,7 @@ async function readJson(path: string): Promise<unknown | undefined> {
  * Writes JSON atomically (temp file, fsync, rename), only when the text changed.
  * @returns true when the file was written.
  */
-export async function writeJsonIfChanged(path: string, value: unknown): Promise<boolean> {
+export async function writeJsonIfChanged(path: string, value: unknown, tmpfileCreated?: () => void): Promise<boolean> {
   const text = `${JSON.stringify(value, null, 2)}\n`;
   try {
     if ((await readFile(path, 'utf8')) === text) return false;
@@ -141,7 +142,7 @@ export async function writeJsonIfChanged(path: string, value: unknown): Promise<
     /* missing: write it */
   }
   await mkdir(join(path, '..'), { recursive: true });
-  await writeFileAtomic(path, text);
+  await writeFileAtomic(path, text, tmpfileCreated ? { tmpfileCreated } : {});
   return true;
 }
 
@@ -167,7 +168,9 @@ export async function saveState(stateDir: string, state: SyncState): Promise<boo
   // Sorted by identifier so that the committed file diffs cleanly.
   const entries = Object.fromEntries(Object.entries(state.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // Object.fromEntries defines own properties, so an identifier `__proto__` is kept as data.
-  return writeJsonIfChanged(join(stateDir, STATE_FILE), { version: 1, workspace: state.workspace, entries });
+  const written = await writeJsonIfChanged(join(stateDir, STATE_FILE), { version: 1, workspace: state.workspace, entries }, () => failpoint('state:tmp-created'));
+  if (written) failpoint('state:after-save');
+  return written;
 }
 
 /** Loads the rate budget's daily ledger (`.changelog/budget.json`). */

@@ -1,0 +1,82 @@
+/**
+ * Failpoints: named checkpoints where a crash test makes the process kill itself
+ * (README "Push guarantees"; issue 12 "Deterministic crash tests").
+ *
+ * `CHANGELOG_FAILPOINT=name[:n]` (e.g. `push:after-post:3`) makes the process send itself
+ * SIGKILL the `n`th time (default the first) it reaches the checkpoint `name`: no
+ * `finally`, no exit handler runs, exactly as when a runner is cancelled. Compiled in;
+ * when the variable is unset a checkpoint is one comparison.
+ *
+ * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/cli/kill-matrix.test.ts)
+ * kills at each one and resumes with `sync`, and a test fails when the code uses a name
+ * the list lacks or the list names a point the code no longer has.
+ *
+ * @module
+ */
+
+/** Every checkpoint, by area. A crash at any of them must leave a state the next run repairs. */
+export const FAILPOINTS = [
+  // pull
+  'pull:after-plan',
+  'pull:before-write',
+  'pull:after-write',
+  'pull:mid-rename',
+  'pull:after-rename',
+  'pull:before-adopt-write',
+  'pull:after-adopt-write',
+  'pull:before-data-write',
+  'pull:before-state-save',
+  'pull:after-state-save',
+  // recovery before pull writes (recovery.ts, duplicate-repair.ts)
+  'recovery:before-bind',
+  'recovery:after-bind',
+  'recovery:after-journal-remove',
+  'recovery:before-adopt',
+  'recovery:after-adopt',
+  'recovery:before-state-save',
+  'repair:before-remove',
+  'repair:before-park',
+  'repair:after-park',
+  // push
+  'push:after-plan',
+  'push:before-post',
+  'push:after-post',
+  'push:after-journal-created',
+  'push:after-write-back',
+  'push:after-journal-remove',
+  'push:before-state-save',
+  'push:after-state-save',
+  // write-back of an identifier (write-back.ts)
+  'write-back:tmp-created',
+  // journal and state files
+  'journal:before-flush',
+  'journal:tmp-created',
+  'journal:after-flush',
+  'state:tmp-created',
+  'state:after-save',
+  // sync
+  'sync:after-pull',
+  'sync:after-push',
+] as const;
+
+/** A checkpoint name. */
+export type FailpointName = (typeof FAILPOINTS)[number];
+
+const spec = parse(process.env.CHANGELOG_FAILPOINT);
+let reached = 0;
+
+function parse(value: string | undefined): { name: string; n: number } | undefined {
+  if (!value) return undefined;
+  const m = /^(.*?)(?::(\d+))?$/.exec(value.trim())!;
+  return { name: m[1]!, n: m[2] ? Math.max(1, Number(m[2])) : 1 };
+}
+
+/**
+ * A checkpoint: kills the process (SIGKILL) when `CHANGELOG_FAILPOINT` names it and this is
+ * the chosen pass. Otherwise does nothing.
+ */
+export function failpoint(name: FailpointName): void {
+  if (spec === undefined || spec.name !== name) return;
+  if (++reached < spec.n) return;
+  process.kill(process.pid, 'SIGKILL');
+}
