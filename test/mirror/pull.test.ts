@@ -22,7 +22,7 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ fx, dir, contentDir, stateDir, cleanup } = await openMirror()));
 afterEach(async () => cleanup());
 
-const run = (o: { prune?: boolean; dryRun?: boolean } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
+const run = (o: { prune?: boolean; force?: boolean; dryRun?: boolean } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
 const read = (rel: string) => readFile(join(contentDir, rel), 'utf8');
 const state = async (): Promise<SyncState> => JSON.parse(await readFile(join(stateDir, 'state.json'), 'utf8')) as SyncState;
 
@@ -232,11 +232,15 @@ describe('remote entries that are gone', () => {
     ]);
     expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(true);
 
-    const dry = await run({ prune: true, dryRun: true });
+    // Two of three at once is more than a tenth of the mirror: refused, nothing removed.
+    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('2 of the mirror\'s 3 entries') });
+    expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(true);
+
+    const dry = await run({ prune: true, force: true, dryRun: true });
     expect(dry.remoteGone.find((g) => g.identifier === a!.identifier)!.pruned).toBe(true);
     expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(true);
 
-    const pruned = await run({ prune: true });
+    const pruned = await run({ prune: true, force: true });
     expect(pruned.remoteGone.map((g) => [g.file, g.pruned]).sort()).toEqual([
       ['entries/2026-01-02-dark-mode.md', true],
       ['entries/2026-01-03-exports.md', false],
@@ -244,6 +248,19 @@ describe('remote entries that are gone', () => {
     expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(false);
     expect(existsSync(join(contentDir, 'entries/2026-01-03-exports.md'))).toBe(true);
     expect((await state()).entries[a!.identifier]).toBeUndefined();
+  });
+});
+
+describe('--prune against an empty listing', () => {
+  it('is refused for a non-empty mirror unless --force: every file kept', async () => {
+    const entries = seed();
+    await run();
+    for (const e of entries) fx.store.deleteEntry(fx.ws, e.identifier);
+    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('listed no entries') });
+    expect(Object.keys((await state()).entries)).toHaveLength(entries.length);
+    for (const rec of Object.values((await state()).entries)) expect(existsSync(join(contentDir, rec.file))).toBe(true);
+    const forced = await run({ prune: true, force: true });
+    expect(forced.remoteGone.every((g) => g.pruned || g.edited)).toBe(true);
   });
 });
 
@@ -273,7 +290,7 @@ describe('--dry-run', () => {
     fx.store.deleteEntry(fx.ws, c!.identifier);
     await ageFiles(dir);
     const before = await snapshot(dir);
-    const r = await run({ dryRun: true, prune: true });
+    const r = await run({ dryRun: true, prune: true, force: true });
     expect(r.created.map((i) => i.file)).toEqual(['entries/2026-03-01-new.md']);
     expect(r.renamed.map((i) => i.file)).toEqual(['entries/2026-01-02-dark-theme.md']);
     expect(r.conflicts.map((i) => i.file)).toEqual(['entries/2026-01-03-exports.md']);
