@@ -33,7 +33,6 @@ export const FAILPOINTS = [
   'recovery:after-journal-remove',
   'recovery:before-adopt',
   'recovery:after-adopt',
-  'recovery:before-state-save',
   'repair:before-remove',
   'repair:before-park',
   'repair:after-park',

@@ -1,0 +1,158 @@
+// The kill matrix of issue 12: `sync --skip-build` of 40 new writer's files into a mirror
+// of 200 remote entries (5 of them renamed and 5 changed on the service since the last
+// pull), killed with SIGKILL at every failpoint of pull, recovery, duplicate repair, push,
+// write-back, journal and state saving (src/failpoint.ts), then resumed by one `sync
+// --skip-build`: exactly 240 remote entries, 240 files, one identifier per file, every
+// writer's file byte-identical but for the lines push adds.
+//
+// The real CLI (dist/cli.js) against the real emulator over HTTP; one seed shared by every
+// case (each case gets a copy of the store and of the project); the rate window is
+// compressed (a minute of 100 ms for the client, 600 a second at the emulator).
+import { existsSync } from 'node:fs';
+import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILPOINTS, type FailpointName } from '../../src/failpoint.js';
+import type { EmulatorStore } from '../../src/emulator/store.js';
+import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { tempDir } from '../helpers/cli.js';
+import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync-world.js';
+
+const REMOTE = 200;
+const FILES = 40;
+
+/** A step before the final resume: a run killed at a failpoint (`name[:n]`), a run to completion, a run whose result is lost (the tree goes back, as after a lost commit-back), or a change. */
+type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => Promise<void> };
+
+const kill = (spec: string): Step => ({ kill: spec });
+/** Publishes the pushed drafts on the service: the next pull brings their status into the files. */
+const publishDrafts: Step = {
+  change: async (w) => {
+    for (const e of w.store.listEntries(w.ws)) if (e.status === 'draft') w.store.updateEntry(w.ws, e.identifier, { status: 'published' });
+  },
+};
+/** Edits the second copy a killed rename left (the file the state does not know, beside the one it knows): it must be parked, not removed. */
+const editRenameCopy: Step = {
+  change: async (w) => {
+    const state = JSON.parse(await readFile(join(w.dir, '.changelog/state.json'), 'utf8')) as { entries: Record<string, { file: string }> };
+    let edited = 0;
+    for (const name of await readdir(join(w.contentDir, 'entries'))) {
+      const rel = `entries/${name}`;
+      const text = await readFile(join(w.contentDir, rel), 'utf8');
+      const id = parseEntryFile(rel, text).data.identifier;
+      const known = id ? state.entries[id]?.file : undefined;
+      if (known && known !== rel && existsSync(join(w.contentDir, known))) {
+        await writeFile(join(w.contentDir, rel), `${text}\nA local edit.\n`);
+        edited++;
+      }
+    }
+    expect(edited).toBeGreaterThan(0);
+  },
+};
+
+/** Every failpoint, with the steps that reach it. Keyed by name: a point missing here fails the coverage test. */
+const CASES: Record<FailpointName, Step[]> = {
+  'pull:after-plan': [kill('pull:after-plan')],
+  'pull:before-write': [kill('pull:before-write:3')],
+  'pull:after-write': [kill('pull:after-write:3')],
+  'pull:mid-rename': [kill('pull:mid-rename:2')],
+  'pull:after-rename': [kill('pull:after-rename:2')],
+  'pull:before-adopt-write': [{ run: true }, publishDrafts, kill('pull:before-adopt-write:2')],
+  'pull:after-adopt-write': [{ run: true }, publishDrafts, kill('pull:after-adopt-write:2')],
+  'pull:before-data-write': [kill('pull:before-data-write')],
+  'pull:before-state-save': [kill('pull:before-state-save')],
+  'pull:after-state-save': [kill('pull:after-state-save')],
+  'recovery:before-bind': [kill('push:after-post:3'), kill('recovery:before-bind')],
+  'recovery:after-bind': [kill('push:after-post:3'), kill('recovery:after-bind')],
+  'recovery:after-journal-remove': [kill('push:after-post:3'), kill('recovery:after-journal-remove')],
+  'recovery:before-adopt': [{ lose: true }, kill('recovery:before-adopt:3')],
+  'recovery:after-adopt': [{ lose: true }, kill('recovery:after-adopt:3')],
+  'repair:before-remove': [kill('pull:mid-rename:2'), kill('repair:before-remove')],
+  'repair:before-park': [kill('pull:mid-rename:2'), editRenameCopy, kill('repair:before-park')],
+  'repair:after-park': [kill('pull:mid-rename:2'), editRenameCopy, kill('repair:after-park')],
+  'push:after-plan': [kill('push:after-plan')],
+  'push:before-post': [kill('push:before-post:3')],
+  'push:after-post': [kill('push:after-post:3')],
+  'push:after-journal-created': [kill('push:after-journal-created:3')],
+  'push:after-write-back': [kill('push:after-write-back:3')],
+  'push:after-journal-remove': [kill('push:after-journal-remove:3')],
+  'push:before-state-save': [kill('push:before-state-save')],
+  'push:after-state-save': [kill('push:after-state-save')],
+  'write-back:tmp-created': [kill('write-back:tmp-created:3')],
+  'journal:before-flush': [kill('journal:before-flush:5')],
+  'journal:tmp-created': [kill('journal:tmp-created:5')],
+  'journal:after-flush': [kill('journal:after-flush:5')],
+  'state:tmp-created': [kill('state:tmp-created:2')],
+  'state:after-save': [kill('state:after-save:2')],
+  'sync:after-pull': [kill('sync:after-pull')],
+  'sync:after-push': [kill('sync:after-push')],
+};
+
+describe('the kill matrix covers every failpoint', () => {
+  it('has a case for each registered name, and no other', () => {
+    expect(Object.keys(CASES).sort()).toEqual([...FAILPOINTS].sort());
+  });
+});
+
+describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each failpoint, resumed by sync`, () => {
+  let base: EmulatorStore;
+  let root = '';
+  let project = '';
+  let writers: Map<string, string>;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ dir: root, cleanup } = await tempDir('changelog-sync-matrix-'));
+    base = seedStore(REMOTE);
+    project = join(root, 'project');
+    const world = await startWorld(base, project);
+    try {
+      const pulled = await world.cli(['pull']);
+      expect(pulled.code, pulled.stderr).toBe(0);
+    } finally {
+      await world.close();
+    }
+    writers = await writeWriterFiles(join(project, 'content'), FILES);
+    // Changed on the service since that pull: 5 renamed (slug), 5 rewritten.
+    const ws = base.workspaces[0]!;
+    const entries = base.listEntries(ws);
+    for (const e of entries.slice(0, 5)) base.updateEntry(ws, e.identifier, { slug: `${e.slug}-renamed` });
+    for (const e of entries.slice(5, 10)) base.updateEntry(ws, e.identifier, { content: `<p>Rewritten ${e.identifier}.</p>` });
+  }, 120_000);
+  afterAll(() => cleanup?.());
+
+  it.concurrent.each(Object.entries(CASES))('%s', async (name, steps) => {
+    const dir = join(root, name.replace(/[^a-z0-9-]/g, '_'));
+    const world = await startWorld(base, dir, project);
+    try {
+      for (const step of steps) {
+        if ('kill' in step) {
+          const r = await world.cli(['sync', '--skip-build'], step.kill);
+          expect(r.signal, `${step.kill} was not reached:\n${r.stdout}\n${r.stderr}`).toBe('SIGKILL');
+        } else if ('run' in step) {
+          const r = await world.cli(['sync', '--skip-build']);
+          expect(r.code, r.stderr).toBe(0);
+        } else if ('lose' in step) {
+          const saved = `${dir}.saved`;
+          await cp(dir, saved, { recursive: true });
+          const r = await world.cli(['sync', '--skip-build']);
+          expect(r.code, r.stderr).toBe(0);
+          await rm(dir, { recursive: true, force: true });
+          await cp(saved, dir, { recursive: true });
+          await rm(saved, { recursive: true, force: true });
+        } else await step.change(world);
+      }
+      const resumed = await world.cli(['sync', '--skip-build']);
+      expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
+      await expectInvariant(world, REMOTE + FILES, writers);
+      if (steps.includes(editRenameCopy)) {
+        // The edited copy is kept, in .changelog/conflicts/, with the edit.
+        const parked = (await readdir(join(dir, '.changelog/conflicts'))).filter((n) => n.startsWith('duplicate-'));
+        expect(parked).toHaveLength(1);
+        expect(await readFile(join(dir, '.changelog/conflicts', parked[0]!), 'utf8')).toContain('A local edit.');
+      }
+    } finally {
+      await world.close();
+    }
+  }, 180_000);
+});
