@@ -1,0 +1,62 @@
+// Scenario 3 of issue 12: 300 remote entries change slug; pull is killed (SIGKILL, failpoint
+// `pull:mid-rename`) as the renamed files appear, the new file of one written and its old
+// one not yet removed. The next pull repairs the copies and finishes the renames: one file
+// per identifier, `check` passes, and the site builds.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { useTempDir } from '../helpers/cli.js';
+import { seedStore, startWorld, type World } from '../helpers/sync-world.js';
+
+const REMOTE = 400;
+const RENAMED = 300;
+
+/** identifier -> files carrying it. */
+async function filesById(contentDir: string): Promise<Map<string, string[]>> {
+  const ids = new Map<string, string[]>();
+  for (const name of await readdir(join(contentDir, 'entries'))) {
+    const rel = `entries/${name}`;
+    const id = parseEntryFile(rel, await readFile(join(contentDir, rel))).data.identifier!;
+    ids.set(id, [...(ids.get(id) ?? []), rel]);
+  }
+  return ids;
+}
+
+describe(`pull killed in the middle of ${RENAMED} renames`, () => {
+  let dir = '';
+  useTempDir((d) => (dir = d));
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld(seedStore(REMOTE), dir);
+  });
+  afterAll(() => world.close());
+
+  it('the next pull leaves exactly one file per identifier; check and build pass', async () => {
+    expect((await world.cli(['pull'])).code).toBe(0);
+    for (const e of world.store.listEntries(world.ws).slice(0, RENAMED)) world.store.updateEntry(world.ws, e.identifier, { slug: `${e.slug}-moved` });
+
+    const killed = await world.cli(['pull'], 'pull:mid-rename:150');
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    const torn = await filesById(world.contentDir);
+    // The kill left renamed files beside their old ones.
+    expect([...torn.values()].filter((f) => f.length > 1).length).toBeGreaterThanOrEqual(1);
+
+    const again = await world.cli(['--json', 'pull']);
+    expect(again.code, again.stderr).toBe(0);
+    const out = JSON.parse(again.stdout) as { repaired: Array<{ action: string }>; created: unknown[] };
+    expect(out.created).toEqual([]);
+    expect(out.repaired.length).toBeGreaterThanOrEqual(150);
+    expect(out.repaired.every((r) => r.action !== 'parked')).toBe(true);
+
+    const ids = await filesById(world.contentDir);
+    expect([...ids.values()].filter((f) => f.length > 1)).toEqual([]);
+    expect(ids.size).toBe(REMOTE);
+    for (const e of world.store.listEntries(world.ws)) expect(ids.get(e.identifier)?.[0] ?? '', e.identifier).toContain(e.slug);
+
+    const check = await world.cli(['check']);
+    expect(check.code, check.stdout).toBe(0);
+    const build = await world.cli(['build']);
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+  }, 180_000);
+});
