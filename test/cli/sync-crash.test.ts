@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../helpers/cli.js';
 import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync-world.js';
 
 describe('push killed after its 3rd POST, resumed by sync', () => {
@@ -26,11 +26,20 @@ describe('push killed after its 3rd POST, resumed by sync', () => {
     // The kill left at least one POST the service created whose answer the journal never saw.
     expect(journal.records.filter((r) => listed.has(r.slug)).length).toBeGreaterThanOrEqual(1);
 
-    const resumed = await world.cli(['--json', 'sync', '--skip-build']);
+    const summaryFile = join(dir, 'summary.md');
+    const resumed = await runCli(['--json', 'sync', '--skip-build'], { cwd: dir, env: { ...world.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
     expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
     const out = JSON.parse(resumed.stdout) as { pull: { created: unknown[]; bound: Array<{ how: string }> } };
     expect(out.pull.created).toEqual([]);
     expect(out.pull.bound.length).toBeGreaterThanOrEqual(1);
     await expectInvariant(world, 12, writers);
+    // The job summary names every identifier this run wrote (bound by pull, or pushed):
+    // the 12 files' identifiers, less those the killed run had written back itself.
+    const summary = await readFile(summaryFile, 'utf8');
+    const written = summary.split('\n').filter((l) => /^- `entries\/.*` → /.test(l));
+    const ids = await Promise.all([...writers.keys()].map(async (rel) => /^identifier: (.*)$/m.exec(await readFile(join(world.contentDir, rel), 'utf8'))![1]!));
+    expect(written.length).toBe(out.pull.bound.length + (JSON.parse(resumed.stdout) as { push: { pushed: unknown[] } }).push.pushed.length);
+    expect(written.length).toBeGreaterThanOrEqual(12 - 3);
+    for (const line of written) expect(ids.some((id) => line.includes(id)), line).toBe(true);
   });
 });
