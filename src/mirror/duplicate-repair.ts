@@ -22,7 +22,8 @@ import { failpoint } from '../failpoint.js';
 import { removeFileSync } from './atomic-file.js';
 import type { IndexedFile } from './local-index.js';
 import { renderMirrorFile } from './mirror-file.js';
-import { CONFLICTS_DIR, contentHash, remoteHash, syncedHash, type SyncState } from './state.js';
+import { syncedOf } from './mirror-read.js';
+import { CONFLICTS_DIR, contentHash, remoteHash, type SyncState } from './state.js';
 
 /** One repair. */
 export interface DuplicateRepair {
@@ -70,7 +71,7 @@ export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRe
     byId ??= new Map(options.remote.map((r) => [r.identifier, r]));
     const entry = byId.get(id);
     const rendered = entry ? renderedSynced(entry) : undefined;
-    const synced = syncedHash(f.entry!.data, f.entry!.body);
+    const synced = syncedOf(f.entry!);
     if (rec && !options.exists(rec.file)) {
       // The state's file is gone (a rename killed after removing it): this one takes its place.
       repairs.push({ identifier: id, kept: f.rel, file: rec.file, action: 'rebound' });
@@ -81,7 +82,8 @@ export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRe
       continue;
     }
     const kept = rec?.file ?? firstOf.get(id)!.rel;
-    const keptSynced = rec?.syncedHash ?? syncedOfFile(firstOf.get(id));
+    const first = firstOf.get(id)?.entry;
+    const keptSynced = rec?.syncedHash ?? (first ? syncedOf(first) : undefined);
     if (synced === rendered || synced === keptSynced) {
       failpoint('repair:before-remove');
       if (!dryRun) removeFileSync(f.abs);
@@ -107,8 +109,4 @@ function renderedSynced(entry: RemoteEntry): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function syncedOfFile(f: IndexedFile | undefined): string | undefined {
-  return f?.entry ? syncedHash(f.entry.data, f.entry.body) : undefined;
 }

@@ -26,15 +26,15 @@
  *
  * @module
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
-import { ChangelogSyncError } from '../api/errors.js';
+import type { ChangelogSyncError } from '../api/errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
 import { failpoint } from '../failpoint.js';
+import { frontmatterOf, isEdited, keptFields, listConflictFiles, parsedOrNull, readMirrorFile, syncedOf, titleOf, type LocalFile } from './mirror-read.js';
 import { repairDuplicates, type DuplicateRepair } from './duplicate-repair.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
@@ -43,7 +43,7 @@ import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './l
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
-import { CONFLICTS_DIR, conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, syncedHash, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
+import { conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
@@ -227,6 +227,7 @@ async function pullWith(
   const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
   const { repairs, left } = repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, dryRun });
   result.repaired = repairs;
+  for (const r of repairs) if (r.action !== 'rebound') result.writes.push(r.file, ...(r.parkedAs ? [`state:${r.parkedAs}`] : []));
   stateChanged = repairs.length > 0;
   const unknownFiles = left.map((f) => f.rel);
   const found = new Map<string, EntryFile>();
@@ -476,53 +477,6 @@ async function pullWith(
   return result;
 }
 
-/** A mirror file as read: its bytes and {@link contentHash}. */
-interface LocalFile {
-  raw: Buffer;
-  hash: string;
-}
-
-/** A mirror file, or null when it does not exist. */
-function readMirrorFile(contentDir: string, rel: string): LocalFile | null {
-  try {
-    const raw = readFileSync(join(contentDir, rel));
-    return { raw, hash: contentHash(raw) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new ChangelogSyncError('E_FILE', `cannot read ${join(contentDir, rel)}: ${(err as Error).message}`, { file: join(contentDir, rel), cause: err });
-  }
-}
-
-/** Conflict copies present in the state directory (`conflicts/<name>.md`). */
-function listConflictFiles(stateDir: string): Set<string> {
-  try {
-    return new Set(readdirSync(join(stateDir, CONFLICTS_DIR)).map((n) => `${CONFLICTS_DIR}/${n}`));
-  } catch {
-    return new Set();
-  }
-}
-
-/** The frontmatter block of a file's text (between the first two `---` lines), or ''. */
-function frontmatterOf(text: string): string {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
-  return m ? m[1]! : '';
-}
-
-function titleOf(raw: Buffer | null): string | undefined {
-  if (!raw) return undefined;
-  const m = /^title:\s*(.*)$/m.exec(frontmatterOf(raw.toString('utf8')));
-  return m ? m[1]!.trim().replace(/^(["'])(.*)\1$/, '$2') : undefined;
-}
-
-function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | null {
-  try {
-    return parseEntryFile(rel, raw);
-  } catch {
-    return null;
-  }
-}
-
 /** Why a local file does not parse, as a problem; undefined when it parses (or is missing). */
 function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined {
   if (raw === null) return undefined;
@@ -532,33 +486,6 @@ function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined 
   } catch (err) {
     return { file: rel, line: (err as ChangelogSyncError).line, message: (err as Error).message };
   }
-}
-
-/** {@link syncedHash} of a parsed file. */
-function syncedOf(f: EntryFile): string {
-  return syncedHash({ ...f.data, title: f.data.title }, f.body);
-}
-
-/**
- * True when the writer changed what mirrors the service since pull or push last wrote the
- * file. Same bytes: untouched. Otherwise the file is parsed: a change limited to the
- * writer's own fields (`tags`, unknown fields) is not an edit. A missing file is not an edit.
- */
-function isEdited(rec: EntryState, file: LocalFile | null): boolean {
-  if (file === null || file.hash === rec.localHash) return false;
-  if (!rec.syncedHash) return true;
-  const parsed = parsedOrNull(rec.file, file.raw);
-  return !parsed || syncedOf(parsed) !== rec.syncedHash;
-}
-
-/** The writer's local fields of a file being rewritten (none when it does not parse). */
-function keptFields(rel: string, raw: Buffer): KeptFields | undefined {
-  const parsed = parsedOrNull(rel, raw);
-  if (!parsed) return undefined;
-  const keep: KeptFields = {};
-  if (parsed.data.tags) keep.tags = parsed.data.tags;
-  if (Object.keys(parsed.extra).length > 0) keep.extra = parsed.extra;
-  return keep;
 }
 
 /** `content/_data/workspace.json`: the workspace settings as the service returned them. */
