@@ -33,7 +33,7 @@ export function formatPull(r: PullResult): string {
   for (const i of r.remoteGone)
     lines.push(`  - gone remotely: ${i.file}${i.pruned ? (r.dryRun ? ' (would remove)' : ' (removed)') : i.edited ? ' (edited locally: kept)' : ' (kept; pass --prune to remove)'}`);
   for (const i of r.adopted) lines.push(`  = ${i.file}: pushed earlier, now recorded`);
-  for (const b of r.bound) lines.push(`  = ${b.file}: ${verb || 'is '}bound to its entry ${b.identifier} (${b.how === 'reconciled' ? 'a push that did not finish' : 'created from this file earlier'}); not mirrored twice`);
+  for (const b of r.bound) lines.push(`  = ${b.file}: ${r.dryRun ? 'would be ' : ''}bound to its entry ${b.identifier} (${b.how === 'reconciled' ? 'a push that did not finish' : 'created from this file earlier'}); not mirrored twice`);
   for (const d of r.repaired) lines.push(`  ! ${d.file}: carried the identifier ${d.identifier} of ${d.kept}; ${d.action === 'rebound' ? 'kept in its place (that file is gone)' : d.action === 'removed' ? 'removed (a copy left by an interrupted pull)' : `has local edits: moved to .changelog/${d.parkedAs}`}`);
   for (const c of r.slugConflicts) lines.push(`  ! slug conflict: ${c.reason}`);
   for (const i of r.failed) lines.push(`  x ${i.file}: not converted (${i.reason}); left as it was, the next pull tries again`);
