@@ -9,7 +9,7 @@
  * (no extra request), and before anything is written:
  *
  * 1. **Journal.** A record of `.changelog/journal.json` whose entry is listed (by
- *    identifier, else by the slug it sent among the entries no state knows) is bound to
+ *    identifier, else by the slug it sent and its title among the entries no state knows) is bound to
  *    the file that sent it: identifier, status and slug written back (`write-back.ts`),
  *    the record removed.
  * 2. **Adoption.** A local file without `identifier` whose slug (its `slug:`, or derived
@@ -111,7 +111,7 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
   const journal = await Journal.open(stateDir);
   for (const record of journal.list()) {
     if (!freshFiles.has(record.file)) continue;
-    const entry = (record.identifier ? unbound.get(record.identifier) : undefined) ?? strangers.find((r) => unbound.has(r.identifier) && r.slug === record.slug);
+    const entry = (record.identifier ? unbound.get(record.identifier) : undefined) ?? strangers.find((r) => unbound.has(r.identifier) && r.slug === record.slug && r.title.trim() === record.title.trim());
     if (!entry) continue; // not listed: push decides (it waits for a POST in doubt)
     failpoint('recovery:before-bind');
     if (!(await bind(record.file, record.title, entry, record.slug, 'reconciled'))) continue;
