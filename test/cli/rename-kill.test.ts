@@ -58,5 +58,15 @@ describe(`pull killed in the middle of ${RENAMED} renames`, () => {
     expect(check.code, check.stdout).toBe(0);
     const build = await world.cli(['build']);
     expect(build.code, build.stdout + build.stderr).toBe(0);
+
+    // A listing that comes back empty (a glitch of the service): --prune refuses it.
+    for (const e of world.store.listEntries(world.ws)) world.store.deleteEntry(world.ws, e.identifier);
+    const refused = await world.cli(['pull', '--prune']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('E_PRUNE_REFUSED');
+    expect((await filesById(world.contentDir)).size).toBe(REMOTE);
+    const forced = await world.cli(['pull', '--prune', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await filesById(world.contentDir)).size).toBe(0);
   }, 180_000);
 });
