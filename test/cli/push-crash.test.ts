@@ -1,8 +1,8 @@
 // The crash test of issue 3, by failpoints (src/failpoint.ts), not by timing: the real CLI
-// (dist/cli.js) pushes 40 new files to the emulator running in this process and kills
+// (dist/cli.js) pushes 60 new files to the emulator running in this process and kills
 // itself with SIGKILL at a named checkpoint of the push (`CHANGELOG_FAILPOINT`), then runs
 // again, until every point below was hit; a last run completes. At most once, nothing
-// lost: exactly 40 remote entries, each file with the identifier of its own entry, every
+// lost: exactly 60 remote entries, each file with the identifier of its own entry, every
 // file byte-identical to its original but for the frontmatter lines push adds.
 //
 // Each point is reached on every run (the test asserts the kill): no run can pass or fail
@@ -17,10 +17,11 @@ import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.
 import { spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { expectEachOnceAndIntact, writeEntry } from '../helpers/entries.js';
 
-const FILES = 40;
+const FILES = 60;
 /**
- * The points, in order; each run is killed at one. A run settles at most a few files before
- * its kill, so 40 files last until the state-save point, which comes after all are sent.
+ * The points, in order; each run is killed at one. A run settles at most n + concurrency - 1
+ * files before its kill (at most 5 here, about 30 over these runs), so 60 files last until
+ * the state-save point, which comes after all are sent.
  */
 const KILLS = [
   'push:after-plan',
@@ -91,12 +92,14 @@ describe('SIGKILL at any point of a push, then run again', () => {
     const posts = emu.log.filter((r: RequestLogRecord) => r.method === 'POST' && r.status === 201);
     expect(new Set(posts.map((p) => p.slug)).size).toBe(FILES);
     expect(posts).toHaveLength(FILES); // no slug was ever created twice
-    // Derived slugs held across reruns: the four "Weekly fixes".
+    // Derived slugs held across reruns: the six "Weekly fixes".
     expect(store.listEntries(ws).filter((e) => e.title === 'Weekly fixes').map((e) => e.slug).sort()).toEqual([
       'weekly-fixes',
       'weekly-fixes-2026-01-20',
       'weekly-fixes-2026-01-30',
       'weekly-fixes-2026-02-09',
+      'weekly-fixes-2026-02-19',
+      'weekly-fixes-2026-03-01',
     ]);
 
     // Nothing left behind: journal empty, lock released, no temporary files.
