@@ -19,7 +19,11 @@
  * brought up to date. A file whose identifier the state does not know (a fresh clone of
  * a repository without state) is adopted the same way.
  *
- * Nothing is written before the whole plan is known. Conversion runs on worker threads
+ * First, what an interrupted or lost run left is settled (README "Sync state"): two files
+ * with one identifier are repaired (`duplicate-repair.ts`), journaled POSTs and local
+ * files' own entries are bound to their files (`recovery.ts`), so that no entry is
+ * mirrored as a second file; `--prune` is checked (`prune-guard.ts`). Then nothing else
+ * is written before the whole plan is known. Conversion runs on worker threads
  * for large pulls (`render-pool.ts`), and on a first pull starts while the plan is still
  * being made; once the plan is complete, each file is written atomically as soon as its
  * text is ready. The state is saved last.
