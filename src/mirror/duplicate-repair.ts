@@ -21,7 +21,6 @@ import type { RemoteEntry } from '../api/schemas.js';
 import { failpoint } from '../failpoint.js';
 import { removeFileSync } from './atomic-file.js';
 import type { IndexedFile } from './local-index.js';
-import { renderMirrorFile } from './mirror-file.js';
 import { syncedOf } from './mirror-read.js';
 import { CONFLICTS_DIR, contentHash, remoteHash, type SyncState } from './state.js';
 
@@ -54,7 +53,7 @@ export interface RepairOptions {
  * Repairs identifiers carried by two files (see the module description).
  * @returns the repairs, and the unknown files left (those neither removed nor parked).
  */
-export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRepair[]; left: IndexedFile[] } {
+export async function repairDuplicates(options: RepairOptions): Promise<{ repairs: DuplicateRepair[]; left: IndexedFile[] }> {
   const { state, dryRun = false } = options;
   const repairs: DuplicateRepair[] = [];
   const left: IndexedFile[] = [];
@@ -70,7 +69,7 @@ export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRe
     }
     byId ??= new Map(options.remote.map((r) => [r.identifier, r]));
     const entry = byId.get(id);
-    const rendered = entry ? renderedSynced(entry) : undefined;
+    const rendered = entry ? await renderedSynced(entry) : undefined;
     const synced = syncedOf(f.entry!);
     if (rec && !options.exists(rec.file)) {
       // The state's file is gone (a rename killed after removing it): this one takes its place.
@@ -103,7 +102,9 @@ export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRe
   return { repairs, left };
 }
 
-function renderedSynced(entry: RemoteEntry): string | undefined {
+/** What pull writes for the entry (its synced hash). The converter loads only here: a pull without duplicates never needs it. */
+async function renderedSynced(entry: RemoteEntry): Promise<string | undefined> {
+  const { renderMirrorFile } = await import('./mirror-file.js');
   try {
     return renderMirrorFile(entry).synced;
   } catch {

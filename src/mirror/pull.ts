@@ -229,7 +229,7 @@ async function pullWith(
   // the push journal settled, local files' own entries adopted (recovery.ts).
   const known = new Set(Object.values(state.entries).map((e) => e.file));
   const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
-  const { repairs, left } = repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, dryRun });
+  const { repairs, left } = await repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, dryRun });
   result.repaired = repairs;
   for (const r of repairs) if (r.action !== 'rebound') result.writes.push(r.file, ...(r.parkedAs ? [`state:${r.parkedAs}`] : []));
   stateChanged = repairs.length > 0;
