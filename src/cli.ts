@@ -278,6 +278,14 @@ subscribers
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
   .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersExportCommand(c, r, opts))());
 
+// A reader that closed its end (`changelog-sync --help | head`) is not an error of the
+// command: the work goes on to its end, and what it prints is dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

@@ -1,5 +1,6 @@
 // The real CLI as a child process against the real emulator over HTTP.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,5 +99,18 @@ describe('commands against a running emulator', () => {
     const r = await runCli(['pull', '--no-such-flag'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--no-such-flag'");
+  });
+});
+
+describe('a reader that closes the pipe', () => {
+  it('--help into a closed pipe exits 0 without an EPIPE crash', async () => {
+    const child = spawn(process.execPath, [join(REPO, 'dist/cli.js'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the child has even loaded: its first write meets a pipe with no reader.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 });
