@@ -17,14 +17,19 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { annotation, isGitHubActions } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 
+/** `message (fix: hint)`: a problem's words, the same in `check` and `push`. */
+export function problemText(p: Pick<CheckProblem, 'message' | 'hint'>): string {
+  return `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
+}
+
 /** `file:line: severity: message (fix: hint)`. */
 export function formatProblem(p: CheckProblem): string {
-  return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
+  return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${problemText(p)}`;
 }
 
 /** The GitHub Actions annotation of a problem (on the file's line in the pull request). */
 export function problemAnnotation(p: CheckProblem): string {
-  return annotation(p.severity, `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`, { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
+  return annotation(p.severity, problemText(p), { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
 }
 
 /** Human summary of a check. */

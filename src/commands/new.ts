@@ -10,6 +10,7 @@ import { ChangelogSyncError } from '../api/errors.js';
 import type { Config } from '../config.js';
 import { entryFileName, isSafeSlug, serializeEntryFile, slugify } from '../mirror/entry-file.js';
 import { ENTRIES_DIR } from '../mirror/local-index.js';
+import { NEW_ENTRY_BODY } from '../mirror/entry-template.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 
@@ -24,13 +25,6 @@ export interface NewCommandOptions {
   notify?: boolean;
   dryRun?: boolean;
 }
-
-const BODY = `Write the entry here, in Markdown.
-
-- What changed, for whom
-- How to use it
-
-`;
 
 /**
  * Creates `content/entries/<date>-<slug>.md`. Refuses to overwrite.
@@ -62,7 +56,7 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
       notify_subscribers: options.notify ?? false,
       tags: options.tags && options.tags.length > 0 ? options.tags : undefined,
     },
-    BODY,
+    NEW_ENTRY_BODY,
   );
   if (!options.dryRun) {
     await mkdir(join(config.contentDir, ENTRIES_DIR), { recursive: true });

@@ -2,12 +2,15 @@
  * `changelog-sync push [--dry-run]`.
  * @module
  */
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import type { CheckProblem } from '../mirror/entry-check.js';
+import { stripPath } from '../mirror/entry-problems.js';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
+import { problemText } from './check.js';
 import { openContext } from './context.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -41,7 +44,8 @@ export function formatPush(r: PushResult): string {
     }
   }
   for (const p of r.pending) lines.push(`  … ${p.file}: ${p.reason}`);
-  for (const p of r.rejected) lines.push(`  x ${p.reason}`);
+  // Each problem is on stderr once (reportRejected), worded as check words it: here only the file.
+  for (const p of r.rejected) lines.push(`  x ${p.file}: not sent (${plural(p.problems?.length || 1, 'problem', 'problems')}, listed above)`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }
@@ -64,6 +68,7 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
+    reporter.info(IRREVOCABLE);
     const bar = reporter.counter('push');
     let result: PushResult;
     try {
@@ -87,10 +92,21 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   }
 }
 
+/** The line push states before sending: nothing it creates can be taken back. */
+export const IRREVOCABLE = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `changelog-sync check` first).';
+
 /**
- * Each rejected file as a problem: a line on stderr and, in GitHub Actions, an annotation
- * on the file (paths relative to the working directory, the repository root in Actions).
+ * Every problem of each rejected file, once, worded as `check` words it
+ * (`error: file:line: message (fix: ...)`), on stderr and, in GitHub Actions, as an
+ * annotation on the file (paths relative to the working directory, the repository root
+ * in Actions).
  */
 export function reportRejected(reporter: Reporter, contentDir: string, rejected: PushResult['rejected']): void {
-  for (const r of rejected) reporter.problem({ file: relative(process.cwd(), join(contentDir, r.file)), line: r.line, message: r.reason });
+  for (const r of rejected) {
+    const file = relative(process.cwd(), join(contentDir, r.file)).split(sep).join('/');
+    const problems: CheckProblem[] = r.problems?.length
+      ? r.problems.map((p) => ({ file, ...p }))
+      : [{ file, line: r.line, field: r.field, severity: 'error', message: stripPath(r.reason, r.file) }];
+    for (const p of problems) reporter.problem({ file: p.file, line: p.line, level: p.severity, message: problemText(p) });
+  }
 }

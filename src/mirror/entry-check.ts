@@ -3,7 +3,8 @@
  * pull-request checks): every problem pull, push or the build would meet in a file,
  * with file, line, field and fix.
  *
- * Errors: a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
+ * Errors: every problem of `entry-problems.ts` (template text, an empty body, a near-miss
+ * tag, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
  * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
  * (without `identifier`) whose slug push would refuse, by push's own rule (`push-plan.ts`:
  * not URL-safe, used by another file, or derived from a title another file has and no
@@ -14,22 +15,17 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ChangelogSyncError, ValidationError } from '../api/errors.js';
+import { ChangelogSyncError } from '../api/errors.js';
 import { lineOfField } from './entry-file.js';
+import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
 import { planLocal } from './push-plan.js';
 import { loadState } from './state.js';
 
 /** One problem found in a file. */
-export interface CheckProblem {
+export interface CheckProblem extends EntryProblem {
   /** Path as shown to the user: relative to the working directory. */
   file: string;
-  line?: number;
-  field?: string;
-  severity: 'error' | 'warning';
-  message: string;
-  /** How to fix it. */
-  hint?: string;
 }
 
 /** What {@link checkEntryFiles} found. */
@@ -79,22 +75,20 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
     }
   } else targets = all;
 
-  for (const f of targets) {
-    if (f.error) problems.push(...problemsOf(f.error, shown(f.abs), f));
-  }
-
-  // Slugs of new files: push's own rule (push-plan.ts), so that a file this check passes
-  // is one push sends, and the other way round. Paths are given as shown, so that the
-  // messages name files the way the rest of the output does.
+  // Every problem of a file, worded as push words it (one function: entry-problems.ts);
+  // slugs by push's own rule (push-plan.ts), so that a file this check passes is one push
+  // sends, and the other way round. Paths are given as shown, so that the messages name
+  // files the way the rest of the output does.
   const outside = targets.filter((t) => !byAbs.has(resolve(t.abs)));
+  const tags = tagContext([...all, ...outside], readServiceTagNames(options.contentDir));
+  for (const f of targets) for (const p of entryProblems(f, tags)) problems.push({ file: shown(f.abs), ...p });
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));
   for (const r of planLocal(asShown).rejected) {
     const f = byShown.get(r.file);
     if (r.field !== 'slug' || !f || !checked.has(resolve(f.abs))) continue;
-    const [message, hint] = splitFix(r.reason.slice(`${r.file}: `.length));
-    problems.push({ file: r.file, field: 'slug', line: lineOf(f, 'slug'), severity: 'error', message, hint });
+    for (const p of r.problems ?? []) if (p.field === 'slug') problems.push({ file: r.file, ...p });
   }
 
   // Two files that claim one remote entry.
@@ -111,7 +105,7 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
       problems.push({
         file: shown(f.abs),
         field: 'identifier',
-        line: lineOf(f, 'identifier'),
+        line: lineOfField(f.raw.toString('utf8'), 'identifier'),
         severity: 'error',
         message: `identifier ${id} is also in ${others.map((o) => shown(o.abs)).join(', ')}: two files claim one remote entry`,
         hint: 'keep one of the files; a copy meant as a new entry must not carry `identifier`',
@@ -129,26 +123,4 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
 
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
   return { checked: checked.size, problems, errors: problems.filter((p) => p.severity === 'error').length };
-}
-
-/** One problem per issue of a parse or validation error. */
-function problemsOf(err: ChangelogSyncError, file: string, f: IndexedFile): CheckProblem[] {
-  const strip = (m: string) => m.replace(/^[^:]+(?::\d+)?: /, '');
-  if (err instanceof ValidationError && err.issues.length > 0) {
-    return err.issues.map((i) => {
-      const [message, fix] = splitFix(i.message);
-      return { file, field: i.field, line: lineOf(f, i.field), severity: 'error' as const, message: `${i.field}: ${message}`, hint: fix };
-    });
-  }
-  return [{ file, line: err.line, field: err.field, severity: 'error', message: strip(err.message), hint: err.hint }];
-}
-
-/** "must be X (fix: do Y)" -> ["must be X", "do Y"]. */
-function splitFix(message: string): [string, string | undefined] {
-  const m = /^(.*) \(fix: (.*)\)$/.exec(message);
-  return m ? [m[1]!, m[2]!] : [message, undefined];
-}
-
-function lineOf(f: IndexedFile, field: string): number | undefined {
-  return lineOfField(f.raw.toString('utf8'), field);
 }

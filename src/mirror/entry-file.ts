@@ -29,7 +29,11 @@ const publishAtSchema = z.preprocess(
   (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString().slice(0, 10) : v),
   z
     .string({ error: 'must be a date written YYYY-MM-DD' })
-    .refine((s) => DATE.test(s) && isRealDate(s), { message: 'must be a date written YYYY-MM-DD' }),
+    .superRefine((s, ctx) => {
+      if (!DATE.test(s)) ctx.addIssue({ code: 'custom', message: 'must be a date written YYYY-MM-DD' });
+      // Written right, but no such day (2026-02-30): say so, the form is not the problem.
+      else if (!isRealDate(s)) ctx.addIssue({ code: 'custom', message: `${s} is not a date that exists (fix: write a real day, e.g. \`publish_at: ${s.slice(0, 5)}${String(Math.min(Math.max(Number(s.slice(5, 7)), 1), 12)).padStart(2, '0')}-01\`)` });
+    }),
 );
 
 /**
@@ -189,7 +193,8 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   if (!result.success) {
     const issues: FieldIssue[] = result.error.issues.map((i) => {
       const field = String(i.path[0] ?? '');
-      return { field, message: `${i.message}${FIXES[field] ? ` (fix: ${FIXES[field]})` : ''}` };
+      // A message that names its own fix keeps it; else the field's.
+      return { field, message: `${i.message}${FIXES[field] && !i.message.includes(' (fix: ') ? ` (fix: ${FIXES[field]})` : ''}` };
     });
     const first = issues[0]!;
     throw new ValidationError(`${path}: ${first.field}: ${first.message}`, {

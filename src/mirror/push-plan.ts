@@ -27,7 +27,8 @@
  */
 import { ValidationError, type FieldIssue } from '../api/errors.js';
 import type { RemoteEntry } from '../api/schemas.js';
-import { isSafeSlug, slugify, type EntryFile } from './entry-file.js';
+import { isSafeSlug, lineOfField, slugify, type EntryFile } from './entry-file.js';
+import { entryProblems, splitFix, tagContext, type EntryProblem } from './entry-problems.js';
 import type { IndexedFile } from './local-index.js';
 
 /** A new local file that is valid and will be sent (unless reconciled or adopted). */
@@ -46,11 +47,26 @@ export interface PushCandidate {
 /** A file that is not sent, and why. */
 export interface PushRejection {
   file: string;
-  /** The whole message: file, field, problem and fix. */
+  /** The whole message: file, field, problem and fix (every problem, `; ` between them). */
   reason: string;
   field?: string;
   line?: number;
   issues?: FieldIssue[];
+  /** Every problem of the file, each once, worded as `check` words it (`entry-problems.ts`). */
+  problems?: EntryProblem[];
+}
+
+/** A rejection from a file's problems (errors only; a file with none is not rejected). */
+export function rejection(file: string, problems: EntryProblem[], issues?: FieldIssue[]): PushRejection {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const text = errors.map((p) => `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`).join('; ');
+  return { file, reason: `${file}${errors[0]?.line ? `:${errors[0].line}` : ''}: ${text}`, field: errors[0]?.field, line: errors[0]?.line, issues, problems: errors };
+}
+
+/** A rejection of one whole message `field: problem (fix: ...)` at the line of `field`. */
+function fieldRejection(file: string, field: string, message: string, raw?: string): PushRejection {
+  const [text, hint] = splitFix(message);
+  return rejection(file, [{ field, line: raw === undefined ? undefined : lineOfField(raw, field), severity: 'error', message: text, hint }]);
 }
 
 /** The local side of a push. */
@@ -69,27 +85,24 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
  *
  * @param files every entry file, parsed (see `readEntryFiles`). Nothing else: the same
  *   files give the same slugs on every run, whatever the service lists.
+ * @param serviceTags the tag names of `content/_data/tags.json`, for the near-miss tag rule
+ *   (`entry-problems.ts`); without them, tags are compared with the other files' only.
  */
-export function planLocal(files: IndexedFile[]): LocalPlan {
+export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = []): LocalPlan {
   const rejected: PushRejection[] = [];
   const localIdentifiers = new Set<string>();
   /** slug -> who owns it (a file with an identifier, a `slug:` of its own, or a mirrored remote entry). */
   const taken = new Map<string, string>();
   const fresh: Array<{ entry: EntryFile; file: string; date?: string }> = [];
+  const tags = tagContext(files, serviceTags);
+  /** New files whose content push refuses (template text, empty body, near-miss tag): they keep their place in the slug rule. */
+  const refused = new Map<string, PushRejection>();
 
   for (const f of files) {
     if (f.error) {
       const pushedId = identifierLine(f.raw);
       if (pushedId) localIdentifiers.add(pushedId);
-      else {
-        rejected.push({
-          file: f.rel,
-          reason: f.error.message,
-          field: f.error.field,
-          line: f.error.line,
-          issues: f.error instanceof ValidationError ? f.error.issues : undefined,
-        });
-      }
+      else rejected.push(rejection(f.rel, entryProblems(f, tags), f.error instanceof ValidationError ? f.error.issues : undefined));
       continue;
     }
     const e = f.entry!;
@@ -100,6 +113,8 @@ export function planLocal(files: IndexedFile[]): LocalPlan {
     }
     const date = e.data.publish_at ?? DATE_PREFIX.exec(f.rel.split('/').pop() ?? '')?.[1];
     fresh.push({ entry: e, file: f.rel, date });
+    const problems = entryProblems(f, tags);
+    if (problems.some((p) => p.severity === 'error')) refused.set(f.rel, rejection(f.rel, problems));
   }
 
   // Explicit slugs first: they own their slug against derived ones.
@@ -108,7 +123,7 @@ export function planLocal(files: IndexedFile[]): LocalPlan {
     const slug = c.entry.data.slug;
     if (slug === undefined) continue;
     if (!isSafeSlug(slug)) {
-      rejected.push({ file: c.file, field: 'slug', reason: `${c.file}: slug: "${slug}" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. \`slug: new-export-api\`)` });
+      rejected.push(fieldRejection(c.file, 'slug', `slug: "${slug}" is not URL-safe (fix: use letters, digits, hyphens and underscores, e.g. \`slug: new-export-api\`)`, c.entry.raw));
       continue;
     }
     candidates.push({ entry: c.entry, file: c.file, slug, derived: false, date: c.date });
@@ -133,11 +148,13 @@ export function planLocal(files: IndexedFile[]): LocalPlan {
       }
       const other = baseOwner ?? group[0]!.file;
       if (!c.date) {
-        rejected.push({
-          file: c.file,
-          field: 'slug',
-          reason: `${c.file}: slug: the title gives "${base}", already used by ${other}, and the file has no date to tell them apart (fix: set \`slug:\` in the frontmatter, e.g. \`slug: ${base}-2\`, or \`publish_at:\`)`,
-        });
+        rejected.push(
+          fieldRejection(
+            c.file,
+            'slug',
+            `slug: the title gives "${base}", already used by ${other}, and the file has no date to tell them apart (fix: set \`slug:\` in the frontmatter, e.g. \`slug: ${base}-2\`, or \`publish_at:\`)`,
+          ),
+        );
         return;
       }
       candidates.push({ entry: c.entry, file: c.file, slug: `${base}-${c.date}`, derived: true, date: c.date });
@@ -149,7 +166,7 @@ export function planLocal(files: IndexedFile[]): LocalPlan {
     if (!c.derived || isSafeSlug(c.slug)) continue;
     candidates.splice(i, 1);
     const why = c.slug.length > 255 ? `"${c.slug.slice(0, 60)}...", longer than the service's 255 characters` : `"${c.slug}", which is not URL-safe`;
-    rejected.push({ file: c.file, field: 'slug', reason: `${c.file}: slug: the title gives ${why} (fix: set a shorter \`slug:\` in the frontmatter)` });
+    rejected.push(fieldRejection(c.file, 'slug', `slug: the title gives ${why} (fix: set a shorter \`slug:\` in the frontmatter)`));
   }
 
   // Collisions left: two files with one explicit slug, a suffixed slug taken, a slug of a pushed file.
@@ -161,14 +178,18 @@ export function planLocal(files: IndexedFile[]): LocalPlan {
     const owner = taken.get(c.slug);
     if (others.length > 0 || owner !== undefined) {
       const with_ = [...(owner !== undefined ? [owner] : []), ...others].join(', ');
-      rejected.push({
-        file: c.file,
-        field: 'slug',
-        reason: `${c.file}: slug: "${c.slug}"${c.derived ? ' (derived from the title)' : ''} is also used by ${with_} (fix: set a distinct \`slug:\` in the frontmatter)`,
-      });
+      rejected.push(
+        fieldRejection(c.file, 'slug', `slug: "${c.slug}"${c.derived ? ' (derived from the title)' : ''} is also used by ${with_} (fix: set a distinct \`slug:\` in the frontmatter)`, c.derived ? undefined : c.entry.raw),
+      );
       continue;
     }
-    valid.push(c);
+    if (!refused.has(c.file)) valid.push(c);
+  }
+  // A refused file is listed once, with its slug problem too when it has one.
+  for (const [file, refusal] of refused) {
+    const at = rejected.findIndex((r) => r.file === file);
+    if (at < 0) rejected.push(refusal);
+    else rejected[at] = rejection(file, [...(refusal.problems ?? []), ...(rejected[at]!.problems ?? [])]);
   }
   valid.sort(oldestFirst);
   return { candidates: valid, rejected, claimed: localIdentifiers };

@@ -35,6 +35,7 @@ import { type EntryFile } from './entry-file.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
+import { readServiceTagNames } from './entry-problems.js';
 import { matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
 import { JOURNAL_FILE, loadState, saveState, type SyncState } from './state.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
@@ -190,7 +191,8 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   // 1. Read and validate every local file first.
   const files = await readEntryFiles(contentDir);
   const journal = await Journal.open(stateDir);
-  const local = planLocal(files);
+  const serviceTags = readServiceTagNames(contentDir);
+  const local = planLocal(files, serviceTags);
   if (local.candidates.length === 0 && journal.list().length === 0) {
     result.rejected.push(...local.rejected);
     return;

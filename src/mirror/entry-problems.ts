@@ -1,0 +1,178 @@
+/**
+ * The problems of one entry file, as `check` and `push` both report them (one function,
+ * one wording): a file that cannot be read or parsed, a field that breaks the schema, and
+ * the content rules of a new entry (one without `identifier`, which push would create
+ * permanently: the service has no update and no delete):
+ *
+ * - a line left from the template `new` writes ({@link TEMPLATE_PLACEHOLDERS});
+ * - an empty body;
+ * - a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
+ *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
+ *
+ * A problem carries no path: the caller shows the file as it names files.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { distance } from 'fastest-levenshtein';
+import { ChangelogSyncError, ValidationError } from '../api/errors.js';
+import { lineOfField, slugify } from './entry-file.js';
+import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
+import type { IndexedFile } from './local-index.js';
+import { TAGS_DATA_FILE } from './workspace-binding.js';
+
+/** One problem of a file, without the file's path. */
+export interface EntryProblem {
+  /** 1-based line in the file, when known. */
+  line?: number;
+  field?: string;
+  severity: 'error' | 'warning';
+  /** What is wrong, e.g. `publish_at: 2026-02-30 is not a date that exists`. */
+  message: string;
+  /** How to fix it. */
+  hint?: string;
+}
+
+/** What the tag rule compares against. */
+export interface TagContext {
+  /** Tag names of `content/_data/tags.json` (the service's tags). */
+  service: readonly string[];
+  /** Every local file's `tags`, by the file's `rel`: the tags other entries use. */
+  used: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The names in `content/_data/tags.json`; none when the file is missing or not a list
+ * (a mirror that was never pulled).
+ */
+export function readServiceTagNames(contentDir: string): string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(join(contentDir, TAGS_DATA_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((t: unknown) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    return typeof name === 'string' && name.trim() ? [name.trim()] : [];
+  });
+}
+
+/** The tag context of a set of files (see {@link TagContext}). */
+export function tagContext(files: readonly IndexedFile[], service: readonly string[]): TagContext {
+  return { service, used: new Map(files.map((f) => [f.rel, f.entry?.data.tags ?? []])) };
+}
+
+/**
+ * Every problem of a file, each once. Parse and schema errors for any file; the content
+ * rules only for a new file (no `identifier`): a mirrored entry is the service's text.
+ */
+export function entryProblems(f: IndexedFile, tags: TagContext): EntryProblem[] {
+  if (f.error) return problemsOfError(f.error, f);
+  const e = f.entry!;
+  if (e.data.identifier) return [];
+  const problems: EntryProblem[] = [];
+  const text = f.raw.toString('utf8');
+  // Body lines start after the frontmatter: line numbers are the file's.
+  const bodyStart = text.split('\n').length - e.body.split('\n').length;
+  if (e.body.trim() === '') {
+    problems.push({ line: bodyStart + 1, severity: 'error', message: 'the body is empty: the entry would be published without text', hint: 'write the entry below the frontmatter' });
+  }
+  e.body.split('\n').forEach((line, i) => {
+    if (TEMPLATE_PLACEHOLDERS.includes(line.trim())) {
+      problems.push({
+        line: bodyStart + i + 1,
+        severity: 'error',
+        message: `"${line.trim()}" is left from the template of \`changelog-sync new\``,
+        hint: 'replace the template lines with the entry\'s text',
+      });
+    }
+  });
+  problems.push(...tagProblems(f, tags));
+  return problems;
+}
+
+/** Site key of a tag: the site resolves tags by lowercased name or slug (src/site/data.ts). */
+const keyOf = (tag: string) => tag.trim().toLowerCase();
+
+/** Edits a tag may be away from a known one and still count as a misspelling of it. */
+function nearness(tag: string): number {
+  const n = [...tag].length;
+  return n <= 3 ? 0 : n < 8 ? 1 : 2;
+}
+
+/** The closest known tag within {@link nearness}, if any. */
+function nearest(tag: string, known: Iterable<string>): string | undefined {
+  const key = keyOf(tag);
+  let best: { name: string; d: number } | undefined;
+  for (const k of known) {
+    const d = distance(key, keyOf(k));
+    if (d > 0 && d <= nearness(key) && (!best || d < best.d)) best = { name: k, d };
+  }
+  return best?.name;
+}
+
+function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
+  const problems: EntryProblem[] = [];
+  const line = lineOfField(f.raw.toString('utf8'), 'tags');
+  const service = new Map(ctx.service.flatMap((n) => [[keyOf(n), n] as const, [slugify(n), n] as const]));
+  /** Files using each tag (by site key), this one included. */
+  const uses = new Map<string, number>();
+  const others = new Set<string>();
+  for (const [rel, tags] of ctx.used) {
+    for (const key of new Set(tags.map(keyOf))) if (key) uses.set(key, (uses.get(key) ?? 0) + 1);
+    if (rel !== f.rel) for (const t of tags) if (t.trim()) others.add(t.trim());
+  }
+  for (const tag of f.entry!.data.tags ?? []) {
+    if (!tag.trim()) continue;
+    const same = service.get(keyOf(tag)) ?? service.get(slugify(tag));
+    if (same !== undefined) {
+      if (same !== tag.trim()) problems.push({ line, field: 'tags', severity: 'warning', message: `tags: "${tag}" is written "${same}" in tags.json`, hint: `write \`${same}\`` });
+      continue;
+    }
+    // tags.json decides first: a misspelling shared by several files is still one.
+    // Among the entries' own tags, the one fewer files use is the misspelling (a tie: both are named).
+    const count = (t: string) => uses.get(keyOf(t)) ?? 1;
+    const fix = nearest(tag, ctx.service) ?? nearest(tag, [...others].filter((o) => count(o) >= count(tag)));
+    if (fix !== undefined) {
+      const where = ctx.service.includes(fix) ? 'tags.json has' : 'other entries use';
+      problems.push({
+        line,
+        field: 'tags',
+        severity: 'error',
+        message: `tags: "${tag}" is not a known tag, and ${where} "${fix}": it would get a tag page of its own`,
+        hint: `write \`${fix}\``,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * One problem per issue of a parse or validation error, the message without the path
+ * the error's own message starts with.
+ */
+export function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
+  if (err instanceof ValidationError && err.issues.length > 0) {
+    return err.issues.map((i) => {
+      const [message, fix] = splitFix(i.message);
+      return { field: i.field, line: lineOfField(f.raw.toString('utf8'), i.field), severity: 'error' as const, message: `${i.field}: ${message}`, hint: fix };
+    });
+  }
+  const [message, fix] = splitFix(stripPath(err.message, err.file));
+  return [{ line: err.line, field: err.field, severity: 'error', message, hint: err.hint ?? fix }];
+}
+
+/** `entries/x.md:4: invalid YAML` -> `invalid YAML` (the caller shows the path its own way). */
+export function stripPath(message: string, file: string | undefined): string {
+  if (file && message.startsWith(file)) return message.slice(file.length).replace(/^(?::\d+)?: /, '');
+  return message;
+}
+
+/** "must be X (fix: do Y)" -> ["must be X", "do Y"]. */
+export function splitFix(message: string): [string, string | undefined] {
+  const m = /^(.*) \(fix: (.*)\)$/s.exec(message);
+  return m ? [m[1]!, m[2]!] : [message, undefined];
+}

@@ -1,0 +1,13 @@
+/**
+ * The body `changelog-sync new` writes into a fresh entry file, and its placeholder lines:
+ * one constant, so that `check` and `push` refuse exactly the text `new` wrote (a line of
+ * it left in an entry would be published, and the service can never edit it away).
+ *
+ * @module
+ */
+
+/** Lines of the template that are placeholders, never content (compared trimmed). */
+export const TEMPLATE_PLACEHOLDERS: readonly string[] = ['Write the entry here, in Markdown.', '- What changed, for whom', '- How to use it'];
+
+/** The body of a new entry file: the placeholders as paragraphs and a list. */
+export const NEW_ENTRY_BODY = `${TEMPLATE_PLACEHOLDERS[0]}\n\n${TEMPLATE_PLACEHOLDERS.slice(1).join('\n')}\n\n`;
