@@ -40,6 +40,7 @@ import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } f
 import { failpoint } from '../failpoint.js';
 import { frontmatterOf, isEdited, keptFields, listConflictFiles, parsedOrNull, readMirrorFile, syncedOf, titleOf, type LocalFile } from './mirror-read.js';
 import { repairDuplicates, type DuplicateRepair } from './duplicate-repair.js';
+import { stripPath } from './entry-problems.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
@@ -237,7 +238,7 @@ async function pullWith(
   const found = new Map<string, EntryFile>();
   for (const item of left) {
     if (item.error) {
-      result.problems.push({ file: item.rel, line: item.error.line, message: item.error.message });
+      result.problems.push({ file: item.rel, line: item.error.line, message: stripPath(item.error.message, item.rel) });
       continue;
     }
     const id = item.entry?.data.identifier;
@@ -336,7 +337,7 @@ async function pullWith(
         try {
           newText = addFrontmatterFields(rec.file, text, { status: entry.status });
         } catch (err) {
-          result.problems.push({ file: rec.file, line: 1, message: (err as Error).message });
+          result.problems.push({ file: rec.file, line: 1, message: stripPath((err as Error).message, rec.file) });
         }
       }
       if (newText !== text) {
@@ -488,7 +489,7 @@ function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined 
     parseEntryFile(rel, raw);
     return undefined;
   } catch (err) {
-    return { file: rel, line: (err as ChangelogSyncError).line, message: (err as Error).message };
+    return { file: rel, line: (err as ChangelogSyncError).line, message: stripPath((err as Error).message, rel) };
   }
 }
 

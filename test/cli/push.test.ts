@@ -95,7 +95,7 @@ describe('the day: one ledger for every run', () => {
 describe('push --dry-run', () => {
   it('prints the exact plan and sends no mutating request', async () => {
     await writeEntries(content, 3);
-    await writeEntry(content, 'weekly-a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-02\n---\n');
+    await writeEntry(content, 'weekly-a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-02\n---\n\nText.\n');
     const r = await runCli(['push', '--dry-run'], { cwd: dir, env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
@@ -115,12 +115,15 @@ describe('push --dry-run', () => {
 
 describe('invalid files', () => {
   it('are reported with file, field and fix (exit 5); the valid ones are pushed', async () => {
-    await writeEntry(content, 'bad', '---\ntitle: Bad\npublish_at: 22/11/2026\n---\n');
-    await writeEntry(content, 'good', '---\ntitle: Good\n---\n');
+    await writeEntry(content, 'bad', '---\ntitle: Bad\npublish_at: 22/11/2026\n---\n\nText.\n');
+    await writeEntry(content, 'good', '---\ntitle: Good\n---\n\nText.\n');
     const r = await runCli(['push'], { cwd: dir, env });
     expect(r.code).toBe(5);
     expect(r.stdout).toContain('Pushed 1 new entry, 1 rejected');
-    expect(r.stdout).toContain('x entries/bad.md: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
+    // Each problem once, on stderr, worded as check words it; the summary names the file only.
+    expect(r.stderr).toContain('error: content/entries/bad.md:3: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
+    expect(r.stdout).toContain('  x entries/bad.md: not sent (1 problem, listed above)');
+    expect(`${r.stdout}${r.stderr}`.split('must be a date written').length - 1).toBe(1);
     expect(store.listEntries(ws).map((e) => e.slug)).toEqual(['good']);
   });
 });

@@ -51,7 +51,7 @@ describe('status', () => {
     expect(out).toContain('Local edits that cannot be pushed (the interface has no update) (1):\n  ! entries/2026-04-03-gamma.md');
     expect(out).toContain('Gone remotely (1):\n  - entries/2026-04-04-delta.md (pull --prune removes it)');
     expect(out).toContain('New local entries: push would create (1):\n  + entries/2026-04-10-new-api.md -> slug new-api (published)');
-    expect(out).toMatch(/Invalid: not sent until fixed \(1\):\n {2}x entries\/2026-04-11-broken\.md: title: is required/);
+    expect(out).toMatch(/Invalid: not sent until fixed \(1\):\n {2}x entries\/2026-04-11-broken\.md:1: title: is required/);
     expect(changedPaths(before, await snapshot(dir))).toEqual(['.changelog/budget.json']);
     expect(fx.emu.log.filter((l) => l.method !== 'GET')).toEqual([]);
 
@@ -112,13 +112,13 @@ describe('check', () => {
   });
 
   it('reports each problem as file:line with the fix, exit 5; GitHub annotations in Actions; --json; file arguments', async () => {
-    await writeFile(e('a.md'), '---\ntitle: A\npublish_at: 22/11/2026\nis_published: "yes"\n---\n');
-    await writeFile(e('b.md'), '---\ntitle: Same\n---\n');
-    await writeFile(e('c.md'), '---\ntitle: Same\n---\n');
-    await writeFile(e('d.md'), '---\ntitle: D\nslug: "bad slug!"\n---\n');
-    await writeFile(e('e.md'), '---\ntitle: E\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
-    await writeFile(e('f.md'), '---\ntitle: F\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n');
-    await writeFile(e('ok.md'), '---\ntitle: Fine\n---\n');
+    await writeFile(e('a.md'), '---\ntitle: A\npublish_at: 22/11/2026\nis_published: "yes"\n---\n\nText.\n');
+    await writeFile(e('b.md'), '---\ntitle: Same\n---\n\nText.\n');
+    await writeFile(e('c.md'), '---\ntitle: Same\n---\n\nText.\n');
+    await writeFile(e('d.md'), '---\ntitle: D\nslug: "bad slug!"\n---\n\nText.\n');
+    await writeFile(e('e.md'), '---\ntitle: E\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n\nText.\n');
+    await writeFile(e('f.md'), '---\ntitle: F\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n\nText.\n');
+    await writeFile(e('ok.md'), '---\ntitle: Fine\n---\n\nText.\n');
 
     const r = await runCli(['check'], { cwd: d });
     expect(r.code).toBe(5);

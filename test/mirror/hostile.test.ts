@@ -148,7 +148,7 @@ describe('hostile local files', () => {
 
   it('invalid YAML is reported with file and line; the other files proceed', async () => {
     await writeEntry('bad.md', '---\ntitle: ok\npublish_at: 2026-01-01\ntags: [unclosed\n---\nbody\n');
-    await writeEntry('bad2.md', '---\ntitle: Fix: exports: again\n---\n');
+    await writeEntry('bad2.md', '---\ntitle: Fix: exports: again\n---\n\nText.\n');
     await writeEntry('good.md', '---\ntitle: Good\n---\nok\n');
     fx.store.insertEntry(fx.ws, { title: 'Remote', slug: 'remote', publish_at: '2026-01-08', content: '<p>r</p>' });
     const r = await run();
@@ -264,8 +264,8 @@ describe('remote HTML with script', () => {
 describe('check through the CLI', () => {
   it('no network, exit 5 on errors, file arguments, changes nothing', async () => {
     await mkdir(join(contentDir, 'entries'), { recursive: true });
-    await writeFile(join(contentDir, 'entries/bad.md'), '---\ntitle: [\n---\n');
-    await writeFile(join(contentDir, 'entries/good.md'), '---\ntitle: Good\n---\n');
+    await writeFile(join(contentDir, 'entries/bad.md'), '---\ntitle: [\n---\n\nText.\n');
+    await writeFile(join(contentDir, 'entries/good.md'), '---\ntitle: Good\n---\n\nText.\n');
     const before = await snapshot(dir);
     const all = await runCli(['check'], { cwd: dir, env: { CHANGELOG_BASE_URL: 'http://127.0.0.1:9', CHANGELOG_TOKEN: 'unused' } });
     expect(all.code).toBe(5);

@@ -28,13 +28,13 @@ describe('validation before sending', () => {
   it('rejects each invalid file with file, field and fix; sends the valid ones', async () => {
     fx.store.insertEntry(fx.ws, { title: 'Taken on the service', slug: 'taken' });
     await writeEntry(contentDir, 'no-title', '---\npublish_at: 2026-01-01\n---\nno title\n');
-    await writeEntry(contentDir, 'bad-date', '---\ntitle: Bad date\npublish_at: 2026-13-01\n---\n');
-    await writeEntry(contentDir, 'bad-type', '---\ntitle: Bad type\nis_published: "yes"\n---\n');
-    await writeEntry(contentDir, 'bad-tags', '---\ntitle: Bad tags\ntags: 5\n---\n');
-    await writeEntry(contentDir, 'dup-1', '---\ntitle: One\nslug: same\n---\n');
-    await writeEntry(contentDir, 'dup-2', '---\ntitle: Two\nslug: same\n---\n');
-    await writeEntry(contentDir, 'remote', '---\ntitle: Something else\nslug: taken\n---\n');
-    await writeEntry(contentDir, 'unsafe', '---\ntitle: Unsafe\nslug: ../etc\n---\n');
+    await writeEntry(contentDir, 'bad-date', '---\ntitle: Bad date\npublish_at: 2026-13-01\n---\n\nText.\n');
+    await writeEntry(contentDir, 'bad-type', '---\ntitle: Bad type\nis_published: "yes"\n---\n\nText.\n');
+    await writeEntry(contentDir, 'bad-tags', '---\ntitle: Bad tags\ntags: 5\n---\n\nText.\n');
+    await writeEntry(contentDir, 'dup-1', '---\ntitle: One\nslug: same\n---\n\nText.\n');
+    await writeEntry(contentDir, 'dup-2', '---\ntitle: Two\nslug: same\n---\n\nText.\n');
+    await writeEntry(contentDir, 'remote', '---\ntitle: Something else\nslug: taken\n---\n\nText.\n');
+    await writeEntry(contentDir, 'unsafe', '---\ntitle: Unsafe\nslug: ../etc\n---\n\nText.\n');
     await writeEntry(contentDir, 'fine', '---\ntitle: Fine\n---\nok\n');
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.pushed.map((p) => p.file)).toEqual(['entries/fine.md']);
@@ -45,7 +45,7 @@ describe('validation before sending', () => {
     expect(by['entries/no-title.md']).toMatchObject({ field: 'title' });
     expect(by['entries/no-title.md']!.reason).toContain('fix: add a line `title: "Your title"`');
     expect(by['entries/bad-date.md']).toMatchObject({ field: 'publish_at', line: 3 });
-    expect(by['entries/bad-date.md']!.reason).toContain('fix: write the date as YYYY-MM-DD');
+    expect(by['entries/bad-date.md']!.reason).toContain('publish_at: 2026-13-01 is not a date that exists (fix: write a real day, e.g. `publish_at: 2026-12-01`)');
     expect(by['entries/bad-type.md']!.reason).toContain('is_published: must be true or false');
     expect(by['entries/bad-tags.md']).toMatchObject({ field: 'tags' });
     expect(by['entries/dup-1.md']!.reason).toContain('slug: "same" is also used by entries/dup-2.md (fix: set a distinct `slug:`');
@@ -61,7 +61,7 @@ describe('validation before sending', () => {
     s = await pushSetup({ limits: { perMinute: 3, windowMs: 60_000 } });
     ({ fx, contentDir, stateDir } = s);
     const originals = await writeEntries(contentDir, 4);
-    await writeEntry(contentDir, 'undated', '---\ntitle: Undated\n---\n');
+    await writeEntry(contentDir, 'undated', '---\ntitle: Undated\n---\n\nText.\n');
     const before = await entryNames(contentDir);
     const client = fx.client();
     const r = await push({ client, contentDir, stateDir, dryRun: true });
@@ -100,9 +100,9 @@ describe('every answer shape of POST /api/entry', () => {
 
 describe('slugs', () => {
   it('same titles without slug: the oldest keeps the title slug, the others get their date; stable on later runs', async () => {
-    await writeEntry(contentDir, 'b', '---\ntitle: Weekly fixes\npublish_at: 2026-01-12\n---\n');
-    await writeEntry(contentDir, 'a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-05\n---\n');
-    await writeEntry(contentDir, '2026-01-19-weekly-fixes', '---\ntitle: Weekly fixes\n---\n'); // dated by its name
+    await writeEntry(contentDir, 'b', '---\ntitle: Weekly fixes\npublish_at: 2026-01-12\n---\n\nText.\n');
+    await writeEntry(contentDir, 'a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-05\n---\n\nText.\n');
+    await writeEntry(contentDir, '2026-01-19-weekly-fixes', '---\ntitle: Weekly fixes\n---\n\nText.\n'); // dated by its name
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.plan.map((p) => [p.file, p.slug])).toEqual([
       ['entries/a.md', 'weekly-fixes'],
@@ -113,8 +113,8 @@ describe('slugs', () => {
     expect((await fm('entries/b.md')).slug).toBe('weekly-fixes-2026-01-12');
 
     // A later, older file with the same title: the base is taken by a pushed file.
-    await writeEntry(contentDir, 'z', '---\ntitle: Weekly fixes\npublish_at: 2025-12-29\n---\n');
-    await writeEntry(contentDir, 'undated', '---\ntitle: Weekly fixes\n---\n');
+    await writeEntry(contentDir, 'z', '---\ntitle: Weekly fixes\npublish_at: 2025-12-29\n---\n\nText.\n');
+    await writeEntry(contentDir, 'undated', '---\ntitle: Weekly fixes\n---\n\nText.\n');
     const again = await push({ client: fx.client(), contentDir, stateDir });
     expect(again.pushed.map((p) => p.slug)).toEqual(['weekly-fixes-2025-12-29']);
     expect(again.rejected.map((x) => x.file)).toEqual(['entries/undated.md']);
@@ -124,8 +124,8 @@ describe('slugs', () => {
 
   it('a title slug taken by a remote entry a local file mirrors: the new file gets its date', async () => {
     const old = fx.store.insertEntry(fx.ws, { title: 'Weekly fixes', slug: 'weekly-fixes', publish_at: '2025-06-01' });
-    await writeEntry(contentDir, 'mirrored', `---\ntitle: Weekly fixes\nslug: weekly-fixes\nidentifier: ${old.identifier}\n---\n`);
-    await writeEntry(contentDir, 'new', '---\ntitle: Weekly fixes\npublish_at: 2026-02-02\n---\n');
+    await writeEntry(contentDir, 'mirrored', `---\ntitle: Weekly fixes\nslug: weekly-fixes\nidentifier: ${old.identifier}\n---\n\nText.\n`);
+    await writeEntry(contentDir, 'new', '---\ntitle: Weekly fixes\npublish_at: 2026-02-02\n---\n\nText.\n');
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.pushed.map((p) => p.slug)).toEqual(['weekly-fixes-2026-02-02']);
   });
@@ -153,7 +153,7 @@ describe('a created entry whose write-back and journal were both lost', () => {
   });
 
   it('same slug but another title (the writer retitled it meanwhile): rejected with both ways out, not sent', async () => {
-    const text = '---\ntitle: Weekly fixes\npublish_at: 2026-03-01\nslug: weekly\n---\n';
+    const text = '---\ntitle: Weekly fixes\npublish_at: 2026-03-01\nslug: weekly\n---\n\nText.\n';
     const { rel, identifier } = await lostBoth(text);
     await writeFile(join(contentDir, rel), text.replace('Weekly fixes', 'Weekly fixes and more'));
     const r = await push({ client: fx.client(), contentDir, stateDir });
@@ -164,8 +164,8 @@ describe('a created entry whose write-back and journal were both lost', () => {
   });
 
   it('same slug and title but another date: rejected, not sent', async () => {
-    const { rel } = await lostBoth('---\ntitle: Weekly fixes\npublish_at: 2026-03-01\n---\n');
-    await writeFile(join(contentDir, rel), '---\ntitle: Weekly fixes\npublish_at: 2026-03-08\n---\n');
+    const { rel } = await lostBoth('---\ntitle: Weekly fixes\npublish_at: 2026-03-01\n---\n\nText.\n');
+    await writeFile(join(contentDir, rel), '---\ntitle: Weekly fixes\npublish_at: 2026-03-08\n---\n\nText.\n');
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.rejected[0]!.reason).toContain('it is dated 2026-03-01, this file 2026-03-08');
     expect(posts()).toHaveLength(1);
@@ -179,7 +179,7 @@ describe('journal records of an earlier run', () => {
   }
 
   it('created on the service: found by slug with the one list call, written back, not sent', async () => {
-    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n');
+    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n\nText.\n');
     const created = fx.store.createEntry(fx.ws, { title: 'X', slug: 'x' });
     await journaled(rel, 'x');
     const r = await push({ client: fx.client(), contentDir, stateDir });
@@ -190,7 +190,7 @@ describe('journal records of an earlier run', () => {
   });
 
   it('not on the service and past its in-doubt time: sent again, once', async () => {
-    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n');
+    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n\nText.\n');
     await journaled(rel, 'x');
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.pushed.map((p) => p.how)).toEqual(['created']);
@@ -198,7 +198,7 @@ describe('journal records of an earlier run', () => {
   });
 
   it('in doubt (the service may still be working on it): waits, looks again, finds it, sends nothing', async () => {
-    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n');
+    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n\nText.\n');
     await journaled(rel, 'x', { inDoubtUntil: new Date(Date.now() + 60_000).toISOString() });
     const waits: number[] = [];
     const r = await push({
@@ -220,7 +220,7 @@ describe('journal records of an earlier run', () => {
   });
 
   it('created with a known identifier: written back without asking, even if the list lags', async () => {
-    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n');
+    const rel = await writeEntry(contentDir, 'x', '---\ntitle: X\n---\n\nText.\n');
     await journaled(rel, 'x', { state: 'created', identifier: 'id-from-an-answer', status: 'draft' });
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.pushed.map((p) => p.identifier)).toEqual(['id-from-an-answer']);

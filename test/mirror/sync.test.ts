@@ -90,9 +90,9 @@ describe('push', () => {
     await mkdir(join(contentDir, 'entries'), { recursive: true });
     fx.store.insertEntry(fx.ws, { title: 'Taken', slug: 'taken' });
     await writeFile(join(contentDir, 'entries/a.md'), '---\npublish_at: 2026-01-01\n---\nno title\n');
-    await writeFile(join(contentDir, 'entries/b.md'), '---\ntitle: Same\nslug: same\n---\n');
-    await writeFile(join(contentDir, 'entries/c.md'), '---\ntitle: Also same\nslug: same\n---\n');
-    await writeFile(join(contentDir, 'entries/d.md'), '---\ntitle: Not the taken one\nslug: taken\n---\n');
+    await writeFile(join(contentDir, 'entries/b.md'), '---\ntitle: Same\nslug: same\n---\n\nText.\n');
+    await writeFile(join(contentDir, 'entries/c.md'), '---\ntitle: Also same\nslug: same\n---\n\nText.\n');
+    await writeFile(join(contentDir, 'entries/d.md'), '---\ntitle: Not the taken one\nslug: taken\n---\n\nText.\n');
     await writeFile(join(contentDir, 'entries/e.md'), '---\ntitle: Fine\n---\nok\n');
     const r = await push({ client: fx.client(), contentDir, stateDir });
     expect(r.pushed.map((p) => p.file)).toEqual(['entries/e.md']);
