@@ -2,7 +2,7 @@
  * `changelog-sync build [--allow-private]`.
  * @module
  */
-import { relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { ChangelogSyncError } from '../api/errors.js';
 import { ENV, type Config } from '../config.js';
 import { isGitHubActions, setStepOutput } from '../output/github-actions.js';
@@ -19,7 +19,8 @@ export interface BuildCommandOptions {
 
 /** Human summary of a build. */
 export function formatBuild(r: BuildResult): string {
-  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s`;
+  const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${missing}`;
 }
 
 /**
@@ -67,6 +68,10 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     onPhase: bar.update,
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
+  // An entry file the build could not read is missing from the site: each is named.
+  for (const u of result.unreadable) {
+    reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
+  }
   if (inputs) await recordSiteBuild(config.stateDir, inputs);
   return result;
 }
@@ -86,10 +91,11 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     files: result.files.length,
     indexed: result.indexed,
     warnings: result.warnings,
+    unreadable: result.unreadable,
     ms: result.ms,
     timings: result.timings,
   });
-  return EXIT.OK;
+  return result.unreadable.length > 0 ? EXIT.INVALID : EXIT.OK;
 }
 
 /**

@@ -38,6 +38,7 @@ export function formatPull(r: PullResult): string {
   for (const c of r.slugConflicts) lines.push(`  ! slug conflict: ${c.reason}`);
   for (const i of r.failed) lines.push(`  x ${i.file}: not converted (${i.reason}); left as it was, the next pull tries again`);
   for (const p of r.problems) lines.push(`  x ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (file left alone)`);
+  for (const n of r.notes ?? []) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }
 

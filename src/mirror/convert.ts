@@ -15,32 +15,54 @@ import { createTurndown } from './markdown-rules.js';
 
 let turndown: TurndownService | undefined;
 
-const MARKDOWN_SPECIAL = /[\\*`[\]_]/;
-const MARKDOWN_SPECIAL_ALL = /[\\*`[\]_]/g;
-/** Turndown's line-start escapes, by first character (at most one applies). */
+/**
+ * Characters that are syntax wherever they stand: turndown's own (`\ * ` [ ] _`), and
+ * what turndown leaves alone although marked reads it as syntax: `~` (GFM strikethrough),
+ * `|` (a GFM table row), `<` where it could open a tag, a comment or an autolink
+ * (`<select>`, `</b>`, `<!--`, `<?`, `<https://...>`), and `&` where it could start a
+ * character reference (`&amp;`, `&#42;`). Each is escaped with a backslash, which
+ * CommonMark defines for every ASCII punctuation character.
+ */
+const MARKDOWN_SPECIAL = /[\\*`[\]_~|]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)/;
+const MARKDOWN_SPECIAL_ALL = new RegExp(MARKDOWN_SPECIAL.source, 'g');
+/**
+ * Line-start syntax, by first character (at most one applies): `\` in front keeps it
+ * text. "Followed by a space" is any Unicode space: marked reads `#\u00a0x` as a heading.
+ */
 const LINE_START: Record<string, [RegExp, string]> = {
   '-': [/^-/, '\\-'],
-  '+': [/^\+ /, '\\+ '],
+  '+': [/^\+(?=\s|$)/, '\\+'],
   '=': [/^(=+)/, '\\$1'],
-  '#': [/^(#{1,6}) /, '\\$1 '],
-  '~': [/^~~~/, '\\~~~'],
+  '#': [/^(#{1,6})(?=\s|$)/, '\\$1'],
   '>': [/^>/, '\\>'],
 };
-const ORDERED_LIST_START = /^(\d+)\. /;
+/**
+ * The start of a GFM autolink literal (`https://...`, `www....`): its `:` or `.` is
+ * escaped, which keeps the text from becoming a link. It was text, not a link, in the
+ * service's HTML; and an autolink would take backslash escapes after it (`\\<`) and the
+ * Markdown of the next element into its URL. (The link rule takes the escape back inside
+ * link text, where marked makes no autolinks.)
+ */
+const AUTOLINK_START = /\b(?:(https?|ftp):\/\/|(www)\.)/gi;
+/** An ordered list item's marker: up to nine digits, then `.` or `)`, then a space or the end. */
+const ORDERED_LIST_START = /^(\d{1,9})([.)])(?=\s|$)/;
 
 /**
- * Turndown's Markdown escaping of text, in one pass instead of thirteen regular
- * expressions per text node (it was the largest single cost of a pull): the same
- * result as `TurndownService.prototype.escape` (a test compares both), installed
- * through turndown's documented way of overriding `escape`.
+ * The Markdown escaping of a text node: every character that marked would read as
+ * syntax is escaped, so that the text reaches the page as it was (issue 14, "Pull keeps
+ * text as text"; test/mirror/text-fidelity.test.ts checks it on generated hostile text).
+ * A superset of turndown's `escape` (a test compares both), in one pass instead of
+ * thirteen regular expressions per text node (that was the largest single cost of a
+ * pull), installed through turndown's documented way of overriding `escape`.
  */
 export function escapeMarkdownText(text: string): string {
   let out = MARKDOWN_SPECIAL.test(text) ? text.replace(MARKDOWN_SPECIAL_ALL, '\\$&') : text;
+  if (out.includes('://') || /www\./i.test(out)) out = out.replace(AUTOLINK_START, (_m, scheme: string | undefined, www: string | undefined) => (scheme ? `${scheme}\\://` : `${www}\\.`));
   const first = out[0];
   if (first === undefined) return out;
   const start = LINE_START[first];
   if (start) out = out.replace(start[0], start[1]);
-  else if (first >= '0' && first <= '9') out = out.replace(ORDERED_LIST_START, '$1\\. ');
+  else if (first >= '0' && first <= '9') out = out.replace(ORDERED_LIST_START, '$1\\$2');
   return out;
 }
 
@@ -56,6 +78,7 @@ export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
   return turndownService().turndown(parseHtmlFragment(html) as unknown as TurndownService.Node);
 }
+
 
 type ListItem = string | { content?: string; items?: ListItem[] };
 
@@ -163,5 +186,7 @@ export function remoteContentToMarkdown(content: string | EditorJsDocument): str
       { hint: 'shorten the entry on the service (or split it): no real changelog entry is that long' },
     );
   }
-  return htmlToMarkdown(html);
+  // NUL would make a file the tool refuses to read back (entry-file.ts): U+FFFD, as
+  // HTML parsers do. (Invalid UTF-8 is U+FFFD already: the client decodes leniently.)
+  return htmlToMarkdown(html).replace(/\u0000/g, '\ufffd');
 }

@@ -292,8 +292,15 @@ let pendingText = '';
  */
 export const MAX_DEPTH = 200;
 
+/**
+ * U+2028 and U+2029, Unicode's line and paragraph separators: whitespace to HTML, line
+ * ends to JavaScript's regular expressions, which is how turndown and marked read them
+ * (a `> ` put after one inside a quote, a heading cut at one). Text gets a space instead.
+ */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
 function flushText(): void {
-  if (pendingText) current.appendChild(new HtmlText(pendingText));
+  if (pendingText) current.appendChild(new HtmlText(RAW_TEXT.has(current.localName) ? pendingText : pendingText.replace(LINE_SEPARATORS, ' ')));
   pendingText = '';
 }
 

@@ -24,6 +24,7 @@
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';
+import { escapeHtml } from '../html-escape.js';
 import type { HtmlElement, HtmlNode } from './html-dom.js';
 
 /** Elements turndown (with the GFM plugin) turns into Markdown. */
@@ -111,7 +112,13 @@ export function htmlInMarkdown(node: HtmlElement): string {
   const parent = node.parentNode;
   const standsAlone = !parent || parent.nodeName === 'X-ROOT' || parent.nodeName === 'BLOCKQUOTE' || TRANSPARENT.has(parent.nodeName) || parent.nodeName === 'LI';
   const block = BLOCK.has(node.nodeName) || hasDescendant(node, BLOCK) || (node.nodeName === 'X-COMMENT' && parent?.nodeName === 'X-ROOT');
-  if (!standsAlone || !block) return html;
+  if (!standsAlone || !block) {
+    // At the start of a line, a comment or a tag of CommonMark's HTML block conditions 1
+    // and 6 (`<script>`, `<details>`, ...) begins an HTML block, which takes the rest of
+    // its line (and more) as raw text: it gets lines of its own.
+    const startsBlock = node.nodeName === 'X-COMMENT' || HTML_BLOCK_TAGS.has(node.localName);
+    return startsBlock && neighbour(node, 'prev') === undefined ? `\n\n${html}\n\n` : html;
+  }
   const local = node.localName;
   // CommonMark HTML block 7: the opening tag must be alone on its line (even with no content).
   if (node.nodeName !== 'X-COMMENT' && !HTML_BLOCK_TAGS.has(local) && html.endsWith(`</${local}>`)) {
@@ -138,6 +145,87 @@ function trimNewlines(s: string): string {
 function tightBlock(node: HtmlElement, markdown: string): string {
   const last = node.parentNode?.lastChild === node || node.nextSibling === null;
   return `\n${trimNewlines(markdown)}${last ? '' : '\n'}`;
+}
+
+/** Unicode whitespace, or no character (the start or end of a line): CommonMark's flanking rules. */
+const isSpace = (c: string | undefined) => c === undefined || /\s/u.test(c);
+/** ASCII punctuation: what every Markdown parser counts as punctuation in its flanking rules. */
+const isPunct = (c: string | undefined) => c !== undefined && /[!-/:-@[-`{-~]/.test(c);
+/**
+ * A character whose flanking class parsers disagree on (symbols, emoji, punctuation
+ * beyond ASCII, combining marks): next to one, no delimiter is trusted.
+ */
+const isUncertain = (c: string | undefined) => c !== undefined && !isSpace(c) && !isPunct(c) && !/[\p{L}\p{N}]/u.test(c);
+/** Inline elements whose Markdown begins and ends with punctuation (`[`, `*`, `` ` ``, `<`, `~`, `)`). */
+const MARKUP = new Set(['A', 'STRONG', 'B', 'EM', 'I', 'CODE', 'DEL', 'S', 'STRIKE', 'IMG', 'INPUT']);
+
+/** First and last character (code point, not UTF-16 unit: an emoji is one). */
+const firstChar = (s: string) => (s === '' ? undefined : String.fromCodePoint(s.codePointAt(0)!));
+const lastChar = (s: string) => {
+  if (s === '') return undefined;
+  const low = s.charCodeAt(s.length - 1);
+  return low >= 0xdc00 && low <= 0xdfff && s.length > 1 ? s.slice(-2) : s.slice(-1);
+};
+
+const EMPHASIS = new Set(['STRONG', 'B', 'EM', 'I']);
+/** What {@link neighbour} gives for an emphasis element right beside: no delimiter may touch it. */
+const ADJACENT_RUN = 'adjacent';
+
+/**
+ * The character next to an inline element in the Markdown (before it with `side`
+ * `prev`), as far as its siblings tell: undefined at a block's edge or a line break.
+ */
+function neighbour(node: HtmlElement, side: 'prev' | 'next'): string | undefined {
+  const ws = node.flankingWhitespace;
+  if (side === 'prev' ? ws?.leading : ws?.trailing) return ' ';
+  let at: HtmlNode = node;
+  for (;;) {
+    const sib = side === 'prev' ? at.previousSibling : at.nextSibling;
+    if (sib) {
+      if (isElement(sib)) {
+        if (sib.nodeName === 'BR' || BLOCK.has(sib.nodeName)) return undefined;
+        // Delimiters side by side merge into one run (`**a****b**`).
+        if (EMPHASIS.has(sib.nodeName)) return ADJACENT_RUN;
+        if (MARKUP.has(sib.nodeName) || keptAsHtml(sib)) return '*';
+      }
+      const text = sib.textContent;
+      if (text === '') {
+        at = sib;
+        continue;
+      }
+      return side === 'prev' ? lastChar(text) : firstChar(text);
+    }
+    const parent = at.parentNode;
+    if (!parent || BLOCK.has(parent.nodeName) || parent.nodeName === 'X-ROOT') return undefined;
+    if (!TRANSPARENT.has(parent.nodeName)) return '*';
+    at = parent;
+  }
+}
+
+/**
+ * `<strong>`/`<em>` as Markdown delimiters when marked will read them back as such (its
+ * flanking rules: `**<**a` or `_a_b` would stay literal text on the page), else as inline
+ * HTML, whose content marked still reads as Markdown.
+ */
+function emphasis(content: string, node: HtmlElement, delimiters: string[], tag: string): string {
+  if (!content.trim()) return '';
+  const prev = neighbour(node, 'prev');
+  const next = neighbour(node, 'next');
+  const first = firstChar(content);
+  const last = lastChar(content);
+  // Left-flanking opener, right-flanking closer (CommonMark 6.2).
+  const opens = !isSpace(first) && (!isPunct(first) || isSpace(prev) || isPunct(prev));
+  const closes = !isSpace(last) && (!isPunct(last) || isSpace(next) || isPunct(next));
+  const openerAlsoCloses = !isSpace(prev) && (!isPunct(prev) || isSpace(first) || isPunct(first));
+  const closerAlsoOpens = !isSpace(next) && (!isPunct(next) || isSpace(last) || isPunct(last));
+  if (prev === ADJACENT_RUN || next === ADJACENT_RUN || [prev, next, first, last].some(isUncertain)) return `<${tag}>${content}</${tag}>`;
+  for (const d of delimiters) {
+    if (!opens || !closes || content.startsWith(d[0]!) || content.endsWith(d[0]!)) break;
+    // `_` never opens or closes inside a word.
+    if (d[0] === '_' && ((openerAlsoCloses && !isPunct(prev)) || (closerAlsoOpens && !isPunct(next)))) continue;
+    return `${d}${content}${d}`;
+  }
+  return `<${tag}>${content}</${tag}>`;
 }
 
 /**
@@ -171,6 +259,53 @@ export function createTurndown(escape: (text: string) => string): TurndownServic
       replacement: (content, node, options) => tightBlock(node as unknown as HtmlElement, rule.replacement!(content, node, options)),
     });
   }
+  // A table cell: the GFM plugin's, but a pipe the text escape escaped already is not
+  // escaped again (`\\|`), and a run of pipes stays that many (the plugin writes one).
+  t.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content, node) => {
+      const first = node.parentNode?.firstChild === node;
+      let cell = content.trim().replace(/\n\r?/g, '<br>');
+      cell = cell.replace(/(^|[^\\])((?:\\\\)*)\|/g, '$1$2\\|').replace(/(^|[^\\])((?:\\\\)*)\|/g, '$1$2\\|');
+      return `${first ? '| ' : ' '}${cell.padEnd(3, ' ')} |`;
+    },
+  });
+  // Two code spans side by side would merge their backtick runs (`a``b`): the second
+  // and later are inline HTML, whose text is escaped as any text is.
+  const code = base.code!;
+  t.addRule('htmlCode', {
+    filter: (node, options) =>
+      Boolean(typeof code.filter === 'function' && code.filter(node, options)) && node.previousSibling?.nodeName === 'CODE',
+    replacement: (content) => (content ? `<code>${escape(content.replace(/[\r\n]+/g, ' '))}</code>` : ''),
+  });
+  // A heading's text ending in ` #` would lose it: marked reads it as a closing sequence.
+  const heading = base.heading!;
+  t.addRule('heading', {
+    filter: heading.filter,
+    replacement: (content, node, options) => heading.replacement!(content.replace(/(^|\s)(#+)(\s*)$/, '$1\\$2$3'), node, options),
+  });
+  // Link text is never autolinked: the escape of a trailing URL is not needed there.
+  const link = base.inlineLink!;
+  t.addRule('inlineLink', {
+    filter: link.filter,
+    replacement: (content, node, options) => {
+      // After a `!`, `[text](url)` is an image: the link is written as HTML then.
+      if (neighbour(node as unknown as HtmlElement, 'prev') === '!') {
+        const el = node as unknown as HtmlElement;
+        const title = el.getAttribute('title');
+        return `<a href="${escapeHtml(el.getAttribute('href') ?? '')}"${title ? ` title="${escapeHtml(title)}"` : ''}>${content}</a>`;
+      }
+      return link.replacement!(content.replace(/\b(https?|ftp)\\:\/\/|\b(www)\\\./gi, (_m, s?: string, w?: string) => (s ? `${s}://` : `${w}.`)), node, options);
+    },
+  });
+  t.addRule('strong', {
+    filter: ['strong', 'b'],
+    replacement: (content, node) => emphasis(content, node as unknown as HtmlElement, ['**'], 'strong'),
+  });
+  t.addRule('emphasis', {
+    filter: ['em', 'i'],
+    replacement: (content, node) => emphasis(content, node as unknown as HtmlElement, ['_', '*'], 'em'),
+  });
   t.addRule('keptAsHtml', {
     filter: (node) => keptAsHtml(node as unknown as HtmlElement),
     replacement: (_content, node) => {

@@ -11,6 +11,7 @@ import { failpoint } from '../failpoint.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
 import { publishDay, serializeEntryFile } from './frontmatter.js';
+import { dropXmlInvalid } from '../xml-chars.js';
 import { contentHash, syncedHash } from './state.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */
@@ -34,7 +35,8 @@ export interface RenderedFile {
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {
   const fields = {
-    title: entry.title,
+    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts).
+    title: dropXmlInvalid(entry.title),
     slug: entry.slug || undefined,
     // A publish_at that is not a date is left out (the file is named undated-...): it would
     // make the file invalid. The service keeps the value; the state keeps its hash.

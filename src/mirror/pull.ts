@@ -41,6 +41,7 @@ import { failpoint } from '../failpoint.js';
 import { frontmatterOf, isEdited, keptFields, listConflictFiles, parsedOrNull, readMirrorFile, syncedOf, titleOf, type LocalFile } from './mirror-read.js';
 import { repairDuplicates, type DuplicateRepair } from './duplicate-repair.js';
 import { stripPath } from './entry-problems.js';
+import { dropXmlInvalid, XML_INVALID } from '../xml-chars.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
@@ -121,6 +122,8 @@ export interface PullResult {
   bound: BoundFile[];
   /** Remote entries with a local new file's slug and another title: not mirrored, the file not sent. */
   slugConflicts: SlugConflict[];
+  /** Things the user should know about the service's data, e.g. characters dropped from a title. */
+  notes: string[];
   /**
    * Every file written or removed: relative to the content directory, or `state:<path>`
    * inside the state directory. Empty when nothing changed.
@@ -213,6 +216,7 @@ async function pullWith(
     repaired: [],
     bound: [],
     slugConflicts: [],
+    notes: titleNotes(remote),
     writes: [],
     threads: 0,
     dryRun,
@@ -500,4 +504,16 @@ export function workspaceData(w: Workspace): Record<string, unknown> {
 
 function tagData(t: Tag): Record<string, unknown> {
   return { ...t };
+}
+
+/** A note per remote title with characters no feed can hold: the mirror file drops them (mirror-file.ts). */
+function titleNotes(remote: RemoteEntry[]): string[] {
+  const notes: string[] = [];
+  for (const e of remote) {
+    const bad = e.title.match(XML_INVALID);
+    if (!bad) continue;
+    const codes = [...new Set(bad)].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(', ');
+    notes.push(`the title of ${e.identifier} ("${dropXmlInvalid(e.title)}") has ${bad.length} character${bad.length === 1 ? '' : 's'} no feed can hold (${codes}): dropped in the mirror file`);
+  }
+  return notes;
 }

@@ -17,6 +17,7 @@ import { PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
+import { stripPath } from '../mirror/entry-problems.js';
 import { loadSiteData } from './data.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
@@ -65,6 +66,11 @@ export interface BuildResult {
   indexed: number;
   /** Things the user should know, e.g. an unknown theme. */
   warnings: string[];
+  /**
+   * Entry files that could not be read or parsed, so are missing from the site (path
+   * relative to the content directory, message without the path).
+   */
+  unreadable: Array<{ file: string; line?: number; message: string }>;
   /** Wall time of the whole build, ms. */
   ms: number;
   /**
@@ -211,6 +217,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
   }
   const warnings: string[] = [];
+  let unreadable: BuildResult['unreadable'] = [];
   const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
   let search: Promise<SearchIndexResult> | undefined;
   const stopSearch = new AbortController();
@@ -274,6 +281,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await Promise.allSettled([indexer?.finish(), emptied]);
       throw err;
     }
+    unreadable = siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) }));
     timings.dataMs = Date.now() - started;
     // A large mirror's Eleventy run (on a worker thread) and Pagefind's building of the
     // index are the two memory peaks of a build: the one ends before the other begins.
@@ -350,6 +358,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     files,
     indexed,
     warnings,
+    unreadable,
     ms: Date.now() - started,
     timings,
   };

@@ -17,6 +17,7 @@ import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
 import { IMAGES_DIR } from './images.js';
 import { siteAbsoluteUrl } from './site-url.js';
 import { BUNDLE_DIR, listThemes } from './themes.js';
+import { xmlCharsTransform } from '../xml-chars.js';
 
 /** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
 export interface ChangelogSitePluginOptions {
@@ -55,6 +56,7 @@ interface EleventyConfigLike {
   addBundle?(name: string, options?: Record<string, unknown>): void;
   addWatchTarget(path: string): void;
   getFilter(name: string): (...args: unknown[]) => unknown;
+  addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
   globalData?: Record<string, unknown>;
 }
 
@@ -122,6 +124,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, IMAGES_DIR)]: IMAGES_DIR });
   eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
 
+  // Feeds stay well-formed XML whatever a title or body holds (xml-chars.ts).
+  eleventyConfig.addTransform('xmlChars', xmlCharsTransform);
   eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
   eleventyConfig.addFilter('readableDate', readableDate);
   eleventyConfig.addFilter('tagStyle', tagStyle);
