@@ -272,9 +272,7 @@ export class HtmlElement extends HtmlNode {
     return s;
   }
   get outerHTML(): string {
-    let open = `<${this.localName}`;
-    for (const [k, v] of Object.entries(this.attributes)) open += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
-    open += '>';
+    const open = openTag(this);
     return VOID.has(this.localName) ? open : `${open}${this.innerHTML}</${this.localName}>`;
   }
 }
@@ -372,4 +370,33 @@ export function parseHtmlFragment(html: string): HtmlElement {
   parser.end(html);
   flushText();
   return r;
+}
+
+/** Characters inline Markdown reads as syntax, even between the tags of inline HTML. */
+const MARKDOWN_IN_TEXT = /[\\*_`[\]~|!#]|(?<=\b(?:https?|ftp)):(?=\/\/)|(?<=\bwww)\./gi;
+
+/**
+ * The HTML of a node as inline HTML inside Markdown: as {@link HtmlNode.outerHTML}, but
+ * in text the characters Markdown would read as syntax (`*`, `_`, `` ` ``, `[`, `~`, ...
+ * and the `:` of `https://`) are character references. Markdown reads the text between
+ * inline tags as Markdown: `<kbd>*x*</kbd>` would lose its asterisks.
+ */
+export function inlineHtml(node: HtmlNode): string {
+  if (node instanceof HtmlText) {
+    const parent = node.parentNode?.localName;
+    return parent && RAW_TEXT.has(parent) ? node.data : escapeText(node.data).replace(MARKDOWN_IN_TEXT, (c) => `&#${c.codePointAt(0)};`);
+  }
+  if (!(node instanceof HtmlElement) || node instanceof HtmlCommentElement) return node.outerHTML;
+  const open = openTag(node);
+  if (VOID.has(node.localName)) return open;
+  let inner = '';
+  for (const c of node.childNodes) inner += inlineHtml(c);
+  return `${open}${inner}</${node.localName}>`;
+}
+
+/** `<name attr="value" ...>` of an element. */
+function openTag(el: HtmlElement): string {
+  let open = `<${el.localName}`;
+  for (const [k, v] of Object.entries(el.attributes)) open += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
+  return `${open}>`;
 }

@@ -25,7 +25,7 @@
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { escapeHtml } from '../html-escape.js';
-import type { HtmlElement, HtmlNode } from './html-dom.js';
+import { inlineHtml, type HtmlElement, type HtmlNode } from './html-dom.js';
 
 /** Elements turndown (with the GFM plugin) turns into Markdown. */
 const CONVERTED = new Set([
@@ -117,7 +117,9 @@ export function htmlInMarkdown(node: HtmlElement): string {
     // and 6 (`<script>`, `<details>`, ...) begins an HTML block, which takes the rest of
     // its line (and more) as raw text: it gets lines of its own.
     const startsBlock = node.nodeName === 'X-COMMENT' || HTML_BLOCK_TAGS.has(node.localName);
-    return startsBlock && neighbour(node, 'prev') === undefined ? `\n\n${html}\n\n` : html;
+    if (startsBlock && neighbour(node, 'prev') === undefined) return `\n\n${html}\n\n`;
+    // Inline HTML: Markdown reads the text between its tags (and a blank line would end the paragraph).
+    return inlineHtml(node).replace(/\n([ \t]*)\n/g, '\n$1&#10;');
   }
   const local = node.localName;
   // CommonMark HTML block 7: the opening tag must be alone on its line (even with no content).

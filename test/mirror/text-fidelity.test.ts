@@ -50,6 +50,8 @@ const inline: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 1, arbitrary: anyText.map((s) => wrap('em', leaf(s))) },
   { weight: 1, arbitrary: anyText.map((s) => wrap('code', leaf(s))) },
   { weight: 1, arbitrary: anyText.map((s) => wrap('a', leaf(s), ' href="https://example.com/x?a=1&amp;b=2"')) },
+  // Kept as HTML by pull (no Markdown form): Markdown still reads the text between the tags.
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('sup', 'sub', 'kbd', 'mark', 'u', 'abbr'), anyText).map(([tag, s]) => wrap(tag, leaf(s))) },
 );
 const inlines = fc.array(inline, { minLength: 1, maxLength: 4 }).map((p) => join(p));
 const cells = (tag: string, n: number) => fc.array(anyText.map((s) => wrap(tag, leaf(s))), { minLength: n, maxLength: n }).map((p) => wrap('tr', join(p)));
@@ -81,6 +83,7 @@ describe('pull keeps text as text', () => {
     expect(pageText(built('<p>Fixed the &lt;select&gt; menu; List&lt;String&gt; works.</p>')).trim()).toBe('Fixed the <select> menu; List<String> works.');
     expect(pageText(built('<p>AT&amp;T &amp;copy; &amp;#42; 1 &lt; 2 &gt; 0</p>')).trim()).toBe('AT&T &copy; &#42; 1 < 2 > 0');
     expect(pageText(built('<p>*not em* _nor_ `code` [link](x) ~~del~~ a|b</p>')).trim()).toBe('*not em* _nor_ `code` [link](x) ~~del~~ a|b');
+    expect(pageText(built('<p><kbd>_x_</kbd> Press <kbd>*Ctrl*</kbd> and <sup>[1](y) ~z~ https://a.test</sup></p>')).trim()).toBe('_x_ Press *Ctrl* and [1](y) ~z~ https://a.test');
     expect(pageText(built('<p># not a heading</p><p>1) not a list</p><p>+</p><p>#</p>')).trim()).toBe('# not a heading\n1) not a list\n+\n#');
   });
 
