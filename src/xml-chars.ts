@@ -1,14 +1,15 @@
 /**
  * Characters no XML 1.0 document may hold (its `Char` production), and the control
- * characters feed readers choke on: C0 controls but tab and newline, DEL and C1 controls,
- * U+FFFE, U+FFFF and lone surrogates. One in a title or a body made a whole feed not
- * well-formed, so that a feed reader rejected every entry (issue 14).
+ * characters feed readers choke on: C0 controls but tab and newline (LF, and the CR of a
+ * CRLF), DEL and C1 controls, U+FFFE, U+FFFF and lone surrogates. One in a title or a
+ * body made a whole feed not well-formed, so that a feed reader rejected every entry
+ * (issue 14).
  *
  * @module
  */
 
 /** What {@link dropXmlInvalid} removes. */
-export const XML_INVALID = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** The text without the characters of {@link XML_INVALID}; the same string when it has none. */
 export function dropXmlInvalid(text: string): string {
