@@ -6,7 +6,7 @@
  *
  * - a line left from the template `new` writes ({@link TEMPLATE_PLACEHOLDERS});
  * - an empty body;
- * - a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
+ * - (for any entry: tags are local) a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
  *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
  *
  * A problem carries no path: the caller shows the file as it names files.
@@ -66,13 +66,16 @@ export function tagContext(files: readonly IndexedFile[], service: readonly stri
 }
 
 /**
- * Every problem of a file, each once. Parse and schema errors for any file; the content
- * rules only for a new file (no `identifier`): a mirrored entry is the service's text.
+ * Every problem of a file, each once. Parse and schema errors and near-miss tags for any
+ * file (tags are local: writers add them to mirrored entries too); the template and
+ * empty-body rules only for a new file (no `identifier`): a mirrored entry's body is the
+ * service's text.
  */
 export function entryProblems(f: IndexedFile, tags: TagContext): EntryProblem[] {
   if (f.error) return problemsOfError(f.error, f);
   const e = f.entry!;
-  if (e.data.identifier) return [];
+  // A mirrored entry's text is the service's; its tags are the writer's (the service has none).
+  if (e.data.identifier) return tagProblems(f, tags);
   const problems: EntryProblem[] = [];
   const text = f.raw.toString('utf8');
   // Body lines start after the frontmatter: line numbers are the file's.

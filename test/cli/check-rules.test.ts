@@ -76,14 +76,18 @@ describe('check refuses what must never be published, and push refuses the same,
     await writeFile(e('2026-03-04-b.md'), '---\ntitle: B\npublish_at: 2026-03-04\ntags: [Security]\n---\n\nText.\n');
     await writeFile(e('2026-03-05-c.md'), '---\ntitle: C\npublish_at: 2026-03-05\ntags: [Security]\n---\n\nText.\n');
     await writeFile(e('2026-03-06-d.md'), '---\ntitle: D\npublish_at: 2026-03-06\ntags: [SECURTY, Billing]\n---\n\nText.\n');
+    // A mirrored entry: its body is the service's (empty is not its writer's doing), its tags are local.
+    await writeFile(e('2026-01-01-pulled.md'), '---\ntitle: Pulled\npublish_at: 2026-01-01\nidentifier: 0b6f1c9e-1111-4c7e-8a3f-2d6e1b0c9a57\ntags: [Improvment]\n---\n');
     const r = await both();
     expect(r.check).toEqual([
+      'content/entries/2026-01-01-pulled.md:5: error: tags: "Improvment" is not a known tag, and tags.json has "Improvement": it would get a tag page of its own (fix: write `Improvement`)',
       'content/entries/2026-03-03-a.md:4: error: tags: "Improvment" is not a known tag, and tags.json has "Improvement": it would get a tag page of its own (fix: write `Improvement`)',
       'content/entries/2026-03-03-a.md:4: warning: tags: "api" is written "API" in tags.json (fix: write `API`)',
       'content/entries/2026-03-06-d.md:4: error: tags: "SECURTY" is not a known tag, and other entries use "Security": it would get a tag page of its own (fix: write `Security`)',
     ]);
     // A warning does not stop a file: push sends b and c, and refuses a and d.
-    expect(r.push).toEqual([r.check[0], r.check[2]].map((l) => asPush(l!)));
+    // Push sends nothing for the mirrored file, so it refuses nothing for it.
+    expect(r.push).toEqual([r.check[1], r.check[3]].map((l) => asPush(l!)));
     expect(r.pushOut).toContain('push 2 new entries');
   });
 
