@@ -76,7 +76,9 @@ describe('alias bomb through the CLI', () => {
     const push = await runCli(['push'], { cwd: dir, env, timeoutMs: 20_000 });
     expect(push.code, push.stderr).toBe(5);
     expect(push.stdout).toContain('+ entries/2026-01-02-fine.md');
-    expect(push.stdout).toContain('x entries/2026-01-01-bomb.md:5: YAML aliases expand the frontmatter');
+    // Each problem once on stderr, worded as check words it; the summary names the file.
+    expect(push.stderr).toContain('error: content/entries/2026-01-01-bomb.md:5: YAML aliases expand the frontmatter');
+    expect(push.stdout).toContain('x entries/2026-01-01-bomb.md: not sent (1 problem, listed above)');
     expect(fx.store.listEntries(fx.ws).map((e) => e.title)).toEqual(['Fine']);
   });
 
