@@ -95,16 +95,24 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   }
   const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
   // Team templates are watched where they are written, and copied into the staged input.
+  // The copies run one after another, in the order of the events, once a save has settled:
+  // two copies of one file racing (the truncated file of a save, then its content) could
+  // otherwise leave the staged file empty. A file gone before its copy is a line, not a crash.
+  let copies = Promise.resolve();
+  const stage = (event: string, path: string) => async () => {
+    const rel = relative(options.siteDir, path);
+    const staged = join(input.dir, rel);
+    if (event === 'add' || event === 'change') {
+      await mkdir(dirname(staged), { recursive: true });
+      await cp(path, staged, { force: true });
+    } else if (event === 'unlink') {
+      const packaged = join(PACKAGED_SITE_DIR, rel);
+      await (existsSync(packaged) ? cp(packaged, staged, { force: true }) : rm(staged, { force: true }));
+    }
+  };
   const teamWatcher = layered
-    ? watch(options.siteDir, { ignoreInitial: true }).on('all', (event, path) => {
-        const rel = relative(options.siteDir, path);
-        const staged = join(input.dir, rel);
-        if (event === 'add' || event === 'change') {
-          void mkdir(dirname(staged), { recursive: true }).then(() => cp(path, staged, { force: true }));
-        } else if (event === 'unlink') {
-          const packaged = join(PACKAGED_SITE_DIR, rel);
-          void (existsSync(packaged) ? cp(packaged, staged, { force: true }) : rm(staged, { force: true }));
-        }
+    ? watch(options.siteDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } }).on('all', (event, path) => {
+        copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
       })
     : undefined;
   const eleventy = new Eleventy(input.dir, options.outputDir, {
