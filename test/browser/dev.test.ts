@@ -2,31 +2,24 @@
 // `changelog-sync dev` in a real browser, with no token: the writer's own entry is on the
 // page, and saving a new title changes the open page by itself (Eleventy's reload client),
 // with no reload by the test; the same for the demo under its git-ignored .demo/.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { DevProcess } from '../helpers/dev-process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('dev in Chromium: a saved entry changes the open page', () => {
   let context: BrowserContext;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   let page: Page;
   const dirs: Array<() => Promise<void>> = [];
   const devs: DevProcess[] = [];
 
   beforeAll(async () => {
-    profile = await mkdtemp(join(tmpdir(), 'changelog-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      viewport: { width: 1280, height: 900 },
-    });
+    ({ context, close: closeBrowser } = await launchChromium());
     // Loopback only: anything else would be a request off this machine.
     await context.route(/^https?:\/\/(?!(127\.0\.0\.1|localhost)[:/])/, (route) => route.abort());
     page = context.pages()[0] ?? (await context.newPage());
@@ -34,8 +27,7 @@ describe('dev in Chromium: a saved entry changes the open page', () => {
 
   afterAll(async () => {
     for (const d of devs) await d.stop();
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await closeBrowser?.();
     for (const c of dirs) await c();
   });
 

@@ -3,20 +3,19 @@
 // checked by axe-core. The site is the demo workspace (pulled from the emulator, three
 // local entries pushed) plus a dozen older local entries, so the index has a second page.
 // External URLs (the demo's logo and images) are answered locally: no network.
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 import { dailyEntries, writeContent } from '../site/fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 const PLACEHOLDER = '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="100%" height="100%" fill="#c7d2fe"/></svg>';
 const EMBED = '<!doctype html><html lang="en"><head><title>Product</title></head><body><main><h1>Our product</h1><div id="whats-new"></div></main><script src="/widget.js" data-target="#whats-new" defer></script></body></html>';
@@ -31,7 +30,7 @@ describe('the site in Chromium', () => {
   let cleanupDir: () => Promise<void>;
   let server: StaticServer;
   let context: BrowserContext;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   let page: Page;
   const consoleErrors: Problem[] = [];
 
@@ -65,15 +64,8 @@ describe('the site in Chromium', () => {
     const built = await buildSite({ contentDir, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, 'site'), siteUrl: `${server.url}/`, root: dir });
     expect(built.indexed).toBeGreaterThan(20);
     await mkdir(ARTIFACTS, { recursive: true });
-    profile = await mkdtemp(join(tmpdir(), 'changelog-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      viewport: { width: 1280, height: 900 },
-      colorScheme: 'light',
-    });
-    // The demo's logo and images live on lumen.example.com: answered here, never fetched.
+    ({ context, close: closeBrowser } = await launchChromium({ colorScheme: 'light' }));
+    // The demo's images are served with the site; anything off this machine is answered here, never fetched.
     await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER }));
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {
@@ -83,9 +75,8 @@ describe('the site in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
+    await closeBrowser?.();
     await server?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
     await cleanupDir?.();
   });
 
