@@ -13,6 +13,7 @@ import { failpoint } from '../failpoint.js';
 import type { PullResult } from '../mirror/pull.js';
 import { push, type PushResult } from '../mirror/push.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
+import { markdownCode, markdownText } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
 import { buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
@@ -67,7 +68,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reporter.info(formatPush(pushed));
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
-    if (!dryRun) await reportSiteChange(config, reporter);
+    const site = dryRun ? undefined : await reportSiteChange(config, reporter);
     if (!dryRun && !options.skipBuild) {
       built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate });
       reporter.info(formatBuild(built));
@@ -77,8 +78,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
         `${pushed.deferred.length ? `, ${pushed.deferred.length} deferred` : ''}${pulled.conflicts.length ? `, ${pulled.conflicts.length} conflicts` : ''}` +
         `${built ? `, ${built.pages} pages in ${relative(process.cwd(), built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
     ].join('\n');
-    reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun));
-    reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
+    reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
+    reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
     return worstExit([pullExitCode(pulled), pushExitCode(pushed)]);
   } finally {
     await ctx.close();
@@ -99,8 +100,14 @@ export function identifiersWritten(pulled: PullResult, pushed: PushResult): Arra
   return [...pulled.bound.map((b) => ({ file: b.file, identifier: b.identifier, how: b.how })), ...pushed.pushed.map((p) => ({ file: p.file, identifier: p.identifier, how: p.how, status: p.status }))];
 }
 
-/** The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). */
-export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean): string {
+/**
+ * The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). Data (the
+ * workspace's name, file names, messages) is escaped for Markdown (`markdownText`,
+ * `markdownCode`).
+ *
+ * @param siteChanged the `site_changed` decision (README "Running it in GitHub Actions"); omitted on a dry run.
+ */
+export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean, siteChanged?: boolean): string {
   const rows: Array<[string, string | number]> = [
     ['pulled (remote entries)', pulled.remote],
     ['new from the service', pulled.created.length],
@@ -112,18 +119,19 @@ export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, buil
     ['rejected files', pushed.rejected.length],
     ['requests left today', budgetLeft],
   ];
+  if (siteChanged !== undefined) rows.push(['site changed since the last deployed build', siteChanged ? 'yes' : 'no']);
   if (built) rows.push(['pages built', built.pages]);
-  const lines = [`### changelog-sync ${dryRun ? 'plan (dry run)' : 'sync'}: "${pulled.workspace.name}"`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''];
+  const lines = [`### changelog-sync ${dryRun ? 'plan (dry run)' : 'sync'}: "${markdownText(pulled.workspace.name)}"`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''];
   const list = (title: string, items: string[]) => {
     if (items.length === 0) return;
     lines.push(`**${title}**`, '', ...items.map((i) => `- ${i}`), '');
   };
   list(
     'Identifiers written in this run (also in the files; nothing depends on the commit-back)',
-    identifiersWritten(pulled, pushed).map((w) => `\`${w.file}\` → ${w.identifier} (${w.how}${w.status ? `, ${w.status}` : ''})`),
+    identifiersWritten(pulled, pushed).map((w) => `${markdownCode(w.file)} → ${markdownCode(w.identifier)} (${w.how}${w.status ? `, ${markdownText(w.status)}` : ''})`),
   );
-  list('Conflicts (local kept; remote version in .changelog/conflicts/)', pulled.conflicts.map((c) => `\`${c.file}\``));
-  list('Deferred', pushed.deferred.map((d) => `\`${d.file}\``));
-  list('Rejected', pushed.rejected.map((r) => r.reason));
+  list('Conflicts (local kept; remote version in .changelog/conflicts/)', pulled.conflicts.map((c) => markdownCode(c.file)));
+  list('Deferred', pushed.deferred.map((d) => markdownCode(d.file)));
+  list('Rejected', pushed.rejected.map((r) => markdownText(r.reason)));
   return lines.join('\n');
 }

@@ -79,6 +79,29 @@ export function addMask(value: string): string {
 }
 
 /**
+ * Data (a name, a title, a message) as literal text in the job summary's Markdown: line
+ * breaks and other control characters become spaces, and every ASCII punctuation
+ * character is backslash-escaped (CommonMark lets any be), so that no data can add a
+ * heading, a link, an image, HTML or a table cell.
+ */
+export function markdownText(data: string): string {
+  return data.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+/**
+ * Data (a file name) as a Markdown code span, shown verbatim: control characters become
+ * spaces, and the fence is one backtick longer than the longest run of backticks inside
+ * (CommonMark "Code spans"), padded when the text starts or ends with one.
+ */
+export function markdownCode(data: string): string {
+  const text = data.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
  * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`). Does nothing when the
  * variable is unset.
  */

@@ -125,6 +125,7 @@ describe('in GitHub Actions', () => {
     expect(md).toMatch(/\| pushed \(created on the service\) \| 1 \|/);
     expect(md).toMatch(/\| rejected files \| 1 \|/);
     expect(md).toMatch(/\| requests left today \| \d+ \|/);
+    expect(md).toMatch(/\| site changed since the last deployed build \| yes \|/); // no build recorded yet
     expect(md).toContain('`entries/2026-11-02-good.md` →');
     expect(existsSync(join(fx.dir, '_site'))).toBe(false); // --skip-build
   });
