@@ -102,6 +102,16 @@ describe('the scheduled changelog workflow', () => {
     expect(wf.jobs.deploy!.if).toBe("${{ needs.sync.outputs.deploy == 'true' }}");
   });
 
+  it('forgets the record of a build whose deployment failed, on the branch as it is now', () => {
+    const forget = wf.jobs['forget-build']!;
+    expect(forget.needs).toBe('deploy');
+    expect(forget.if).toBe("${{ always() && needs.deploy.result == 'failure' }}");
+    expect(forget.permissions).toEqual({ contents: 'write' });
+    expect(forget.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.ref_name }}' } });
+    const run = forget.steps.map((s) => s.run ?? '').join('\n');
+    expect(run).toMatch(/rm -f \.changelog\/site-inputs\.json\n.*changelog-sync commit-back --attempts \d .*\.changelog$/ms);
+  });
+
   it('takes the token from a repository secret and never echoes a secret', () => {
     expect(wf.jobs.sync!.env?.CHANGELOG_TOKEN).toBe('${{ secrets.CHANGELOG_TOKEN }}');
     for (const s of steps) expect(s.run ?? '').not.toMatch(/secrets\./);

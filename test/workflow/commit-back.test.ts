@@ -12,10 +12,10 @@ import { CLI, useTempDir } from '../helpers/cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 type Step = { run?: string; if?: string; name?: string };
-/** The commit step's script, exactly as the workflow has it. */
-function commitStep(): string {
+/** The script of a job's commit-back step, exactly as the workflow has it. */
+function commitStep(job = 'sync'): string {
   const wf = yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
-  const steps = wf.jobs.sync!.steps.filter((s) => s.run?.includes('commit-back'));
+  const steps = wf.jobs[job]!.steps.filter((s) => s.run?.includes('commit-back'));
   expect(steps).toHaveLength(1);
   return steps[0]!.run!;
 }
@@ -63,9 +63,9 @@ function repositories(dir: string): { origin: string; runner: string; writer: st
   return { origin, runner, writer };
 }
 
-/** Runs the workflow's commit step in the runner clone, as the Actions runner does (bash -e). */
-function runCommitStep(runner: string): { code: number | null; out: string } {
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', commitStep()], { cwd: runner, env: { ...GIT_ENV, npm_config_offline: 'true', NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 });
+/** Runs a job's commit step in the runner clone, as the Actions runner does (bash -e). */
+function runCommitStep(runner: string, job = 'sync'): { code: number | null; out: string } {
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', commitStep(job)], { cwd: runner, env: { ...GIT_ENV, npm_config_offline: 'true', NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -166,5 +166,22 @@ describe("the workflow's commit-back", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ command: 'commit-back', committed: false, staged: ['content/entries/2026-03-01-x.md'] });
     expect(git(runner, 'diff', '--cached', '--name-only')).toBe('');
     expect(git(origin, 'rev-parse', 'main')).toBe(before);
+  }, 60_000);
+
+  it('a failed deployment: forget-build removes the committed record of the build and pushes that, over a moved main', () => {
+    const { origin, runner, writer } = repositories(dir);
+    // The sync job's commit-back had committed the record of the build it then failed to deploy.
+    write(join(writer, '.changelog/site-inputs.json'), '{"digest":"sha256:0","dueOn":null}\n');
+    commitAndPush(writer, 'bot', 'changelog: sync from the service [skip ci]');
+    git(runner, 'pull', '-q');
+    // ...and a writer merged meanwhile.
+    write(join(writer, 'content/entries/2026-04-01-merged.md'), '---\ntitle: Merged\n---\nM.\n');
+    commitAndPush(writer, 'writer', 'a writer merges');
+    const r = runCommitStep(runner, 'forget-build');
+    expect(r.code, r.out).toBe(0);
+    const files = git(origin, 'ls-tree', '-r', '--name-only', 'main').split('\n');
+    expect(files).not.toContain('.changelog/site-inputs.json');
+    expect(files).toContain('content/entries/2026-04-01-merged.md');
+    expect(git(origin, 'log', '-1', '--format=%s', 'main')).toBe('changelog: the last build was not deployed [skip ci]');
   }, 60_000);
 });
