@@ -9,12 +9,14 @@ import { isGitHubActions, setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildSite, type BuildResult } from '../site/build.js';
-import { recordSiteBuild, siteChange, siteInputs, type SiteChange } from '../site/site-inputs.js';
+import { recordSiteBuild, siteChange, siteInputs, type SiteChange, type SiteInputs } from '../site/site-inputs.js';
 
 /** Options of {@link buildCommand}. */
 export interface BuildCommandOptions {
   /** Build a private workspace's site (`is_public` 0) too. */
   allowPrivate?: boolean;
+  /** The site's inputs as `sync` just computed them for its decision (not read again). */
+  inputs?: SiteInputs;
 }
 
 /** Human summary of a build. */
@@ -55,7 +57,7 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   // `site_changed` compares the next run's inputs with them (src/site/site-inputs.ts).
   // Only the build that deploys records (in GitHub Actions): a writer's local preview
   // build would otherwise change the committed record, and collide with the job's.
-  const inputs = isGitHubActions() ? await siteInputs(config) : undefined;
+  const inputs = isGitHubActions() ? (options.inputs ?? (await siteInputs(config))) : undefined;
   const result = await buildSite({
     contentDir: config.contentDir,
     siteDir: config.siteDir,
@@ -72,7 +74,9 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   for (const u of result.unreadable) {
     reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
   }
-  if (inputs) await recordSiteBuild(config.stateDir, inputs);
+  // A build that left an entry out (exit 5: the workflow deploys nothing) is not recorded,
+  // so the next run builds again rather than find the site unchanged.
+  if (inputs && result.unreadable.length === 0) await recordSiteBuild(config.stateDir, inputs);
   return result;
 }
 

@@ -70,7 +70,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reportRejected(reporter, config.contentDir, pushed.rejected);
     const site = dryRun ? undefined : await reportSiteChange(config, reporter);
     if (!dryRun && !options.skipBuild) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate });
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, inputs: site?.inputs });
       reporter.info(formatBuild(built));
     }
     const summary = [

@@ -143,6 +143,18 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     expect(due.changed).toBe('true');
     expect(due.run.stderr).toContain(`an entry scheduled for ${dueDay} is due`);
   }, 60_000);
+
+  it('a build that leaves an entry out (exit 5, nothing deployed) records nothing: the next run builds again', async () => {
+    const recordFile = join(dir, '.changelog/site-inputs.json');
+    const before = await readFile(recordFile, 'utf8');
+    const broken = join(dir, 'content/entries/2026-04-01-broken.md');
+    await writeFile(broken, '---\ntitle: [unclosed\n---\nBody.\n');
+    const run = await runCli(['build'], { cwd: dir, env: env() });
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('2026-04-01-broken.md');
+    expect(await readFile(recordFile, 'utf8')).toBe(before);
+    await rm(broken);
+  }, 60_000);
 });
 
 describe('a build in GitHub Actions without a site URL', () => {
