@@ -120,9 +120,10 @@ program
   .option('-m, --message <text>', 'commit message (default "changelog: sync from the service [skip ci]")')
   .option('--attempts <n>', 'pushes to try at most', positiveInt('--attempts'), 4)
   .option('--retry-delay <ms>', 'pause before retry n >= 2 is n - 1 times this', positiveInt('--retry-delay'), 2000)
+  .option('--forget-site-build', "remove the record of the last site build first (its deployment failed: the next run builds again)")
   .option('--dry-run', 'list what would be committed; stage, commit and push nothing')
-  .addHelpText('after', examples('changelog-sync commit-back', 'changelog-sync commit-back --dry-run'))
-  .action((paths: string[], opts: { message?: string; attempts?: number; retryDelay?: number; dryRun?: boolean }) =>
+  .addHelpText('after', examples('changelog-sync commit-back', 'changelog-sync commit-back --dry-run', 'changelog-sync commit-back --forget-site-build'))
+  .action((paths: string[], opts: { message?: string; attempts?: number; retryDelay?: number; dryRun?: boolean; forgetSiteBuild?: boolean }) =>
     run(async (c, r) => (await import('./commands/commit-back.js')).commitBackCommand(c, r, paths, opts))(),
   );
 

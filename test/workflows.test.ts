@@ -12,7 +12,7 @@ const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/
 const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', '.github/workflows/ci.yml'];
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string; 'continue-on-error'?: boolean };
-type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string; environment?: unknown; if?: string; outputs?: Record<string, string> };
+type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string | string[]; environment?: unknown; if?: string; outputs?: Record<string, string> };
 type Workflow = { on: Record<string, unknown>; permissions?: Record<string, string>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; jobs: Record<string, Job> };
 
 const load = (path: string): Workflow => yaml.load(readFileSync(`${ROOT}/${path}`, 'utf8')) as Workflow;
@@ -67,7 +67,8 @@ describe('the scheduled changelog workflow', () => {
 
   it('commits the mirror and the state back as the bot, with [skip ci], through commit-back (rebase and retry), even after a failed build', () => {
     const commit = steps.find((s) => s.run?.includes('commit-back'))!;
-    expect(commit.run).toMatch(/npx --no-install changelog-sync commit-back --attempts [3-5] .* content \.changelog$/m);
+    // No paths: commit-back takes the configured content and state directories.
+    expect(commit.run).toMatch(/npx --no-install changelog-sync commit-back --attempts [3-5] --message "[^"]*\[skip ci\]"$/m);
     expect(commit.run).toContain('github-actions[bot]');
     expect(commit.run).toContain('[skip ci]');
     expect(commit.if).toBe('${{ !cancelled() }}');
@@ -104,12 +105,12 @@ describe('the scheduled changelog workflow', () => {
 
   it('forgets the record of a build whose deployment failed, on the branch as it is now', () => {
     const forget = wf.jobs['forget-build']!;
-    expect(forget.needs).toBe('deploy');
-    expect(forget.if).toBe("${{ always() && needs.deploy.result == 'failure' }}");
+    expect(forget.needs).toEqual(['sync', 'deploy']);
+    expect(forget.if).toBe("${{ always() && needs.sync.outputs.deploy == 'true' && needs.deploy.result != 'success' }}");
     expect(forget.permissions).toEqual({ contents: 'write' });
     expect(forget.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.ref_name }}' } });
     const run = forget.steps.map((s) => s.run ?? '').join('\n');
-    expect(run).toMatch(/rm -f \.changelog\/site-inputs\.json\n.*changelog-sync commit-back --attempts \d .*\.changelog$/ms);
+    expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
   });
 
   it('takes the token from a repository secret and never echoes a secret', () => {

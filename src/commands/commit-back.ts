@@ -5,11 +5,13 @@
  *
  * @module
  */
-import { relative } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
 import { commitBack } from '../mirror/commit-back.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
+import { SITE_INPUTS_FILE } from '../site/site-inputs.js';
 
 /** The commit message of the scheduled job (`[skip ci]`: the commit triggers no workflow). */
 export const COMMIT_BACK_MESSAGE = 'changelog: sync from the service [skip ci]';
@@ -20,6 +22,11 @@ export interface CommitBackCommandOptions {
   attempts?: number;
   retryDelay?: number;
   dryRun?: boolean;
+  /**
+   * Remove the record of the last site build (`site-inputs.json` in the state directory)
+   * before committing: its deployment failed, so the next run must build and deploy again.
+   */
+  forgetSiteBuild?: boolean;
 }
 
 /**
@@ -29,6 +36,7 @@ export interface CommitBackCommandOptions {
  */
 export async function commitBackCommand(config: Config, reporter: Reporter, paths: string[], options: CommitBackCommandOptions = {}): Promise<ExitCode> {
   const targets = paths.length > 0 ? paths : [config.contentDir, config.stateDir].map((p) => relative(config.root, p) || '.');
+  if (options.forgetSiteBuild && !options.dryRun) await rm(join(config.stateDir, SITE_INPUTS_FILE), { force: true });
   const result = await commitBack({
     cwd: config.root,
     paths: targets,

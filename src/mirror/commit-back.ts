@@ -112,8 +112,9 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
       });
     }
     if (attempt >= attempts) {
-      throw new ChangelogSyncError('E_GIT', `the push was still rejected after ${attempts} tries: the branch keeps moving`, {
-        hint: 'run the workflow again; the next run commits what this one could not',
+      const saved = saveToBranch(cwd);
+      throw new ChangelogSyncError('E_GIT', `the push was still rejected after ${attempts} tries: the branch keeps moving. ${saved.sentence}`, {
+        hint: saved.branch ? `merge the branch ${saved.branch} into the main branch (or run the workflow again), then delete it` : 'run the workflow again from this clone',
       });
     }
     step(`The push was rejected (the branch moved): rebasing onto it (try ${attempt + 1} of ${attempts}) ...`);
@@ -126,22 +127,32 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
   }
 }
 
-/** Aborts a rebase that stopped, saves the commit to a branch of its own and explains. */
+/**
+ * Pushes the commit at HEAD to a branch of its own (`changelog-sync/unmerged-<time>`), so
+ * that a commit-back that cannot land on the moved branch is not lost with the runner.
+ */
+function saveToBranch(cwd: string): { branch?: string; sentence: string } {
+  const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
+  const branch = `changelog-sync/unmerged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  const saved = git(cwd, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]).ok;
+  return saved
+    ? { branch, sentence: `The commit ${commit.slice(0, 12)} was pushed to the branch ${branch}` }
+    : { sentence: `The commit ${commit.slice(0, 12)} was kept in this clone only (saving it to a branch failed too)` };
+}
+
+/** Aborts a rebase that stopped (or explains a pull that failed), saves the commit to a branch of its own. */
 function rebaseFailed(cwd: string, pulled: GitRun): ChangelogSyncError {
   const inRebase = ['rebase-merge', 'rebase-apply'].some((d) => existsSync(`${cwd}/${git(cwd, ['rev-parse', '--git-path', d]).stdout}`));
-  if (!inRebase) return new ChangelogSyncError('E_GIT', `git pull --rebase failed: ${pulled.stderr || pulled.stdout}`);
-  const conflicts = git(cwd, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean);
-  must(cwd, ['rebase', '--abort'], 'aborting the rebase');
-  const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
-  const rescue = `changelog-sync/unmerged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
-  const saved = git(cwd, ['push', '--quiet', 'origin', `HEAD:refs/heads/${rescue}`]).ok;
+  const conflicts = inRebase ? git(cwd, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean) : [];
+  if (inRebase) must(cwd, ['rebase', '--abort'], 'aborting the rebase');
+  const saved = saveToBranch(cwd);
+  const why = conflicts.length ? `conflict in ${conflicts.join(', ')}` : pulled.stderr || pulled.stdout;
   return new ChangelogSyncError(
     'E_GIT',
-    `the commit-back cannot be rebased onto the moved branch: ${conflicts.length ? `conflict in ${conflicts.join(', ')}` : (pulled.stderr || pulled.stdout)}. ` +
-      `The commit ${commit.slice(0, 12)} was ${saved ? `pushed to the branch ${rescue}` : 'kept in this clone only (saving it to a branch failed too)'}`,
+    inRebase ? `the commit-back cannot be rebased onto the moved branch: ${why}. ${saved.sentence}` : `git pull --rebase failed: ${why}. ${saved.sentence}`,
     {
-      hint: saved
-        ? `merge the branch ${rescue} into the main branch by hand (resolve the conflict keeping the service's identifiers), then delete it`
+      hint: saved.branch
+        ? `merge the branch ${saved.branch} into the main branch by hand (resolve any conflict keeping the service's identifiers), then delete it`
         : 'the files changed on both sides; resolve by hand from this clone',
     },
   );

@@ -155,6 +155,11 @@ describe("the workflow's commit-back", () => {
     expect((r.stderr.match(/rebasing onto it/g) ?? []).length).toBe(2);
     expect(git(runner, 'log', '-1', '--format=%s')).toBe('sync [skip ci]');
     expect(git(origin, 'log', '--format=%s', 'main').split('\n')).not.toContain('sync [skip ci]');
+    // Not lost with the runner: saved to a branch of its own, named in the message.
+    const saved = git(origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/changelog-sync/');
+    expect(saved).toMatch(/^changelog-sync\/unmerged-\d{8}T\d{6}Z$/);
+    expect(git(origin, 'log', '-1', '--format=%s', saved)).toBe('sync [skip ci]');
+    expect(r.stderr).toContain(`was pushed to the branch ${saved}`);
   }, 60_000);
 
   it('--dry-run lists what it would commit, and stages, commits and pushes nothing', () => {
@@ -183,5 +188,19 @@ describe("the workflow's commit-back", () => {
     expect(files).not.toContain('.changelog/site-inputs.json');
     expect(files).toContain('content/entries/2026-04-01-merged.md');
     expect(git(origin, 'log', '-1', '--format=%s', 'main')).toBe('changelog: the last build was not deployed [skip ci]');
+  }, 60_000);
+
+  it('commits the configured content and state directories (changelog.config.json), not fixed names', () => {
+    const { origin, runner } = repositories(dir);
+    write(join(runner, 'changelog.config.json'), JSON.stringify({ contentDir: 'changelog', stateDir: 'sync-state' }));
+    git(runner, 'add', 'changelog.config.json');
+    git(runner, '-c', 'user.name=w', '-c', 'user.email=w@x', 'commit', '-qm', 'config');
+    git(runner, 'push', '-q', 'origin', 'main');
+    write(join(runner, 'changelog/entries/2026-05-01-x.md'), '---\ntitle: X\n---\nX.\n');
+    write(join(runner, 'sync-state/site-inputs.json'), '{}\n');
+    const r = runCommitStep(runner);
+    expect(r.code, r.out).toBe(0);
+    const files = git(origin, 'ls-tree', '-r', '--name-only', 'main').split('\n');
+    expect(files).toEqual(expect.arrayContaining(['changelog/entries/2026-05-01-x.md', 'sync-state/site-inputs.json']));
   }, 60_000);
 });
