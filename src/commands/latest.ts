@@ -5,13 +5,15 @@
  */
 import { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError } from '../api/errors.js';
+import { assertBaseUrl } from '../base-url.js';
 import type { Config } from '../config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 
 /**
  * Prints the newest published entry of a workspace.
- * @throws {ChangelogSyncError} `E_CONFIG` without a base URL; `E_NOT_FOUND` for an unknown workspace.
+ * @throws {ChangelogSyncError} `E_CONFIG` without a base URL, or with credentials in `--base-url`
+ *   (never printed, as for `CHANGELOG_BASE_URL`); `E_NOT_FOUND` for an unknown workspace.
  */
 export async function latestCommand(config: Config, reporter: Reporter, workspaceUuid: string, options: { baseUrl?: string } = {}): Promise<ExitCode> {
   const baseUrl = options.baseUrl ?? config.baseUrl;
@@ -21,6 +23,7 @@ export async function latestCommand(config: Config, reporter: Reporter, workspac
       hint: 'set CHANGELOG_BASE_URL or pass --base-url (no token is needed for this command)',
     });
   }
+  if (options.baseUrl) assertBaseUrl(options.baseUrl, '--base-url');
   const client = new ChangelogClient({ baseUrl, onWarning: (m) => reporter.warn(m) });
   try {
     const latest = await client.getLatestEntry(workspaceUuid);

@@ -56,6 +56,15 @@ describe('a base URL with credentials', () => {
     expect(existsSync(join(dir, 'content'))).toBe(false);
   });
 
+  it('in `latest --base-url` is refused the same way, and nothing is sent', async () => {
+    const before = emu.log.length;
+    const r = await runCli(['--verbose', 'latest', '00000000-0000-4000-8000-000000000000', '--base-url', withCredentials], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error E_CONFIG: --base-url contains credentials');
+    expectNoCredentials(r.stdout + r.stderr);
+    expect(emu.log).toHaveLength(before);
+  });
+
   it('in changelog.config.json is refused too, even when the environment overrides it', async () => {
     const project = join(dir, 'file-config');
     await mkdir(project, { recursive: true });
