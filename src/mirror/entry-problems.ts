@@ -34,12 +34,19 @@ export interface EntryProblem {
   hint?: string;
 }
 
-/** What the tag rule compares against. */
+/**
+ * What the tag rule compares against, computed once per set of files by
+ * {@link tagContext} (per file it would be quadratic in the number of files).
+ */
 export interface TagContext {
   /** Tag names of `content/_data/tags.json` (the service's tags). */
   service: readonly string[];
-  /** Every local file's `tags`, by the file's `rel`: the tags other entries use. */
-  used: ReadonlyMap<string, readonly string[]>;
+  /** The service's tags by site key and by slug. */
+  serviceByKey: ReadonlyMap<string, string>;
+  /** Files using each tag, by site key. */
+  uses: ReadonlyMap<string, number>;
+  /** Files using each tag, by the tag as written (trimmed): a file's own use subtracted, the tags other entries use. */
+  written: ReadonlyMap<string, number>;
 }
 
 /**
@@ -62,7 +69,20 @@ export function readServiceTagNames(contentDir: string): string[] {
 
 /** The tag context of a set of files (see {@link TagContext}). */
 export function tagContext(files: readonly IndexedFile[], service: readonly string[]): TagContext {
-  return { service, used: new Map(files.map((f) => [f.rel, f.entry?.data.tags ?? []])) };
+  const uses = new Map<string, number>();
+  const written = new Map<string, number>();
+  for (const f of files) {
+    const tags = f.entry?.data.tags ?? [];
+    for (const key of new Set(tags.map(keyOf))) if (key) uses.set(key, (uses.get(key) ?? 0) + 1);
+    for (const t of writtenTags(tags)) written.set(t, (written.get(t) ?? 0) + 1);
+  }
+  const serviceByKey = new Map(service.flatMap((n) => [[keyOf(n), n] as const, [slugify(n), n] as const]));
+  return { service, serviceByKey, uses, written };
+}
+
+/** A file's distinct non-empty tags as written (trimmed). */
+function writtenTags(tags: readonly string[]): Set<string> {
+  return new Set(tags.map((t) => t.trim()).filter((t) => t !== ''));
 }
 
 /**
@@ -120,14 +140,11 @@ function nearest(tag: string, known: Iterable<string>): string | undefined {
 function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
   const problems: EntryProblem[] = [];
   const line = lineOfField(f.raw.toString('utf8'), 'tags');
-  const service = new Map(ctx.service.flatMap((n) => [[keyOf(n), n] as const, [slugify(n), n] as const]));
-  /** Files using each tag (by site key), this one included. */
-  const uses = new Map<string, number>();
-  const others = new Set<string>();
-  for (const [rel, tags] of ctx.used) {
-    for (const key of new Set(tags.map(keyOf))) if (key) uses.set(key, (uses.get(key) ?? 0) + 1);
-    if (rel !== f.rel) for (const t of tags) if (t.trim()) others.add(t.trim());
-  }
+  const service = ctx.serviceByKey;
+  const uses = ctx.uses;
+  const own = writtenTags(f.entry!.data.tags ?? []);
+  /** Tags other entries use: those used by more files than this one's own use. */
+  const others = [...ctx.written].filter(([t, n]) => n - (own.has(t) ? 1 : 0) > 0).map(([t]) => t);
   for (const tag of f.entry!.data.tags ?? []) {
     if (!tag.trim()) continue;
     const same = service.get(keyOf(tag)) ?? service.get(slugify(tag));
@@ -138,7 +155,7 @@ function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
     // tags.json decides first: a misspelling shared by several files is still one.
     // Among the entries' own tags, the one fewer files use is the misspelling (a tie: both are named).
     const count = (t: string) => uses.get(keyOf(t)) ?? 1;
-    const fix = nearest(tag, ctx.service) ?? nearest(tag, [...others].filter((o) => count(o) >= count(tag)));
+    const fix = nearest(tag, ctx.service) ?? nearest(tag, others.filter((o) => count(o) >= count(tag)));
     if (fix !== undefined) {
       const where = ctx.service.includes(fix) ? 'tags.json has' : 'other entries use';
       problems.push({
