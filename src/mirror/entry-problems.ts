@@ -126,15 +126,28 @@ function nearness(tag: string): number {
   return n <= 3 ? 0 : n < 8 ? 1 : 2;
 }
 
-/** The closest known tag within {@link nearness}, if any. */
+/**
+ * The closest known tag within {@link nearness}, if it is the only one at that distance
+ * (a tie names no fix) and has the same digits: tags differing in a digit are versions
+ * or years (`v1.2` and `v1.3`, `2025` and `2026`), not misspellings.
+ */
 function nearest(tag: string, known: Iterable<string>): string | undefined {
   const key = keyOf(tag);
+  const digits = key.replace(/\D/g, '');
   let best: { name: string; d: number } | undefined;
+  const atBest = new Set<string>();
   for (const k of known) {
-    const d = distance(key, keyOf(k));
-    if (d > 0 && d <= nearness(key) && (!best || d < best.d)) best = { name: k, d };
+    const kk = keyOf(k);
+    if (kk.replace(/\D/g, '') !== digits) continue;
+    const d = distance(key, kk);
+    if (d === 0 || d > nearness(key)) continue;
+    if (!best || d < best.d) {
+      best = { name: k, d };
+      atBest.clear();
+    }
+    if (d === best.d) atBest.add(kk);
   }
-  return best?.name;
+  return atBest.size === 1 ? best?.name : undefined;
 }
 
 function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
@@ -157,11 +170,14 @@ function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
     const count = (t: string) => uses.get(keyOf(t)) ?? 1;
     const fix = nearest(tag, ctx.service) ?? nearest(tag, others.filter((o) => count(o) >= count(tag)));
     if (fix !== undefined) {
-      const where = ctx.service.includes(fix) ? 'tags.json has' : 'other entries use';
+      // Against tags.json, the service's tags, a misspelling is refused; against tags only
+      // other entries use it is a warning: either of the two may be the new one.
+      const inService = ctx.service.includes(fix);
+      const where = inService ? 'tags.json has' : 'other entries use';
       problems.push({
         line,
         field: 'tags',
-        severity: 'error',
+        severity: inService ? 'error' : 'warning',
         message: `tags: "${tag}" is not a known tag, and ${where} "${fix}": it would get a tag page of its own`,
         hint: `write \`${fix}\``,
       });

@@ -83,12 +83,29 @@ describe('check refuses what must never be published, and push refuses the same,
       'content/entries/2026-01-01-pulled.md:5: error: tags: "Improvment" is not a known tag, and tags.json has "Improvement": it would get a tag page of its own (fix: write `Improvement`)',
       'content/entries/2026-03-03-a.md:4: error: tags: "Improvment" is not a known tag, and tags.json has "Improvement": it would get a tag page of its own (fix: write `Improvement`)',
       'content/entries/2026-03-03-a.md:4: warning: tags: "api" is written "API" in tags.json (fix: write `API`)',
-      'content/entries/2026-03-06-d.md:4: error: tags: "SECURTY" is not a known tag, and other entries use "Security": it would get a tag page of its own (fix: write `Security`)',
+      'content/entries/2026-03-06-d.md:4: warning: tags: "SECURTY" is not a known tag, and other entries use "Security": it would get a tag page of its own (fix: write `Security`)',
     ]);
-    // A warning does not stop a file: push sends b and c, and refuses a and d.
+    // A warning does not stop a file: push sends b, c and d (against other entries' tags a
+    // near miss is a warning: either may be the new tag), and refuses a.
     // Push sends nothing for the mirrored file, so it refuses nothing for it.
-    expect(r.push).toEqual([r.check[1], r.check[3]].map((l) => asPush(l!)));
-    expect(r.pushOut).toContain('push 2 new entries');
+    expect(r.push).toEqual([r.check[1]].map((l) => asPush(l!)));
+    expect(r.pushOut).toContain('push 3 new entries');
+  });
+
+  it('a near miss is no misspelling when the digits differ (versions, years) or two known tags are as near', async () => {
+    await writeFile(join(d, 'content/_data/tags.json'), JSON.stringify([{ name: '2025', slug: '2025' }, { name: 'Cards', slug: 'cards' }, { name: 'Carts', slug: 'carts' }]));
+    await writeFile(e('2026-03-10-a.md'), '---\ntitle: A\npublish_at: 2026-03-10\ntags: [v1.3, Meta]\n---\n\nText.\n');
+    await writeFile(e('2026-03-11-b.md'), '---\ntitle: B\npublish_at: 2026-03-11\ntags: [v1.3, Meta]\n---\n\nText.\n');
+    // v1.2 and 2026: other digits; Carps: as near to Cards as to Carts; Beta: only other entries use Meta.
+    await writeFile(e('2026-03-12-c.md'), '---\ntitle: C\npublish_at: 2026-03-12\ntags: [v1.2, "2026", Carps, Beta]\n---\n\nText.\n');
+    const r = await both();
+    expect(r.check).toEqual([
+      'content/entries/2026-03-12-c.md:4: warning: tags: "Beta" is not a known tag, and other entries use "Meta": it would get a tag page of its own (fix: write `Meta`)',
+    ]);
+    expect(r.checkCode).toBe(0);
+    expect(r.push.filter((l) => l.startsWith('error: '))).toEqual([]);
+    expect(r.pushCode).toBe(0);
+    expect(r.pushOut).toContain('push 3 new entries');
   });
 
   it('a date that does not exist says so; every problem of a file once; no doubled path', async () => {
