@@ -20,10 +20,12 @@ let turndown: TurndownService | undefined;
  * what turndown leaves alone although marked reads it as syntax: `~` (GFM strikethrough),
  * `|` (a GFM table row), `<` where it could open a tag, a comment or an autolink
  * (`<select>`, `</b>`, `<!--`, `<?`, `<https://...>`), and `&` where it could start a
- * character reference (`&amp;`, `&#42;`). Each is escaped with a backslash, which
+ * character reference (`&amp;`, `&#42;`), also at the end of a text node: an inline
+ * wrapper that vanishes in Markdown (`<span>`, `<font>`) joins it to the next node's text
+ * (`&lt;<span>b&gt;</span>` is `<b>`). Each is escaped with a backslash, which
  * CommonMark defines for every ASCII punctuation character.
  */
-const MARKDOWN_SPECIAL = /[\\*`[\]_~|]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)/;
+const MARKDOWN_SPECIAL = /[\\*`[\]_~|]|<(?=[A-Za-z/!?]|$)|&(?=#?[A-Za-z0-9]*(?:;|$))/;
 const MARKDOWN_SPECIAL_ALL = new RegExp(MARKDOWN_SPECIAL.source, 'g');
 /**
  * Line-start syntax, by first character (at most one applies): `\` in front keeps it

@@ -173,6 +173,30 @@ const EMPHASIS = new Set(['STRONG', 'B', 'EM', 'I']);
 /** What {@link neighbour} gives for an emphasis element right beside: no delimiter may touch it. */
 const ADJACENT_RUN = 'adjacent';
 
+/** An inline wrapper that leaves no trace in Markdown (`<span>`, `<font>`, ...). */
+const isInlineWrapper = (n: HtmlNode): n is HtmlElement => isElement(n) && TRANSPARENT.has(n.nodeName) && !BLOCK.has(n.nodeName) && n.nodeName !== 'X-ROOT';
+
+/**
+ * The node before `node` in the Markdown's text, through inline wrappers that vanish
+ * (`<code>a</code><span><code>b</code></span>`): out of a wrapper's start, into a
+ * wrapper's end, past empty wrappers. `null` at the start of a block.
+ */
+function previousInline(node: HtmlNode): HtmlNode | null {
+  let at = node;
+  for (;;) {
+    let sib: HtmlNode | null = at.previousSibling;
+    if (!sib) {
+      const parent = at.parentNode;
+      if (!parent || !isInlineWrapper(parent)) return null;
+      at = parent;
+      continue;
+    }
+    while (isInlineWrapper(sib) && sib.lastChild) sib = sib.lastChild as HtmlNode;
+    if (!isInlineWrapper(sib)) return sib;
+    at = sib;
+  }
+}
+
 /**
  * The character next to an inline element in the Markdown (before it with `side`
  * `prev`), as far as its siblings tell: undefined at a block's edge or a line break.
@@ -272,12 +296,12 @@ export function createTurndown(escape: (text: string) => string): TurndownServic
       return `${first ? '| ' : ' '}${cell.padEnd(3, ' ')} |`;
     },
   });
-  // Two code spans side by side would merge their backtick runs (`a``b`): the second
+  // Two code spans side by side (also through wrappers that vanish, `<span>`) would merge their backtick runs (`a``b`): the second
   // and later are inline HTML, whose text is escaped as any text is.
   const code = base.code!;
   t.addRule('htmlCode', {
     filter: (node, options) =>
-      Boolean(typeof code.filter === 'function' && code.filter(node, options)) && node.previousSibling?.nodeName === 'CODE',
+      Boolean(typeof code.filter === 'function' && code.filter(node, options)) && previousInline(node as unknown as HtmlElement)?.nodeName === 'CODE',
     replacement: (content) => (content ? `<code>${escape(content.replace(/[\r\n]+/g, ' '))}</code>` : ''),
   });
   // A heading's text ending in ` #` would lose it: marked reads it as a closing sequence.

@@ -44,6 +44,10 @@ const wrap = (tag: string, inner: Piece, attrs = ''): Piece => ({ html: `<${tag}
 const join = (pieces: Piece[], sep = ''): Piece => ({ html: pieces.map((p) => p.html).join(sep), texts: pieces.flatMap((p) => p.texts) });
 const leaf = (s: string): Piece => ({ html: escapeHtml(s), texts: [s] });
 
+const inlineLeaf: fc.Arbitrary<Piece> = fc.oneof(
+  { weight: 4, arbitrary: anyText.map(leaf) },
+  { weight: 1, arbitrary: anyText.map((s) => wrap('code', leaf(s))) },
+);
 const inline: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 4, arbitrary: anyText.map(leaf) },
   { weight: 1, arbitrary: anyText.map((s) => wrap('strong', leaf(s))) },
@@ -53,7 +57,9 @@ const inline: fc.Arbitrary<Piece> = fc.oneof(
   // Kept as HTML by pull (no Markdown form): Markdown still reads the text between the tags.
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom('sup', 'sub', 'kbd', 'mark', 'u', 'abbr'), anyText).map(([tag, s]) => wrap(tag, leaf(s))) },
 );
-const inlines = fc.array(inline, { minLength: 1, maxLength: 4 }).map((p) => join(p));
+/** Inline wrappers that vanish in Markdown: the text on either side of their tags joins. */
+const wrapped: fc.Arbitrary<Piece> = fc.tuple(fc.constantFrom('span', 'font'), fc.array(inlineLeaf, { minLength: 1, maxLength: 2 })).map(([tag, p]) => wrap(tag, join(p)));
+const inlines = fc.array(fc.oneof({ weight: 4, arbitrary: inline }, { weight: 2, arbitrary: wrapped }), { minLength: 1, maxLength: 4 }).map((p) => join(p));
 const cells = (tag: string, n: number) => fc.array(anyText.map((s) => wrap(tag, leaf(s))), { minLength: n, maxLength: n }).map((p) => wrap('tr', join(p)));
 
 const block: fc.Arbitrary<Piece> = fc.oneof(
@@ -84,6 +90,11 @@ describe('pull keeps text as text', () => {
     expect(pageText(built('<p>AT&amp;T &amp;copy; &amp;#42; 1 &lt; 2 &gt; 0</p>')).trim()).toBe('AT&T &copy; &#42; 1 < 2 > 0');
     expect(pageText(built('<p>*not em* _nor_ `code` [link](x) ~~del~~ a|b</p>')).trim()).toBe('*not em* _nor_ `code` [link](x) ~~del~~ a|b');
     expect(pageText(built('<p><kbd>_x_</kbd> Press <kbd>*Ctrl*</kbd> and <sup>[1](y) ~z~ https://a.test</sup></p>')).trim()).toBe('_x_ Press *Ctrl* and [1](y) ~z~ https://a.test');
+    // Text joined across a wrapper that vanishes in Markdown.
+    expect(pageText(built('<p>&lt;<span>b&gt;</span> x</p>')).trim()).toBe('<b> x');
+    expect(pageText(built('<p>&amp;<span>amp;</span></p>')).trim()).toBe('&amp;');
+    expect(pageText(built('<p><code>a</code><span><code>b</code></span></p>')).trim()).toBe('ab');
+    expect(built('<p><code>a</code><span><code>b</code></span></p>')).toMatch(/<code>a<\/code><code>b<\/code>/);
     expect(pageText(built('<p># not a heading</p><p>1) not a list</p><p>+</p><p>#</p>')).trim()).toBe('# not a heading\n1) not a list\n+\n#');
   });
 
