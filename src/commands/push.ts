@@ -12,6 +12,7 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { problemText } from './check.js';
 import { openContext } from './context.js';
+import { commandLine } from '../project-command.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -68,7 +69,8 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   const ctx = await openContext(config, reporter);
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
-    reporter.info(IRREVOCABLE);
+    // Only when something will be sent: a dry run creates nothing.
+    if (!options.dryRun) reporter.info(irrevocable(config.root));
     const bar = reporter.counter('push');
     let result: PushResult;
     try {
@@ -92,8 +94,13 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
   }
 }
 
-/** The line push states before sending: nothing it creates can be taken back. */
-export const IRREVOCABLE = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `changelog-sync check` first).';
+/**
+ * The line push states before sending: nothing it creates can be taken back. `check` is
+ * named as the project at `root` runs it ({@link commandLine}).
+ */
+export function irrevocable(root: string): string {
+  return `Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run \`${commandLine(root, 'check')}\` first).`;
+}
 
 /**
  * Every problem of each rejected file, once, worded as `check` words it

@@ -126,17 +126,22 @@ describe('check refuses what must never be published, and push refuses the same,
 });
 
 describe('push states that what it sends is permanent', () => {
-  it('one line before sending, on stderr: never in --json stdout', async () => {
+  it('one line before sending, on stderr: never in --json stdout, never on --dry-run', async () => {
     await writeFile(e('2026-03-08-real.md'), '---\ntitle: Real entry\npublish_at: 2026-03-08\n---\n\nExports are faster.\n');
-    const line = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `changelog-sync check` first).';
+    // The temp directory is an adopting repository: check is named as it runs there.
+    const line = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `npx changelog-sync check` first).';
+    // A dry run sends nothing: no notice.
+    const dry = await runCli(['push', '--dry-run'], { cwd: d, env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('Pushing new entries to ');
+    expect(dry.stderr).not.toContain('cannot edit');
     const r = await runCli(['--json', 'push'], { cwd: d, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l === line)).toHaveLength(1);
     expect(r.stdout).not.toContain('cannot edit');
     expect((JSON.parse(r.stdout) as { pushed: unknown[] }).pushed).toHaveLength(1);
-    // Stated before the request that creates the entry: before the summary, after the start line.
-    const plain = await runCli(['push', '--dry-run'], { cwd: d, env });
-    const lines = plain.stderr.split('\n');
+    // Stated before the request that creates the entry: right after the start line.
+    const lines = r.stderr.split('\n');
     expect(lines.indexOf(line)).toBe(lines.findIndex((l) => l.startsWith('Pushing new entries to ')) + 1);
   });
 });
