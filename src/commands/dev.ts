@@ -16,6 +16,8 @@ import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { handleError } from '../output/handle-error.js';
 import { parseEntryFile } from '../mirror/entry-file.js';
+import { problemsOfError } from '../mirror/entry-problems.js';
+import { problemText } from './check.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import { existsSync } from 'node:fs';
@@ -44,7 +46,7 @@ export interface DevCommandOptions {
 /** Every entry file that cannot be read, with file and line (for the page banner). */
 export async function entryProblems(contentDir: string): Promise<PageProblem[]> {
   const files = await readEntryFiles(contentDir);
-  return files.filter((f) => f.error).map((f) => ({ file: f.rel, line: f.error!.line, message: f.error!.message.replace(`${f.rel}: `, '').replace(/^:\d+: /, '') }));
+  return files.flatMap((f) => (f.error ? problemsOfError(f.error, f) : []).map((p) => ({ file: f.rel, line: p.line, message: problemText(p) })));
 }
 
 /** True when the content directory holds anything to preview: an entry file or the workspace settings. */
@@ -133,7 +135,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         reporter.info(`ok: ${shown(rel)}`);
       } catch (err) {
         if (!(err instanceof ChangelogSyncError)) throw err;
-        reporter.problem({ file: shown(rel), line: err.line, message: err.message.replace(`${rel}: `, '').replace(/^:\d+: /, '') });
+        for (const p of problemsOfError(err, { raw: Buffer.alloc(0) })) reporter.problem({ file: shown(rel), line: p.line, message: problemText(p) });
       }
     };
     watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));

@@ -128,6 +128,14 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     await fx.dev.output(/content\/entries\/2026-11-02-broken\.md:3: publish_at: must be a date written YYYY-MM-DD/, 'the error line');
   });
 
+  it('invalid YAML names the file once: the line is the one check prints', async () => {
+    const line = 'error: content/entries/2026-11-03-yaml.md:4: invalid YAML frontmatter: unexpected end of the stream within a double quoted scalar (fix: quote values that contain ":" or "#", e.g. title: "Fix: exports")';
+    await writeFile(join(fx.dir, 'content/entries/2026-11-03-yaml.md'), '---\ntitle: "Y\nbad: [\n---\n\nText.\n');
+    await fx.dev.output(/content\/entries\/2026-11-03-yaml\.md:4: .*\n/, 'the YAML error line');
+    expect(fx.dev.stderr.split('\n')).toContain(line);
+    expect(fx.dev.stderr).not.toMatch(/entries\/2026-11-03-yaml\.md.*entries\/2026-11-03-yaml\.md/);
+  });
+
   it('never pushes: the entry keeps no identifier', async () => {
     const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);
