@@ -130,12 +130,14 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     const check = async (abs: string) => {
       if (!abs.endsWith('.md')) return;
       const rel = `${ENTRIES_DIR}/${relative(entriesDir, abs)}`;
+      let raw = Buffer.alloc(0);
       try {
-        parseEntryFile(rel, await readFile(abs));
+        raw = await readFile(abs);
+        parseEntryFile(rel, raw);
         reporter.info(`ok: ${shown(rel)}`);
       } catch (err) {
         if (!(err instanceof ChangelogSyncError)) throw err;
-        for (const p of problemsOfError(err, { raw: Buffer.alloc(0) })) reporter.problem({ file: shown(rel), line: p.line, message: problemText(p) });
+        for (const p of problemsOfError(err, { raw })) reporter.problem({ file: shown(rel), line: p.line, message: problemText(p) });
       }
     };
     watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));
