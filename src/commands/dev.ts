@@ -15,13 +15,11 @@ import { watch } from 'chokidar';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { handleError } from '../output/handle-error.js';
-import { parseEntryFile } from '../mirror/entry-file.js';
-import { problemsOfError } from '../mirror/entry-problems.js';
+import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from '../mirror/entry-problems.js';
 import { problemText } from './check.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -43,10 +41,26 @@ export interface DevCommandOptions {
   until?: Promise<void>;
 }
 
-/** Every entry file that cannot be read, with file and line (for the page banner). */
-export async function entryProblems(contentDir: string): Promise<PageProblem[]> {
+/**
+ * Every problem of every entry file, worded as `check` words it (`message (fix: hint)`),
+ * with the tag context `check` uses, for the page banner.
+ */
+export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
   const files = await readEntryFiles(contentDir);
-  return files.flatMap((f) => (f.error ? problemsOfError(f.error, f) : []).map((p) => ({ file: f.rel, line: p.line, message: problemText(p) })));
+  const tags = tagContext(files, readServiceTagNames(contentDir));
+  return files.flatMap((f) => entryProblems(f, tags).map((p) => ({ file: f.rel, line: p.line, message: problemText(p) })));
+}
+
+/**
+ * The problems of one saved entry file (`rel` under the content directory), as `check`
+ * reports them: parse and schema errors, template text, an empty body, near-miss tags
+ * (against every entry file and `tags.json`, as `check` compares).
+ */
+export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[]> {
+  const all = await readEntryFiles(contentDir);
+  const known = all.find((f) => f.rel === rel);
+  const file = known ?? (await readEntryFiles(contentDir, [rel]))[0]!;
+  return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
 }
 
 /** True when the content directory holds anything to preview: an entry file or the workspace settings. */
@@ -114,7 +128,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       // copied through it), and says so.
       problems: () =>
         assertInsideProject(cfg).then(
-          () => entryProblems(cfg.contentDir),
+          () => pageProblems(cfg.contentDir),
           (err: unknown) => {
             handleError(err, reporter);
             throw err;
@@ -122,7 +136,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         ),
       onLog: (m) => reporter.debug(m),
     });
-    for (const p of await entryProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: p.message });
+    for (const p of await pageProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: p.message });
 
     // Validate on save, and say so: the page reloads by itself.
     const entriesDir = join(cfg.contentDir, ENTRIES_DIR);
@@ -130,15 +144,9 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     const check = async (abs: string) => {
       if (!abs.endsWith('.md')) return;
       const rel = `${ENTRIES_DIR}/${relative(entriesDir, abs)}`;
-      let raw = Buffer.alloc(0);
-      try {
-        raw = await readFile(abs);
-        parseEntryFile(rel, raw);
-        reporter.info(`ok: ${shown(rel)}`);
-      } catch (err) {
-        if (!(err instanceof ChangelogSyncError)) throw err;
-        for (const p of problemsOfError(err, { raw })) reporter.problem({ file: shown(rel), line: p.line, message: problemText(p) });
-      }
+      const problems = await savedFileProblems(cfg.contentDir, rel);
+      if (problems.length === 0) reporter.info(`ok: ${shown(rel)}`);
+      for (const p of problems) reporter.problem({ file: shown(rel), line: p.line, level: p.severity, message: problemText(p) });
     };
     watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));
 

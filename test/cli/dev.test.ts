@@ -136,6 +136,20 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     expect(fx.dev.stderr).not.toMatch(/entries\/2026-11-03-yaml\.md.*entries\/2026-11-03-yaml\.md/);
   });
 
+  it("new's untouched template is reported on save with check's words, never ok:", async () => {
+    const made = await runCli(['new', 'Template left'], { cwd: fx.dir });
+    expect(made.code, made.stderr).toBe(0);
+    const file = /content\/entries\/[\w-]+template-left\.md/.exec(made.stdout + made.stderr)![0];
+    const checked = await runCli(['check', file], { cwd: fx.dir });
+    const first = checked.stdout.split('\n').find((l) => l.startsWith(`${file}:`) && l.includes('left from the template'))!;
+    expect(first).toBeDefined();
+    // check: `file:line: error: text`; dev: `error: file:line: text`.
+    const [, where, text] = /^(\S+:\d+): error: (.*)$/.exec(first)!;
+    await fx.dev.output(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+: .*left from the template`), 'the template problem');
+    expect(fx.dev.stderr.split('\n')).toContain(`error: ${where}: ${text}`);
+    expect(fx.dev.stderr).not.toContain(`ok: ${file}`);
+  });
+
   it('never pushes: the entry keeps no identifier', async () => {
     const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);
