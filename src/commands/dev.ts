@@ -54,13 +54,35 @@ export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
 /**
  * The problems of one saved entry file (`rel` under the content directory), as `check`
  * reports them: parse and schema errors, template text, an empty body, near-miss tags
- * (against every entry file and `tags.json`, as `check` compares).
+ * (against every entry file and `tags.json`, as `check` compares); `undefined` when the file
+ * no longer exists.
  */
-export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[]> {
+export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[] | undefined> {
   const all = await readEntryFiles(contentDir);
   const known = all.find((f) => f.rel === rel);
   const file = known ?? (await readEntryFiles(contentDir, [rel]))[0]!;
+  if ((file.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return undefined;
   return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
+}
+
+/**
+ * Reports one saved entry file: `ok: file`, or each problem as `check` words it, or
+ * `removed: file` when it is gone by the time it is read (a `git checkout` or `git stash`
+ * between the watcher's event and the read). Never rejects: any other error is a problem
+ * line, so a save can never stop `dev` with an unhandled rejection.
+ *
+ * @param rel the file under the content directory, e.g. `entries/2026-11-22-x.md`.
+ * @param shown how a file (by `rel`) is named in the output.
+ */
+export async function reportSaved(contentDir: string, rel: string, reporter: Pick<Reporter, 'info' | 'problem'>, shown: (rel: string) => string): Promise<void> {
+  try {
+    const problems = await savedFileProblems(contentDir, rel);
+    if (problems === undefined) reporter.info(`removed: ${shown(rel)}`);
+    else if (problems.length === 0) reporter.info(`ok: ${shown(rel)}`);
+    else for (const p of problems) reporter.problem({ file: shown(rel), line: p.line, level: p.severity, message: problemText(p) });
+  } catch (err) {
+    reporter.problem({ file: shown(rel), message: `cannot be checked: ${err instanceof Error ? err.message : String(err)}` });
+  }
 }
 
 /** True when the content directory holds anything to preview: an entry file or the workspace settings. */
@@ -143,10 +165,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     const watcher = watch(entriesDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } });
     const check = async (abs: string) => {
       if (!abs.endsWith('.md')) return;
-      const rel = `${ENTRIES_DIR}/${relative(entriesDir, abs)}`;
-      const problems = await savedFileProblems(cfg.contentDir, rel);
-      if (problems.length === 0) reporter.info(`ok: ${shown(rel)}`);
-      for (const p of problems) reporter.problem({ file: shown(rel), line: p.line, level: p.severity, message: problemText(p) });
+      await reportSaved(cfg.contentDir, `${ENTRIES_DIR}/${relative(entriesDir, abs)}`, reporter, shown);
     };
     watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));
 
