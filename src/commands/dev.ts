@@ -15,7 +15,7 @@ import { watch } from 'chokidar';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { handleError } from '../output/handle-error.js';
-import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from '../mirror/entry-problems.js';
+import { entryProblems, readServiceTagNames, stripPath, tagContext, type EntryProblem } from '../mirror/entry-problems.js';
 import { problemText } from './check.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
 import { ChangelogSyncError } from '../api/errors.js';
@@ -137,6 +137,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     }
     await assertInsideProject(cfg);
     const shown = (rel: string) => relative(process.cwd(), join(cfg.contentDir, rel));
+    /** The out-of-project problem last printed: printed once, not on every rebuild. */
+    let outsideShown: string | undefined;
     const server = await serveSite({
       contentDir: cfg.contentDir,
       siteDir: cfg.siteDir,
@@ -146,16 +148,22 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       root: cfg.root,
       theme: cfg.theme,
       port,
-      // A link out of the project that appears while serving fails the rebuild (nothing is
-      // copied through it), and says so.
-      problems: () =>
-        assertInsideProject(cfg).then(
-          () => pageProblems(cfg.contentDir),
-          (err: unknown) => {
-            handleError(err, reporter);
-            throw err;
-          },
-        ),
+      // A link out of the project that appears while serving is a problem of the page
+      // (in the banner, and printed once), never an error thrown into Eleventy's build:
+      // Eleventy's watch stops for good on an error not its own. Removing the link recovers.
+      problems: async () => {
+        try {
+          await assertInsideProject(cfg);
+          outsideShown = undefined;
+        } catch (err) {
+          const message = err instanceof ChangelogSyncError ? problemText({ message: stripPath(err.message, err.file), hint: err.hint }) : String(err);
+          if (message !== outsideShown) handleError(err, reporter);
+          outsideShown = message;
+          const file = err instanceof ChangelogSyncError && err.file ? err.file : relative(process.cwd(), cfg.root) || '.';
+          return [{ file, message }, ...(await pageProblems(cfg.contentDir))];
+        }
+        return pageProblems(cfg.contentDir);
+      },
       onLog: (m) => reporter.debug(m),
     });
     for (const p of await pageProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: p.message });

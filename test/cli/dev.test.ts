@@ -3,7 +3,7 @@
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +149,40 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     await fx.dev.output(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+: .*left from the template`), 'the template problem');
     expect(fx.dev.stderr.split('\n')).toContain(`error: ${where}: ${text}`);
     expect(fx.dev.stderr).not.toContain(`ok: ${file}`);
+  });
+
+  it('a link out of the project is a problem on the page, and live reload goes on: removing it recovers', async () => {
+    const outside = await tempDir();
+    try {
+      await writeFile(join(outside.dir, 'secret.png'), 'not in the project');
+      await mkdir(join(fx.dir, 'content/images'), { recursive: true });
+      const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
+      const banner = await saveAndReload(
+        fx.url,
+        fx.url,
+        async () => {
+          await symlink(join(outside.dir, 'secret.png'), join(fx.dir, 'content/images/leak.png'));
+          await writeFile(file, entry('Linked away', 'Written by a writer, with no token.'));
+        },
+        (html) => /id="changelog-sync-problems"[\s\S]*content\/images\/leak\.png/.test(html),
+      );
+      expect(banner).toContain('a symbolic link that resolves outside the project');
+      await fx.dev.output(/E_OUTSIDE_PROJECT/, 'the printed problem');
+      const page = await saveAndReload(
+        fx.url,
+        new URL('/entries/my-first-entry/', fx.url).href,
+        async () => {
+          await unlink(join(fx.dir, 'content/images/leak.png'));
+          await writeFile(file, entry('Link removed', 'Written by a writer, with no token.'));
+        },
+        (html) => heading(html) === 'Link removed',
+      );
+      expect(page).not.toContain('leak.png');
+      expect(fx.dev.child.exitCode).toBeNull();
+      expect(fx.dev.stderr.split('E_OUTSIDE_PROJECT').length - 1).toBe(1);
+    } finally {
+      await outside.cleanup();
+    }
   });
 
   it('never pushes: the entry keeps no identifier', async () => {
