@@ -76,6 +76,12 @@ export interface LocalPlan {
   rejected: PushRejection[];
   /** Identifiers written in local files: the remote entries mirrored here ("claimed"). */
   claimed: Set<string>;
+  /**
+   * Every new file that has a slug, refused ones included (template text, empty body,
+   * near-miss tag, slug collision): such a file keeps its slug, so recovery can still bind
+   * its lost entry to it (`recovery.ts`). Adoption needs the slug and title, not a valid body.
+   */
+  slugged: PushCandidate[];
 }
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
@@ -169,6 +175,7 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
     rejected.push(fieldRejection(c.file, 'slug', `slug: the title gives ${why} (fix: set a shorter \`slug:\` in the frontmatter)`));
   }
 
+  const slugged = [...candidates];
   // Collisions left: two files with one explicit slug, a suffixed slug taken, a slug of a pushed file.
   const bySlug = new Map<string, PushCandidate[]>();
   for (const c of candidates) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
@@ -192,7 +199,7 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
     else rejected[at] = rejection(file, [...(refusal.problems ?? []), ...(rejected[at]!.problems ?? [])]);
   }
   valid.sort(oldestFirst);
-  return { candidates: valid, rejected, claimed: localIdentifiers };
+  return { candidates: valid, rejected, claimed: localIdentifiers, slugged };
 }
 
 /** Oldest first: by date (undated last), then by path. */

@@ -26,6 +26,7 @@
 import type { RemoteEntry } from '../api/schemas.js';
 import { failpoint } from '../failpoint.js';
 import { slugify } from './entry-file.js';
+import { readServiceTagNames } from './entry-problems.js';
 import { Journal } from './journal.js';
 import { readEntryFiles, type IndexedFile } from './local-index.js';
 import { matchUnclaimed, planLocal, type PushCandidate } from './push-plan.js';
@@ -125,8 +126,10 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
   const mayMatch = fresh.some((f) => freshFiles.has(f.rel) && [f.entry!.data.slug, slugify(f.entry!.data.title)].some((s) => s !== undefined && [...slugs].some((r) => r === s || r.startsWith(`${s}-`))));
   if (!mayMatch) return out;
   // Derived slugs depend on every local file (push-plan.ts): read them all, as push does.
-  const plan = planLocal(await readEntryFiles(contentDir));
-  for (const c of plan.candidates) {
+  // Every new file with a slug, refused ones included (an empty body does not make the
+  // entry any less the file's own), with the service's tag names exactly as push plans.
+  const plan = planLocal(await readEntryFiles(contentDir), readServiceTagNames(contentDir));
+  for (const c of plan.slugged) {
     if (!freshFiles.has(c.file)) continue;
     const used = [...unbound.values()].filter((r) => r.slug === c.slug);
     if (used.length === 0) continue;

@@ -1,0 +1,44 @@
+// Gaps in recovery before pull (recovery.ts): entries a local file created must be bound
+// to that file even when the file is refused by push today, or unparseable for a run;
+// never mirrored as a second file, never sent again.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { useTempDir } from '../helpers/cli.js';
+import { seedStore, startWorld, type World } from '../helpers/sync-world.js';
+
+interface SyncJson {
+  pull: { created: unknown[]; bound: Array<{ how: string; file: string; identifier: string }>; problems: Array<{ file: string }> };
+  push: { pushed: unknown[] };
+}
+
+describe('recovery before pull', () => {
+  let dir = '';
+  useTempDir((d) => (dir = d));
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(seedStore(2), dir);
+    const pulled = await world.cli(['pull']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+  });
+  afterEach(() => world.close());
+  const entryNames = async () => (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md')).sort();
+
+  it('adopts a lost entry into a file push refuses (empty body): bound, nothing mirrored, nothing sent', async () => {
+    const rel = 'entries/2026-03-02-empty.md';
+    // The writer's file was pushed, its identifier lost with the commit-back; since then its body was emptied.
+    await writeFile(join(world.contentDir, rel), '---\ntitle: "Empty entry"\npublish_at: 2026-03-02\n---\n\n');
+    world.store.insertEntry(world.store.workspaces[0]!, { identifier: 'lost-1', title: 'Empty entry', slug: 'empty-entry', publish_at: '2026-03-02', content: '<p>Was here.</p>' });
+    const before = await entryNames();
+
+    const r = await world.cli(['--json', 'sync', '--skip-build']);
+    const out = JSON.parse(r.stdout) as SyncJson;
+    expect(out.pull.created).toEqual([]);
+    expect(out.pull.bound.map((b) => [b.how, b.file, b.identifier])).toEqual([['adopted', rel, 'lost-1']]);
+    expect(out.push.pushed).toEqual([]);
+    expect(parseEntryFile(rel, await readFile(join(world.contentDir, rel))).data.identifier).toBe('lost-1');
+    expect(await entryNames()).toEqual(before);
+    expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Empty entry')).toHaveLength(1);
+  });
+});
