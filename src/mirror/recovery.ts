@@ -9,7 +9,7 @@
  * (no extra request), and before anything is written:
  *
  * 1. **Journal.** A record of `.changelog/journal.json` whose entry is listed (by
- *    identifier, else by the slug it sent and its title among the entries no state knows) is bound to
+ *    identifier, else by the slug it sent among the entries no state knows, as push finds it) is bound to
  *    the file that sent it: identifier, status and slug written back (`write-back.ts`),
  *    the record removed.
  * 2. **Adoption.** A local file without `identifier` whose slug (its `slug:`, or derived
@@ -23,6 +23,8 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RemoteEntry } from '../api/schemas.js';
 import { failpoint } from '../failpoint.js';
 import { slugify } from './entry-file.js';
@@ -88,7 +90,10 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
   const out: RecoveryResult = { bound: [], conflicts: [], hold: new Set(), writes: [], notes: [] };
   const strangers = options.remote.filter((r) => !state.entries[r.identifier]);
   const fresh = options.unknown.filter((f) => f.entry && !f.entry.data.identifier);
-  if (strangers.length === 0 || fresh.length === 0) return out;
+  if (strangers.length === 0) return out;
+  const journal = await Journal.open(stateDir);
+  const records = journal.list();
+  if (records.length === 0 && fresh.length === 0) return out;
   const freshFiles = new Set(fresh.map((f) => f.rel));
   const unbound = new Map(strangers.map((r) => [r.identifier, r]));
   const bind = async (file: string, title: string, entry: RemoteEntry, slug: string, how: BoundFile['how']): Promise<boolean> => {
@@ -108,18 +113,29 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
     return true;
   };
 
-  // 1. POSTs of a push that did not finish.
-  const journal = await Journal.open(stateDir);
-  for (const record of journal.list()) {
-    if (!freshFiles.has(record.file)) continue;
-    const entry = (record.identifier ? unbound.get(record.identifier) : undefined) ?? strangers.find((r) => unbound.has(r.identifier) && r.slug === record.slug && r.title.trim() === record.title.trim());
+  // 1. POSTs of a push that did not finish. The entry is found as push finds it
+  // (push.ts, findRecord): by identifier, else by slug alone among the entries no file
+  // carries. An entry push would match is never mirrored, bound now or not: a mirrored
+  // copy would hide it from push, which would then take the POST as lost and send again.
+  for (const record of records) {
+    const entry = (record.identifier ? unbound.get(record.identifier) : undefined) ?? strangers.find((r) => unbound.has(r.identifier) && r.slug === record.slug);
     if (!entry) continue; // not listed: push decides (it waits for a POST in doubt)
+    if (!freshFiles.has(record.file)) {
+      // Unreadable (or refused) for now: push keeps the record until the file is fixed.
+      if (existsSync(join(contentDir, record.file))) {
+        out.hold.add(entry.identifier);
+        unbound.delete(entry.identifier);
+        out.notes.push(`${record.file}: a POST of an earlier push created ${entry.identifier} from this file, which cannot be bound to it now (it does not parse); the entry is not mirrored: fix the file and run again`);
+      }
+      continue;
+    }
     failpoint('recovery:before-bind');
     if (!(await bind(record.file, record.title, entry, record.slug, 'reconciled'))) continue;
     failpoint('recovery:after-bind');
     if (!dryRun) await journal.remove(record.file);
     failpoint('recovery:after-journal-remove');
   }
+  if (fresh.length === 0) return out;
 
   // 2. Entries created from a file whose write-back and journal were lost.
   const slugs = new Set([...unbound.values()].map((r) => r.slug));

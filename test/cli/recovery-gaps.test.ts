@@ -42,3 +42,45 @@ describe('recovery before pull', () => {
     expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Empty entry')).toHaveLength(1);
   });
 });
+
+describe('a journal record whose file does not parse', () => {
+  let dir = '';
+  useTempDir((d) => (dir = d));
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(seedStore(2), dir);
+    const pulled = await world.cli(['pull']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+  });
+  afterEach(() => world.close());
+
+  it('the entry is held (not mirrored) until the file is fixed, then bound; sent once', async () => {
+    const rel = 'entries/2026-03-03-journal.md';
+    const good = '---\ntitle: "Journal entry"\npublish_at: 2026-03-03\n---\n\nBody of the entry.\n';
+    await writeFile(join(world.contentDir, rel), good);
+    const killed = await world.cli(['push'], 'push:after-post:1');
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    expect(JSON.parse(await readFile(join(dir, '.changelog/journal.json'), 'utf8')).records).toHaveLength(1);
+    expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Journal entry')).toHaveLength(1);
+    // A YAML slip: the file no longer parses.
+    await writeFile(join(world.contentDir, rel), good.replace('title: "Journal entry"', 'title: "Journal entry'));
+    const names = async () => (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md')).sort();
+    const before = await names();
+
+    const held = await world.cli(['--json', 'sync', '--skip-build']);
+    const out = JSON.parse(held.stdout) as SyncJson;
+    expect(out.pull.created).toEqual([]);
+    expect(await names()).toEqual(before);
+
+    await writeFile(join(world.contentDir, rel), good);
+    const fixed = await world.cli(['--json', 'sync', '--skip-build']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const after = JSON.parse(fixed.stdout) as SyncJson;
+    expect(after.pull.created).toEqual([]);
+    expect(after.push.pushed).toEqual([]);
+    const mine = world.store.listEntries(world.ws).filter((e) => e.title === 'Journal entry');
+    expect(mine).toHaveLength(1);
+    expect(parseEntryFile(rel, await readFile(join(world.contentDir, rel))).data.identifier).toBe(mine[0]!.identifier);
+    expect(await names()).toEqual(before);
+  });
+});
