@@ -45,6 +45,7 @@ import { dropXmlInvalid, XML_INVALID } from '../xml-chars.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
+import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
@@ -240,9 +241,15 @@ async function pullWith(
   stateChanged = repairs.length > 0;
   const unknownFiles = left.map((f) => f.rel);
   const found = new Map<string, EntryFile>();
+  // Identifiers in files that do not parse: their entries are this repository's already
+  // (push reads them the same way, push-plan.ts), so they are not mirrored a second time.
+  const unreadable = new Set<string>();
   for (const item of left) {
     if (item.error) {
-      result.problems.push({ file: item.rel, line: item.error.line, message: stripPath(item.error.message, item.rel) });
+      const id = identifierLine(item.raw);
+      const held = id && !state.entries[id] ? `; it carries identifier ${id}, which is not mirrored again until the file is fixed` : '';
+      if (held) unreadable.add(id!);
+      result.problems.push({ file: item.rel, line: item.error.line, message: stripPath(item.error.message, item.rel) + held });
       continue;
     }
     const id = item.entry?.data.identifier;
@@ -252,7 +259,7 @@ async function pullWith(
       stateChanged = true;
     }
   }
-  const recovered = await recoverBeforePull({ contentDir, stateDir, state, remote, unknown: left, dryRun });
+  const recovered = await recoverBeforePull({ contentDir, stateDir, state, remote: remote.filter((r) => !unreadable.has(r.identifier)), unknown: left, dryRun });
   result.bound = recovered.bound;
   result.slugConflicts = recovered.conflicts;
   result.writes.push(...recovered.writes);
@@ -307,6 +314,7 @@ async function pullWith(
     if (seen.has(id)) continue; // the service listed an entry twice: mirror it once
     seen.add(id);
     if (recovered.hold.has(id) && !state.entries[id]) continue; // in a slug conflict (or bound, in a dry run)
+    if (unreadable.has(id) && !state.entries[id]) continue; // its file does not parse: reported above
     const rh = remoteHash(entry);
     const rec = state.entries[id];
     if (rec?.remoteHash && rec.remoteHash !== rh && rec.remoteHash === legacyRemoteHash(entry)) {

@@ -242,8 +242,13 @@ export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt
   };
 }
 
-/** The identifier of a file that failed to parse but carries an `identifier:` line (not a push candidate). */
-function identifierLine(raw: Buffer): string | undefined {
+/**
+ * The identifier of a file that failed to parse but carries an `identifier:` line (not a
+ * push candidate; pull holds its entry back instead of mirroring it again).
+ * @param raw the file's bytes.
+ * @returns the identifier, or undefined when the frontmatter has no `identifier:` line.
+ */
+export function identifierLine(raw: Buffer): string | undefined {
   const head = raw.toString('utf8').split(/\r?\n---/)[0] ?? '';
   return /^identifier:\s*["']?([^"'\s]+)/m.exec(head)?.[1];
 }

@@ -84,3 +84,37 @@ describe('a journal record whose file does not parse', () => {
     expect(await names()).toEqual(before);
   });
 });
+
+describe('a file with an identifier that no longer parses', () => {
+  let dir = '';
+  useTempDir((d) => (dir = d));
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(seedStore(2), dir);
+    const pulled = await world.cli(['pull']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+  });
+  afterEach(() => world.close());
+
+  it('pull does not mirror its entry a second time, and reports the file', async () => {
+    const rel = 'entries/2026-03-04-unreadable.md';
+    await writeFile(join(world.contentDir, rel), '---\ntitle: "Unreadable later"\npublish_at: 2026-03-04\n---\n\nBody.\n');
+    // Pushed and written back, the state never saved: no state knows the identifier.
+    const killed = await world.cli(['push'], 'push:before-state-save');
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    const text = await readFile(join(world.contentDir, rel), 'utf8');
+    const id = parseEntryFile(rel, text).data.identifier!;
+    expect(id).toBeTruthy();
+    await writeFile(join(world.contentDir, rel), text.replace('title: "Unreadable later"', 'title: "Unreadable later'));
+    const names = async () => (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md')).sort();
+    const before = await names();
+
+    const r = await world.cli(['--json', 'pull']);
+    const out = JSON.parse(r.stdout) as SyncJson['pull'];
+    expect(out.created).toEqual([]);
+    expect(await names()).toEqual(before);
+    const problem = out.problems.find((p) => p.file === rel) as { file: string; message: string } | undefined;
+    expect(problem?.message).toContain(id);
+    expect(world.store.listEntries(world.ws).filter((e) => e.identifier === id)).toHaveLength(1);
+  });
+});
