@@ -263,6 +263,7 @@ async function pullWith(
   result.bound = recovered.bound;
   result.slugConflicts = recovered.conflicts;
   result.writes.push(...recovered.writes);
+  result.notes.push(...recovered.notes);
   if (recovered.bound.length > 0) stateChanged = true;
 
   // Paths in use, so that two entries never share a file.

@@ -71,6 +71,10 @@ describe('a journal record whose file does not parse', () => {
     const out = JSON.parse(held.stdout) as SyncJson;
     expect(out.pull.created).toEqual([]);
     expect(await names()).toEqual(before);
+    // Recovery's note reaches the writer.
+    const pulled = await world.cli(['pull']);
+    expect(pulled.stdout).toMatch(new RegExp(`note: ${rel}: a POST of an earlier push created \\S+ from this file.*not mirrored`));
+    expect(await names()).toEqual(before);
 
     await writeFile(join(world.contentDir, rel), good);
     const fixed = await world.cli(['--json', 'sync', '--skip-build']);
