@@ -11,10 +11,13 @@
  * 1. **Journal.** A record of `.changelog/journal.json` whose entry is listed (by
  *    identifier, else by the slug it sent among the entries no state knows, as push finds it) is bound to
  *    the file that sent it: identifier, status and slug written back (`write-back.ts`),
- *    the record removed.
+ *    the record removed. While that file does not parse, the entry is held (not mirrored)
+ *    and a note says so: push keeps the record until the file is fixed.
  * 2. **Adoption.** A local file without `identifier` whose slug (its `slug:`, or derived
  *    by the one rule push and `check` share, `push-plan.ts`) is the slug of such an
- *    entry, with the same title (and date, when the file has one), is bound the same way.
+ *    entry, with the same title (and date, when the file has one), is bound the same way,
+ *    whether or not push would send the file today (an empty body or template text does
+ *    not change whose entry it is).
  *    The same slug with another title is a **slug conflict**: reported with both sides;
  *    the entry is not mirrored and the file not sent until the writer decides.
  *

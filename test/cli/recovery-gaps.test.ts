@@ -41,20 +41,9 @@ describe('recovery before pull', () => {
     expect(await entryNames()).toEqual(before);
     expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Empty entry')).toHaveLength(1);
   });
-});
 
-describe('a journal record whose file does not parse', () => {
-  let dir = '';
-  useTempDir((d) => (dir = d));
-  let world: World;
-  beforeEach(async () => {
-    world = await startWorld(seedStore(2), dir);
-    const pulled = await world.cli(['pull']);
-    expect(pulled.code, pulled.stderr).toBe(0);
-  });
-  afterEach(() => world.close());
 
-  it('the entry is held (not mirrored) until the file is fixed, then bound; sent once', async () => {
+  it('a journal record whose file does not parse: the entry is held (not mirrored) until the file is fixed, then bound; sent once', async () => {
     const rel = 'entries/2026-03-03-journal.md';
     const good = '---\ntitle: "Journal entry"\npublish_at: 2026-03-03\n---\n\nBody of the entry.\n';
     await writeFile(join(world.contentDir, rel), good);
@@ -64,17 +53,16 @@ describe('a journal record whose file does not parse', () => {
     expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Journal entry')).toHaveLength(1);
     // A YAML slip: the file no longer parses.
     await writeFile(join(world.contentDir, rel), good.replace('title: "Journal entry"', 'title: "Journal entry'));
-    const names = async () => (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md')).sort();
-    const before = await names();
+    const before = await entryNames();
 
     const held = await world.cli(['--json', 'sync', '--skip-build']);
     const out = JSON.parse(held.stdout) as SyncJson;
     expect(out.pull.created).toEqual([]);
-    expect(await names()).toEqual(before);
+    expect(await entryNames()).toEqual(before);
     // Recovery's note reaches the writer.
     const pulled = await world.cli(['pull']);
     expect(pulled.stdout).toMatch(new RegExp(`note: ${rel}: a POST of an earlier push created \\S+ from this file.*not mirrored`));
-    expect(await names()).toEqual(before);
+    expect(await entryNames()).toEqual(before);
 
     await writeFile(join(world.contentDir, rel), good);
     const fixed = await world.cli(['--json', 'sync', '--skip-build']);
@@ -85,22 +73,11 @@ describe('a journal record whose file does not parse', () => {
     const mine = world.store.listEntries(world.ws).filter((e) => e.title === 'Journal entry');
     expect(mine).toHaveLength(1);
     expect(parseEntryFile(rel, await readFile(join(world.contentDir, rel))).data.identifier).toBe(mine[0]!.identifier);
-    expect(await names()).toEqual(before);
+    expect(await entryNames()).toEqual(before);
   });
-});
 
-describe('a file with an identifier that no longer parses', () => {
-  let dir = '';
-  useTempDir((d) => (dir = d));
-  let world: World;
-  beforeEach(async () => {
-    world = await startWorld(seedStore(2), dir);
-    const pulled = await world.cli(['pull']);
-    expect(pulled.code, pulled.stderr).toBe(0);
-  });
-  afterEach(() => world.close());
 
-  it('pull does not mirror its entry a second time, and reports the file', async () => {
+  it('a file whose identifier is written but which no longer parses: pull does not mirror its entry a second time, and reports the file', async () => {
     const rel = 'entries/2026-03-04-unreadable.md';
     await writeFile(join(world.contentDir, rel), '---\ntitle: "Unreadable later"\npublish_at: 2026-03-04\n---\n\nBody.\n');
     // Pushed and written back, the state never saved: no state knows the identifier.
@@ -110,13 +87,12 @@ describe('a file with an identifier that no longer parses', () => {
     const id = parseEntryFile(rel, text).data.identifier!;
     expect(id).toBeTruthy();
     await writeFile(join(world.contentDir, rel), text.replace('title: "Unreadable later"', 'title: "Unreadable later'));
-    const names = async () => (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md')).sort();
-    const before = await names();
+    const before = await entryNames();
 
     const r = await world.cli(['--json', 'pull']);
     const out = JSON.parse(r.stdout) as SyncJson['pull'];
     expect(out.created).toEqual([]);
-    expect(await names()).toEqual(before);
+    expect(await entryNames()).toEqual(before);
     const problem = out.problems.find((p) => p.file === rel) as { file: string; message: string } | undefined;
     expect(problem?.message).toContain(id);
     expect(world.store.listEntries(world.ws).filter((e) => e.identifier === id)).toHaveLength(1);
