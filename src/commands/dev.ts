@@ -148,9 +148,10 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       root: cfg.root,
       theme: cfg.theme,
       port,
-      // A link out of the project that appears while serving is a problem of the page
-      // (in the banner, and printed once), never an error thrown into Eleventy's build:
-      // Eleventy's watch stops for good on an error not its own. Removing the link recovers.
+      // A link out of the project that appears while serving refuses the rebuild (nothing
+      // is copied through it; the served site stays as it was) and is printed once. It is
+      // raised as Eleventy's own error kind, so the watch goes on: removing the link and
+      // saving rebuilds.
       problems: async () => {
         try {
           await assertInsideProject(cfg);
@@ -160,7 +161,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
           if (message !== outsideShown) handleError(err, reporter);
           outsideShown = message;
           const file = err instanceof ChangelogSyncError && err.file ? err.file : relative(process.cwd(), cfg.root) || '.';
-          return [{ file, message }, ...(await pageProblems(cfg.contentDir))];
+          return [{ file, message, refuse: true }, ...(await pageProblems(cfg.contentDir))];
         }
         return pageProblems(cfg.contentDir);
       },

@@ -4,9 +4,11 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Eleventy from '@11ty/eleventy';
 import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../api/errors.js';
@@ -23,6 +25,22 @@ export interface PageProblem {
   file: string;
   line?: number;
   message: string;
+  /**
+   * The rebuild must not run while this problem stands (a link out of the project: the
+   * build would copy through it). The served site stays as it was; the watch goes on, and
+   * the next change after the problem is gone rebuilds.
+   */
+  refuse?: boolean;
+}
+
+/**
+ * Eleventy's own error class. In watch mode an error of its kind is logged and the watch
+ * goes on; any other error stops the watch for good. The package does not export it, so it
+ * is loaded from its file (Eleventy is pinned in the lock file).
+ */
+async function eleventyBaseError(): Promise<new (message: string) => Error> {
+  const entry = createRequire(import.meta.url).resolve('@11ty/eleventy');
+  return ((await import(pathToFileURL(join(dirname(entry), 'Errors', 'EleventyBaseError.js')).href)) as { default: new (message: string) => Error }).default;
 }
 
 /** Options of {@link serveSite}. */
@@ -140,6 +158,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       });
       eleventyConfig.on('eleventy.before', async () => {
         problems = options.problems ? await options.problems() : [];
+        const refused = problems.filter((p) => p.refuse);
+        if (refused.length > 0) {
+          const EleventyBaseError = await eleventyBaseError();
+          throw new EleventyBaseError(`rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
+        }
       });
       // Search works in the preview too: the index is rebuilt after every build.
       eleventyConfig.on('eleventy.after', async () => {

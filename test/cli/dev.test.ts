@@ -151,23 +151,19 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     expect(fx.dev.stderr).not.toContain(`ok: ${file}`);
   });
 
-  it('a link out of the project is a problem on the page, and live reload goes on: removing it recovers', async () => {
+  it('a link out of the project refuses the rebuild (printed once, nothing copied), and live reload goes on: removing it recovers', async () => {
     const outside = await tempDir();
     try {
       await writeFile(join(outside.dir, 'secret.png'), 'not in the project');
       await mkdir(join(fx.dir, 'content/images'), { recursive: true });
       const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
-      const banner = await saveAndReload(
-        fx.url,
-        fx.url,
-        async () => {
-          await symlink(join(outside.dir, 'secret.png'), join(fx.dir, 'content/images/leak.png'));
-          await writeFile(file, entry('Linked away', 'Written by a writer, with no token.'));
-        },
-        (html) => /id="changelog-sync-problems"[\s\S]*content\/images\/leak\.png/.test(html),
-      );
-      expect(banner).toContain('a symbolic link that resolves outside the project');
-      await fx.dev.output(/E_OUTSIDE_PROJECT/, 'the printed problem');
+      await symlink(join(outside.dir, 'secret.png'), join(fx.dir, 'content/images/leak.png'));
+      await writeFile(file, entry('Linked away', 'Written by a writer, with no token.'));
+      // The rebuild is refused: the problem is printed, nothing is copied through the link,
+      // and the served page stays as it was.
+      await fx.dev.output(/E_OUTSIDE_PROJECT: content\/images\/leak\.png: .*a symbolic link that resolves outside the project/, 'the printed problem');
+      expect(existsSync(join(fx.dir, '_site/images/leak.png'))).toBe(false);
+      expect(heading((await get(new URL('/entries/my-first-entry/', fx.url).href)).body)).not.toBe('Linked away');
       const page = await saveAndReload(
         fx.url,
         new URL('/entries/my-first-entry/', fx.url).href,
