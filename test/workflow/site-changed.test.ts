@@ -74,21 +74,21 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
   it('a pulled entry: true', async () => {
     fx.store.insertEntry(fx.ws, { title: 'From the web editor', publish_at: '2026-02-01', content: '<p>two</p>' });
     await expectChangedThenSettled();
-  }, 60_000);
+  }, 180_000);
 
   it('a pulled change of the workspace settings, and a new tag: true', async () => {
     fx.ws.info.name = 'Renamed Workspace';
     await expectChangedThenSettled();
     fx.ws.tags.push({ name: 'Security', slug: 'security', bg_color: '#d00', text_color: '#fff' });
     await expectChangedThenSettled();
-  }, 60_000);
+  }, 180_000);
 
   it('a pushed entry: true', async () => {
     await writeEntry(join(dir, 'content'), '2026-03-01-pushed', '---\ntitle: Pushed from git\nis_published: true\npublish_at: 2026-03-01\n---\nBody.\n');
     const stderr = await expectChangedThenSettled();
     expect(stderr).toContain('Pushed 1 new entry');
     expect(fx.ws.entries.map((e) => e.title)).toContain('Pushed from git');
-  }, 60_000);
+  }, 180_000);
 
   it('an edited template under site/: true', async () => {
     await mkdir(join(dir, 'site/_includes'), { recursive: true });
@@ -97,14 +97,14 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     await expectChangedThenSettled();
     await writeFile(join(dir, 'site/_includes/footer.njk'), `${footer}\n<!-- our footer, edited -->\n`);
     await expectChangedThenSettled();
-  }, 60_000);
+  }, 180_000);
 
   it('a changed configuration (file or site URL): true', async () => {
     await writeFile(join(dir, 'changelog.config.json'), '{ "concurrency": 2 }\n');
     await expectChangedThenSettled();
     const moved = await sync({ extra: { CHANGELOG_SITE_URL: 'https://changelog.acme.test/' } });
     expect(moved.changed).toBe('true');
-  }, 60_000);
+  }, 180_000);
 
   it("a new version of the tool: true, naming both versions", async () => {
     // The same build of the CLI installed as 0.0.0-next: dist, templates and package.json.
@@ -125,7 +125,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     } finally {
       await rm(pkg, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 
   it('a scheduled entry: true when pulled, false until its day, true on its day', async () => {
     // Three days ahead, with the clock moved 1 and 3 days: the outcome is the same should
@@ -142,7 +142,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     const due = await sync({ extra: clock(3) });
     expect(due.changed).toBe('true');
     expect(due.run.stderr).toContain(`an entry scheduled for ${dueDay} is due`);
-  }, 60_000);
+  }, 180_000);
 
   it('a build that leaves an entry out (exit 5, nothing deployed) records nothing: the next run builds again', async () => {
     const recordFile = join(dir, '.changelog/site-inputs.json');
@@ -154,7 +154,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     expect(run.stderr).toContain('2026-04-01-broken.md');
     expect(await readFile(recordFile, 'utf8')).toBe(before);
     await rm(broken);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('a build in GitHub Actions without a site URL', () => {
