@@ -76,6 +76,8 @@ export interface LocalPlan {
   rejected: PushRejection[];
   /** Identifiers written in local files: the remote entries mirrored here ("claimed"). */
   claimed: Set<string>;
+  /** The file that carries each claimed identifier (files that do not parse included). */
+  carriers: Map<string, string>;
   /**
    * Every new file that has a slug, refused ones included (template text, empty body,
    * near-miss tag, slug collision): such a file keeps its slug, so recovery can still bind
@@ -97,6 +99,7 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
 export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = []): LocalPlan {
   const rejected: PushRejection[] = [];
   const localIdentifiers = new Set<string>();
+  const carriers = new Map<string, string>();
   /** slug -> who owns it (a file with an identifier, a `slug:` of its own, or a mirrored remote entry). */
   const taken = new Map<string, string>();
   const fresh: Array<{ entry: EntryFile; file: string; date?: string }> = [];
@@ -107,13 +110,20 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
   for (const f of files) {
     if (f.error) {
       const pushedId = identifierLine(f.raw);
-      if (pushedId) localIdentifiers.add(pushedId);
-      else rejected.push(rejection(f.rel, entryProblems(f, tags), f.error instanceof ValidationError ? f.error.issues : undefined));
+      if (pushedId) {
+        localIdentifiers.add(pushedId);
+        carriers.set(pushedId, f.rel);
+        // A mirrored file that does not parse still holds its entry's slug (pull writes
+        // `slug:` in every mirror file): no new file may be sent with it.
+        const slug = frontmatterLine(f.raw, 'slug');
+        if (slug) taken.set(slug, f.rel);
+      } else rejected.push(rejection(f.rel, entryProblems(f, tags), f.error instanceof ValidationError ? f.error.issues : undefined));
       continue;
     }
     const e = f.entry!;
     if (e.data.identifier) {
       localIdentifiers.add(e.data.identifier);
+      carriers.set(e.data.identifier, f.rel);
       taken.set(e.data.slug ?? slugify(e.data.title), f.rel);
       continue;
     }
@@ -199,7 +209,7 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
     else rejected[at] = rejection(file, [...(refusal.problems ?? []), ...(rejected[at]!.problems ?? [])]);
   }
   valid.sort(oldestFirst);
-  return { candidates: valid, rejected, claimed: localIdentifiers, slugged };
+  return { candidates: valid, rejected, claimed: localIdentifiers, carriers, slugged };
 }
 
 /** Oldest first: by date (undated last), then by path. */
@@ -243,12 +253,37 @@ export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt
 }
 
 /**
+ * The refusal of a new file whose slug a remote entry already holds while a local file
+ * carries that entry (renamed on the service since the last pull, or mirrored in a file
+ * that does not parse): sent, it would get another slug from the service (service-spec.md
+ * "Create entry": slugs are unique) and the write-back would record the wrong one.
+ * @param carrier the local file that carries `holder`.
+ */
+export function carriedSlugRejection(c: PushCandidate, holder: RemoteEntry, carrier: string): PushRejection {
+  return fieldRejection(
+    c.file,
+    'slug',
+    `slug: "${c.slug}"${c.derived ? ' (derived from the title)' : ''} is used on the service by "${holder.title}" (${holder.identifier}), which ${carrier} mirrors (fix: set another \`slug:\` in the frontmatter${carrier === '?' ? '' : `, or pull first if ${carrier} is out of date`})`,
+    c.derived ? undefined : c.entry.raw,
+  );
+}
+
+/**
  * The identifier of a file that failed to parse but carries an `identifier:` line (not a
  * push candidate; pull holds its entry back instead of mirroring it again).
  * @param raw the file's bytes.
  * @returns the identifier, or undefined when the frontmatter has no `identifier:` line.
  */
 export function identifierLine(raw: Buffer): string | undefined {
+  return frontmatterLine(raw, 'identifier');
+}
+
+/**
+ * The value of a one-line `field:` in the frontmatter of a file that may not parse (its
+ * first word, quotes dropped). Only for recovery's reads of broken files: a file that
+ * parses is read by the frontmatter engine.
+ */
+function frontmatterLine(raw: Buffer, field: 'identifier' | 'slug'): string | undefined {
   const head = raw.toString('utf8').split(/\r?\n---/)[0] ?? '';
-  return /^identifier:\s*["']?([^"'\s]+)/m.exec(head)?.[1];
+  return new RegExp(`^${field}:\\s*["']?([^"'\\s]+)`, 'm').exec(head)?.[1];
 }

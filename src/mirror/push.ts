@@ -36,7 +36,7 @@ import { Journal, type JournalRecord } from './journal.js';
 import { readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { readServiceTagNames } from './entry-problems.js';
-import { matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
+import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
 import { JOURNAL_FILE, loadState, saveState, type SyncState } from './state.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { assertWorkspaceBinding } from './workspace-binding.js';
@@ -235,6 +235,14 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     const toSend: PushCandidate[] = [];
     for (const c of local.candidates) {
       if (settled.has(c.file)) continue;
+      // A slug held remotely by an entry a local file carries (one renamed on the service
+      // since the last pull, or whose file does not parse): the service would rename this
+      // one, and the write-back would record a slug it does not have.
+      const carried = (bySlug.get(c.slug) ?? []).find((r) => run.claimed.has(r.identifier));
+      if (carried) {
+        result.rejected.push(carriedSlugRejection(c, carried, local.carriers.get(carried.identifier) ?? '?'));
+        continue;
+      }
       const used = (bySlug.get(c.slug) ?? []).filter((r) => !run.claimed.has(r.identifier));
       if (used.length === 0) {
         toSend.push(c);

@@ -97,4 +97,35 @@ describe('recovery before pull', () => {
     expect(problem?.message).toContain(id);
     expect(world.store.listEntries(world.ws).filter((e) => e.identifier === id)).toHaveLength(1);
   });
+
+  it('a new file never takes the slug of an entry mirrored in a file that does not parse: the slug rule skips it, nothing is renamed by the service', async () => {
+    const mirror = (await entryNames()).find((n) => n.includes('remote-change-1'))!;
+    const text = await readFile(join(world.contentDir, 'entries', mirror), 'utf8');
+    expect(text).toMatch(/^slug: remote-change-1$/m);
+    // A YAML slip in the mirror file: it no longer parses, it still carries its entry.
+    await writeFile(join(world.contentDir, 'entries', mirror), text.replace(/^title: .*$/m, 'title: "Remote change 1'));
+    const rel = 'entries/2026-03-05-again.md';
+    await writeFile(join(world.contentDir, rel), '---\ntitle: "Remote change 1"\npublish_at: 2026-03-05\n---\n\nA second entry of that name.\n');
+
+    const r = await world.cli(['--json', 'push']);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = world.store.listEntries(world.ws).filter((e) => e.title === 'Remote change 1');
+    expect(sent.map((e) => e.slug).sort()).toEqual(['remote-change-1', 'remote-change-1-2026-03-05']);
+    const written = parseEntryFile(rel, await readFile(join(world.contentDir, rel)));
+    expect(written.data.identifier).toBe(sent.find((e) => e.slug !== 'remote-change-1')!.identifier);
+  });
+
+  it('a slug the service gave to a mirrored entry since the last pull: the new file is refused, naming the mirror file; nothing sent', async () => {
+    const mirror = (await entryNames()).find((n) => n.includes('remote-change-2'))!;
+    world.store.updateEntry(world.ws, 'remote-0002', { slug: 'renamed-two' });
+    const rel = 'entries/2026-03-06-renamed.md';
+    await writeFile(join(world.contentDir, rel), '---\ntitle: "Another entry"\nslug: renamed-two\npublish_at: 2026-03-06\n---\n\nBody.\n');
+    const count = world.store.listEntries(world.ws).length;
+
+    const r = await world.cli(['push']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr + r.stdout).toContain(`slug: "renamed-two" is used on the service by "Remote change 2" (remote-0002), which entries/${mirror} mirrors`);
+    expect(world.store.listEntries(world.ws)).toHaveLength(count);
+    expect(parseEntryFile(rel, await readFile(join(world.contentDir, rel))).data.identifier).toBeUndefined();
+  });
 });
