@@ -10,7 +10,8 @@
  *   the state (`rebound`).
  * - Any other file with that identifier is removed when it holds nothing of the writer's:
  *   what mirrors the service in it (`syncedHash`) is what pull writes for the listed entry,
- *   or what the kept file has. Otherwise it is parked in `.changelog/conflicts/` (nothing
+ *   or what the kept file has, or what the state recorded for it before pull's write-ahead
+ *   log moved the identifier to the kept file (`pull-ahead.ts`). Otherwise it is parked in `.changelog/conflicts/` (nothing
  *   is lost) and reported.
  *
  * @module
@@ -22,7 +23,7 @@ import { failpoint } from '../failpoint.js';
 import { removeFileSync } from './atomic-file.js';
 import type { IndexedFile } from './local-index.js';
 import { syncedOf } from './mirror-read.js';
-import { CONFLICTS_DIR, contentHash, remoteHash, type SyncState } from './state.js';
+import { CONFLICTS_DIR, contentHash, remoteHash, type EntryState, type SyncState } from './state.js';
 
 /** One repair. */
 export interface DuplicateRepair {
@@ -46,6 +47,11 @@ export interface RepairOptions {
   /** Whether the file the state knows for an identifier exists. */
   exists: (rel: string) => boolean;
   remote: RemoteEntry[];
+  /**
+   * State records replaced by pull's write-ahead log this run (`pull-ahead.ts`): a file
+   * with what the previous record describes is the one a killed rename left behind.
+   */
+  previous?: ReadonlyMap<string, EntryState | undefined>;
   dryRun?: boolean;
 }
 
@@ -83,7 +89,8 @@ export async function repairDuplicates(options: RepairOptions): Promise<{ repair
     const kept = rec?.file ?? firstOf.get(id)!.rel;
     const first = firstOf.get(id)?.entry;
     const keptSynced = rec?.syncedHash ?? (first ? syncedOf(first) : undefined);
-    if (synced === rendered || synced === keptSynced) {
+    const before = options.previous?.get(id);
+    if (synced === rendered || synced === keptSynced || (before !== undefined && (synced === before.syncedHash || contentHash(f.raw) === before.localHash))) {
       failpoint('repair:before-remove');
       if (!dryRun) removeFileSync(f.abs);
       repairs.push({ identifier: id, kept, file: f.rel, action: 'removed' });

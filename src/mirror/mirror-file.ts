@@ -88,10 +88,16 @@ export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }
 }
 
 /**
+ * Called with the hashes of a file's new text right before it is written (pull's
+ * write-ahead log, `pull-ahead.ts`). A throw stops the write: the job's outcome is the error.
+ */
+export type BeforeWrite = (hash: string, synced: string) => void;
+
+/**
  * Writes a job's rendered text atomically, unless the file already has that text.
  * Never throws: a failure is an outcome with `error`.
  */
-export function commitJob(job: MirrorJob, { text, synced }: RenderedFile): MirrorOutcome {
+export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
   try {
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
     let current = job.current;
@@ -102,11 +108,13 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile): Mirro
         current = undefined;
       }
     }
-    if (current === text) return { hash: contentHash(text), synced, written: false };
+    const hash = contentHash(text);
+    if (current === text) return { hash, synced, written: false };
+    beforeWrite?.(hash, synced);
     failpoint('pull:before-write');
     writeFileAtomicSync(job.path, text);
     failpoint('pull:after-write');
-    return { hash: contentHash(text), synced, written: true };
+    return { hash, synced, written: true };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

@@ -45,6 +45,7 @@ import { dropXmlInvalid, XML_INVALID } from '../xml-chars.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
+import { applyPullAhead, clearPullAhead, fileHash, openPullAhead } from './pull-ahead.js';
 import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
@@ -187,6 +188,9 @@ async function pullWith(
   prewarmed: Promise<RenderPool | undefined> | undefined,
 ): Promise<PullResult> {
   const { contentDir, stateDir, dryRun = false } = options;
+  // A pull killed after writing files and before saving the state left what it wrote in
+  // its write-ahead log: the files that have exactly that text are pull's (pull-ahead.ts).
+  const ahead = applyPullAhead(stateDir, state, (rel) => fileHash(join(contentDir, rel)));
   // While the service answers: read and hash every file the state knows (in slices, so
   // that the responses keep flowing in).
   const local = new Map<string, LocalFile | null>();
@@ -235,10 +239,10 @@ async function pullWith(
   // the push journal settled, local files' own entries adopted (recovery.ts).
   const known = new Set(Object.values(state.entries).map((e) => e.file));
   const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
-  const { repairs, left } = await repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, dryRun });
+  const { repairs, left } = await repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, previous: ahead.previous, dryRun });
   result.repaired = repairs;
   for (const r of repairs) if (r.action !== 'rebound') result.writes.push(r.file, ...(r.parkedAs ? [`state:${r.parkedAs}`] : []));
-  stateChanged = repairs.length > 0;
+  stateChanged = repairs.length > 0 || ahead.previous.size > 0;
   const unknownFiles = left.map((f) => f.rel);
   const found = new Map<string, EntryFile>();
   // Identifiers in files that do not parse: their entries are this repository's already
@@ -402,12 +406,19 @@ async function pullWith(
   } else {
     failpoint('pull:after-plan');
     let converted = 0;
-    const ran = await queue.commit((i, outcome) => {
-      options.onConverted?.(++converted, actions.length);
-      const a = actions[i]!;
-      if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
-      else record(a, outcome);
-    });
+    const log = openPullAhead(stateDir);
+    const ran = await queue.commit(
+      (i, outcome) => {
+        options.onConverted?.(++converted, actions.length);
+        const a = actions[i]!;
+        if (outcome.error !== undefined) result.failed.push({ ...itemOf(a), reason: outcome.error });
+        else record(a, outcome);
+      },
+      (i, localHash, syncedHash) => {
+        const a = actions[i]!;
+        if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
+      },
+    ).finally(() => log.close());
     result.threads = ran === 'inline' ? 0 : ran;
   }
 
@@ -491,6 +502,7 @@ async function pullWith(
     failpoint('pull:before-state-save');
     if (stateChanged && (await saveState(stateDir, state))) result.writes.push('state:state.json');
     failpoint('pull:after-state-save');
+    clearPullAhead(stateDir);
   }
   return result;
 }

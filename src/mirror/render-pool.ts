@@ -18,6 +18,11 @@ import { fileURLToPath } from 'node:url';
 import type { MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { WORKER_EXEC_ARGV } from '../threads.js';
 
+/** Receives each job's outcome, by the job's index. */
+export type OnOutcome = (index: number, outcome: MirrorOutcome) => void;
+/** Called right before job `index`'s file is written, with its text's hashes (see `BeforeWrite` in mirror-file.ts). */
+export type BeforeWriteAt = (index: number, hash: string, synced: string) => void;
+
 /** Below this many jobs, everything runs inline. */
 export const POOL_MIN_JOBS = 200;
 /** Jobs per task sent to a worker. */
@@ -84,10 +89,10 @@ export class RenderPool {
   }
 
   /** Renders in chunks on the threads; the main thread writes each chunk as it comes. */
-  async run(jobs: MirrorJob[], onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<void> {
+  async run(jobs: MirrorJob[], onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<void> {
     const queue = new RenderQueue(this);
     for (const job of jobs) queue.add(job);
-    await queue.renderAll(onOutcome);
+    await queue.renderAll(onOutcome, beforeWrite);
   }
 
   /** Stops the threads. */
@@ -106,9 +111,10 @@ export class RenderPool {
  */
 export async function runMirrorJobs(
   jobs: MirrorJob[],
-  onOutcome: (index: number, outcome: MirrorOutcome) => void,
+  onOutcome: OnOutcome,
   options: RenderOptions = {},
   pool?: RenderPool,
+  beforeWrite?: BeforeWriteAt,
 ): Promise<'inline' | number> {
   if (jobs.length === 0) return 'inline';
   if (jobs.length >= (options.minJobs ?? POOL_MIN_JOBS)) {
@@ -116,7 +122,7 @@ export async function runMirrorJobs(
     const use = pool ?? own;
     if (use) {
       try {
-        await use.run(jobs, onOutcome);
+        await use.run(jobs, onOutcome, beforeWrite);
         return use.threads;
       } finally {
         await own?.destroy();
@@ -126,7 +132,7 @@ export async function runMirrorJobs(
   const { renderJob, commitJob } = await import('./mirror-file.js');
   jobs.forEach((job, i) => {
     const rendered = renderJob(job);
-    onOutcome(i, rendered.error !== undefined ? rendered : commitJob(job, rendered));
+    onOutcome(i, rendered.error !== undefined ? rendered : commitJob(job, rendered, beforeWrite && ((hash, synced) => beforeWrite(i, hash, synced))));
   });
   return 'inline';
 }
@@ -170,15 +176,15 @@ export class RenderQueue {
    * rejects for a single entry: a failure is an outcome with `error`.
    * @returns how the jobs ran: `inline` or the number of worker threads.
    */
-  async commit(onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<'inline' | number> {
+  async commit(onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<'inline' | number> {
     // Nothing sent yet: few jobs run inline, many on the pool (or one started for them).
-    if (!this.pool || this.sent === 0) return runMirrorJobs(this.jobs, onOutcome, this.options, this.pool);
-    await this.renderAll(onOutcome);
+    if (!this.pool || this.sent === 0) return runMirrorJobs(this.jobs, onOutcome, this.options, this.pool, beforeWrite);
+    await this.renderAll(onOutcome, beforeWrite);
     return this.pool.threads;
   }
 
   /** @internal Sends what is left to the pool (which must exist) and writes each chunk as it is rendered. */
-  async renderAll(onOutcome: (index: number, outcome: MirrorOutcome) => void): Promise<void> {
+  async renderAll(onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<void> {
     while (this.sent < this.jobs.length) this.send();
     const { commitJob } = await import('./mirror-file.js');
     await Promise.all(
@@ -186,7 +192,8 @@ export class RenderQueue {
         rendered.then((texts) =>
           texts.forEach((r, i) => {
             const job = this.jobs[start + i]!;
-            onOutcome(start + i, r.text !== undefined && r.synced !== undefined ? commitJob(job, { text: r.text, synced: r.synced }) : { error: r.error ?? 'not rendered' });
+            const at = start + i;
+            onOutcome(at, r.text !== undefined && r.synced !== undefined ? commitJob(job, { text: r.text, synced: r.synced }, beforeWrite && ((hash, synced) => beforeWrite(at, hash, synced))) : { error: r.error ?? 'not rendered' });
           }),
         ),
       ),

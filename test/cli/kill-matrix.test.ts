@@ -22,7 +22,7 @@ const REMOTE = 200;
 const FILES = 40;
 
 /** A step before the final resume: a run killed at a failpoint (`name[:n]`), a run to completion, a run whose result is lost (the tree goes back, as after a lost commit-back), or a change. */
-type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => Promise<void> };
+type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => Promise<void>; adds?: number };
 
 const kill = (spec: string): Step => ({ kill: spec });
 /** Publishes the pushed drafts on the service: the next pull brings their status into the files. */
@@ -88,6 +88,36 @@ const CASES: Record<FailpointName, Step[]> = {
   'sync:after-push': [kill('sync:after-push')],
 };
 
+/** New on the service before the killed pull: it creates their files. */
+const ADDED = 3;
+const addRemote: Step = {
+  adds: ADDED,
+  change: async (w) => {
+    for (let i = 1; i <= ADDED; i++) w.store.insertEntry(w.ws, { identifier: `added-${i}`, title: `Added on the service ${i}`, slug: `added-${i}`, publish_at: `2026-01-0${i}`, content: `<p>First version ${i}.</p>` });
+  },
+};
+/**
+ * Changes again, after the kill, every entry the killed pull wrote a file for (created,
+ * renamed, rewritten): the resumed run must write today's versions, neither keep the
+ * killed run's text as the writer's (created) nor see a local edit (rewritten).
+ */
+const changeWritten: Step = {
+  change: async (w) => {
+    const entries = w.store.listEntries(w.ws);
+    const written = [...entries.filter((e) => e.identifier.startsWith('added-')), ...entries.filter((e) => e.identifier.startsWith('remote-')).slice(0, 10)];
+    // The ten changed before the killed run (see beforeAll): the newest of the seed.
+    expect(written).toHaveLength(ADDED + 10);
+    for (const e of written) w.store.updateEntry(w.ws, e.identifier, { content: `<p>Changed after the kill: ${e.identifier}.</p>` });
+  },
+};
+
+/** Cases beyond one per failpoint: the service changes between the kill and the resume. */
+const CHANGED_BETWEEN: Array<[string, Step[]]> = [
+  ['pull:before-state-save, then the service changes what it wrote', [addRemote, kill('pull:before-state-save'), changeWritten]],
+  ['pull:after-write, then the service changes what it wrote', [addRemote, kill('pull:after-write:8'), changeWritten]],
+  ['pull:mid-rename, then the service changes what it wrote', [addRemote, kill('pull:mid-rename:3'), changeWritten]],
+];
+
 describe('the kill matrix covers every failpoint', () => {
   it('has a case for each registered name, and no other', () => {
     expect(Object.keys(CASES).sort()).toEqual([...FAILPOINTS].sort());
@@ -121,7 +151,7 @@ describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each 
   }, 120_000);
   afterAll(() => cleanup?.());
 
-  it.concurrent.each(Object.entries(CASES))('%s', async (name, steps) => {
+  it.concurrent.each([...Object.entries(CASES), ...CHANGED_BETWEEN])('%s', async (name, steps) => {
     const dir = join(root, name.replace(/[^a-z0-9-]/g, '_'));
     const world = await startWorld(base, dir, project);
     try {
@@ -144,7 +174,8 @@ describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each 
       }
       const resumed = await world.cli(['sync', '--skip-build']);
       expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
-      await expectInvariant(world, REMOTE + FILES, writers);
+      const added = steps.reduce((n, step) => n + ('adds' in step ? (step.adds ?? 0) : 0), 0);
+      await expectInvariant(world, REMOTE + added + FILES, writers);
       if (steps.includes(editRenameCopy)) {
         // The edited copy is kept, in .changelog/conflicts/, with the edit.
         const parked = (await readdir(join(dir, '.changelog/conflicts'))).filter((n) => n.startsWith('duplicate-'));

@@ -1,7 +1,9 @@
 // Scenario 3 of issue 12: 300 remote entries change slug; pull is killed (SIGKILL, failpoint
 // `pull:mid-rename`) as the renamed files appear, the new file of one written and its old
-// one not yet removed. The next pull repairs the copies and finishes the renames: one file
-// per identifier, `check` passes, and the site builds.
+// one not yet removed. The next pull takes what the killed one wrote from its write-ahead
+// log, removes the copy left behind and finishes the renames: one file per identifier,
+// `check` passes, and the site builds.
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,14 +42,20 @@ describe(`pull killed in the middle of ${RENAMED} renames`, () => {
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
     const torn = await filesById(world.contentDir);
     // The kill left renamed files beside their old ones.
-    expect([...torn.values()].filter((f) => f.length > 1).length).toBeGreaterThanOrEqual(1);
+    const twice = [...torn.values()].filter((f) => f.length > 1).length;
+    expect(twice).toBeGreaterThanOrEqual(1);
+    // What the killed pull wrote is in its write-ahead log (pull-ahead.ts): 150 files.
+    const ahead = (await readFile(join(dir, '.changelog/pull-ahead.jsonl'), 'utf8')).trim().split('\n');
+    expect(ahead).toHaveLength(150);
 
     const again = await world.cli(['--json', 'pull']);
     expect(again.code, again.stderr).toBe(0);
     const out = JSON.parse(again.stdout) as { repaired: Array<{ action: string }>; created: unknown[] };
     expect(out.created).toEqual([]);
-    expect(out.repaired.length).toBeGreaterThanOrEqual(150);
-    expect(out.repaired.every((r) => r.action !== 'parked')).toBe(true);
+    // The log names the renamed files: only the copies the kill left are repaired (removed, never parked).
+    expect(out.repaired).toHaveLength(twice);
+    expect(out.repaired.every((r) => r.action === 'removed')).toBe(true);
+    expect(existsSync(join(dir, '.changelog/pull-ahead.jsonl'))).toBe(false);
 
     const ids = await filesById(world.contentDir);
     expect([...ids.values()].filter((f) => f.length > 1)).toEqual([]);

@@ -7,8 +7,11 @@ import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
+import { EmulatorStore, entryResource, type EmulatorWorkspace } from '../../src/emulator/store.js';
+import type { RemoteEntry } from '../../src/api/schemas.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { renderMirrorFile } from '../../src/mirror/mirror-file.js';
+import { syncedOf } from '../../src/mirror/mirror-read.js';
 import { runCli, type CliResult } from './cli.js';
 import { withoutAddedLines } from './entries.js';
 
@@ -128,4 +131,25 @@ export async function expectInvariant(world: Pick<World, 'store' | 'ws' | 'conte
     expect(mine.title, rel).toBe(parsed.data.title);
     expect(mine.slug, rel).toBe(parsed.data.slug);
   }
+  await expectMirrorCurrent(world, writers);
+}
+
+/**
+ * Every mirror file (not a writer's) holds what pull writes for its remote entry today, and
+ * no conflict copy waits in `.changelog/conflicts/` (parked duplicates aside): nothing
+ * stale adopted, no false conflict left by a killed run.
+ */
+export async function expectMirrorCurrent(world: Pick<World, 'store' | 'ws' | 'contentDir'>, writers: Map<string, string>): Promise<void> {
+  const byId = new Map(world.store.listEntries(world.ws).map((e) => [e.identifier, e]));
+  const stale: string[] = [];
+  for (const name of (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md'))) {
+    const rel = `entries/${name}`;
+    if (writers.has(rel)) continue;
+    const parsed = parseEntryFile(rel, await readFile(join(world.contentDir, rel)));
+    const entry = byId.get(parsed.data.identifier!);
+    if (!entry || renderMirrorFile(entryResource(entry) as unknown as RemoteEntry).synced !== syncedOf(parsed)) stale.push(rel);
+  }
+  expect(stale, 'mirror files that are not the remote entry of today').toEqual([]);
+  const conflicts = await readdir(join(world.contentDir, '..', '.changelog', 'conflicts')).catch(() => [] as string[]);
+  expect(conflicts.filter((n) => !n.startsWith('duplicate-')), 'conflict copies').toEqual([]);
 }
