@@ -396,7 +396,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     tagPages: tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? [])),
     entries,
     feedEntries: entries.slice(0, FEED_LIMIT),
-    latest: latestEntry(newest, siteUrl),
+    latest: latestEntry(entries, siteUrl),
     problems,
     hidden,
     pageSize: PAGE_SIZE,

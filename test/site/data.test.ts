@@ -1,7 +1,7 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { describe, expect, it } from 'vitest';
 import { excerptOf, FEED_LIMIT, loadSiteData, PAGE_SIZE, visibility } from '../../src/site/data.js';
-import { latestEntry } from '../../src/site/latest.js';
+import { latestEntry, type LatestDocument } from '../../src/site/latest.js';
 import { flag, hostedPageUrl, httpUrl, siteSettings } from '../../src/site/settings.js';
 import { resolveTheme } from '../../src/site/themes.js';
 import { useTempDir } from '../helpers/cli.js';
@@ -130,8 +130,22 @@ describe('loadSiteData', () => {
       content: '<p>Hello <strong>there</strong>.</p>\n',
       tags: ['New'],
       url: 'https://changelog.acme.test/entries/newest-best/',
+      // Beyond the service's document: the newest five for the widget's panel.
+      entries: [
+        { uuid: '22222222-2222-4222-8222-222222222222', date: '2026-02-01T00:00:00.000000Z', title: 'Newest & best', slug: 'newest-best', url: 'https://changelog.acme.test/entries/newest-best/' },
+        { uuid: '11111111-1111-4111-8111-111111111111', date: '2026-01-01T00:00:00.000000Z', title: 'Older', slug: 'older', url: 'https://changelog.acme.test/entries/older/' },
+      ],
     });
-    expect(latestEntry(undefined, 'https://x.test/')).toEqual({});
+    expect(latestEntry([], 'https://x.test/')).toEqual({});
+  });
+
+  it('lists the newest five in latest.json, local entries with a null uuid, under the base path', async () => {
+    const content = await writeContent(dir, { entries: dailyEntries(7, '2026-02-07') });
+    const data = await loadSiteData(content, { today: '2026-03-01', siteUrl: 'https://acme.github.io/changelog/' });
+    const latest = data.latest as LatestDocument;
+    expect(latest.entries.map((e) => [e.title, e.uuid, e.date, e.url])).toEqual(
+      [7, 6, 5, 4, 3].map((n) => [`Update ${n}`, null, `2026-02-0${n}T00:00:00.000000Z`, `https://acme.github.io/changelog/entries/update-${n}/`]),
+    );
   });
 
   it('gives local images their dimensions and every image loading="lazy"', async () => {
