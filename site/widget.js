@@ -192,7 +192,7 @@
       link.href = e.url;
       if (unread[i]) link.appendChild(el('span', 'new', 'New'));
       link.appendChild(el('span', 'entry-title', e.title));
-      var day = new Date(e.date);
+      var day = new Date(e.date.slice(0, 10) + 'T00:00:00Z'); // the day alone, a form every browser parses
       var time = el('time', null, isNaN(day) ? e.date.slice(0, 10) : format.format(day));
       time.setAttribute('datetime', e.date.slice(0, 10));
       link.appendChild(time);

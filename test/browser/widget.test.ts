@@ -120,7 +120,9 @@ describe('the "What\'s new" widget on another origin', () => {
         // The header the README tells a self-hosted site to send (GitHub Pages sends it).
         if (allowCors) res.setHeader('Access-Control-Allow-Origin', '*');
         req.url = `/${(req.url ?? '/').slice(PREFIX.length)}`;
-        files(req, res, () => res.writeHead(404).end());
+        files(req, res, () => {
+          res.writeHead(404).end();
+        });
       }),
     );
     siteBase = `${site.url}${PREFIX}`;
@@ -133,6 +135,7 @@ describe('the "What\'s new" widget on another origin', () => {
     );
     pages['/'] = hostPage(siteBase);
     pages['/light.html'] = hostPage(siteBase, 'data-theme="light" data-label="Updates"');
+    pages['/dark.html'] = hostPage(siteBase, 'data-theme="dark"');
     pages['/floating.html'] = hostPage(siteBase).replace(' data-target="#whats-new"', '');
     await build(ENTRIES);
     ({ context, close: closeBrowser } = await launchChromium({ colorScheme: 'light' }));
@@ -237,9 +240,10 @@ describe('the "What\'s new" widget on another origin', () => {
     const fresh = await panel().locator('li a:has(.new) .entry-title').allTextContents();
     expect(fresh).toEqual([LATER.title]);
     expect(await panel().locator('li a .entry-title').allTextContents()).toEqual([ENTRIES[0]!.title, LATER.title, HOSTILE, 'Audit log', 'Webhooks']);
-    // A third visit: nothing new.
+    // A third visit: nothing new (the badge is enabled once latest.json is read).
     await visit();
-    await page.getByRole('button', { name: "What's new", exact: true }).waitFor();
+    await page.locator('changelog-widget button:enabled').waitFor();
+    expect(await badge().getAttribute('aria-label')).toBe("What's new");
     expect(await badge().locator('.count').isHidden()).toBe(true);
   });
 
@@ -260,6 +264,11 @@ describe('the "What\'s new" widget on another origin', () => {
     await page.getByRole('dialog', { name: 'Updates' }).waitFor();
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('changelog-widget')!.shadowRoot!.querySelector('.panel')!).backgroundColor)).toBe('rgb(255, 255, 255)');
     expect(await seriousViolations()).toEqual([]);
+    // And data-theme="dark" on a light reader's screen.
+    await visit('/dark.html', 'light');
+    await badge().click();
+    await panel().waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('changelog-widget')!.shadowRoot!.querySelector('.panel')!).backgroundColor)).toBe('rgb(17, 24, 39)');
   });
 
   it('floats in the corner without data-target, and its panel opens upward inside the window', async () => {
