@@ -84,7 +84,12 @@
       })
       .slice(0, 5)
       .map(function (e) {
-        var url = typeof e.url === 'string' ? new URL(e.url, base) : base;
+        var url = base;
+        try {
+          url = new URL(e.url, base);
+        } catch (error) {
+          /* no URL: the entry links to the site */
+        }
         return { uuid: typeof e.uuid === 'string' ? e.uuid : null, title: e.title, date: e.date, slug: e.slug, url: /^https?:$/.test(url.protocol) ? url.href : base.href };
       });
   }
@@ -240,7 +245,12 @@
 
   function mount() {
     var target = script.getAttribute('data-target');
-    var parent = target ? document.querySelector(target) : null;
+    var parent = null;
+    try {
+      parent = target ? document.querySelector(target) : null;
+    } catch (e) {
+      /* not a selector: the badge floats */
+    }
     if (!parent) {
       root.className += ' floating';
       parent = document.body;
@@ -255,16 +265,16 @@
     .then(
       function (response) {
         if (!response.ok) return fail('HTTP ' + response.status);
-        return response.json().then(
-          function (doc) {
+        return response
+          .json()
+          .then(function (doc) {
             var entries = entriesOf(doc);
             if (entries) fill(entries);
             else fail('not a latest.json document');
-          },
-          function () {
-            fail('not JSON');
-          },
-        );
+          })
+          .catch(function () {
+            fail('not a latest.json document');
+          });
       },
       function () {
         fail('the request was refused: most often CORS, else the network');

@@ -64,6 +64,8 @@ describe('the "What\'s new" widget on another origin', () => {
   let product: Served;
   let siteBase: string;
   let allowCors = true;
+  /** What the site answers for latest.json instead of the file, when set. */
+  let latestOverride: { status: number; body: string } | undefined;
   let context: BrowserContext;
   let closeBrowser: (() => Promise<void>) | undefined;
   let page: Page;
@@ -119,6 +121,10 @@ describe('the "What\'s new" widget on another origin', () => {
         }
         // The header the README tells a self-hosted site to send (GitHub Pages sends it).
         if (allowCors) res.setHeader('Access-Control-Allow-Origin', '*');
+        if (latestOverride && path === `${PREFIX}latest.json`) {
+          res.writeHead(latestOverride.status, { 'content-type': 'application/json' }).end(latestOverride.body);
+          return;
+        }
         req.url = `/${(req.url ?? '/').slice(PREFIX.length)}`;
         files(req, res, () => {
           res.writeHead(404).end();
@@ -301,6 +307,26 @@ describe('the "What\'s new" widget on another origin', () => {
       expect(widgetLines).toHaveLength(1);
     } finally {
       allowCors = true;
+    }
+  });
+
+  it('a latest.json that is missing or not JSON: the same one line, with the reason', async () => {
+    for (const [override, reason] of [
+      [{ status: 404, body: '' }, '(HTTP 404)'],
+      [{ status: 200, body: '<!doctype html><title>Login</title>' }, '(not a latest.json document)'],
+    ] as const) {
+      widgetLines.length = 0;
+      latestOverride = override;
+      try {
+        const line = page.waitForEvent('console', (m) => m.text().startsWith('changelog widget'));
+        await visit();
+        await line;
+        expect(widgetLines).toHaveLength(1);
+        expect(widgetLines[0]).toContain(`/changelog/latest.json ${reason}`);
+        expect(await badge().isDisabled()).toBe(true);
+      } finally {
+        latestOverride = undefined;
+      }
     }
   });
 
