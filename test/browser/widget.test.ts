@@ -330,6 +330,18 @@ describe('the "What\'s new" widget on another origin', () => {
     }
   });
 
+  it("carries over the earlier badge's memory: entries newer than the one opened from it are unread", async () => {
+    await visit();
+    await page.evaluate((key) => {
+      localStorage.clear();
+      localStorage.setItem(key, 'aaaaaaaa-0000-4000-8000-000000000003'); // Audit log
+    }, `changelog-widget-seen:${siteBase}`);
+    await visit();
+    // Three newer than Audit log; the first-visit rule (30 days) would make it four.
+    await page.getByRole('button', { name: "What's new, 3 unread" }).click();
+    expect(await panel().locator('li a:has(.new) .entry-title').allTextContents()).toEqual([ENTRIES[0]!.title, LATER.title, HOSTILE]);
+  });
+
   it('the README states its size: raw and gzip bytes', async () => {
     const source = await readFile(join(PACKAGED_SITE_DIR, 'widget.js'));
     const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
