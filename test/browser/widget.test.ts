@@ -87,6 +87,14 @@ describe('the "What\'s new" widget on another origin', () => {
     await page.locator('changelog-widget').waitFor({ state: 'attached' });
   }
 
+  /** A visit that ends in the widget's console line: exactly one. */
+  async function visitUntilWidgetLine(): Promise<void> {
+    const line = page.waitForEvent('console', (m) => m.text().startsWith('changelog widget'));
+    await visit();
+    await line;
+    expect(widgetLines).toHaveLength(1);
+  }
+
   /** The focused element, through the widget's shadow root. */
   function focused(p: Page = page): Promise<string> {
     return p.evaluate(() => {
@@ -296,10 +304,7 @@ describe('the "What\'s new" widget on another origin', () => {
     expect(widgetLines).toEqual([]);
     allowCors = false;
     try {
-      const line = page.waitForEvent('console', (m) => m.text().startsWith('changelog widget'));
-      await visit();
-      await line;
-      expect(widgetLines).toHaveLength(1);
+      await visitUntilWidgetLine();
       expect(widgetLines[0]).toMatch(/^error: changelog widget: cannot read http:\/\/127\.0\.0\.1:\d+\/changelog\/latest\.json .*CORS.*Access-Control-Allow-Origin.*README\.md.*The "What's new" widget, Cross-origin reads \(CORS\)/);
       expect(await badge().isDisabled()).toBe(true);
       await badge().click({ force: true });
@@ -318,10 +323,7 @@ describe('the "What\'s new" widget on another origin', () => {
       widgetLines.length = 0;
       latestOverride = override;
       try {
-        const line = page.waitForEvent('console', (m) => m.text().startsWith('changelog widget'));
-        await visit();
-        await line;
-        expect(widgetLines).toHaveLength(1);
+        await visitUntilWidgetLine();
         expect(widgetLines[0]).toContain(`/changelog/latest.json ${reason}`);
         expect(await badge().isDisabled()).toBe(true);
       } finally {
