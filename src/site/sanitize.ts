@@ -7,7 +7,8 @@
  * Allowed: text structure and formatting, links (`http`, `https`, `mailto`, relative),
  * images (`http`, `https`, relative, and `data:` raster images), audio/video with their
  * sources, tables, `<details>`, task-list checkboxes (always disabled), `class` only as
- * `language-*` on code, `id`/`lang`/`dir` anywhere. Everything else is removed: script
+ * `language-*` on code and pre, `hljs` on code and the highlighter's classes on span,
+ * `id`/`lang`/`dir` anywhere. Everything else is removed: script
  * and style (with their content), event-handler attributes, `style`, `javascript:`,
  * `vbscript:` and `data:` URLs (but raster images), iframes, objects, embeds, forms,
  * SVG and MathML, `<base>`, `<meta>`, `<link>`, protocol-relative URLs. Unknown tags are
@@ -17,6 +18,8 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { markdownToHtml } from '../mirror/markdown-html.js';
+import { addHeadingAnchors } from './heading-anchors.js';
+import { HIGHLIGHT_SPAN_CLASSES, highlightCodeBlocks } from './highlight.js';
 
 /** `data:` URLs an image may use: raster formats only (an SVG may carry script). */
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp)[;,]/i;
@@ -50,7 +53,8 @@ export const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     li: ['value'],
     '*': ['id', 'lang', 'dir'],
   },
-  allowedClasses: { code: [/^language-[\w-]+$/], pre: [/^language-[\w-]+$/], span: false, div: false },
+  // `hljs` and the span classes are highlight.js's (highlight.ts); nothing else has a class.
+  allowedClasses: { code: ['hljs', /^language-[\w-]+$/], pre: [/^language-[\w-]+$/], span: [...HIGHLIGHT_SPAN_CLASSES], div: [] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   allowProtocolRelative: false,
@@ -75,7 +79,10 @@ export function sanitizeBody(html: string): string {
   return sanitizeHtml(html, SANITIZE_OPTIONS);
 }
 
-/** Markdown (an entry's body) to sanitised HTML. */
+/**
+ * Markdown (an entry's body) to sanitised HTML: marked, code blocks highlighted
+ * (highlight.ts), sanitised, then heading ids and anchors added (heading-anchors.ts).
+ */
 export function renderBody(markdown: string): string {
-  return sanitizeBody(markdownToHtml(markdown));
+  return addHeadingAnchors(sanitizeBody(highlightCodeBlocks(markdownToHtml(markdown))));
 }

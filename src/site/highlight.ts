@@ -1,0 +1,89 @@
+/**
+ * Syntax highlighting of an entry body's code blocks at build time (issue 16, "readable
+ * code"): no script on the page. The body renderer (`renderBody` in sanitize.ts) runs it on
+ * marked's HTML before sanitising, so the sanitiser stays the one gate: it lets through the
+ * highlighter's classes (`hljs`, `hljs-*` and highlight.js's sub-scope classes such as
+ * `class_`) and nothing more; the themes colour them (`_includes/css/base.css`, "Code").
+ *
+ * The highlighter is highlight.js (its "common" set of 36 languages, about 30 ms to load,
+ * loaded on the first fenced block with a language). A block is highlighted when its
+ * fence names one of those languages or an alias ({@link LANGUAGE_ALIASES}); a block
+ * without a language, or with one highlight.js does not know, stays plain text: no guessing
+ * (highlight.js's detection runs every grammar on the block) and never an error.
+ *
+ * @module
+ */
+import { createRequire } from 'node:module';
+import type { HLJSApi } from 'highlight.js';
+
+/**
+ * Fence languages of real changelogs that highlight.js names otherwise (the Box developer
+ * changelog's `curl` blocks are shell commands).
+ */
+export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash', console: 'bash', zsh: 'bash', jsonc: 'json', json5: 'json' };
+
+/**
+ * A code block as marked writes it from a fence with a language: `language-` plus the
+ * fence's first word (HTML-escaped), then the code, escaped. Blocks of a body's raw HTML
+ * that look the same are treated the same; any other `<pre>` is left alone.
+ */
+const FENCED_BLOCK = /<pre><code class="language-([^"\s]+)">([^<]*)<\/code><\/pre>/g;
+
+/** The only character references marked writes into code (anything else: left plain). */
+const MARKED_ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+let hljs: HLJSApi | undefined;
+
+/** highlight.js with its common languages, loaded once (synchronously: rendering is). */
+function highlighter(): HLJSApi {
+  hljs ??= createRequire(import.meta.url)('highlight.js/lib/common') as HLJSApi;
+  return hljs;
+}
+
+/**
+ * The highlight.js language of a fence's language, or undefined (no highlighting).
+ * @param fence the fence's language as marked wrote it into the class (HTML-escaped).
+ */
+export function languageOf(fence: string): string | undefined {
+  const name = fence.toLowerCase();
+  const wanted = LANGUAGE_ALIASES[name] ?? name;
+  if (!/^[a-z0-9+#_.-]+$/.test(wanted)) return undefined;
+  return highlighter().getLanguage(wanted) ? wanted : undefined;
+}
+
+/** marked's escaped code back to text, or undefined when it holds any other reference. */
+function unescapeCode(escaped: string): string | undefined {
+  let plain = true;
+  const text = escaped.replace(/&[^;\s]*;?/g, (ref) => {
+    const ch = MARKED_ENTITIES[ref];
+    if (ch === undefined) plain = false;
+    return ch ?? ref;
+  });
+  return plain ? text : undefined;
+}
+
+/**
+ * Highlights the fenced code blocks of marked's HTML: `<pre><code class="language-js">`
+ * becomes `<pre><code class="hljs language-js">` with the code in highlight.js's `<span
+ * class="hljs-…">`s (its text escaped by highlight.js). Everything else is returned as it
+ * is, and so is a block whose language highlight.js does not know.
+ *
+ * @param html marked's output for an entry body (not yet sanitised).
+ * @returns the same HTML with its code blocks highlighted; the caller sanitises it.
+ */
+export function highlightCodeBlocks(html: string): string {
+  if (!html.includes('<pre><code class="language-')) return html;
+  return html.replace(FENCED_BLOCK, (block, fence: string, escaped: string) => {
+    const language = languageOf(fence);
+    const code = language === undefined ? undefined : unescapeCode(escaped);
+    if (language === undefined || code === undefined) return block;
+    const { value } = highlighter().highlight(code, { language, ignoreIllegals: true });
+    return `<pre><code class="hljs language-${fence}">${value}</code></pre>`;
+  });
+}
+
+/**
+ * The classes the sanitiser lets through on `<span>` inside highlighted code: highlight.js's
+ * `hljs-<scope>` and its sub-scope classes (`title.class` is written `hljs-title class_`).
+ */
+export const HIGHLIGHT_SPAN_CLASSES: readonly RegExp[] = [/^hljs-[a-z][a-z0-9-]*$/, /^[a-z]+_+$/];
