@@ -14,6 +14,7 @@ import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { ImageDimensions } from './images.js';
+import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { renderBodies } from './render-pool.js';
 import { latestEntry, type LatestDocument } from './latest.js';
 import { siteSettings, type SiteSettings } from './settings.js';
@@ -150,12 +151,14 @@ export function readableDate(d: Date | string): string {
   return text;
 }
 
-/** Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter). */
+/**
+ * Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter):
+ * both colours, and only when they reach WCAG AA contrast (4.5:1) with each other; else
+ * `''` and the theme's chip colours. The stylesheet swaps the two in the dark scheme.
+ */
 export function tagStyle(tag: { bg_color?: string | null; text_color?: string | null }): string {
-  const parts: string[] = [];
-  if (tag.bg_color) parts.push(`--tag-bg: ${tag.bg_color}`);
-  if (tag.text_color) parts.push(`--tag-fg: ${tag.text_color}`);
-  return parts.join('; ');
+  if (!tag.bg_color || !tag.text_color || contrastRatio(tag.bg_color, tag.text_color) < AA_CONTRAST) return '';
+  return `--tag-bg: ${tag.bg_color}; --tag-fg: ${tag.text_color}`;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };

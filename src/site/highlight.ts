@@ -87,3 +87,15 @@ export function highlightCodeBlocks(html: string): string {
  * `hljs-<scope>` and its sub-scope classes (`title.class` is written `hljs-title class_`).
  */
 export const HIGHLIGHT_SPAN_CLASSES: readonly RegExp[] = [/^hljs-[a-z][a-z0-9-]*$/, /^[a-z]+_+$/];
+
+/**
+ * Makes every code block of sanitised HTML focusable (`<pre tabindex="0">`): a code block
+ * scrolls sideways instead of wrapping (base.css), and a keyboard scrolls only what it can
+ * focus (WCAG 2.1.1; axe's `scrollable-region-focusable`). Run after sanitising, which
+ * lets no body write `tabindex`; in its output `<pre` is always a tag.
+ *
+ * @param html sanitize-html's output for an entry body.
+ */
+export function focusableCodeBlocks(html: string): string {
+  return html.includes('<pre') ? html.replace(/<pre(?=[ >])/g, '<pre tabindex="0"') : html;
+}

@@ -19,7 +19,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { markdownToHtml } from '../mirror/markdown-html.js';
 import { addHeadingAnchors } from './heading-anchors.js';
-import { HIGHLIGHT_SPAN_CLASSES, highlightCodeBlocks } from './highlight.js';
+import { focusableCodeBlocks, HIGHLIGHT_SPAN_CLASSES, highlightCodeBlocks } from './highlight.js';
 
 /** `data:` URLs an image may use: raster formats only (an SVG may carry script). */
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp)[;,]/i;
@@ -81,8 +81,9 @@ export function sanitizeBody(html: string): string {
 
 /**
  * Markdown (an entry's body) to sanitised HTML: marked, code blocks highlighted
- * (highlight.ts), sanitised, then heading ids and anchors added (heading-anchors.ts).
+ * (highlight.ts), sanitised, then code blocks made focusable and heading ids and anchors
+ * added (heading-anchors.ts): the markup of those two is the site's own.
  */
 export function renderBody(markdown: string): string {
-  return addHeadingAnchors(sanitizeBody(highlightCodeBlocks(markdownToHtml(markdown))));
+  return addHeadingAnchors(focusableCodeBlocks(sanitizeBody(highlightCodeBlocks(markdownToHtml(markdown)))));
 }

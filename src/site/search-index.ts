@@ -137,7 +137,7 @@ export function entrySearchDocument(entry: Pick<SiteEntry, 'date' | 'displayDate
 <article class="entry-single" data-pagefind-body>
   <header class="entry-header">
     <p class="entry-date" data-pagefind-ignore><time datetime="${escapeHtml(entry.date)}" data-pagefind-meta="date">${escapeHtml(entry.displayDate)}</time></p>
-    <h1>${escapeHtml(entry.title)}</h1>
+    <h1 data-pagefind-ignore data-pagefind-meta="title">${escapeHtml(entry.title)}</h1>
   </header>
   <div class="prose">
 ${entry.html}
