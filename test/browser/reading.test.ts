@@ -172,10 +172,14 @@ describe('reading the site in Chromium', () => {
     expect(first.markBackground).toBe('rgb(246, 227, 211)'); // paper's --chip-bg, #f6e3d3
     const clear = await page.locator('.pagefind-ui__search-clear').evaluate((b) => {
       const s = getComputedStyle(b);
-      return { left: parseFloat(s.paddingLeft), right: parseFloat(s.paddingRight) };
+      const box = b.getBoundingClientRect();
+      const input = document.querySelector('.pagefind-ui__search-input')!.getBoundingClientRect();
+      return { left: parseFloat(s.paddingLeft), right: parseFloat(s.paddingRight), top: box.top - input.top, bottom: input.bottom - box.bottom };
     });
     expect(clear.left).toBeGreaterThanOrEqual(10);
     expect(clear.right).toBeGreaterThanOrEqual(10);
+    expect(clear.top).toBeGreaterThan(0); // inside the search box, not floating over the results
+    expect(clear.bottom).toBeGreaterThan(0);
     await page.screenshot({ path: join(ARTIFACTS, 'reading-search-paper.png'), fullPage: true });
     // A word only in a title still finds its entry.
     await page.goto(`${themed.sites.paper!.url}/search/?q=samples`);

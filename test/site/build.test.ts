@@ -90,7 +90,7 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
 
   it('writes one page per entry with previous/next, dates and Open Graph/Twitter meta', async () => {
     const page = await readSite(out, 'entries/update-44/index.html');
-    expect(page).toContain('<h1>Update 44</h1>');
+    expect(page).toContain('<h1 data-pagefind-ignore data-pagefind-meta="title">Update 44</h1>');
     expect(page).toContain('<time datetime="2026-03-13" data-pagefind-meta="date">March 13, 2026</time>');
     expect(page).toContain('rel="prev" href="/entries/update-43/"');
     expect(page).toContain('rel="next" href="/entries/update-45/"');
@@ -278,7 +278,7 @@ describe('a build over an earlier one', () => {
     expect(existsSync(join(second.outputDir, 'tags/fix'))).toBe(false);
     expect(existsSync(join(second.outputDir, 'images/old.png'))).toBe(false);
     expect(existsSync(join(second.outputDir, 'stray.txt'))).toBe(false);
-    expect(await readSite(second.outputDir, 'entries/kept/index.html')).toContain('<h1>Kept</h1>');
+    expect(await readSite(second.outputDir, 'entries/kept/index.html')).toContain('data-pagefind-meta="title">Kept</h1>');
     // Built twice in this process, the bundle plugin wrote the stylesheet only once: it stays.
     const css = await stylesheetOf(second.outputDir);
     expect(css).toBeDefined();
@@ -324,7 +324,7 @@ describe('a build over an earlier one', () => {
     const second = await build(root, { siteDir: join(root, 'site'), search: false });
     expect(await readFile(join(root, 'saw-stray'), 'utf8')).toBe('false');
     expect(existsSync(join(second.outputDir, 'entries/update-1'))).toBe(false);
-    expect(await readSite(second.outputDir, 'entries/update-2/index.html')).toContain('<h1>Update 2</h1>');
+    expect(await readSite(second.outputDir, 'entries/update-2/index.html')).toContain('data-pagefind-meta="title">Update 2</h1>');
   });
 });
 

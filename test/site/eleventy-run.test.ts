@@ -35,7 +35,7 @@ describe('runEleventyIsolated on a worker thread', () => {
 
   it('writes the site, and reports what it wrote (pages, feeds, copies)', async () => {
     const written = await run(PACKAGED_SITE_DIR, join(dir, 'out'), 512);
-    expect(await readSite(join(dir, 'out'), 'entries/update-3/index.html')).toContain('<h1>Update 3</h1>');
+    expect(await readSite(join(dir, 'out'), 'entries/update-3/index.html')).toContain('data-pagefind-meta="title">Update 3</h1>');
     expect(existsSync(join(dir, 'out/feed.xml'))).toBe(true);
     expect(written.files).toEqual(expect.arrayContaining([join(dir, 'out/entries/update-3/index.html'), join(dir, 'out/feed.xml'), join(dir, 'out/widget.js')]));
     for (const f of written.files) expect(existsSync(f), f).toBe(true);

@@ -79,7 +79,7 @@ describe('feeds', () => {
     expect(feed.items!.map((i) => i.url)).toEqual(urls);
     expect(feed.items!.map((i) => i.date_published)).toEqual(['2026-03-10T00:00:00Z', '2026-02-20T00:00:00Z', '2025-12-31T00:00:00Z']);
     expect(feed.items![0]!.tags).toEqual(['New']);
-    expect(feed.items![0]!.content_html).toContain('<h2>Details</h2>');
+    expect(feed.items![0]!.content_html).toContain('<h2 id="details">Details</h2>');
     expect(feed.items![2]!.content_html).toBe('<p>Dark mode is here.</p>');
   });
 

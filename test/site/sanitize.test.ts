@@ -121,7 +121,7 @@ describe('sanitizeBody', () => {
     expect(html).toContain('href="mailto:x@example.com"');
     expect(html).toContain('href="/entries/x/"');
     expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
-    expect(html).toContain('class="language-ts"');
+    expect(html).toContain('class="hljs language-ts"');
     expect(scriptVectors(html)).toEqual([]);
   });
 

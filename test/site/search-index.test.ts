@@ -131,7 +131,7 @@ describe('the search index from the site data', () => {
     const team = join(dir, 'team-site');
     await mkdir(join(team, '_includes'), { recursive: true });
     const packaged = await readFile(join(PACKAGED_SITE_DIR, '_includes/entry-page.njk'), 'utf8');
-    await writeFile(join(team, '_includes/entry-page.njk'), packaged.replace('<h1>{{ entry.title }}</h1>', '<h1>{{ entry.title }}</h1>\n<p>Zanzibar edition</p>'));
+    await writeFile(join(team, '_includes/entry-page.njk'), packaged.replace('{{ entry.title }}</h1>', '{{ entry.title }}</h1>\n<p>Zanzibar edition</p>'));
     const out = join(dir, '_team');
     const built = await buildSite({ contentDir: join(dir, 'content'), siteDir: team, outputDir: out, siteUrl: 'https://x.test/', root: dir, today: '2026-03-15' });
     expect(built.indexed).toBe(6);
