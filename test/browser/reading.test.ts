@@ -130,8 +130,8 @@ describe('reading the site in Chromium', () => {
   it('keeps ids unique on an index page of many bodies, each anchor pointing at its heading', async () => {
     await page.goto(`${themed.sites.commit!.url}/`);
     const { ids, targets } = await page.evaluate(() => ({
-      ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
-      targets: [...document.querySelectorAll<HTMLAnchorElement>('a.heading-anchor')].map((a) => a.hash.slice(1)),
+      ids: Array.from(document.querySelectorAll('[id]'), (e) => e.id),
+      targets: Array.from(document.querySelectorAll<HTMLAnchorElement>('a.heading-anchor'), (a) => a.hash.slice(1)),
     }));
     expect(ids.length).toBeGreaterThan(6);
     expect(new Set(ids).size).toBe(ids.length);
