@@ -17,10 +17,11 @@ import { createRequire } from 'node:module';
 import type { HLJSApi } from 'highlight.js';
 
 /**
- * Fence languages of real changelogs that highlight.js names otherwise (the Box developer
- * changelog's `curl` blocks are shell commands).
+ * Fence languages of real changelogs that highlight.js does not know by that name (the Box
+ * developer changelog's `curl` blocks are shell commands). Its own aliases (`sh`, `zsh`,
+ * `console`, `jsonc`, `js`, ...) need no entry here.
  */
-export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash', console: 'bash', zsh: 'bash', jsonc: 'json', json5: 'json' };
+export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash' };
 
 /**
  * A code block as marked writes it from a fence with a language: `language-` plus the

@@ -14,8 +14,10 @@ describe('highlighting code blocks', () => {
     expect(html).toBe('<pre tabindex="0"><code class="hljs language-js"><span class="hljs-keyword">const</span> a = <span class="hljs-string">"x"</span>; <span class="hljs-comment">// note</span>\n</code></pre>\n');
   });
 
-  it('knows the aliases real changelogs use (curl, console) and any case', () => {
+  it('knows the fence names real changelogs use (curl), highlight.js\'s aliases, any case', () => {
     expect(languageOf('curl')).toBe('bash');
+    expect(languageOf('console')).toBe('console');
+    expect(languageOf('sh')).toBe('sh');
     expect(languageOf('cURL')).toBe('bash');
     expect(languageOf('JSON')).toBe('json');
     expect(languageOf('javascript')).toBe('javascript');
