@@ -3,10 +3,10 @@
 // with results, 404) in every built-in theme and both colour schemes (prefers-color-scheme
 // emulated): no serious or critical violation, colour contrast included. The site:
 // test/helpers/reading-site.ts (highlighted code, heading anchors, coloured tags).
-import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_THEMES } from '../../src/site/themes.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { buildThemedSites, CODE_ENTRY, type ThemedSites } from '../helpers/reading-site.js';
@@ -43,18 +43,6 @@ describe('axe-core on every page type, theme and colour scheme', () => {
     await cleanupDir?.();
   });
 
-  /** axe-core's serious and critical violations on the current page, with where. */
-  async function seriousViolations(): Promise<string[]> {
-    await page.addScriptTag({ content: axe.source });
-    const result = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: typeof axe }).axe.run;
-      return run(document, { resultTypes: ['violations'] });
-    });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('; ')}`);
-  }
-
   for (const theme of BUILT_IN_THEMES) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`finds nothing serious in the ${theme} theme, ${scheme} scheme`, async () => {
@@ -66,7 +54,7 @@ describe('axe-core on every page type, theme and colour scheme', () => {
           await page.locator(p.ready).first().waitFor({ timeout: 15_000 });
           // The colour of the page is the scheme's (the check runs on what a reader sees).
           expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-          const violations = await seriousViolations();
+          const violations = await seriousViolations(page);
           if (violations.length > 0) found[p.type] = violations;
           checked++;
         }

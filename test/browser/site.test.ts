@@ -6,11 +6,11 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
+import { seriousViolations as seriousViolationsOf } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
@@ -36,14 +36,7 @@ describe('the site in Chromium', () => {
 
   /** axe-core's serious and critical violations on the current page. */
   async function seriousViolations(): Promise<string[]> {
-    await page.addScriptTag({ content: axe.source });
-    const result = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: typeof axe }).axe.run;
-      return run(document, { resultTypes: ['violations'] });
-    });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return seriousViolationsOf(page);
   }
 
   async function shot(name: string): Promise<void> {
