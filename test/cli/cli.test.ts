@@ -72,7 +72,7 @@ describe('commands against a running emulator', () => {
     expect(built.code).toBe(0);
     // 17 entry pages (no tags: the service cannot assign them), the index, search, 404.
     expect(built.stdout).toMatch(/^Built 20 pages \(\d+ files, 17 entries searchable\)/);
-    expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('<h1>From the CLI</h1>');
+    expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('data-pagefind-meta="title">From the CLI</h1>');
     for (const r of [pulled, pushed, built]) expect(r.stdout + r.stderr).not.toContain('demo-token');
   });
 
