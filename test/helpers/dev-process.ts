@@ -72,7 +72,7 @@ export function useDev(setup: (dir: string) => Promise<void>, options: { args?: 
     await setup(made.dir);
     fixture.dev = new DevProcess(made.dir, options.args, options.env);
     fixture.url = (await fixture.dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await fixture.dev?.stop();
     await cleanup();

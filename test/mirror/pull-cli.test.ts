@@ -48,7 +48,7 @@ describe('pull through the CLI', () => {
   it('a pull while another process (a push) holds the content directory fails with E_LOCKED and writes nothing', async () => {
     const { dir, cleanup } = await tempDir();
     const lockUrl = new URL('../../dist/mirror/lock.js', import.meta.url).href;
-    const holder = spawn(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(lockUrl)}); await m.acquireLock(${JSON.stringify(join(dir, '.changelog'))}, 'push'); console.log('held'); setTimeout(() => {}, 20000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(lockUrl)}); await m.acquireLock(${JSON.stringify(join(dir, '.changelog'))}, 'push'); console.log('held'); setTimeout(() => {}, 600000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
       fx.store.insertEntry(fx.ws, { title: 'Locked out', slug: 'locked-out', publish_at: '2026-02-02', content: '<p>x</p>' });

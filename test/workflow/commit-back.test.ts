@@ -65,7 +65,7 @@ function repositories(dir: string): { origin: string; runner: string; writer: st
 
 /** Runs a job's commit step in the runner clone, as the Actions runner does (bash -e). */
 function runCommitStep(runner: string, job = 'sync'): { code: number | null; out: string } {
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', commitStep(job)], { cwd: runner, env: { ...GIT_ENV, npm_config_offline: 'true', NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', commitStep(job)], { cwd: runner, env: { ...GIT_ENV, npm_config_offline: 'true', NO_COLOR: '1' }, encoding: 'utf8', timeout: 180_000 });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -92,7 +92,7 @@ describe("the workflow's commit-back", () => {
     expect(tree).toEqual(expect.arrayContaining(['content/entries/2026-02-01-pulled.md', 'content/entries/2026-02-02-by-a-writer.md', '.changelog/state.json']));
     expect(tree.some((f) => f.startsWith('node_modules'))).toBe(false);
     expect(git(runner, 'status', '--porcelain')).toBe('');
-  }, 90_000);
+  }, 180_000);
 
   it('commits nothing when nothing changed', () => {
     const { origin, runner } = repositories(dir);
@@ -101,7 +101,7 @@ describe("the workflow's commit-back", () => {
     expect(code, out).toBe(0);
     expect(out).toContain('Nothing to commit');
     expect(git(origin, 'rev-parse', 'main')).toBe(before);
-  }, 60_000);
+  }, 180_000);
 
   it('fails loudly when the rebase cannot apply, and keeps the commit (locally and on a branch of its own)', () => {
     const { origin, runner, writer } = repositories(dir);
@@ -122,7 +122,7 @@ describe("the workflow's commit-back", () => {
     expect(git(runner, 'log', '-1', '--format=%s')).toBe('changelog: sync from the service [skip ci]');
     expect(git(runner, 'show', 'HEAD:.changelog/state.json')).toContain('from-the-runner');
     expect(git(origin, 'rev-parse', branch!)).toBe(git(runner, 'rev-parse', 'HEAD'));
-  }, 90_000);
+  }, 180_000);
 
   it('fails at once, with git\'s reason, when the push is refused for another reason than a moved branch', () => {
     const { origin, runner } = repositories(dir);
@@ -134,7 +134,7 @@ describe("the workflow's commit-back", () => {
     expect(out).toContain('error E_GIT: the push failed (git push)');
     expect(out).toContain('protected branch: pushes need a review');
     expect(out).not.toContain('rebasing');
-  }, 60_000);
+  }, 180_000);
 
   it('gives up after --attempts pushes when the branch keeps moving, keeping the commit', () => {
     const { origin, runner } = repositories(dir);
@@ -160,7 +160,7 @@ describe("the workflow's commit-back", () => {
     expect(saved).toMatch(/^changelog-sync\/unmerged-\d{8}T\d{6}Z$/);
     expect(git(origin, 'log', '-1', '--format=%s', saved)).toBe('sync [skip ci]');
     expect(r.stderr).toContain(`was pushed to the branch ${saved}`);
-  }, 60_000);
+  }, 180_000);
 
   it('--dry-run lists what it would commit, and stages, commits and pushes nothing', () => {
     const { origin, runner } = repositories(dir);
@@ -171,7 +171,7 @@ describe("the workflow's commit-back", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ command: 'commit-back', committed: false, staged: ['content/entries/2026-03-01-x.md'] });
     expect(git(runner, 'diff', '--cached', '--name-only')).toBe('');
     expect(git(origin, 'rev-parse', 'main')).toBe(before);
-  }, 60_000);
+  }, 180_000);
 
   it('a failed deployment: forget-build removes the committed record of the build and pushes that, over a moved main', () => {
     const { origin, runner, writer } = repositories(dir);
@@ -188,7 +188,7 @@ describe("the workflow's commit-back", () => {
     expect(files).not.toContain('.changelog/site-inputs.json');
     expect(files).toContain('content/entries/2026-04-01-merged.md');
     expect(git(origin, 'log', '-1', '--format=%s', 'main')).toBe('changelog: the last build was not deployed [skip ci]');
-  }, 60_000);
+  }, 180_000);
 
   it('commits the configured content and state directories (changelog.config.json), not fixed names', () => {
     const { origin, runner } = repositories(dir);
@@ -202,5 +202,5 @@ describe("the workflow's commit-back", () => {
     expect(r.code, r.out).toBe(0);
     const files = git(origin, 'ls-tree', '-r', '--name-only', 'main').split('\n');
     expect(files).toEqual(expect.arrayContaining(['changelog/entries/2026-05-01-x.md', 'sync-state/site-inputs.json']));
-  }, 60_000);
+  }, 180_000);
 });
