@@ -9,6 +9,7 @@ import { isGitHubActions, setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildSite, type BuildResult } from '../site/build.js';
+import { loadFeedDates, recordFeedDates } from '../site/feed-item.js';
 import { recordSiteBuild, siteChange, siteInputs, type SiteChange, type SiteInputs } from '../site/site-inputs.js';
 
 /** Options of {@link buildCommand}. */
@@ -68,6 +69,8 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     theme: config.theme,
     allowPrivate: options.allowPrivate,
     onPhase: bar.update,
+    // The feeds' `updated` dates of the last recorded build (src/site/feed-item.ts).
+    feedDates: await loadFeedDates(config.stateDir),
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
   // An entry file the build could not read is missing from the site: each is named.
@@ -77,6 +80,10 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   // A build that left an entry out (exit 5: the workflow deploys nothing) is not recorded,
   // so the next run builds again rather than find the site unchanged.
   if (inputs && result.unreadable.length === 0) await recordSiteBuild(config.stateDir, inputs);
+  // The feeds' dates, recorded by the build that deploys (for the same reason), even when an
+  // entry was left out (its recorded date is kept): committed with the state, a fresh clone
+  // gives every feed item the same `updated`.
+  if (isGitHubActions() && result.feedDates) await recordFeedDates(config.stateDir, result.feedDates);
   return result;
 }
 

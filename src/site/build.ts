@@ -19,6 +19,7 @@ import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import { loadSiteData } from './data.js';
+import type { FeedDates } from './feed-item.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
@@ -53,6 +54,9 @@ export interface BuildOptions {
   search?: boolean;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
   onPhase?: (done: number, total: number) => void;
+  /** The feeds' dates of the last recorded build (`.changelog/feed-dates.json`, feed-item.ts), and the build's time for entries changed since. */
+  feedDates?: FeedDates;
+  now?: Date;
 }
 
 /** What a build wrote. */
@@ -79,6 +83,8 @@ export interface BuildResult {
    * from the data, it runs while Eleventy renders).
    */
   timings: { dataMs: number; eleventyMs: number; searchMs: number };
+  /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */
+  feedDates?: FeedDates;
 }
 
 /**
@@ -218,6 +224,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   const warnings: string[] = [];
   let unreadable: BuildResult['unreadable'] = [];
+  let feedDates: FeedDates | undefined;
   const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
   let search: Promise<SearchIndexResult> | undefined;
   const stopSearch = new AbortController();
@@ -275,6 +282,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         imageRoots: [options.contentDir, input.dir],
         siteDir: input.dir,
         onRendered: indexer ? (entries) => indexer.add(entries) : undefined,
+        feedDates: options.feedDates,
+        now: options.now,
       });
     } catch (err) {
       stopSearch.abort();
@@ -282,6 +291,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       throw err;
     }
     unreadable = siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) }));
+    feedDates = siteData.feedDates;
     timings.dataMs = Date.now() - started;
     // A large mirror's Eleventy run (on a worker thread) and Pagefind's building of the
     // index are the two memory peaks of a build: the one ends before the other begins.
@@ -361,5 +371,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     unreadable,
     ms: Date.now() - started,
     timings,
+    feedDates,
   };
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
+import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
 import { ImageDimensions } from './images.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { renderBodies } from './render-pool.js';
@@ -35,6 +36,29 @@ export interface SiteTag {
   count: number;
   /** Inline style with its colours (`--tag-bg`, `--tag-fg`), or `''`. */
   style: string;
+  /** Site-relative URLs of the tag's feeds: `/tags/<slug>/feed.xml`, `rss.xml`, `feed.json`. */
+  feeds: FeedUrls;
+}
+
+/** Site-relative URLs of a feed in its three formats. */
+export interface FeedUrls {
+  atom: string;
+  rss: string;
+  json: string;
+}
+
+/** A feed (Atom, RSS and JSON Feed from the same items): the site's, or a tag's. */
+export interface SiteFeed {
+  /** The tag, for a tag's feed; null for the site's. */
+  tag: SiteTag | null;
+  /** Site-relative URL of the page the feed follows: `/`, or the tag's page. */
+  home: string;
+  /** Where the feed is written, site-relative. */
+  urls: FeedUrls;
+  /** The newest {@link FEED_LIMIT} entries, newest first. */
+  entries: SiteEntry[];
+  /** The latest `updated` of its entries (or of the site's, for an empty feed): the feed's `updated`. */
+  updated: Date;
 }
 
 /** A link to a neighbouring entry. */
@@ -59,6 +83,10 @@ export interface SiteEntry {
   displayDate: string;
   /** Absolute URL of the entry page (feeds, latest.json). */
   absoluteUrl: string;
+  /** Id of its item in every feed, `urn:uuid:...`: unchanged by a slug rename or a base path (feed-item.ts). */
+  feedId: string;
+  /** When its content (title, body) last changed, for the feeds' `updated`: its date, or a later build's time (feed-item.ts). */
+  updatedObj: Date;
   /** Sanitised HTML of the body. */
   html: string;
   /** Plain text of the first paragraph (descriptions, previews), at most 200 characters. */
@@ -110,6 +138,12 @@ export interface SiteData {
   entries: SiteEntry[];
   /** The entries of the feeds: the newest {@link FEED_LIMIT}. */
   feedEntries: SiteEntry[];
+  /** The site's feed (`/feed.xml`, `/rss.xml`, `/feed.json`): {@link feedEntries}. */
+  feed: SiteFeed;
+  /** A feed per tag of {@link tagList}, of its newest {@link FEED_LIMIT} entries. */
+  tagFeeds: SiteFeed[];
+  /** `.changelog/feed-dates.json` as this build leaves it (the `updated` dates, see feed-item.ts). */
+  feedDates: FeedDates;
   /** `latest.json`'s document. */
   latest: LatestDocument | Record<string, never>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
@@ -119,7 +153,7 @@ export interface SiteData {
   /** Entries on an index or tag page. */
   pageSize: number;
   siteUrl: string;
-  /** The newest entry's date (midnight UTC), else today's: the feeds' `updated`. */
+  /** The latest `updated` of the feed's entries, else today (midnight UTC): the site feed's `updated`. */
   updated: Date;
   /** Build time, ISO. */
   builtAt: string;
@@ -219,7 +253,8 @@ function tagResolver(remote: Array<Record<string, unknown>>): { resolve(name: st
     let slug = typeof slugValue === 'string' && isSafeSlug(slugValue) ? slugValue.toLowerCase() : slugify(name);
     for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
     slugs.add(slug);
-    const tag = { name, slug, url: `/tags/${slug}/`, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '' };
+    const url = `/tags/${slug}/`;
+    const tag = { name, slug, url, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '', feeds: { atom: `${url}feed.xml`, rss: `${url}rss.xml`, json: `${url}feed.json` } };
     tag.style = tagStyle(tag);
     return tag;
   };
@@ -284,6 +319,10 @@ export interface LoadSiteDataOptions {
    * can start on them while the others render.
    */
   onRendered?: (entries: SiteEntry[]) => void;
+  /** `.changelog/feed-dates.json` of the last recorded build (feed-item.ts); default none: entries are `updated` at their date. */
+  feedDates?: FeedDates;
+  /** The build's time, given to entries whose content changed since `feedDates` (tests). Default now. */
+  now?: Date;
 }
 
 /**
@@ -305,12 +344,15 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const entries: SiteEntry[] = [];
   const usedSlugs = new Set<string>();
   const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
+  // Identifiers of every readable file, shown or not: their feed dates are kept.
+  const known = new Set<string>();
   for (const f of files) {
     if (!f.entry) {
       problems.push({ file: f.rel, message: f.error?.message ?? 'unreadable', line: f.error?.line });
       continue;
     }
     const d = f.entry.data;
+    if (d.identifier !== undefined) known.add(d.identifier);
     const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
     const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
     if (vis === 'draft') hidden.drafts++;
@@ -330,6 +372,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       dateObj: new Date(`${date}T00:00:00Z`),
       displayDate: readableDate(date),
       absoluteUrl: '',
+      feedId: feedItemId(d.identifier, f.rel),
+      updatedObj: new Date(0),
       html: '',
       excerpt: '',
       tags: tagNames,
@@ -352,6 +396,16 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     e.url = `/entries/${slug}/`;
     e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
   }
+  // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a
+  // file cannot be read, every recorded date is kept (its identifier is unknown).
+  const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
+  const feedDates = settleFeedDates(
+    entries.map((e) => ({ identifier: e.identifier, hash: feedContentDigest(e.title, bodies.get(e.file)!), published: e.dateObj })),
+    options.feedDates,
+    options.now ?? new Date(),
+    (id) => problems.length > 0 || known.has(id),
+  );
+  entries.forEach((e, i) => (e.updatedObj = feedDates.updated[i]!));
   const byTag = new Map<SiteTag, SiteEntry[]>();
   entries.forEach((e, i) => {
     const newer = entries[i - 1];
@@ -367,7 +421,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   });
   // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
   // index) as soon as every newer entry is rendered too.
-  const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
   const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
   let handedOut = 0;
   await renderBodies(
@@ -387,7 +440,13 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     },
   );
   const tagList = tagsOf.used();
-  const newest = entries[0];
+  const feedOf = (tag: SiteTag | null, all: SiteEntry[], fallback: Date): SiteFeed => {
+    const feedEntries = all.slice(0, FEED_LIMIT);
+    const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
+    const urls = tag ? tag.feeds : { atom: '/feed.xml', rss: '/rss.xml', json: '/feed.json' };
+    return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
+  };
+  const feed = feedOf(null, entries, new Date(`${today}T00:00:00Z`));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
@@ -398,13 +457,16 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     tagList,
     tagPages: tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? [])),
     entries,
-    feedEntries: entries.slice(0, FEED_LIMIT),
+    feedEntries: feed.entries,
+    feed,
+    tagFeeds: tagList.map((t) => feedOf(t, byTag.get(t) ?? [], feed.updated)),
+    feedDates: feedDates.record,
     latest: latestEntry(entries, siteUrl),
     problems,
     hidden,
     pageSize: PAGE_SIZE,
     siteUrl,
-    updated: new Date(`${newest?.date ?? today}T00:00:00Z`),
+    updated: feed.updated,
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
   });

@@ -4,6 +4,7 @@ import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
+import { nameBasedUuid } from '../../src/site/feed-item.js';
 import { useTempDir } from '../helpers/cli.js';
 import { readSite, writeContent, type EntrySpec } from './fixture.js';
 
@@ -11,8 +12,8 @@ const SITE = 'https://changelog.acme.test/';
 
 // Newest first, as the feeds must list them.
 const VISIBLE: EntrySpec[] = [
-  { title: 'Goals & OKRs <beta>', date: '2026-03-10', tags: ['New'], body: 'Track goals.\n\n## Details\n\nSee [the guide](/guides/goals/) and ![a chart](/images/goals.png).\n\nThe last paragraph of goals.\n' },
-  { title: 'Faster "exports"', date: '2026-02-20', tags: ['Fix', 'Local'], body: 'Exports are **3x** faster.\n\nThe last paragraph of exports.\n' },
+  { title: 'Goals & OKRs <beta>', date: '2026-03-10', identifier: 'A1B2C3D4-0000-4000-8000-00000000000A', tags: ['New'], body: 'Track goals.\n\n## Details\n\nSee [the guide](/guides/goals/) and ![a chart](/images/goals.png).\n\nThe last paragraph of goals.\n' },
+  { title: 'Faster "exports"', date: '2026-02-20', identifier: 'remote-0002', tags: ['Fix', 'Local'], body: 'Exports are **3x** faster.\n\nThe last paragraph of exports.\n' },
   { title: 'Dark mode', date: '2025-12-31', body: 'Dark mode is here.\n' },
 ];
 const HIDDEN: EntrySpec[] = [
@@ -37,6 +38,18 @@ describe('feeds', () => {
   });
 
   const urls = ['goals-okrs-beta', 'faster-exports', 'dark-mode'].map((s) => `${SITE}entries/${s}/`);
+  // The entry's UUID (lowercase, RFC 9562), a name-based (version 5) UUID of another
+  // identifier, and of the file name for an entry without identifier (feed-item.ts).
+  const ids = [
+    'urn:uuid:a1b2c3d4-0000-4000-8000-00000000000a',
+    `urn:uuid:${nameBasedUuid('identifier:remote-0002')}`,
+    `urn:uuid:${nameBasedUuid('file:entries/2025-12-31-dark-mode.md')}`,
+  ];
+
+  it('item ids are URNs of the identifier, not URLs', () => {
+    expect(ids[1]).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(3);
+  });
 
   it('Atom: every visible entry, newest first, with title, date, link and full content', async () => {
     const feed = parseAtomFeed(await readSite(out, 'feed.xml'));
@@ -46,7 +59,9 @@ describe('feeds', () => {
     expect(feed.entries!.map((e) => text(e.title))).toEqual(VISIBLE.map((e) => e.title));
     expect(feed.entries!.map((e) => e.published)).toEqual(['2026-03-10T00:00:00Z', '2026-02-20T00:00:00Z', '2025-12-31T00:00:00Z']);
     expect(feed.entries!.map((e) => e.links?.[0]?.href)).toEqual(urls);
-    expect(feed.entries!.map((e) => e.id)).toEqual(urls);
+    expect(feed.entries!.map((e) => e.id)).toEqual(ids);
+    // Never changed since: `updated` is the publish date (no record of feed dates).
+    expect(feed.entries!.map((e) => e.updated)).toEqual(feed.entries!.map((e) => e.published));
     const first = feed.entries![0]!;
     expect(first.categories).toEqual([{ term: 'New' }]);
     expect(text(first.summary)).toBe('Track goals.');
@@ -57,7 +72,7 @@ describe('feeds', () => {
     expect(content).toContain(`src="${SITE}images/goals.png"`);
   });
 
-  it('RSS 2.0: the same entries, RFC 822 dates, permalink guids, full content', async () => {
+  it('RSS 2.0: the same entries, RFC 822 dates, URN guids that are not permalinks, full content', async () => {
     const feed = parseRssFeed(await readSite(out, 'rss.xml'));
     expect(feed.title).toBe('Acme');
     expect(feed.link).toBe(SITE);
@@ -66,7 +81,7 @@ describe('feeds', () => {
     expect(feed.items!.map((i) => i.pubDate)).toEqual(['Tue, 10 Mar 2026 00:00:00 GMT', 'Fri, 20 Feb 2026 00:00:00 GMT', 'Wed, 31 Dec 2025 00:00:00 GMT']);
     expect(feed.items!.map((i) => new Date(i.pubDate!).toISOString().slice(0, 10))).toEqual(VISIBLE.map((e) => e.date));
     expect(feed.items![1]!.categories!.map((c) => c.name)).toEqual(['Fix', 'Local']);
-    expect(feed.items![1]!.guid).toMatchObject({ value: urls[1], isPermaLink: true });
+    expect(feed.items!.map((i) => i.guid)).toEqual(ids.map((value) => ({ value, isPermaLink: false })));
     expect(feed.items![1]!.description).toContain('Exports are <strong>3x</strong> faster.');
     expect(feed.items![1]!.description).toContain('The last paragraph of exports.');
   });
@@ -78,6 +93,8 @@ describe('feeds', () => {
     expect(feed.items!.map((i) => i.title)).toEqual(VISIBLE.map((e) => e.title));
     expect(feed.items!.map((i) => i.url)).toEqual(urls);
     expect(feed.items!.map((i) => i.date_published)).toEqual(['2026-03-10T00:00:00Z', '2026-02-20T00:00:00Z', '2025-12-31T00:00:00Z']);
+    expect(feed.items!.map((i) => i.id)).toEqual(ids);
+    expect(feed.items!.map((i) => i.date_modified)).toEqual(feed.items!.map((i) => i.date_published));
     expect(feed.items![0]!.tags).toEqual(['New']);
     expect(feed.items![0]!.content_html).toContain('<h2 id="details">Details</h2>');
     expect(feed.items![2]!.content_html).toBe('<p>Dark mode is here.</p>');
