@@ -17,6 +17,7 @@ import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
 import { IMAGES_DIR } from './images.js';
 import { siteAbsoluteUrl } from './site-url.js';
 import { BUNDLE_DIR, listThemes } from './themes.js';
+import { addFeedItemCache } from './feed-item-cache.js';
 import { xmlCharsTransform } from '../xml-chars.js';
 
 /** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
@@ -134,6 +135,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
   // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
   eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
+  // Each entry's feed item rendered once per format, for the site's feed and its tags'.
+  addFeedItemCache(eleventyConfig);
   // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
   // (the HTML base plugin's converter parses the HTML; most entries need no change at all):
   // relative URLs against the entry's page, site-relative ones (`/images/...`) under the
