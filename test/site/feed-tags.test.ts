@@ -6,7 +6,7 @@ import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
-import { FEED_LIMIT, loadSiteData } from '../../src/site/data.js';
+import { FEED_LIMIT, loadSiteData, TAG_FEED_LIMIT } from '../../src/site/data.js';
 import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, readSite, writeContent, type EntrySpec } from './fixture.js';
 
@@ -118,16 +118,20 @@ describe('tag feeds', () => {
     }
   });
 
-  it('a tag feed holds at most as many entries as the site feed (the newest)', async () => {
+  it('a tag feed holds its newest entries, at most TAG_FEED_LIMIT, never more than the site feed', async () => {
+    expect(TAG_FEED_LIMIT).toBeLessThanOrEqual(FEED_LIMIT);
+    const n = 2 * TAG_FEED_LIMIT + 3;
     const big = join(dir, 'big');
-    const content = await writeContent(big, { entries: dailyEntries(FEED_LIMIT + 3, '2026-03-10', (i) => (i % 2 ? ['Odd', 'Any'] : ['Any'])).map((e) => ({ ...e, body: 'Short.\n' })) });
+    const content = await writeContent(big, { entries: dailyEntries(n, '2026-03-10', (i) => (i % 2 ? ['Odd', 'Any'] : ['Any'])).map((e) => ({ ...e, body: 'Short.\n' })) });
     const data = await loadSiteData(content, { today: '2026-03-15' });
     const any = data.tagFeeds.find((f) => f.tag?.name === 'Any')!;
     const odd = data.tagFeeds.find((f) => f.tag?.name === 'Odd')!;
-    expect(any.entries).toHaveLength(FEED_LIMIT);
-    expect(any.entries.map((e) => e.title)).toEqual(data.feedEntries.map((e) => e.title));
-    expect(odd.entries).toHaveLength(Math.ceil((FEED_LIMIT + 3) / 2));
-    expect(odd.entries[0]!.title).toBe(`Update ${FEED_LIMIT + 3}`);
+    expect(data.feedEntries).toHaveLength(Math.min(n, FEED_LIMIT));
+    expect(any.entries).toHaveLength(TAG_FEED_LIMIT);
+    expect(any.entries.map((e) => e.title)).toEqual(data.feedEntries.slice(0, TAG_FEED_LIMIT).map((e) => e.title));
+    expect(odd.entries).toHaveLength(TAG_FEED_LIMIT);
+    expect(odd.entries.map((e) => e.title)).toEqual(data.entries.filter((e) => e.tags.includes('Odd')).slice(0, TAG_FEED_LIMIT).map((e) => e.title));
+    expect(odd.entries[0]!.title).toBe(`Update ${n}`);
     expect(data.tagFeeds.map((f) => f.urls.atom)).toEqual(data.tagList.map((t) => `/tags/${t.slug}/feed.xml`));
   });
 });
