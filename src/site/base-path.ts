@@ -1,0 +1,133 @@
+/**
+ * The base path in the HTML pages, without parsing each page into a tree (DESIGN.md "Where
+ * the site runs"). Eleventy's HTML base plugin puts the site's base path (`pathPrefix`, e.g.
+ * `/REPO/` on GitHub Pages) in front of every site-relative URL of every HTML page: it
+ * parses the page with posthtml, calls its URL function for each URL attribute and writes
+ * the page out again. In a build under a base path that was about a fifth of the build's
+ * CPU time (1,000 entries, `--cpu-prof`): the parse, and `new URL()` throwing for each
+ * site-relative URL to find that it is not absolute.
+ *
+ * This module finds the same attributes (posthtml-urls' list of tags and attributes, which
+ * the base plugin uses) with one scan over the page's text, skipping comments and the
+ * contents of `script`, `style`, `textarea` and `title` as an HTML parser does, and replaces
+ * each value by what the base plugin's own URL function (`htmlBaseUrl`) returns for it,
+ * remembered per distinct value (a page repeats the same few navigation, tag and entry
+ * URLs). The rest of the page is left byte for byte. The multi-URL forms (`srcset`, `ping`,
+ * `<meta http-equiv="refresh" content>`), rare in a changelog, go through the base plugin's
+ * own posthtml transform, one tag at a time.
+ *
+ * @module
+ */
+
+/** posthtml-urls' tags and their URL attributes (`@11ty/posthtml-urls/lib/defaultOptions.js`). */
+const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  a: ['href', 'ping'],
+  area: ['href', 'ping'],
+  audio: ['src'],
+  base: ['href'],
+  blockquote: ['cite'],
+  button: ['formaction'],
+  del: ['cite'],
+  embed: ['src'],
+  form: ['action'],
+  iframe: ['src'],
+  img: ['src', 'srcset'],
+  input: ['formaction', 'src'],
+  ins: ['cite'],
+  link: ['href'],
+  meta: ['content'],
+  object: ['data'],
+  q: ['cite'],
+  script: ['src'],
+  source: ['src', 'srcset'],
+  track: ['src'],
+  video: ['poster', 'src'],
+};
+
+/** Attributes whose value holds several URLs, or a URL inside other text. */
+const COMPOUND = new Set(['srcset', 'ping', 'content']);
+
+const ATTRIBUTE = String.raw`[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>\x60]+))?`;
+const ATTRIBUTES = String.raw`((?:\s*/?\s*${ATTRIBUTE})*)\s*/?>`;
+const URL_TAGS = Object.keys(URL_ATTRIBUTES).join('|');
+
+/**
+ * One token of interest: a comment (skipped), a raw-text element with its contents (its
+ * opening tag's attributes kept: `<script src>`), or an opening tag with URL attributes.
+ */
+const SCAN = new RegExp(
+  String.raw`<!--[\s\S]*?(?:-->|$)|<(script|style|textarea|title)(?=[\s/>])${ATTRIBUTES}[\s\S]*?(?:</\1\s*>|$)|<(${URL_TAGS})(?=[\s/>])${ATTRIBUTES}`,
+  'gi',
+);
+
+/** One attribute of a tag: leading space, name, `=` part, and the value in one of its three forms. */
+const ATTRIBUTE_PARTS = /(\s*\/?\s*)([^\s"'>/=]+)(?:(\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+/** The URL function and the whole-tag transform of Eleventy's HTML base plugin. */
+export interface BasePathFunctions {
+  /** One URL (the plugin's `htmlBaseUrl` filter): the base path added when the URL is site-relative. */
+  url(url: string): string;
+  /** A piece of HTML through the plugin's own posthtml transform (its `transformWithHtmlBase` filter). */
+  html(html: string): Promise<string>;
+}
+
+/**
+ * Makes the page transform: `(html) => html with the base path`, equal in its URLs to what
+ * the HTML base plugin writes. Each distinct URL value is converted once per transform.
+ *
+ * @param base the base plugin's functions for this build's base path.
+ */
+export function basePathTransform(base: BasePathFunctions): (html: string) => Promise<string> {
+  const converted = new Map<string, string>();
+  const convert = (raw: string): string => {
+    let out = converted.get(raw);
+    if (out === undefined) {
+      out = base.url(raw.trim());
+      converted.set(raw, out);
+    }
+    return out;
+  };
+  return async (html) => {
+    const parts: Array<string | Promise<string>> = [];
+    let last = 0;
+    SCAN.lastIndex = 0;
+    for (let m = SCAN.exec(html); m; m = SCAN.exec(html)) {
+      const tag = (m[1] ?? m[3])?.toLowerCase();
+      const attributes = m[1] ? m[2] : m[4];
+      if (!tag || !attributes || (tag !== 'script' && !m[3])) continue;
+      // `<meta content>` is a URL only in a refresh (`0; url=/x`).
+      if (tag === 'meta' && !/http-equiv\s*=\s*["']?refresh/i.test(attributes)) continue;
+      const wanted = URL_ATTRIBUTES[tag]!;
+      const start = m.index + 1 + tag.length;
+      const tagEnd = start + attributes.length;
+      let compound = false;
+      const changed = attributes.replace(ATTRIBUTE_PARTS, (whole, space: string, name: string, equals?: string, dq?: string, sq?: string, bare?: string) => {
+        const lower = name.toLowerCase();
+        if (!wanted.includes(lower)) return whole;
+        if (COMPOUND.has(lower)) {
+          compound = true;
+          return whole;
+        }
+        const value = dq ?? sq ?? bare ?? '';
+        const url = convert(value);
+        if (url === value) return whole;
+        // The value keeps its quotes (the base path adds no quote or space); an attribute
+        // without a value gets one, as the base plugin writes it.
+        const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : equals ? '' : '"';
+        return `${space}${name}${equals ?? '='}${quote}${url}${quote}`;
+      });
+      if (compound) {
+        // The whole opening tag, as it was, through the base plugin's own transform.
+        const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
+        parts.push(html.slice(last, m.index), base.html(html.slice(m.index, openEnd)));
+        last = openEnd;
+      } else if (changed !== attributes) {
+        parts.push(html.slice(last, start), changed);
+        last = tagEnd;
+      }
+    }
+    if (parts.length === 0) return html;
+    parts.push(html.slice(last));
+    return (await Promise.all(parts)).join('');
+  };
+}
