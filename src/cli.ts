@@ -80,9 +80,10 @@ program
   .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
   .option('--demo', 'run the demo even when a service is configured')
   .option('--skip-build', 'pull and push only')
+  .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false }))());
 
 program
   .command('pull')
@@ -131,8 +132,9 @@ program
   .command('build')
   .description('build the static site from the content directory into the output directory')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
+  .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
-  .action((opts: { allowPrivate?: boolean }) => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r, opts))());
+  .action((opts: { allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false }))());
 
 program
   .command('emulator')

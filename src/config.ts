@@ -20,6 +20,9 @@ import { assertBaseUrl } from './base-url.js';
  */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
 
+/** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/build-cache.ts). */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
+
 /** The schema of `changelog.config.json` (every field optional). */
 export const fileConfigSchema = z
   .object({
@@ -30,6 +33,10 @@ export const fileConfigSchema = z
     siteDir: z.string().min(1).optional().describe('Eleventy templates (default "site", else the packaged templates)'),
     outputDir: z.string().min(1).optional().describe('the built site (default "_site")'),
     siteUrl: z.url().optional().describe('public URL of the built site, for feeds and absolute links'),
+    buildCache: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe('folder of the build cache (rendered entry bodies of the last build), or false for none (default "node_modules/.cache/changelog-sync/build"; env CHANGELOG_BUILD_CACHE wins, "off" for none)'),
     concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
     theme: z
       .string()
@@ -82,6 +89,8 @@ export interface Config {
   maxResponseMb: number;
   /** The project root all relative paths were resolved against. */
   root: string;
+  /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/build-cache.ts); undefined: no cache. */
+  buildCacheDir?: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
   theme?: string;
 }
@@ -99,6 +108,7 @@ export const ENV = {
   requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
   theme: 'CHANGELOG_THEME',
   maxResponseMb: 'CHANGELOG_MAX_RESPONSE_MB',
+  buildCache: 'CHANGELOG_BUILD_CACHE',
 } as const;
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
@@ -200,7 +210,14 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     maxResponseMb,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
+    buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
   };
+}
+
+/** The build cache folder: the configured one, none for `false` or "off", else the default under `node_modules/.cache/`. */
+function buildCacheDir(root: string, configured: string | false | undefined): string | undefined {
+  if (configured === false || configured === 'off') return undefined;
+  return resolve(root, configured ?? DEFAULT_CACHE_DIR);
 }
 
 function resolveSiteDir(root: string, configured: string | undefined): string {

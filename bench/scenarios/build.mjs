@@ -1,24 +1,29 @@
-// Scenario "build": the site build (Eleventy, and Pagefind beside it) of 1,000 and 10,000 entries made
-// from the real corpus (repeated, with distinct slugs), next to a plain Eleventy build of the
-// same Markdown files with a one-line layout, both measured in the same run as child
-// processes, alternated, the fastest of BENCH_BUILD_ROUNDS (2) each: wall time, CPU time and
-// peak RSS of the whole process tree (node, its threads and the Pagefind binary) read from
-// /proc (Linux). BENCH_BUILD_SIZES=1000 runs one size.
+// Scenario "build": the site build (Eleventy, and Pagefind beside it) of 1,000 and 10,000
+// entries made from the real corpus (repeated, with distinct slugs), next to what a user would
+// assemble instead: plain Eleventy 3 over the same Markdown files with a one-line layout, and
+// the same followed by the Pagefind CLI over its output. Ours is measured cold at `/` and
+// under a base path (`/repo/`, as GitHub Pages serves a project site: the figure users get),
+// and warm: with the cache of the cold build under the base path, after one new entry. All
+// as child processes, alternated within each round (ours, plain, ours, plain...), each into
+// an output folder of its own; the fastest of BENCH_BUILD_ROUNDS (2) each, and the ratio of
+// each round's pair. Wall time, CPU time and peak RSS of the whole process tree (node, its
+// threads and the Pagefind binary) read from /proc (Linux). BENCH_BUILD_SIZES=1000 runs one size.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { runnerImport } from 'vite';
 import { settleDisk } from '../disk.mjs';
 
 export const name = 'build';
-export const description = 'changelog-sync build (Eleventy + Pagefind) of 1,000 and 10,000 corpus entries vs plain Eleventy with a one-line layout';
+export const description = 'changelog-sync build (cold at / and under /repo/, warm after one new entry) of 1,000 and 10,000 corpus entries vs plain Eleventy with a one-line layout, alone and followed by the Pagefind CLI';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
 const ELEVENTY = join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
+const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
 const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_BUILD_ROUNDS ?? 2);
 
@@ -58,14 +63,17 @@ async function writeContent(dir, entries, n) {
   return files;
 }
 
-/** The same Markdown files as a plain Eleventy project: one-line layout, Markdown not preprocessed. */
+/**
+ * The same Markdown files as a plain Eleventy project: one-line layout (with `<head>` and
+ * `<body>`: Pagefind indexes no page without them), Markdown not preprocessed.
+ */
 async function writePlain(dir, files) {
   const input = join(dir, 'plain');
   await mkdir(join(input, 'entries'), { recursive: true });
   await mkdir(join(input, '_includes'), { recursive: true });
   for (const f of files) await writeFile(join(input, 'entries', f), await readFile(join(dir, 'content/entries', f)));
   await writeFile(join(input, 'entries/entries.json'), JSON.stringify({ layout: 'plain.njk' }));
-  await writeFile(join(input, '_includes/plain.njk'), '<!doctype html><html lang="en"><title>{{ title }}</title><main>{{ content | safe }}</main></html>\n');
+  await writeFile(join(input, '_includes/plain.njk'), '<!doctype html><html lang="en"><head><title>{{ title }}</title></head><body><main>{{ content | safe }}</main></body></html>\n');
   await writeFile(join(dir, 'plain.config.mjs'), "export const config = { markdownTemplateEngine: false };\n");
   return input;
 }
@@ -117,11 +125,11 @@ async function childrenCpuSeconds() {
  * 500 ms) and the highest peak (VmHWM) of any one of its processes. Sampling reads only the
  * tree's own /proc files, so it costs the measured build little.
  */
-async function measure(args, options) {
+async function measure(args, options, command = process.execPath) {
   const cpuBefore = await childrenCpuSeconds();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -149,6 +157,35 @@ async function measure(args, options) {
   });
 }
 
+/** The fastest of some runs, with the highest peak RSS of them. */
+function fastest(runs) {
+  const best = runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  return { seconds: best.seconds, cpuSeconds: best.cpuSeconds, peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)), runs: runs.map((r) => r.seconds), cpuRuns: runs.map((r) => r.cpuSeconds) };
+}
+
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+
+/** Our build's own timings (from `--json`), seconds. */
+function timingsOf(run) {
+  const result = JSON.parse(run.stdout);
+  return {
+    dataSeconds: Math.round(result.timings.dataMs / 100) / 10,
+    eleventySeconds: Math.round(result.timings.eleventyMs / 100) / 10,
+    pagefindSeconds: Math.round(result.timings.searchMs / 100) / 10,
+    pages: result.pages,
+    indexed: result.indexed,
+    cache: result.cache ? { hits: result.cache.hits, rendered: result.cache.rendered } : undefined,
+  };
+}
+
+/** A new entry, newer than every other (the next scheduled build's one change). */
+async function addEntry(dir, round) {
+  const today = new Date().toISOString().slice(0, 10);
+  const file = join(dir, 'content/entries', `${today}-bench-new-entry-${round}.md`);
+  await writeFile(file, `---\ntitle: A new entry ${round}\nslug: bench-new-entry-${round}\npublish_at: '${today}'\nstatus: published\ntags: []\n---\n\nOne new paragraph, with \`code\` and a [link](https://example.com/).\n`);
+  return file;
+}
+
 export async function run() {
   const entries = await corpus();
   const figures = {};
@@ -162,40 +199,58 @@ export async function run() {
       const files = await writeContent(dir, entries, n);
       const plainInput = await writePlain(dir, files);
       dirs.push(await settleDisk());
-      const plainArgs = [ELEVENTY, `--input=${plainInput}`, `--output=${join(dir, 'plain-out')}`, `--config=${join(dir, 'plain.config.mjs')}`, '--quiet'];
-      const oursArgs = [CLI, '--json', 'build'];
-      // BENCH_SITE_URL: a site URL with a path measures a build under a base path (GitHub Pages' /REPO/).
-      const env = { ...process.env, CHANGELOG_SITE_URL: process.env.BENCH_SITE_URL ?? 'https://changelog.example.com/', NO_COLOR: '1' };
-      // Alternated, the fastest of each: the machine is shared, a single run can be unlucky.
-      const plainRuns = [];
-      const oursRuns = [];
+      let outputs = 0;
+      const out = () => join(dir, `out-${++outputs}`);
+      // Relative to the project (cwd), as a user types them: with an absolute --input,
+      // Eleventy 3.1 does not apply the directory data file (entries/entries.json), so the
+      // pages would be written without their layout.
+      const plainArgs = (output) => [ELEVENTY, `--input=${relative(dir, plainInput)}`, `--output=${relative(dir, output)}`, '--config=plain.config.mjs', '--quiet'];
+      // BENCH_SITE_URL: the site URL of the base-path runs (default a GitHub Pages project site).
+      const prefixed = process.env.BENCH_SITE_URL ?? 'https://acme.github.io/repo/';
+      const env = (siteUrl, extra = {}) => ({ ...process.env, CHANGELOG_SITE_URL: siteUrl, NO_COLOR: '1', ...extra });
+      const runs = { plain: [], plainPagefind: [], oursRoot: [], oursPrefix: [], warm: [] };
       for (let i = 0; i < ROUNDS; i++) {
-        plainRuns.push(await measure(plainArgs, { cwd: dir }));
-        oursRuns.push(await measure(oursArgs, { cwd: dir, env }));
+        // Alternated: each of ours next to a plain build, so that they share the machine's moment.
+        runs.oursRoot.push(await measure([CLI, '--json', 'build', '--no-cache'], { cwd: dir, env: env('https://changelog.example.com/', { CHANGELOG_OUTPUT_DIR: out() }) }));
+        runs.plain.push(await measure(plainArgs(out()), { cwd: dir }));
+        // Cold under the base path, with an empty cache folder (as the workflow's first run):
+        // the warm run below starts from the cache it writes.
+        const cacheDir = join(dir, `cache-${i}`);
+        runs.oursPrefix.push(await measure([CLI, '--json', 'build'], { cwd: dir, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: cacheDir }) }));
+        const plainOut = out();
+        const script = `${JSON.stringify(process.execPath)} ${plainArgs(plainOut).map((a) => JSON.stringify(a)).join(' ')} && ${JSON.stringify(process.execPath)} ${JSON.stringify(PAGEFIND)} --site ${JSON.stringify(plainOut)} >/dev/null`;
+        runs.plainPagefind.push(await measure(['-c', script], { cwd: dir }, '/bin/sh'));
+        const added = await addEntry(dir, i);
+        runs.warm.push(await measure([CLI, '--json', 'build'], { cwd: dir, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: cacheDir }) }));
+        await rm(added);
       }
-      const fastest = (runs) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-      const plain = fastest(plainRuns);
-      const ours = fastest(oursRuns);
-      const result = JSON.parse(ours.stdout);
+      const best = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, fastest(v)]));
+      const pairs = (a, b) => runs[a].map((r, i) => ratio(r.seconds, runs[b][i].seconds));
       figures[`${n} entries`] = {
-        plainEleventy: { seconds: plain.seconds, cpuSeconds: plain.cpuSeconds, peakRssMiB: Math.max(...plainRuns.map((r) => r.peakRssMiB)), runs: plainRuns.map((r) => r.seconds) },
-        changelogSyncBuild: {
-          seconds: ours.seconds,
-          cpuSeconds: ours.cpuSeconds,
-          peakRssMiB: Math.max(...oursRuns.map((r) => r.peakRssMiB)),
-          runs: oursRuns.map((r) => r.seconds),
-          // From the start: the data (entries read and rendered), then Eleventy's pages; the
-          // search index runs beside them (from its start to its end).
-          dataSeconds: Math.round(result.timings.dataMs / 100) / 10,
-          eleventySeconds: Math.round(result.timings.eleventyMs / 100) / 10,
-          pagefindSeconds: Math.round(result.timings.searchMs / 100) / 10,
-          pages: result.pages,
-          indexed: result.indexed,
+        plainEleventy: best.plain,
+        plainEleventyPagefind: best.plainPagefind,
+        oursRoot: { ...best.oursRoot, ...timingsOf(runs.oursRoot.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
+        oursPrefix: { ...best.oursPrefix, ...timingsOf(runs.oursPrefix.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
+        warmPrefix: { ...best.warm, ...timingsOf(runs.warm.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
+        // Fastest against fastest, and each round's pair (alternated runs share the machine's load).
+        ratios: {
+          prefixVsPlainPagefind: ratio(best.oursPrefix.seconds, best.plainPagefind.seconds),
+          prefixVsPlainPagefindByRound: pairs('oursPrefix', 'plainPagefind'),
+          rootVsPlainPagefind: ratio(best.oursRoot.seconds, best.plainPagefind.seconds),
+          rootVsPlainPagefindByRound: pairs('oursRoot', 'plainPagefind'),
+          prefixVsPlain: ratio(best.oursPrefix.seconds, best.plain.seconds),
+          rootVsPlain: ratio(best.oursRoot.seconds, best.plain.seconds),
+          rootVsPlainByRound: pairs('oursRoot', 'plain'),
+          warmVsPlainPagefind: ratio(best.warm.seconds, best.plainPagefind.seconds),
+          warmVsPlainPagefindByRound: pairs('warm', 'plainPagefind'),
+          cpu: {
+            prefixVsPlainPagefind: ratio(best.oursPrefix.cpuSeconds, best.plainPagefind.cpuSeconds),
+            rootVsPlainPagefind: ratio(best.oursRoot.cpuSeconds, best.plainPagefind.cpuSeconds),
+            warmVsPlainPagefind: ratio(best.warm.cpuSeconds, best.plainPagefind.cpuSeconds),
+          },
         },
-        timeRatio: Math.round((ours.seconds / plain.seconds) * 100) / 100,
-        cpuRatio: Math.round((ours.cpuSeconds / plain.cpuSeconds) * 100) / 100,
       };
-      console.log(n, JSON.stringify(figures[`${n} entries`]));
+      console.log(n, JSON.stringify(figures[`${n} entries`].ratios));
     }
   } finally {
     for (const d of dirs) await rm(d, { recursive: true, force: true });

@@ -16,6 +16,8 @@ import { recordSiteBuild, siteChange, siteInputs, type SiteChange, type SiteInpu
 export interface BuildCommandOptions {
   /** Build a private workspace's site (`is_public` 0) too. */
   allowPrivate?: boolean;
+  /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
+  noCache?: boolean;
   /** The site's inputs as `sync` just computed them for its decision (not read again). */
   inputs?: SiteInputs;
 }
@@ -68,11 +70,13 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     baseUrl: config.baseUrl,
     theme: config.theme,
     allowPrivate: options.allowPrivate,
+    cacheDir: options.noCache ? undefined : config.buildCacheDir,
     onPhase: bar.update,
     // The feeds' `updated` dates of the last recorded build (src/site/feed-item.ts).
     feedDates: await loadFeedDates(config.stateDir),
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
+  if (result.cache?.note) reporter.info(result.cache.note);
   // An entry file the build could not read is missing from the site: each is named.
   for (const u of result.unreadable) {
     reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
@@ -105,6 +109,7 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     unreadable: result.unreadable,
     ms: result.ms,
     timings: result.timings,
+    cache: result.cache,
   });
   return result.unreadable.length > 0 ? EXIT.INVALID : EXIT.OK;
 }

@@ -34,6 +34,8 @@ export interface SyncCommandOptions {
   skipBuild?: boolean;
   /** Build even when the workspace is private (`is_public` 0). */
   allowPrivate?: boolean;
+  /** Build without the build cache (`--no-cache`). */
+  noCache?: boolean;
 }
 
 // Re-exported where it used to live; it belongs with the exit codes.
@@ -70,7 +72,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reportRejected(reporter, config.contentDir, pushed.rejected);
     const site = dryRun ? undefined : await reportSiteChange(config, reporter);
     if (!dryRun && !options.skipBuild) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, inputs: site?.inputs });
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs });
       reporter.info(formatBuild(built));
     }
     const summary = [

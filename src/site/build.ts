@@ -18,6 +18,7 @@ import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { stripPath } from '../mirror/entry-problems.js';
+import { buildFingerprint, openBodyCache } from './build-cache.js';
 import { loadSiteData } from './data.js';
 import type { FeedDates } from './feed-item.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
@@ -52,6 +53,12 @@ export interface BuildOptions {
   pathPrefix?: string;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
+  /**
+   * The build cache folder (build-cache.ts): bodies rendered by an earlier build with the
+   * same fingerprint are taken from it, and this build's are written to it. Default: none
+   * (every body is rendered).
+   */
+  cacheDir?: string;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
   onPhase?: (done: number, total: number) => void;
   /** The feeds' dates of the last recorded build (`.changelog/feed-dates.json`, feed-item.ts), and the build's time for entries changed since. */
@@ -85,6 +92,11 @@ export interface BuildResult {
   timings: { dataMs: number; eleventyMs: number; searchMs: number };
   /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */
   feedDates?: FeedDates;
+  /**
+   * The build cache, when one was given: its folder, the bodies taken from it and those
+   * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so.
+   */
+  cache?: { dir: string; hits: number; rendered: number; note?: string };
 }
 
 /**
@@ -237,6 +249,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (!runsOnWorker(entryNames.length)) preloadEleventy();
   /** Set when the output was written over and pruned: it then holds only this build's files. */
   let pruned: { written: string[] } | undefined;
+  let cache: BuildResult['cache'];
+  let saving: Promise<void> | undefined;
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   try {
@@ -264,6 +278,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).
+    const bodyCache = options.cacheDir
+      ? await openBodyCache(options.cacheDir, await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }))
+      : undefined;
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
     const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
@@ -284,6 +301,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         onRendered: indexer ? (entries) => indexer.add(entries) : undefined,
         feedDates: options.feedDates,
         now: options.now,
+        bodyCache,
       });
     } catch (err) {
       stopSearch.abort();
@@ -332,6 +350,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       });
     }
     eleventySettled();
+    if (bodyCache && options.cacheDir) {
+      cache = { dir: options.cacheDir, hits: bodyCache.stats.hits, rendered: bodyCache.stats.misses, note: bodyCache.note };
+      // Written while the search index is finished; a cache that cannot be written costs
+      // the next build time, not this one its site.
+      saving = bodyCache.save().catch((err: Error) => {
+        warnings.push(`the build cache could not be written to ${options.cacheDir}: ${err.message} (the next build renders every entry)`);
+      });
+    }
     // Before a search index is made from the written pages: a removed entry's is gone.
     await pruneOutput(options.outputDir, previous, written.files);
     if (!configPath) pruned = { written: written.files };
@@ -349,6 +375,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     index = await buildSearchIndex(options.outputDir);
     timings.searchMs = Date.now() - searchStarted;
   }
+  await saving;
   if (phases === 2) options.onPhase?.(2, phases);
   // Pruned, the output holds what this build wrote, which is known (listing 20,000 files
   // again takes a second); emptied first, also what a project's plugins wrote.
@@ -372,5 +399,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ms: Date.now() - started,
     timings,
     feedDates,
+    cache,
   };
 }

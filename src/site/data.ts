@@ -14,6 +14,7 @@ import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
+import type { BodyCache } from './build-cache.js';
 import { ImageDimensions } from './images.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { renderBodies } from './render-pool.js';
@@ -332,6 +333,8 @@ export interface LoadSiteDataOptions {
   feedDates?: FeedDates;
   /** The build's time, given to entries whose content changed since `feedDates` (tests). Default now. */
   now?: Date;
+  /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
+  bodyCache?: BodyCache;
 }
 
 /**
@@ -429,22 +432,39 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     }
   });
   // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
-  // index) as soon as every newer entry is rendered too.
+  // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
+  // rendered again (build-cache.ts).
   const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
   let handedOut = 0;
+  const finish = (i: number, h: string) => {
+    const e = entries[i]!;
+    e.html = images.addTo(h);
+    e.excerpt = excerptOf(e.html);
+    rendered[i] = true;
+  };
+  const handOut = () => {
+    const from = handedOut;
+    while (handedOut < entries.length && rendered[handedOut]) handedOut++;
+    if (handedOut > from) options.onRendered?.(entries.slice(from, handedOut));
+  };
+  const cache = options.bodyCache;
+  const toRender: number[] = [];
+  entries.forEach((e, i) => {
+    const html = cache?.get(bodies.get(e.file)!);
+    if (html === undefined) toRender.push(i);
+    else finish(i, html);
+  });
+  handOut();
   await renderBodies(
-    entries.map((e) => bodies.get(e.file)!),
+    toRender.map((i) => bodies.get(entries[i]!.file)!),
     {
       onBatch(start, htmls) {
         htmls.forEach((h, k) => {
-          const e = entries[start + k]!;
-          e.html = images.addTo(h);
-          e.excerpt = excerptOf(e.html);
-          rendered[start + k] = true;
+          const i = toRender[start + k]!;
+          cache?.set(bodies.get(entries[i]!.file)!, h);
+          finish(i, h);
         });
-        const from = handedOut;
-        while (handedOut < entries.length && rendered[handedOut]) handedOut++;
-        if (handedOut > from) options.onRendered?.(entries.slice(from, handedOut));
+        handOut();
       },
     },
   );
