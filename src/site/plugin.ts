@@ -141,6 +141,11 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
       siteDir: o.siteDir,
     }),
   );
+  // A page's date is its template file's creation time by default: the staged copies are
+  // created afresh by each build, in no fixed order, so collections (the sitemap) came out
+  // in another order from build to build. One date for every page (a page's own `date`
+  // still wins) sorts them by their template's path instead: the same site, byte for byte.
+  eleventyConfig.addGlobalData('date', o.today ?? new Date().toISOString().slice(0, 10));
   // eleventy-base-blog: a page of the team's own with `draft: true` is never built.
   eleventyConfig.addPreprocessor('drafts', '*', (data) => (data.draft === true ? false : undefined));
 
