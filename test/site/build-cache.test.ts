@@ -36,7 +36,8 @@ async function differences(a: string, b: string): Promise<string[]> {
   return [...names].filter((n) => !x.get(n) || !y.get(n) || !x.get(n)!.equals(y.get(n)!)).sort();
 }
 
-describe('the build cache, through the CLI', () => {
+// Each test runs several builds: minutes on a busy machine.
+describe('the build cache, through the CLI', { timeout: 300_000 }, () => {
   let dir: string;
   let outputs = 0;
   useTempDir((d) => (dir = d));
