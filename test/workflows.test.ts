@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CACHE_DIR } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
@@ -89,6 +90,20 @@ describe('the scheduled changelog workflow', () => {
     expect(sync[syncStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
     expect(sync[buildStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
     expect(wf.jobs.sync!.env?.CHANGELOG_SITE_URL).toBeUndefined();
+  });
+
+  it("keeps the build cache between runs: restored after npm ci (which empties node_modules/), before the build, at the folder the build uses", () => {
+    const sync = wf.jobs.sync!.steps;
+    const cache = sync.findIndex((s) => s.uses?.startsWith('actions/cache@'));
+    const npmCi = sync.findIndex((s) => s.run?.includes('npm ci'));
+    const build = sync.findIndex((s) => s.run?.includes('changelog-sync build'));
+    expect(cache).toBeGreaterThan(npmCi);
+    expect(cache).toBeLessThan(build);
+    expect(sync[cache]!.with?.path).toBe(DEFAULT_CACHE_DIR);
+    // A new key each run (keys are immutable), the newest restored by prefix.
+    expect(String(sync[cache]!.with?.key)).toContain('${{ github.run_id }}');
+    expect(String(sync[cache]!.with?.key).startsWith(String(sync[cache]!.with?.['restore-keys']))).toBe(true);
+    expect(sync[cache]!.if).toBe(sync[build]!.if);
   });
 
   it('builds, uploads and deploys only when site_changed, on a manual run, or on a push', () => {
