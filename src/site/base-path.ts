@@ -16,6 +16,11 @@
  * `<meta http-equiv="refresh" content>`), rare in a changelog, go through the base plugin's
  * own posthtml transform, one tag at a time.
  *
+ * Two differences, both where the plugin's parser reads the page otherwise than a browser:
+ * a tag name in capitals (`<A HREF="/x">`) gets the base path (the plugin matches lowercase
+ * tag names only), and a `<textarea>`'s text is left alone (the plugin's parser reads
+ * markup there).
+ *
  * @module
  */
 
@@ -119,7 +124,9 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
       if (compound) {
         // The whole opening tag, as it was, through the base plugin's own transform.
         const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
-        parts.push(html.slice(last, m.index), base.html(html.slice(m.index, openEnd)));
+        // (posthtml closes an element it is given open: `<a ping>` comes back as `<a ping></a>`.)
+        const close = new RegExp(`</${tag}>$`, 'i');
+        parts.push(html.slice(last, m.index), base.html(html.slice(m.index, openEnd)).then((t) => t.replace(close, '')));
         last = openEnd;
       } else if (changed !== attributes) {
         parts.push(html.slice(last, start), changed);
@@ -130,4 +137,41 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
     parts.push(html.slice(last));
     return (await Promise.all(parts)).join('');
   };
+}
+
+/** What {@link scanForBasePath} uses of Eleventy's configuration. */
+export interface BasePathConfig {
+  /** Eleventy's HTML transformer: its URL callbacks per extension (the HTML base plugin's among them). */
+  htmlTransformer?: { callbacks?: Record<string, Array<{ priority: number; enabled?: (context: { baseHref?: unknown }) => boolean }>> };
+  getFilter(name: string): (...args: unknown[]) => unknown;
+  addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
+}
+
+/**
+ * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) with
+ * its whole-page URL transform replaced by {@link basePathTransform} for the HTML pages. The
+ * plugin's transform stays for `renderTransforms` with an explicit base, its other use, and
+ * its filters stay as they are. When `addBasePlugin` adds no URL transform (the plugin was
+ * added before, by a project's `.eleventy.js`), nothing is replaced.
+ */
+export function scanForBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () => void): void {
+  const callbacks = () => eleventyConfig.htmlTransformer?.callbacks?.html ?? [];
+  const before = new Set(callbacks());
+  addBasePlugin();
+  // The base plugin's is the one it adds with priority -2 (it runs last).
+  const baseTransform = callbacks().find((c) => !before.has(c) && c.priority === -2);
+  if (!baseTransform) return;
+  baseTransform.enabled = (context) => Boolean(context.baseHref);
+  let pageTransform: ((html: string) => Promise<string>) | undefined;
+  eleventyConfig.addTransform('basePath', function (content) {
+    const outputPath = this.page?.outputPath;
+    if (typeof content !== 'string' || typeof outputPath !== 'string' || !outputPath.endsWith('.html')) return content;
+    if (!pageTransform) {
+      const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
+      const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
+      // At `/` the base plugin leaves every URL as it is.
+      pageTransform = url.call({}, '/') === '/' ? async (page) => page : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
+    }
+    return pageTransform(content);
+  });
 }

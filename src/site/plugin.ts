@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
-import { basePathTransform } from './base-path.js';
+import { scanForBasePath } from './base-path.js';
 import { IMAGES_DIR } from './images.js';
 import { siteAbsoluteUrl } from './site-url.js';
 import { BUNDLE_DIR, listThemes } from './themes.js';
@@ -60,8 +60,6 @@ interface EleventyConfigLike {
   getFilter(name: string): (...args: unknown[]) => unknown;
   addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
   globalData?: Record<string, unknown>;
-  /** Eleventy's HTML transformer: its URL callbacks per extension (the HTML base plugin's among them). */
-  htmlTransformer?: { callbacks?: Record<string, Array<{ priority: number; enabled?: (context: { baseHref?: unknown }) => boolean }>> };
 }
 
 /** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
@@ -102,28 +100,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // path in front of every URL of the HTML pages; at `/` (`dev`) it does nothing. Not added
   // here again: a plugin added from a plugin escapes Eleventy's "unique" check, and its URL
   // transform would run twice.
-  const transforms = eleventyConfig.htmlTransformer;
-  const before = new Set(transforms?.callbacks?.html ?? []);
-  eleventyConfig.addPlugin(rssPlugin);
-  // The base plugin's whole-page URL transform parses every HTML page with posthtml: it is
-  // kept for `renderTransforms` with an explicit base (its only other use) and replaced for
-  // the pages by base-path.ts's scan, which writes the same URLs (see there).
-  const baseTransform = (transforms?.callbacks?.html ?? []).find((c) => !before.has(c) && c.priority === -2);
-  if (baseTransform) {
-    baseTransform.enabled = (context: { baseHref?: unknown }) => Boolean(context.baseHref);
-    let pageTransform: ((html: string) => Promise<string>) | undefined;
-    eleventyConfig.addTransform('basePath', function (content) {
-      const outputPath = this.page?.outputPath;
-      if (typeof content !== 'string' || typeof outputPath !== 'string' || !outputPath.endsWith('.html')) return content;
-      if (!pageTransform) {
-        const url = eleventyConfig.getFilter('htmlBaseUrl') as (url: string) => string;
-        const html = eleventyConfig.getFilter('transformWithHtmlBase') as (html: string) => Promise<string>;
-        // At `/` the base plugin leaves every URL as it is.
-        pageTransform = url.call({}, '/') === '/' ? async (page) => page : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
-      }
-      return pageTransform(content);
-    });
-  }
+  // The base plugin's whole-page URL transform is replaced by base-path.ts's scan.
+  scanForBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin));
   // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
   // parses every page with posthtml; our layout always fills the css bundle, so it is off.
   eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
