@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
-import { scanForBasePath } from './base-path.js';
+import { basePathTransform, scanForBasePath } from './base-path.js';
 import { IMAGES_DIR } from './images.js';
 import { siteAbsoluteUrl } from './site-url.js';
 import { BUNDLE_DIR, listThemes } from './themes.js';
@@ -145,19 +145,22 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // Each entry's feed item rendered once per format, for the site's feed and its tags'.
   addFeedItemCache(eleventyConfig);
   // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
-  // (the HTML base plugin's converter parses the HTML; most entries need no change at all):
-  // relative URLs against the entry's page, site-relative ones (`/images/...`) under the
-  // base path.
+  // (most entries need no change at all): relative URLs against the entry's page,
+  // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
+  // URL function, found with base-path.ts's scan rather than a posthtml parse per entry.
   const absolute = new Map<string, Promise<string>>();
   type WithBase = (html: string, base: string, pageUrl: string) => Promise<string>;
+  type UrlWithBase = (url: string, base: string, pageUrl: string) => string;
   eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
     if (!hasRelativeUrl(entry.html)) return entry.html;
     const key = siteAbsoluteUrl(entry.url, siteUrl);
     let converted = absolute.get(key);
     if (!converted) {
-      // The base plugin's filter: the origin with Eleventy's pathPrefix (the site URL's path).
-      const withBase = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
-      converted = withBase(entry.html, new URL(siteUrl).origin, entry.url);
+      // The base plugin's filters: the origin with Eleventy's pathPrefix (the site URL's path).
+      const url = eleventyConfig.getFilter('htmlBaseUrl') as UrlWithBase;
+      const html = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
+      const origin = new URL(siteUrl).origin;
+      converted = basePathTransform({ url: (u) => url.call({}, u, origin, entry.url), html: (h) => html.call({}, h, origin, entry.url) })(entry.html);
       absolute.set(key, converted);
     }
     return converted;

@@ -4,11 +4,15 @@
 // bytes outside the URLs it changes as they were.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Eleventy, { HtmlBasePlugin } from '@11ty/eleventy';
+import Eleventy from '@11ty/eleventy';
+import * as eleventyExports from '@11ty/eleventy';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { basePathTransform, scanForBasePath, type BasePathConfig } from '../../src/site/base-path.js';
 import { useTempDir } from '../helpers/cli.js';
+
+/** Eleventy's HTML base plugin (exported by Eleventy 3; its typings do not name it). */
+const HtmlBasePlugin = (eleventyExports as unknown as { HtmlBasePlugin: unknown }).HtmlBasePlugin;
 
 /** Every URL form the base plugin handles, and places where no URL may be touched. */
 const PAGE = `<!doctype html>
