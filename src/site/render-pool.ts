@@ -7,8 +7,6 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
-import { renderBody } from './sanitize.js';
 import { WORKER_EXEC_ARGV } from '../threads.js';
 
 /** Below this many bodies, render in this thread (starting workers would cost about as much as they save). */
@@ -39,7 +37,11 @@ export async function renderBodies(bodies: string[], options: RenderOptions = {}
   const onBatch = options.onBatch ?? (() => undefined);
   // From TypeScript sources (tests) there is no compiled worker: render here.
   const compiled = import.meta.url.endsWith('.js');
+  if (bodies.length === 0) return [];
   if (bodies.length < WORKER_THRESHOLD || threads < 1 || !compiled) {
+    // Loaded when there is something to render: a build whose bodies all come from the
+    // build cache loads neither marked nor sanitize-html (nor piscina below).
+    const { renderBody } = await import('./sanitize.js');
     const out: string[] = [];
     for (let i = 0; i < bodies.length; i += BATCH) {
       const html = bodies.slice(i, i + BATCH).map((b) => renderBody(b));
@@ -50,6 +52,7 @@ export async function renderBodies(bodies: string[], options: RenderOptions = {}
     }
     return out;
   }
+  const { Piscina } = await import('piscina');
   const worker = new URL('./render-worker.js', import.meta.url);
   const pool = new Piscina<string[], string[]>({ filename: worker.href, minThreads: threads, maxThreads: threads, execArgv: WORKER_EXEC_ARGV });
   try {
