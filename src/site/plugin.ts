@@ -60,6 +60,8 @@ interface EleventyConfigLike {
   getFilter(name: string): (...args: unknown[]) => unknown;
   addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
   globalData?: Record<string, unknown>;
+  /** Eleventy's events (`eleventy.before`: a build starts). */
+  on?(event: string, fn: () => void): void;
 }
 
 /** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
@@ -149,6 +151,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
   // URL function, found with base-path.ts's scan rather than a posthtml parse per entry.
   const absolute = new Map<string, Promise<string>>();
+  // Emptied as each build starts: `dev` rebuilds in one process, and an edited entry keeps its URL.
+  eleventyConfig.on?.('eleventy.before', () => absolute.clear());
   type WithBase = (html: string, base: string, pageUrl: string) => Promise<string>;
   type UrlWithBase = (url: string, base: string, pageUrl: string) => string;
   eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
