@@ -25,6 +25,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     CHANGELOG_SITE_URL: SITE_URL,
     GITHUB_ACTIONS: 'true',
     GITHUB_OUTPUT: outputFile,
+    CHANGELOG_RATE_WINDOW_MS: '100',
     ...extra,
   });
 
@@ -51,7 +52,10 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
   }
 
   beforeAll(async () => {
-    fx = await emulatorFixture();
+    // About a hundred requests in a minute or two: at the service's real 60 a minute, the
+    // CLI's pacing (or the emulator's 429s, once the clock is shifted and the ledger cannot
+    // tell) would make the runs wait on the machine's speed. The limit is not under test here.
+    fx = await emulatorFixture({ limits: { perMinute: 600, windowMs: 1000, perDay: 1_000_000 } });
     fx.store.insertEntry(fx.ws, { title: 'First', publish_at: '2026-01-05', content: '<p>one</p>' });
     ({ dir, cleanup } = await tempDir());
     outputFile = join(dir, 'github-output');
