@@ -133,6 +133,26 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
       })
     : undefined;
+  // The search index runs one at a time (Pagefind is one process per Node process); the
+  // builds that end while one runs are covered by a single next run, over the newest pages.
+  let indexChain: Promise<void> = Promise.resolve();
+  let indexQueued: Promise<void> | undefined;
+  /** The latest build's index, once written (or failed, with a log line). */
+  let indexing: Promise<void> = Promise.resolve();
+  const indexSite = (): Promise<void> => {
+    if (indexQueued) return indexQueued;
+    const run = indexChain.then(async () => {
+      indexQueued = undefined;
+      try {
+        await buildSearchIndex(options.outputDir);
+      } catch (err) {
+        log(`search index not built: ${(err as Error).message}`);
+      }
+    });
+    indexQueued = run;
+    indexChain = run;
+    return run;
+  };
   const eleventy = new Eleventy(input.dir, options.outputDir, {
     quietMode: true,
     runMode: 'serve',
@@ -164,13 +184,13 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           throw new EleventyBaseError(`rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
         }
       });
-      // Search works in the preview too: the index is rebuilt after every build.
-      eleventyConfig.on('eleventy.after', async () => {
-        try {
-          await buildSearchIndex(options.outputDir);
-        } catch (err) {
-          log(`search index not built: ${(err as Error).message}`);
-        }
+      // Search works in the preview too: the index is rebuilt after every build, off the
+      // rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
+      // runs no rebuild while one is running: an index that never finished (a Pagefind
+      // process that dies or stops answering leaves the package's promise pending for good)
+      // would hold that reload and every later rebuild for the life of the preview.
+      eleventyConfig.on('eleventy.after', () => {
+        indexing = indexSite();
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
         if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
@@ -182,6 +202,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   try {
     await eleventy.init();
     await eleventy.watch();
+    // Search works from the first page served.
+    await indexing;
   } catch (cause) {
     await teamWatcher?.close();
     await input.cleanup();

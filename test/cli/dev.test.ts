@@ -3,7 +3,8 @@
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +185,49 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   it('never pushes: the entry keeps no identifier', async () => {
     const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);
+  });
+});
+
+describe('changelog-sync dev when Pagefind stops answering after the first build', () => {
+  // The first Pagefind (the first build's index) is the real one; every later one never
+  // answers (as a backend that died or hung: the package's promise then never settles).
+  // A save must still reload the page, and so must the next one.
+  const real = createRequire(import.meta.url).resolve(`@pagefind/${process.platform}-${process.arch}/bin/pagefind_extended`);
+  // Filled in by the setup, read when dev starts (after it).
+  const env: NodeJS.ProcessEnv = {};
+  const fx = useDev(
+    async (dir) => {
+      await mkdir(join(dir, 'content/entries'), { recursive: true });
+      await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Searchable once.'));
+      const script = join(dir, 'pagefind-then-silence.sh');
+      await writeFile(script, `#!/bin/sh\nif mkdir '${dir}/.pagefind-ran' 2>/dev/null; then exec '${real}' "$@"; fi\necho $$ >> '${dir}/silent.pids'\nexec sleep 600\n`);
+      await chmod(script, 0o755);
+      env.PAGEFIND_EXTENDED_BINARY_PATH = script;
+    },
+    { env },
+  );
+
+  afterAll(async () => {
+    // The silent stand-ins, by the process ids they wrote.
+    const pids = await readFile(join(fx.dir, 'silent.pids'), 'utf8').catch(() => '');
+    for (const pid of pids.split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  });
+
+  it('a save reloads the page, and so does the next one', async () => {
+    expect((await get(new URL('/pagefind/pagefind.js', fx.url).href)).status).toBe(200);
+    const url = new URL('/entries/my-first-entry/', fx.url).href;
+    const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
+    for (const title of ['Saved once', 'Saved twice']) {
+      const page = await saveAndReload(fx.url, url, () => writeFile(file, entry(title, 'Searchable once.')), (html) => heading(html) === title);
+      expect(heading(page)).toBe(title);
+    }
+    expect(existsSync(join(fx.dir, 'silent.pids'))).toBe(true);
   });
 });
 
