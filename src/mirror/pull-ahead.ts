@@ -23,7 +23,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash, type EntryState, type SyncState } from './state.js';
+import type { EntryState, SyncState } from './state.js';
 
 /** The log's file name, inside the state directory. */
 export const PULL_AHEAD_FILE = 'pull-ahead.jsonl';
@@ -101,15 +101,6 @@ export function applyPullAhead(stateDir: string, state: SyncState, readHash: (re
 /** Removes the log (after the state that includes it is saved). */
 export function clearPullAhead(stateDir: string): void {
   rmSync(join(stateDir, PULL_AHEAD_FILE), { force: true });
-}
-
-/** {@link contentHash} of a file, or undefined when it cannot be read. */
-export function fileHash(path: string): string | undefined {
-  try {
-    return contentHash(readFileSync(path));
-  } catch {
-    return undefined;
-  }
 }
 
 const HASH = /^[0-9a-f]{64}$/;

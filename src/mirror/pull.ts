@@ -45,7 +45,7 @@ import { dropXmlInvalid, XML_INVALID } from '../xml-chars.js';
 import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
-import { applyPullAhead, clearPullAhead, fileHash, openPullAhead } from './pull-ahead.js';
+import { applyPullAhead, clearPullAhead, openPullAhead } from './pull-ahead.js';
 import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
@@ -190,7 +190,7 @@ async function pullWith(
   const { contentDir, stateDir, dryRun = false } = options;
   // A pull killed after writing files and before saving the state left what it wrote in
   // its write-ahead log: the files that have exactly that text are pull's (pull-ahead.ts).
-  const ahead = applyPullAhead(stateDir, state, (rel) => fileHash(join(contentDir, rel)));
+  const ahead = applyPullAhead(stateDir, state, (rel) => readMirrorFile(contentDir, rel)?.hash);
   // While the service answers: read and hash every file the state knows (in slices, so
   // that the responses keep flowing in).
   const local = new Map<string, LocalFile | null>();

@@ -3,7 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPullAhead, clearPullAhead, fileHash, openPullAhead, PULL_AHEAD_FILE, type AheadRecord } from '../../src/mirror/pull-ahead.js';
+import { applyPullAhead, clearPullAhead, openPullAhead, PULL_AHEAD_FILE, type AheadRecord } from '../../src/mirror/pull-ahead.js';
+import { readMirrorFile } from '../../src/mirror/mirror-read.js';
 import { contentHash, type SyncState } from '../../src/mirror/state.js';
 import { useTempDir } from '../helpers/cli.js';
 
@@ -30,7 +31,7 @@ describe('pull write-ahead log', () => {
     await writeFile(join(stateDir(), PULL_AHEAD_FILE), '{"identifier":"torn","file":"entries/wr', { flag: 'a' });
 
     const state = fresh();
-    const applied = applyPullAhead(stateDir(), state, (rel) => fileHash(join(contentDir(), rel)));
+    const applied = applyPullAhead(stateDir(), state, (rel) => readMirrorFile(contentDir(), rel)?.hash);
     expect([...applied.previous.keys()]).toEqual(['written']);
     expect(applied.previous.get('written')).toBeUndefined();
     expect(state.entries.written).toEqual({ file: 'entries/written.md', remoteHash: 'r-written', localHash: contentHash('the text pull wrote'), syncedHash: 's-written' });
@@ -39,7 +40,7 @@ describe('pull write-ahead log', () => {
 
     clearPullAhead(stateDir());
     const again = fresh();
-    expect(applyPullAhead(stateDir(), again, (rel) => fileHash(join(contentDir(), rel))).previous.size).toBe(0);
+    expect(applyPullAhead(stateDir(), again, (rel) => readMirrorFile(contentDir(), rel)?.hash).previous.size).toBe(0);
     expect(Object.keys(again.entries)).toEqual(['kept']);
   });
 
@@ -53,7 +54,7 @@ describe('pull write-ahead log', () => {
     log.write(record('kept', 'entries/b.md', 'two'));
     log.close();
     const state = fresh();
-    const applied = applyPullAhead(stateDir(), state, (rel) => fileHash(join(contentDir(), rel)));
+    const applied = applyPullAhead(stateDir(), state, (rel) => readMirrorFile(contentDir(), rel)?.hash);
     expect(state.entries.kept!.file).toBe('entries/b.md');
     expect(applied.previous.get('kept')).toEqual({ file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' });
   });
