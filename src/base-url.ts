@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ChangelogSyncError } from './api/errors.js';
+import { ChangelogSyncError } from './errors.js';
 
 /**
  * The URL with its user name and password removed (`https://host/`). A text that is not a

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ChangelogSyncError } from './api/errors.js';
+import { ChangelogSyncError } from './errors.js';
 import type { EmulatorCliOptions } from './commands/emulator.js';
 import { loadConfig, type Config } from './config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ChangelogSyncError } from './api/errors.js';
+import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
 
 /**

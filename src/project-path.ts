@@ -13,7 +13,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { ChangelogSyncError } from './api/errors.js';
+import { ChangelogSyncError } from './errors.js';
 
 /** A symbolic link (or a folder reached through one) that resolves outside the project. */
 export interface OutsideFile {

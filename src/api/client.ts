@@ -30,7 +30,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
   type FieldIssue,
-} from './errors.js';
+} from '../errors.js';
 import { DEFAULT_MAX_RESPONSE_MB } from '../config.js';
 import { RateBudget } from './rate-budget.js';
 import {

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { RateLimitedError } from './errors.js';
+import { RateLimitedError } from '../errors.js';
 
 /** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
 export type DailyLedger = Array<[minute: number, count: number]>;

@@ -3,7 +3,7 @@
  * @module
  */
 import { join, relative, sep } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { ENV, type Config } from '../config.js';
 import { isGitHubActions, setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';

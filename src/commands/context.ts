@@ -6,7 +6,7 @@
  */
 import { ChangelogClient } from '../api/client.js';
 import { commandLine } from '../project-command.js';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { RateBudget } from '../api/rate-budget.js';
 import type { Config } from '../config.js';
 import { loadLedger, saveLedger } from '../mirror/state.js';

@@ -18,7 +18,7 @@ import { handleError } from '../output/handle-error.js';
 import { entryProblems, readServiceTagNames, stripPath, tagContext, type EntryProblem } from '../mirror/entry-problems.js';
 import { problemText } from './check.js';
 import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { existsSync } from 'node:fs';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';

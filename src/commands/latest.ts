@@ -4,7 +4,7 @@
  * @module
  */
 import { ChangelogClient } from '../api/client.js';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { assertBaseUrl } from '../base-url.js';
 import type { Config } from '../config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';

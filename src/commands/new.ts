@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { Config } from '../config.js';
 import { entryFileName, isSafeSlug, serializeEntryFile, slugify } from '../mirror/entry-file.js';
 import { ENTRIES_DIR } from '../mirror/local-index.js';

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { Config } from '../config.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';

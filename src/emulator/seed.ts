@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { EmulatorStore, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
 
 const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });

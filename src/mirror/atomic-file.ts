@@ -15,7 +15,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { isProcessAlive } from './process-alive.js';
 
 let counter = 0;

@@ -7,7 +7,7 @@
  * @module
  */
 import type TurndownService from 'turndown';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { EditorJsDocument } from '../api/schemas.js';
 import { escapeHtml } from '../html-escape.js';
 import { parseHtmlFragment } from './html-dom.js';

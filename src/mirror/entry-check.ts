@@ -15,7 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { lineOfField } from './entry-file.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';

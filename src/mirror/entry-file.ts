@@ -14,7 +14,7 @@ import yaml from 'js-yaml';
 import { DATE, isRealDate, KNOWN_FIELDS, loadFrontmatterYaml, publishDay } from './frontmatter.js';
 import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
-import { ChangelogSyncError, ValidationError, type FieldIssue } from '../api/errors.js';
+import { ChangelogSyncError, ValidationError, type FieldIssue } from '../errors.js';
 
 export { addFrontmatterFields, KNOWN_FIELDS, publishDay, serializeEntryFile } from './frontmatter.js';
 

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { ChangelogSyncError, ValidationError } from '../api/errors.js';
+import { ChangelogSyncError, ValidationError } from '../errors.js';
 import { lineOfField, slugify } from './entry-file.js';
 import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
 import type { IndexedFile } from './local-index.js';

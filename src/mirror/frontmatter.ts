@@ -7,7 +7,7 @@
  * @module
  */
 import yaml from 'js-yaml';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { EntryFrontmatter } from './entry-file.js';
 
 /**

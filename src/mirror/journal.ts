@@ -23,7 +23,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import { JOURNAL_FILE } from './state.js';
 

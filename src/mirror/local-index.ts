@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { parseEntryFile, sha256, type EntryFile } from './entry-file.js';
 
 /** The folder of entry files inside the content directory. */

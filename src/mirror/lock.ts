@@ -22,7 +22,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { isProcessAlive } from './process-alive.js';
 
 /** Name of the lock directory inside the state directory. */

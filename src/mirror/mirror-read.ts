@@ -7,7 +7,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { parseEntryFile, type EntryFile } from './entry-file.js';
 import type { KeptFields } from './mirror-file.js';
 import { CONFLICTS_DIR, contentHash, syncedHash, type EntryState } from './state.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { RemoteEntry } from '../api/schemas.js';
 import type { SyncState } from './state.js';
 

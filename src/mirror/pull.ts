@@ -32,7 +32,7 @@
  */
 import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
-import type { ChangelogSyncError } from '../api/errors.js';
+import type { ChangelogSyncError } from '../errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { removeLeftoverTempFiles } from './temp-files.js';

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { ValidationError, type FieldIssue } from '../api/errors.js';
+import { ValidationError, type FieldIssue } from '../errors.js';
 import type { RemoteEntry } from '../api/schemas.js';
 import { isSafeSlug, lineOfField, slugify, type EntryFile } from './entry-file.js';
 import { entryProblems, splitFix, tagContext, type EntryProblem } from './entry-problems.js';

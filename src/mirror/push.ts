@@ -27,7 +27,7 @@
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { ChangelogClient } from '../api/client.js';
-import { ChangelogSyncError, isErrorCode, type ValidationError } from '../api/errors.js';
+import { ChangelogSyncError, isErrorCode, type ValidationError } from '../errors.js';
 import type { CreateEntryInput, RemoteEntry } from '../api/schemas.js';
 import { markdownToHtml } from './markdown-html.js';
 import { failpoint } from '../failpoint.js';

@@ -12,7 +12,7 @@ import { createHash, hash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { DailyLedger } from '../api/rate-budget.js';
 import { failpoint } from '../failpoint.js';
 

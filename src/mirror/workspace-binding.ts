@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { Workspace } from '../api/schemas.js';
 
 /** Workspace settings, written by pull (Eleventy global data `workspace`). */

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import { addFrontmatterFields, parseEntryFile } from './entry-file.js';
 import { contentHash, syncedHash, type EntryState, type SyncState } from './state.js';

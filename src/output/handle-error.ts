@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ChangelogSyncError, ExitError } from '../api/errors.js';
+import { ChangelogSyncError, ExitError } from '../errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
 

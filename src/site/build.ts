@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';

@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Eleventy from '@11ty/eleventy';
 import { watch } from 'chokidar';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import { escapeHtml } from '../html-escape.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { prepareSiteInput, readWorkspace, type BuildOptions } from './build.js';

@@ -10,7 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 
 /** The themes shipped in `site/_includes/css/themes/`. `commit` is the service's own default. */
 export const BUILT_IN_THEMES = ['commit', 'paper', 'mono'] as const;

@@ -10,7 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 import type { Subscriber } from '../api/schemas.js';
 import { subscribersToCsv, writeCsvFile } from './csv-write.js';
 

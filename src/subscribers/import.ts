@@ -22,7 +22,7 @@
  * @module
  */
 import type { ChangelogClient } from '../api/client.js';
-import type { ErrorCode } from '../api/errors.js';
+import type { ErrorCode } from '../errors.js';
 import type { Subscriber } from '../api/schemas.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';

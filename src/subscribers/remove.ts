@@ -7,7 +7,7 @@
  * @module
  */
 import type { ChangelogClient } from '../api/client.js';
-import type { ErrorCode } from '../api/errors.js';
+import type { ErrorCode } from '../errors.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeEmail } from './validate.js';

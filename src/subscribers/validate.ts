@@ -9,7 +9,7 @@
  * @module
  */
 import validator from 'validator';
-import { ChangelogSyncError } from '../api/errors.js';
+import { ChangelogSyncError } from '../errors.js';
 
 /** Why an email cell cannot be used. */
 export type EmailProblem = 'missing-email' | 'invalid-email';

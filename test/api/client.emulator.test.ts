@@ -2,7 +2,7 @@
 // authentication, limits (service-spec.md "Endpoints", "Authentication", "Limits").
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChangelogSyncError } from '../../src/api/errors.js';
+import { ChangelogSyncError } from '../../src/errors.js';
 import { RateBudget } from '../../src/api/rate-budget.js';
 import { serviceTimestamp } from '../../src/emulator/store.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

@@ -3,7 +3,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangelogClient, parseRetryAfter } from '../../src/api/client.js';
-import { ChangelogSyncError, RateLimitedError, ValidationError } from '../../src/api/errors.js';
+import { ChangelogSyncError, RateLimitedError, ValidationError } from '../../src/errors.js';
 import { RateBudget } from '../../src/api/rate-budget.js';
 
 const BASE = 'https://changelog.test';

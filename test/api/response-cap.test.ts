@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChangelogSyncError } from '../../src/api/errors.js';
+import { ChangelogSyncError } from '../../src/errors.js';
 import type { RequestLogRecord } from '../../src/emulator/server.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

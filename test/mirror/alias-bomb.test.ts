@@ -4,7 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChangelogSyncError } from '../../src/api/errors.js';
+import { ChangelogSyncError } from '../../src/errors.js';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { MAX_ALIAS_EXPANSION } from '../../src/mirror/frontmatter.js';
 import { runCli, useTempDir } from '../helpers/cli.js';

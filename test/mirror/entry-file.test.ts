@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChangelogSyncError, ValidationError } from '../../src/api/errors.js';
+import { ChangelogSyncError, ValidationError } from '../../src/errors.js';
 import { addFrontmatterFields, entryFileName, parseEntryFile, serializeEntryFile, slugify } from '../../src/mirror/entry-file.js';
 import { isRealDate } from '../../src/mirror/frontmatter.js';
 

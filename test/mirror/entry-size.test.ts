@@ -3,7 +3,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChangelogSyncError } from '../../src/api/errors.js';
+import { ChangelogSyncError } from '../../src/errors.js';
 import { MAX_CONVERTED_CONTENT_MB, remoteContentToMarkdown } from '../../src/mirror/convert.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
 import { useEmulatorFixture } from '../helpers/emulator.js';

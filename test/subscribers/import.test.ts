@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogClient } from '../../src/api/client.js';
-import { NetworkError } from '../../src/api/errors.js';
+import { NetworkError } from '../../src/errors.js';
 import { RateBudget } from '../../src/api/rate-budget.js';
 import type { NewSubscriber, Subscriber } from '../../src/api/schemas.js';
 import { parseSubscriberCsv, readSubscriberCsv } from '../../src/subscribers/csv-read.js';
