@@ -2,7 +2,8 @@
 // network disabled (DESIGN.md "Conventions": tests).
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChangelogClient, parseRetryAfter } from '../../src/api/client.js';
+import { ChangelogClient } from '../../src/api/client.js';
+import { parseRetryAfter } from '../../src/api/http-errors.js';
 import { ChangelogSyncError, RateLimitedError, ValidationError } from '../../src/errors.js';
 import { RateBudget } from '../../src/api/rate-budget.js';
 
@@ -19,9 +20,10 @@ let clock: number;
 const fakeBudget = () =>
   new RateBudget({
     now: () => clock,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       sleeps.push(ms);
       clock += ms;
+      return Promise.resolve();
     },
   });
 
@@ -30,8 +32,9 @@ function client(extra: Partial<ConstructorParameters<typeof ChangelogClient>[0]>
     baseUrl: BASE,
     token: TOKEN,
     dispatcher: agent,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       sleeps.push(ms);
+      return Promise.resolve();
     },
     budget: fakeBudget(),
     ...extra,
@@ -139,6 +142,20 @@ describe('errors are translated at the boundary', () => {
     expect(err.status).toBe(status);
     expect(err.message).toContain(`GET ${BASE}/api/subscribers: ${status}`);
     expect(err.message).not.toContain(TOKEN);
+  });
+
+  it('a user name and password in the base URL are named in no message and sent nowhere', async () => {
+    let auth: string | undefined;
+    pool.intercept({ path: '/api/tags', method: 'GET' }).reply((opts) => {
+      auth = (opts.headers as Record<string, string>).authorization;
+      return { statusCode: 404, data: { message: 'nope' }, responseOptions: json };
+    });
+    const c = client({ baseUrl: 'https://alice:hunter2@changelog.test/' });
+    const err = await caught(c.listTags());
+    expect(err.message).toBe(`GET ${BASE}/api/tags: 404 Not Found: nope`);
+    expect(`${err.message} ${err.hint}`).not.toMatch(/alice|hunter2/);
+    expect(c.baseUrl).toBe(BASE);
+    expect(auth).toBe(`Bearer ${TOKEN}`);
   });
 
   it('422 -> E_VALIDATION with the service message and field errors', async () => {
