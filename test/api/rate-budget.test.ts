@@ -7,9 +7,10 @@ function fake(options: RateBudgetOptions = {}) {
   const t = { now: Date.UTC(2026, 10, 22, 12), sleeps: [] as number[] };
   const budget = new RateBudget({
     now: () => t.now,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       t.sleeps.push(ms);
       t.now += ms;
+      return Promise.resolve();
     },
     ...options,
   });
