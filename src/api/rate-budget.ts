@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimitedError } from '../errors.js';
 
 /** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
@@ -69,8 +70,6 @@ export interface Slot {
   /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
   settled: boolean;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Gates requests under a per-minute and a per-day limit.
@@ -122,7 +121,7 @@ export class RateBudget {
     this.windowMs = options.windowMs ?? 60_000;
     this.dayMs = options.dayMs ?? 86_400_000;
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
     this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
     this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.onBook = options.onBook;
@@ -154,7 +153,9 @@ export class RateBudget {
    *
    * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, or when a
    *   429 asked for a wait longer than `maxWaitMs`: waiting would take hours, so the caller
-   *   defers the work to the next run instead. Such an error has no `status`.
+   *   defers the work to the next run instead. Such an error has no `status`
+   *   (service-spec.md "Limits"; DESIGN.md "Rate limits").
+   * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
    */
   acquire(): Promise<Slot> {
     const turn = this.queue.then(() => this.waitForSlot());

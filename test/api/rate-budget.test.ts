@@ -1,5 +1,6 @@
 // The RateBudget on a fake clock that its fake sleep advances: when requests may start,
 // what the window and the daily ledger count, and how a 429 blocks.
+import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { RateBudget, type RateBudgetOptions } from '../../src/api/rate-budget.js';
 
@@ -50,8 +51,11 @@ describe('the minute window', () => {
     b.t.now += 5000; // in flight for five windows
     let second: number | undefined;
     const waiting = b.budget.acquire().then(() => (second = b.t.now));
-    await new Promise((r) => setTimeout(r, 5));
+    // On the fake clock, acquire() is promise jobs only: one turn of the event loop runs
+    // them all, so by then it has either resolved or parked on the slot in flight.
+    await setImmediate();
     expect(second).toBeUndefined(); // still blocked by the unsettled slot
+    expect(b.t.sleeps).toEqual([]); // waiting on the settle, not on a timer
     b.budget.settle(first);
     await waiting;
     expect(second).toBe(first.t + 1000); // a full window after the response
