@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './errors.js';
 import type { EmulatorCliOptions } from './commands/emulator.js';
 import { loadConfig, type Config } from './config.js';
-import { CREATE_RESPONSE_SHAPES } from './emulator/server.js';
+import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './output/exit-codes.js';
 import { handleError } from './output/handle-error.js';
 import { Reporter } from './output/reporter.js';

@@ -6,7 +6,8 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadSeed } from '../emulator/seed.js';
-import { startEmulator, type EmulatorFaults, type EmulatorLimits, type RequestLogRecord } from '../emulator/server.js';
+import type { EmulatorFaults } from '../emulator/faults.js';
+import { startEmulator, type EmulatorLimits, type RequestLogRecord } from '../emulator/server.js';
 import { EmulatorStore } from '../emulator/store.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';

@@ -4,7 +4,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorFaults, type RunningEmulator } from '../../src/emulator/server.js';
+import type { EmulatorFaults } from '../../src/emulator/faults.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 

@@ -1,0 +1,146 @@
+/**
+ * What the emulator does wrong on purpose, for tests that try to break the client
+ * (DESIGN.md "Conventions": tests; service-spec.md "Errors" and "Gaps in the endpoints"):
+ * 5xx, dropped connections after a commit, stalls, latency, 429 bursts, bodies that are
+ * not the envelope, oversize bodies, and each shape a create's answer may take.
+ *
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import type { AnswerRecord, Responder } from './responder.js';
+
+/** The shapes of a `POST /api/entry` answer the spec leaves open ("Gaps in the endpoints"). */
+export const CREATE_RESPONSE_SHAPES = ['entry', 'identifier', 'success-only', 'empty'] as const;
+type CreateResponseShape = (typeof CREATE_RESPONSE_SHAPES)[number];
+
+/** What the emulator may do wrong on purpose. Every field is optional; all off by default. */
+export interface EmulatorFaults {
+  /** Drop the connection after committing every Nth `POST /api/entry` (1 = every one). */
+  dropAfterCommitEvery?: number;
+  /** Drop the connection after committing a `POST /api/entry` with this probability (0..1). */
+  dropAfterCommitProbability?: number;
+  /** Answer this fraction (0..1) of API requests with a 500, before doing anything. */
+  serverErrorRate?: number;
+  /** Answer every Nth `POST /api/entry` with a 500 after committing the entry (the entry exists). */
+  errorAfterCommitEvery?: number;
+  /** Delay every response by this many ms. */
+  latencyMs?: number;
+  /** Answer the next N API requests with 429 (a burst), before doing anything. */
+  rateLimitBurst?: number;
+  /** `Retry-After` seconds sent with injected 429s. Default 1. */
+  rateLimitBurstRetryAfter?: number;
+  /** Answer API requests with an HTML page (status 200) instead of JSON. */
+  htmlBody?: boolean;
+  /** Answer API requests with malformed JSON (status 200). */
+  malformedJson?: boolean;
+  /**
+   * Answer API requests with a valid JSON envelope (status 200) of this many MB (2^20
+   * bytes), padded with whitespace and streamed with backpressure, so a client that stops
+   * reading stops the sending: `bytesSent` of the request log says how much went out.
+   */
+  oversizeBodyMb?: number;
+  /** Send the {@link oversizeBodyMb} body without `Content-Length` (chunked): only the bytes read tell its size. */
+  oversizeBodyChunked?: boolean;
+  /** What `POST /api/entry` returns: the entry (default), only its identifier, `{success}`, or an empty 201. */
+  createResponse?: CreateResponseShape;
+  /**
+   * Hold every Nth `POST /api/entry` (1 = every one) for {@link stallMs} before answering:
+   * a client with a shorter timeout gives up while the service still works on it.
+   */
+  stallCreateEvery?: number;
+  /** How long a stalled create is held, in ms. Default 1,000. */
+  stallMs?: number;
+  /**
+   * Where the stall happens: before the entry is committed (default: the entry appears
+   * only after the client may have given up) or after (the entry exists, the answer is late).
+   */
+  stallAfterCommit?: boolean;
+  /**
+   * While set, every API request waits (after it was logged and counted) until this
+   * promise settles: tests freeze the service at an exact point of a client's run.
+   */
+  pause?: Promise<unknown>;
+  /** Random source for the probabilistic faults (tests pass a seeded one). Default Math.random. */
+  random?: () => number;
+}
+
+/** Whether a fault set to hit every `every`-th create hits the `n`-th (1-based). */
+export function hitsNth(every: number | undefined, n: number): boolean {
+  return every !== undefined && every > 0 && n % every === 0;
+}
+
+/**
+ * Answers an API request by the faults that act before anything is done (after the
+ * limits, the 429 burst, the pause and the latency): a 500 by
+ * {@link EmulatorFaults.serverErrorRate}, an HTML page, malformed JSON, an oversize body.
+ *
+ * @param random the random source (drawn once, for the 500, when that rate is set).
+ * @param headers the rate-limit headers a 500 carries.
+ * @returns whether a fault answered.
+ */
+export async function answerInjectedFault(faults: EmulatorFaults, random: () => number, r: Responder, headers: Record<string, string>): Promise<boolean> {
+  if (faults.serverErrorRate && random() < faults.serverErrorRate) {
+    r.record.fault = '500';
+    r.reply(500, { message: 'Server Error' }, headers);
+    return true;
+  }
+  if (faults.htmlBody) {
+    r.record.fault = 'html';
+    r.raw(200, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html><body><h1>Welcome</h1></body></html>');
+    return true;
+  }
+  if (faults.malformedJson) {
+    r.record.fault = 'malformed-json';
+    r.raw(200, { 'content-type': 'application/json' }, '{"success": true, "data": [');
+    return true;
+  }
+  if (faults.oversizeBodyMb) {
+    r.record.fault = 'oversize-body';
+    r.record.status = 200;
+    await streamOversizeBody(r.res, Math.round(faults.oversizeBodyMb * 2 ** 20), faults.oversizeBodyChunked === true, r.record);
+    r.done();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Writes a 200 with a JSON envelope of exactly `total` bytes (whitespace padding), chunk
+ * by chunk, waiting for the client to take each one; stops when the client goes away.
+ *
+ */
+async function streamOversizeBody(res: ServerResponse, total: number, chunked: boolean, record: AnswerRecord): Promise<void> {
+  const head = Buffer.from('{"success":true,"data":[]');
+  const tail = Buffer.from('}');
+  const pad = Buffer.alloc(64 * 1024, 0x20);
+  res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(Math.max(total, head.length + tail.length)) }) });
+  let sent = 0;
+  let closed = false;
+  res.once('close', () => (closed = true));
+  const write = (buf: Buffer): boolean => {
+    sent += buf.length;
+    record.bytesSent = sent;
+    return res.write(buf);
+  };
+  write(head);
+  while (!closed && sent < total - tail.length) {
+    const n = Math.min(pad.length, total - tail.length - sent);
+    if (!write(n === pad.length ? pad : pad.subarray(0, n)) && !closed) {
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
+        res.on('drain', go);
+        res.on('close', go);
+      });
+    }
+  }
+  if (closed) {
+    record.dropped = true;
+    return;
+  }
+  record.bytesSent = sent + tail.length;
+  res.end(tail);
+}
