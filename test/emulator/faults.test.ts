@@ -1,5 +1,6 @@
 // The emulator's fault injection and request log, over HTTP, in-process and from the CLI.
 import { spawn } from 'node:child_process';
+import { EventEmitter, once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -25,6 +26,36 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
 }
 
 const create = (slug: string) => call('POST', '/api/entry', { title: slug, slug });
+
+/** The body of a `POST /api/entry` answer, in any of its shapes (undefined: empty). */
+type CreateAnswer = { success?: unknown; data?: { identifier?: unknown; title?: unknown } } | undefined;
+
+/**
+ * The emulator's sleep, held by the test: every wait emits `sleep` with the ms asked and
+ * the function that ends it, so a test acts at the exact point where a stall began.
+ */
+function heldSleep() {
+  const sleeps = new EventEmitter<{ sleep: [ms: number, end: () => void] }>();
+  return {
+    sleep: (ms: number) => new Promise<void>((end) => sleeps.emit('sleep', ms, end)),
+    /** The next wait to begin: its ms and the function that ends it. */
+    next: () => once(sleeps, 'sleep') as Promise<[ms: number, end: () => void]>,
+  };
+}
+
+/** A clock that only the emulator's sleep moves: durations in the request log are exact. */
+function fakeClock() {
+  const clock = { t: Date.UTC(2026, 10, 22, 12), slept: [] as number[] };
+  return {
+    clock,
+    now: () => clock.t,
+    sleep: (ms: number) => {
+      clock.slept.push(ms);
+      clock.t += ms;
+      return Promise.resolve();
+    },
+  };
+}
 
 describe('faults', () => {
   it('drop after commit, every Nth: the entry exists, the client gets no answer', async () => {
@@ -60,8 +91,10 @@ describe('faults', () => {
   });
 
   it('latency delays every answer', async () => {
-    fx = await emulatorFixture({ faults: { latencyMs: 150 } });
+    const { clock, now, sleep } = fakeClock();
+    fx = await emulatorFixture({ faults: { latencyMs: 150 }, now, sleep });
     await call('GET', '/api/tags');
+    expect(clock.slept).toEqual([150]);
     expect(fx.emu.log[0]!.ms).toBeGreaterThanOrEqual(150);
   });
 
@@ -82,37 +115,45 @@ describe('faults', () => {
     fx.emu.faults.htmlBody = false;
     fx.emu.faults.malformedJson = true;
     const bad = await call('GET', '/api/entries');
-    expect(() => JSON.parse(bad.text)).toThrow();
+    expect(() => JSON.parse(bad.text) as unknown).toThrow();
   });
 
   it.each([
-    ['entry', (j: any) => typeof j.data.identifier === 'string' && j.data.title === 'x'],
-    ['identifier', (j: any) => typeof j.data.identifier === 'string' && j.data.title === undefined],
-    ['success-only', (j: any) => j.success === true && j.data === undefined],
-    ['empty', (j: any) => j === undefined],
+    ['entry', (j: CreateAnswer) => typeof j?.data?.identifier === 'string' && j.data.title === 'x'],
+    ['identifier', (j: CreateAnswer) => typeof j?.data?.identifier === 'string' && j.data.title === undefined],
+    ['success-only', (j: CreateAnswer) => j?.success === true && j.data === undefined],
+    ['empty', (j: CreateAnswer) => j === undefined],
   ] as const)('POST /api/entry answered with the %s shape', async (shape, check) => {
     fx = await emulatorFixture({ faults: { createResponse: shape } });
     const res = await call('POST', '/api/entry', { title: 'x', slug: 'x' });
     expect(res.status).toBe(201);
-    expect(check(res.text === '' ? undefined : JSON.parse(res.text))).toBe(true);
+    expect(check(res.text === '' ? undefined : (JSON.parse(res.text) as CreateAnswer))).toBe(true);
   });
 
   it('a stalled create, before commit: the entry appears only when the stall ends', async () => {
-    fx = await emulatorFixture({ faults: { stallCreateEvery: 1, stallMs: 300 } });
+    const held = heldSleep();
+    fx = await emulatorFixture({ faults: { stallCreateEvery: 1, stallMs: 300 }, sleep: held.sleep });
     const answer = create('slow');
-    await new Promise((r) => setTimeout(r, 100));
+    const [ms, end] = await held.next();
+    expect(ms).toBe(300);
     expect(fx.store.listEntries(fx.ws)).toHaveLength(0);
+    end();
     expect((await answer).status).toBe(201);
     expect(fx.store.listEntries(fx.ws)).toHaveLength(1);
     expect(fx.emu.log[0]!.fault).toBe('stall-before-commit');
   });
 
   it('a stalled create, after commit: the entry exists while the answer is late', async () => {
-    fx = await emulatorFixture({ faults: { stallCreateEvery: 1, stallMs: 300, stallAfterCommit: true } });
+    const held = heldSleep();
+    fx = await emulatorFixture({ faults: { stallCreateEvery: 1, stallMs: 300, stallAfterCommit: true }, sleep: held.sleep });
     const answer = create('late');
-    await new Promise((r) => setTimeout(r, 100));
+    const [ms, end] = await held.next();
+    expect(ms).toBe(300);
     expect(fx.store.listEntries(fx.ws)).toHaveLength(1);
+    expect(fx.emu.log[0]!.status).toBe(0); // not answered yet
+    end();
     expect((await answer).status).toBe(201);
+    expect(fx.emu.log[0]!.fault).toBe('stall-after-commit');
   });
 });
 
@@ -147,9 +188,10 @@ describe('the request log', () => {
   });
 
   it('counts a request against the limits when it arrives, not after its processing time', async () => {
-    fx = await emulatorFixture({ limits: { perMinute: 1, windowMs: 400 }, faults: { latencyMs: 300 } });
+    const { clock, now, sleep } = fakeClock();
+    fx = await emulatorFixture({ limits: { perMinute: 1, windowMs: 400 }, faults: { latencyMs: 300 }, now, sleep });
     await call('GET', '/api/tags'); // arrives at t, answered at t+300: counted at t
-    await new Promise((r) => setTimeout(r, 150)); // t+450: a window after its arrival
+    clock.t += 150; // t+450: a window after its arrival, less than one after its answer
     expect((await call('GET', '/api/tags')).status).toBe(200);
   });
 });
@@ -179,14 +221,17 @@ describe('from the command line', () => {
           headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer emulator-token' },
           body: JSON.stringify({ title: slug, slug }),
         }).then(
-          async (r) => [r.statusCode, JSON.parse(await r.body.text()).data] as const,
+          async (r) => [r.statusCode, (JSON.parse(await r.body.text()) as NonNullable<CreateAnswer>).data] as const,
           () => [0, undefined] as const,
         );
       const first = await post('one');
       expect(first[0]).toBe(201);
-      expect(Object.keys(first[1])).toEqual(['identifier']);
+      expect(Object.keys(first[1] ?? {})).toEqual(['identifier']);
       expect((await post('two'))[0]).toBe(0);
-      await new Promise((r) => setTimeout(r, 100));
+      // The log line is appended in the same turn as the answer (or the drop); once the
+      // process has stopped, every line it will ever write is in the file.
+      child.kill('SIGTERM');
+      await once(child, 'close');
       const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RequestLogRecord);
       expect(lines.map((l) => [l.method, l.path, l.status, l.slug, l.dropped ?? false])).toEqual([
         ['POST', '/api/entry', 201, 'one', false],
@@ -194,8 +239,10 @@ describe('from the command line', () => {
       ]);
       expect(typeof lines[0]!.at).toBe('number');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('close', r));
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'close');
+      }
       await cleanup();
     }
   });
