@@ -17,14 +17,14 @@ const booleanLike = z.union([z.boolean(), z.number(), z.string()]).transform((v)
 });
 
 /** One Editor.js block: `{type, data}` (the service's older content form). */
-export const editorJsBlockSchema = z.looseObject({
+const editorJsBlockSchema = z.looseObject({
   id: z.string().optional(),
   type: z.string(),
   data: z.record(z.string(), z.unknown()).default({}),
 });
 
 /** The service's older content form: `{time, blocks: [...], version}` (DESIGN.md, "Known facts"). */
-export const editorJsDocumentSchema = z.looseObject({
+const editorJsDocumentSchema = z.looseObject({
   time: z.number().optional(),
   blocks: z.array(editorJsBlockSchema),
   version: z.string().optional(),
@@ -35,7 +35,7 @@ export type EditorJsDocument = z.infer<typeof editorJsDocumentSchema>;
  * Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of
  * one). `null`/absent means an empty body.
  */
-export const entryContentSchema = z
+const entryContentSchema = z
   .union([z.string(), editorJsDocumentSchema, z.null()])
   .optional()
   .transform((v): string | EditorJsDocument => {
@@ -122,30 +122,30 @@ export const latestEntrySchema = z.preprocess(
 );
 export type LatestEntry = z.infer<typeof latestEntrySchema>;
 
-/** Body of `POST /api/entry` (spec: "Entry (as sent when creating)"). */
-export const createEntryInputSchema = z.object({
-  title: z.string().min(1),
-  slug: z.string().min(1).optional(),
-  is_published: z.boolean().optional(),
-  publish_at: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be formatted YYYY-MM-DD')
-    .optional(),
-  notify_subscribers: z.boolean().optional(),
-  html: z.string().optional(),
-});
-export type CreateEntryInput = z.infer<typeof createEntryInputSchema>;
+/**
+ * Body of `POST /api/entry` (spec: "Entry (as sent when creating)"; endpoint 5). The
+ * service checks it; the client sends what push built.
+ */
+export interface CreateEntryInput {
+  /** The only required field. */
+  title: string;
+  slug?: string | undefined;
+  /** With a future `publish_at`, the entry is scheduled (rule 5). */
+  is_published?: boolean | undefined;
+  /** `YYYY-MM-DD` (rule 5). */
+  publish_at?: string | undefined;
+  notify_subscribers?: boolean | undefined;
+  /** The body as HTML. */
+  html?: string | undefined;
+}
 
 /** A subscriber as sent to `POST /api/subscribers` (spec endpoint 8). */
-export const newSubscriberSchema = z.object({
-  name: z.string(),
-  email: z.string(),
-  verified_at: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be formatted YYYY-MM-DD')
-    .optional(),
-});
-export type NewSubscriber = z.infer<typeof newSubscriberSchema>;
+export interface NewSubscriber {
+  name: string;
+  email: string;
+  /** `YYYY-MM-DD`; when omitted, the service uses the current date (rule 4). */
+  verified_at?: string | undefined;
+}
 
 /** The response envelope of every authenticated operation (spec: "Response envelope"). */
 export const envelopeSchema = z.looseObject({
@@ -154,7 +154,6 @@ export const envelopeSchema = z.looseObject({
   data: z.unknown().optional(),
   message: z.string().optional(),
 });
-export type Envelope = z.infer<typeof envelopeSchema>;
 
 /** The interface version this client was written against (spec: "Versioning"). */
 export const SUPPORTED_VERSION = '1.0';

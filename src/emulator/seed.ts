@@ -13,7 +13,7 @@ import { EmulatorStore, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorW
 const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
 
 /** One entry of a seed. `publish_at` is `YYYY-MM-DD` or a full timestamp; a date may be relative: `+3d`/`-10d` from today. */
-export const seedEntrySchema = z.object({
+const seedEntrySchema = z.object({
   identifier: z.string().optional(),
   title: z.string(),
   slug: z.string().optional(),
@@ -25,7 +25,7 @@ export const seedEntrySchema = z.object({
 });
 
 /** One workspace of a seed. */
-export const seedWorkspaceSchema = z.object({
+const seedWorkspaceSchema = z.object({
   identifier: z.string().optional(),
   name: z.string(),
   slug: z.string().optional(),
@@ -43,11 +43,10 @@ export const seedWorkspaceSchema = z.object({
 });
 
 /** A whole seed file. */
-export const seedSchema = z.object({ workspaces: z.array(seedWorkspaceSchema).min(1) });
-export type Seed = z.input<typeof seedSchema>;
+const seedSchema = z.object({ workspaces: z.array(seedWorkspaceSchema).min(1) });
 
 /** Path of the demo seed shipped with changelog-sync. */
-export const DEMO_SEED_PATH = fileURLToPath(new URL('../../src/emulator/demo/seed.json', import.meta.url));
+const DEMO_SEED_PATH = fileURLToPath(new URL('../../src/emulator/demo/seed.json', import.meta.url));
 
 /** Folder of the local demo entries that `npm start` pushes. */
 export const DEMO_ENTRIES_DIR = fileURLToPath(new URL('../../src/emulator/demo/entries/', import.meta.url));
@@ -65,7 +64,7 @@ function resolveDate(value: string | undefined, now: number): string | undefined
  * Builds a store from a seed object.
  * @throws {ChangelogSyncError} `E_VALIDATION` when the seed does not match {@link seedSchema}.
  */
-export function seedStore(seed: unknown, now: () => number = Date.now, source = 'seed'): EmulatorStore {
+function seedStore(seed: unknown, now: () => number = Date.now, source = 'seed'): EmulatorStore {
   const parsed = seedSchema.safeParse(seed);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

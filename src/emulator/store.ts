@@ -22,7 +22,7 @@ export function serviceTimestamp(ms: number): string {
 }
 
 /** An Editor.js document, as the service's older content form stores it. */
-export interface EditorJsContent {
+interface EditorJsContent {
   time?: number;
   blocks: Array<{ id?: string; type: string; data: Record<string, unknown> }>;
   version?: string;
@@ -48,7 +48,7 @@ export interface EmulatorEntry {
 }
 
 /** A tag as the service returns it. */
-export interface EmulatorTag {
+interface EmulatorTag {
   name: string;
   slug: string;
   bg_color: string;
@@ -111,7 +111,7 @@ export class EmulatorValidationError extends Error {
 }
 
 /** Lower-case, ASCII, hyphenated slug of a title (the emulator's choice when none is sent). */
-export function emulatorSlug(title: string): string {
+function emulatorSlug(title: string): string {
   const s = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
