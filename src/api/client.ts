@@ -163,7 +163,7 @@ export class ChangelogClient {
 
   /**
    * Endpoint 1, `GET /api/workspace`: the token's workspace.
-   * @throws {ChangelogSyncError} see the module description for the codes.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
    */
   async getWorkspace(): Promise<Workspace> {
     return this.parse(workspaceSchema, await this.data('GET', '/api/workspace'), 'GET /api/workspace');
@@ -172,7 +172,7 @@ export class ChangelogClient {
   /**
    * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit`.
    * @param options.limit restrict to the latest N entries (spec rule 1).
-   * @throws {ChangelogSyncError} see the module description for the codes.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
    */
   async listEntries(options: { limit?: number } = {}): Promise<RemoteEntry[]> {
     const data = await this.data('GET', '/api/entries', { limit: options.limit });
@@ -182,7 +182,7 @@ export class ChangelogClient {
   /**
    * Endpoint 3, `GET /api/entries/{id}`. Accepts the entry in an envelope or bare (the
    * spec does not show this body).
-   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry.
+   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else as {@link ChangelogClient.getWorkspace}.
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
     const path = `/api/entries/${encodeURIComponent(identifier)}`;
@@ -194,7 +194,7 @@ export class ChangelogClient {
   /**
    * Endpoint 4, `GET /api/entries/latest/{uuid}`: public, sent without a token.
    * @param workspaceUuid the workspace identifier shown in the workspace settings.
-   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry.
+   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else as {@link ChangelogClient.getWorkspace}.
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
     const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
@@ -211,7 +211,8 @@ export class ChangelogClient {
    * `{success: true}` without data, or an empty body.
    *
    * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
-   * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist.
+   * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
+   *   (DESIGN.md "Sync semantics"); else as {@link ChangelogClient.getWorkspace}.
    */
   async createEntry(input: CreateEntryInput): Promise<CreateEntryResult> {
     const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true });
@@ -227,12 +228,18 @@ export class ChangelogClient {
     return result;
   }
 
-  /** Endpoint 6, `GET /api/tags`. @throws {ChangelogSyncError} see the module description. */
+  /**
+   * Endpoint 6, `GET /api/tags`.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   */
   async listTags(): Promise<Tag[]> {
     return this.parseList(tagSchema, await this.data('GET', '/api/tags'), 'GET /api/tags');
   }
 
-  /** Endpoint 7, `GET /api/subscribers`. @throws {ChangelogSyncError} see the module description. */
+  /**
+   * Endpoint 7, `GET /api/subscribers`.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   */
   async listSubscribers(): Promise<Subscriber[]> {
     return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'), 'GET /api/subscribers');
   }
@@ -242,7 +249,7 @@ export class ChangelogClient {
    * rule 2). A subscriber without `verified_at` is recorded by the service as verified
    * today (rule 4).
    * @returns the subscribers the service added.
-   * @throws {ValidationError} `E_VALIDATION` (400/422).
+   * @throws {ValidationError} `E_VALIDATION` (400/422); else as {@link ChangelogClient.getWorkspace}.
    */
   async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
     const data = await this.data('POST', '/api/subscribers', undefined, { subscribers });
@@ -253,7 +260,7 @@ export class ChangelogClient {
    * Endpoint 9, `DELETE /api/subscribers`.
    * @param emails addresses to remove (sent as `[{email}]`, rule 2).
    * @returns the addresses the service reports as removed.
-   * @throws {ChangelogSyncError} see the module description.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
     const data = await this.data('DELETE', '/api/subscribers', undefined, {

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { buffer } from 'node:stream/consumers';
@@ -101,6 +101,8 @@ export interface RunningEmulator {
 /**
  * Starts the emulator.
  *
+ * @throws the server's `listen` error (`EADDRINUSE` for a port in use, `EADDRNOTAVAIL`
+ *   for a host that is not this machine's).
  * @example
  * ```ts
  * const emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
@@ -216,10 +218,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await routeApi({ method, url, body, ws, store, faults, random, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
