@@ -84,6 +84,12 @@ export interface CreateEntryResult {
 
 type Query = Record<string, string | number | undefined>;
 
+/** The data of a 2xx response, and `METHOD URL: status` for messages about it. */
+interface Reply {
+  data: unknown;
+  where: string;
+}
+
 interface SendOptions {
   method: Method;
   path: string;
@@ -163,20 +169,25 @@ export class ChangelogClient {
 
   /**
    * Endpoint 1, `GET /api/workspace`: the token's workspace.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
+   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
    */
   async getWorkspace(): Promise<Workspace> {
-    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace'), 'GET /api/workspace');
+    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace'));
   }
 
   /**
    * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit`.
    * @param options.limit restrict to the latest N entries (spec rule 1).
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
+   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
    */
   async listEntries(options: { limit?: number } = {}): Promise<RemoteEntry[]> {
-    const data = await this.data('GET', '/api/entries', { limit: options.limit });
-    return this.parseList(remoteEntrySchema, data, 'GET /api/entries');
+    return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }));
   }
 
   /**
@@ -186,9 +197,7 @@ export class ChangelogClient {
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
     const path = `/api/entries/${encodeURIComponent(identifier)}`;
-    const res = await this.send({ method: 'GET', path, auth: true });
-    const data = isEnvelope(res.json) ? this.unwrap(res, 'GET') : res.json;
-    return this.parse(remoteEntrySchema, data, `GET ${path}`);
+    return this.parse(remoteEntrySchema, await this.dataOrBare('GET', path, true));
   }
 
   /**
@@ -198,9 +207,7 @@ export class ChangelogClient {
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
     const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
-    const res = await this.send({ method: 'GET', path, auth: false });
-    const data = isEnvelope(res.json) ? this.unwrap(res, 'GET') : res.json;
-    return this.parse(latestEntrySchema, data, `GET ${path}`);
+    return this.parse(latestEntrySchema, await this.dataOrBare('GET', path, false));
   }
 
   /**
@@ -230,18 +237,24 @@ export class ChangelogClient {
 
   /**
    * Endpoint 6, `GET /api/tags`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
+   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
    */
   async listTags(): Promise<Tag[]> {
-    return this.parseList(tagSchema, await this.data('GET', '/api/tags'), 'GET /api/tags');
+    return this.parseList(tagSchema, await this.data('GET', '/api/tags'));
   }
 
   /**
    * Endpoint 7, `GET /api/subscribers`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
+   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
    */
   async listSubscribers(): Promise<Subscriber[]> {
-    return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'), 'GET /api/subscribers');
+    return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'));
   }
 
   /**
@@ -252,31 +265,38 @@ export class ChangelogClient {
    * @throws {ValidationError} `E_VALIDATION` (400/422); else as {@link ChangelogClient.getWorkspace}.
    */
   async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
-    const data = await this.data('POST', '/api/subscribers', undefined, { subscribers });
-    return this.parseList(subscriberSchema, data, 'POST /api/subscribers');
+    return this.parseList(subscriberSchema, await this.data('POST', '/api/subscribers', undefined, { subscribers }));
   }
 
   /**
    * Endpoint 9, `DELETE /api/subscribers`.
    * @param emails addresses to remove (sent as `[{email}]`, rule 2).
    * @returns the addresses the service reports as removed.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md "Errors"), `E_UNEXPECTED_RESPONSE` for a body without the specified fields, `E_AUTH` without a token, `E_RATE_LIMITED` past the budget ("Limits").
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
+   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
-    const data = await this.data('DELETE', '/api/subscribers', undefined, {
+    const { data, where } = await this.data('DELETE', '/api/subscribers', undefined, {
       subscribers: emails.map((email) => ({ email })),
     });
-    if (!Array.isArray(data)) {
-      throw new UnexpectedResponseError(`DELETE ${this.baseUrl}/api/subscribers: expected a list of emails in data`);
-    }
+    if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list of emails`);
     return data.map(removedEmail);
   }
 
   // --- envelope and shapes ---------------------------------------------------------
 
-  private async data(method: Method, path: string, query?: Query, body?: unknown): Promise<unknown> {
+  /** The envelope's `data` of an authenticated request. */
+  private async data(method: Method, path: string, query?: Query, body?: unknown): Promise<Reply> {
     const res = await this.send({ method, path, auth: true, query, body });
-    return this.unwrap(res, method);
+    return { data: this.unwrap(res, method), where: `${method} ${res.url}: ${res.status}` };
+  }
+
+  /** The envelope's `data`, or the body itself when it is not an envelope (a shape the spec does not show). */
+  private async dataOrBare(method: Method, path: string, auth: boolean): Promise<Reply> {
+    const res = await this.send({ method, path, auth });
+    return { data: isEnvelope(res.json) ? this.unwrap(res, method) : res.json, where: `${method} ${res.url}: ${res.status}` };
   }
 
   private unwrap(res: RawResponse, method: Method): unknown {
@@ -300,21 +320,23 @@ export class ChangelogClient {
     return env.data.data;
   }
 
-  private parse<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
+  /** @param item the index in a list, for the message. */
+  private parse<S extends z.ZodType>(schema: S, { data, where }: Reply, item?: number): z.infer<S> {
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      const what = item === undefined ? 'the response' : `item ${item} of the list`;
       throw new UnexpectedResponseError(
-        `${what}: the response does not have the fields the interface specifies (${issue?.path.join('.') || 'data'}: ${issue?.message})`,
+        `${where} but ${what} does not have the fields the interface specifies (${issue?.path.join('.') || 'data'}: ${issue?.message})`,
         { cause: parsed.error },
       );
     }
     return parsed.data;
   }
 
-  private parseList<S extends z.ZodType>(schema: S, data: unknown, what: string): Array<z.infer<S>> {
-    if (!Array.isArray(data)) throw new UnexpectedResponseError(`${what}: expected a list in data, got ${typeof data}`);
-    return data.map((item, i) => this.parse(schema, item, `${what} [${i}]`));
+  private parseList<S extends z.ZodType>(schema: S, { data, where }: Reply): Array<z.infer<S>> {
+    if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list (got ${typeof data})`);
+    return data.map((item, i) => this.parse(schema, { data: item, where }, i));
   }
 
   private url(path: string, query?: Query): string {

@@ -204,6 +204,18 @@ describe('errors are translated at the boundary', () => {
     expect((await caught(client().listTags())).code).toBe('E_UNEXPECTED_RESPONSE');
   });
 
+  it('a body without the specified fields -> E_UNEXPECTED_RESPONSE naming method, URL, status and the field', async () => {
+    pool.intercept({ path: '/api/workspace', method: 'GET' }).reply(200, env({ name: 'W' }), json);
+    const one = await caught(client().getWorkspace());
+    expect(one.code).toBe('E_UNEXPECTED_RESPONSE');
+    expect(one.message).toMatch(/^GET https:\/\/changelog\.test\/api\/workspace: 200 but the response does not have the fields the interface specifies \(identifier: /);
+    pool.intercept({ path: '/api/tags', method: 'GET' }).reply(200, env([{ name: 'A', slug: 'a', bg_color: '#000000', text_color: '#ffffff' }, { name: 'B' }]), json);
+    const list = await caught(client().listTags());
+    expect(list.message).toMatch(/^GET https:\/\/changelog\.test\/api\/tags: 200 but item 1 of the list does not have the fields the interface specifies \(slug: /);
+    pool.intercept({ path: '/api/subscribers', method: 'DELETE' }).reply(200, env({ removed: 1 }), json);
+    expect((await caught(client().removeSubscribers(['a@example.com']))).message).toBe(`DELETE ${BASE}/api/subscribers: 200 but data is not a list of emails`);
+  });
+
   it('GET retries a 5xx with backoff and then succeeds', async () => {
     pool.intercept({ path: '/api/tags', method: 'GET' }).reply(503, { message: 'busy' }, json).times(2);
     pool.intercept({ path: '/api/tags', method: 'GET' }).reply(200, env([{ name: 'A', slug: 'a', bg_color: '#000000', text_color: '#ffffff' }]), json);
