@@ -129,7 +129,7 @@ export class ChangelogClient {
     try {
       url = new URL(options.baseUrl);
     } catch (cause) {
-      throw new ChangelogSyncError('E_CONFIG', `CHANGELOG_BASE_URL is not a URL: ${JSON.stringify(options.baseUrl)}`, {
+      throw new ChangelogSyncError('E_CONFIG', 'CHANGELOG_BASE_URL is not a URL (the value is not shown: it may hold a secret)', {
         cause,
         hint: 'set it to the service root, e.g. https://changelog.example.com',
       });

@@ -252,6 +252,7 @@ describe('errors are translated at the boundary', () => {
   it('a base URL that is not http(s) is refused with E_CONFIG', () => {
     expect(() => new ChangelogClient({ baseUrl: 'ftp://x' })).toThrow(/must be http or https/);
     expect(() => new ChangelogClient({ baseUrl: 'not a url' })).toThrow(/not a URL/);
+    expect(() => new ChangelogClient({ baseUrl: 'https://alice:hunter2@' })).toThrow(/^CHANGELOG_BASE_URL is not a URL \(the value is not shown: it may hold a secret\)$/);
   });
 });
 
