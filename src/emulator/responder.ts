@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** The parts of a request log record that the answer fills in (see `RequestLogRecord`). */
+/** The parts of a request's log record that its answer fills in (see `RequestLogRecord`). */
 export interface AnswerRecord {
   /** The status answered (0 while the request is being handled). */
   status: number;
@@ -14,7 +14,7 @@ export interface AnswerRecord {
   fault?: string;
   /** True when the connection was dropped instead of answering. */
   dropped?: boolean;
-  /** For an oversize answer: the bytes of its body written before the client went away (or all). */
+  /** For an `oversizeBodyMb` fault's answer: the bytes of its body written before the client went away (or all). */
   bytesSent?: number;
 }
 

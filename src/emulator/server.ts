@@ -21,7 +21,7 @@ import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
 import { SlidingLimiter } from './limits.js';
-import { createResponder, sendJson } from './responder.js';
+import { createResponder, sendJson, type AnswerRecord } from './responder.js';
 import { routeApi } from './routes.js';
 import { EmulatorStore, type EmulatorWorkspace } from './store.js';
 
@@ -35,8 +35,8 @@ export interface EmulatorLimits {
   dayMs?: number;
 }
 
-/** One request as the emulator saw it. */
-export interface RequestLogRecord {
+/** One request as the emulator saw it; what it answered is in the {@link AnswerRecord} fields. */
+export interface RequestLogRecord extends AnswerRecord {
   /**
    * When the request arrived (emulator clock, ms). An authenticated request that was not
    * refused by the limits was counted against them at this time.
@@ -44,20 +44,12 @@ export interface RequestLogRecord {
   at: number;
   method: string;
   path: string;
-  /** The status answered (0 while the request is being handled). */
-  status: number;
   /** ms from arrival to the answer (or the dropped connection). */
   ms?: number;
   /** For `POST /api/entry`: the slug sent, when one was. */
   slug?: string;
   /** Workspace identifier, when the token was valid. */
   workspace?: string;
-  /** Which fault answered it, if one did. */
-  fault?: string;
-  /** True when the connection was dropped instead of answering. */
-  dropped?: boolean;
-  /** For an {@link EmulatorFaults.oversizeBodyMb} answer: the bytes of its body written before the client went away (or all). */
-  bytesSent?: number;
 }
 
 /** Options of {@link startEmulator}. */
