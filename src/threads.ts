@@ -1,16 +1,90 @@
 /**
- * Options of the worker threads changelog-sync starts (piscina pools for conversion and
- * rendering).
+ * The worker threads changelog-sync starts, in one place: the piscina pools that convert
+ * remote entries for a pull (`mirror/convert-pool.ts`) and render entry bodies for a build
+ * (`site/body-render-pool.ts`), and the single thread an Eleventy run of a large mirror
+ * gets (`site/eleventy-run.ts`). This module decides whether threads can run at all (the
+ * compiled build), how many a pool gets, and how each is started.
  *
  * @module
  */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 
 /**
- * `execArgv` of every worker thread. piscina loads a task file with `require()` first and
+ * Whether this code runs compiled (`dist/*.js`), where the worker files exist. From the
+ * TypeScript sources (vitest loads `src/*.ts`) there is no compiled worker to start, so
+ * every pool runs its work in the calling thread and Eleventy runs there too.
+ */
+export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
+
+/**
+ * `execArgv` of every pool thread. piscina loads a task file with `require()` first and
  * falls back to `import()`; on Node 20.19+ `require()` of an ES module goes through
  * require(esm), which intermittently aborts the process with the native assertion
  * "facade->InstantiateModule(...)" in `ModuleWrap::CreateRequiredModuleFacade` (seen in CI
  * on Node 20.20.2). With require(esm) off in the workers, `require()` fails cleanly with
  * `ERR_REQUIRE_ESM` and piscina takes the `import()` path.
+ *
+ * The Eleventy thread ({@link startThread}) is not started through piscina: Node loads its
+ * script as an ES module directly, so it keeps the process's own `execArgv` (Eleventy and a
+ * project's `.eleventy.js` may rely on require(esm) there).
  */
-export const WORKER_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
+const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
+
+/**
+ * The number of threads of a pool: `requested` when given, else one per core, at most `max`.
+ *
+ * @param requested an explicit count (options of tests and benchmarks); 0 means none.
+ * @param max the most threads the pool gets by default.
+ */
+export function poolSize(requested: number | undefined, max: number): number {
+  return requested ?? Math.min(max, availableParallelism());
+}
+
+/** How a pool is started ({@link startPool}). */
+export interface PoolOptions {
+  /** Threads, all started at once and kept until the pool is destroyed. */
+  threads: number;
+  /** Tasks a thread takes at a time (default 1). */
+  concurrentTasksPerWorker?: number;
+  /** Old-generation heap limit of each thread, MB; a thread over it is stopped and its tasks rejected. Default none. */
+  heapLimitMb?: number;
+}
+
+/**
+ * Starts a piscina pool running `worker` (a compiled module whose default export handles
+ * one task). piscina is loaded here, when a pool is wanted: a small pull or build never
+ * loads it. The caller destroys the pool.
+ *
+ * @param worker the URL of the compiled worker module (next to its pool, `new URL('./x-worker.js', import.meta.url)`).
+ */
+export async function startPool<Task, Result>(worker: URL, options: PoolOptions): Promise<Piscina<Task, Result>> {
+  const { Piscina } = await import('piscina');
+  // Options left out, not set to undefined: piscina spreads them over its defaults.
+  return new Piscina<Task, Result>({
+    filename: worker.href,
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    execArgv: POOL_EXEC_ARGV,
+    ...(options.concurrentTasksPerWorker ? { concurrentTasksPerWorker: options.concurrentTasksPerWorker } : {}),
+    ...(options.heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb } } : {}),
+  });
+}
+
+/**
+ * Starts one worker thread running `script` with `workerData` (structured-cloned). Its
+ * stdout is piped and drained, so nothing it prints reaches ours (`--json` output).
+ *
+ * @param heapLimitMb old-generation heap limit of the thread, MB; over it, the thread's
+ *   `error` event carries `ERR_WORKER_OUT_OF_MEMORY`. Default none.
+ */
+export function startThread(script: URL, workerData: unknown, heapLimitMb?: number): Worker {
+  const worker = new Worker(script, {
+    workerData,
+    stdout: true,
+    resourceLimits: heapLimitMb ? { maxOldGenerationSizeMb: heapLimitMb } : undefined,
+  });
+  worker.stdout.resume();
+  return worker;
+}

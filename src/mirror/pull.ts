@@ -24,7 +24,7 @@
  * files' own entries are bound to their files (`recovery.ts`), so that no entry is
  * mirrored as a second file; `--prune` is checked (`prune-guard.ts`). Then nothing else
  * is written before the whole plan is known. Conversion runs on worker threads
- * for large pulls (`render-pool.ts`), and on a first pull starts while the plan is still
+ * for large pulls (`convert-pool.ts`), and on a first pull starts while the plan is still
  * being made; once the plan is complete, each file is written atomically as soon as its
  * text is ready. The state is saved last.
  *
@@ -49,7 +49,7 @@ import { applyPullAhead, clearPullAhead, openPullAhead } from './pull-ahead.js';
 import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
-import { RenderPool, RenderQueue, type RenderOptions } from './render-pool.js';
+import { RenderPool, RenderQueue, type RenderOptions } from './convert-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
 import { conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
@@ -69,7 +69,7 @@ export interface PullOptions {
   dryRun?: boolean;
   /** Called as each converted entry is settled: `done` of `total` (for a progress bar). */
   onConverted?: (done: number, total: number) => void;
-  /** How conversion is spread over threads (tests, benchmarks); default see `render-pool.ts`. */
+  /** How conversion is spread over threads (tests, benchmarks); default see `convert-pool.ts`. */
   render?: RenderOptions & {
     /**
      * Start the conversion threads while the service answers when the mirror is empty

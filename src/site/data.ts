@@ -2,7 +2,7 @@
  * The data the site is built from (the `changelog` global of the templates): the mirror,
  * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
  * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
- * (on worker threads for a large mirror, see render-pool.ts). Drafts never appear; an entry
+ * (on worker threads for a large mirror, see body-render-pool.ts). Drafts never appear; an entry
  * dated after today appears in the first build on or after its date. Entries are grouped
  * into tag pages here, so the templates only paginate.
  *
@@ -17,7 +17,7 @@ import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from '
 import type { BodyCache } from './build-cache.js';
 import { ImageDimensions } from './images.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
-import { renderBodies } from './render-pool.js';
+import { renderBodies } from './body-render-pool.js';
 import { latestEntry, type LatestDocument } from './latest.js';
 import { siteSettings, type SiteSettings } from './settings.js';
 import { siteAbsoluteUrl } from './site-url.js';

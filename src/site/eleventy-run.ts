@@ -7,10 +7,9 @@
  * @module
  */
 import { resolve as resolvePath } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type Eleventy from '@11ty/eleventy';
-import type changelogSitePlugin from './plugin.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
+import { COMPILED_BUILD, startThread } from '../threads.js';
 
 /** What one Eleventy run needs. Plain data: it is sent to a worker thread. */
 export interface EleventyRun {
@@ -47,7 +46,7 @@ export class EleventyRunError extends Error {
 }
 
 /** The messages of an Eleventy error and its causes, outermost first. */
-export function describeBuildError(err: unknown): string {
+function describeBuildError(err: unknown): string {
   const parts: string[] = [];
   let e = err as { message?: string; cause?: unknown; originalError?: unknown } | undefined;
   for (let depth = 0; e && depth < 5; depth++) {
@@ -161,7 +160,7 @@ export const ISOLATE_THRESHOLD = 2000;
  * tests, have no compiled worker).
  */
 export function runsOnWorker(entryFiles: number): boolean {
-  return entryFiles >= ISOLATE_THRESHOLD && import.meta.url.endsWith('.js');
+  return entryFiles >= ISOLATE_THRESHOLD && COMPILED_BUILD;
 }
 
 /**
@@ -174,13 +173,8 @@ export function runsOnWorker(entryFiles: number): boolean {
  */
 export async function runEleventyIsolated(run: EleventyRun, entryFiles: number): Promise<EleventyWritten> {
   if (!runsOnWorker(entryFiles)) return runEleventy({ ...run, asyncWrites: true });
-  const script = new URL('./eleventy-worker.js', import.meta.url);
-  const worker = new Worker(script, {
-    workerData: run,
-    stdout: true,
-    resourceLimits: run.heapLimitMb ? { maxOldGenerationSizeMb: run.heapLimitMb } : undefined,
-  });
-  worker.stdout.resume(); // anything Eleventy still prints is not our output
+  // Anything Eleventy still prints on the thread is not our output: startThread drains it.
+  const worker = startThread(new URL('./eleventy-worker.js', import.meta.url), run, run.heapLimitMb);
   const written = await new Promise<EleventyWritten>((resolve, reject) => {
     let settled = false;
     worker.on('message', (m: { ok: boolean; message?: string; written?: EleventyWritten }) => {

@@ -6,11 +6,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { ISOLATE_THRESHOLD } from '../../src/site/eleventy-run.js';
 import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from './fixture.js';
 
 const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
-const { runEleventyIsolated, ISOLATE_THRESHOLD } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
+const { runEleventyIsolated } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
 const { prepareSiteInput } = (await dist('build.js')) as typeof import('../../src/site/build.js');
 
 describe('runEleventyIsolated on a worker thread', () => {

@@ -1,22 +1,23 @@
 /**
  * Rendering entry bodies (Markdown to sanitised HTML with `renderBody`) is most of the
  * site data's cost: about a millisecond an entry. A large mirror is rendered on worker
- * threads (piscina), one per core, in batches; a small one in this thread, where starting
- * workers would cost more than it saves.
+ * threads (a piscina pool, see `threads.ts`), one per core, in batches; a small one in this
+ * thread, where starting workers would cost more than it saves.
  *
  * @module
  */
-import { availableParallelism } from 'node:os';
-import { WORKER_EXEC_ARGV } from '../threads.js';
+import { COMPILED_BUILD, poolSize, startPool } from '../threads.js';
 
 /** Below this many bodies, render in this thread (starting workers would cost about as much as they save). */
 export const WORKER_THRESHOLD = 1500;
 
 /** Bodies per task sent to a worker. */
 const BATCH = 100;
+/** Threads of the pool by default (one per core, at most this many). */
+const MAX_THREADS = 8;
 
 /** Options of {@link renderBodies}. */
-export interface RenderOptions {
+export interface BodyRenderOptions {
   /** Worker threads; default one per core (at most 8); 0 renders here. */
   threads?: number;
   /**
@@ -32,13 +33,12 @@ export interface RenderOptions {
  *
  * @param bodies Markdown bodies of entry files.
  */
-export async function renderBodies(bodies: string[], options: RenderOptions = {}): Promise<string[]> {
-  const threads = options.threads ?? Math.min(availableParallelism(), 8);
+export async function renderBodies(bodies: string[], options: BodyRenderOptions = {}): Promise<string[]> {
+  const threads = poolSize(options.threads, MAX_THREADS);
   const onBatch = options.onBatch ?? (() => undefined);
-  // From TypeScript sources (tests) there is no compiled worker: render here.
-  const compiled = import.meta.url.endsWith('.js');
   if (bodies.length === 0) return [];
-  if (bodies.length < WORKER_THRESHOLD || threads < 1 || !compiled) {
+  // From TypeScript sources (tests) there is no compiled worker: render here.
+  if (bodies.length < WORKER_THRESHOLD || threads < 1 || !COMPILED_BUILD) {
     // Loaded when there is something to render: a build whose bodies all come from the
     // build cache loads neither marked nor sanitize-html (nor piscina below).
     const { renderBody } = await import('./sanitize.js');
@@ -52,9 +52,7 @@ export async function renderBodies(bodies: string[], options: RenderOptions = {}
     }
     return out;
   }
-  const { Piscina } = await import('piscina');
-  const worker = new URL('./render-worker.js', import.meta.url);
-  const pool = new Piscina<string[], string[]>({ filename: worker.href, minThreads: threads, maxThreads: threads, execArgv: WORKER_EXEC_ARGV });
+  const pool = await startPool<string[], string[]>(new URL('./body-render-worker.js', import.meta.url), { threads });
   try {
     const batches: Array<Promise<string[]>> = [];
     for (let i = 0; i < bodies.length; i += BATCH) {

@@ -1,9 +1,9 @@
 /**
- * Renders remote entries to files and writes them, on worker threads when there are many.
+ * Converts remote entries to mirror files and writes them, on worker threads when there are many.
  *
  * Converting HTML to Markdown is the bulk of a cold pull (~0.2 ms per corpus entry once
  * warm, ~1 ms before the JIT has warmed up): a pull of 10,000 entries spreads it over
- * piscina worker threads, one per core, in chunks. Files are written by the main thread
+ * worker threads (a piscina pool, see `threads.ts`), one per core, in chunks. Files are written by the main thread
  * alone, chunk by chunk as texts arrive: creating files in one directory from several
  * threads contends for the directory's lock and is slower than one writer (measured:
  * 10,000 files, 2 threads ~2x slower than 1). Few jobs (the usual incremental pull) run inline:
@@ -12,11 +12,9 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import type { Piscina } from 'piscina';
 import type { MirrorJob, MirrorOutcome } from './mirror-file.js';
-import { WORKER_EXEC_ARGV } from '../threads.js';
+import { COMPILED_BUILD, poolSize, startPool } from '../threads.js';
 
 /** Receives each job's outcome, by the job's index. */
 export type OnOutcome = (index: number, outcome: MirrorOutcome) => void;
@@ -24,7 +22,9 @@ export type OnOutcome = (index: number, outcome: MirrorOutcome) => void;
 export type BeforeWriteAt = (index: number, hash: string, synced: string) => void;
 
 /** Below this many jobs, everything runs inline. */
-export const POOL_MIN_JOBS = 200;
+const POOL_MIN_JOBS = 200;
+/** Threads of a pool by default (one per core, at most this many). */
+const MAX_THREADS = 4;
 /** Jobs per task sent to a worker. */
 const CHUNK = 100;
 /**
@@ -32,7 +32,7 @@ const CHUNK = 100;
  * `convert.ts` (an entry at that limit takes about 250 MB). A thread over it is stopped
  * and its chunk's entries are reported as not converted; the process goes on.
  */
-export const WORKER_HEAP_MB = 1536;
+const WORKER_HEAP_MB = 1536;
 
 /** Options of {@link runMirrorJobs}. */
 export interface RenderOptions {
@@ -42,7 +42,7 @@ export interface RenderOptions {
   minJobs?: number;
 }
 
-const WORKER = new URL('./render-worker.js', import.meta.url);
+const WORKER = new URL('./convert-worker.js', import.meta.url);
 
 type Rendered = { text?: string; synced?: string; error?: string };
 
@@ -52,7 +52,7 @@ type Rendered = { text?: string; synced?: string; error?: string };
  */
 export class RenderPool {
   private constructor(
-    private readonly pool: import('piscina').Piscina,
+    private readonly pool: Piscina<MirrorJob[], Rendered[]>,
     readonly threads: number,
   ) {}
 
@@ -61,19 +61,11 @@ export class RenderPool {
    * @returns undefined when there is no pool to have: one thread only, or no compiled worker (tests from sources).
    */
   static async start(options: RenderOptions = {}): Promise<RenderPool | undefined> {
-    const threads = options.threads ?? Math.min(4, availableParallelism());
-    if (threads <= 1 || !existsSync(fileURLToPath(WORKER))) return undefined;
-    const { Piscina } = await import('piscina');
+    const threads = poolSize(options.threads, MAX_THREADS);
+    if (threads <= 1 || !COMPILED_BUILD) return undefined;
     // Two tasks per worker: one runs while the next waits, so a worker never idles while
     // the main thread writes the previous chunk.
-    const pool = new Piscina({
-      filename: WORKER.href,
-      minThreads: threads,
-      maxThreads: threads,
-      concurrentTasksPerWorker: 2,
-      execArgv: WORKER_EXEC_ARGV,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-    });
+    const pool = await startPool<MirrorJob[], Rendered[]>(WORKER, { threads, concurrentTasksPerWorker: 2, heapLimitMb: WORKER_HEAP_MB });
     for (let i = 0; i < threads; i++) void pool.run([]).catch(() => undefined);
     return new RenderPool(pool, threads);
   }
@@ -83,7 +75,7 @@ export class RenderPool {
    * `error` for each job of the chunk.
    */
   render(chunk: MirrorJob[]): Promise<Rendered[]> {
-    return (this.pool.run(chunk) as Promise<Rendered[]>).catch((err: unknown) =>
+    return this.pool.run(chunk).catch((err: unknown) =>
       chunk.map(() => ({ error: `render worker failed: ${err instanceof Error ? err.message : String(err)}` })),
     );
   }
@@ -109,7 +101,7 @@ export class RenderPool {
  *
  * @returns how the jobs ran: `inline` or the number of worker threads.
  */
-export async function runMirrorJobs(
+async function runMirrorJobs(
   jobs: MirrorJob[],
   onOutcome: OnOutcome,
   options: RenderOptions = {},

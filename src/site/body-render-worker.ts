@@ -1,5 +1,5 @@
 /**
- * A worker thread of the render pool (see render-pool.ts): renders a batch of entry bodies.
+ * A worker thread of the body render pool (see body-render-pool.ts): renders a batch of entry bodies.
  *
  * @module
  */

@@ -1,10 +1,11 @@
 // Entry bodies rendered on worker threads give the same HTML as in this thread. Workers run
 // compiled code, so this test loads dist/ (npm test builds it first); types come from src/.
 import { describe, expect, it } from 'vitest';
+import { WORKER_THRESHOLD } from '../../src/site/body-render-pool.js';
 
 const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
 const { renderBody } = (await dist('sanitize.js')) as typeof import('../../src/site/sanitize.js');
-const { renderBodies, WORKER_THRESHOLD } = (await dist('render-pool.js')) as typeof import('../../src/site/render-pool.js');
+const { renderBodies } = (await dist('body-render-pool.js')) as typeof import('../../src/site/body-render-pool.js');
 
 describe('renderBodies', () => {
   it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {

@@ -1,6 +1,6 @@
 /**
- * Worker thread of the render pool (see `render-pool.ts`): renders a chunk of mirror
- * files to their texts. Loaded by piscina from `dist/mirror/render-worker.js`.
+ * Worker thread of the conversion pool (see `convert-pool.ts`): renders a chunk of mirror
+ * files to their texts. Loaded by piscina from `dist/mirror/convert-worker.js`.
  *
  * @module
  */
