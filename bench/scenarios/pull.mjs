@@ -61,11 +61,15 @@ export function corpusStore(count) {
   return { store, ws };
 }
 
-/** Runs the CLI under /usr/bin/time; returns exit code, wall ms, peak RSS (MB) and the JSON result. */
-export function runCli(args, cwd, env) {
+/**
+ * Runs the CLI (or another Node script, `script`) under /usr/bin/time; returns exit code,
+ * wall ms, CPU ms (user and system of the process and the children it waited for, its
+ * threads included), peak RSS (MB) and the JSON result.
+ */
+export function runCli(args, cwd, env, script = CLI) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath, CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath, script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
