@@ -28,13 +28,13 @@ const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Num
 const ROUNDS = Number(process.env.BENCH_BUILD_ROUNDS ?? 2);
 
 /** The corpus, through Vite's module runner (the loader is TypeScript, shared with the tests). */
-async function corpus() {
+export async function corpus() {
   const { module } = await runnerImport(join(ROOT, 'test/corpus/corpus.ts'), { root: ROOT, configFile: false, logLevel: 'silent' });
   return module.loadCorpus();
 }
 
 /** Writes `n` entry files (the corpus repeated, slugs made distinct) and the workspace data. */
-async function writeContent(dir, entries, n) {
+export async function writeContent(dir, entries, n) {
   const entriesDir = join(dir, 'content/entries');
   await mkdir(entriesDir, { recursive: true });
   await mkdir(join(dir, 'content/_data'), { recursive: true });
@@ -179,7 +179,7 @@ function timingsOf(run) {
 }
 
 /** A new entry, newer than every other (the next scheduled build's one change). */
-async function addEntry(dir, round) {
+export async function addEntry(dir, round) {
   const today = new Date().toISOString().slice(0, 10);
   const file = join(dir, 'content/entries', `${today}-bench-new-entry-${round}.md`);
   await writeFile(file, `---\ntitle: A new entry ${round}\nslug: bench-new-entry-${round}\npublish_at: '${today}'\nstatus: published\ntags: []\n---\n\nOne new paragraph, with \`code\` and a [link](https://example.com/).\n`);

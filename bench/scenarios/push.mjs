@@ -25,6 +25,15 @@ const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const ENTRIES = 120;
 const PER_MINUTE = 60;
 
+/** Writes `count` new entry files (never pushed) into `dir`'s content/entries. */
+export async function writeNewEntries(dir, count) {
+  await mkdir(join(dir, 'content/entries'), { recursive: true });
+  for (let i = 1; i <= count; i++) {
+    const day = new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    await writeFile(join(dir, 'content/entries', `${day}-bench-${i}.md`), `---\ntitle: "Bench entry ${i}"\npublish_at: ${day}\nis_published: true\n---\n\nBody of entry **${i}**.\n`);
+  }
+}
+
 export async function run() {
   const realTime = process.env.BENCH_REAL_TIME === '1';
   const windowMs = realTime ? 60_000 : Number(process.env.BENCH_WINDOW_MS ?? 10_000);
@@ -34,11 +43,7 @@ export async function run() {
   const emu = await startEmulator({ port: 0, store, limits: { perMinute: PER_MINUTE, windowMs }, faults: { latencyMs } });
   const dir = await mkdtemp(join(tmpdir(), 'changelog-sync-bench-push-'));
   try {
-    await mkdir(join(dir, 'content/entries'), { recursive: true });
-    for (let i = 1; i <= ENTRIES; i++) {
-      const day = new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-      await writeFile(join(dir, 'content/entries', `${day}-bench-${i}.md`), `---\ntitle: "Bench entry ${i}"\npublish_at: ${day}\nis_published: true\n---\n\nBody of entry **${i}**.\n`);
-    }
+    await writeNewEntries(dir, ENTRIES);
     const started = Date.now();
     const code = await new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CLI, 'push', '--quiet'], {
