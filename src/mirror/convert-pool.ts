@@ -1,12 +1,13 @@
 /**
- * Converts remote entries to mirror files and writes them, on worker threads when there are many.
+ * Converts remote entries to mirror files and writes them, on worker threads when there
+ * are many.
  *
  * Converting HTML to Markdown is the bulk of a cold pull (~0.2 ms per corpus entry once
  * warm, ~1 ms before the JIT has warmed up): a pull of 10,000 entries spreads it over
- * worker threads (a piscina pool, see `threads.ts`), one per core, in chunks. Files are written by the main thread
- * alone, chunk by chunk as texts arrive: creating files in one directory from several
- * threads contends for the directory's lock and is slower than one writer (measured:
- * 10,000 files, 2 threads ~2x slower than 1). Few jobs (the usual incremental pull) run inline:
+ * worker threads (a piscina pool, see `threads.ts`), one per core, in chunks. Files are
+ * written by the main thread alone, chunk by chunk as texts arrive: creating files in one
+ * directory from several threads contends for the directory's lock and is slower than one
+ * writer (measured: 10,000 files, 2 threads ~2x slower than 1). Few jobs (the usual incremental pull) run inline:
  * starting workers costs more than it saves. When running from the TypeScript sources
  * (tests), where no compiled worker exists, jobs run inline too.
  *
