@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { COMPILED_BUILD, poolSize, startPool } from '../threads.js';
 
 /** Below this many bodies, render in this thread (starting workers would cost about as much as they save). */
@@ -48,7 +49,7 @@ export async function renderBodies(bodies: string[], options: BodyRenderOptions 
       out.push(...html);
       onBatch(i, html);
       // Lets I/O waiting on the batch (the search index's requests) proceed.
-      if (i + BATCH < bodies.length) await new Promise((resolve) => setImmediate(resolve));
+      if (i + BATCH < bodies.length) await nextTurn();
     }
     return out;
   }
