@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from '../dist/emulator/server.js';
 import { EmulatorStore } from '../dist/emulator/store.js';
 import { settleDisk } from './disk.mjs';
+import { median, ratio } from './figures.mjs';
 import { addEntry, corpus, writeContent } from './scenarios/build.mjs';
 import { corpusStore, runCli } from './scenarios/pull.mjs';
 import { writeNewEntries } from './scenarios/push.mjs';
@@ -49,8 +50,6 @@ const BUILD = Number(values.build);
 const only = new Set(values.only.split(','));
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ratio = (a, b) => Math.round((a / b) * 1000) / 1000;
 
 /** Runs a CLI; throws with its stderr when it fails. */
 async function cli(checkout, args, cwd, env) {

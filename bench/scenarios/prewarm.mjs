@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { settleDisk } from '../disk.mjs';
+import { median, ratio } from '../figures.mjs';
 import { corpusStore, runCli } from './pull.mjs';
 
 export const name = 'prewarm';
@@ -25,8 +26,6 @@ const DRIVER = fileURLToPath(new URL('../pull-once.mjs', import.meta.url));
 const COUNT = Number(process.env.BENCH_PULL_COUNT ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_PREWARM_ROUNDS ?? 4);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ratio = (a, b) => Math.round((a / b) * 1000) / 1000;
 
 export async function run() {
   const { store } = corpusStore(COUNT);
