@@ -47,18 +47,15 @@ const WORKER = new URL('./convert-worker.js', import.meta.url);
 
 type Rendered = { text?: string; synced?: string; error?: string };
 
-/**
- * Worker threads that render mirror files. Start one early (before the jobs are known)
- * to have the threads load their modules while the service answers.
- */
-export class RenderPool {
+/** Worker threads that render mirror files, started for one large set of jobs. */
+class RenderPool {
   private constructor(
     private readonly pool: Piscina<MirrorJob[], Rendered[]>,
     readonly threads: number,
   ) {}
 
   /**
-   * Starts the threads and has each load the converter (an empty task).
+   * Starts the threads.
    * @returns undefined when there is no pool to have: one thread only, or no compiled worker (tests from sources).
    */
   static async start(options: RenderOptions = {}): Promise<RenderPool | undefined> {
@@ -67,7 +64,6 @@ export class RenderPool {
     // Two tasks per worker: one runs while the next waits, so a worker never idles while
     // the main thread writes the previous chunk.
     const pool = await startPool<MirrorJob[], Rendered[]>(WORKER, { threads, concurrentTasksPerWorker: 2, heapLimitMb: WORKER_HEAP_MB });
-    for (let i = 0; i < threads; i++) void pool.run([]).catch(() => undefined);
     return new RenderPool(pool, threads);
   }
 
@@ -75,7 +71,7 @@ export class RenderPool {
    * Renders one chunk of jobs on a thread. Never rejects: a failed thread gives an
    * `error` for each job of the chunk.
    */
-  render(chunk: MirrorJob[]): Promise<Rendered[]> {
+  private render(chunk: MirrorJob[]): Promise<Rendered[]> {
     return this.pool.run(chunk).catch((err: unknown) =>
       chunk.map(() => ({ error: `render worker failed: ${err instanceof Error ? err.message : String(err)}` })),
     );
@@ -83,9 +79,20 @@ export class RenderPool {
 
   /** Renders in chunks on the threads; the main thread writes each chunk as it comes. */
   async run(jobs: MirrorJob[], onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<void> {
-    const queue = new RenderQueue(this);
-    for (const job of jobs) queue.add(job);
-    await queue.renderAll(onOutcome, beforeWrite);
+    const chunks: Array<{ start: number; rendered: Promise<Rendered[]> }> = [];
+    for (let start = 0; start < jobs.length; start += CHUNK) chunks.push({ start, rendered: this.render(jobs.slice(start, start + CHUNK)) });
+    const { commitJob } = await import('./mirror-file.js');
+    await Promise.all(
+      chunks.map(({ start, rendered }) =>
+        rendered.then((texts) =>
+          texts.forEach((r, i) => {
+            const job = jobs[start + i]!;
+            const at = start + i;
+            onOutcome(at, r.text !== undefined && r.synced !== undefined ? commitJob(job, { text: r.text, synced: r.synced }, beforeWrite && ((hash, synced) => beforeWrite(at, hash, synced))) : { error: r.error ?? 'not rendered' });
+          }),
+        ),
+      ),
+    );
   }
 
   /** Stops the threads. */
@@ -97,28 +104,20 @@ export class RenderPool {
 /**
  * Runs every job and hands each outcome to `onOutcome(index, outcome)` as soon as its
  * chunk is done (in no particular order). Never rejects for a single entry: a failure is
- * an outcome with `error`. Uses `pool` when given (the caller destroys it), else starts
- * one when there are enough jobs.
+ * an outcome with `error`. Starts a pool when there are enough jobs, and stops it after.
  *
  * @returns how the jobs ran: `inline` or the number of worker threads.
  */
-async function runMirrorJobs(
-  jobs: MirrorJob[],
-  onOutcome: OnOutcome,
-  options: RenderOptions = {},
-  pool?: RenderPool,
-  beforeWrite?: BeforeWriteAt,
-): Promise<'inline' | number> {
+async function runMirrorJobs(jobs: MirrorJob[], onOutcome: OnOutcome, options: RenderOptions = {}, beforeWrite?: BeforeWriteAt): Promise<'inline' | number> {
   if (jobs.length === 0) return 'inline';
   if (jobs.length >= (options.minJobs ?? POOL_MIN_JOBS)) {
-    const own = pool ? undefined : await RenderPool.start(options);
-    const use = pool ?? own;
-    if (use) {
+    const pool = await RenderPool.start(options);
+    if (pool) {
       try {
-        await use.run(jobs, onOutcome, beforeWrite);
-        return use.threads;
+        await pool.run(jobs, onOutcome, beforeWrite);
+        return pool.threads;
       } finally {
-        await own?.destroy();
+        await pool.destroy();
       }
     }
   }
@@ -131,65 +130,28 @@ async function runMirrorJobs(
 }
 
 /**
- * Jobs rendered while they are still being planned: with a pool, each full chunk goes to
- * the threads as soon as it is added, so converting starts while the rest of the plan is
- * made (on a first pull of 10,000 entries, planning takes a few hundred milliseconds the
- * threads would otherwise wait). Rendering writes nothing: no file is written before
- * {@link RenderQueue.commit}, which the caller reaches only once the whole plan is known.
- * Without a pool, everything happens in `commit` (see {@link runMirrorJobs}).
+ * The jobs of a pull, collected while it is planned and run by {@link RenderQueue.commit}
+ * once the whole plan is known: nothing is rendered or written before. (Rendering chunks
+ * on threads started early, while the plan was still being made, was measured and
+ * removed: alternated first pulls of 10,000 entries showed no gain beyond noise.)
  */
 export class RenderQueue {
   private readonly jobs: MirrorJob[] = [];
-  private readonly chunks: Array<{ start: number; rendered: Promise<Rendered[]> }> = [];
-  /** Index of the first job not yet sent to a thread. */
-  private sent = 0;
 
-  /** @param pool the threads to render on; undefined: render in {@link commit}, on a pool started then if there are enough jobs. */
-  constructor(
-    private readonly pool?: RenderPool,
-    private readonly options: RenderOptions = {},
-  ) {}
+  constructor(private readonly options: RenderOptions = {}) {}
 
   /** Adds a job; its index (in `commit`'s outcomes) is the number of jobs added before it. */
   add(job: MirrorJob): void {
     this.jobs.push(job);
-    if (this.pool && this.jobs.length - this.sent >= CHUNK) this.send();
-  }
-
-  private send(): void {
-    const start = this.sent;
-    const chunk = this.jobs.slice(start, start + CHUNK);
-    this.sent = start + chunk.length;
-    this.chunks.push({ start, rendered: this.pool!.render(chunk) });
   }
 
   /**
-   * Renders what is left, writes every job (each chunk as soon as it is rendered) and
-   * hands each outcome to `onOutcome(index, outcome)`, in no particular order. Never
-   * rejects for a single entry: a failure is an outcome with `error`.
+   * Renders and writes every job (on threads, each chunk as soon as it is rendered, when
+   * there are many) and hands each outcome to `onOutcome(index, outcome)`, in no
+   * particular order. Never rejects for a single entry: a failure is an outcome with `error`.
    * @returns how the jobs ran: `inline` or the number of worker threads.
    */
-  async commit(onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<'inline' | number> {
-    // Nothing sent yet: few jobs run inline, many on the pool (or one started for them).
-    if (!this.pool || this.sent === 0) return runMirrorJobs(this.jobs, onOutcome, this.options, this.pool, beforeWrite);
-    await this.renderAll(onOutcome, beforeWrite);
-    return this.pool.threads;
-  }
-
-  /** @internal Sends what is left to the pool (which must exist) and writes each chunk as it is rendered. */
-  async renderAll(onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<void> {
-    while (this.sent < this.jobs.length) this.send();
-    const { commitJob } = await import('./mirror-file.js');
-    await Promise.all(
-      this.chunks.map(({ start, rendered }) =>
-        rendered.then((texts) =>
-          texts.forEach((r, i) => {
-            const job = this.jobs[start + i]!;
-            const at = start + i;
-            onOutcome(at, r.text !== undefined && r.synced !== undefined ? commitJob(job, { text: r.text, synced: r.synced }, beforeWrite && ((hash, synced) => beforeWrite(at, hash, synced))) : { error: r.error ?? 'not rendered' });
-          }),
-        ),
-      ),
-    );
+  commit(onOutcome: OnOutcome, beforeWrite?: BeforeWriteAt): Promise<'inline' | number> {
+    return runMirrorJobs(this.jobs, onOutcome, this.options, beforeWrite);
   }
 }

@@ -24,9 +24,8 @@
  * files' own entries are bound to their files (`recovery.ts`), so that no entry is
  * mirrored as a second file; `--prune` is checked (`prune-guard.ts`). Then nothing else
  * is written before the whole plan is known. Conversion runs on worker threads
- * for large pulls (`convert-pool.ts`), and on a first pull starts while the plan is still
- * being made; once the plan is complete, each file is written atomically as soon as its
- * text is ready. The state is saved last.
+ * for large pulls (`convert-pool.ts`) once the plan is complete; each file is written
+ * atomically as soon as its text is ready. The state is saved last.
  *
  * @module
  */
@@ -49,7 +48,7 @@ import { applyPullAhead, clearPullAhead, openPullAhead } from './pull-ahead.js';
 import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
-import { RenderPool, RenderQueue, type RenderOptions } from './convert-pool.js';
+import { RenderQueue, type RenderOptions } from './convert-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
 import { conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
@@ -70,14 +69,7 @@ export interface PullOptions {
   /** Called as each converted entry is settled: `done` of `total` (for a progress bar). */
   onConverted?: (done: number, total: number) => void;
   /** How conversion is spread over threads (tests, benchmarks); default see `convert-pool.ts`. */
-  render?: RenderOptions & {
-    /**
-     * Start the conversion threads while the service answers when the mirror is empty
-     * (a first pull is usually large). Default true; they are stopped unused if the pull
-     * turns out small.
-     */
-    prewarm?: boolean;
-  };
+  render?: RenderOptions;
 }
 
 /** One file-level outcome of a pull. */
@@ -169,14 +161,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   // The content directory's lock (push takes it too): a pull and a push at once would
   // both write the state.
   const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
-  let prewarmed: Promise<RenderPool | undefined> | undefined;
   try {
     const state = await loadState(stateDir);
-    const firstPull = Object.keys(state.entries).length === 0;
-    if (!dryRun && firstPull && options.render?.prewarm !== false) prewarmed = RenderPool.start(options.render).catch(() => undefined);
-    return await pullWith(options, state, service, prewarmed);
+    return await pullWith(options, state, service);
   } finally {
-    await (await prewarmed)?.destroy();
     await lock?.release();
   }
 }
@@ -185,7 +173,6 @@ async function pullWith(
   options: PullOptions,
   state: SyncState,
   service: Promise<[Workspace, RemoteEntry[], Tag[]]>,
-  prewarmed: Promise<RenderPool | undefined> | undefined,
 ): Promise<PullResult> {
   const { contentDir, stateDir, dryRun = false } = options;
   // A pull killed after writing files and before saving the state left what it wrote in
@@ -296,10 +283,9 @@ async function pullWith(
   const existingConflicts = listConflictFiles(stateDir);
 
   // 1. Plan: one action per remote entry that needs a file written. Each action's file
-  // starts rendering as it is planned (on the threads of a first pull); none is written
-  // before the plan is complete.
+  // is queued as it is planned; none is rendered or written before the plan is complete.
   const actions: Action[] = [];
-  const queue = new RenderQueue(dryRun ? undefined : await prewarmed, options.render);
+  const queue = new RenderQueue(options.render);
   const plan = (a: Action): void => {
     actions.push(a);
     if (!dryRun) queue.add(jobOf(a));
