@@ -27,8 +27,10 @@ export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
  * `ERR_REQUIRE_ESM` and piscina takes the `import()` path.
  *
  * The Eleventy thread ({@link startThread}) is not started through piscina: Node loads its
- * script as an ES module directly, so it keeps the process's own `execArgv` (Eleventy and a
- * project's `.eleventy.js` may rely on require(esm) there).
+ * script as an ES module directly, and it keeps the process's own `execArgv`, as it always
+ * has. The abort was seen only on piscina's `require()`; turning require(esm) off there
+ * could break a CommonJS module of Eleventy's or of a project's `.eleventy.js` that
+ * requires an ES module.
  */
 const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
 

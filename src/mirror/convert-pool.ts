@@ -7,9 +7,10 @@
  * worker threads (a piscina pool, see `threads.ts`), one per core, in chunks. Files are
  * written by the main thread alone, chunk by chunk as texts arrive: creating files in one
  * directory from several threads contends for the directory's lock and is slower than one
- * writer (measured: 10,000 files, 2 threads ~2x slower than 1). Few jobs (the usual incremental pull) run inline:
- * starting workers costs more than it saves. When running from the TypeScript sources
- * (tests), where no compiled worker exists, jobs run inline too.
+ * writer (measured: 10,000 files, 2 threads ~2x slower than 1). Few jobs (the usual
+ * incremental pull) run inline: starting workers costs more than it saves. When running
+ * from the TypeScript sources (tests), where no compiled worker exists, jobs run inline
+ * too.
  *
  * @module
  */
