@@ -1,5 +1,5 @@
 // Every page of every tag: /tags/<slug>/, /tags/<slug>/page/2/, ... (the markup:
-// _includes/tag-page.njk). The pages are cut in src/site/data.ts (20 entries a page).
+// _includes/tag-page.njk). The pages are cut in src/site/tags.ts (20 entries a page).
 export const data = {
   pagination: { data: 'changelog.tagPages', size: 1, alias: 'tagPage', addAllPagesToCollections: true },
   layout: 'tag-page.njk',

@@ -4,222 +4,42 @@
  * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
  * (on worker threads for a large mirror, see body-render-pool.ts). Drafts never appear; an entry
  * dated after today appears in the first build on or after its date. Entries are grouped
- * into tag pages here, so the templates only paginate.
+ * into tag pages here (tags.ts), so the templates only paginate, and into the site's and
+ * the tags' feeds (site-feeds.ts). The shapes are site-model.ts's.
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSafeSlug, slugify } from '../mirror/entry-file.js';
+import { Parser } from 'htmlparser2';
+import { slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
 import type { BodyCache } from './build-cache.js';
+import { readableDate } from './filters.js';
 import { ImageDimensions } from './images.js';
-import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { renderBodies } from './body-render-pool.js';
-import { latestEntry, type LatestDocument } from './latest.js';
-import { siteSettings, type SiteSettings } from './settings.js';
+import { latestEntry } from './latest.js';
+import { siteSettings } from './settings.js';
+import { siteFeed } from './site-feeds.js';
+import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
 import { siteAbsoluteUrl } from './site-url.js';
+import { pagesOfTag, tagResolver } from './tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
 
-/** A tag as templates see it: the service's tag (`content/_data/tags.json`) or a local one. */
-export interface SiteTag {
-  name: string;
-  /** URL-safe: the tag page is `/tags/<slug>/`. */
-  slug: string;
-  /** Site-relative URL of the tag's first page. */
-  url: string;
-  /** `#rrggbb` from tags.json, or null (the theme's colours). */
-  bg_color: string | null;
-  text_color: string | null;
-  /** Visible entries with this tag. */
-  count: number;
-  /** Inline style with its colours (`--tag-bg`, `--tag-fg`), or `''`. */
-  style: string;
-  /** Site-relative URLs of the tag's feeds: `/tags/<slug>/feed.xml`, `rss.xml`, `feed.json`. */
-  feeds: FeedUrls;
-}
-
-/** Site-relative URLs of a feed in its three formats. */
-export interface FeedUrls {
-  atom: string;
-  rss: string;
-  json: string;
-}
-
-/** A feed (Atom, RSS and JSON Feed from the same items): the site's, or a tag's. */
-export interface SiteFeed {
-  /** The tag, for a tag's feed; null for the site's. */
-  tag: SiteTag | null;
-  /** Site-relative URL of the page the feed follows: `/`, or the tag's page. */
-  home: string;
-  /** Where the feed is written, site-relative. */
-  urls: FeedUrls;
-  /** The newest {@link FEED_LIMIT} entries (a tag's: {@link TAG_FEED_LIMIT}), newest first. */
-  entries: SiteEntry[];
-  /** The latest `updated` of its entries (or of the site's, for an empty feed): the feed's `updated`. */
-  updated: Date;
-}
-
-/** A link to a neighbouring entry. */
-export interface EntryLink {
-  title: string;
-  url: string;
-  date: string;
-}
-
-/** One entry as templates see it. */
-export interface SiteEntry {
-  title: string;
-  /** URL-safe, unique slug: the permalink is `/entries/<slug>/`. */
-  slug: string;
-  /** Site-relative URL, e.g. `/entries/new-export-api/`. */
-  url: string;
-  /** `YYYY-MM-DD`. */
-  date: string;
-  /** The date as a Date (midnight UTC), for feed filters. */
-  dateObj: Date;
-  /** The date for readers, e.g. "November 22, 2026". */
-  displayDate: string;
-  /** Absolute URL of the entry page (feeds, latest.json). */
-  absoluteUrl: string;
-  /** Id of its item in every feed, `urn:uuid:...`: unchanged by a slug rename or a base path (feed-item.ts). */
-  feedId: string;
-  /** When its content (title, body) last changed, for the feeds' `updated`: its date, or a later build's time (feed-item.ts). */
-  updatedObj: Date;
-  /** Sanitised HTML of the body. */
-  html: string;
-  /** Plain text of the first paragraph (descriptions, previews), at most 200 characters. */
-  excerpt: string;
-  /** The `tags` of the frontmatter, as written. */
-  tags: string[];
-  /** The same tags resolved against tags.json (colours, slug, page URL). */
-  tagRefs: SiteTag[];
-  /** The next newer entry, if any. */
-  newer: EntryLink | null;
-  /** The next older entry, if any. */
-  older: EntryLink | null;
-  identifier: string | undefined;
-  status: string | undefined;
-  notifySubscribers: boolean | undefined;
-  /** Source file, relative to the content directory. */
-  file: string;
-}
-
-/** One page of a tag's entry list (20 entries a page, like the index). */
-export interface TagPage {
-  tag: SiteTag;
-  /** 0-based. */
-  pageNumber: number;
-  /** Pages of this tag. */
-  pageCount: number;
-  entries: SiteEntry[];
-  /** Site-relative URL of this page: `/tags/<slug>/`, `/tags/<slug>/page/2/`, ... */
-  url: string;
-  /** Newer entries (the previous page), if any. */
-  previousUrl: string | null;
-  /** Older entries (the next page), if any. */
-  nextUrl: string | null;
-}
-
-/** Everything templates receive as the `changelog` global. */
-export interface SiteData {
-  /** `content/_data/workspace.json` as pull wrote it. */
-  workspace: Record<string, unknown>;
-  /** What the site makes of the workspace: name, flags, theme, logo. */
-  site: SiteSettings;
-  /** `content/_data/tags.json` as pull wrote it. */
-  tags: Array<Record<string, unknown>>;
-  /** Tags that visible entries carry, in tags.json order, then local tags by name. */
-  tagList: SiteTag[];
-  /** Every page of every tag (paginated by `site/tag.njk`). */
-  tagPages: TagPage[];
-  /** Visible entries, newest first. */
-  entries: SiteEntry[];
-  /** The entries of the feeds: the newest {@link FEED_LIMIT}. */
-  feedEntries: SiteEntry[];
-  /** The site's feed (`/feed.xml`, `/rss.xml`, `/feed.json`): {@link feedEntries}. */
-  feed: SiteFeed;
-  /** A feed per tag of {@link tagList}, of its newest {@link TAG_FEED_LIMIT} entries. */
-  tagFeeds: SiteFeed[];
-  /** `.changelog/feed-dates.json` as this build leaves it (the `updated` dates, see feed-item.ts). */
-  feedDates: FeedDates;
-  /** `latest.json`'s document. */
-  latest: LatestDocument | Record<string, never>;
-  /** Files that could not be read, with the reason (shown by `check` and `dev`). */
-  problems: Array<{ file: string; message: string; line?: number }>;
-  /** Entries left out: drafts and future publications. */
-  hidden: { drafts: number; scheduled: number };
-  /** Entries on an index or tag page. */
-  pageSize: number;
-  siteUrl: string;
-  /** The latest `updated` of the feed's entries, else today (midnight UTC): the site feed's `updated`. */
-  updated: Date;
-  /** Build time, ISO. */
-  builtAt: string;
-  /** The site's stylesheet: `css/base.css`, the theme's, then `css/custom.css` if present (the layout bundles it). */
-  css: string;
-}
-
-/** Entries on an index page and on a tag page. */
-export const PAGE_SIZE = 20;
-
 /**
- * Entries in each feed: the newest 1,000 (every entry of most changelogs). Feed readers poll
- * feeds; a 10,000-entry changelog in full would make each feed tens of megabytes.
- */
-export const FEED_LIMIT = 1000;
-
-/**
- * Entries in each tag's feed: its newest 100, fewer than the site's {@link FEED_LIMIT}. A
- * tag feed is followed for what comes next (the tag's pages hold all of it), and every tag
- * has one: at 10,000 entries with the real corpus's 28 tags, 1,000 a tag would put 10,424
- * items (7,785 distinct entries) in the tags' feeds of each format (68 MB in all three), against 1,877
- * (1,347 distinct) with 100. Most tags of most changelogs have fewer entries than that.
- */
-export const TAG_FEED_LIMIT = 100;
-
-const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-const readableDates = new Map<string, string>();
-
-/** `YYYY-MM-DD` (or a Date) as "November 22, 2026" (also the `readableDate` filter). */
-export function readableDate(d: Date | string): string {
-  const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
-  let text = readableDates.get(key);
-  if (text === undefined) {
-    const date = new Date(`${key}T00:00:00Z`);
-    text = Number.isNaN(date.getTime()) ? String(d) : READABLE_DATE.format(date);
-    readableDates.set(key, text);
-  }
-  return text;
-}
-
-/**
- * Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter):
- * both colours, and only when they reach WCAG AA contrast (4.5:1) with each other; else
- * `''` and the theme's chip colours. The stylesheet swaps the two in the dark scheme.
- */
-export function tagStyle(tag: { bg_color?: string | null; text_color?: string | null }): string {
-  if (!tag.bg_color || !tag.text_color || contrastRatio(tag.bg_color, tag.text_color) < AA_CONTRAST) return '';
-  return `--tag-bg: ${tag.bg_color}; --tag-fg: ${tag.text_color}`;
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
-
-/**
- * Plain text of the first paragraph of sanitised HTML, at most 200 characters. The input is
- * sanitize-html's output (attribute values escaped), so removing tags is exact.
+ * Plain text of the first paragraph of sanitised HTML, at most 200 characters: its text as
+ * htmlparser2 reads it (tags dropped, character references decoded), spaces collapsed.
  */
 export function excerptOf(html: string): string {
   const start = html.indexOf('<p>');
   const end = start >= 0 ? html.indexOf('</p>', start) : -1;
   const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
-  const text = para
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => ENTITIES[name]!)
-    .replace(/\s+/g, ' ')
-    .trim();
+  let raw = '';
+  const parser = new Parser({ ontext: (t) => (raw += t) }, { decodeEntities: true });
+  parser.end(para);
+  const text = raw.replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
 }
 
@@ -245,64 +65,6 @@ export function visibility(status: string | undefined, isPublished: boolean | un
   const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));
   if (!live) return 'draft';
   return date > today ? 'scheduled' : 'visible';
-}
-
-const HEX_COLOUR = /^#[0-9a-f]{6}$|^#[0-9a-f]{3}$/i;
-
-/** A colour from tags.json, when it is a hex colour (it ends up in a style attribute). */
-function colour(value: unknown): string | null {
-  return typeof value === 'string' && HEX_COLOUR.test(value.trim()) ? value.trim() : null;
-}
-
-/** The service's tags by lowercased name and slug, and the resolver of frontmatter tags. */
-function tagResolver(remote: Array<Record<string, unknown>>): { resolve(name: string): SiteTag; used(): SiteTag[] } {
-  const byKey = new Map<string, SiteTag>();
-  const order: SiteTag[] = [];
-  const slugs = new Set<string>();
-  const make = (name: string, slugValue: unknown, bg: unknown, fg: unknown): SiteTag => {
-    let slug = typeof slugValue === 'string' && isSafeSlug(slugValue) ? slugValue.toLowerCase() : slugify(name);
-    for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
-    slugs.add(slug);
-    const url = `/tags/${slug}/`;
-    const tag = { name, slug, url, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '', feeds: { atom: `${url}feed.xml`, rss: `${url}rss.xml`, json: `${url}feed.json` } };
-    tag.style = tagStyle(tag);
-    return tag;
-  };
-  for (const t of remote) {
-    if (typeof t.name !== 'string' || !t.name.trim()) continue;
-    const tag = make(t.name.trim(), t.slug, t.bg_color, t.text_color);
-    order.push(tag);
-    for (const key of [tag.name.toLowerCase(), typeof t.slug === 'string' ? t.slug.toLowerCase() : '']) if (key && !byKey.has(key)) byKey.set(key, tag);
-  }
-  const local: SiteTag[] = [];
-  return {
-    resolve(name: string): SiteTag {
-      const key = name.trim().toLowerCase();
-      let tag = byKey.get(key) ?? byKey.get(slugify(name));
-      if (!tag) {
-        tag = make(name.trim(), undefined, null, null);
-        byKey.set(key, tag);
-        local.push(tag);
-      }
-      return tag;
-    },
-    used: () => [...order, ...local.sort((a, b) => a.name.localeCompare(b.name))].filter((t) => t.count > 0),
-  };
-}
-
-/** Splits `entries` into pages of {@link PAGE_SIZE} for a tag. */
-function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
-  const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
-  const urlOf = (n: number) => (n === 0 ? tag.url : `${tag.url}page/${n + 1}/`);
-  return Array.from({ length: pageCount }, (_, n) => ({
-    tag,
-    pageNumber: n,
-    pageCount,
-    entries: entries.slice(n * PAGE_SIZE, (n + 1) * PAGE_SIZE),
-    url: urlOf(n),
-    previousUrl: n > 0 ? urlOf(n - 1) : null,
-    nextUrl: n + 1 < pageCount ? urlOf(n + 1) : null,
-  }));
 }
 
 /** Options of {@link loadSiteData}. */
@@ -469,13 +231,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     },
   );
   const tagList = tagsOf.used();
-  const feedOf = (tag: SiteTag | null, all: SiteEntry[], fallback: Date): SiteFeed => {
-    const feedEntries = all.slice(0, tag ? TAG_FEED_LIMIT : FEED_LIMIT);
-    const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
-    const urls = tag ? tag.feeds : { atom: '/feed.xml', rss: '/rss.xml', json: '/feed.json' };
-    return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
-  };
-  const feed = feedOf(null, entries, new Date(`${today}T00:00:00Z`));
+  const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
@@ -488,7 +244,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     entries,
     feedEntries: feed.entries,
     feed,
-    tagFeeds: tagList.map((t) => feedOf(t, byTag.get(t) ?? [], feed.updated)),
+    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
     feedDates: feedDates.record,
     latest: latestEntry(entries, siteUrl),
     problems,

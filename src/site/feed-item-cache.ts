@@ -1,9 +1,7 @@
 /**
  * Each entry's item is rendered once per feed format and reused by every feed that holds
- * it: the site's feed and its tags' (an entry with three tags is in four feeds of each
- * format). The item markup does not depend on the feed it is in (`site/_includes/feeds/`),
- * so the feeds of every tag cost little more than writing them. Two Nunjucks filters, used
- * by the feed templates around the item's markup:
+ * it (see build-state.ts): two Nunjucks filters, used by the feed templates around the
+ * item's markup:
  *
  * ```njk
  * {%- set item = entry | cachedFeedItem("atom") %}
@@ -11,31 +9,25 @@
  * {{- item | safe }}
  * ```
  *
- * Keyed by the entry object, which the site data hands to every template as it is (it is
- * frozen, so Eleventy does not copy it), and emptied as each build starts (`dev` rebuilds
- * in one process, possibly with changed feed templates and the same data).
- *
  * @module
  */
+import { BuildState, type BuildEvents } from './build-state.js';
 
-interface FilterConfig {
+interface FilterConfig extends BuildEvents {
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
-  /** Eleventy's events (`eleventy.before`: a build starts). */
-  on?(event: string, fn: () => void): void;
 }
 
-/** Registers `cachedFeedItem(entry, format)` (the item rendered before, or `''`) and `keepFeedItem(markup, entry, format)` (stores and returns it). */
-export function addFeedItemCache(eleventyConfig: FilterConfig): void {
-  let rendered = new WeakMap<object, Map<string, string>>();
-  eleventyConfig.on?.('eleventy.before', () => {
-    rendered = new WeakMap();
-  });
-  eleventyConfig.addFilter('cachedFeedItem', (entry: object, format: string) => rendered.get(entry)?.get(format) ?? '');
+/**
+ * Registers `cachedFeedItem(entry, format)` (the item rendered before in this build, or
+ * `''`) and `keepFeedItem(markup, entry, format)` (stores and returns it).
+ *
+ * @param state the configuration's per-build state (default: one of its own, emptied as each build starts).
+ */
+export function addFeedItemCache(eleventyConfig: FilterConfig, state: BuildState = BuildState.attach(eleventyConfig)): void {
+  eleventyConfig.addFilter('cachedFeedItem', (entry: object, format: string) => state.feedItem(entry, format) ?? '');
   eleventyConfig.addFilter('keepFeedItem', (markup: unknown, entry: object, format: string) => {
     const text = String(markup);
-    let byFormat = rendered.get(entry);
-    if (!byFormat) rendered.set(entry, (byFormat = new Map()));
-    byFormat.set(format, text);
+    state.keepFeedItem(entry, format, text);
     return text;
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
- * data (see `data.ts`), the feed plugin's filters (Atom, RSS 2.0 and JSON Feed templates in
- * `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
+ * data (see `data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
+ * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
  * passthrough of `widget.js` and `images/`, and Eleventy's HTML base plugin: with a base path
  * (`pathPrefix`, the path of the site URL, see `site-url.ts`) every URL in the HTML pages
@@ -13,27 +13,34 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
-import { loadSiteData, readableDate, tagStyle, type SiteData } from './data.js';
-import { basePathTransform, scanForBasePath } from './base-path.js';
-import { IMAGES_DIR } from './images.js';
-import { siteAbsoluteUrl } from './site-url.js';
-import { BUNDLE_DIR, listThemes } from './themes.js';
-import { addFeedItemCache } from './feed-item-cache.js';
+import { loadConfig, type Config } from '../config.js';
 import { xmlCharsTransform } from '../xml-chars.js';
+import { scanForBasePath } from './base-path.js';
+import { BuildState } from './build-state.js';
+import { loadSiteData } from './data.js';
+import { addSiteFilters } from './filters.js';
+import { IMAGES_DIR } from './images.js';
+import type { SiteData } from './site-model.js';
+import { BUNDLE_DIR, listThemes } from './themes.js';
 
-/** Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working directory. */
+/**
+ * Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working
+ * directory. What is not given comes from the project's configuration (`loadConfig` of
+ * config.ts, for the working directory: `CHANGELOG_*` variables over `changelog.config.json`
+ * over its defaults), as for every command.
+ */
 export interface ChangelogSitePluginOptions {
-  /** The mirror. Default: `CHANGELOG_CONTENT_DIR` or `content`. */
+  /** The mirror. Default: the configuration's `contentDir`. */
   contentDir?: string;
-  /** Public URL of the site (feeds). Default: `CHANGELOG_SITE_URL` or `http://localhost:8080/`. */
+  /** Public URL of the site (feeds). Default: the configuration's `siteUrl`. */
   siteUrl?: string;
-  /** The templates (Eleventy's input). Default: `CHANGELOG_SITE_DIR` or `site`. */
+  /** The templates (Eleventy's input). Default: the configuration's `siteDir`. */
   siteDir?: string;
   /** The hosted page the `show_backlink` footer links to. Default: none. */
   backlinkUrl?: string | null;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;
-  /** The theme, over the workspace's. Default: `CHANGELOG_THEME`, else the workspace's. */
+  /** The theme, over the workspace's. Default: the configuration's `theme`, else the workspace's. */
   theme?: string;
   /**
    * The `changelog` data, already loaded (`build.ts` loads it once, for the pages and the
@@ -64,15 +71,13 @@ interface EleventyConfigLike {
   on?(event: string, fn: () => void): void;
 }
 
-/** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
-function hasRelativeUrl(html: string): boolean {
-  return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
-}
-
 /**
- * Eleventy plugin. Options passed by `build.ts` (through the {@link OPTIONS_KEY} global
- * data, since Eleventy runs the programmatic config callback before `.eleventy.js`) win
- * over the plugin's own options, which win over the environment.
+ * Eleventy plugin. Options passed by `build.ts` and `serve.ts` (through the
+ * {@link OPTIONS_KEY} global data, since Eleventy runs the programmatic config callback
+ * before `.eleventy.js`) win over the plugin's own options; the project's configuration
+ * fills in the rest (plain Eleventy over `.eleventy.js`).
+ *
+ * @throws {ChangelogSyncError} `E_CONFIG` when the configuration is needed and invalid (see `loadConfig`).
  */
 export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void {
   // Once per configuration: a build adds the plugin, and so may the `.eleventy.js` Eleventy
@@ -83,19 +88,23 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: object };
   if (config.globalData && config[APPLIED] === config.globalData) return;
   config[APPLIED] = config.globalData;
-  const resolved = () => {
-    const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
-    return {
-      contentDir: injected.contentDir ?? options.contentDir ?? process.env.CHANGELOG_CONTENT_DIR ?? 'content',
-      siteUrl: (injected.siteUrl ?? options.siteUrl ?? process.env.CHANGELOG_SITE_URL ?? 'http://localhost:8080/').replace(/\/?$/, '/'),
-      siteDir: injected.siteDir ?? options.siteDir ?? process.env.CHANGELOG_SITE_DIR ?? 'site',
-      backlinkUrl: injected.backlinkUrl ?? options.backlinkUrl ?? null,
-      today: injected.today ?? options.today,
-      theme: injected.theme ?? options.theme ?? (process.env.CHANGELOG_THEME || undefined),
-      siteData: injected.siteData ?? options.siteData,
-    };
+  const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
+  const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
+  // The configuration is loaded only when a path or the URL is not given (plain Eleventy):
+  // a build and `dev` give them all, from the configuration they loaded, and their theme.
+  let project: Config | undefined;
+  const fromProject = () => (project ??= loadConfig());
+  const o = {
+    contentDir: given('contentDir') ?? fromProject().contentDir,
+    siteUrl: (given('siteUrl') ?? fromProject().siteUrl).replace(/\/?$/, '/'),
+    siteDir: given('siteDir') ?? fromProject().siteDir,
+    backlinkUrl: given('backlinkUrl') ?? null,
+    today: given('today'),
+    // After the paths: the configuration's theme when it was loaded for them.
+    theme: given('theme') ?? project?.theme,
+    siteData: given('siteData'),
   };
-  const o = resolved();
+  const state = BuildState.attach(eleventyConfig);
 
   // The feed plugin adds Eleventy's HTML base plugin: with Eleventy's `pathPrefix` (which
   // `build.ts` sets from the site URL; `--pathprefix` for plain Eleventy) it puts the base
@@ -136,37 +145,5 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
 
   // Feeds stay well-formed XML whatever a title or body holds (xml-chars.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);
-  eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
-  eleventyConfig.addFilter('readableDate', readableDate);
-  eleventyConfig.addFilter('tagStyle', tagStyle);
-  // RFC 822 dates for RSS (the feed plugin's dateToRfc822 builds an Intl formatter per call).
-  eleventyConfig.addFilter('rfc822Date', (d: Date) => d.toUTCString());
-  // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
-  // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
-  eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
-  // Each entry's feed item rendered once per format, for the site's feed and its tags'.
-  addFeedItemCache(eleventyConfig);
-  // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
-  // (most entries need no change at all): relative URLs against the entry's page,
-  // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
-  // URL function, found with base-path.ts's scan rather than a posthtml parse per entry.
-  const absolute = new Map<string, Promise<string>>();
-  // Emptied as each build starts: `dev` rebuilds in one process, and an edited entry keeps its URL.
-  eleventyConfig.on?.('eleventy.before', () => absolute.clear());
-  type WithBase = (html: string, base: string, pageUrl: string) => Promise<string>;
-  type UrlWithBase = (url: string, base: string, pageUrl: string) => string;
-  eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
-    if (!hasRelativeUrl(entry.html)) return entry.html;
-    const key = siteAbsoluteUrl(entry.url, siteUrl);
-    let converted = absolute.get(key);
-    if (!converted) {
-      // The base plugin's filters: the origin with Eleventy's pathPrefix (the site URL's path).
-      const url = eleventyConfig.getFilter('htmlBaseUrl') as UrlWithBase;
-      const html = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
-      const origin = new URL(siteUrl).origin;
-      converted = basePathTransform({ url: (u) => url.call({}, u, origin, entry.url), html: (h) => html.call({}, h, origin, entry.url) })(entry.html);
-      absolute.set(key, converted);
-    }
-    return converted;
-  });
+  addSiteFilters(eleventyConfig, state);
 }

@@ -17,7 +17,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { escapeHtml } from '../html-escape.js';
-import type { SiteEntry } from './data.js';
+import type { SiteEntry } from './site-model.js';
 
 /** The folder of the index inside the built site. */
 export const SEARCH_INDEX_DIR = 'pagefind';

@@ -182,6 +182,22 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     }
   });
 
+  it("a rebuild's feeds carry the saved body, not the last build's: what the feeds remember starts empty with each build", async () => {
+    const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
+    const page = new URL('/entries/my-first-entry/', fx.url).href;
+    // A relative link: the feeds carry the body with absolute URLs, converted once per
+    // entry and build, and an edit keeps the entry's URL.
+    const guide = new URL('/entries/my-first-entry/guide/', fx.url).href;
+    for (const word of ['Alpha', 'Bravo']) {
+      await saveAndReload(fx.url, page, () => writeFile(file, entry('Feeds follow', `${word} text, with [a guide](guide/).`)), (html) => html.includes(`${word} text`));
+      const atom = (await get(new URL('/feed.xml', fx.url).href)).body;
+      const json = JSON.parse((await get(new URL('/feed.json', fx.url).href)).body) as { items: Array<{ content_html: string }> };
+      expect(atom).toContain(`${word} text`);
+      expect(atom).toContain(guide);
+      expect(json.items.map((i) => i.content_html).join('\n')).toContain(`${word} text, with <a href="${guide}">a guide</a>`);
+    }
+  });
+
   it('never pushes: the entry keeps no identifier', async () => {
     const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);

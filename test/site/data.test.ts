@@ -1,6 +1,8 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { describe, expect, it } from 'vitest';
-import { excerptOf, FEED_LIMIT, loadSiteData, PAGE_SIZE, visibility } from '../../src/site/data.js';
+import { excerptOf, loadSiteData, visibility } from '../../src/site/data.js';
+import { FEED_LIMIT } from '../../src/site/site-feeds.js';
+import { PAGE_SIZE } from '../../src/site/site-model.js';
 import { latestEntry, type LatestDocument } from '../../src/site/latest.js';
 import { flag, hostedPageUrl, httpUrl, siteSettings } from '../../src/site/settings.js';
 import { resolveTheme } from '../../src/site/themes.js';

@@ -6,7 +6,8 @@ import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite } from '../../src/site/build.js';
-import { FEED_LIMIT, loadSiteData, TAG_FEED_LIMIT } from '../../src/site/data.js';
+import { loadSiteData } from '../../src/site/data.js';
+import { FEED_LIMIT, TAG_FEED_LIMIT } from '../../src/site/site-feeds.js';
 import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, readSite, writeContent, type EntrySpec } from './fixture.js';
 

@@ -1,8 +1,8 @@
-// Tag chip colours from tags.json (tagStyle in src/site/data.ts, contrast.ts): kept only
+// Tag chip colours from tags.json (tagStyle in src/site/tags.ts, contrast.ts): kept only
 // as a pair that reaches WCAG AA; the stylesheet swaps the pair in the dark scheme.
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/site/contrast.js';
-import { tagStyle } from '../../src/site/data.js';
+import { tagStyle } from '../../src/site/tags.js';
 
 describe('tag colours', () => {
   it('measures WCAG contrast (the known extremes and a known pair)', () => {
