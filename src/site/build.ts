@@ -9,9 +9,8 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
@@ -19,12 +18,15 @@ import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import { buildFingerprint, openBodyCache } from './build-cache.js';
+import { emptyOutput, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
 import type { FeedDates } from './feed-item.js';
+import { filesUnder } from './file-list.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
-import { flag, hostedPageUrl } from './settings.js';
+import { flag, hostedPageUrl, readWorkspace } from './settings.js';
+import { prepareSiteInput } from './site-stage.js';
 import { sitePathPrefix } from './site-url.js';
 import { BUNDLE_DIR, checkThemeOverride, listThemes, resolveTheme } from './themes.js';
 
@@ -100,116 +102,13 @@ export interface BuildResult {
 }
 
 /**
- * Every file under `dir` (absolute paths; none when it does not exist), but for those under
- * `skip`.
- */
-async function walk(dir: string, skip?: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const d of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const p = join(dir, d.name);
-    if (!d.isDirectory()) out.push(p);
-    else if (p !== skip) out.push(...(await walk(p, skip)));
-  }
-  return out;
-}
-
-/** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
-interface SiteInput {
-  dir: string;
-  /** Rewrites staged paths in a message to the file they came from. */
-  explain(message: string): string;
-  cleanup(): Promise<void>;
-}
-
-/**
- * Stages Eleventy's input in a fresh temporary directory: the packaged templates, with a
- * team's `site/` laid over them file by file. A fresh directory per build also keeps
- * Eleventy's process-wide layout cache (keyed by path) from serving a previous build's
- * layouts when one process builds twice (tests, `dev`).
- *
- * @param siteDir the configured site directory (the packaged one, or a team's).
- */
-export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
-  const stage = await mkdtemp(join(tmpdir(), 'changelog-site-'));
-  const layers = existsSync(PACKAGED_SITE_DIR) ? [PACKAGED_SITE_DIR, siteDir] : [siteDir];
-  const origin = new Map<string, string>();
-  for (const layer of layers) {
-    if (!existsSync(layer)) continue;
-    await cp(layer, stage, { recursive: true, force: true });
-    for (const f of await walk(layer)) origin.set(relative(layer, f), f);
-  }
-  return {
-    dir: stage,
-    explain(message) {
-      // Eleventy names files relative to the working directory, or absolute.
-      const forms = [stage, relative(process.cwd(), stage)].map(escapeRegExp).join('|');
-      return message.replace(new RegExp(`(?:${forms})/([^\\s:'"\`()]+)`, 'g'), (whole, rel: string) => origin.get(rel) ?? whole);
-    },
-    cleanup: () => rm(stage, { recursive: true, force: true }),
-  };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
  * The heap limit of the Eleventy thread, MB: 512, or 48 KB an entry above that. A
  * 10,000-entry build of the real corpus has about 38 KB an entry live at its peak (pages
  * kept until the end of the run, feeds, data); the limit keeps its memory near that instead
  * of twice that. Should a build need more, it runs again without one.
  */
-export function heapLimitFor(entryFiles: number): number {
+function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
-}
-
-/**
- * Empties the output directory, so that a removed entry's page goes too; but for the search
- * index when one is built: its files are overwritten and pruned (see `writeIndexFiles`).
- */
-async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise<void> {
-  const names = await readdir(outputDir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
-}
-
-/**
- * Removes what an earlier build wrote and this one did not (a removed entry's page, a tag
- * no entry has any more, an image gone from `content/images/`), and the folders that leaves
- * empty. Eleventy reports the pages and copies it wrote; the stylesheet bundle, which the
- * bundle plugin writes on its own, is the newest file of its folder (the plugin writes a
- * file once per process, so a second build in one process leaves it as it was).
- *
- * @param previous the files before this build.
- * @param written the files this build's Eleventy run reported.
- * @returns the files removed.
- */
-export async function pruneOutput(outputDir: string, previous: readonly string[], written: readonly string[]): Promise<string[]> {
-  const bundleDir = join(outputDir, BUNDLE_DIR);
-  const kept = new Set(written);
-  const bundles = await Promise.all(
-    (await readdir(bundleDir).catch(() => [] as string[])).map(async (name) => ({ path: join(bundleDir, name), mtime: (await stat(join(bundleDir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
-  );
-  const newest = bundles.reduce<(typeof bundles)[number] | undefined>((a, b) => (a && a.mtime >= b.mtime ? a : b), undefined);
-  if (newest) kept.add(newest.path);
-  const stale = previous.filter((f) => !kept.has(f));
-  const folders = new Set<string>();
-  for (const file of stale) {
-    await rm(file, { force: true });
-    for (let dir = dirname(file); dir.length > outputDir.length && dir.startsWith(outputDir); dir = dirname(dir)) folders.add(dir);
-  }
-  // Deepest first; a folder with anything left in it stays.
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined);
-  return stale;
-}
-
-/** The mirrored workspace settings (`content/_data/workspace.json`); `{}` when missing or unreadable. */
-export async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
-  try {
-    const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as unknown;
-    return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -273,7 +172,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const emptied = configPath
       ? emptyOutput(options.outputDir, options.search !== false).then(() => [] as string[])
       : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
-        walk(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
+        filesUnder(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
     emptied.catch(() => undefined); // awaited below
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
@@ -387,7 +286,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
           ...(index?.files ?? []).map((f) => `${SEARCH_INDEX_DIR}/${f}`),
         ]),
       ].sort()
-    : (await walk(options.outputDir)).map((f) => relative(options.outputDir, f));
+    : (await filesUnder(options.outputDir)).map((f) => relative(options.outputDir, f)).sort();
   const indexed = index?.pages ?? 0;
   return {
     outputDir: options.outputDir,

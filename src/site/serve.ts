@@ -14,10 +14,11 @@ import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../errors.js';
 import { escapeHtml } from '../html-escape.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
-import { prepareSiteInput, readWorkspace, type BuildOptions } from './build.js';
+import type { BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
 import { buildSearchIndex } from './search-index.js';
-import { hostedPageUrl } from './settings.js';
+import { hostedPageUrl, readWorkspace } from './settings.js';
+import { prepareSiteInput } from './site-stage.js';
 import { checkThemeOverride, listThemes } from './themes.js';
 
 /** A problem to show on every page while serving. */

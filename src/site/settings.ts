@@ -6,6 +6,9 @@
  *
  * @module
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { resolveTheme, type ThemeChoice } from './themes.js';
 
 /** The site-wide settings templates receive as `changelog.site`. */
@@ -28,6 +31,16 @@ export interface SiteSettings {
   theme: ThemeChoice;
   /** `<meta name="robots">` content. */
   robots: string;
+}
+
+/** The mirrored workspace settings (`content/_data/workspace.json`); `{}` when missing or unreadable. */
+export async function readWorkspace(contentDir: string): Promise<Record<string, unknown>> {
+  try {
+    const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as unknown;
+    return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

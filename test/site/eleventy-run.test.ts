@@ -12,7 +12,7 @@ import { dailyEntries, readSite, writeContent } from './fixture.js';
 
 const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
 const { runEleventyIsolated } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
-const { prepareSiteInput } = (await dist('build.js')) as typeof import('../../src/site/build.js');
+const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../src/site/site-stage.js');
 
 describe('runEleventyIsolated on a worker thread', () => {
   let dir: string;
