@@ -10,21 +10,22 @@
  *
  * @module
  */
-import { join, relative } from 'node:path';
-import { watch } from 'chokidar';
-import type { Config } from '../config.js';
-import { assertInsideProject } from '../project-path.js';
-import { handleError } from '../output/handle-error.js';
-import { entryProblems, readServiceTagNames, stripPath, tagContext, type EntryProblem } from '../mirror/entry-problems.js';
-import { problemText } from './check.js';
-import { listEntryFiles, readEntryFiles, ENTRIES_DIR } from '../mirror/local-index.js';
-import { ChangelogSyncError } from '../errors.js';
 import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Config } from '../config.js';
+import { ChangelogSyncError } from '../errors.js';
+import { stripPath } from '../mirror/entry-problems.js';
+import { listEntryFiles } from '../mirror/local-index.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { handleError } from '../output/handle-error.js';
 import type { Reporter } from '../output/reporter.js';
-import { freePortFrom, serveSite, type PageProblem } from '../site/serve.js';
 import { commandLine } from '../project-command.js';
+import { assertInsideProject } from '../project-path.js';
+import { pageProblems, savedFileProblems, watchEntryFiles } from '../site/entry-watch.js';
+import type { PageProblem } from '../site/problem-banner.js';
+import { freePortFrom, serveSite } from '../site/serve.js';
+import { problemText } from './check.js';
 import { openContext } from './context.js';
 import { startDemo, type Demo } from './demo.js';
 import { formatPull, pullWithProgress } from './pull.js';
@@ -39,30 +40,6 @@ export interface DevCommandOptions {
   demo?: boolean;
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
   until?: Promise<void>;
-}
-
-/**
- * Every problem of every entry file, worded as `check` words it (`message (fix: hint)`),
- * with the tag context `check` uses, for the page banner.
- */
-export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
-  const files = await readEntryFiles(contentDir);
-  const tags = tagContext(files, readServiceTagNames(contentDir));
-  return files.flatMap((f) => entryProblems(f, tags).map((p) => ({ file: f.rel, line: p.line, message: problemText(p) })));
-}
-
-/**
- * The problems of one saved entry file (`rel` under the content directory), as `check`
- * reports them: parse and schema errors, template text, an empty body, near-miss tags
- * (against every entry file and `tags.json`, as `check` compares); `undefined` when the file
- * no longer exists.
- */
-export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[] | undefined> {
-  const all = await readEntryFiles(contentDir);
-  const known = all.find((f) => f.rel === rel);
-  const file = known ?? (await readEntryFiles(contentDir, [rel]))[0]!;
-  if ((file.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return undefined;
-  return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
 }
 
 /**
@@ -157,26 +134,29 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
           await assertInsideProject(cfg);
           outsideShown = undefined;
         } catch (err) {
-          const message = err instanceof ChangelogSyncError ? problemText({ message: stripPath(err.message, err.file), hint: err.hint }) : String(err);
-          if (message !== outsideShown) handleError(err, reporter);
-          outsideShown = message;
-          const file = err instanceof ChangelogSyncError && err.file ? err.file : relative(process.cwd(), cfg.root) || '.';
-          return [{ file, message, refuse: true }, ...(await pageProblems(cfg.contentDir))];
+          const outside: PageProblem =
+            err instanceof ChangelogSyncError
+              ? { kind: 'outside', file: err.file ?? (relative(process.cwd(), cfg.root) || '.'), message: stripPath(err.message, err.file), hint: err.hint }
+              : { kind: 'outside', file: relative(process.cwd(), cfg.root) || '.', message: String(err) };
+          const text = problemText(outside);
+          if (text !== outsideShown) handleError(err, reporter);
+          outsideShown = text;
+          return [outside, ...(await pageProblems(cfg.contentDir))];
         }
         return pageProblems(cfg.contentDir);
       },
       onLog: (m) => reporter.debug(m),
     });
-    for (const p of await pageProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: p.message });
+    for (const p of await pageProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: problemText(p) });
 
     // Validate on save, and say so: the page reloads by itself.
-    const entriesDir = join(cfg.contentDir, ENTRIES_DIR);
-    const watcher = watch(entriesDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } });
-    const check = async (abs: string) => {
-      if (!abs.endsWith('.md')) return;
-      await reportSaved(cfg.contentDir, `${ENTRIES_DIR}/${relative(entriesDir, abs)}`, reporter, shown);
-    };
-    watcher.on('add', (p) => void check(p)).on('change', (p) => void check(p));
+    const watcher = watchEntryFiles(cfg.contentDir, {
+      saved: (rel) => {
+        reporter.debug(`saved: ${shown(rel)}`);
+        return reportSaved(cfg.contentDir, rel, reporter, shown);
+      },
+      error: (err) => reporter.problem({ file: shown(''), message: `not watched: ${err instanceof Error ? err.message : String(err)}` }),
+    });
 
     reporter.result(
       [`Serving the changelog at ${server.url}`, `Watching ${relative(process.cwd(), cfg.contentDir) || '.'} and ${relative(process.cwd(), cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),

@@ -7,32 +7,20 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cp, mkdir, rm } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Eleventy from '@11ty/eleventy';
 import { watch } from 'chokidar';
 import { ChangelogSyncError } from '../errors.js';
-import { escapeHtml } from '../html-escape.js';
 import { PACKAGED_SITE_DIR } from '../config.js';
+import { isInside } from '../project-path.js';
 import type { BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
+import { problemBanner, refusesRebuild, type PageProblem } from './problem-banner.js';
 import { buildSearchIndex } from './search-index.js';
 import { hostedPageUrl, readWorkspace } from './settings.js';
 import { prepareSiteInput } from './site-stage.js';
 import { checkThemeOverride, listThemes } from './themes.js';
-
-/** A problem to show on every page while serving. */
-export interface PageProblem {
-  file: string;
-  line?: number;
-  message: string;
-  /**
-   * The rebuild must not run while this problem stands (a link out of the project: the
-   * build would copy through it). The served site stays as it was; the watch goes on, and
-   * the next change after the problem is gone rebuilds.
-   */
-  refuse?: boolean;
-}
 
 /**
  * Eleventy's own error class. In watch mode an error of its kind is logged and the watch
@@ -42,6 +30,36 @@ export interface PageProblem {
 async function eleventyBaseError(): Promise<new (message: string) => Error> {
   const entry = createRequire(import.meta.url).resolve('@11ty/eleventy');
   return ((await import(pathToFileURL(join(dirname(entry), 'Errors', 'EleventyBaseError.js')).href)) as { default: new (message: string) => Error }).default;
+}
+
+/**
+ * Starts Eleventy's watch (its first build), and has a removed content file rebuild too.
+ * Eleventy 3 rebuilds when a watched file is saved or added, not when one is removed (its
+ * watcher only forgets the file): a removed entry would stay in the preview, in the index
+ * and its tags, until the next save. Its `watch()` resolves with the function its watcher
+ * calls for a change (kept "for testability"), and `watcher` is that watcher: a file
+ * removed under the content directory goes through the same function, and so rebuilds and
+ * reloads as a save does. Errors of a rebuild are Eleventy's to report, as for a save.
+ */
+async function rebuildOnRemoval(eleventy: Eleventy, contentDir: string, log: (message: string) => void): Promise<void> {
+  const rebuild = (await eleventy.watch()) as unknown as ((path: string) => Promise<void>) | undefined;
+  const watcher = (eleventy as unknown as { watcher?: { on(event: 'unlink', fn: (path: string) => void): void; options?: { cwd?: string } } }).watcher;
+  if (typeof rebuild !== 'function' || !watcher) return;
+  watcher.on('unlink', (path) => {
+    if (!isInside(contentDir, resolve(watcher.options?.cwd ?? '', path))) return;
+    rebuild(path).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
+  });
+}
+
+/** What {@link serveSite} uses of Eleventy's configuration. */
+interface ServeConfig {
+  addGlobalData(name: string, data: unknown): void;
+  addPlugin(plugin: unknown, options?: unknown): void;
+  addWatchTarget(path: string): void;
+  setUseGitIgnore(use: boolean): void;
+  setServerOptions(options: Record<string, unknown>): void;
+  on(event: string, fn: () => unknown): void;
+  addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
 }
 
 /** Options of {@link serveSite}. */
@@ -76,15 +94,6 @@ export async function freePortFrom(start: number): Promise<number> {
     if (free) return port;
   }
   throw new ChangelogSyncError('E_USAGE', `ports ${start} to ${start + 19} are all in use`, { hint: 'pick another with --port <n>' });
-}
-
-/** The banner listing problems, injected right after `<body>`. */
-export function problemBanner(problems: PageProblem[]): string {
-  const items = problems.map((p) => `<li><code>${escapeHtml(p.file)}${p.line ? `:${p.line}` : ''}</code> ${escapeHtml(p.message)}</li>`).join('');
-  return (
-    `<aside id="changelog-sync-problems" role="alert" style="margin:0;padding:1rem 1.25rem;background:#fff1f0;color:#86181d;border-bottom:2px solid #d73a49;font:14px/1.5 system-ui,sans-serif">` +
-    `<strong>${problems.length} entry file${problems.length === 1 ? '' : 's'} cannot be read</strong> (not in the site until fixed):<ul style="margin:.5rem 0 0;padding-left:1.25rem">${items}</ul></aside>`
-  );
 }
 
 /**
@@ -130,9 +139,12 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     }
   };
   const teamWatcher = layered
-    ? watch(options.siteDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } }).on('all', (event, path) => {
-        copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
-      })
+    ? watch(options.siteDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } })
+        .on('all', (event, path) => {
+          copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
+        })
+        // Without a listener, an error event would be thrown and end the preview.
+        .on('error', (err) => log(`${relative(process.cwd(), options.siteDir) || '.'} not watched: ${(err as Error).message}`))
     : undefined;
   // The search index runs one at a time (Pagefind is one process per Node process); the
   // builds that end while one runs are covered by a single next run, over the newest pages.
@@ -161,7 +173,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     // The preview is served at the root of its local address, whatever base path the
     // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
     pathPrefix: '/',
-    config(eleventyConfig: any) {
+    config(eleventyConfig: ServeConfig) {
       eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
@@ -179,7 +191,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       });
       eleventyConfig.on('eleventy.before', async () => {
         problems = options.problems ? await options.problems() : [];
-        const refused = problems.filter((p) => p.refuse);
+        const refused = problems.filter(refusesRebuild);
         if (refused.length > 0) {
           const EleventyBaseError = await eleventyBaseError();
           throw new EleventyBaseError(`rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
@@ -202,7 +214,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
   try {
     await eleventy.init();
-    await eleventy.watch();
+    await rebuildOnRemoval(eleventy, options.contentDir, log);
     // Search works from the first page served.
     await indexing;
   } catch (cause) {

@@ -152,6 +152,23 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     expect(fx.dev.stderr).not.toContain(`ok: ${file}`);
   });
 
+  it('the banner names each kind of problem for what it is: unreadable, a schema field, text check refuses', async () => {
+    // By now: broken.md (publish_at breaks the schema), yaml.md (invalid YAML), and the
+    // untouched template of `new`; an empty body is added.
+    const index = await saveAndReload(
+      fx.url,
+      fx.url,
+      () => writeFile(join(fx.dir, 'content/entries/2026-11-04-empty.md'), '---\ntitle: Empty\npublish_at: 2026-11-04\n---\n'),
+      (html) => html.includes('2026-11-04-empty.md'),
+    );
+    const banner = /<aside id="changelog-sync-problems"[\s\S]*?<\/aside>/.exec(index)![0];
+    expect(banner).toContain('<strong>1 entry file cannot be read</strong> (not in the site until fixed)');
+    expect(banner).toContain('<strong>1 entry file has a field that breaks the entry schema</strong> (not in the site until fixed)');
+    expect(banner).toContain('<strong>2 new entries that check and push refuse as written</strong> (shown here, but not published until fixed)');
+    expect(banner).toMatch(/that check and push refuse as written<\/strong>[^]*2026-11-04-empty\.md:\d+<\/code> the body is empty/);
+    await unlink(join(fx.dir, 'content/entries/2026-11-04-empty.md'));
+  });
+
   it('a link out of the project refuses the rebuild (printed once, nothing copied), and live reload goes on: removing it recovers', async () => {
     const outside = await tempDir();
     try {
@@ -201,6 +218,49 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   it('never pushes: the entry keeps no identifier', async () => {
     const text = await readFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8');
     expect(text).not.toMatch(/^identifier:/m);
+  });
+});
+
+describe('changelog-sync dev when a file goes right after its change event', () => {
+  // Verbose: Eleventy's watch events are printed ("File changed: ..."), so the test removes
+  // the file as soon as the event is out, however the rebuild and the check on save then
+  // interleave with the removal.
+  const fx = useDev(
+    async (dir) => {
+      await mkdir(join(dir, 'content/entries'), { recursive: true });
+      await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'It stays.'));
+    },
+    { args: ['--verbose'] },
+  );
+  const fleeting = (body: string) => `---\ntitle: "Fleeting"\nslug: fleeting\npublish_at: 2026-11-03\nis_published: true\n---\n\n${body}\n`;
+
+  it('keeps serving and reloads without the file; the next save reloads too', async () => {
+    const file = join(fx.dir, 'content/entries/2026-11-03-fleeting.md');
+    await saveAndReload(fx.url, fx.url, () => writeFile(file, fleeting('Here a moment.')), (html) => html.includes('/entries/fleeting/'));
+    const index = await saveAndReload(
+      fx.url,
+      fx.url,
+      async () => {
+        const changed = fx.dev.output(/File changed: \S*2026-11-03-fleeting\.md/, "Eleventy's change event");
+        await writeFile(file, fleeting('Gone in a moment.'));
+        await changed;
+        await unlink(file);
+      },
+      (html) => !html.includes('/entries/fleeting/'),
+    );
+    expect(index).toContain('/entries/my-first-entry/');
+    // Removed is not unreadable: no banner names it.
+    expect(index).not.toContain('2026-11-03-fleeting.md');
+    expect(fx.dev.child.exitCode).toBeNull();
+    const page = await saveAndReload(
+      fx.url,
+      new URL('/entries/my-first-entry/', fx.url).href,
+      () => writeFile(join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('Still here', 'It stays.')),
+      (html) => heading(html) === 'Still here',
+    );
+    expect(heading(page)).toBe('Still here');
+    expect(fx.dev.stderr).not.toMatch(/Unhandled|unhandled/);
+    expect(fx.dev.child.exitCode).toBeNull();
   });
 });
 
