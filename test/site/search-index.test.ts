@@ -195,6 +195,21 @@ describe('searchLanguageFromData', () => {
   });
 });
 
+/**
+ * `promise`, and `waited`: resolves when something first waits on it (calls its `then`, as
+ * `await`, `catch` and `Promise.race` do).
+ */
+function watched<T>(promise: Promise<T>): { promise: Promise<T>; waited: Promise<void> } {
+  let waitedOn: () => void = () => undefined;
+  const waited = new Promise<void>((resolve) => (waitedOn = resolve));
+  const then = promise.then.bind(promise);
+  promise.then = ((...args: Parameters<typeof then>) => {
+    waitedOn();
+    return then(...args);
+  }) as typeof promise.then;
+  return { promise, waited };
+}
+
 describe('startEntryIndex with finish(after)', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
@@ -206,13 +221,15 @@ describe('startEntryIndex with finish(after)', () => {
     const indexer = startEntryIndex(out, 'en');
     indexer.add([entry(2), entry(1)]);
     let release: () => void = () => undefined;
-    const after = new Promise<void>((resolve) => (release = resolve));
+    const after = watched(new Promise<void>((resolve) => (release = resolve)));
     let written = false;
-    const done = indexer.finish(after).then((r) => {
+    const done = indexer.finish(after.promise).then((r) => {
       written = true;
       return r;
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // Pagefind has long indexed two entries
+    // The index waits on `after` once Pagefind has every entry: from then on nothing is
+    // written until it settles.
+    await after.waited;
     expect(written).toBe(false);
     expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(false);
     release();
@@ -225,8 +242,9 @@ describe('startEntryIndex with finish(after)', () => {
     const stop = new AbortController();
     const indexer = startEntryIndex(out, 'en', stop.signal);
     indexer.add([entry(1)]);
-    const done = indexer.finish(new Promise(() => undefined)); // never settles
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = watched(new Promise<void>(() => undefined)); // never settles
+    const done = indexer.finish(after.promise);
+    await after.waited;
     stop.abort();
     await expect(done).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining('the build stopped') });
     expect(existsSync(join(out, 'pagefind'))).toBe(false);
