@@ -93,7 +93,9 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
     return out;
   };
   return async (html) => {
-    const parts: Array<string | Promise<string>> = [];
+    const parts: string[] = [];
+    /** The compound tags, each filling its slot of `parts` once the base plugin has converted it. */
+    const compounds: Array<Promise<void>> = [];
     let last = 0;
     SCAN.lastIndex = 0;
     for (let m = SCAN.exec(html); m; m = SCAN.exec(html)) {
@@ -126,7 +128,8 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
         const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
         // (posthtml closes an element it is given open: `<a ping>` comes back as `<a ping></a>`.)
         const close = new RegExp(`</${tag}>$`, 'i');
-        parts.push(html.slice(last, m.index), base.html(html.slice(m.index, openEnd)).then((t) => t.replace(close, '')));
+        const slot = parts.push(html.slice(last, m.index), '') - 1;
+        compounds.push(base.html(html.slice(m.index, openEnd)).then((t) => void (parts[slot] = t.replace(close, ''))));
         last = openEnd;
       } else if (changed !== attributes) {
         parts.push(html.slice(last, start), changed);
@@ -135,7 +138,8 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
     }
     if (parts.length === 0) return html;
     parts.push(html.slice(last));
-    return (await Promise.all(parts)).join('');
+    await Promise.all(compounds);
+    return parts.join('');
   };
 }
 
@@ -170,7 +174,7 @@ export function scanForBasePath(eleventyConfig: BasePathConfig, addBasePlugin: (
       const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
       const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
       // At `/` the base plugin leaves every URL as it is.
-      pageTransform = url.call({}, '/') === '/' ? async (page) => page : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
+      pageTransform = url.call({}, '/') === '/' ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
     }
     return pageTransform(content);
   });

@@ -127,7 +127,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   await assertInsideProject(options);
   const workspace = await readWorkspace(options.contentDir);
   if (!flag(workspace.is_public, true) && !options.allowPrivate) {
-    throw new ChangelogSyncError('E_CONFIG', `the workspace "${String(workspace.name ?? '')}" is private (is_public is 0): its site is not built`, {
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
       file: join(options.contentDir, WORKSPACE_DATA_FILE),
       field: 'is_public',
       hint: 'publish the site anyway with `changelog-sync build --allow-private` (anyone who can reach it can read it), or make the workspace public',

@@ -51,7 +51,8 @@ export function flag(value: unknown, fallback: boolean): boolean {
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
-  const s = String(value).trim().toLowerCase();
+  // Any other value (an object, a list) is set.
+  const s = typeof value === 'string' ? value.trim().toLowerCase() : '';
   return !(s === '0' || s === 'false' || s === 'no' || s === 'off');
 }
 

@@ -62,7 +62,7 @@ describe('dev in Chromium: a saved entry changes the open page', () => {
   });
 
   it('the demo, under the git-ignored .demo/, with its images loaded', async () => {
-    const { dir, url } = await startDev(async () => undefined);
+    const { dir, url } = await startDev(() => Promise.resolve());
     await page.goto(new URL('/entries/mobile-dashboards/', url).href);
     expect(await page.locator('h1').textContent()).toBe('Lumen for iOS & Android: dashboards on the go');
     // Every image loaded (a broken one has naturalWidth 0).

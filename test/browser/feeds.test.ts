@@ -21,7 +21,7 @@ const URN = /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3
 
 describe('tag feeds in Chromium, under a base path', () => {
   let dir = '';
-  let cleanup: () => Promise<void> = async () => undefined;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
   let server: StaticServer;
   let context: BrowserContext;
   let closeBrowser: (() => Promise<void>) | undefined;
@@ -57,7 +57,7 @@ describe('tag feeds in Chromium, under a base path', () => {
     await page.goto(`${site}tags/`);
     const row = page.locator('.tag-index li', { hasText: TAG });
     // The tags page lists the tag's feeds too.
-    expect(await row.locator('.feeds a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))).toEqual(['feed.xml', 'rss.xml', 'feed.json'].map((f) => expect.stringMatching(new RegExp(`^${site}tags/[a-z0-9-]+/${f.replace('.', '\\.')}$`))));
+    expect(await row.locator('.feeds a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))).toEqual(['feed.xml', 'rss.xml', 'feed.json'].map((f): unknown => expect.stringMatching(new RegExp(`^${site}tags/[a-z0-9-]+/${f.replace('.', '\\.')}$`))));
     await row.locator('a.tag').click();
     await page.waitForURL(/\/changelog\/tags\/[a-z0-9-]+\/$/);
     expect(await page.locator('h1').textContent()).toContain(TAG);
@@ -117,7 +117,7 @@ describe('tag feeds in Chromium, under a base path', () => {
     expect(feed.title).toBe(`Acme: ${TAG}`);
     expect(feed.items!.map((i) => i.title)).toEqual(listed);
     for (const i of feed.items!) {
-      expect(i.guid).toEqual({ value: expect.stringMatching(URN), isPermaLink: false });
+      expect(i.guid).toEqual({ value: expect.stringMatching(URN) as unknown, isPermaLink: false });
       expect(i.categories!.map((c) => c.name)).toContain(TAG);
     }
     await opens(feed.items!.map((i) => ({ url: i.link!, title: i.title! })));

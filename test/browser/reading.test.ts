@@ -160,8 +160,8 @@ describe('reading the site in Chromium', () => {
     const first = await results.first().evaluate((r) => {
       const mark = r.querySelector('mark')!;
       return {
-        title: r.querySelector('.pagefind-ui__result-title')!.textContent!.trim(),
-        excerpt: r.querySelector('.pagefind-ui__result-excerpt')!.textContent!.trim(),
+        title: r.querySelector('.pagefind-ui__result-title')!.textContent.trim(),
+        excerpt: r.querySelector('.pagefind-ui__result-excerpt')!.textContent.trim(),
         markBackground: getComputedStyle(mark).backgroundColor,
         chipBackground: getComputedStyle(document.body).getPropertyValue('--chip-bg').trim(),
       };

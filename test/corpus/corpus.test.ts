@@ -42,7 +42,7 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
     it('pull writes one file per entry with matching title, slug and date', async () => {
       const r = await runCli(['--json', 'pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'corpus-token' }, timeoutMs: 120_000 });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).created).toHaveLength(corpus.length);
+      expect((JSON.parse(r.stdout) as { created: unknown[] }).created).toHaveLength(corpus.length);
       const names = await readdir(join(dir, 'content/entries'));
       expect(names).toHaveLength(corpus.length);
       let matched = 0;

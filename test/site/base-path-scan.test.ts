@@ -99,7 +99,7 @@ describe('the base path by one scan over the page, against the HTML base plugin'
 
   it("reads tags as a browser does: a textarea's text is text, a tag name in capitals is that tag (the plugin's parser differs in both)", async () => {
     const page = '<p><textarea><a href="/inside-textarea/"></textarea><a href="/after/">A</a> <A HREF="/UPPER/">B</A></p>';
-    const transform = basePathTransform({ url: (u) => (u.startsWith('/') ? `/repo${u}` : u), html: async (h) => h });
+    const transform = basePathTransform({ url: (u) => (u.startsWith('/') ? `/repo${u}` : u), html: (h) => Promise.resolve(h) });
     expect(await transform(page)).toBe('<p><textarea><a href="/inside-textarea/"></textarea><a href="/repo/after/">A</a> <A HREF="/repo/UPPER/">B</A></p>');
   });
 

@@ -93,12 +93,12 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
     expect(atom).toContain('href=&quot;https://acme.github.io/changelog/tags/&quot;');
     expect(await readFile(join(out, 'robots.txt'), 'utf8')).toContain('Sitemap: https://acme.github.io/changelog/sitemap.xml');
     expect(await readFile(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://acme.github.io/changelog/tags/</loc>');
-    const latest = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8'));
+    const latest = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')) as { url: string; content: string; entries: Array<{ url: string }> };
     expect(latest.url).toBe('https://acme.github.io/changelog/entries/pictures-and-links/');
     // Its content works on the embedding page's origin: absolute URLs under the base path.
     expect(latest.content).toContain('src="https://acme.github.io/changelog/images/chart.png"');
     expect(latest.content).not.toMatch(/(?:href|src)="\/(?!\/)/);
-    expect(latest.entries[0].url).toBe(latest.url);
+    expect(latest.entries[0]!.url).toBe(latest.url);
     // Site-relative in the index: Pagefind's UI adds the path it is served under.
     expect((await pagefindResultUrls(out)).every((u) => u.startsWith('/entries/'))).toBe(true);
   });

@@ -144,7 +144,7 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
     const index = await readSite(later.outputDir, 'index.html');
     expect(index).toContain('<a href="/entries/coming-soon/">Coming soon</a>');
     expect(index).not.toContain('Secret draft');
-    expect(JSON.parse(await readSite(later.outputDir, 'latest.json')).title).toBe('Coming soon');
+    expect((JSON.parse(await readSite(later.outputDir, 'latest.json')) as { title: string }).title).toBe('Coming soon');
   });
 
   it('lazy-loads images and gives local ones their dimensions', async () => {
@@ -166,7 +166,7 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
     expect(sitemap).toContain('<loc>https://changelog.acme.test/entries/update-45/</loc><lastmod>2026-03-14</lastmod>');
     expect(await readSite(out, 'robots.txt')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://changelog.acme.test/sitemap.xml\n');
     expect(await readSite(out, '404.html')).toContain('<h1>This page is not here</h1>');
-    const latest = JSON.parse(await readSite(out, 'latest.json'));
+    const latest = JSON.parse(await readSite(out, 'latest.json')) as unknown;
     expect(latest).toMatchObject({ uuid: null, date: '2026-03-14T00:00:00.000000Z', title: 'Update 45', slug: 'update-45', url: 'https://changelog.acme.test/entries/update-45/' });
     expect(await readSite(out, 'widget.js')).toContain("new URL('latest.json', base)");
   });
@@ -245,7 +245,7 @@ describe('workspace settings', () => {
     await writeFile(join(root, 'site/_includes/footer.njk'), '{% if %}\n');
     await expect(build(root, { siteDir: join(root, 'site'), search: false })).rejects.toMatchObject({
       code: 'E_BUILD',
-      message: expect.stringContaining(join(root, 'site/_includes/footer.njk')),
+      message: expect.stringContaining(join(root, 'site/_includes/footer.njk')) as unknown,
     });
   });
 });

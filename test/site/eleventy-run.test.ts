@@ -46,7 +46,7 @@ describe('runEleventyIsolated on a worker thread', () => {
     const team = join(dir, 'team-site');
     await mkdir(join(team, '_includes'), { recursive: true });
     await writeFile(join(team, '_includes/footer.njk'), '{% if %}\n');
-    await expect(run(team, join(dir, 'broken'))).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: false, message: expect.stringContaining('unexpected token: %}') });
+    await expect(run(team, join(dir, 'broken'))).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: false, message: expect.stringContaining('unexpected token: %}') as unknown });
   });
 
   it('reports running out of its heap limit, so that the build can run again without one', async () => {

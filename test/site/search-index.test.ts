@@ -102,7 +102,7 @@ describe('the search index from the site data', () => {
     const fragment = fragmentOf(fromData, '/entries/funnel-step-timing-quotes-b/');
     expect(fragment).toMatchObject({
       meta: { title: 'Funnel step timing & "quotes" <b>', date: 'March 10, 2026', image: '/images/chart.png' },
-      content: expect.stringContaining('Funnels now show how long each step takes'),
+      content: expect.stringContaining('Funnels now show how long each step takes') as unknown,
     });
     expect(fragment).toEqual(fragmentOf(fromPages, '/entries/funnel-step-timing-quotes-b/'));
     expect([...fromData.keys()].sort()).toEqual([...fromPages.keys()].sort());
@@ -136,7 +136,7 @@ describe('the search index from the site data', () => {
     const built = await buildSite({ contentDir: join(dir, 'content'), siteDir: team, outputDir: out, siteUrl: 'https://x.test/', root: dir, today: '2026-03-15' });
     expect(built.indexed).toBe(6);
     const fragment = fragmentOf(await indexFiles(join(out, 'pagefind')), '/entries/update-5/');
-    expect(fragment).toMatchObject({ content: expect.stringContaining('Zanzibar edition') });
+    expect(fragment).toMatchObject({ content: expect.stringContaining('Zanzibar edition') as unknown });
   });
 
   it('reports the template error when Eleventy fails, and leaves no Pagefind process behind', async () => {
@@ -145,7 +145,7 @@ describe('the search index from the site data', () => {
     await writeFile(join(team, '_includes/footer.njk'), '{% if %}\n');
     await expect(
       buildSite({ contentDir: join(dir, 'content'), siteDir: team, outputDir: join(dir, '_broken'), siteUrl: 'https://x.test/', root: dir, today: '2026-03-15' }),
-    ).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining(join(team, '_includes/footer.njk')) });
+    ).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining(join(team, '_includes/footer.njk')) as unknown });
     expect(await pagefindChildren()).toEqual([]);
   });
 });
@@ -233,7 +233,7 @@ describe('startEntryIndex with finish(after)', () => {
     expect(written).toBe(false);
     expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(false);
     release();
-    expect(await done).toMatchObject({ pages: 2, files: expect.arrayContaining(['pagefind-entry.json']) });
+    expect(await done).toMatchObject({ pages: 2, files: expect.arrayContaining(['pagefind-entry.json']) as unknown });
     expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(true);
   });
 
@@ -246,7 +246,7 @@ describe('startEntryIndex with finish(after)', () => {
     const done = indexer.finish(after.promise);
     await after.waited;
     stop.abort();
-    await expect(done).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining('the build stopped') });
+    await expect(done).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining('the build stopped') as unknown });
     expect(existsSync(join(out, 'pagefind'))).toBe(false);
   });
 });
