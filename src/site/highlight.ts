@@ -21,7 +21,7 @@ import type { HLJSApi } from 'highlight.js';
  * developer changelog's `curl` blocks are shell commands). Its own aliases (`sh`, `zsh`,
  * `console`, `jsonc`, `js`, ...) need no entry here.
  */
-export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash' };
+const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash' };
 
 /**
  * A code block as marked writes it from a fence with a language: `language-` plus the

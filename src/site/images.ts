@@ -11,7 +11,7 @@ import { join, normalize, sep } from 'node:path';
 import { imageSize } from 'image-size';
 
 /** The URL path local images are published under. */
-export const IMAGES_URL = '/images/';
+const IMAGES_URL = '/images/';
 
 /** The folder name of local images, in the content directory and in the site directory. */
 export const IMAGES_DIR = 'images';

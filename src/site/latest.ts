@@ -11,7 +11,7 @@
 import { siteAbsoluteUrl } from './site-url.js';
 
 /** How many entries `latest.json`'s `entries` lists: the widget's panel shows them all. */
-export const LATEST_ENTRIES = 5;
+const LATEST_ENTRIES = 5;
 
 /** What {@link latestEntry} needs of an entry. */
 export interface LatestSource {
@@ -30,7 +30,7 @@ export interface LatestSource {
 }
 
 /** One of the newest entries, as the widget's panel lists it. */
-export interface LatestListItem {
+interface LatestListItem {
   /** The entry's UUID on the service; null for a local entry not pushed yet. */
   uuid: string | null;
   /** Publication date in the service's timestamp form, `YYYY-MM-DDT00:00:00.000000Z`. */

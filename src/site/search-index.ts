@@ -83,7 +83,7 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
  * @param dir the index folder (`pagefind/` of the site).
  * @param files Pagefind's files, paths relative to `dir`.
  */
-export async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<void> {
+async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<void> {
   const wanted = new Set<string>();
   const made = new Set<string>();
   for (const file of files) {
@@ -130,7 +130,7 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
  * indexes nothing else of the page, so the index is the one it makes of the written page
  * (test/site/search-index.test.ts compares the two).
  */
-export function entrySearchDocument(entry: Pick<SiteEntry, 'date' | 'displayDate' | 'title' | 'html'>, language = 'en'): string {
+function entrySearchDocument(entry: Pick<SiteEntry, 'date' | 'displayDate' | 'title' | 'html'>, language = 'en'): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language)}">
 <body>

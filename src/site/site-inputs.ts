@@ -40,7 +40,7 @@ export interface SiteInputs {
 }
 
 /** `.changelog/site-inputs.json`: the inputs of the last successful build. */
-export interface SiteBuildRecord extends SiteInputs {
+interface SiteBuildRecord extends SiteInputs {
   /** Format of this file. */
   version: 1;
 }
@@ -57,7 +57,7 @@ export interface SiteChange {
 const toolVersion = (): string => (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** `YYYY-MM-DD` in UTC: the day the build treats as today. */
-export function utcDay(now: Date = new Date()): string {
+function utcDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
@@ -127,7 +127,7 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
 }
 
 /** Reads `.changelog/site-inputs.json`; undefined when it is missing or not a record. */
-export async function loadSiteBuildRecord(stateDir: string): Promise<SiteBuildRecord | undefined> {
+async function loadSiteBuildRecord(stateDir: string): Promise<SiteBuildRecord | undefined> {
   try {
     const json = JSON.parse(await readFile(join(stateDir, SITE_INPUTS_FILE), 'utf8')) as Partial<SiteBuildRecord>;
     if (json.version !== 1 || typeof json.hash !== 'string') return undefined;

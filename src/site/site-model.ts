@@ -27,7 +27,7 @@ export interface SiteTag {
 }
 
 /** Site-relative URLs of a feed in its three formats. */
-export interface FeedUrls {
+interface FeedUrls {
   atom: string;
   rss: string;
   json: string;
@@ -48,7 +48,7 @@ export interface SiteFeed {
 }
 
 /** A link to a neighbouring entry. */
-export interface EntryLink {
+interface EntryLink {
   title: string;
   url: string;
   date: string;

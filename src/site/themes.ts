@@ -16,10 +16,10 @@ import { ChangelogSyncError } from '../errors.js';
 export const BUILT_IN_THEMES = ['commit', 'paper', 'mono'] as const;
 
 /** The theme used when the workspace names none, or one the site does not have. */
-export const DEFAULT_THEME = 'commit';
+const DEFAULT_THEME = 'commit';
 
 /** Where theme stylesheets live, relative to the site directory. */
-export const THEMES_DIR = '_includes/css/themes';
+const THEMES_DIR = '_includes/css/themes';
 
 /**
  * Where the built site keeps its stylesheet: the bundle plugin's `css` bundle (theme and

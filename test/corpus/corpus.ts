@@ -47,7 +47,7 @@ export function loadCorpus(): CorpusEntry[] {
 }
 
 /** Slugs made unique by appending the date to repeats (the corpus reuses a few, e.g. "new-ai-models"). */
-export function uniqueSlugs(entries: CorpusEntry[]): string[] {
+function uniqueSlugs(entries: CorpusEntry[]): string[] {
   const seen = new Map<string, number>();
   for (const e of entries) seen.set(e.slug, (seen.get(e.slug) ?? 0) + 1);
   return entries.map((e) => ((seen.get(e.slug) ?? 0) > 1 ? `${e.slug}-${e.date}` : e.slug));

@@ -13,7 +13,7 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5';
 type Node = DefaultTreeAdapterMap['parentNode'];
 
 /** A URL that did not answer 200, and the first URL that referred to it. */
-export interface BrokenLink {
+interface BrokenLink {
   url: string;
   /** The link as written in the page that referred to it. */
   href: string;
@@ -59,7 +59,7 @@ const LINK_ATTRIBUTES: Record<string, string[]> = {
 };
 
 /** The URLs an HTML document refers to (as written; `srcset` split into its URLs). */
-export function htmlLinks(html: string): string[] {
+function htmlLinks(html: string): string[] {
   const out: string[] = [];
   const walk = (node: Node) => {
     for (const child of node.childNodes) {
@@ -81,7 +81,7 @@ export function htmlLinks(html: string): string[] {
 }
 
 /** Absolute http(s) URLs in text (feeds, sitemap, robots.txt, JSON), XML and JSON escapes undone. */
-export function textUrls(text: string): string[] {
+function textUrls(text: string): string[] {
   const plain = text.replace(/\\\//g, '/').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
   return [...plain.matchAll(/https?:\/\/[^\s"'<>\\)]+/g)].map((m) => m[0]);
 }
