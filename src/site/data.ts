@@ -11,13 +11,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Parser } from 'htmlparser2';
 import { slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
 import type { BodyCache } from './build-cache.js';
 import { readableDate } from './filters.js';
+import { htmlText } from './html-text.js';
 import { ImageDimensions } from './images.js';
 import { renderBodies } from './body-render-pool.js';
 import { latestEntry } from './latest.js';
@@ -36,10 +36,7 @@ export function excerptOf(html: string): string {
   const start = html.indexOf('<p>');
   const end = start >= 0 ? html.indexOf('</p>', start) : -1;
   const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
-  let raw = '';
-  const parser = new Parser({ ontext: (t) => (raw += t) }, { decodeEntities: true });
-  parser.end(para);
-  const text = raw.replace(/\s+/g, ' ').trim();
+  const text = htmlText(para).replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
 }
 

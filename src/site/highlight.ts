@@ -15,6 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import type { HLJSApi } from 'highlight.js';
+import { htmlText } from './html-text.js';
 
 /**
  * Fence languages of real changelogs that highlight.js does not know by that name (the Box
@@ -30,8 +31,8 @@ const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash' };
  */
 const FENCED_BLOCK = /<pre><code class="language-([^"\s]+)">([^<]*)<\/code><\/pre>/g;
 
-/** The only character references marked writes into code (anything else: left plain). */
-const MARKED_ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+/** The only character references marked writes into code. */
+const MARKED_REFERENCES = /&(?:amp|lt|gt|quot|#39);/g;
 
 let hljs: HLJSApi | undefined;
 
@@ -54,13 +55,7 @@ export function languageOf(fence: string): string | undefined {
 
 /** marked's escaped code back to text, or undefined when it holds any other reference. */
 function unescapeCode(escaped: string): string | undefined {
-  let plain = true;
-  const text = escaped.replace(/&[^;\s]*;?/g, (ref) => {
-    const ch = MARKED_ENTITIES[ref];
-    if (ch === undefined) plain = false;
-    return ch ?? ref;
-  });
-  return plain ? text : undefined;
+  return escaped.replace(MARKED_REFERENCES, '').includes('&') ? undefined : htmlText(escaped);
 }
 
 /**
