@@ -5,7 +5,9 @@
 // `npm run build` has compiled dist/: `npx @11ty/eleventy --input=site --output=_site`
 // (without the search index: `npx pagefind --site _site` adds it). A site served under a
 // base path (GitHub Pages: https://OWNER.github.io/REPO/) needs `--pathprefix=/REPO/` too;
-// `changelog-sync build` sets it from the site URL.
+// `changelog-sync build` sets it from the site URL. Under plain Eleventy the plugin takes
+// the content folder, site URL, site folder and theme from the project's configuration, as
+// the commands do: CHANGELOG_* variables over changelog.config.json over the defaults.
 // Add your own filters, shortcodes and passthrough copies below the plugin.
 import changelogSite from './dist/site/plugin.js';
 

@@ -64,6 +64,8 @@ export interface EntryWatchHandlers {
 
 /** A running watch; {@link EntryWatch.close} ends it. */
 export interface EntryWatch {
+  /** Resolves once the files there are known: a file saved from then on is handed on. */
+  ready: Promise<void>;
   /** Stops watching, and resolves once every `saved` call under way has settled. */
   close(): Promise<void>;
 }
@@ -84,7 +86,9 @@ export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers
   // Without an `error` listener an error event of the watcher (a folder that cannot be
   // read, say) would be thrown, and end the preview.
   watcher.on('add', saved).on('change', saved).on('error', (err) => handlers.error(err));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    ready,
     async close() {
       await watcher.close();
       await Promise.all(running);
