@@ -41,7 +41,7 @@ async function eleventyBaseError(): Promise<new (message: string) => Error> {
  * removed under the content directory goes through the same function, and so rebuilds and
  * reloads as a save does. Errors of a rebuild are Eleventy's to report, as for a save.
  */
-async function rebuildOnRemoval(eleventy: Eleventy, contentDir: string, log: (message: string) => void): Promise<void> {
+async function startWatch(eleventy: Eleventy, contentDir: string, log: (message: string) => void): Promise<void> {
   const rebuild = (await eleventy.watch()) as unknown as ((path: string) => Promise<void>) | undefined;
   const watcher = (eleventy as unknown as { watcher?: { on(event: 'unlink', fn: (path: string) => void): void; options?: { cwd?: string } } }).watcher;
   if (typeof rebuild !== 'function' || !watcher) return;
@@ -214,7 +214,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
   try {
     await eleventy.init();
-    await rebuildOnRemoval(eleventy, options.contentDir, log);
+    await startWatch(eleventy, options.contentDir, log);
     // Search works from the first page served.
     await indexing;
   } catch (cause) {
