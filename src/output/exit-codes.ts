@@ -1,6 +1,6 @@
 /**
- * Exit codes of the CLI, documented in the README. Scripts and the scheduled workflow
- * match on them.
+ * Exit codes of the CLI, documented in the README ("Exit codes"). Scripts and the
+ * scheduled workflow match on them.
  *
  * @module
  */
@@ -15,13 +15,23 @@ export const EXIT = {
   CONFLICT: 3,
   /** Work deferred to the next run: the day's request budget is spent. */
   DEFERRED: 4,
-  /** Some local files are invalid and were not sent (each reported with file, field and fix). */
+  /** Some local files (or CSV rows) are invalid and were not sent (each reported with file, field and fix). */
   INVALID: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** The most serious of several exit codes: error > invalid > conflict > deferred > ok. */
+/**
+ * The one ranking of exit codes, most serious first, as the README documents it:
+ * invalid input (5), an error (1; wrong usage, 2, ends a command before any outcome),
+ * conflicts (3), work deferred (4), ok (0).
+ */
+const RANKING: readonly ExitCode[] = [EXIT.INVALID, EXIT.ERROR, EXIT.USAGE, EXIT.CONFLICT, EXIT.DEFERRED, EXIT.OK];
+
+/**
+ * The most serious of several outcomes' exit codes (see {@link RANKING}): every command
+ * that combines outcomes (push, sync, subscribers import and remove) reports through it.
+ * @returns {@link EXIT.OK} for no codes.
+ */
 export function worstExit(codes: readonly ExitCode[]): ExitCode {
-  for (const c of [EXIT.ERROR, EXIT.INVALID, EXIT.CONFLICT, EXIT.DEFERRED] as const) if (codes.includes(c)) return c;
-  return EXIT.OK;
+  return RANKING.find((c) => codes.includes(c)) ?? EXIT.OK;
 }
