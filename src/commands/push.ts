@@ -3,12 +3,13 @@
  * @module
  */
 import { join, relative, sep } from 'node:path';
+import type { ChangelogClient } from '../api/client.js';
 import type { CheckProblem } from '../mirror/entry-check.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { push, type PushResult } from '../mirror/push.js';
-import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { problemText } from './check.js';
 import { openContext } from './context.js';
@@ -51,16 +52,39 @@ export function formatPush(r: PushResult): string {
   return lines.join('\n');
 }
 
-/** Exit code of a push result: invalid files > failures > deferred > ok. */
+/**
+ * Exit code of a push result, ranked by {@link worstExit}: invalid files (5) > files left
+ * pending (1) > files deferred to the next run (4) > ok.
+ */
 export function pushExitCode(r: PushResult): ExitCode {
-  if (r.rejected.length > 0) return EXIT.INVALID;
-  if (r.pending.length > r.deferred.length) return EXIT.ERROR;
-  if (r.deferred.length > 0) return EXIT.DEFERRED;
-  return EXIT.OK;
+  return worstExit([
+    r.rejected.length > 0 ? EXIT.INVALID : EXIT.OK,
+    r.pending.length > r.deferred.length ? EXIT.ERROR : EXIT.OK,
+    r.deferred.length > 0 ? EXIT.DEFERRED : EXIT.OK,
+  ]);
+}
+
+/**
+ * Pushes the configured content directory with a progress bar (the push step of `push`
+ * and `sync`).
+ * @throws {ChangelogSyncError} see {@link push}.
+ */
+export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<PushResult> {
+  const bar = reporter.counter('push');
+  return push({
+    client,
+    contentDir: config.contentDir,
+    stateDir: config.stateDir,
+    dryRun: options.dryRun,
+    concurrency: config.concurrency,
+    onProgress: (m) => reporter.info(m),
+    onSent: bar.update,
+  }).finally(() => bar.stop());
 }
 
 /**
  * Runs a push and reports it.
+ * @returns see {@link pushExitCode}.
  * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (nothing sent) when a file is a symbolic link out of the project.
  */
 export async function pushCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
@@ -71,21 +95,7 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
     // Only when something will be sent: a dry run creates nothing.
     if (!options.dryRun) reporter.info(irrevocable(config.root));
-    const bar = reporter.counter('push');
-    let result: PushResult;
-    try {
-      result = await push({
-        client: ctx.client,
-        contentDir: config.contentDir,
-        stateDir: config.stateDir,
-        dryRun: options.dryRun,
-        concurrency: config.concurrency,
-        onProgress: (m) => reporter.info(m),
-        onSent: bar.update,
-      });
-    } finally {
-      bar.stop();
-    }
+    const result = await pushWithProgress(ctx.client, config, reporter, options);
     reportRejected(reporter, config.contentDir, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);

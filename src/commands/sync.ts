@@ -11,8 +11,8 @@ import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { failpoint } from '../failpoint.js';
 import type { PullResult } from '../mirror/pull.js';
-import { push, type PushResult } from '../mirror/push.js';
-import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
+import type { PushResult } from '../mirror/push.js';
+import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
@@ -20,7 +20,7 @@ import { buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } 
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
-import { formatPush, pushExitCode, reportRejected } from './push.js';
+import { formatPush, pushExitCode, pushWithProgress, reportRejected } from './push.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -38,9 +38,6 @@ export interface SyncCommandOptions {
   noCache?: boolean;
 }
 
-// Re-exported where it used to live; it belongs with the exit codes.
-export { worstExit };
-
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
@@ -56,16 +53,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     if (!dryRun) failpoint('sync:after-pull');
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
-    const bar = reporter.counter('push');
-    const pushed = await push({
-      client: ctx.client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      dryRun,
-      concurrency: config.concurrency,
-      onProgress: (m) => reporter.info(m),
-      onSent: bar.update,
-    }).finally(() => bar.stop());
+    const pushed = await pushWithProgress(ctx.client, config, reporter, { dryRun });
     if (!dryRun) failpoint('sync:after-push');
     reporter.info(formatPush(pushed));
     let built;

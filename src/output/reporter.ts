@@ -41,6 +41,21 @@ export interface FileProblem {
   level?: 'error' | 'warning';
 }
 
+/**
+ * A progress counter (see {@link Reporter.counter}). Its members are functions bound to
+ * it: `onSent: bar.update` works.
+ */
+export interface Counter {
+  /** `done` of `total` units are done. */
+  update: (done: number, total: number) => void;
+  /** Removes the bar (call once, at the end). */
+  stop: () => void;
+  /** True while the bar is on screen. */
+  visible: () => boolean;
+  /** A line about the work (a batch done): on stderr, or at --verbose only while the bar is on screen. */
+  line: (message: string) => void;
+}
+
 /** The output channel handed to every command. */
 export class Reporter {
   readonly json: boolean;
@@ -147,7 +162,7 @@ export class Reporter {
    * (see {@link progress}) is created on the first call. Call `stop` at the end. `line`
    * prints a line about the work, at --verbose only while the bar is on screen.
    */
-  counter(label: string): { update(done: number, total: number): void; stop(): void; visible(): boolean; line(message: string): void } {
+  counter(label: string): Counter {
     let bar: Progress | undefined;
     let shown = 0;
     return {
