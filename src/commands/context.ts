@@ -1,15 +1,15 @@
 /**
  * What every networked command needs: the configuration, a client whose rate budget
- * carries the persisted daily ledger, and a way to save that ledger at the end.
+ * carries the persisted daily ledger (`mirror/budget-ledger.ts`), and a way to save that
+ * ledger at the end.
  *
  * @module
  */
 import { ChangelogClient } from '../api/client.js';
 import { commandLine } from '../project-command.js';
 import { ChangelogSyncError } from '../errors.js';
-import { RateBudget } from '../api/rate-budget.js';
 import type { Config } from '../config.js';
-import { loadLedger, saveLedger } from '../mirror/state.js';
+import { openBudgetLedger } from '../mirror/budget-ledger.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** A client bound to the configuration, and how to persist its budget. */
@@ -38,28 +38,15 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
       hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
     });
   }
-  // The daily ledger is saved before every request starts, not only at the end: a run
-  // that is killed must not let the next one believe the day is less spent than it is.
-  // Requests booked while a save runs share the next one.
-  let warned = false;
-  let queued: Promise<void> | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const persistLedger = (): Promise<void> => {
-    queued ??= running.then(async () => {
-      queued = undefined;
-      await saveLedger(config.stateDir, budget.toLedger()).catch((err: Error) => {
-        if (!warned) reporter.warn(`cannot save the request ledger: ${err.message}`);
-        warned = true;
-      });
-    });
-    running = queued;
-    return queued;
-  };
-  const budget: RateBudget = new RateBudget({ ledger: await loadLedger(config.stateDir), windowMs: config.rateWindowMs, onBook: persistLedger });
+  const ledger = await openBudgetLedger({
+    stateDir: config.stateDir,
+    windowMs: config.rateWindowMs,
+    onSaveError: (err) => reporter.warn(`cannot save the request ledger: ${err.message}`),
+  });
   const client = new ChangelogClient({
     baseUrl: config.baseUrl,
     token: config.token,
-    budget,
+    budget: ledger.budget,
     timeoutMs: config.requestTimeoutMs,
     maxResponseBytes: config.maxResponseMb * 2 ** 20,
     onWarning: (m) => reporter.warn(m),
@@ -70,7 +57,7 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     client,
     reporter,
     async close() {
-      await saveLedger(config.stateDir, budget.toLedger());
+      await ledger.save();
       await client.close();
     },
   };
