@@ -46,7 +46,12 @@ export type ErrorCode =
   /** Wrong command-line usage. */
   | 'E_USAGE'
   /** `pull --prune` would remove every file (empty listing) or more than a tenth of the mirror; `--force` overrides. */
-  | 'E_PRUNE_REFUSED';
+  | 'E_PRUNE_REFUSED'
+  /**
+   * An unexpected error (a defect, not a {@link ChangelogSyncError}): never thrown, only
+   * reported by the CLI's top-level handler (`--json`: `error.code`), exit code 1.
+   */
+  | 'E_INTERNAL';
 
 /** Options common to every {@link ChangelogSyncError}. */
 export interface ChangelogSyncErrorOptions {
@@ -230,18 +235,6 @@ export class NetworkError extends ChangelogSyncError {
   /** @param options.url the URL requested (for the fix, see {@link networkHint}). */
   constructor(message: string, options: ChangelogSyncErrorOptions & { url?: string } = {}) {
     super('E_NETWORK', message, { hint: networkHint(options.cause, options.url), ...options });
-  }
-}
-
-/**
- * Thrown by a command to end the process with a given exit code after it has already
- * reported what happened (changesets' `ExitError`). The top-level handler prints nothing
- * more for it.
- */
-export class ExitError extends Error {
-  override name = 'ExitError';
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
   }
 }
 
