@@ -28,7 +28,7 @@ const HUMAN_ROWS = 100;
 
 /** A cell made safe for a terminal: control characters (line breaks, escape sequences) become spaces. */
 function printable(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+  return value.replace(/\p{Cc}+/gu, ' ');
 }
 
 /**

@@ -21,8 +21,8 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** Control characters but tab and line feed: C0, DEL and C1 (U+0085 NEL among them). */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** Control characters (Unicode `Cc`) but tab and line feed: C0, DEL and C1 (U+0085 NEL among them). */
+const CONTROL = /[^\P{Cc}\t\n]/gu;
 
 /**
  * Shows the control characters of a text as `\xNN` (a CRLF becomes a line feed first), so
@@ -78,6 +78,9 @@ export function addMask(value: string): string {
   return `::add-mask::${escapeData(value)}`;
 }
 
+/** C0 controls and DEL (`Cc` but the C1 controls), runs of them. */
+const C0_AND_DEL = /[^\P{Cc}\u0080-\u009f]+/gu;
+
 /**
  * Data (a name, a title, a message) as literal text in the job summary's Markdown: line
  * breaks and other control characters become spaces, and every ASCII punctuation
@@ -85,7 +88,7 @@ export function addMask(value: string): string {
  * heading, a link, an image, HTML or a table cell.
  */
 export function markdownText(data: string): string {
-  return data.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
+  return data.replace(C0_AND_DEL, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
 /**
@@ -94,7 +97,7 @@ export function markdownText(data: string): string {
  * (CommonMark "Code spans"), padded when the text starts or ends with one.
  */
 export function markdownCode(data: string): string {
-  const text = data.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  const text = data.replace(C0_AND_DEL, ' ');
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';

@@ -30,7 +30,7 @@ export function scriptVectors(html: string): string[] {
       if (a.name === 'style') found.push(`${el.tagName}[style]`);
       if (a.name === 'srcdoc') found.push(`${el.tagName}[srcdoc]`);
       if (URL_ATTRIBUTES.has(a.name)) {
-        const v = a.value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
+        const v = a.value.replace(/[^\P{Cc}\u007f-\u009f]| /gu, '').toLowerCase();
         if (/(^|,)(javascript|vbscript|livescript):/.test(v)) found.push(`${el.tagName}[${a.name}=${a.value}]`);
         if (/^data:/.test(v) && !(el.tagName === 'img' && a.name === 'src' && /^data:image\/(png|gif|jpe?g|webp|avif|bmp)[;,]/.test(v))) found.push(`${el.tagName}[${a.name}=data:]`);
         if (/^\/\//.test(v)) found.push(`${el.tagName}[${a.name}=protocol-relative]`);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { annotation, escapeControl, escapeProperty, neutralizeCommands } from '../../src/output/github-actions.js';
 import { Reporter } from '../../src/output/reporter.js';
@@ -125,7 +126,7 @@ describe('GitHub Actions', () => {
     new Reporter({ out, err, env: { FORCE_COLOR: '1' } }).problem({ file: 'x.md', message: 'bad \u001b[2J title' });
     expect(err.text()).not.toContain('\u001b[2J');
     // With or without colour (picocolors decides per process), the text reads the same.
-    expect(err.text().replace(/\u001b\[\d+m/g, '')).toBe('error: x.md: bad \\x1b[2J title\n');
+    expect(stripVTControlCharacters(err.text())).toBe('error: x.md: bad \\x1b[2J title\n');
   });
 
   it('neutralises data lines: no line starts a command, ##[ nowhere, control characters shown', () => {
