@@ -240,7 +240,7 @@ subscribers
   .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
   .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
   .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
-  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersListCommand(c, r, opts))());
+  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./commands/subscribers-list.js')).subscribersListCommand(c, r, opts))());
 
 subscribers
   .command('import')
@@ -259,7 +259,7 @@ subscribers
     ),
   )
   .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
-    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
+    run(async (c, r) => (await import('./commands/subscribers-import.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
   );
 
 subscribers
@@ -271,7 +271,7 @@ subscribers
   .addOption(batchSizeOption())
   .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
   .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
-    run(async (c, r) => (await import('./commands/subscribers.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
+    run(async (c, r) => (await import('./commands/subscribers-remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
   );
 
 subscribers
@@ -279,7 +279,7 @@ subscribers
   .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
   .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
-  .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers.js')).subscribersExportCommand(c, r, opts))());
+  .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers-export.js')).subscribersExportCommand(c, r, opts))());
 
 // A reader that closed its end (`changelog-sync --help | head`) is not an error of the
 // command: the work goes on to its end, and what it prints is dropped.

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { ChangelogSyncError } from '../errors.js';
 
 /**
  * Masks one address (or any cell that was meant to be one): its first character, `***`,
@@ -35,16 +36,16 @@ export function maskEmailsDeep<T>(value: T): T {
   return value;
 }
 
-/** How a command shows addresses: as they are, or masked. */
+/** How a command shows addresses: as they are, or masked. Its functions need no `this`. */
 export interface EmailDisplay {
   /** True when addresses are masked. */
   readonly masked: boolean;
   /** One address (or address-like cell). */
-  email(value: string): string;
+  email: (value: string) => string;
   /** A whole human-readable text. */
-  text(value: string): string;
+  text: (value: string) => string;
   /** A JSON-able result. */
-  data<T>(value: T): T;
+  data: <T>(value: T) => T;
 }
 
 /**
@@ -55,4 +56,20 @@ export interface EmailDisplay {
 export function emailDisplay(masked: boolean): EmailDisplay {
   if (!masked) return { masked: false, email: (v) => v, text: (v) => v, data: (v) => v };
   return { masked: true, email: maskEmail, text: maskEmailsIn, data: maskEmailsDeep };
+}
+
+/**
+ * Runs a command body with addresses masked in the message and hint of every
+ * {@link ChangelogSyncError} it throws, when the display masks (GitHub Actions).
+ */
+export async function withMaskedErrors<T>(display: EmailDisplay, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (display.masked && err instanceof ChangelogSyncError) {
+      err.message = display.text(err.message);
+      Object.assign(err, { hint: err.hint === undefined ? undefined : display.text(err.hint) });
+    }
+    throw err;
+  }
 }
