@@ -70,10 +70,18 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     ].join('\n');
     reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
-    return worstExit([pullExitCode(pulled), pushExitCode(pushed)]);
+    return syncExitCode(pulled, pushed);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * Exit code of a sync: the most serious of pull's ({@link pullExitCode}) and push's
+ * ({@link pushExitCode}), ranked by {@link worstExit} (README "Exit codes").
+ */
+export function syncExitCode(pulled: PullResult, pushed: PushResult): ExitCode {
+  return worstExit([pullExitCode(pulled), pushExitCode(pushed)]);
 }
 
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {

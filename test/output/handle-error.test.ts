@@ -1,0 +1,80 @@
+// The top-level handler: errors to messages, JSON and exit codes (output/handle-error.ts).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChangelogSyncError, type ErrorCode } from '../../src/errors.js';
+import { EXIT } from '../../src/output/exit-codes.js';
+import { handleError } from '../../src/output/handle-error.js';
+import { captureReporter } from '../helpers/reporter.js';
+
+const CODES: ErrorCode[] = ['E_AUTH', 'E_RATE_LIMITED', 'E_NOT_FOUND', 'E_VALIDATION', 'E_SERVICE', 'E_NETWORK', 'E_CONFIG', 'E_LOCKED', 'E_FILE', 'E_BUILD', 'E_GIT', 'E_OUTSIDE_PROJECT', 'E_USAGE', 'E_PRUNE_REFUSED'];
+const word = fc.stringMatching(/^[A-Za-z][A-Za-z .,'-]{0,30}$/);
+
+describe('handleError', () => {
+  it('maps E_USAGE to exit 2 and every other code to 1, printing the code, the message and the fix', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CODES), word, fc.option(word, { nil: undefined }), (code, message, hint) => {
+        const { reporter, out, err } = captureReporter();
+        const exit = handleError(new ChangelogSyncError(code, message, { hint }), reporter);
+        expect(exit).toBe(code === 'E_USAGE' ? EXIT.USAGE : EXIT.ERROR);
+        const lines = err().split('\n');
+        expect(lines[0]).toBe(`error ${code}: ${message}`);
+        expect(lines.includes(`  fix: ${hint}`)).toBe(hint !== undefined);
+        expect(out()).toBe('');
+      }),
+    );
+  });
+
+  it('puts the file and line first, once', () => {
+    const { reporter, err } = captureReporter();
+    handleError(new ChangelogSyncError('E_FILE', 'bad date', { file: 'content/entries/a.md', line: 3 }), reporter);
+    handleError(new ChangelogSyncError('E_FILE', 'content/entries/b.md: bad date', { file: 'content/entries/b.md' }), reporter);
+    const [a, b] = err().split('\n');
+    expect(a).toBe('error E_FILE: content/entries/a.md:3: bad date');
+    expect(b).toBe('error E_FILE: content/entries/b.md: bad date');
+  });
+
+  it('with --json, prints one document with the error and its fields on stdout', () => {
+    const { reporter, out } = captureReporter({ json: true });
+    const error = new ChangelogSyncError('E_VALIDATION', 'title is empty', { status: 422, file: 'a.md', line: 2, field: 'title', hint: 'give it a title' });
+    expect(handleError(error, reporter)).toBe(EXIT.ERROR);
+    expect(JSON.parse(out())).toEqual({ error: { code: 'E_VALIDATION', message: 'title is empty', status: 422, file: 'a.md', line: 2, field: 'title', hint: 'give it a title' } });
+  });
+
+  it('reports anything else thrown as E_INTERNAL, exit 1, asking for --debug and a report', () => {
+    for (const thrown of [new TypeError('x is undefined'), 'a string', { message: 'an object' }, undefined]) {
+      const { reporter, out, err } = captureReporter({ json: true });
+      expect(handleError(thrown, reporter)).toBe(EXIT.ERROR);
+      const message = thrown instanceof Error ? thrown.message : typeof thrown === 'object' ? thrown.message : String(thrown);
+      expect(err()).toContain(`error: ${message}\n`);
+      expect(err()).toContain('--debug');
+      expect(JSON.parse(out())).toEqual({ error: { code: 'E_INTERNAL', message } });
+    }
+  });
+
+  it('prints stacks, and the cause, only with --debug', () => {
+    const cause = new Error('socket hang up');
+    const error = new ChangelogSyncError('E_NETWORK', 'no answer', { cause });
+    const quiet = captureReporter();
+    handleError(error, quiet.reporter);
+    expect(quiet.err()).not.toContain('socket hang up');
+    const debug = captureReporter();
+    handleError(error, debug.reporter, true);
+    expect(debug.err()).toContain(`caused by: ${cause.stack!.split('\n')[0]}`);
+    expect(debug.err()).toContain(error.stack!.split('\n')[1]!.trim());
+    const plain = captureReporter();
+    handleError({ not: 'an error' }, plain.reporter, true);
+    handleError(new ChangelogSyncError('E_SERVICE', 'odd', { cause: { status: 500 } }), plain.reporter, true);
+    expect(plain.err()).toContain('caused by: {"status":500}');
+  });
+
+  it('never prints the token', () => {
+    const token = 'tok-123456789';
+    const { reporter, out, err } = captureReporter({ json: true, secrets: [token], env: { GITHUB_ACTIONS: 'true' } });
+    handleError(new ChangelogSyncError('E_AUTH', `token ${token} refused`, { hint: `not ${token}` }), reporter, true);
+    handleError(new Error(`boom ${token}`), reporter, true);
+    // The runner's own mask command is the one line that names it.
+    const printed = (out() + err()).split('\n').filter((l) => l !== `::add-mask::${token}`);
+    expect(printed.join('\n')).not.toContain(token);
+    expect(printed.join('\n')).toContain('***');
+  });
+});
