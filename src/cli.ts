@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The command line: declares commands and options only. Each command is a function in
- * src/commands/ that tests call directly; errors are mapped once, in handleError.
+ * src/commands/ that returns its exit code once it has printed its report (its report and
+ * exit-code functions are unit-tested: test/cli/*-report.test.ts); errors are mapped once,
+ * in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
 import { readFileSync } from 'node:fs';

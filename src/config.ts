@@ -24,7 +24,7 @@ export const DEFAULT_MAX_RESPONSE_MB = 256;
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
 
 /** The schema of `changelog.config.json` (every field optional). */
-export const fileConfigSchema = z
+const fileConfigSchema = z
   .object({
     $schema: z.string().optional().describe('JSON Schema of this file, for editors'),
     baseUrl: z.url().optional().describe('service root, e.g. https://changelog.example.com (env CHANGELOG_BASE_URL wins)'),
@@ -50,7 +50,7 @@ export const fileConfigSchema = z
       .describe(`largest response body read from the service, in MB; a larger one fails with E_RESPONSE_TOO_LARGE (default ${DEFAULT_MAX_RESPONSE_MB}; env CHANGELOG_MAX_RESPONSE_MB wins)`),
   })
   .strict();
-export type FileConfig = z.infer<typeof fileConfigSchema>;
+type FileConfig = z.infer<typeof fileConfigSchema>;
 
 /** The resolved configuration every command receives. Paths are absolute. */
 export interface Config {
@@ -117,9 +117,6 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../site', import.meta.url));
 
-/** File name of the JSON Schema of `changelog.config.json`, in the package root. */
-export const CONFIG_SCHEMA_FILE = 'changelog.config.schema.json';
-
 /** The JSON Schema of `changelog.config.json` (draft 2020-12), generated from {@link fileConfigSchema}. */
 export function configJsonSchema(): Record<string, unknown> {
   return {
@@ -130,7 +127,7 @@ export function configJsonSchema(): Record<string, unknown> {
 }
 
 /** The site URL when none is configured: the local preview (`changelog-sync dev`, a local `build`). */
-export const DEFAULT_SITE_URL = 'http://localhost:8080/';
+const DEFAULT_SITE_URL = 'http://localhost:8080/';
 
 /** Name of the optional configuration file in the project root. */
 export const CONFIG_FILE = 'changelog.config.json';

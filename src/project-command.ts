@@ -12,7 +12,7 @@ import { join } from 'node:path';
 export const PACKAGE_NAME = 'changelog-sync';
 
 /** True when `root` is changelog-sync's own repository (its package.json names it). */
-export function isOwnRepository(root: string): boolean {
+function isOwnRepository(root: string): boolean {
   try {
     return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE_NAME;
   } catch {

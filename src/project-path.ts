@@ -16,7 +16,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { ChangelogSyncError } from './errors.js';
 
 /** A symbolic link (or a folder reached through one) that resolves outside the project. */
-export interface OutsideFile {
+interface OutsideFile {
   /** The path as the project names it (absolute). */
   file: string;
   /** Where it resolves to (absolute, real). */
@@ -24,7 +24,7 @@ export interface OutsideFile {
 }
 
 /** True when `path` is `dir` or lies under it (both absolute; compared as written). */
-export function isInside(dir: string, path: string): boolean {
+function isInside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
@@ -57,7 +57,7 @@ async function boundaryOf(root: string, dir: string): Promise<string | undefined
  * @param dir absolute; none when it does not exist.
  * @param boundary absolute and real (see `realpath`).
  */
-export async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]> {
+async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]> {
   const found: OutsideFile[] = [];
   const seen = new Set<string>();
   const visit = async (path: string, isLink: boolean): Promise<void> => {

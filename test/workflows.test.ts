@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CACHE_DIR } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
+const require = createRequire(import.meta.url);
+// `require.resolve` by that name: knip reads it as a use of the package.
+const VALIDATOR = require.resolve('@action-validator/cli/cli.mjs');
 const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', '.github/workflows/ci.yml'];
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string; 'continue-on-error'?: boolean };

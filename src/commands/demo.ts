@@ -19,17 +19,17 @@ import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** The demo workspace's token in the shipped seed. */
-export const DEMO_TOKEN = 'demo-token';
+const DEMO_TOKEN = 'demo-token';
 
 /** Where the demo writes (ignored by git). */
-export const DEMO_DIR = '.demo';
+const DEMO_DIR = '.demo';
 
 /** The demo's images, shipped with the package. */
-export const DEMO_IMAGES_DIR = fileURLToPath(new URL('../../src/emulator/demo/images/', import.meta.url));
+const DEMO_IMAGES_DIR = fileURLToPath(new URL('../../src/emulator/demo/images/', import.meta.url));
 
 /** The demo workspace's logo and Open Graph image, files of {@link DEMO_IMAGES_DIR}. */
-export const DEMO_LOGO = 'lumen-logo.svg';
-export const DEMO_OG_IMAGE = 'lumen-og.png';
+const DEMO_LOGO = 'lumen-logo.svg';
+const DEMO_OG_IMAGE = 'lumen-og.png';
 
 /** A running demo: its emulator and the configuration pointing at it. */
 export interface Demo {

@@ -13,6 +13,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
+import { PACKAGE_NAME } from '../project-command.js';
 
 /** Lines `init` makes sure `.gitignore` has. */
 export const GITIGNORE_LINES = ['node_modules/', '_site/', '.demo/', '.changelog/lock/', '.changelog/lock.json'];
@@ -29,9 +30,6 @@ export interface InitResult {
   /** What the repository still needs for the workflows to run, one sentence each (empty: nothing). */
   needs: string[];
 }
-
-/** The package name the workflows run (`npx --no-install changelog-sync`). */
-const PACKAGE_NAME = 'changelog-sync';
 
 /** Lock files of other package managers, which `npm ci` does not read. */
 const OTHER_LOCK_FILES = ['yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];

@@ -12,7 +12,7 @@ export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** Escapes a workflow command's message (`%`, CR, LF). */
-export function escapeData(s: string): string {
+function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 

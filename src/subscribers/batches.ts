@@ -10,7 +10,7 @@ import { ChangelogSyncError, type ErrorCode } from '../errors.js';
 import { emailKey } from './validate.js';
 
 /** Subscribers per request when the budget does not ask for more. */
-export const DEFAULT_BATCH_SIZE = 100;
+const DEFAULT_BATCH_SIZE = 100;
 
 /**
  * The batch size that fits `items` into the requests left: {@link DEFAULT_BATCH_SIZE},

@@ -24,16 +24,16 @@ import { ChangelogSyncError, ValidationError } from '../errors.js';
 import { FORMULA_TRIGGERS } from './csv-write.js';
 
 /** Field delimiters the reader chooses between. */
-export type CsvDelimiter = ',' | ';';
+type CsvDelimiter = ',' | ';';
 
 /** A recognised column: its position and its header as written in the file. */
-export interface CsvColumn {
+interface CsvColumn {
   index: number;
   header: string;
 }
 
 /** The columns a subscriber file provides. Only `email` is required. */
-export interface SubscriberColumns {
+interface SubscriberColumns {
   email: CsvColumn;
   name?: CsvColumn;
   firstName?: CsvColumn;
@@ -43,7 +43,7 @@ export interface SubscriberColumns {
 }
 
 /** One record of a subscriber file, cells as written (not yet validated). */
-export interface SubscriberCsvRow {
+interface SubscriberCsvRow {
   /** 1-based line of the file on which the record starts. */
   line: number;
   email: string;
@@ -86,7 +86,7 @@ const LAST_NAME_HEADERS = new Set(['lastname', 'surname', 'familyname']);
 const DATE_HEADERS = new Set(['verifiedat', 'confirmedat', 'createdat', 'confirmtime', 'optintime', 'subscribedat']);
 
 /** What the reader recognises, for hints. */
-export const RECOGNISED_HEADERS = {
+const RECOGNISED_HEADERS = {
   email: ['email', 'Email Address', 'E-mail'],
   name: ['name', 'Full Name', 'First Name + Last Name'],
 } as const;

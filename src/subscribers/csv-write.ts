@@ -14,7 +14,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { Subscriber } from '../api/schemas.js';
 
 /** The columns of an export: the service's own field names (spec "Subscriber"). */
-export const SUBSCRIBER_CSV_COLUMNS = ['email', 'name', 'verified_at', 'created_at'] as const;
+const SUBSCRIBER_CSV_COLUMNS = ['email', 'name', 'verified_at', 'created_at'] as const;
 
 /**
  * First characters after which a cell is a formula-injection escape: what

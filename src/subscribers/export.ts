@@ -39,7 +39,7 @@ function realish(path: string): string {
  * @param protectedDirs directories that are committed or published.
  * @throws {ChangelogSyncError} `E_USAGE` naming the directory and the fix.
  */
-export function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
+function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
   const target = realish(out);
   for (const { dir, what } of protectedDirs) {
     const rel = relative(realish(dir), target);

@@ -58,7 +58,7 @@ export interface SkippedRow {
 }
 
 /** A row as it is (or would be) sent to `POST /api/subscribers`. */
-export interface ImportRow {
+interface ImportRow {
   line: number;
   email: string;
   name: string;
@@ -67,21 +67,21 @@ export interface ImportRow {
 }
 
 /** A row the service added. */
-export interface AddedRow extends ImportRow {
+interface AddedRow extends ImportRow {
   batch: number;
   /** True when the batch's answer was lost and the list showed the row added. */
   confirmedByList?: boolean;
 }
 
 /** A row of a batch that failed. */
-export interface FailedRow extends ImportRow {
+interface FailedRow extends ImportRow {
   batch: number;
   code: ErrorCode;
   message: string;
 }
 
 /** A row that was not sent: `deferred` (budget spent) or `not-sent` (after a failure). */
-export interface NotSentRow extends ImportRow {
+interface NotSentRow extends ImportRow {
   batch: number;
   reason: 'deferred' | 'not-sent';
 }
@@ -102,7 +102,7 @@ export interface ImportBatchSummary {
 }
 
 /** What {@link planImport} decided, before any request. */
-export interface ImportPlan {
+interface ImportPlan {
   toSend: ImportRow[];
   skipped: SkippedRow[];
 }
@@ -156,6 +156,7 @@ export interface ImportOptions {
  * @param existing the subscribers the service has now.
  * @param options.verifiedAt the `--verified-at` date, if given.
  * @param options.today `YYYY-MM-DD` (UTC), the latest acceptable verification date.
+ * @public Used by `bench/scenarios/subscribers-import.mjs`, through `dist/`, which knip does not map back to `src/`.
  */
 export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], options: { verifiedAt?: string | undefined; today: string }): ImportPlan {
   const known = new Set(existing.map((s) => emailKey(s.email)));

@@ -22,7 +22,7 @@ export interface RemoveTarget {
 }
 
 /** An input that is not removed before any request: invalid or repeated. */
-export interface RemoveSkipped extends RemoveTarget {
+interface RemoveSkipped extends RemoveTarget {
   reason: 'missing-email' | 'invalid-email' | 'duplicate';
   message: string;
 }
@@ -37,7 +37,7 @@ export interface RemoveTargets {
  * Validates, normalises (trim, domain lower-cased) and de-duplicates addresses.
  * @param inputs raw addresses with their origin.
  */
-export function collectTargets(inputs: ReadonlyArray<{ value: string; line?: number; argument?: number }>): RemoveTargets {
+function collectTargets(inputs: ReadonlyArray<{ value: string; line?: number; argument?: number }>): RemoveTargets {
   const seen = new Map<string, RemoveTarget>();
   const targets: RemoveTarget[] = [];
   const skipped: RemoveSkipped[] = [];
@@ -90,7 +90,7 @@ export interface RemoveBatchSummary {
 }
 
 /** A target of a batch that failed or was not sent. */
-export interface RemoveFailed extends RemoveTarget {
+interface RemoveFailed extends RemoveTarget {
   batch: number;
   status: 'failed' | 'deferred' | 'not-sent';
   code?: ErrorCode;

@@ -12,7 +12,7 @@ import validator from 'validator';
 import { ChangelogSyncError } from '../errors.js';
 
 /** Why an email cell cannot be used. */
-export type EmailProblem = 'missing-email' | 'invalid-email';
+type EmailProblem = 'missing-email' | 'invalid-email';
 
 /** An email cell, normalised, or why it cannot be used. */
 export type EmailCheck = { ok: true; email: string } | { ok: false; reason: EmailProblem };

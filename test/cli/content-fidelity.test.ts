@@ -5,8 +5,7 @@
 // file the tool reads back, and `build` names every entry file it could not read.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseDocument } from 'htmlparser2';
-import { textContent, findOne } from 'domutils';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -24,8 +23,8 @@ function xmlErrors(xml: string): string[] {
 /** The text of an entry page's body (the `.entry-body` element, else the `<article>`). */
 function entryText(html: string): string {
   const doc = parseDocument(html);
-  const body = findOne((el) => /\bentry-body\b/.test(el.attribs.class ?? ''), doc.children) ?? findOne((el) => el.name === 'article', doc.children);
-  return textContent(body ?? doc).replace(/\s+/g, ' ').trim();
+  const body = DomUtils.findOne((el) => /\bentry-body\b/.test(el.attribs.class ?? ''), doc.children) ?? DomUtils.findOne((el) => el.name === 'article', doc.children);
+  return DomUtils.textContent(body ?? doc).replace(/\s+/g, ' ').trim();
 }
 
 let fx: EmulatorFixture;

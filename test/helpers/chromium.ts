@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 /** Where `.ci/run` installs it (Debian's `chromium` package). */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** A persistent Chromium context in a fresh profile, and how to close it and remove the profile. */
 export async function launchChromium(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {

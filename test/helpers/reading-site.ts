@@ -51,7 +51,7 @@ plain block without a language
 `;
 
 /** The entries: the code entry newest, then short ones sharing its headings. */
-export function readingEntries(): EntrySpec[] {
+function readingEntries(): EntrySpec[] {
   const others: EntrySpec[] = Array.from({ length: 5 }, (_, i) => ({
     title: `Release ${5 - i}`,
     date: `2025-03-0${5 - i}`,
@@ -62,7 +62,7 @@ export function readingEntries(): EntrySpec[] {
 }
 
 /** The tags: the fixture's two, and one whose colours are too close to keep. */
-export const READING_TAGS = [...TAGS, { name: 'Faint', slug: 'faint', bg_color: '#fef9c3', text_color: '#facc15' }];
+const READING_TAGS = [...TAGS, { name: 'Faint', slug: 'faint', bg_color: '#fef9c3', text_color: '#facc15' }];
 
 /** One built and served site per theme. */
 export interface ThemedSites {

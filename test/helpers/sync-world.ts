@@ -15,7 +15,7 @@ import { syncedOf } from '../../src/mirror/mirror-read.js';
 import { runCli, type CliResult } from './cli.js';
 import { withoutAddedLines } from './entries.js';
 
-export const TOKEN = 'world-token';
+const TOKEN = 'world-token';
 const WORKSPACE_ID = '5f0c1d52-7d7e-4e0a-9a3c-0a1b2c3d4e5f';
 
 /** A base store with `n` published remote entries (one shared seed; copied per case by {@link cloneStore}). */
@@ -36,7 +36,7 @@ export function seedStore(n: number): EmulatorStore {
 }
 
 /** A copy of a store's single workspace (entries deep-copied). */
-export function cloneStore(base: EmulatorStore): EmulatorStore {
+function cloneStore(base: EmulatorStore): EmulatorStore {
   const store = new EmulatorStore();
   const from = base.workspaces[0]!;
   const ws = store.addWorkspace({ ...from.info, tokens: [...from.tokens] });
@@ -139,7 +139,7 @@ export async function expectInvariant(world: Pick<World, 'store' | 'ws' | 'conte
  * no conflict copy waits in `.changelog/conflicts/` (parked duplicates aside): nothing
  * stale adopted, no false conflict left by a killed run.
  */
-export async function expectMirrorCurrent(world: Pick<World, 'store' | 'ws' | 'contentDir'>, writers: Map<string, string>): Promise<void> {
+async function expectMirrorCurrent(world: Pick<World, 'store' | 'ws' | 'contentDir'>, writers: Map<string, string>): Promise<void> {
   const byId = new Map(world.store.listEntries(world.ws).map((e) => [e.identifier, e]));
   const stale: string[] = [];
   for (const name of (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md'))) {
