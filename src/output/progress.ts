@@ -28,7 +28,7 @@ export class Progress {
     if (!this.enabled) return;
     if (!this.bar && Date.now() - this.started >= SHOW_AFTER_MS) {
       this.bar = new cliProgress.SingleBar(
-        { stream: this.stream as NodeJS.WritableStream & { isTTY: boolean }, format: `${this.label} [{bar}] {value}/{total} {eta_formatted}`, hideCursor: true, clearOnComplete: true },
+        { stream: this.stream, format: `${this.label} [{bar}] {value}/{total} {eta_formatted}`, hideCursor: true, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
       );
       this.bar.start(this.total, this.done);

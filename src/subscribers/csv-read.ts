@@ -199,7 +199,7 @@ function assertUtf8(bytes: Buffer, file: string): void {
 function chooseDelimiter(bytes: Buffer): CsvDelimiter {
   const score = (d: CsvDelimiter): [number, number] => {
     try {
-      const [first] = parse(bytes, { bom: true, delimiter: d, to_line: 1, relax_column_count: true, skip_empty_lines: true }) as string[][];
+      const [first] = parse(bytes, { bom: true, delimiter: d, to_line: 1, relax_column_count: true, skip_empty_lines: true });
       const fields = first ?? [];
       return [fields.some((h) => EMAIL_HEADERS.has(headerKey(h))) ? 1 : 0, fields.length];
     } catch {

@@ -198,8 +198,9 @@ async function reconcileLostAnswers(
     unknown: ' (run the same command again: it reports what is left)',
   });
   for (const t of done) {
-    const { batch: _batch, status: _status, code: _code, message: _message, ...target } = t;
-    removed.push({ ...target, confirmedByList: true });
+    // The target as it was asked for, without the failure's fields.
+    const { email, line, argument } = t;
+    removed.push({ email, ...(line === undefined ? {} : { line }), ...(argument === undefined ? {} : { argument }), confirmedByList: true });
     const summary = summaries.find((s) => s.index === t.batch);
     if (summary) summary.removed++;
   }

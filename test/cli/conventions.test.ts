@@ -20,7 +20,7 @@ describe('help and version', () => {
   it('--version prints the package version', async () => {
     const r = await runCli(['--version'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
   });
 
   it('--help lists every command and the exit codes', async () => {
@@ -73,7 +73,7 @@ describe('new, init, latest', () => {
       expect(out.kept).toEqual(['.github/workflows/changelog.yml']);
       expect(await readFile(join(repo, '.github/workflows/changelog.yml'), 'utf8')).toBe('mine\n');
       expect(await readFile(join(repo, '.gitignore'), 'utf8')).toBe('dist/\n_site\n# changelog-sync\nnode_modules/\n.demo/\n.changelog/lock/\n.changelog/lock.json\n');
-      expect(JSON.parse(await readFile(join(repo, 'changelog.config.json'), 'utf8')).$schema).toBe('./node_modules/changelog-sync/changelog.config.schema.json');
+      expect((JSON.parse(await readFile(join(repo, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./node_modules/changelog-sync/changelog.config.schema.json');
       // The written config is valid for changelog-sync itself.
       expect((await runCli(['build', '--help'], { cwd: repo })).code).toBe(0);
     } finally {
@@ -136,6 +136,6 @@ describe('changelog.config.json schema', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'changelog.config.schema.json'), 'utf8'))).toEqual(configJsonSchema());
   });
   it("the project's own config file references it", () => {
-    expect(JSON.parse(readFileSync(join(ROOT, 'changelog.config.json'), 'utf8')).$schema).toBe('./changelog.config.schema.json');
+    expect((JSON.parse(readFileSync(join(ROOT, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./changelog.config.schema.json');
   });
 });

@@ -22,12 +22,12 @@ const REMOTE = 200;
 const FILES = 40;
 
 /** A step before the final resume: a run killed at a failpoint (`name[:n]`), a run to completion, a run whose result is lost (the tree goes back, as after a lost commit-back), or a change. */
-type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => Promise<void>; adds?: number };
+type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => void | Promise<void>; adds?: number };
 
 const kill = (spec: string): Step => ({ kill: spec });
 /** Publishes the pushed drafts on the service: the next pull brings their status into the files. */
 const publishDrafts: Step = {
-  change: async (w) => {
+  change: (w) => {
     for (const e of w.store.listEntries(w.ws)) if (e.status === 'draft') w.store.updateEntry(w.ws, e.identifier, { status: 'published' });
   },
 };
@@ -92,7 +92,7 @@ const CASES: Record<FailpointName, Step[]> = {
 const ADDED = 3;
 const addRemote: Step = {
   adds: ADDED,
-  change: async (w) => {
+  change: (w) => {
     for (let i = 1; i <= ADDED; i++) w.store.insertEntry(w.ws, { identifier: `added-${i}`, title: `Added on the service ${i}`, slug: `added-${i}`, publish_at: `2026-01-0${i}`, content: `<p>First version ${i}.</p>` });
   },
 };
@@ -102,7 +102,7 @@ const addRemote: Step = {
  * killed run's text as the writer's (created) nor see a local edit (rewritten).
  */
 const changeWritten: Step = {
-  change: async (w) => {
+  change: (w) => {
     const entries = w.store.listEntries(w.ws);
     const written = [...entries.filter((e) => e.identifier.startsWith('added-')), ...entries.filter((e) => e.identifier.startsWith('remote-')).slice(0, 10)];
     // The ten changed before the killed run (see beforeAll): the newest of the seed.

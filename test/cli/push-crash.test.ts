@@ -103,7 +103,7 @@ describe('SIGKILL at any point of a push, then run again', () => {
     ]);
 
     // Nothing left behind: journal empty, lock released, no temporary files.
-    expect(JSON.parse(await readFile(join(dir, '.changelog/journal.json'), 'utf8')).records).toEqual([]);
+    expect((JSON.parse(await readFile(join(dir, '.changelog/journal.json'), 'utf8')) as { records: unknown[] }).records).toEqual([]);
     const state = await readdir(join(dir, '.changelog'));
     expect(state.filter((n) => n !== 'budget.json' && n !== 'journal.json' && n !== 'state.json')).toEqual([]);
     expect((await readdir(join(dir, 'content/entries'))).filter((n) => !n.endsWith('.md'))).toEqual([]);

@@ -63,10 +63,10 @@ describe('the day: one ledger for every run', () => {
   it('is kept in .changelog/budget.json across runs, counting every request', async () => {
     await writeEntries(content, 2);
     const plan = await runCli(['--json', 'push', '--dry-run'], { cwd: dir, env });
-    expect(JSON.parse(plan.stdout).dayRemaining).toBe(1440 - 2);
+    expect((JSON.parse(plan.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - 2);
     const pushed = await runCli(['--json', 'push'], { cwd: dir, env });
     expect(pushed.code).toBe(0);
-    expect(JSON.parse(pushed.stdout).dayRemaining).toBe(1440 - counted());
+    expect((JSON.parse(pushed.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - counted());
     expect(await ledgerTotal()).toBe(counted());
   });
 

@@ -49,7 +49,7 @@ describe('recovery before pull', () => {
     await writeFile(join(world.contentDir, rel), good);
     const killed = await world.cli(['push'], 'push:after-post:1');
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    expect(JSON.parse(await readFile(join(dir, '.changelog/journal.json'), 'utf8')).records).toHaveLength(1);
+    expect((JSON.parse(await readFile(join(dir, '.changelog/journal.json'), 'utf8')) as { records: unknown[] }).records).toHaveLength(1);
     expect(world.store.listEntries(world.ws).filter((e) => e.title === 'Journal entry')).toHaveLength(1);
     // A YAML slip: the file no longer parses.
     await writeFile(join(world.contentDir, rel), good.replace('title: "Journal entry"', 'title: "Journal entry'));

@@ -64,7 +64,7 @@ export interface DevFixture {
  */
 export function useDev(setup: (dir: string) => Promise<void>, options: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): DevFixture {
   const fixture = {} as DevFixture;
-  let cleanup: () => Promise<void> = async () => undefined;
+  let cleanup: () => Promise<void> = () => Promise.resolve();
   beforeAll(async () => {
     const made = await tempDir();
     cleanup = made.cleanup;

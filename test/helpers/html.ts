@@ -65,7 +65,7 @@ export function canonicalDom(html: string): string {
       } else if (child.nodeName === '#comment') {
         continue;
       } else if ('tagName' in child) {
-        const el = child as DefaultTreeAdapterMap['element'];
+        const el = child;
         const attrs = el.attrs.map((a) => `${a.name}=${JSON.stringify(a.value)}`).sort().join(' ');
         lines.push(`${'  '.repeat(depth)}<${el.tagName}${attrs ? ` ${attrs}` : ''}>`);
         const content = el.tagName === 'template' ? (el as DefaultTreeAdapterMap['template']).content : el;

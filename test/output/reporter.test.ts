@@ -79,7 +79,7 @@ describe('progress', () => {
     ['with --json', { tty: true, env: {}, json: true }],
   ])('shows none when %s', (_label, o) => {
     const err = sink(o.tty);
-    drive(new Reporter({ err, out: sink(false), env: o.env as NodeJS.ProcessEnv, json: o.json }));
+    drive(new Reporter({ err, out: sink(false), env: o.env, json: o.json }));
     expect(err.text()).toBe('');
   });
 });

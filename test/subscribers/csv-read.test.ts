@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/errors.js';
 import { headerKey, parseSubscriberCsv, readSubscriberCsv, unescapeFormula } from '../../src/subscribers/csv-read.js';
+import { textContaining } from '../helpers/matchers.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/subscribers/', import.meta.url));
 const parse = (text: string | Buffer, verifiedColumn?: string) => parseSubscriberCsv(Buffer.isBuffer(text) ? text : Buffer.from(text), 'list.csv', { verifiedColumn });
@@ -132,7 +133,7 @@ describe('delimiter, encoding and syntax', () => {
   });
 
   it('reports a missing file as E_FILE', async () => {
-    await expect(readSubscriberCsv(`${FIXTURES}missing.csv`)).rejects.toMatchObject({ code: 'E_FILE', message: expect.stringContaining('no such file') });
+    await expect(readSubscriberCsv(`${FIXTURES}missing.csv`)).rejects.toMatchObject({ code: 'E_FILE', message: textContaining('no such file') });
   });
 });
 

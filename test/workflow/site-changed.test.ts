@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 import { writeEntry } from '../helpers/entries.js';
+import { textMatching } from '../helpers/matchers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLOCK_SHIFT = pathToFileURL(fileURLToPath(new URL('../helpers/clock-shift.mjs', import.meta.url))).href;
@@ -71,8 +72,8 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     const { changed, run } = await sync();
     expect(changed).toBe('false');
     expect(run.stderr).toContain('Site unchanged: nothing the site is built from changed since the last build');
-    const record = JSON.parse(await readFile(join(dir, '.changelog/site-inputs.json'), 'utf8'));
-    expect(record).toMatchObject({ version: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/), nextDue: null });
+    const record = JSON.parse(await readFile(join(dir, '.changelog/site-inputs.json'), 'utf8')) as unknown;
+    expect(record).toMatchObject({ version: 1, hash: textMatching(/^[0-9a-f]{64}$/), nextDue: null });
   });
 
   it('a pulled entry: true', async () => {
@@ -117,7 +118,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     try {
       await cp(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
       await cp(join(ROOT, 'site'), join(pkg, 'site'), { recursive: true });
-      const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+      const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
       await writeFile(join(pkg, 'package.json'), JSON.stringify({ ...manifest, version: '0.0.0-next' }));
       await symlink(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
       const cli = join(pkg, 'dist/cli.js');
@@ -137,7 +138,7 @@ describe('sync writes site_changed to $GITHUB_OUTPUT', () => {
     const dueDay = day(3);
     fx.store.insertEntry(fx.ws, { title: 'Coming soon', publish_at: dueDay, status: 'scheduled', content: '<p>later</p>' });
     await expectChangedThenSettled();
-    const record = JSON.parse(await readFile(join(dir, '.changelog/site-inputs.json'), 'utf8'));
+    const record = JSON.parse(await readFile(join(dir, '.changelog/site-inputs.json'), 'utf8')) as { nextDue: string | null };
     expect(record.nextDue).toBe(dueDay);
     // The same run as if it were a day later: not yet due.
     const clock = (days: number) => ({ NODE_OPTIONS: `--import=${CLOCK_SHIFT}`, TEST_CLOCK_SHIFT_MS: String(days * DAY_MS) });
