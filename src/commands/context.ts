@@ -17,7 +17,10 @@ export interface CommandContext {
   config: Config;
   client: ChangelogClient;
   reporter: Reporter;
-  /** Saves the daily ledger and closes connections. Call once, at the end. */
+  /**
+   * Saves the daily ledger and closes connections. Call once, at the end.
+   * @throws the file system's error when the ledger cannot be saved (the connections are closed all the same).
+   */
   close(): Promise<void>;
 }
 
@@ -57,8 +60,12 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     client,
     reporter,
     async close() {
-      await ledger.save();
-      await client.close();
+      // The connections close even when the last save fails (its error is thrown).
+      try {
+        await ledger.save();
+      } finally {
+        await client.close();
+      }
     },
   };
 }
