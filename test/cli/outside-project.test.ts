@@ -102,24 +102,32 @@ describe('a symlink out of the project', () => {
   it('dev refuses one that appears while it serves: the rebuild fails, nothing is copied', async () => {
     const { child, done } = spawnCli(['dev', '--port', '0'], { cwd: project, env });
     let out = '';
-    const seen = (text: string) => out.includes(text);
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const until = async (what: string, poke?: () => Promise<void>) => {
-      // Each rebuild checks the whole project; an edit of an entry starts one (the watcher
-      // may still be scanning when the server is up, so it is poked until it answers).
-      while (!seen(what)) {
-        if (child.exitCode !== null) throw new Error(`dev exited: ${out}`);
-        await poke?.();
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+    const waiters = new Set<() => void>();
+    const listen = (d: Buffer) => {
+      out += d.toString();
+      for (const w of waiters) w();
     };
-    await until('Serving the changelog at');
+    child.stdout!.on('data', listen);
+    child.stderr!.on('data', listen);
+    /** Resolves once `what` is printed; rejects should dev exit first. */
+    const printed = (what: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!out.includes(what)) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        child.once('exit', () => reject(new Error(`dev exited before printing ${what}: ${out}`)));
+        check();
+      });
+    // Eleventy's watch() resolves once its watcher is ready, and dev serves after it: a
+    // save once "Serving" is printed starts a rebuild, which checks the whole project.
+    await printed('Serving the changelog at');
     await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
     const entry = join(project, 'content/entries/2026-01-01-entry-1.md');
-    const text = await readFile(entry, 'utf8');
-    let n = 0;
-    await until('error E_OUTSIDE_PROJECT: content/images/leak.png:', () => writeFile(entry, `${text}\nedit ${++n}\n`));
+    await writeFile(entry, `${await readFile(entry, 'utf8')}\nedit\n`);
+    await printed('error E_OUTSIDE_PROJECT: content/images/leak.png:');
     expect(existsSync(join(project, '_site/images/leak.png'))).toBe(false);
     child.kill('SIGTERM');
     await done;
