@@ -24,7 +24,7 @@ interface OutsideFile {
 }
 
 /** True when `path` is `dir` or lies under it (both absolute; compared as written). */
-function isInside(dir: string, path: string): boolean {
+export function isInside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
