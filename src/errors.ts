@@ -3,7 +3,7 @@
  *
  * Every error the engine throws is a {@link ChangelogSyncError} with a stable string
  * `code`. Callers match on `code`, never on the message or the class. HTTP failures are
- * translated into these at the client boundary (`src/api/client.ts`); commands throw
+ * translated into these at the client boundary (`src/api/http-errors.ts`); commands throw
  * them; the CLI maps them once, at the top, to a message and an exit code.
  *
  * @module
@@ -121,19 +121,13 @@ export class RateLimitedError extends ChangelogSyncError {
   }
 }
 
-/** Where a request went, without what a URL may carry besides (credentials, query). */
-function requestUrl(url: string | undefined): URL | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    u.hash = '';
-    return u;
-  } catch {
-    return undefined;
-  }
+/**
+ * The requested URL, parsed, or `undefined` when it does not parse. The hints read only its
+ * origin, host name and path, none of which carries credentials (`base-url.ts` strips
+ * those from every URL a message shows).
+ */
+function parsedUrl(url: string | undefined): URL | undefined {
+  return url && URL.canParse(url) ? new URL(url) : undefined;
 }
 
 /** The endpoint every command calls first (service-spec endpoint 1). */
@@ -146,7 +140,7 @@ const WORKSPACE_PATH = '/api/workspace';
  * @param url the URL that answered 404.
  */
 export function notFoundHint(url: string | undefined): string | undefined {
-  const u = requestUrl(url);
+  const u = parsedUrl(url);
   if (!u || !u.pathname.endsWith(WORKSPACE_PATH)) return undefined;
   const base = `${u.origin}${u.pathname.slice(0, -WORKSPACE_PATH.length)}`;
   return `CHANGELOG_BASE_URL must be the service root, not a page: ${base} has no ${WORKSPACE_PATH}${base === u.origin ? '' : ` (try ${u.origin})`}`;
@@ -218,7 +212,7 @@ function causeCodes(cause: unknown, depth = 0): string[] {
  */
 export function networkHint(cause: unknown, url: string | undefined): string | undefined {
   const codes = causeCodes(cause);
-  const u = requestUrl(url);
+  const u = parsedUrl(url);
   const where = u ? ` (${u.origin})` : '';
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) {
     return `check CHANGELOG_BASE_URL${where}: its host${u ? ` "${u.hostname}"` : ''} is not known; is it spelled right, and is this machine online?`;
