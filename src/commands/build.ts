@@ -116,6 +116,11 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     timings: result.timings,
     cache: result.cache,
   });
+  return buildExitCode(result);
+}
+
+/** Exit code of a build: 5 when an entry file could not be read (it is not in the site), else 0 (README "Exit codes"). */
+export function buildExitCode(result: Pick<BuildResult, 'unreadable'>): ExitCode {
   return result.unreadable.length > 0 ? EXIT.INVALID : EXIT.OK;
 }
 

@@ -16,7 +16,7 @@ import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
-import { buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
+import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
@@ -70,18 +70,19 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     ].join('\n');
     reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
-    return syncExitCode(pulled, pushed);
+    return syncExitCode(pulled, pushed, built);
   } finally {
     await ctx.close();
   }
 }
 
 /**
- * Exit code of a sync: the most serious of pull's ({@link pullExitCode}) and push's
- * ({@link pushExitCode}), ranked by {@link worstExit} (README "Exit codes").
+ * Exit code of a sync: the most serious of pull's ({@link pullExitCode}), push's
+ * ({@link pushExitCode}) and, when it built, the build's ({@link buildExitCode}), ranked by
+ * {@link worstExit} (README "Exit codes").
  */
-export function syncExitCode(pulled: PullResult, pushed: PushResult): ExitCode {
-  return worstExit([pullExitCode(pulled), pushExitCode(pushed)]);
+export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pick<BuildResult, 'unreadable'>): ExitCode {
+  return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
 }
 
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {

@@ -80,6 +80,16 @@ describe('syncExitCode', () => {
     expect(syncExitCode(pulled({ slugConflicts: 1 }), pushed({ pending: 1, deferred: 1 }))).toBe(EXIT.CONFLICT);
     expect(syncExitCode(pulled({ conflicts: 1 }), pushed({ rejected: 1 }))).toBe(EXIT.INVALID);
   });
+
+  it("takes the build's code when it built: an unreadable entry (5) outranks pull's and push's", () => {
+    const unreadable = [{ file: 'entries/x.md', message: 'invalid YAML' }];
+    fc.assert(
+      fc.property(pullCounts, pushCounts, (a, b) => {
+        expect(syncExitCode(pulled(a), pushed(b), { unreadable })).toBe(EXIT.INVALID);
+        expect(syncExitCode(pulled(a), pushed(b), { unreadable: [] })).toBe(syncExitCode(pulled(a), pushed(b)));
+      }),
+    );
+  });
 });
 
 describe('identifiersWritten', () => {
