@@ -1,0 +1,221 @@
+/**
+ * The programmatic interface of changelog-sync: `import { pull } from 'changelog-sync'`.
+ *
+ * The same engine the CLI runs, without its printing: each function resolves the
+ * project's configuration as the CLI does (the options here win over `CHANGELOG_*`
+ * variables, which win over `changelog.config.json` in `root`, which wins over the
+ * defaults; see the configuration table in the README), does its work, and returns what
+ * it did as data. Nothing is written to stdout or stderr; warnings go to
+ * {@link ProjectOptions.onWarning}. Failures throw a {@link ChangelogSyncError} with a
+ * stable {@link ErrorCode}.
+ *
+ * The CLI's exit codes are not part of this interface: read the results instead
+ * (`conflicts`, `rejected`, `deferred`, `unreadable`, ...).
+ *
+ * @example
+ * ```ts
+ * import { pull, push, build } from 'changelog-sync';
+ * const pulled = await pull({ root: '/path/to/project', baseUrl: 'https://changelog.example.com', token });
+ * const pushed = await push({ root: '/path/to/project', baseUrl: 'https://changelog.example.com', token });
+ * const site = await build({ root: '/path/to/project', siteUrl: 'https://changelog.example.com/' });
+ * ```
+ *
+ * @module
+ */
+import { Writable } from 'node:stream';
+import { openContext } from './commands/context.js';
+import { ENV, loadConfig, type Config } from './config.js';
+import { pull as mirrorPull, type PullResult } from './mirror/pull.js';
+import { push as mirrorPush, type PushResult } from './mirror/push.js';
+import { Reporter } from './output/reporter.js';
+import { assertInsideProject } from './project-path.js';
+import { buildSite, type BuildResult } from './site/build.js';
+import { loadFeedDates } from './site/feed-item.js';
+
+export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './errors.js';
+export { startEmulator, type EmulatorFaults, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
+export { loadSeed, seedStore, type Seed } from './emulator/seed.js';
+export type { EmulatorStore } from './emulator/store.js';
+export type { Config } from './config.js';
+export type { PullItem, PullProblem, PullResult } from './mirror/pull.js';
+export type { PushedItem, PushPlanItem, PushResult } from './mirror/push.js';
+export type { BuildResult } from './site/build.js';
+
+/**
+ * Where the project is and how to reach its service. Each field, when given, wins over
+ * its `CHANGELOG_*` variable in {@link ProjectOptions.env} and over `changelog.config.json`;
+ * relative paths resolve against {@link ProjectOptions.root}.
+ */
+export interface ProjectOptions {
+  /** Project root: where `changelog.config.json` is read and relative paths start. Default: the working directory. */
+  root?: string;
+  /** Environment the `CHANGELOG_*` settings are read from. Default `process.env`; pass `{}` to read none. */
+  env?: NodeJS.ProcessEnv;
+  /** The service root, e.g. `https://changelog.example.com` (`/api/...` is added). Without credentials in it. */
+  baseUrl?: string;
+  /** The workspace access token (`Authorization: Bearer`). Never written anywhere. */
+  token?: string;
+  /** The mirror: `entries/*.md` and `_data/*.json`. Default `content`. */
+  contentDir?: string;
+  /** The sync state: state, journal, request ledger, conflicts. Default `.changelog`. */
+  stateDir?: string;
+  /** The team's Eleventy templates. Default `site` when it exists, else the packaged templates. */
+  siteDir?: string;
+  /** Where the site is built. Default `_site`. */
+  outputDir?: string;
+  /** Public URL of the built site (feeds, canonical links); its path is the base path. Default `http://localhost:8080/`. */
+  siteUrl?: string;
+  /** Called with each warning (a lock taken over, a request ledger that cannot be saved). Default: dropped. */
+  onWarning?: (message: string) => void;
+}
+
+/** Options of {@link pull}. */
+export interface PullOptions extends ProjectOptions {
+  /** Remove files whose remote entry is gone (never a locally edited one). */
+  prune?: boolean;
+  /** With `prune`: remove even an empty listing's worth, or more than a tenth of the mirror. */
+  force?: boolean;
+  /** Plan only: write nothing, convert nothing. */
+  dryRun?: boolean;
+}
+
+/** Options of {@link push}. */
+export interface PushOptions extends ProjectOptions {
+  /** Plan only: send nothing, write nothing. */
+  dryRun?: boolean;
+}
+
+/** Options of {@link build}. */
+export interface BuildOptions extends ProjectOptions {
+  /** Build the site of a private workspace (`is_public` 0) too. Default false. */
+  allowPrivate?: boolean;
+  /** Neither read nor write the build cache: render every entry body. Default false. */
+  noCache?: boolean;
+}
+
+/** What {@link status} finds: the plans of a pull and of a push, neither carried out. */
+export interface StatusResult {
+  pull: PullResult;
+  push: PushResult;
+}
+
+/**
+ * Resolves the configuration as the CLI does, with the given options over the environment.
+ * @throws {ChangelogSyncError} `E_CONFIG` for an invalid `changelog.config.json` or setting.
+ */
+export function resolveConfig(options: ProjectOptions = {}): Config {
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const given: Array<[keyof typeof ENV, string | undefined]> = [
+    ['baseUrl', options.baseUrl],
+    ['token', options.token],
+    ['contentDir', options.contentDir],
+    ['stateDir', options.stateDir],
+    ['siteDir', options.siteDir],
+    ['outputDir', options.outputDir],
+    ['siteUrl', options.siteUrl],
+  ];
+  for (const [key, value] of given) if (value !== undefined) env[ENV[key]] = value;
+  return loadConfig(options.root, env);
+}
+
+/** A reporter that prints nothing: warnings go to `onWarning`, everything else is dropped. */
+function silentReporter(options: ProjectOptions, config: Config): Reporter {
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const reporter = new Reporter({ quiet: true, out: sink, err: sink, env: {}, secrets: config.token ? [config.token] : [] });
+  reporter.warn = (message: string) => options.onWarning?.(reporter.mask(message));
+  return reporter;
+}
+
+/** Runs `work` with a client for the configured service, saving the request ledger at the end. */
+async function withService<T>(options: ProjectOptions, work: (config: Config, context: Awaited<ReturnType<typeof openContext>>) => Promise<T>): Promise<T> {
+  const config = resolveConfig(options);
+  // Nothing is read or written through a symbolic link out of the project.
+  await assertInsideProject(config);
+  const context = await openContext(config, silentReporter(options, config));
+  try {
+    return await work(config, context);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Mirrors the workspace's entries, tags and settings into the content directory, as
+ * `changelog-sync pull` does: recovery of an interrupted run first, then only what changed
+ * (docs/sync.md, "What pull does").
+ *
+ * @returns what was written, updated, renamed, adopted; conflicts (local file kept, remote
+ *   copy under the state directory's `conflicts/`), local edits, entries gone remotely.
+ * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_WORKSPACE_MISMATCH`
+ *   when the content directory mirrors another workspace; `E_LOCKED` when another process
+ *   holds the content directory; `E_PRUNE_REFUSED`; `E_OUTSIDE_PROJECT`; any HTTP error of
+ *   the client (`E_AUTH`, `E_NETWORK`, `E_RATE_LIMITED`, ...) before anything is written.
+ */
+export async function pull(options: PullOptions = {}): Promise<PullResult> {
+  return withService(options, (config, { client }) =>
+    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun }),
+  );
+}
+
+/**
+ * Creates a remote entry from every valid local entry file without `identifier`, at most
+ * once each, under the rate limits, and writes the identifier back into the file, as
+ * `changelog-sync push` does (docs/sync.md, "Push guarantees"). The service cannot edit or
+ * delete an entry once created.
+ *
+ * @returns the plan, what was pushed (created, reconciled or adopted), what is pending or
+ *   deferred to the next run (the day's request budget), and the rejected files with their
+ *   problems (not sent).
+ * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_LOCKED`;
+ *   `E_WORKSPACE_MISMATCH`; `E_OUTSIDE_PROJECT`; an HTTP error of the client when nothing
+ *   could be settled.
+ */
+export async function push(options: PushOptions = {}): Promise<PushResult> {
+  return withService(options, (config, { client }) =>
+    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency }),
+  );
+}
+
+/**
+ * What `pull` and `push` would do now, as `changelog-sync status` prints it: both run as
+ * dry runs, so nothing is written or sent but the request ledger (its GETs count against
+ * the day's 1,440).
+ *
+ * @throws {ChangelogSyncError} as {@link pull} and {@link push}.
+ */
+export async function status(options: ProjectOptions = {}): Promise<StatusResult> {
+  return withService(options, async (config, { client }) => ({
+    pull: await mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true }),
+    push: await mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, concurrency: config.concurrency }),
+  }));
+}
+
+/**
+ * Builds the static site from the content directory into the output directory with
+ * Eleventy and Pagefind, as `changelog-sync build` does (docs/site.md). Needs no service.
+ * Unlike the CLI in GitHub Actions, it records neither the site's inputs nor the feeds'
+ * dates in the state directory (it reads the recorded dates).
+ *
+ * @returns the pages and files written, the search index's size, warnings, and the entry
+ *   files that could not be read (missing from the site).
+ * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate` or
+ *   an unknown configured theme; `E_OUTSIDE_PROJECT`; `E_BUILD` when Eleventy fails.
+ */
+export async function build(options: BuildOptions = {}): Promise<BuildResult> {
+  const config = resolveConfig(options);
+  // buildSite refuses a symbolic link out of the project itself (E_OUTSIDE_PROJECT).
+  const result = await buildSite({
+    contentDir: config.contentDir,
+    siteDir: config.siteDir,
+    outputDir: config.outputDir,
+    siteUrl: config.siteUrl,
+    root: config.root,
+    baseUrl: config.baseUrl,
+    theme: config.theme,
+    allowPrivate: options.allowPrivate,
+    cacheDir: options.noCache ? undefined : config.buildCacheDir,
+    feedDates: await loadFeedDates(config.stateDir),
+  });
+  for (const warning of result.warnings) options.onWarning?.(warning);
+  return result;
+}
