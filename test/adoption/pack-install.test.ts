@@ -11,6 +11,9 @@
 // ranges (ENOTCACHED). So the fresh repository starts with the lock file npm would write
 // for it: this repository's dependency tree without its devDependencies (the exact
 // versions the suite tests), with each tarball's registry URL, and npm keeps those URLs.
+// The package entry too: a module of that repository imports the programmatic API by the
+// package's name, runs `pull` against the emulator, and its TypeScript twin type-checks
+// against the installed declarations (with this repository's compiler: the adopter has none).
 // Run by .ci/run and `npm run test:adoption` (about a minute: too slow for `npm test`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -41,7 +44,7 @@ function run(command: string, args: string[], cwd: string, extra: Record<string,
     extra,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -86,6 +89,7 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
   let tgz: string;
   let files: string[];
   let emulator: ChildProcess | undefined;
+  let service: Record<string, string> | undefined;
 
   beforeAll(async () => {
     ({ dir: base, cleanup } = await tempDir('changelog-adopt-'));
@@ -104,7 +108,7 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
   });
 
   it('packs what build and sync need at run time, and no sources or tests', () => {
-    for (const f of ['dist/cli.js', 'dist/site/plugin.js', 'dist/site/body-render-worker.js', 'site/index.11ty.mjs', 'site/_includes/base.njk', 'site/widget.js', 'src/emulator/demo/seed.json', '.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', 'changelog.config.schema.json', 'package.json', 'README.md']) {
+    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/site/plugin.js', 'dist/site/body-render-worker.js', 'site/index.11ty.mjs', 'site/_includes/base.njk', 'site/widget.js', 'src/emulator/demo/seed.json', '.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', 'changelog.config.schema.json', 'package.json', 'README.md']) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('test/') || (f.startsWith('src/') && !f.startsWith('src/emulator/demo/')) || f.startsWith('node_modules/'))).toEqual([]);
@@ -171,6 +175,8 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
       GITHUB_OUTPUT: outputs,
     };
 
+    service = { CHANGELOG_BASE_URL: listening.url, CHANGELOG_TOKEN: listening.token };
+
     const synced = await run('npx', ['--no-install', 'changelog-sync', 'sync', '--skip-build'], repo, env);
     expect(synced.code, synced.stderr).toBe(0);
     expect(await readFile(outputs, 'utf8')).toContain('site_changed=true');
@@ -183,5 +189,49 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
     expect(built.stdout).toMatch(/^Built \d+ pages/m);
     expect(await readFile(join(repo, '_site/index.html'), 'utf8')).toContain('https://acme.github.io/acme-docs/');
     expect(existsSync(join(repo, '_site/pagefind/pagefind.js'))).toBe(true);
+  }, 240_000);
+
+  it('the package entry: `import { pull } from \'changelog-sync\'` runs there, and its types check', async () => {
+    expect(service, 'the emulator of the previous test').toBeDefined();
+    // After the workflow's sync: the mirror is current, so this pull writes nothing.
+    await writeFile(
+      join(repo, 'use-api.mjs'),
+      [
+        "import { pull, ChangelogSyncError } from 'changelog-sync';",
+        'const result = await pull({ root: process.cwd() });',
+        'const wrong = await pull({ root: process.cwd(), token: "not-the-token" }).catch((e) => e);',
+        'console.log(JSON.stringify({ remote: result.remote, unchanged: result.unchanged, created: result.created.length, writes: result.writes.length, wrong: wrong instanceof ChangelogSyncError ? wrong.code : String(wrong) }));',
+        '',
+      ].join('\n'),
+    );
+    const used = await run(process.execPath, ['use-api.mjs'], repo, service);
+    expect(used.code, used.stderr).toBe(0);
+    const out = JSON.parse(used.stdout) as { remote: number; unchanged: number; created: number; writes: number; wrong: string };
+    const mirrored = (await readdir(join(repo, 'content/entries'))).filter((f) => f.endsWith('.md')).length;
+    expect(out).toEqual({ remote: mirrored, unchanged: mirrored, created: 0, writes: 0, wrong: 'E_AUTH' });
+
+    // The declarations resolve through `exports` (the `types` condition) and type-check a caller.
+    await writeFile(
+      join(repo, 'use-api.ts'),
+      [
+        "import { build, pull, push, startEmulator, status, type ChangelogSyncError, type ErrorCode, type PullResult } from 'changelog-sync';",
+        'export async function run(token: string): Promise<number> {',
+        "  const pulled: PullResult = await pull({ root: '.', token, dryRun: true });",
+        "  const code: ErrorCode = 'E_AUTH';",
+        "  const emu = await startEmulator({ port: 0 });",
+        '  await emu.close();',
+        "  const failed: ChangelogSyncError | undefined = undefined;",
+        "  void [push, status, build, code, failed];",
+        '  return pulled.created.length;',
+        '}',
+        "// @ts-expect-error a pull result has no such field: the types are the real ones, not any",
+        "export const wrong = (r: PullResult): number => r.nonexistent;",
+        '',
+      ].join('\n'),
+    );
+    const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
+    const typeRoots = join(REPO, 'node_modules/@types');
+    const checked = await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', typeRoots, '--types', 'node', 'use-api.ts'], repo);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   }, 240_000);
 });
