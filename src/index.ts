@@ -23,14 +23,14 @@
  * @module
  */
 import { Writable } from 'node:stream';
+import { buildWithProgress } from './commands/build.js';
 import { openContext } from './commands/context.js';
 import { ENV, loadConfig, type Config } from './config.js';
 import { pull as mirrorPull, type PullResult } from './mirror/pull.js';
 import { push as mirrorPush, type PushResult } from './mirror/push.js';
 import { Reporter } from './output/reporter.js';
 import { assertInsideProject } from './project-path.js';
-import { buildSite, type BuildResult } from './site/build.js';
-import { loadFeedDates } from './site/feed-item.js';
+import type { BuildResult } from './site/build.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './errors.js';
 export { startEmulator, type EmulatorFaults, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
@@ -193,29 +193,16 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
 /**
  * Builds the static site from the content directory into the output directory with
  * Eleventy and Pagefind, as `changelog-sync build` does (docs/site.md). Needs no service.
- * Unlike the CLI in GitHub Actions, it records neither the site's inputs nor the feeds'
- * dates in the state directory (it reads the recorded dates).
+ * As the CLI's, a build in GitHub Actions (`GITHUB_ACTIONS=true`) records the site's inputs
+ * and the feeds' dates in the state directory (docs/sync.md, "File formats").
  *
  * @returns the pages and files written, the search index's size, warnings, and the entry
  *   files that could not be read (missing from the site).
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate` or
- *   an unknown configured theme; `E_OUTSIDE_PROJECT`; `E_BUILD` when Eleventy fails.
+ *   an unknown configured theme; `E_OUTSIDE_PROJECT` for a symbolic link out of the
+ *   project; `E_BUILD` when Eleventy fails.
  */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
-  // buildSite refuses a symbolic link out of the project itself (E_OUTSIDE_PROJECT).
-  const result = await buildSite({
-    contentDir: config.contentDir,
-    siteDir: config.siteDir,
-    outputDir: config.outputDir,
-    siteUrl: config.siteUrl,
-    root: config.root,
-    baseUrl: config.baseUrl,
-    theme: config.theme,
-    allowPrivate: options.allowPrivate,
-    cacheDir: options.noCache ? undefined : config.buildCacheDir,
-    feedDates: await loadFeedDates(config.stateDir),
-  });
-  for (const warning of result.warnings) options.onWarning?.(warning);
-  return result;
+  return buildWithProgress(config, silentReporter(options, config), { allowPrivate: options.allowPrivate, noCache: options.noCache });
 }

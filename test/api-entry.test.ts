@@ -87,8 +87,14 @@ describe('the programmatic API against the emulator', () => {
     expect(emu.store.workspaces[0]!.entries.filter((e) => e.slug === 'programmatic-entry')).toHaveLength(1);
   });
 
-  it('build writes the site, the pushed entry included, under the site URL\'s base path', async () => {
-    const result = await build({ ...project(), siteUrl: 'https://example.github.io/repo/' });
+  it('build writes the site, the pushed entry included, under the site URL\'s base path; warnings go to onWarning', async () => {
+    // A theme the site does not have: the build falls back to `commit` and warns.
+    const workspaceFile = join(dir, 'content/_data/workspace.json');
+    await writeFile(workspaceFile, JSON.stringify({ ...(JSON.parse(await readFile(workspaceFile, 'utf8')) as object), theme: 'neon' }));
+    const warnings: string[] = [];
+    const result = await build({ ...project(), siteUrl: 'https://example.github.io/repo/', onWarning: (m) => warnings.push(m) });
+    expect(result.warnings.some((w) => w.includes('"neon"'))).toBe(true);
+    expect(warnings).toEqual(result.warnings);
     expect(result.outputDir).toBe(join(dir, '_site'));
     expect(result.unreadable).toEqual([]);
     // Search indexes the entry pages, one each; the index, tag and search pages come on top.
