@@ -33,8 +33,9 @@ import { assertInsideProject } from './project-path.js';
 import type { BuildResult } from './site/build.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './errors.js';
-export { startEmulator, type EmulatorFaults, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
-export { loadSeed, seedStore, type Seed } from './emulator/seed.js';
+export { startEmulator, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
+export type { EmulatorFaults } from './emulator/faults.js';
+export { loadSeed } from './emulator/seed.js';
 export type { EmulatorStore } from './emulator/store.js';
 export type { Config } from './config.js';
 export type { PullItem, PullProblem, PullResult } from './mirror/pull.js';
