@@ -1,6 +1,6 @@
 /**
  * One typed configuration: environment variables > `changelog.config.json` > defaults,
- * validated once (DESIGN.md "Layout": config.ts).
+ * validated once (docs/architecture.md#module-map: config.ts).
  *
  * The token is read from the environment only (`CHANGELOG_TOKEN`), never from a file, and
  * never printed: {@link describeConfig} masks it.

@@ -1,5 +1,5 @@
 /**
- * The one error module of changelog-sync (DESIGN.md, "Conventions": errors).
+ * The one error module of changelog-sync (docs/architecture.md#conventions: errors).
  *
  * Every error the engine throws is a {@link ChangelogSyncError} with a stable string
  * `code`. Callers match on `code`, never on the message or the class. HTTP failures are
@@ -130,7 +130,7 @@ function parsedUrl(url: string | undefined): URL | undefined {
   return url && URL.canParse(url) ? new URL(url) : undefined;
 }
 
-/** The endpoint every command calls first (service-spec endpoint 1). */
+/** The endpoint every command calls first (docs/service-interface.md#endpoints, endpoint 1). */
 const WORKSPACE_PATH = '/api/workspace';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Files stay inside the project (DESIGN.md "Conventions"): an entry file, an image or a
+ * Files stay inside the project (docs/architecture.md#conventions): an entry file, an image or a
  * template that is a symbolic link resolving outside the project is refused, so that a
  * build never copies a file of the machine into `_site/` (Eleventy's passthrough copy and
  * `upload-pages-artifact` follow symlinks) and a push never sends, or writes an identifier

@@ -1,6 +1,6 @@
 /**
  * The typed client of the changelog service: one method per endpoint of
- * service-spec.md ("Endpoints", 1-9).
+ * docs/service-interface.md#endpoints (1-9).
  *
  * - Every request sends `Accept` and `Content-Type: application/json` and, except the
  *   public latest-entry operation, `Authorization: Bearer <token>` ("Authentication"); it
@@ -122,7 +122,7 @@ export class ChangelogClient {
    * never sends them), so that no message names them.
    *
    * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL
-   *   (service-spec.md "Endpoints": paths are relative to the service root).
+   *   (docs/service-interface.md#endpoints: paths are relative to the service root).
    */
   constructor(options: ClientOptions) {
     let url: URL;
@@ -169,8 +169,8 @@ export class ChangelogClient {
 
   /**
    * Endpoint 1, `GET /api/workspace`: the token's workspace.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
-   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
    *   budget ("Limits").
    */
@@ -181,8 +181,8 @@ export class ChangelogClient {
   /**
    * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit`.
    * @param options.limit restrict to the latest N entries (spec rule 1).
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
-   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
    *   budget ("Limits").
    */
@@ -219,7 +219,7 @@ export class ChangelogClient {
    *
    * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
    * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
-   *   (DESIGN.md "Sync semantics"); else as {@link ChangelogClient.getWorkspace}.
+   *   (docs/sync.md#sync-semantics); else as {@link ChangelogClient.getWorkspace}.
    */
   async createEntry(input: CreateEntryInput): Promise<CreateEntryResult> {
     const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true });
@@ -237,8 +237,8 @@ export class ChangelogClient {
 
   /**
    * Endpoint 6, `GET /api/tags`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
-   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
    *   budget ("Limits").
    */
@@ -248,8 +248,8 @@ export class ChangelogClient {
 
   /**
    * Endpoint 7, `GET /api/subscribers`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
-   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
    *   budget ("Limits").
    */
@@ -272,8 +272,8 @@ export class ChangelogClient {
    * Endpoint 9, `DELETE /api/subscribers`.
    * @param emails addresses to remove (sent as `[{email}]`, rule 2).
    * @returns the addresses the service reports as removed.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts` (service-spec.md
-   *   "Errors"); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
    *   budget ("Limits").
    */

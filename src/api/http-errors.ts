@@ -1,6 +1,6 @@
 /**
- * HTTP failures translated, at the API boundary, into the error module (service-spec.md
- * "Errors"): 401/403 -> `E_AUTH`, 404 -> `E_NOT_FOUND`, 400/422 -> `E_VALIDATION`,
+ * HTTP failures translated, at the API boundary, into the error module
+ * (docs/service-interface.md#errors): 401/403 -> `E_AUTH`, 404 -> `E_NOT_FOUND`, 400/422 -> `E_VALIDATION`,
  * 429 -> `E_RATE_LIMITED`, 5xx -> `E_SERVICE`, a redirect, another status, or a 2xx body
  * that is not JSON -> `E_UNEXPECTED_RESPONSE`, no response or a body cut off ->
  * `E_NETWORK`. Every message starts with the method and the URL (the client's, which
@@ -42,8 +42,8 @@ export interface ReadResponse {
  *
  * @returns `E_RATE_LIMITED` (429), `E_UNEXPECTED_RESPONSE` (3xx, another non-2xx status,
  *   a 2xx body that is not JSON), `E_AUTH` (401/403), `E_NOT_FOUND` (404), `E_VALIDATION`
- *   (400/422, with the service's field errors), `E_SERVICE` (5xx); see service-spec.md
- *   "Errors" and "Limits".
+ *   (400/422, with the service's field errors), `E_SERVICE` (5xx); see
+ *   docs/service-interface.md#errors and #limits.
  */
 export function responseError(res: ReadResponse): ChangelogSyncError | undefined {
   const { status, json } = res;

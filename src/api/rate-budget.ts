@@ -1,6 +1,6 @@
 /**
- * The one gate every request passes through (DESIGN.md "Rate limits"; service-spec.md
- * "Limits": 60 requests a minute, 1,440 a day per workspace).
+ * The one gate every request passes through (docs/sync.md#rate-limits;
+ * docs/service-interface.md#limits: 60 requests a minute, 1,440 a day per workspace).
  *
  * - A sliding minute window, sized from `x-ratelimit-limit` (60 until a response says
  *   otherwise) and corrected by `x-ratelimit-remaining`: when the service says fewer
@@ -154,7 +154,7 @@ export class RateBudget {
    * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, or when a
    *   429 asked for a wait longer than `maxWaitMs`: waiting would take hours, so the caller
    *   defers the work to the next run instead. Such an error has no `status`
-   *   (service-spec.md "Limits"; DESIGN.md "Rate limits").
+   *   (docs/service-interface.md#limits; docs/sync.md#rate-limits).
    * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
    */
   acquire(): Promise<Slot> {

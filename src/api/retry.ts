@@ -1,5 +1,5 @@
 /**
- * The client's retry policy (DESIGN.md "Rate limits"; service-spec.md "Errors", "Limits"):
+ * The client's retry policy (docs/sync.md#rate-limits; docs/service-interface.md#errors, #limits):
  *
  * - A GET is retried after a transient failure (no response, 5xx) with exponential
  *   backoff and jitter: reading twice changes nothing.

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the service interface (service-spec.md, "Resources and their fields").
+ * zod schemas of the service interface (docs/service-interface.md#resources-and-their-fields).
  *
  * They accept what the specification leaves open: any `status` string, unknown extra
  * fields (kept, never dropped), `content` as an HTML string or as the older Editor.js JSON
@@ -23,7 +23,7 @@ const editorJsBlockSchema = z.looseObject({
   data: z.record(z.string(), z.unknown()).default({}),
 });
 
-/** The service's older content form: `{time, blocks: [...], version}` (DESIGN.md, "Known facts"). */
+/** The service's older content form: `{time, blocks: [...], version}` (docs/service-interface.md#known-facts-beyond-the-specification). */
 const editorJsDocumentSchema = z.looseObject({
   time: z.number().optional(),
   blocks: z.array(editorJsBlockSchema),
@@ -101,7 +101,7 @@ export const subscriberSchema = z.looseObject({
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
 /**
- * Public latest entry (spec endpoint 4; DESIGN.md "Known facts"): an object `{uuid, date}`
+ * Public latest entry (spec endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification): an object `{uuid, date}`
  * plus whatever optional fields the workspace exposes. A two-element array `[uuid, date]`
  * is accepted too, since the spec calls the default result "an array".
  */

@@ -1,6 +1,6 @@
 /**
- * One HTTP exchange with the service, as the client sends it (service-spec.md
- * "Authentication", "Limits"):
+ * One HTTP exchange with the service, as the client sends it
+ * (docs/service-interface.md#authentication, #limits):
  *
  * - `Accept` and `Content-Type: application/json` on every request, and
  *   `Authorization: Bearer <token>` when a token is given.
@@ -59,7 +59,7 @@ const MAX_RESPONSE_SETTING = '`maxResponseMb` in changelog.config.json or CHANGE
  * Sends one request through the budget and returns the parsed JSON of a 2xx response.
  *
  * @throws {ChangelogSyncError} the translation of the status (see `http-errors.ts`,
- *   service-spec.md "Errors"); `E_NETWORK` when no response came or its body was cut off;
+ *   docs/service-interface.md#errors); `E_NETWORK` when no response came or its body was cut off;
  *   `E_RESPONSE_TOO_LARGE` past `maxResponseBytes`; `E_RATE_LIMITED` from the budget
  *   (its daily limit, or a 429 asking for hours: spec "Limits").
  */

@@ -1,5 +1,5 @@
 /**
- * `changelog-sync latest <workspace-uuid>`: the public latest entry (service-spec.md
+ * `changelog-sync latest <workspace-uuid>`: the public latest entry (docs/service-interface.md#endpoints,
  * endpoint 4), no token needed.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The emulator's enforcement of the service's limits (service-spec.md "Limits"): a
+ * The emulator's enforcement of the service's limits (docs/service-interface.md#limits): a
  * sliding-window counter per workspace and window length.
  *
  * @module

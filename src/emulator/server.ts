@@ -1,6 +1,6 @@
 /**
  * A local, stateful HTTP implementation of the whole service interface
- * (service-spec.md, all nine endpoints), for tests, the demo and `dev`.
+ * (docs/service-interface.md#endpoints, all nine), for tests, the demo and `dev`.
  *
  * - Envelope `{success, version: "1.0", data}` on every authenticated operation.
  * - Bearer tokens per workspace; a missing or wrong token gets a 401 JSON body when the

@@ -1,6 +1,6 @@
 /**
  * The emulator's state: workspaces with their tokens, entries, tags and subscribers, and
- * the domain rules of service-spec.md ("States and transitions", endpoint rules).
+ * the domain rules of docs/service-interface.md#states-and-transitions (and the endpoints' rules).
  *
  * Where the specification is silent the emulator picks the behaviour of a typical
  * Laravel service, and says so here:

@@ -1,5 +1,5 @@
 /**
- * The entry file: the contract with writers (DESIGN.md "The entry file").
+ * The entry file: the contract with writers (docs/entry-file.md).
  *
  * `content/entries/YYYY-MM-DD-<slug>.md`, UTF-8, YAML frontmatter parsed with gray-matter
  * with every executable engine disabled, and a Markdown body. One zod schema defines the

@@ -1,5 +1,5 @@
 /**
- * The push journal (DESIGN.md "Sync semantics": crash-safe, at-most-once push).
+ * The push journal (docs/sync.md#at-most-once: crash-safe, at-most-once push).
  *
  * Before each `POST /api/entry`, the file, its slug and title are recorded and flushed to
  * `.changelog/journal.json` (write-file-atomic: temp file, fsync, rename). A record that

@@ -1,5 +1,5 @@
 /**
- * The file that mirrors a remote entry (DESIGN.md "The entry file"): frontmatter from the
+ * The file that mirrors a remote entry (docs/entry-file.md): frontmatter from the
  * service's fields, the body converted to Markdown, and the writer's own fields (`tags`,
  * unknown fields) of the previous version kept.
  *
@@ -30,7 +30,7 @@ export interface RenderedFile {
 
 /**
  * The file that mirrors a remote entry.
- * @param entry the entry as listed by the service (service-spec.md "Entry (as returned in lists)").
+ * @param entry the entry as listed by the service (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {

@@ -1,7 +1,7 @@
 /**
  * A mirror file as pull reads it: its bytes and hash, the frontmatter fields pull looks
  * at without a full parse, whether the writer edited it since pull or push wrote it, and
- * the writer's own fields a rewrite keeps (DESIGN.md "Sync semantics").
+ * the writer's own fields a rewrite keeps (docs/sync.md#sync-state).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Pull: mirror the workspace's entries, tags and settings into the content directory
- * (DESIGN.md "Sync semantics"; service-spec.md endpoints 1, 2 and 6).
+ * (docs/sync.md#sync-semantics; docs/service-interface.md#endpoints, endpoints 1, 2 and 6).
  *
  * Incremental and conflict-aware, per remote identifier, against `.changelog/state.json`
  * (the hash of the remote entry as last pulled, and of the file as last written):

@@ -255,8 +255,8 @@ export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt
 /**
  * The refusal of a new file whose slug a remote entry already holds while a local file
  * carries that entry (renamed on the service since the last pull, or mirrored in a file
- * that does not parse): sent, it would get another slug from the service (service-spec.md
- * "Create entry": slugs are unique) and the write-back would record the wrong one.
+ * that does not parse): sent, it would get another slug from the service (docs/service-interface.md#gaps-in-the-specification-and-our-answers:
+ * a slug already taken) and the write-back would record the wrong one.
  * @param carrier the local file that carries `holder`.
  */
 export function carriedSlugRejection(c: PushCandidate, holder: RemoteEntry, carrier: string): PushRejection {

@@ -1,6 +1,6 @@
 /**
- * Push: create remote entries from new local files (DESIGN.md "Sync semantics";
- * service-spec.md endpoint 5). Only files without `identifier` are sent.
+ * Push: create remote entries from new local files (docs/sync.md#sync-semantics;
+ * docs/service-interface.md#endpoints, endpoint 5). Only files without `identifier` are sent.
  *
  * The guarantees (README "Push guarantees"), and where each is kept:
  *

@@ -1,5 +1,5 @@
 /**
- * The three reads a pull starts with (service-spec.md endpoints 1, 2 and 6: the workspace,
+ * The three reads a pull starts with (docs/service-interface.md#endpoints, endpoints 1, 2 and 6: the workspace,
  * every entry, the tags), sent at once. Separate from `pull.ts` so that a command can send
  * them before it loads the mirror's modules: the service's answer for 10,000 entries takes
  * longer than loading them.

@@ -1,5 +1,5 @@
 /**
- * Sync state (DESIGN.md "Sync semantics"): `.changelog/state.json`, committed with the
+ * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed with the
  * content, records per remote identifier the file that mirrors it, the hash of the remote
  * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
  * holds the daily request ledger of the rate budget, so that it holds across runs of a

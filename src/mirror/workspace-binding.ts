@@ -1,5 +1,5 @@
 /**
- * Workspace binding (DESIGN.md "Sync semantics"): a content directory mirrors exactly one
+ * Workspace binding (docs/sync.md#workspace-binding): a content directory mirrors exactly one
  * workspace, recorded as the identifier in `content/_data/workspace.json`. A token for
  * another workspace is refused before anything is written or sent.
  *

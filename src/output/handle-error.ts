@@ -1,5 +1,5 @@
 /**
- * The one place errors become messages and exit codes (DESIGN.md "Conventions": commands
+ * The one place errors become messages and exit codes (docs/architecture.md#conventions: commands
  * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
  *
  * A command that has printed its report returns its exit code (ranked by `worstExit`);

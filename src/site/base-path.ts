@@ -1,6 +1,6 @@
 /**
- * The base path in the HTML pages, without parsing each page into a tree (DESIGN.md "Where
- * the site runs"). Eleventy's HTML base plugin puts the site's base path (`pathPrefix`, e.g.
+ * The base path in the HTML pages, without parsing each page into a tree
+ * (docs/site.md#base-path). Eleventy's HTML base plugin puts the site's base path (`pathPrefix`, e.g.
  * `/REPO/` on GitHub Pages) in front of every site-relative URL of every HTML page: it
  * parses the page with posthtml, calls its URL function for each URL attribute and writes
  * the page out again. In a build under a base path that was about a fifth of the build's

@@ -1,5 +1,5 @@
 /**
- * The programmatic Eleventy build (DESIGN.md "Layout": site/): the site data is loaded once;
+ * The programmatic Eleventy build (docs/architecture.md#module-map: site/): the site data is loaded once;
  * Eleventy writes the pages and feeds from it while Pagefind indexes the entries from it.
  *
  * A team's `site/` overrides the packaged templates file by file: the build's input is the

@@ -1,6 +1,6 @@
 /**
  * `latest.json`: the newest published entry as a static file, in the shape of the service's
- * public latest-entry endpoint (service-spec endpoint 4; DESIGN.md "Known facts": a JSON
+ * public latest-entry endpoint (docs/service-interface.md#endpoints, endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification: a JSON
  * object `{uuid, date}`, with every optional field `{uuid, date, created_at, updated_at,
  * title, slug, status, notify_subscribers, content, tags}`), plus the entry's `url` and the
  * newest {@link LATEST_ENTRIES} entries in `entries`. A product's "What's new" widget

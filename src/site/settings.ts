@@ -1,5 +1,5 @@
 /**
- * The workspace settings as the site reads them (service-spec "Workspace"): the flags
+ * The workspace settings as the site reads them (docs/service-interface.md#workspace): the flags
  * `is_public`, `allow_bots` and `show_backlink`, the name, logo, Open Graph image and theme.
  * `content/_data/workspace.json` is written by pull with booleans; a hand-written one may
  * use the service's 0/1 integers, so both are read.

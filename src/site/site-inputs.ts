@@ -1,6 +1,6 @@
 /**
- * Whether the site changed since the last build that was recorded (DESIGN.md "Where the
- * site runs"): the scheduled job builds and deploys only then.
+ * Whether the site changed since the last build that was recorded
+ * (docs/github-actions.md#build-and-deploy-only-when-the-site-changed): the scheduled job builds and deploys only then.
  *
  * The site is built from its inputs: every file under the content directory (entries,
  * `_data/` with the workspace settings and tags, images), the team's templates (`site/`),

@@ -1,5 +1,5 @@
 /**
- * The shapes of the `changelog` global the templates see (DESIGN.md "Layout": site/): the
+ * The shapes of the `changelog` global the templates see (docs/architecture.md#module-map: site/): the
  * entries, their tags and tag pages, the feeds, and the whole of it. `data.ts` makes them.
  *
  * @module

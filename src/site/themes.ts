@@ -1,5 +1,5 @@
 /**
- * Themes: the workspace's `theme` value (service-spec "Workspace"; its allowed values are
+ * Themes: the workspace's `theme` value (docs/service-interface.md#workspace; its allowed values are
  * not published) selects a stylesheet `_includes/css/themes/<name>.css` of the site. Three
  * ship with changelog-sync; a team adds its own by putting a file of that name in its
  * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning. The

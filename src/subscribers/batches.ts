@@ -14,7 +14,7 @@ const DEFAULT_BATCH_SIZE = 100;
 
 /**
  * The batch size that fits `items` into the requests left: {@link DEFAULT_BATCH_SIZE},
- * raised until every item fits in `requestsLeft` requests (service-spec.md "Limits":
+ * raised until every item fits in `requestsLeft` requests (docs/service-interface.md#limits:
  * 1,440 requests a day per workspace, shared with every other job).
  *
  * @param items subscribers to send.

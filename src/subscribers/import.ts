@@ -1,5 +1,5 @@
 /**
- * `subscribers import`: adds the people of a CSV file as subscribers (service-spec.md
+ * `subscribers import`: adds the people of a CSV file as subscribers (docs/service-interface.md#endpoints,
  * endpoints 7 and 8; issue 5).
  *
  * A wrong import mails or exposes real people, so every row is checked before anything

@@ -1,5 +1,5 @@
 /**
- * `subscribers list`: every subscriber of the workspace (service-spec.md endpoint 7;
+ * `subscribers list`: every subscriber of the workspace (docs/service-interface.md#endpoints, endpoint 7;
  * issue 5), with the counts a reader wants first.
  *
  * @module

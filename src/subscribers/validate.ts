@@ -53,7 +53,7 @@ const CALENDAR_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 const TIME_WITH_OFFSET = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 /**
- * Normalises a verification date to `YYYY-MM-DD` (service-spec.md endpoint 8, rule 4).
+ * Normalises a verification date to `YYYY-MM-DD` (docs/service-interface.md#endpoints, endpoint 8, rule 4).
  *
  * Accepted: ISO 8601 calendar dates, alone or with a time (`T` or a space between them),
  * as the service itself (`2024-05-06T10:22:11.000000Z`) and common exports write them

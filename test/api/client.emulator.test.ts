@@ -1,5 +1,5 @@
 // The real client against the real emulator over HTTP on port 0: all nine endpoints,
-// authentication, limits (service-spec.md "Endpoints", "Authentication", "Limits").
+// authentication, limits (docs/service-interface.md#endpoints, #authentication, #limits).
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/errors.js';

@@ -1,5 +1,5 @@
 // The client's error translation and retry policy, against undici's MockAgent with the
-// network disabled (DESIGN.md "Conventions": tests).
+// network disabled (docs/architecture.md#conventions: tests).
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangelogClient } from '../../src/api/client.js';

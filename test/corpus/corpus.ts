@@ -1,4 +1,4 @@
-// Reads ../shared/corpus/box-developer-changelog (the real changelog of DESIGN.md "Real input").
+// Reads ../shared/corpus/box-developer-changelog (the real changelog of docs/development.md#real-input).
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
