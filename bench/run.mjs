@@ -2,7 +2,7 @@
 // npm run bench [-- scenario...]: runs the benchmark scenarios in bench/scenarios/ (each a
 // module exporting `name`, `description` and `run(): Promise<object>`), prints their
 // figures and writes them to bench/results/<name>.json (ignored by git).
-// Figures are reported in the README with the machine and the command.
+// Figures are reported in docs/benchmarks.md with the machine and the command.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';

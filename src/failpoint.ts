@@ -1,6 +1,6 @@
 /**
  * Failpoints: named checkpoints where a crash test makes the process kill itself
- * (README "Push guarantees"; issue 12 "Deterministic crash tests").
+ * (docs/sync.md#push-guarantees; issue 12 "Deterministic crash tests").
  *
  * `CHANGELOG_FAILPOINT=name[:n]` (e.g. `push:after-post:3`) makes the process send itself
  * SIGKILL the `n`th time (default the first) it reaches the checkpoint `name`: no

@@ -104,7 +104,7 @@ export function identifiersWritten(pulled: PullResult, pushed: PushResult): Arra
  * workspace's name, file names, messages) is escaped for Markdown (`markdownText`,
  * `markdownCode`).
  *
- * @param siteChanged the `site_changed` decision (README "Running it in GitHub Actions"); omitted on a dry run.
+ * @param siteChanged the `site_changed` decision (docs/github-actions.md); omitted on a dry run.
  */
 export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean, siteChanged?: boolean): string {
   const rows: Array<[string, string | number]> = [

@@ -1,5 +1,5 @@
 /**
- * The scheduled job's commit-back (README "Running it in GitHub Actions"): commit the mirror
+ * The scheduled job's commit-back (docs/github-actions.md): commit the mirror
  * and its state, and push it to the branch it was checked out from, even when the branch
  * moved meanwhile (a writer merged while the job ran). A rejected push is rebased onto the
  * branch (`git pull --rebase`) and pushed again, a few times; a rebase that cannot apply is

@@ -1,5 +1,5 @@
 /**
- * Pull's write-ahead log, `.changelog/pull-ahead.jsonl` (README "Sync state").
+ * Pull's write-ahead log, `.changelog/pull-ahead.jsonl` (docs/sync.md#sync-state).
  *
  * Pull writes mirror files first and saves the state last. A pull killed in between
  * leaves files the state does not describe: a created file the state does not know (the

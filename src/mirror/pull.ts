@@ -19,7 +19,7 @@
  * brought up to date. A file whose identifier the state does not know (a fresh clone of
  * a repository without state) is adopted the same way.
  *
- * First, what an interrupted or lost run left is settled (README "Sync state"): two files
+ * First, what an interrupted or lost run left is settled (docs/sync.md#sync-state): two files
  * with one identifier are repaired (`duplicate-repair.ts`), journaled POSTs and local
  * files' own entries are bound to their files (`recovery.ts`), so that no entry is
  * mirrored as a second file; `--prune` is checked (`prune-guard.ts`). Then nothing else

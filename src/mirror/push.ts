@@ -2,7 +2,7 @@
  * Push: create remote entries from new local files (docs/sync.md#sync-semantics;
  * docs/service-interface.md#endpoints, endpoint 5). Only files without `identifier` are sent.
  *
- * The guarantees (README "Push guarantees"), and where each is kept:
+ * The guarantees (docs/sync.md#push-guarantees), and where each is kept:
  *
  * 1. **At most once.** The content directory's lock (`lock.ts`) keeps a second push out.
  *    Every POST is journaled and flushed first (`journal.ts`). A journaled POST of an

@@ -1,5 +1,5 @@
 /**
- * Recovery before a pull writes anything (README "Push guarantees", "Sync state"; issue 12
+ * Recovery before a pull writes anything (docs/sync.md#push-guarantees, docs/sync.md#sync-state; issue 12
  * "Recovery before anything is written" and "Adoption instead of mirroring").
  *
  * A remote entry that no sync state knows may be a local file's own: created by a push

@@ -5,7 +5,7 @@
  * entry; a scheduled build of a large changelog finds almost every body unchanged.
  *
  * One file, `bodies.json` in the cache folder (default
- * `node_modules/.cache/changelog-sync/build/`, see README "The site"): a first line with
+ * `node_modules/.cache/changelog-sync/build/`, see docs/site.md#build-cache): a first line with
  * the cache's format, its fingerprint and the SHA-256 and length of the rest, then the
  * bodies as JSON, keyed by the SHA-256 of the body's Markdown. A body's HTML depends on its
  * Markdown and on the renderer only; the fingerprint covers the renderer and everything else

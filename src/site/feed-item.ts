@@ -1,6 +1,6 @@
 /**
- * What makes a feed item the same item from one build to the next (README "The site",
- * feeds): its id and its `updated` date. Feed readers and feed services key on the id (Atom
+ * What makes a feed item the same item from one build to the next
+ * (docs/site.md#feeds): its id and its `updated` date. Feed readers and feed services key on the id (Atom
  * `<id>`, RSS `<guid>`, JSON Feed `id`) and notify again when it changes, so it must not
  * follow the entry's URL, which a slug rename on the service or a base path changes.
  *

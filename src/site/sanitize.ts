@@ -24,7 +24,7 @@ import { focusableCodeBlocks, HIGHLIGHT_SPAN_CLASSES, highlightCodeBlocks } from
 /** `data:` URLs an image may use: raster formats only (an SVG may carry script). */
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp)[;,]/i;
 
-/** The sanitiser's allowlist (documented in the README, "Sanitising"). */
+/** The sanitiser's allowlist (documented in docs/site.md#sanitising). */
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',

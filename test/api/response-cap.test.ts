@@ -2,7 +2,7 @@
 // than the limit, with E_RESPONSE_TOO_LARGE naming method, URL, limit and the setting.
 // Against the emulator over HTTP on port 0, whose oversize-body fault streams a body with
 // backpressure and logs how much of it went out; through the library and the real CLI.
-// Memory is measured by hand only (see README "Hostile input"), never asserted here.
+// Memory is measured by hand only (see docs/security.md#hostile-input), never asserted here.
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

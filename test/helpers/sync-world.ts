@@ -1,7 +1,7 @@
 // Shared by the crash tests of `sync` (test/cli/kill-matrix.test.ts, lost-commit-back,
 // rename-kill, push-crash): a workspace of remote entries seeded once and copied into a
 // fresh emulator per case, writer's files, the real CLI run with a failpoint, and the
-// invariant checked at the end (README "Sync state"): each file at most one remote entry,
+// invariant checked at the end (docs/sync.md#the-invariant): each file at most one remote entry,
 // each remote entry in at most one file, nothing a writer wrote lost.
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -81,7 +81,7 @@ describe('lost and failed answers: at most once', () => {
   });
 
   it('... and the in-doubt time is what prevents the duplicate: set shorter than the service takes, one appears', async () => {
-    // The documented assumption (README "Push guarantees"): the service finishes a request
+    // The documented assumption (docs/sync.md#push-guarantees): the service finishes a request
     // within the in-doubt time (twice the request timeout). This shows the boundary.
     await setup({ faults: { stallCreateEvery: 1, stallMs: 500 } });
     await writeEntries(contentDir, 1);
