@@ -50,7 +50,7 @@ const publishAtSchema = z.preprocess(
  * | identifier | pull / push only |
  * | tags | writer (local only) |
  */
-export const entryFrontmatterSchema = z.object({
+const entryFrontmatterSchema = z.object({
   // Not trimmed: the frontmatter must round-trip exactly, spaces included.
   title: z.string({ error: 'is required: a non-empty string' }).refine((t) => t.trim().length > 0, 'is required: a non-empty string'),
   slug: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
@@ -255,7 +255,7 @@ export function isSafeSlug(slug: string): boolean {
 }
 
 /** Longest slug part of a file name. Keeps paths portable (Windows MAX_PATH, eCryptfs). */
-export const MAX_FILE_SLUG = 80;
+const MAX_FILE_SLUG = 80;
 
 /**
  * The file name of an entry: `YYYY-MM-DD-<slug>.md`, portable on every OS. Hostile slugs

@@ -190,7 +190,7 @@ function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
  * One problem per issue of a parse or validation error, the message without the path
  * the error's own message starts with.
  */
-export function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
+function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
   if (err instanceof ValidationError && err.issues.length > 0) {
     return err.issues.map((i) => {
       const [message, fix] = splitFix(i.message);

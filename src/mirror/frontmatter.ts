@@ -141,7 +141,7 @@ const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n',
 const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 /** A string as a YAML scalar (see {@link serializeEntryFile}). */
-export function yamlString(value: string): string {
+function yamlString(value: string): string {
   if ((PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value)) return value;
   return JSON.stringify(value).replace(YAML_UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -342,7 +342,7 @@ const parser = new Parser(
  * element or text before converting, and comments carry meaning in Markdown (one between
  * two lists keeps them apart; `<!-- markdownlint-disable -->`). Serialised as `<!--...-->`.
  */
-export class HtmlCommentElement extends HtmlElement {
+class HtmlCommentElement extends HtmlElement {
   declare readonly data: string;
   constructor(data: string) {
     super('x-comment', {});

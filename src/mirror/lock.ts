@@ -26,14 +26,14 @@ import { ChangelogSyncError } from '../errors.js';
 import { isProcessAlive } from './process-alive.js';
 
 /** Name of the lock directory inside the state directory. */
-export const LOCK_DIR = 'lock';
+const LOCK_DIR = 'lock';
 /** Name of the holder file inside the state directory. */
-export const LOCK_HOLDER_FILE = 'lock.json';
+const LOCK_HOLDER_FILE = 'lock.json';
 /** A lock not refreshed for this long (ms) is stale, whoever holds it. */
-export const LOCK_STALE_MS = 30_000;
+const LOCK_STALE_MS = 30_000;
 
 /** Who holds a lock, as recorded in `lock.json`. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   host: string;
   /** ISO time the lock was taken. */
@@ -184,7 +184,7 @@ async function releaseOne(key: string): Promise<void> {
  * The holder of a content directory's lock, when it is held and the holder file belongs
  * to the current lock directory.
  */
-export async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
+async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
   let ino: number;
   try {
     ino = (await stat(join(stateDir, LOCK_DIR))).ino;

@@ -75,7 +75,7 @@ function hasHeadingRow(table: HtmlElement): boolean {
 }
 
 /** True when a table has no GFM form (see the module description). */
-export function tableNeedsHtml(table: HtmlElement): boolean {
+function tableNeedsHtml(table: HtmlElement): boolean {
   const rows = table.rows ?? [];
   if (rows.length === 0 || !hasHeadingRow(table)) return true;
   if (table.children.some((c) => c.nodeName === 'CAPTION')) return true;
@@ -89,7 +89,7 @@ export function tableNeedsHtml(table: HtmlElement): boolean {
 }
 
 /** True when an element has no Markdown form and is kept as HTML. */
-export function keptAsHtml(node: HtmlElement): boolean {
+function keptAsHtml(node: HtmlElement): boolean {
   const name = node.nodeName;
   if (name === 'X-COMMENT') return true;
   if (TRANSPARENT.has(name)) return false;
@@ -106,7 +106,7 @@ export function keptAsHtml(node: HtmlElement): boolean {
  * inside, the opening tag alone on the first line unless CommonMark starts a block for
  * that tag anyway), or inline HTML inside running text.
  */
-export function htmlInMarkdown(node: HtmlElement): string {
+function htmlInMarkdown(node: HtmlElement): string {
   // A blank line ends an HTML block: encode the newline of every empty line.
   const html = node.outerHTML.replace(/\n([ \t]*)\n/g, '\n$1&#10;');
   const parent = node.parentNode;

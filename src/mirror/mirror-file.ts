@@ -50,11 +50,6 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): Ren
   return { text, synced: syncedHash(fields, body) };
 }
 
-/** The text of the file that mirrors a remote entry (see {@link renderMirrorFile}). */
-export function renderRemoteEntry(entry: RemoteEntry, keep: KeptFields = {}): string {
-  return renderMirrorFile(entry, keep).text;
-}
-
 /** One file to write from a remote entry. */
 export interface MirrorJob {
   entry: RemoteEntry;

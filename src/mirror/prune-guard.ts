@@ -9,7 +9,7 @@ import type { RemoteEntry } from '../api/schemas.js';
 import type { SyncState } from './state.js';
 
 /** The largest share of the mirror one pruning run may remove without `--force`. */
-export const MAX_PRUNE_SHARE = 0.1;
+const MAX_PRUNE_SHARE = 0.1;
 
 /**
  * Refuses, before anything is written, a prune of a non-empty mirror against an empty

@@ -50,7 +50,7 @@ import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './l
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderQueue, type RenderOptions } from './convert-pool.js';
 import { startServiceReads, type ServiceReads } from './service-reads.js';
-import { conflictFile, contentHash, legacyRemoteHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
+import { conflictFile, contentHash, loadState, remoteHash, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
 /** Options of {@link pull}. */
@@ -308,11 +308,6 @@ async function pullWith(
     if (unreadable.has(id) && !state.entries[id]) continue; // its file does not parse: reported above
     const rh = remoteHash(entry);
     const rec = state.entries[id];
-    if (rec?.remoteHash && rec.remoteHash !== rh && rec.remoteHash === legacyRemoteHash(entry)) {
-      // Recorded by an earlier version's hash: the entry is unchanged; record today's hash.
-      rec.remoteHash = rh;
-      stateChanged = true;
-    }
     const item = (file: string): PullItem => ({ identifier: id, file, title: entry.title });
 
     if (!rec) {
@@ -479,8 +474,8 @@ async function pullWith(
   // 4. Workspace settings, tags, then the state.
   if (!dryRun) {
     failpoint('pull:before-data-write');
-    if (await writeJsonIfChanged(join(contentDir, WORKSPACE_DATA_FILE), workspaceData(workspace))) result.writes.push(WORKSPACE_DATA_FILE);
-    if (await writeJsonIfChanged(join(contentDir, TAGS_DATA_FILE), tags.map(tagData))) result.writes.push(TAGS_DATA_FILE);
+    if (await writeJsonIfChanged(join(contentDir, WORKSPACE_DATA_FILE), workspace)) result.writes.push(WORKSPACE_DATA_FILE);
+    if (await writeJsonIfChanged(join(contentDir, TAGS_DATA_FILE), tags)) result.writes.push(TAGS_DATA_FILE);
     // Serialising 10,000 entries to find out that nothing changed costs more than the rest
     // of a no-op pull's bookkeeping: the state is only compared when something was booked.
     if (state.workspace !== workspace.identifier) stateChanged = true;
@@ -502,15 +497,6 @@ function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined 
   } catch (err) {
     return { file: rel, line: (err as ChangelogSyncError).line, message: stripPath((err as Error).message, rel) };
   }
-}
-
-/** `content/_data/workspace.json`: the workspace settings as the service returned them. */
-export function workspaceData(w: Workspace): Record<string, unknown> {
-  return { ...w };
-}
-
-function tagData(t: Tag): Record<string, unknown> {
-  return { ...t };
 }
 
 /** A note per remote title with characters no feed can hold: the mirror file drops them (mirror-file.ts). */

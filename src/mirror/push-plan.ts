@@ -57,7 +57,7 @@ export interface PushRejection {
 }
 
 /** A rejection from a file's problems (errors only; a file with none is not rejected). */
-export function rejection(file: string, problems: EntryProblem[], issues?: FieldIssue[]): PushRejection {
+function rejection(file: string, problems: EntryProblem[], issues?: FieldIssue[]): PushRejection {
   const errors = problems.filter((p) => p.severity === 'error');
   const text = errors.map((p) => `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`).join('; ');
   return { file, reason: `${file}${errors[0]?.line ? `:${errors[0].line}` : ''}: ${text}`, field: errors[0]?.field, line: errors[0]?.line, issues, problems: errors };
@@ -213,7 +213,7 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
 }
 
 /** Oldest first: by date (undated last), then by path. */
-export function oldestFirst(a: { date?: string; file: string }, b: { date?: string; file: string }): number {
+function oldestFirst(a: { date?: string; file: string }, b: { date?: string; file: string }): number {
   const da = a.date ?? '9999-99-99';
   const db = b.date ?? '9999-99-99';
   if (da !== db) return da < db ? -1 : 1;

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import type { ChangelogClient } from '../api/client.js';
 import { ChangelogSyncError, isErrorCode, type ValidationError } from '../errors.js';
@@ -43,7 +43,7 @@ import { assertWorkspaceBinding } from './workspace-binding.js';
 import { writeBack } from './write-back.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
-export const MAX_SEND_ROUNDS = 3;
+const MAX_SEND_ROUNDS = 3;
 
 /** Options of {@link push}. */
 export interface PushOptions {
@@ -119,7 +119,7 @@ export interface PushResult {
 }
 
 /** The create request for a file. */
-export function createInput(entry: EntryFile, slug: string): CreateEntryInput {
+function createInput(entry: EntryFile, slug: string): CreateEntryInput {
   const d = entry.data;
   const input: CreateEntryInput = { title: d.title, slug, html: markdownToHtml(entry.body) };
   if (d.publish_at !== undefined) input.publish_at = d.publish_at;
@@ -151,8 +151,6 @@ interface Run {
   stop?: ChangelogSyncError;
   progress(message: string): void;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Pushes new local entry files.
@@ -222,7 +220,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     result,
     lock,
     inDoubtMs: options.inDoubtMs ?? 2 * client.timeoutMs,
-    sleep: options.sleep ?? realSleep,
+    sleep: options.sleep ?? ((ms) => sleep(ms)),
     progress: (m) => options.onProgress?.(m),
   };
 

@@ -42,8 +42,8 @@ export interface SyncState {
 }
 
 /** File names inside the state directory. */
-export const STATE_FILE = 'state.json';
-export const BUDGET_FILE = 'budget.json';
+const STATE_FILE = 'state.json';
+const BUDGET_FILE = 'budget.json';
 export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
 
@@ -79,9 +79,9 @@ export function syncedHash(fields: SyncedFields, body: string): string {
 /**
  * sha256 of a remote entry as the service listed it: every field, in the service's order,
  * each written as its name and value with their lengths (unambiguous); a string value
- * as it is, any other as JSON. Serialising the whole entry as JSON instead (the
- * {@link legacyRemoteHash} of earlier versions) escapes every quote and line end of the
- * HTML content and took most of the time of hashing a 10,000-entry listing.
+ * as it is, any other as JSON. Serialising the whole entry as JSON instead escapes every
+ * quote and line end of the HTML content and took most of the time of hashing a
+ * 10,000-entry listing.
  */
 export function remoteHash(entry: object): string {
   let text = '';
@@ -90,15 +90,6 @@ export function remoteHash(entry: object): string {
     text += `${key.length}:${key}${v.length}:${v};`;
   }
   return hash('sha256', text, 'hex');
-}
-
-/**
- * The remote hash as states written before November 2026 record it: sha256 of the entry
- * as JSON. Such a state is read with it, so that an upgrade does not take every entry for changed
- * (which would make every local edit a conflict); pull records the new hash as it goes.
- */
-export function legacyRemoteHash(entry: object): string {
-  return hash('sha256', JSON.stringify(entry), 'hex');
 }
 
 /**

@@ -33,7 +33,7 @@ const WRITE_FILE_ATOMIC_TEMP = /^(.+)\.(\d{1,10})$/;
  * @param names the names in `dir`, when the caller has listed it already.
  * @returns the names removed.
  */
-export async function removeAtomicWriteLeftovers(dir: string, targets: (name: string) => boolean, names?: readonly string[]): Promise<string[]> {
+async function removeAtomicWriteLeftovers(dir: string, targets: (name: string) => boolean, names?: readonly string[]): Promise<string[]> {
   if (!names) {
     try {
       names = await readdir(dir);

@@ -16,7 +16,7 @@ export const WORKSPACE_DATA_FILE = '_data/workspace.json';
 export const TAGS_DATA_FILE = '_data/tags.json';
 
 /** The identifier of the workspace the content directory mirrors, if it mirrors one yet. */
-export async function boundWorkspace(contentDir: string): Promise<{ identifier: string; name?: string } | undefined> {
+async function boundWorkspace(contentDir: string): Promise<{ identifier: string; name?: string } | undefined> {
   try {
     const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as { identifier?: unknown; name?: unknown };
     if (typeof json.identifier === 'string' && json.identifier) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
 import { pull, type PullResult } from '../../src/mirror/pull.js';
-import { contentHash, legacyRemoteHash, remoteHash, type SyncState } from '../../src/mirror/state.js';
+import { contentHash, remoteHash, type SyncState } from '../../src/mirror/state.js';
 import type { EmulatorEntry } from '../../src/emulator/store.js';
 import { ageFiles, changedPaths, snapshot } from '../helpers/snapshot.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
@@ -47,38 +47,6 @@ describe('the state', () => {
     expect(rec.localHash).toBe(contentHash(await read(rec.file)));
     const listed = (await fx.client().listEntries()).find((e) => e.identifier === a!.identifier)!;
     expect(rec.remoteHash).toBe(remoteHash(listed));
-  });
-});
-
-describe('a state written with the earlier remote hash (JSON of the entry)', () => {
-  it('takes no entry for changed: a local edit stays a local edit, no file is written; the hashes are brought up to date once', async () => {
-    const [a, b] = seed();
-    await run();
-    // The state as an earlier version wrote it.
-    const listed = await fx.client().listEntries();
-    const old = await state();
-    for (const e of listed) old.entries[e.identifier]!.remoteHash = legacyRemoteHash(e);
-    await writeFile(join(stateDir, 'state.json'), `${JSON.stringify(old, null, 2)}\n`);
-    const edited = old.entries[a!.identifier]!.file;
-    await writeFile(join(contentDir, edited), (await read(edited)).replace('is here.', 'is here at last.'));
-    fx.store.updateEntry(fx.ws, b!.identifier, { content: '<p>Faster exports, now with XLSX.</p>' });
-    await ageFiles(dir);
-    const before = await snapshot(dir);
-
-    const r = await run();
-    expect(r.conflicts).toEqual([]);
-    expect(r.localEdits.map((i) => i.file)).toEqual([edited]);
-    expect(r.updated.map((i) => i.identifier)).toEqual([b!.identifier]); // a real change is still one
-    expect(r.unchanged).toBe(1);
-    const now = await state();
-    for (const e of await fx.client().listEntries()) expect(now.entries[e.identifier]!.remoteHash).toBe(remoteHash(e));
-    expect(changedPaths(before, await snapshot(dir))).toEqual(['.changelog/state.json', `content/${old.entries[b!.identifier]!.file}`].sort());
-
-    // From then on, a pull with nothing changed writes nothing.
-    await ageFiles(dir);
-    const settled = await snapshot(dir);
-    expect((await run()).writes).toEqual([]);
-    expect(changedPaths(settled, await snapshot(dir))).toEqual([]);
   });
 });
 

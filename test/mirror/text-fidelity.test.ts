@@ -4,8 +4,7 @@
 // with hostile text nodes, through pull's conversion (htmlToMarkdown) and the site's
 // rendering of a body (renderBody: marked + sanitize-html, the functions the build calls).
 import fc from 'fast-check';
-import { parseDocument } from 'htmlparser2';
-import { textContent } from 'domutils';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/html-escape.js';
 import { htmlToMarkdown } from '../../src/mirror/convert.js';
@@ -13,7 +12,7 @@ import { renderBody } from '../../src/site/sanitize.js';
 
 /** The text a reader sees on the page, as a string: the rendered body's text content. */
 function pageText(html: string): string {
-  return textContent(parseDocument(html).children);
+  return DomUtils.textContent(parseDocument(html).children);
 }
 
 /**
