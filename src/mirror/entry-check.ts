@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
-import { lineOfField } from './entry-file.js';
+import { lineOfField } from './frontmatter.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
 import { planLocal } from './push-plan.js';

@@ -1,28 +1,17 @@
 /**
  * The entry file: the contract with writers (docs/entry-file.md).
  *
- * `content/entries/YYYY-MM-DD-<slug>.md`, UTF-8, YAML frontmatter parsed with gray-matter
- * with every executable engine disabled, and a Markdown body. One zod schema defines the
- * frontmatter; unknown fields are kept verbatim on rewrite.
+ * `content/entries/YYYY-MM-DD-<slug>.md`, UTF-8, YAML frontmatter (read by `frontmatter.ts`,
+ * gray-matter with every executable engine disabled), and a Markdown body. One zod schema
+ * defines the frontmatter; unknown fields are kept verbatim on rewrite.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
-import yaml from 'js-yaml';
-import { DATE, isRealDate, KNOWN_FIELDS, loadFrontmatterYaml, publishDay } from './frontmatter.js';
 import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../errors.js';
-
-export { addFrontmatterFields, KNOWN_FIELDS, publishDay, serializeEntryFile } from './frontmatter.js';
-
-// gray-matter (and the js-yaml 3 it brings) is loaded when a file is first parsed: a no-op
-// pull of 10,000 entries reads no frontmatter, and loading it costs ~100 ms.
-const require = createRequire(import.meta.url);
-let matterLib: typeof matterType | undefined;
-const matter = (input: string, options: Parameters<typeof matterType>[1]) => (matterLib ??= require('gray-matter') as typeof matterType)(input, options);
+import { DATE, isRealDate, KNOWN_FIELDS, lineOfField, publishDay, readFrontmatter } from './frontmatter.js';
 
 /** `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. */
 const publishAtSchema = z.preprocess(
@@ -93,40 +82,6 @@ export interface EntryFile {
   hash: string;
 }
 
-/**
- * gray-matter options with every executable engine disabled (`---js` runs code by
- * default) and YAML the only language read (`---json` and any other language is refused).
- */
-const MATTER_OPTIONS = {
-  engines: {
-    js: refuseEngine('js'),
-    javascript: refuseEngine('javascript'),
-    coffee: refuseEngine('coffee'),
-    coffeescript: refuseEngine('coffeescript'),
-    cson: refuseEngine('cson'),
-    json: refuseEngine('json'),
-    toml: refuseEngine('toml'),
-    yaml: {
-      parse: loadFrontmatterYaml,
-      stringify: (o: object) => yaml.dump(o),
-    },
-  },
-  language: 'yaml',
-} as const;
-
-function refuseEngine(name: string) {
-  return {
-    parse: (): object => {
-      throw new ChangelogSyncError('E_FILE', `frontmatter language "${name}" is not allowed: only YAML frontmatter is read, code is never run`, {
-        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
-      });
-    },
-    stringify: (): string => {
-      throw new Error(`frontmatter language "${name}" is not allowed`);
-    },
-  };
-}
-
 /** sha256 (hex) of a string's UTF-8 bytes or of a buffer. */
 export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -144,50 +99,13 @@ export function sha256(data: string | Buffer): string {
  */
 export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   const text = decodeUtf8(path, raw);
-  let parsed: matterType.GrayMatterFile<string>;
-  try {
-    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
-  } catch (cause) {
-    if (cause instanceof ChangelogSyncError) {
-      // A line from the YAML block is the file's line (the block starts on the `---` line).
-      const line = cause.line ?? 1;
-      throw new ChangelogSyncError(cause.code, `${path}:${line}: ${cause.message}`, { file: path, line, hint: cause.hint, cause });
-    }
-    const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
-    if (language !== undefined) {
-      throw new ChangelogSyncError('E_FILE', `${path}:1: frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, {
-        file: path,
-        line: 1,
-        cause,
-        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
-      });
-    }
-    const mark = (cause as { mark?: { line?: number } }).mark;
-    // js-yaml counts from 0 in gray-matter's block, which starts with the newline that ends
-    // the opening `---` line: its line N is the file's line N + 1.
-    const line = mark?.line !== undefined ? mark.line + 1 : undefined;
-    throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: invalid YAML frontmatter: ${(cause as { reason?: string }).reason ?? (cause as Error).message}`, {
-      file: path,
-      line,
-      cause,
-      hint: 'quote values that contain ":" or "#", e.g. title: "Fix: exports"',
-    });
-  }
-  const fm = (parsed.data ?? {}) as Record<string, unknown>;
-  if (typeof fm !== 'object' || Array.isArray(fm)) {
-    throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
-  }
+  const { data: fm, body } = readFrontmatter(path, text);
   // Without prototype: a field named `__proto__` is data like any other.
   const known: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fm)) {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
-  }
-  if (known.publish_at instanceof Date) {
-    // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01): judge what was written.
-    const written = /^publish_at:[ \t]*["']?(\d{4}-\d{1,2}-\d{1,2})["']?[ \t]*(?:#.*)?$/m.exec(text.split(/\r?\n---/)[0] ?? '')?.[1];
-    if (written !== undefined && written !== known.publish_at.toISOString().slice(0, 10)) known.publish_at = written;
   }
   const result = entryFrontmatterSchema.safeParse(known);
   if (!result.success) {
@@ -204,7 +122,7 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
       issues,
     });
   }
-  return { path, data: result.data, extra, body: parsed.content, raw: text, hash: sha256(text) };
+  return { path, data: result.data, extra, body, raw: text, hash: sha256(text) };
 }
 
 function decodeUtf8(path: string, raw: string | Buffer): string {
@@ -223,16 +141,6 @@ function decodeUtf8(path: string, raw: string | Buffer): string {
     throw new ChangelogSyncError('E_FILE', `${path}:${line}: contains a NUL byte`, { file: path, line, hint: 'remove the NUL character (often from a bad copy and paste)' });
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** 1-based line of `field:` in the frontmatter, when it is there. */
-export function lineOfField(text: string, field: string): number | undefined {
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i]!.trim() === '---') break;
-    if (lines[i]!.startsWith(`${field}:`)) return i + 1;
-  }
-  return field === 'title' ? 1 : undefined;
 }
 
 /** The slug push sends for a title when the file has none (lowercase ASCII, hyphens). */

@@ -1,14 +1,124 @@
 /**
- * The entry file's text as pull and push write it (docs/entry-file.md): the
- * frontmatter fields in a fixed order, YAML written by js-yaml, and the dates pull takes
- * from the service. Reading and validating is in `entry-file.ts`; this part is separate
- * so that the conversion worker threads load only what writing needs.
+ * Reading an entry file's frontmatter (DESIGN.md "The entry file"): the one module that
+ * does. gray-matter with every executable engine disabled and YAML (js-yaml, aliases
+ * bounded) the only language; the fields' formats (dates); and the fast reads of a single
+ * field's line that pull and push use where a full parse would cost too much (10,000 files)
+ * or cannot be had (a file that does not parse). Each fast read gives what gray-matter
+ * gives for every value the writer (`frontmatter-writer.ts`) writes plain (tested).
+ *
+ * Validation against the schema is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
+ * Nothing here loads zod: the conversion worker threads import the formats from here.
  *
  * @module
  */
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
 import yaml from 'js-yaml';
 import { ChangelogSyncError } from '../errors.js';
-import type { EntryFrontmatter } from './entry-file.js';
+
+/** The known frontmatter keys, in the order files are written. */
+export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'notify_subscribers', 'status', 'identifier', 'tags'] as const;
+
+// gray-matter (and the js-yaml 3 it brings) is loaded when a file is first parsed: a no-op
+// pull of 10,000 entries reads no frontmatter, and loading it costs ~100 ms.
+const require = createRequire(import.meta.url);
+let matterLib: typeof matterType | undefined;
+const matter = (input: string, options: Parameters<typeof matterType>[1]) => (matterLib ??= require('gray-matter') as typeof matterType)(input, options);
+
+/**
+ * gray-matter options with every executable engine disabled (`---js` runs code by
+ * default) and YAML the only language read (`---json` and any other language is refused).
+ */
+const MATTER_OPTIONS = {
+  engines: {
+    js: refuseEngine('js'),
+    javascript: refuseEngine('javascript'),
+    coffee: refuseEngine('coffee'),
+    coffeescript: refuseEngine('coffeescript'),
+    cson: refuseEngine('cson'),
+    json: refuseEngine('json'),
+    toml: refuseEngine('toml'),
+    yaml: {
+      parse: loadFrontmatterYaml,
+      stringify: (o: object) => yaml.dump(o),
+    },
+  },
+  language: 'yaml',
+} as const;
+
+function refuseEngine(name: string) {
+  return {
+    parse: (): object => {
+      throw new ChangelogSyncError('E_FILE', `frontmatter language "${name}" is not allowed: only YAML frontmatter is read, code is never run`, {
+        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
+      });
+    },
+    stringify: (): string => {
+      throw new Error(`frontmatter language "${name}" is not allowed`);
+    },
+  };
+}
+
+/** An entry file's text split by gray-matter: its frontmatter fields and its body. */
+export interface FrontmatterRead {
+  /** The fields as YAML reads them, except `publish_at`: see {@link readFrontmatter}. */
+  data: Record<string, unknown>;
+  /** The Markdown body, without the frontmatter. */
+  body: string;
+}
+
+/**
+ * Reads an entry file's frontmatter with gray-matter (no code, YAML only, aliases bounded).
+ * A `publish_at` YAML reads as a date that is not the day written (it rolls
+ * `2026-13-01` over into 2027) is given as written, so that the schema judges what the
+ * writer wrote.
+ *
+ * @param path the file's path, used in errors only.
+ * @param text the file's text (decoded, without a byte order mark).
+ * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a code frontmatter
+ *   language, invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
+ */
+export function readFrontmatter(path: string, text: string): FrontmatterRead {
+  let parsed: matterType.GrayMatterFile<string>;
+  try {
+    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
+  } catch (cause) {
+    if (cause instanceof ChangelogSyncError) {
+      // A line from the YAML block is the file's line (the block starts on the `---` line).
+      const line = cause.line ?? 1;
+      throw new ChangelogSyncError(cause.code, `${path}:${line}: ${cause.message}`, { file: path, line, hint: cause.hint, cause });
+    }
+    const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
+    if (language !== undefined) {
+      throw new ChangelogSyncError('E_FILE', `${path}:1: frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, {
+        file: path,
+        line: 1,
+        cause,
+        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
+      });
+    }
+    const mark = (cause as { mark?: { line?: number } }).mark;
+    // js-yaml counts from 0 in gray-matter's block, which starts with the newline that ends
+    // the opening `---` line: its line N is the file's line N + 1.
+    const line = mark?.line !== undefined ? mark.line + 1 : undefined;
+    throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: invalid YAML frontmatter: ${(cause as { reason?: string }).reason ?? (cause as Error).message}`, {
+      file: path,
+      line,
+      cause,
+      hint: 'quote values that contain ":" or "#", e.g. title: "Fix: exports"',
+    });
+  }
+  const data = (parsed.data ?? {}) as Record<string, unknown>;
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
+  }
+  if (data.publish_at instanceof Date) {
+    // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01): judge what was written.
+    const written = /^publish_at:[ \t]*["']?(\d{4}-\d{1,2}-\d{1,2})["']?[ \t]*(?:#.*)?$/m.exec(frontmatterHead(text))?.[1];
+    if (written !== undefined && written !== data.publish_at.toISOString().slice(0, 10)) data.publish_at = written;
+  }
+  return { data, body: parsed.content };
+}
 
 /**
  * How far YAML aliases may expand an entry file's frontmatter: its values plus the
@@ -76,6 +186,85 @@ function firstAliasLine(source: string): number | undefined {
   return undefined;
 }
 
+/**
+ * The frontmatter of a text that may not parse: everything before the first line that
+ * starts with `---` after the opening one (the whole text when there is none).
+ */
+function frontmatterHead(text: string): string {
+  return text.split(/\r?\n---/)[0] ?? '';
+}
+
+/** The frontmatter block of a file's text (between the first two `---` lines), or ''. */
+function frontmatterBlock(text: string): string {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
+  return m ? m[1]! : '';
+}
+
+/** True when the frontmatter (of a text that may not parse) has a line `field:`. */
+export function hasFieldLine(text: string, field: string): boolean {
+  return new RegExp(`^${field}:`, 'm').test(frontmatterHead(text));
+}
+
+/** 1-based line of `field:` in the frontmatter, when it is there (for error messages). */
+export function lineOfField(text: string, field: string): number | undefined {
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i]!.trim() === '---') break;
+    if (lines[i]!.startsWith(`${field}:`)) return i + 1;
+  }
+  return field === 'title' ? 1 : undefined;
+}
+
+/**
+ * The value of a one-line `field:` in a file's frontmatter block without parsing the file
+ * (pull reads a pushed file's `status`, and a gone entry's `title`, this way): the line's
+ * value with the quotes around it dropped. A value the writer would not write plain or in
+ * quotes without escapes (an escape, a comment, a flow or block value) is read by
+ * gray-matter instead; when the file does not parse, the line's value is given.
+ *
+ * @returns the value as a string, or undefined when there is no such line.
+ */
+export function quickField(text: string, field: string): string | undefined {
+  const m = new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(frontmatterBlock(text));
+  if (!m) return undefined;
+  const value = m[1]!.trim();
+  const quoted = /^"([^"\\]*)"$/.exec(value) ?? /^'([^']*)'$/.exec(value);
+  if (quoted) return quoted[1];
+  if (isPlainScalar(value)) return value;
+  try {
+    const read = readFrontmatter('', text).data[field];
+    if (typeof read === 'string') return read;
+  } catch {
+    /* the file does not parse: the line is all there is */
+  }
+  return value.replace(/^(["'])(.*)\1$/, '$2');
+}
+
+/**
+ * The value of a one-line `field:` in the frontmatter of a file that may not parse (its
+ * first word, quotes dropped). Only for recovery's reads of broken files (push's plan,
+ * pull's hold on their entries): a file that parses is read by {@link readFrontmatter}.
+ * @param raw the file's bytes.
+ */
+export function brokenFileField(raw: Buffer, field: 'identifier' | 'slug'): string | undefined {
+  return new RegExp(`^${field}:\\s*["']?([^"'\\s]+)`, 'm').exec(frontmatterHead(raw.toString('utf8')))?.[1];
+}
+
+/** Plain YAML scalars that read back as the same string: a letter first, no indicator characters, no trailing space. */
+const PLAIN_SAFE = /^[A-Za-z][A-Za-z0-9 ._,()/+-]*$/;
+/** A UUID (the service's identifiers) reads back as a string: never a number or a date. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Plain words YAML (1.1 or 1.2) reads as booleans or null. */
+const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
+
+/**
+ * True when a string, written plain (unquoted) as a YAML value, reads back as that very
+ * string: the writer writes such strings plain, and {@link quickField} reads them without YAML.
+ */
+export function isPlainScalar(value: string): boolean {
+  return (PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value);
+}
+
 /** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -94,81 +283,6 @@ export function isRealDate(s: string): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0);
-}
-
-/** The known frontmatter keys, in the order files are written. */
-export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'notify_subscribers', 'status', 'identifier', 'tags'] as const;
-
-/**
- * Serialises frontmatter and body into an entry file's text. Known fields come first in
- * {@link KNOWN_FIELDS} order, then unknown fields in their original order.
- *
- * Strings and booleans are written directly (a pull writes 10,000 files; js-yaml's
- * general dumper was a tenth of the conversion time): a string is plain only when YAML
- * cannot read it as anything but that string, else double-quoted with JSON's escapes
- * (valid YAML) and every character YAML will not read raw escaped. Lists and the
- * writer's own fields go through js-yaml. Every value reads back exactly (tested).
- */
-export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
-  let fm = '';
-  const rest: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const seen = new Set<string>();
-  for (const key of KNOWN_FIELDS) {
-    const value = data[key];
-    if (value === undefined) continue;
-    seen.add(key);
-    // A date is written plain, as writers write it: YAML reads it as a date, which the
-    // schema turns back into the same YYYY-MM-DD.
-    if (key === 'publish_at' && typeof value === 'string' && DATE.test(value) && isRealDate(value)) fm += `${key}: ${value}\n`;
-    else if (typeof value === 'string') fm += `${key}: ${yamlString(value)}\n`;
-    else if (typeof value === 'boolean') fm += `${key}: ${value}\n`;
-    else fm += yaml.dump({ [key]: value }, { lineWidth: -1, noRefs: true, quotingType: '"' });
-  }
-  for (const [k, v] of Object.entries(extra)) if (!seen.has(k)) rest[k] = v;
-  if (Object.keys(rest).length > 0) fm += yaml.dump(rest, { lineWidth: -1, noRefs: true, quotingType: '"' });
-  // trimEnd, not /\s+$/: that expression is quadratic on a long run of spaces (a 5 MB entry).
-  const trimmed = body.replace(/^\n+/, '').trimEnd();
-  return `---\n${fm}---\n\n${trimmed}\n`;
-}
-
-/** Plain YAML scalars that read back as the same string: a letter first, no indicator characters, no trailing space. */
-const PLAIN_SAFE = /^[A-Za-z][A-Za-z0-9 ._,()/+-]*$/;
-/** A UUID (the service's identifiers) reads back as a string: never a number or a date. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Plain words YAML (1.1 or 1.2) reads as booleans or null. */
-const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
-/** Characters js-yaml refuses raw, or reads as line breaks or a byte order mark: escaped as \uXXXX. */
-const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
-
-/** A string as a YAML scalar (see {@link serializeEntryFile}). */
-function yamlString(value: string): string {
-  if ((PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value)) return value;
-  return JSON.stringify(value).replace(YAML_UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/**
- * Adds fields to a file's frontmatter as new lines before the closing `---`, leaving
- * every existing byte as it was (push's write-back: "no file changed except its
- * frontmatter additions"). Fields already present are replaced in place.
- *
- * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block.
- */
-export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
-  const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-  if (close < 0) throw new ChangelogSyncError('E_FILE', `${path}: the frontmatter block is not closed with ---`, { file: path, line: 1 });
-  const out = [...lines];
-  const additions: string[] = [];
-  for (const [key, value] of Object.entries(fields)) {
-    const line = yaml.dump({ [key]: value }, { lineWidth: -1, quotingType: '"' }).trimEnd();
-    const at = out.findIndex((l, i) => i > 0 && i < close && l.startsWith(`${key}:`));
-    if (at >= 0) out[at] = line;
-    else additions.push(line);
-  }
-  out.splice(close, 0, ...additions);
-  return out.join(eol);
 }
 
 /** `YYYY-MM-DD` of a service timestamp (or date), or undefined when it does not start with a real date. */

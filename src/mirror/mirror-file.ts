@@ -10,7 +10,8 @@ import type { RemoteEntry } from '../api/schemas.js';
 import { failpoint } from '../failpoint.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
-import { publishDay, serializeEntryFile } from './frontmatter.js';
+import { publishDay } from './frontmatter.js';
+import { serializeEntryFile } from './frontmatter-writer.js';
 import { dropXmlInvalid } from '../xml-chars.js';
 import { contentHash, syncedHash } from './state.js';
 

@@ -1,7 +1,8 @@
 /**
- * A mirror file as pull reads it: its bytes and hash, the frontmatter fields pull looks
- * at without a full parse, whether the writer edited it since pull or push wrote it, and
- * the writer's own fields a rewrite keeps (docs/sync.md#sync-state).
+ * A mirror file as pull reads it: its bytes and hash, whether the writer edited it since
+ * pull or push wrote it, and the writer's own fields a rewrite keeps (DESIGN.md "Sync
+ * semantics"). The frontmatter fields pull reads without a full parse are read by
+ * `frontmatter.ts`.
  *
  * @module
  */
@@ -37,18 +38,6 @@ export function listConflictFiles(stateDir: string): Set<string> {
   } catch {
     return new Set();
   }
-}
-
-/** The frontmatter block of a file's text (between the first two `---` lines), or ''. */
-export function frontmatterOf(text: string): string {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
-  return m ? m[1]! : '';
-}
-
-export function titleOf(raw: Buffer | null): string | undefined {
-  if (!raw) return undefined;
-  const m = /^title:\s*(.*)$/m.exec(frontmatterOf(raw.toString('utf8')));
-  return m ? m[1]!.trim().replace(/^(["'])(.*)\1$/, '$2') : undefined;
 }
 
 export function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | null {

@@ -35,9 +35,11 @@ import type { ChangelogSyncError } from '../errors.js';
 import type { RemoteEntry, Tag, Workspace } from '../api/schemas.js';
 import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
-import { addFrontmatterFields, entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
+import { entryFileName, parseEntryFile, type EntryFile } from './entry-file.js';
+import { brokenFileField, quickField } from './frontmatter.js';
+import { addFrontmatterFields } from './frontmatter-writer.js';
 import { failpoint } from '../failpoint.js';
-import { frontmatterOf, isEdited, keptFields, listConflictFiles, parsedOrNull, readMirrorFile, syncedOf, titleOf, type LocalFile } from './mirror-read.js';
+import { isEdited, keptFields, listConflictFiles, parsedOrNull, readMirrorFile, syncedOf, type LocalFile } from './mirror-read.js';
 import { repairDuplicates, type DuplicateRepair } from './duplicate-repair.js';
 import { stripPath } from './entry-problems.js';
 import { dropXmlInvalid, XML_INVALID } from '../xml-chars.js';
@@ -45,7 +47,6 @@ import { acquireLock } from './lock.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull, type BoundFile, type SlugConflict } from './recovery.js';
 import { applyPullAhead, clearPullAhead, openPullAhead } from './pull-ahead.js';
-import { identifierLine } from './push-plan.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './local-index.js';
 import type { KeptFields, MirrorJob, MirrorOutcome } from './mirror-file.js';
 import { RenderQueue, type RenderOptions } from './convert-pool.js';
@@ -237,7 +238,7 @@ async function pullWith(
   const unreadable = new Set<string>();
   for (const item of left) {
     if (item.error) {
-      const id = identifierLine(item.raw);
+      const id = brokenFileField(item.raw, 'identifier');
       const held = id && !state.entries[id] ? `; it carries identifier ${id}, which is not mirrored again until the file is fixed` : '';
       if (held) unreadable.add(id!);
       result.problems.push({ file: item.rel, line: item.error.line, message: stripPath(item.error.message, item.rel) + held });
@@ -329,7 +330,7 @@ async function pullWith(
         continue;
       }
       const text = raw.toString('utf8');
-      const statusNow = found.get(id)?.data.status ?? /^status:\s*["']?([^"'\r\n]*)["']?\s*$/m.exec(frontmatterOf(text))?.[1]?.trim();
+      const statusNow = found.get(id)?.data.status ?? quickField(text, 'status');
       let newText = text;
       if (statusNow !== entry.status) {
         try {
@@ -461,7 +462,7 @@ async function pullWith(
     const localFile = readLocal(rec.file);
     const raw = localFile?.raw ?? null;
     const edited = isEdited(rec, localFile);
-    const title = found.get(id)?.data.title ?? titleOf(raw) ?? rec.file;
+    const title = found.get(id)?.data.title ?? (raw ? quickField(raw.toString('utf8'), 'title') : undefined) ?? rec.file;
     const pruned = Boolean(options.prune) && !edited;
     if (pruned) {
       if (raw !== null) remove(rec.file);

@@ -27,7 +27,8 @@
  */
 import { ValidationError, type FieldIssue } from '../errors.js';
 import type { RemoteEntry } from '../api/schemas.js';
-import { isSafeSlug, lineOfField, slugify, type EntryFile } from './entry-file.js';
+import { isSafeSlug, slugify, type EntryFile } from './entry-file.js';
+import { brokenFileField, lineOfField } from './frontmatter.js';
 import { entryProblems, splitFix, tagContext, type EntryProblem } from './entry-problems.js';
 import type { IndexedFile } from './local-index.js';
 
@@ -109,13 +110,13 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
 
   for (const f of files) {
     if (f.error) {
-      const pushedId = identifierLine(f.raw);
+      const pushedId = brokenFileField(f.raw, 'identifier');
       if (pushedId) {
         localIdentifiers.add(pushedId);
         carriers.set(pushedId, f.rel);
         // A mirrored file that does not parse still holds its entry's slug (pull writes
         // `slug:` in every mirror file): no new file may be sent with it.
-        const slug = frontmatterLine(f.raw, 'slug');
+        const slug = brokenFileField(f.raw, 'slug');
         if (slug) taken.set(slug, f.rel);
       } else rejected.push(rejection(f.rel, entryProblems(f, tags), f.error instanceof ValidationError ? f.error.issues : undefined));
       continue;
@@ -266,24 +267,4 @@ export function carriedSlugRejection(c: PushCandidate, holder: RemoteEntry, carr
     `slug: "${c.slug}"${c.derived ? ' (derived from the title)' : ''} is used on the service by "${holder.title}" (${holder.identifier}), which ${carrier} mirrors (fix: set another \`slug:\` in the frontmatter${carrier === '?' ? '' : `, or pull first if ${carrier} is out of date`})`,
     c.derived ? undefined : c.entry.raw,
   );
-}
-
-/**
- * The identifier of a file that failed to parse but carries an `identifier:` line (not a
- * push candidate; pull holds its entry back instead of mirroring it again).
- * @param raw the file's bytes.
- * @returns the identifier, or undefined when the frontmatter has no `identifier:` line.
- */
-export function identifierLine(raw: Buffer): string | undefined {
-  return frontmatterLine(raw, 'identifier');
-}
-
-/**
- * The value of a one-line `field:` in the frontmatter of a file that may not parse (its
- * first word, quotes dropped). Only for recovery's reads of broken files: a file that
- * parses is read by the frontmatter engine.
- */
-function frontmatterLine(raw: Buffer, field: 'identifier' | 'slug'): string | undefined {
-  const head = raw.toString('utf8').split(/\r?\n---/)[0] ?? '';
-  return new RegExp(`^${field}:\\s*["']?([^"'\\s]+)`, 'm').exec(head)?.[1];
 }

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
-import { addFrontmatterFields, parseEntryFile } from './entry-file.js';
+import { parseEntryFile } from './entry-file.js';
+import { hasFieldLine } from './frontmatter.js';
+import { addFrontmatterFields } from './frontmatter-writer.js';
 import { contentHash, syncedHash, type EntryState, type SyncState } from './state.js';
 
 /** Attempts of a write-back that finds the file changed under it. */
@@ -34,7 +36,7 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
       throw new ChangelogSyncError('E_FILE', `${rel} cannot be read: ${(cause as Error).message}`, { file: rel, cause });
     }
     const fields: Record<string, string> = {};
-    if (!/^slug:/m.test(current.split(/\r?\n---/)[0] ?? '')) fields.slug = slug;
+    if (!hasFieldLine(current, 'slug')) fields.slug = slug;
     if (status) fields.status = status;
     fields.identifier = identifier;
     const text = addFrontmatterFields(rel, current, fields);

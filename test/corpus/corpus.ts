@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import matter from 'gray-matter';
-import { serializeEntryFile } from '../../src/mirror/entry-file.js';
+import { serializeEntryFile } from '../../src/mirror/frontmatter-writer.js';
 
 export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/box-developer-changelog/content', import.meta.url));
 

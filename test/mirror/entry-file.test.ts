@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError, ValidationError } from '../../src/errors.js';
-import { addFrontmatterFields, entryFileName, parseEntryFile, serializeEntryFile, slugify } from '../../src/mirror/entry-file.js';
+import { entryFileName, parseEntryFile, slugify } from '../../src/mirror/entry-file.js';
 import { isRealDate } from '../../src/mirror/frontmatter.js';
+import { addFrontmatterFields, serializeEntryFile } from '../../src/mirror/frontmatter-writer.js';
 
 describe('parseEntryFile', () => {
   it('reads the known fields, turns a YAML date back into YYYY-MM-DD, keeps unknown fields', () => {
