@@ -9,7 +9,8 @@
  */
 import type { Config } from '../config.js';
 import { pull, type PullResult } from '../mirror/pull.js';
-import { push, type PushResult } from '../mirror/push.js';
+import { push } from '../mirror/push.js';
+import type { PushResult } from '../mirror/push-run.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from './context.js';

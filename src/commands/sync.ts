@@ -11,7 +11,7 @@ import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { failpoint } from '../failpoint.js';
 import type { PullResult } from '../mirror/pull.js';
-import type { PushResult } from '../mirror/push.js';
+import type { PushResult } from '../mirror/push-run.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';

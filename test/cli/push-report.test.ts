@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatPush, pushExitCode, reportRejected } from '../../src/commands/push.js';
-import type { PushResult } from '../../src/mirror/push.js';
+import type { PushResult } from '../../src/mirror/push-run.js';
 import { EXIT } from '../../src/output/exit-codes.js';
 import { captureReporter } from '../helpers/reporter.js';
 

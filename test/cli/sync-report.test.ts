@@ -6,7 +6,7 @@ import { pullExitCode } from '../../src/commands/pull.js';
 import { pushExitCode } from '../../src/commands/push.js';
 import { identifiersWritten, syncExitCode, syncSummaryMarkdown } from '../../src/commands/sync.js';
 import type { PullResult } from '../../src/mirror/pull.js';
-import type { PushResult } from '../../src/mirror/push.js';
+import type { PushResult } from '../../src/mirror/push-run.js';
 import { EXIT } from '../../src/output/exit-codes.js';
 
 const pullItem = (n: number) => ({ identifier: `r${n}`, file: `entries/2026-02-${String(n).padStart(2, '0')}-r${n}.md`, title: `Remote ${n}` });

@@ -1,0 +1,123 @@
+/**
+ * A push run (`push.ts`): its options, what its parts share, and the result it builds,
+ * file by file (README "Push guarantees").
+ *
+ * @module
+ */
+import type { ChangelogClient } from '../api/client.js';
+import { isErrorCode, type ChangelogSyncError } from '../errors.js';
+import type { Journal } from './journal.js';
+import type { HeldLock } from './lock.js';
+import type { PushCandidate, PushRejection } from './push-plan.js';
+import type { SyncState } from './state.js';
+
+/** Options of `push` (`push.ts`). */
+export interface PushOptions {
+  client: ChangelogClient;
+  contentDir: string;
+  stateDir: string;
+  /** Print the plan; send nothing, write nothing. */
+  dryRun?: boolean;
+  /** Requests in flight at once (p-limit). Default 4. */
+  concurrency?: number;
+  /** Today as `YYYY-MM-DD` (tests); default the UTC date. */
+  today?: string;
+  /**
+   * How long (ms) after its start a POST that got no answer may still be processed by the
+   * service. Default twice the client's request timeout.
+   */
+  inDoubtMs?: number;
+  /** Progress lines (a wait, a recovered lock). */
+  onProgress?: (message: string) => void;
+  /** Called after each POST of the first round settles: `done` of `total` files sent (for a progress bar). */
+  onSent?: (done: number, total: number) => void;
+  /** Sleep; default a real timer (tests). */
+  sleep?: (ms: number) => Promise<void>;
+}
+/** A file that will be (or was) sent. */
+export interface PushPlanItem {
+  file: string;
+  title: string;
+  slug: string;
+  /** True when the slug is derived from the title (written back to the file once pushed). */
+  derived_slug: boolean;
+  publish_at?: string;
+  is_published: boolean;
+}
+
+/** One file's outcome. */
+export interface PushedItem extends PushPlanItem {
+  identifier: string;
+  status?: string;
+  /**
+   * `created`: created by this run, identifier from the answer.
+   * `reconciled`: created by this run or an earlier one whose answer was lost (or had no
+   *   identifier), found by slug in the remote list; not sent again.
+   * `adopted`: a remote entry no local file mirrored, with this file's slug, title and
+   *   date: a push whose write-back and journal were both lost; not sent again.
+   */
+  how: 'created' | 'reconciled' | 'adopted';
+  /** True for `reconciled` and `adopted`: the entry existed and was not sent again. */
+  reconciled: boolean;
+}
+
+/** What a push did (or, with `dryRun`, would do). */
+export interface PushResult {
+  /** Files to send this run or deferred, in order (oldest first). */
+  plan: PushPlanItem[];
+  pushed: PushedItem[];
+  /** Not settled this run; tried again by the next (with the reason). Includes the deferred. */
+  pending: Array<PushPlanItem & { reason: string }>;
+  /** Not sent because the day's request budget cannot cover them (a subset of `pending`). */
+  deferred: PushPlanItem[];
+  /** Invalid; not sent until fixed. */
+  rejected: PushRejection[];
+  /** Requests the plan needs at most: one POST per file to send, plus one `GET /api/entries` should an answer be lost or lack the identifier. */
+  requests: number;
+  /** Earliest start times (ISO) of the POSTs under the rate budget. */
+  schedule: string[];
+  /** Requests left in the day's budget after this run (or, for a dry run, now). */
+  dayRemaining: number;
+  /** Things worth saying: a stale lock taken over, a wait for POSTs in doubt, leftovers removed. */
+  notes: string[];
+  dryRun: boolean;
+}
+/** Everything one run shares. */
+export interface Run {
+  options: PushOptions;
+  client: ChangelogClient;
+  journal: Journal;
+  state: SyncState;
+  /** Identifiers of remote entries that local files mirror (or that this run wrote back). */
+  claimed: Set<string>;
+  result: PushResult;
+  lock: HeldLock | undefined;
+  inDoubtMs: number;
+  sleep: (ms: number) => Promise<void>;
+  /** Set when sending must stop (auth refused, budget spent, lock lost). */
+  stop?: ChangelogSyncError;
+  progress(message: string): void;
+}
+
+/** A file's plan item: what the report says of it. */
+export function planItem(c: PushCandidate): PushPlanItem {
+  const p: PushPlanItem = { file: c.file, title: c.entry.data.title, slug: c.slug, derived_slug: c.derived, is_published: c.entry.data.is_published ?? false };
+  if (c.entry.data.publish_at) p.publish_at = c.entry.data.publish_at;
+  return p;
+}
+
+/** Records a file as pending, with the reason. */
+export function pend(result: PushResult, c: PushCandidate, reason: string): void {
+  result.pending.push({ ...planItem(c), reason });
+}
+
+/** Records a file as deferred to the next run (and pending), with the reason. */
+export function defer(result: PushResult, p: PushPlanItem, why: string): void {
+  result.deferred.push(p);
+  result.pending.push({ ...p, reason: `deferred to the next run: ${why}` });
+}
+
+/** The budget refused to start a request (day spent, or a 429 asking for hours): not a failure, a deferral. */
+export function isBudgetRefusal(err: unknown): boolean {
+  return isErrorCode(err, 'E_RATE_LIMITED') && err.status === undefined;
+}
