@@ -5,7 +5,7 @@
 import type { ChangelogClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
-import type { PullResult } from '../mirror/pull.js';
+import type { PullResult } from '../mirror/pull-run.js';
 import { startServiceReads } from '../mirror/service-reads.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';

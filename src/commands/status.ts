@@ -8,7 +8,8 @@
  * @module
  */
 import type { Config } from '../config.js';
-import { pull, type PullResult } from '../mirror/pull.js';
+import { pull } from '../mirror/pull.js';
+import type { PullResult } from '../mirror/pull-run.js';
 import { push } from '../mirror/push.js';
 import type { PushResult } from '../mirror/push-run.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';

@@ -10,7 +10,7 @@
 import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { failpoint } from '../failpoint.js';
-import type { PullResult } from '../mirror/pull.js';
+import type { PullResult } from '../mirror/pull-run.js';
 import type { PushResult } from '../mirror/push-run.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText } from '../output/github-actions.js';

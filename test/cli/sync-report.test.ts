@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { pullExitCode } from '../../src/commands/pull.js';
 import { pushExitCode } from '../../src/commands/push.js';
 import { identifiersWritten, syncExitCode, syncSummaryMarkdown } from '../../src/commands/sync.js';
-import type { PullResult } from '../../src/mirror/pull.js';
+import type { PullResult } from '../../src/mirror/pull-run.js';
 import type { PushResult } from '../../src/mirror/push-run.js';
 import { EXIT } from '../../src/output/exit-codes.js';
 
