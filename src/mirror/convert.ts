@@ -10,7 +10,7 @@ import type TurndownService from 'turndown';
 import { ChangelogSyncError } from '../errors.js';
 import type { EditorJsDocument } from '../api/schemas.js';
 import { escapeHtml } from '../html-escape.js';
-import { parseHtmlFragment } from './html-dom.js';
+import { parseHtmlFragment } from './html-parser.js';
 import { createTurndown } from './markdown-rules.js';
 
 let turndown: TurndownService | undefined;

@@ -5,7 +5,8 @@ import TurndownService from 'turndown';
 import { describe, expect, it } from 'vitest';
 import { editorJsToHtml, escapeMarkdownText, htmlToMarkdown, remoteContentToMarkdown } from '../../src/mirror/convert.js';
 import { markdownToHtml } from '../../src/mirror/markdown-html.js';
-import { HtmlElement, HtmlText, MAX_DEPTH, parseHtmlFragment } from '../../src/mirror/html-dom.js';
+import { HtmlElement, HtmlText } from '../../src/mirror/html-dom.js';
+import { MAX_DEPTH, parseHtmlFragment } from '../../src/mirror/html-parser.js';
 import { canonicalDom } from '../helpers/html.js';
 
 /** HTML -> Markdown -> HTML keeps the DOM (after whitespace normalisation). */

@@ -1,0 +1,86 @@
+/**
+ * The parser of pull's HTML tree (`html-dom.ts`): htmlparser2's streaming parser in HTML
+ * mode (entities decoded, void elements, implied end tags (`<p>`, `<li>`, table parts),
+ * raw text in `<script>`/`<style>`/`<textarea>`/`<title>`), nesting bounded, comments kept
+ * as `X-COMMENT` elements.
+ *
+ * @module
+ */
+import { Parser } from 'htmlparser2';
+import { HtmlCommentElement, HtmlElement, HtmlText, RAW_TEXT, VOID } from './html-dom.js';
+
+/** Parse state of {@link parseHtmlFragment} (one parser, reused: creating one per call costs more than a short entry's parse). */
+let root: HtmlElement;
+let current: HtmlElement;
+let depth = 0;
+let pendingText = '';
+
+/**
+ * Deepest element nesting kept. Deeper start tags are ignored (their content stays, one
+ * level up): turndown converts recursively, and hostile HTML nested thousands deep would
+ * exhaust the stack. Browsers cap nesting too (Chromium at 512).
+ */
+export const MAX_DEPTH = 200;
+
+/**
+ * U+2028 and U+2029, Unicode's line and paragraph separators: whitespace to HTML, line
+ * ends to JavaScript's regular expressions, which is how turndown and marked read them
+ * (a `> ` put after one inside a quote, a heading cut at one). Text gets a space instead.
+ */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+function flushText(): void {
+  if (pendingText) current.appendChild(new HtmlText(RAW_TEXT.has(current.localName) ? pendingText : pendingText.replace(LINE_SEPARATORS, ' ')));
+  pendingText = '';
+}
+
+const parser = new Parser(
+  {
+    onopentag(name, attribs) {
+      flushText();
+      if (depth >= MAX_DEPTH) return;
+      const el = new HtmlElement(name, attribs);
+      current.appendChild(el);
+      if (!VOID.has(name)) {
+        current = el;
+        depth++;
+      }
+    },
+    onclosetag(name) {
+      flushText();
+      if (VOID.has(name)) return;
+      // htmlparser2 reports implied end tags itself; an end tag without a start is ignored.
+      for (let p: HtmlElement | null = current; p && p !== root; p = p.parentNode) {
+        if (p.localName === name) {
+          for (let q: HtmlElement | null = current; q && q !== p.parentNode; q = q.parentNode) depth--;
+          current = p.parentNode ?? root;
+          break;
+        }
+      }
+    },
+    ontext(data) {
+      pendingText += data;
+    },
+    oncomment(data) {
+      flushText();
+      current.appendChild(new HtmlCommentElement(data));
+    },
+  },
+  { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: false },
+);
+
+/**
+ * Parses an HTML fragment into a tree whose root is an `X-ROOT` element (not a block, like
+ * the wrapper element turndown uses itself).
+ */
+export function parseHtmlFragment(html: string): HtmlElement {
+  const r = new HtmlElement('x-root', {});
+  root = r;
+  current = r;
+  depth = 0;
+  pendingText = '';
+  parser.reset();
+  parser.end(html);
+  flushText();
+  return r;
+}
