@@ -224,14 +224,7 @@ describe('remote HTML with script', () => {
     );
     const built = await runCli(['build'], { cwd: dir, env, timeoutMs: 120_000 });
     expect(built.code, built.stderr).toBe(0);
-    const pages: string[] = [];
-    const walk = async (d: string) => {
-      for (const e of await readdir(d, { withFileTypes: true })) {
-        if (e.isDirectory()) await walk(join(d, e.name));
-        else if (e.name.endsWith('.html')) pages.push(join(d, e.name));
-      }
-    };
-    await walk(join(dir, '_site'));
+    const pages = (await readdir(join(dir, '_site'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
     const entryPages = pages.filter((p) => /hostile|local/.test(relative(join(dir, '_site'), p)));
     expect(entryPages.length).toBeGreaterThanOrEqual(2);
     for (const page of pages) {
