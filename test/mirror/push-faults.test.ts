@@ -31,6 +31,22 @@ function busiestWindow(log: RequestLogRecord[], windowMs: number): number {
   return Math.max(0, ...counted.map((t) => counted.filter((x) => x > t - windowMs && x <= t).length));
 }
 
+/**
+ * Resolves once the emulator has answered (or dropped) every POST it has received: a
+ * stalled create has then committed its entry, whether or not the client still waits.
+ */
+function everyPostAnswered(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (fx.emu.log.some((r) => r.method === 'POST' && r.ms === undefined)) return;
+      fx.emu.events.off('response', check);
+      resolve();
+    };
+    fx.emu.events.on('response', check);
+    check();
+  });
+}
+
 describe('lost and failed answers: at most once', () => {
   it('every 3rd POST dropped after commit: zero duplicates, one list call reconciles them all', async () => {
     await setup({ faults: { dropAfterCommitEvery: 3 } });
@@ -86,7 +102,7 @@ describe('lost and failed answers: at most once', () => {
     await setup({ faults: { stallCreateEvery: 1, stallMs: 500 } });
     await writeEntries(contentDir, 1);
     await push({ client: fx.client({ timeoutMs: 100 }), contentDir, stateDir, inDoubtMs: 150 });
-    await new Promise((resolve) => setTimeout(resolve, 700)); // the service finishes what it was given
+    await everyPostAnswered(); // the service finishes what it was given
     expect(fx.store.listEntries(fx.ws).map((e) => e.slug)).toContain('entry-1-things-2');
   });
 
