@@ -104,8 +104,8 @@ function listHtml(style: unknown, items: ListItem[]): string {
 export function editorJsToHtml(doc: EditorJsDocument): string {
   const parts: string[] = [];
   for (const block of doc.blocks) {
-    const d = block.data as Record<string, unknown>;
-    const text = (k: string) => (typeof d[k] === 'string' ? (d[k] as string) : '');
+    const d = block.data;
+    const text = (k: string) => (typeof d[k] === 'string' ? d[k] : '');
     switch (block.type) {
       case 'paragraph':
         parts.push(`<p>${text('text')}</p>`);
@@ -190,5 +190,5 @@ export function remoteContentToMarkdown(content: string | EditorJsDocument): str
   }
   // NUL would make a file the tool refuses to read back (entry-file.ts): U+FFFD, as
   // HTML parsers do. (Invalid UTF-8 is U+FFFD already: the client decodes leniently.)
-  return htmlToMarkdown(html).replace(/\u0000/g, '\ufffd');
+  return htmlToMarkdown(html).replaceAll('\u0000', '\ufffd');
 }

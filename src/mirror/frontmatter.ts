@@ -81,7 +81,7 @@ export interface FrontmatterRead {
 export function readFrontmatter(path: string, text: string): FrontmatterRead {
   let parsed: matterType.GrayMatterFile<string>;
   try {
-    parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matterType>[1]);
+    parsed = matter(text, MATTER_OPTIONS);
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) {
       // A line from the YAML block is the file's line (the block starts on the `---` line).
@@ -143,7 +143,7 @@ export const MAX_ALIAS_EXPANSION = 100_000;
  * @throws {Error} js-yaml's `YAMLException` for invalid YAML.
  */
 export function loadFrontmatterYaml(source: string): object {
-  const value = (yaml.load(source, { schema: yaml.DEFAULT_SCHEMA }) ?? {}) as object;
+  const value = yaml.load(source, { schema: yaml.DEFAULT_SCHEMA }) ?? {};
   if (source.includes('*')) {
     const limit = MAX_ALIAS_EXPANSION + 2 * source.length;
     if (expandedSize(value, limit, new Map()) > limit) {

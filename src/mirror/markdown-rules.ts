@@ -191,7 +191,7 @@ function previousInline(node: HtmlNode): HtmlNode | null {
       at = parent;
       continue;
     }
-    while (isInlineWrapper(sib) && sib.lastChild) sib = sib.lastChild as HtmlNode;
+    while (isInlineWrapper(sib) && sib.lastChild) sib = sib.lastChild;
     if (!isInlineWrapper(sib)) return sib;
     at = sib;
   }

@@ -57,11 +57,10 @@ export interface MirrorJob {
   keep?: KeptFields;
   /** Absolute path of the file to write. */
   path: string;
-  /**
-   * The text the file has now, when known: an identical rendering is not written.
-   * `'read'`: read the file to find out (conflict copies).
-   */
-  current?: string | 'read';
+  /** The text the file has now, when known: an identical rendering is not written. */
+  current?: string;
+  /** True when the file's text is not known: it is read to find out (conflict copies). */
+  readCurrent?: boolean;
   /**
    * For a conflict copy: the text of the writer's file. When the rendering equals it, the
    * writer has already taken the remote version: nothing is written (`matchesLocal`).
@@ -97,7 +96,7 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, before
   try {
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
     let current = job.current;
-    if (current === 'read') {
+    if (job.readCurrent) {
       try {
         current = readFileSync(job.path, 'utf8');
       } catch {

@@ -186,7 +186,7 @@ export function jobOf(run: PullRun, a: Action): MirrorJob {
   const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? run.absolute(`state:${conflictFile(a.entry.identifier)}`) : run.absolute(a.file) };
   if (a.keep) job.keep = a.keep;
   if (a.kind === 'conflict') {
-    job.current = 'read';
+    job.readCurrent = true;
     job.local = a.localText;
   } else if (a.localText !== undefined && !a.from) job.current = a.localText;
   return job;

@@ -53,7 +53,7 @@ function record(run: PullRun, a: Action, outcome: MirrorOutcome | null): void {
   if (a.kind === 'conflict' && outcome?.matchesLocal) {
     // The writer's file already is the remote version: the conflict is resolved.
     result.unchanged++;
-    state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+    state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash, syncedHash: outcome.synced };
     run.stateChanged = true;
     if (run.existingConflicts.has(conflictFile(id))) run.remove(`state:${conflictFile(id)}`);
     return;

@@ -53,7 +53,7 @@ import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull } from './recovery.js';
 import { RenderQueue } from './convert-pool.js';
 import { startServiceReads } from './service-reads.js';
-import { contentHash, loadState, saveState, writeJsonIfChanged, type EntryState, type SyncState } from './state.js';
+import { contentHash, loadState, saveState, writeJsonIfChanged, type SyncState } from './state.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
@@ -183,7 +183,7 @@ async function pullWith(
   await writePull(run, actions, queue);
 
   // 3. Remote entries that are gone.
-  for (const [id, rec] of Object.entries(state.entries) as Array<[string, EntryState]>) {
+  for (const [id, rec] of Object.entries(state.entries)) {
     if (seen.has(id)) continue;
     const localFile = run.readLocal(rec.file);
     const raw = localFile?.raw ?? null;

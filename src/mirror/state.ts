@@ -102,7 +102,7 @@ export function conflictFile(identifier: string): string {
   return `${CONFLICTS_DIR}/${safe}.md`;
 }
 
-async function readJson(path: string): Promise<unknown | undefined> {
+async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

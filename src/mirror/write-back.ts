@@ -43,6 +43,7 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
     let changed = false;
     try {
       await writeFileAtomic(abs, text, {
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- write-file-atomic awaits tmpfileCreated (lib/index.js); @types/write-file-atomic declares it void
         tmpfileCreated: async () => {
           failpoint('write-back:tmp-created');
           if ((await readFile(abs, 'utf8').catch(() => undefined)) !== current) {

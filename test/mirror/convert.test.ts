@@ -165,7 +165,8 @@ describe('the HTML tree', () => {
     expect(div.textContent).toBe('onetwo');
     expect(div.childNodes.map((n) => n.nodeName)).toEqual(['SPAN', 'SPAN']);
     expect(div.firstChild!.nextSibling).toBe(div.lastChild);
-    (div.firstChild as HtmlElement).firstChild instanceof HtmlText && (((div.firstChild as HtmlElement).firstChild as HtmlText).data = 'ONE');
+    const text = (div.firstChild as HtmlElement).firstChild;
+    if (text instanceof HtmlText) text.data = 'ONE';
     expect(root.textContent).toBe('ONEtwo');
   });
 

@@ -19,7 +19,11 @@ let contentDir: string;
 let stateDir: string;
 let cleanup: () => Promise<void>;
 
-beforeEach(async () => ({ fx, dir, contentDir, stateDir, cleanup } = await openMirror()));
+beforeEach(async () => {
+  const mirror = await openMirror();
+  ({ fx, dir, contentDir, stateDir } = mirror);
+  cleanup = () => mirror.cleanup();
+});
 afterEach(async () => cleanup());
 
 const run = () => pull({ client: fx.client(), contentDir, stateDir });

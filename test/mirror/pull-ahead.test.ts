@@ -14,7 +14,7 @@ describe('pull write-ahead log', () => {
   const stateDir = () => join(dir, '.changelog');
   const contentDir = () => join(dir, 'content');
   const record = (identifier: string, file: string, text: string): AheadRecord => ({ identifier, file, remoteHash: `r-${identifier}`, localHash: contentHash(text), syncedHash: `s-${identifier}` });
-  const fresh = (): SyncState => ({ version: 1, entries: Object.assign(Object.create(null), { kept: { file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' } }) });
+  const fresh = (): SyncState => ({ version: 1, entries: Object.assign(Object.create(null) as SyncState['entries'], { kept: { file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' } }) });
 
   it('applies a record whose file has the logged text; drops a write that never happened, an edited file, a torn line and a path outside entries/', async () => {
     await mkdir(stateDir(), { recursive: true });

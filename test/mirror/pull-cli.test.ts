@@ -4,6 +4,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pull } from '../../src/mirror/pull.js';
+import type { PullResult } from '../../src/mirror/pull-run.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 import { changedPaths, snapshot } from '../helpers/snapshot.js';
@@ -28,7 +29,7 @@ describe('pull through the CLI', () => {
       const before = await snapshot(dir);
       const again = await runCli(['--json', 'pull'], { cwd: dir, env });
       expect(again.code).toBe(0);
-      expect(JSON.parse(again.stdout).writes).toEqual([]);
+      expect((JSON.parse(again.stdout) as PullResult).writes).toEqual([]);
       expect(changedPaths(before, await snapshot(dir))).toEqual(['.changelog/budget.json']); // the requests made are counted against the day
 
       const file = join(dir, 'content/entries/2026-02-01-webhooks-v2.md');
@@ -78,8 +79,8 @@ describe('pull through the CLI', () => {
     try {
       const r = await runCli(['--json', 'pull'], { cwd: viaCli.dir, env, timeoutMs: 120_000 });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).created).toHaveLength(260);
-      expect(JSON.parse(r.stdout).threads).toBeGreaterThan(1); // the worker pool
+      expect((JSON.parse(r.stdout) as PullResult).created).toHaveLength(260);
+      expect((JSON.parse(r.stdout) as PullResult).threads).toBeGreaterThan(1); // the worker pool
       await pull({ client: fx.client(), contentDir: join(inline.dir, 'content'), stateDir: join(inline.dir, '.changelog'), render: { threads: 0 } });
       const names = (await readdir(join(inline.dir, 'content/entries'))).sort();
       expect((await readdir(join(viaCli.dir, 'content/entries'))).sort()).toEqual(names);

@@ -20,7 +20,11 @@ let contentDir: string;
 let stateDir: string;
 let cleanup: () => Promise<void>;
 
-beforeEach(async () => ({ fx, dir, contentDir, stateDir, cleanup } = await openMirror()));
+beforeEach(async () => {
+  const mirror = await openMirror();
+  ({ fx, dir, contentDir, stateDir } = mirror);
+  cleanup = () => mirror.cleanup();
+});
 afterEach(async () => cleanup());
 
 const run = (o: { prune?: boolean; force?: boolean; dryRun?: boolean } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
@@ -202,7 +206,7 @@ describe('remote entries that are gone', () => {
     expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(true);
 
     // Two of three at once is more than a tenth of the mirror: refused, nothing removed.
-    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('2 of the mirror\'s 3 entries') });
+    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('2 of the mirror\'s 3 entries') as unknown });
     expect(existsSync(join(contentDir, 'entries/2026-01-02-dark-mode.md'))).toBe(true);
 
     const dry = await run({ prune: true, force: true, dryRun: true });
@@ -225,7 +229,7 @@ describe('--prune against an empty listing', () => {
     const entries = seed();
     await run();
     for (const e of entries) fx.store.deleteEntry(fx.ws, e.identifier);
-    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('listed no entries') });
+    await expect(run({ prune: true })).rejects.toMatchObject({ code: 'E_PRUNE_REFUSED', message: expect.stringContaining('listed no entries') as unknown });
     expect(Object.keys((await state()).entries)).toHaveLength(entries.length);
     for (const rec of Object.values((await state()).entries)) expect(existsSync(join(contentDir, rec.file))).toBe(true);
     const forced = await run({ prune: true, force: true });
@@ -297,14 +301,14 @@ describe('workspace binding', () => {
   it('records the workspace in content/_data/workspace.json and refuses a token for another workspace before writing', async () => {
     seed();
     await run();
-    expect(JSON.parse(await read('_data/workspace.json')).identifier).toBe(fx.ws.info.identifier);
+    expect((JSON.parse(await read('_data/workspace.json')) as { identifier: string }).identifier).toBe(fx.ws.info.identifier);
     const other = fx.store.addWorkspace({ name: 'Other', tokens: ['other-token'] });
     fx.store.insertEntry(other, { title: 'Foreign', slug: 'foreign' });
     await ageFiles(dir);
     const before = await snapshot(dir);
     await expect(pull({ client: fx.client({ token: 'other-token' }), contentDir, stateDir })).rejects.toMatchObject({
       code: 'E_WORKSPACE_MISMATCH',
-      message: expect.stringContaining('mirrors "Test Workspace"'),
+      message: expect.stringContaining('mirrors "Test Workspace"') as unknown,
     });
     expect(await snapshot(dir)).toEqual(before);
   });

@@ -206,9 +206,10 @@ describe('journal records of an earlier run', () => {
       contentDir,
       stateDir,
       // While push waits, the service finishes the earlier POST.
-      sleep: async (ms) => {
+      sleep: (ms) => {
         waits.push(ms);
         fx.store.createEntry(fx.ws, { title: 'X', slug: 'x' });
+        return Promise.resolve();
       },
     });
     expect(waits).toHaveLength(1);

@@ -38,12 +38,12 @@ describe('pull', () => {
     const r = await pull({ client, contentDir, stateDir });
     expect(r.created.map((c) => c.file).sort()).toEqual(['entries/2026-01-02-first.md', 'entries/2026-01-03-blocks.md']);
     const first = parseEntryFile('f', await readFile(join(contentDir, 'entries/2026-01-02-first.md')));
-    expect(first.data).toMatchObject({ title: 'First: "quoted"', slug: 'first', publish_at: '2026-01-02', status: 'published', identifier: expect.any(String) });
+    expect(first.data).toMatchObject({ title: 'First: "quoted"', slug: 'first', publish_at: '2026-01-02', status: 'published', identifier: expect.any(String) as unknown });
     expect(first.body).toContain('## Hi');
     expect(first.body).toContain('**bold** [link](https://x.example)');
     expect(await readFile(join(contentDir, 'entries/2026-01-03-blocks.md'), 'utf8')).toContain('1.  one');
     expect(JSON.parse(await readFile(join(contentDir, '_data/tags.json'), 'utf8'))).toEqual([{ name: 'API', slug: 'api', bg_color: '#000000', text_color: '#ffffff' }]);
-    expect(JSON.parse(await readFile(join(contentDir, '_data/workspace.json'), 'utf8')).identifier).toBe(fx.ws.info.identifier);
+    expect((JSON.parse(await readFile(join(contentDir, '_data/workspace.json'), 'utf8')) as { identifier: string }).identifier).toBe(fx.ws.info.identifier);
 
     const before = await stat(join(contentDir, 'entries/2026-01-02-first.md'));
     const again = await pull({ client, contentDir, stateDir });
