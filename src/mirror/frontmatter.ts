@@ -142,7 +142,7 @@ export const MAX_ALIAS_EXPANSION = 100_000;
  *   first alias when the expansion is too large or an alias refers to itself.
  * @throws {Error} js-yaml's `YAMLException` for invalid YAML.
  */
-export function loadFrontmatterYaml(source: string): object {
+function loadFrontmatterYaml(source: string): object {
   const value = yaml.load(source, { schema: yaml.DEFAULT_SCHEMA }) ?? {};
   if (source.includes('*')) {
     const limit = MAX_ALIAS_EXPANSION + 2 * source.length;
