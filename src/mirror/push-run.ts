@@ -34,6 +34,7 @@ export interface PushOptions {
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
 }
+
 /** A file that will be (or was) sent. */
 export interface PushPlanItem {
   file: string;
@@ -82,6 +83,7 @@ export interface PushResult {
   notes: string[];
   dryRun: boolean;
 }
+
 /** Everything one run shares. */
 export interface Run {
   options: PushOptions;

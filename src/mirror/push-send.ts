@@ -20,6 +20,7 @@ import { findRecord, settle } from './push-settle.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
 const MAX_SEND_ROUNDS = 3;
+
 /** The create request for a file. */
 function createInput(entry: EntryFile, slug: string): CreateEntryInput {
   const d = entry.data;
@@ -29,12 +30,14 @@ function createInput(entry: EntryFile, slug: string): CreateEntryInput {
   input.notify_subscribers = d.notify_subscribers ?? false;
   return input;
 }
+
 /** A POST whose outcome the answer did not settle. */
 interface Unresolved {
   c: PushCandidate;
   record: JournalRecord;
   reason: string;
 }
+
 /** Sends the files in rounds (see {@link MAX_SEND_ROUNDS}). */
 export async function send(run: Run, files: PushCandidate[]): Promise<void> {
   const limit = pLimit(run.options.concurrency ?? 4);
@@ -126,6 +129,7 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     unresolved.push({ c, record: next, reason: next.reason! });
   }
 }
+
 /**
  * Looks the unresolved POSTs of a round up: one `GET /api/entries` for all of them (and
  * one more after waiting, for POSTs that got no answer and may still be in progress).
@@ -167,6 +171,7 @@ async function reconcile(run: Run, unresolved: Unresolved[]): Promise<Unresolved
   }
   return notCreated;
 }
+
 /** The status the service gives on creation (spec "States and transitions"), when it did not say. */
 function expectedStatus(entry: EntryFile, today = new Date().toISOString().slice(0, 10)): string {
   if (entry.data.is_published !== true) return 'draft';

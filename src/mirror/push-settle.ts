@@ -22,6 +22,7 @@ export function findRecord(run: Run, record: JournalRecord, list: RemoteEntry[])
   }
   return list.find((r) => r.slug === record.slug && !run.claimed.has(r.identifier));
 }
+
 /**
  * Settles a file whose entry exists: writes identifier, status and slug back, records it
  * in the state, removes its journal record. A write-back that fails (the writer broke the

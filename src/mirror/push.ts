@@ -170,6 +170,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   }
   if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
 }
+
 function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {
   const m = new Map<string, RemoteEntry[]>();
   for (const e of entries) m.set(e.slug, [...(m.get(e.slug) ?? []), e]);

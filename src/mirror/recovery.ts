@@ -117,7 +117,7 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
   };
 
   // 1. POSTs of a push that did not finish. The entry is found as push finds it
-  // (push.ts, findRecord): by identifier, else by slug alone among the entries no file
+  // (push-settle.ts, findRecord): by identifier, else by slug alone among the entries no file
   // carries. An entry push would match is never mirrored, bound now or not: a mirrored
   // copy would hide it from push, which would then take the POST as lost and send again.
   for (const record of records) {
