@@ -26,8 +26,10 @@ import { Writable } from 'node:stream';
 import { buildWithProgress } from './commands/build.js';
 import { openContext } from './commands/context.js';
 import { ENV, loadConfig, type Config } from './config.js';
-import { pull as mirrorPull, type PullResult } from './mirror/pull.js';
-import { push as mirrorPush, type PushResult } from './mirror/push.js';
+import { pull as mirrorPull } from './mirror/pull.js';
+import type { PullResult } from './mirror/pull-run.js';
+import { push as mirrorPush } from './mirror/push.js';
+import type { PushResult } from './mirror/push-run.js';
 import { Reporter } from './output/reporter.js';
 import { assertInsideProject } from './project-path.js';
 import type { BuildResult } from './site/build.js';
@@ -38,8 +40,8 @@ export type { EmulatorFaults } from './emulator/faults.js';
 export { loadSeed } from './emulator/seed.js';
 export type { EmulatorStore } from './emulator/store.js';
 export type { Config } from './config.js';
-export type { PullItem, PullProblem, PullResult } from './mirror/pull.js';
-export type { PushedItem, PushPlanItem, PushResult } from './mirror/push.js';
+export type { PullItem, PullProblem, PullResult } from './mirror/pull-run.js';
+export type { PushedItem, PushPlanItem, PushResult } from './mirror/push-run.js';
 export type { BuildResult } from './site/build.js';
 
 /**
