@@ -1,5 +1,5 @@
 /**
- * The entry file's text as pull and push write it (DESIGN.md "The entry file"): the
+ * The entry file's text as pull and push write it (docs/entry-file.md): the
  * frontmatter fields in a fixed order, YAML written by js-yaml, and the fields push adds
  * to a writer's file. Reading is in `frontmatter.ts`, validating in `entry-file.ts`; this
  * part is separate so that the conversion worker threads load only what writing needs.

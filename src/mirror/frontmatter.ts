@@ -1,5 +1,5 @@
 /**
- * Reading an entry file's frontmatter (DESIGN.md "The entry file"): the one module that
+ * Reading an entry file's frontmatter (docs/entry-file.md): the one module that
  * does. gray-matter with every executable engine disabled and YAML (js-yaml, aliases
  * bounded) the only language; the fields' formats (dates); and the fast reads of a single
  * field's line that pull and push use where a full parse would cost too much (10,000 files)

@@ -1,7 +1,7 @@
 /**
  * A mirror file as pull reads it: its bytes and hash, whether the writer edited it since
- * pull or push wrote it, and the writer's own fields a rewrite keeps (DESIGN.md "Sync
- * semantics"). The frontmatter fields pull reads without a full parse are read by
+ * pull or push wrote it, and the writer's own fields a rewrite keeps
+ * (docs/sync.md#sync-state). The frontmatter fields pull reads without a full parse are read by
  * `frontmatter.ts`.
  *
  * @module

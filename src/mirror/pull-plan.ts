@@ -1,5 +1,5 @@
 /**
- * Pull's plan (DESIGN.md "Sync semantics"; the table in `pull.ts`): what to do with each
+ * Pull's plan (docs/sync.md#sync-semantics; the table in `pull.ts`): what to do with each
  * remote entry, decided before any file is converted or written, and the path of each
  * file, so that two entries never share one. A pushed entry never pulled is adopted here
  * (its file is the writer's; only `status` is brought up to date).

@@ -1,5 +1,5 @@
 /**
- * Pull's writes (DESIGN.md "Sync semantics"): once the plan is complete, each planned file
+ * Pull's writes (docs/sync.md#sync-semantics): once the plan is complete, each planned file
  * is converted (on worker threads for large pulls, `convert-pool.ts`) and written
  * atomically as soon as its text is ready, after its hashes are in the write-ahead log
  * (`pull-ahead.ts`); each outcome is booked in the result and the state.

@@ -1,5 +1,5 @@
 /**
- * The journal's reconciliation at the start of a push (README "Push guarantees", 1. "At
+ * The journal's reconciliation at the start of a push (docs/sync.md#push-guarantees, 1. "At
  * most once"): every POST an earlier run journaled is looked up in the remote list before
  * anything is sent; one that got no answer is waited for until its in-doubt time has passed.
  *

@@ -1,6 +1,6 @@
 /**
  * A push run (`push.ts`): its options, what its parts share, and the result it builds,
- * file by file (README "Push guarantees").
+ * file by file (docs/sync.md#push-guarantees).
  *
  * @module
  */

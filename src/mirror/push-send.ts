@@ -1,5 +1,5 @@
 /**
- * Push's send rounds (README "Push guarantees"): each POST journaled first, sent under the
+ * Push's send rounds (docs/sync.md#push-guarantees): each POST journaled first, sent under the
  * rate budget with at most `concurrency` in flight; the POSTs whose answer did not settle
  * them looked up in one listing; what certainly created nothing sent again, up to
  * {@link MAX_SEND_ROUNDS} rounds.

@@ -1,5 +1,5 @@
 /**
- * Settling a pushed file (README "Push guarantees", 2. "Nothing lost"): the remote entry a
+ * Settling a pushed file (docs/sync.md#push-guarantees, 2. "Nothing lost"): the remote entry a
  * journal record created, found in a listing, and the write-back of its identifier, status
  * and slug into the file, recorded in the state, its journal record removed.
  *

@@ -1,10 +1,12 @@
-// Declarations for dependencies that ship no TypeScript types.
+// Declarations for dependencies that ship no TypeScript types. Eleventy's configuration
+// object has no type of its own here: a parameter typed `never` accepts a function of any
+// configuration type (ours are typed where they are written) without an `any`.
 
 declare module '@11ty/eleventy' {
   export interface EleventyOptions {
     quietMode?: boolean;
     configPath?: string;
-    config?: (eleventyConfig: any) => void | Promise<void>;
+    config?: (eleventyConfig: never) => void | Promise<void>;
     source?: string;
     runMode?: 'build' | 'watch' | 'serve';
     /** The base path URLs get from the HTML base plugin and the `url` filter (default `/`). */
@@ -23,14 +25,14 @@ declare module '@11ty/eleventy' {
 }
 
 declare module '@11ty/eleventy-plugin-rss' {
-  const rssPlugin: (eleventyConfig: any, options?: unknown) => void;
+  const rssPlugin: (eleventyConfig: never, options?: unknown) => void;
   export default rssPlugin;
-  export const feedPlugin: (eleventyConfig: any, options?: unknown) => void;
+  export const feedPlugin: (eleventyConfig: never, options?: unknown) => void;
   export function convertHtmlToAbsoluteUrls(html: string, base: string, posthtmlOptions?: Record<string, unknown>): Promise<string>;
 }
 
 declare module '@11ty/eleventy-plugin-bundle' {
-  const bundlePlugin: (eleventyConfig: any, options?: unknown) => void;
+  const bundlePlugin: (eleventyConfig: never, options?: unknown) => void;
   export default bundlePlugin;
 }
 
