@@ -62,6 +62,16 @@ export async function reportSaved(contentDir: string, rel: string, reporter: Pic
   }
 }
 
+/**
+ * Reports the content's problems when `dev` starts: one line each, at the severity `check`
+ * gives it (a near-miss local tag is a warning).
+ *
+ * @param shown how a file (by its path under the content directory) is named in the output.
+ */
+export function reportPageProblems(problems: readonly PageProblem[], reporter: Pick<Reporter, 'problem'>, shown: (rel: string) => string): void {
+  for (const p of problems) reporter.problem({ file: shown(p.file), line: p.line, level: p.severity ?? 'error', message: problemText(p) });
+}
+
 /** True when the content directory holds anything to preview: an entry file or the workspace settings. */
 export async function hasContent(contentDir: string): Promise<boolean> {
   return existsSync(join(contentDir, WORKSPACE_DATA_FILE)) || (await listEntryFiles(contentDir)).length > 0;
@@ -147,7 +157,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       },
       onLog: (m) => reporter.debug(m),
     });
-    for (const p of await pageProblems(cfg.contentDir)) reporter.problem({ file: shown(p.file), line: p.line, message: problemText(p) });
+    reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
 
     // Validate on save, and say so: the page reloads by itself.
     const watcher = watchEntryFiles(cfg.contentDir, {

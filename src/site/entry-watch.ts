@@ -34,7 +34,7 @@ function vanished(f: IndexedFile): boolean {
 export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
   const files = (await readEntryFiles(contentDir)).filter((f) => !vanished(f));
   const tags = tagContext(files, readServiceTagNames(contentDir));
-  return files.flatMap((f) => entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint })));
+  return files.flatMap((f) => entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity })));
 }
 
 /**

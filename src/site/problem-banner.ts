@@ -30,6 +30,8 @@ export interface PageProblem {
   message: string;
   /** How to fix it. */
   hint?: string;
+  /** As `check` rates it (entry-problems.ts); default `error`. */
+  severity?: 'error' | 'warning';
 }
 
 /** The problems that refuse a rebuild: the build would copy through the link. */

@@ -56,6 +56,6 @@ describe('watchEntryFiles', () => {
     await mkdir(join(content, 'entries'), { recursive: true });
     await writeFile(join(content, 'entries/2026-11-01-kept.md'), '---\ntitle: Kept\npublish_at: 2026-11-01\n---\n');
     expect(await savedFileProblems(content, 'entries/2026-11-02-gone.md')).toBeUndefined();
-    expect(await pageProblems(content)).toEqual([{ kind: 'content', file: 'entries/2026-11-01-kept.md', line: 5, message: 'the body is empty: the entry would be published without text', hint: 'write the entry below the frontmatter' }]);
+    expect(await pageProblems(content)).toEqual([{ kind: 'content', file: 'entries/2026-11-01-kept.md', line: 5, message: 'the body is empty: the entry would be published without text', hint: 'write the entry below the frontmatter', severity: 'error' }]);
   });
 });
