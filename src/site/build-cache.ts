@@ -21,10 +21,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import writeFileAtomic from 'write-file-atomic';
+import { filesUnder } from './file-list.js';
 
 /** The format of `bodies.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-build-cache/1';
@@ -44,12 +45,11 @@ function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Every file under `dir` (sorted relative paths), but for source maps and declarations. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const names = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return names
-    .filter((d) => d.isFile() && !/\.(?:map|d\.ts)$/.test(d.name))
-    .map((d) => relative(dir, join(d.parentPath, d.name)))
+/** Every file under `dir` (file-list.ts; sorted relative paths), but for source maps and declarations. */
+async function fingerprintedFiles(dir: string): Promise<string[]> {
+  return (await filesUnder(dir))
+    .filter((f) => !/\.(?:map|d\.ts)$/.test(f))
+    .map((f) => relative(dir, f))
     .sort();
 }
 
@@ -90,7 +90,7 @@ function toolFingerprint(): Promise<string> {
       }
     };
     for (const dep of Object.keys(pkg.dependencies ?? {}).sort()) hash.update(`dependency ${dep} ${installedVersion(dep, readJson)}\n`);
-    for (const file of await filesUnder(codeDir)) hash.update(`module ${file} ${sha256(await readFile(join(codeDir, file)))}\n`);
+    for (const file of await fingerprintedFiles(codeDir)) hash.update(`module ${file} ${sha256(await readFile(join(codeDir, file)))}\n`);
     return hash.digest('hex');
   })();
   return toolPrint;
@@ -106,7 +106,7 @@ export async function buildFingerprint(siteInputDir: string, options: CacheOptio
   const hash = createHash('sha256');
   hash.update(`${FORMAT}\ntool ${await toolFingerprint()}\n`);
   hash.update(`options ${JSON.stringify([options.siteUrl, options.basePath, options.theme ?? null, options.backlinkUrl ?? null])}\n`);
-  for (const file of await filesUnder(siteInputDir)) hash.update(`template ${file} ${sha256(await readFile(join(siteInputDir, file)))}\n`);
+  for (const file of await fingerprintedFiles(siteInputDir)) hash.update(`template ${file} ${sha256(await readFile(join(siteInputDir, file)))}\n`);
   return hash.digest('hex');
 }
 

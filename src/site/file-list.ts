@@ -9,19 +9,26 @@ import { join } from 'node:path';
 
 /**
  * Every file under `dir` (absolute paths; anything but a folder, in no set order), none
- * when `dir` does not exist; nothing under `skip`, a folder directly in `dir` (it is not
+ * when `dir` does not exist (any other error, such as EACCES, is thrown: a listing that
+ * silently missed files would make a prune or a hash wrong); nothing under `skip`, a folder directly in `dir` (it is not
  * read at all: a built site's search index holds a file per entry).
  */
 export async function filesUnder(dir: string, skip?: string): Promise<string[]> {
-  const top = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const top = await readdir(dir, { withFileTypes: true }).catch(noneIfMissing);
   const lists = await Promise.all(
     top.map(async (d) => {
       const path = join(dir, d.name);
       if (!d.isDirectory()) return [path];
       if (path === skip) return [];
-      const below = await readdir(path, { withFileTypes: true, recursive: true }).catch(() => []);
+      const below = await readdir(path, { withFileTypes: true, recursive: true }).catch(noneIfMissing);
       return below.filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name));
     }),
   );
   return lists.flat();
+}
+
+/** An empty listing for a folder that does not exist (it may be removed while listed); any other error is rethrown. */
+function noneIfMissing(err: NodeJS.ErrnoException): never[] {
+  if (err.code === 'ENOENT') return [];
+  throw err;
 }
