@@ -157,6 +157,9 @@ describe('reading the site in Chromium', () => {
     const results = page.locator('.pagefind-ui__result');
     await expect.poll(() => results.count(), { timeout: 15_000 }).toBe(5);
     expect(await page.locator('input[type="search"], input[type="text"]').count()).toBe(1);
+    // Pagefind UI shows a result as a placeholder (". . .") until its fragment has loaded:
+    // wait for the loaded excerpt's highlight before reading the result.
+    await results.first().locator('.pagefind-ui__result-excerpt mark').first().waitFor({ timeout: 15_000 });
     const first = await results.first().evaluate((r) => {
       const mark = r.querySelector('mark')!;
       return {
@@ -184,6 +187,8 @@ describe('reading the site in Chromium', () => {
     // A word only in a title still finds its entry.
     await page.goto(`${themed.sites.paper!.url}/search/?q=samples`);
     await expect.poll(() => results.count(), { timeout: 15_000 }).toBe(1);
+    // The placeholder's title is ". . ." until the fragment loads: wait for a loaded title.
+    await results.first().locator('.pagefind-ui__result-title').filter({ hasNotText: '. . .' }).waitFor({ timeout: 15_000 });
     expect(await results.first().locator('.pagefind-ui__result-title').textContent()).toContain('Code samples');
   });
 
