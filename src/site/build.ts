@@ -22,7 +22,7 @@ import { emptyOutput, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
 import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
-import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
+import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, startEleventyThread, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
 import { flag, hostedPageUrl, readWorkspace } from './settings.js';
@@ -145,13 +145,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await search?.catch(() => undefined);
   };
   const entryNames = await listEntryFiles(options.contentDir);
-  if (!runsOnWorker(entryNames.length)) preloadEleventy();
+  const heapLimitMb = heapLimitFor(entryNames.length);
   /** Set when the output was written over and pruned: it then holds only this build's files. */
   let pruned: { written: string[] } | undefined;
   let cache: BuildResult['cache'];
   let saving: Promise<void> | undefined;
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
+  // Eleventy loads (on its thread, or here) while the entries are read and rendered.
+  const eleventyThread = runsOnWorker(entryNames.length) ? startEleventyThread(heapLimitMb) : undefined;
+  if (!eleventyThread) preloadEleventy();
   try {
     const themes = await listThemes(input.dir);
     const theme = resolveTheme(checkThemeOverride(options.theme, themes) ?? workspace.theme, themes);
@@ -220,7 +223,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
     const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
-    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb: heapLimitFor(entryFiles.length) };
+    const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb };
     let previous: string[];
     try {
       previous = await emptied;
@@ -231,7 +234,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     let written: EleventyWritten;
     try {
       try {
-        written = await runEleventyIsolated(run, entryFiles.length);
+        written = await runEleventyIsolated(run, entryFiles.length, eleventyThread);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         // More than the estimate is live: build again without a limit. The same pages are
@@ -261,6 +264,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await pruneOutput(options.outputDir, previous, written.files);
     if (!configPath) pruned = { written: written.files };
   } finally {
+    await eleventyThread?.close(); // ended by its run, or the build failed before it
     await input.cleanup();
   }
   timings.eleventyMs = Date.now() - started;

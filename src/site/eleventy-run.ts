@@ -163,19 +163,32 @@ export function runsOnWorker(entryFiles: number): boolean {
   return entryFiles >= ISOLATE_THRESHOLD && COMPILED_BUILD;
 }
 
+/** A worker thread with Eleventy loading or loaded, waiting for its one run (see {@link startEleventyThread}). */
+export interface EleventyThread {
+  /**
+   * Runs Eleventy on the thread, then ends the thread.
+   * @returns what it wrote.
+   * @throws {EleventyRunError} with Eleventy's messages when the run fails, with `outOfMemory`
+   *   when the thread ran out of its heap limit.
+   */
+  run(run: EleventyRun): Promise<EleventyWritten>;
+  /** Ends the thread without a run (the build failed before it). */
+  close(): Promise<void>;
+}
+
 /**
- * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
- * TypeScript sources, as in tests, which have no compiled worker).
+ * Starts the worker thread of a build's Eleventy run before the run is known: it loads
+ * Eleventy and the site plugin (about half a second of module loading) while the build
+ * reads and renders the entries on other threads, and runs when {@link EleventyThread.run}
+ * gives it the run. Only from compiled code ({@link runsOnWorker}).
  *
- * @param entryFiles the number of entry files (decides the thread).
- * @returns what it wrote.
- * @throws {EleventyRunError} with Eleventy's messages when the run fails.
+ * @param heapLimitMb old-generation heap limit of the thread, MB (see {@link EleventyRun.heapLimitMb}); the run's own is not used.
  */
-export async function runEleventyIsolated(run: EleventyRun, entryFiles: number): Promise<EleventyWritten> {
-  if (!runsOnWorker(entryFiles)) return runEleventy({ ...run, asyncWrites: true });
+export function startEleventyThread(heapLimitMb?: number): EleventyThread {
   // Anything Eleventy still prints on the thread is not our output: startThread drains it.
-  const worker = startThread(new URL('./eleventy-worker.js', import.meta.url), run, run.heapLimitMb);
-  const written = await new Promise<EleventyWritten>((resolve, reject) => {
+  const worker = startThread(new URL('./eleventy-worker.js', import.meta.url), undefined, heapLimitMb);
+  // Listened to from the start: the thread can fail (out of memory) while it loads Eleventy.
+  const outcome = new Promise<EleventyWritten>((resolve, reject) => {
     let settled = false;
     worker.on('message', (m: { ok: boolean; message?: string; written?: EleventyWritten }) => {
       settled = true;
@@ -193,6 +206,39 @@ export async function runEleventyIsolated(run: EleventyRun, entryFiles: number):
       if (!settled) reject(new EleventyRunError(`the build thread stopped (exit code ${code})`));
     });
   });
-  await worker.terminate();
-  return written;
+  outcome.catch(() => undefined); // awaited by run(); a closed thread's is nobody's
+  let started = false;
+  return {
+    async run(run) {
+      if (started) throw new Error('an Eleventy thread runs once');
+      started = true;
+      worker.postMessage(run);
+      try {
+        return await outcome;
+      } finally {
+        await worker.terminate();
+      }
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
+ * TypeScript sources, as in tests, which have no compiled worker).
+ *
+ * @param entryFiles the number of entry files (decides the thread).
+ * @param thread a thread started for this run ({@link startEleventyThread}, with the run's
+ *   heap limit); default a new one. Used only when the run goes to a worker.
+ * @returns what it wrote.
+ * @throws {EleventyRunError} with Eleventy's messages when the run fails.
+ */
+export async function runEleventyIsolated(run: EleventyRun, entryFiles: number, thread?: EleventyThread): Promise<EleventyWritten> {
+  if (!runsOnWorker(entryFiles)) {
+    await thread?.close();
+    return runEleventy({ ...run, asyncWrites: true });
+  }
+  return (thread ?? startEleventyThread(run.heapLimitMb)).run(run);
 }

@@ -11,7 +11,7 @@ import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from './fixture.js';
 
 const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
-const { runEleventyIsolated } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
+const { runEleventyIsolated, startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../src/site/eleventy-run.js');
 const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../src/site/site-stage.js');
 
 describe('runEleventyIsolated on a worker thread', () => {
@@ -22,12 +22,13 @@ describe('runEleventyIsolated on a worker thread', () => {
     content = await writeContent(dir, { entries: dailyEntries(3, '2026-03-01') });
   });
 
-  async function run(siteDir: string, outputDir: string, heapLimitMb?: number) {
+  async function run(siteDir: string, outputDir: string, heapLimitMb?: number, thread?: ReturnType<typeof startEleventyThread>) {
     const input = await prepareSiteInput(siteDir);
     try {
       return await runEleventyIsolated(
         { inputDir: input.dir, outputDir, pluginOptions: { contentDir: content, siteDir: input.dir, siteUrl: 'https://x.test/', today: '2026-03-15' }, heapLimitMb },
         ISOLATE_THRESHOLD,
+        thread,
       );
     } finally {
       await input.cleanup();
@@ -51,5 +52,25 @@ describe('runEleventyIsolated on a worker thread', () => {
 
   it('reports running out of its heap limit, so that the build can run again without one', async () => {
     await expect(run(PACKAGED_SITE_DIR, join(dir, 'tiny'), 4)).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: true });
+  });
+
+  it('runs on a thread started before the run was known (Eleventy loaded meanwhile), once', async () => {
+    const thread = startEleventyThread(512);
+    const written = await run(PACKAGED_SITE_DIR, join(dir, 'early'), 512, thread);
+    expect(written.files).toContain(join(dir, 'early/entries/update-2/index.html'));
+    expect(await readSite(join(dir, 'early'), 'entries/update-2/index.html')).toContain('data-pagefind-meta="title">Update 2</h1>');
+    await expect(thread.run({ inputDir: dir, outputDir: join(dir, 'again'), pluginOptions: {} })).rejects.toThrow('runs once');
+    await thread.close(); // after its run: nothing left to end, no error
+  });
+
+  it('reports a thread that ran out of its heap limit while loading Eleventy, before its run', async () => {
+    const thread = startEleventyThread(4);
+    await expect(run(PACKAGED_SITE_DIR, join(dir, 'tiny-early'), 4, thread)).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: true });
+  });
+
+  it('ends a thread closed without a run (the build failed before it)', async () => {
+    const thread = startEleventyThread();
+    await thread.close();
+    await expect(thread.run({ inputDir: dir, outputDir: join(dir, 'closed'), pluginOptions: {} })).rejects.toMatchObject({ name: 'EleventyRunError', message: expect.stringContaining('stopped') as unknown });
   });
 });
