@@ -143,7 +143,7 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
   };
 }
 
-/** What {@link scanForBasePath} uses of Eleventy's configuration. */
+/** What {@link addBasePath} uses of Eleventy's configuration. */
 export interface BasePathConfig {
   /** Eleventy's HTML transformer: its URL callbacks per extension (the HTML base plugin's among them). */
   htmlTransformer?: { callbacks?: Record<string, Array<{ priority: number; enabled?: (context: { baseHref?: unknown }) => boolean }>> };
@@ -152,13 +152,17 @@ export interface BasePathConfig {
 }
 
 /**
- * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) with
- * its whole-page URL transform replaced by {@link basePathTransform} for the HTML pages. The
- * plugin's transform stays for `renderTransforms` with an explicit base, its other use, and
- * its filters stay as they are. When `addBasePlugin` adds no URL transform (the plugin was
- * added before, by a project's `.eleventy.js`), nothing is replaced.
+ * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) without
+ * its whole-page URL transform for the HTML pages; the transform stays for
+ * `renderTransforms` with an explicit base, its other use, and the plugin's filters
+ * (`htmlBaseUrl`, `transformWithHtmlBase`) stay as they are. With `scan`, every HTML page
+ * goes through {@link basePathTransform} instead (the pages' templates are not all known to
+ * write their URLs through the `url` filter); without, nothing replaces it: the templates
+ * write every URL with the base path (`url` filter, {@link bodyWithBasePath}). When
+ * `addBasePlugin` adds no URL transform (the plugin was added before, by a project's
+ * `.eleventy.js`), nothing is changed.
  */
-export function scanForBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () => void): void {
+export function addBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () => void, scan: boolean): void {
   const callbacks = () => eleventyConfig.htmlTransformer?.callbacks?.html ?? [];
   const before = new Set(callbacks());
   addBasePlugin();
@@ -166,16 +170,79 @@ export function scanForBasePath(eleventyConfig: BasePathConfig, addBasePlugin: (
   const baseTransform = callbacks().find((c) => !before.has(c) && c.priority === -2);
   if (!baseTransform) return;
   baseTransform.enabled = (context) => Boolean(context.baseHref);
+  if (!scan) return;
   let pageTransform: ((html: string) => Promise<string>) | undefined;
   eleventyConfig.addTransform('basePath', function (content) {
     const outputPath = this.page?.outputPath;
     if (typeof content !== 'string' || typeof outputPath !== 'string' || !outputPath.endsWith('.html')) return content;
-    if (!pageTransform) {
-      const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
-      const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
-      // At `/` the base plugin leaves every URL as it is.
-      pageTransform = url.call({}, '/') === '/' ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
-    }
+    pageTransform ??= pathPrefixTransform(eleventyConfig);
     return pageTransform(content);
   });
+}
+
+/** {@link basePathTransform} with the HTML base plugin's filters for Eleventy's `pathPrefix`; at `/` the identity. */
+function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (html: string) => Promise<string> {
+  const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
+  const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
+  // At `/` the base plugin leaves every URL as it is.
+  return url.call({}, '/') === '/' ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
+}
+
+/**
+ * The URL attributes sanitised HTML may have (`sanitize.ts` allows no other tag of
+ * {@link URL_ATTRIBUTES}' with a URL: no `cite`, `ping`, form, object or frame), each with
+ * its value when it has one. sanitize-html writes every attribute `name="value"` (a `"` in a
+ * value as `&quot;`), or a bare `name` when the value is empty.
+ */
+const SANITISED_URL_ATTRIBUTE = /\s(href|srcset|src|poster)(?=[\s=>/])(="([^"]*)")?/gi;
+
+/**
+ * Whether {@link basePathTransform} may change sanitised HTML (an entry's body): false only
+ * when every URL attribute it has is a valid absolute URL (which the base path leaves as it
+ * is) or a fragment without `/` (`#install`, which the `url` filter leaves as it is too).
+ * Text that looks like an attribute only makes the answer true: the transform then decides.
+ */
+export function mayTakeBasePath(html: string): boolean {
+  SANITISED_URL_ATTRIBUTE.lastIndex = 0;
+  for (let m = SANITISED_URL_ATTRIBUTE.exec(html); m; m = SANITISED_URL_ATTRIBUTE.exec(html)) {
+    const value = m[3];
+    if (value === undefined || m[1]!.toLowerCase() === 'srcset') return true;
+    if (value.startsWith('#') ? value.includes('/') : value.trim() !== value || !URL.canParse(value)) return true;
+  }
+  return false;
+}
+
+/** Entry bodies with the base path for the pages (see {@link entryPageHtml}). */
+export interface EntryPageHtml {
+  /** Converts the bodies that need it; before the pages are rendered (the site data's loading). */
+  prepare(entries: ReadonlyArray<{ html: string }>): Promise<void>;
+  /** An entry's body for a page (the `pageHtml` filter): its `html`, with the base path when it needs one. */
+  html(entry: { html: string }): string;
+}
+
+/**
+ * Entry bodies (sanitised HTML from the site data) with the base path on their site-relative
+ * URLs, byte for byte what the page scan ({@link addBasePath} with `scan`) writes for them.
+ * Converted before the pages are rendered, as the site data is loaded, so that the filter is
+ * synchronous (Nunjucks drops the output of an asynchronous filter inside a `for` loop): only
+ * the bodies {@link mayTakeBasePath} does not clear, each once. With `scan`, or at `/`,
+ * bodies are used as they are: the page scan adds the base path.
+ */
+export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>, scan: boolean): EntryPageHtml {
+  /** By entry: each build's site data has entries of its own. */
+  const converted = new WeakMap<object, string>();
+  return {
+    async prepare(entries) {
+      if (scan) return;
+      const transform = pathPrefixTransform(eleventyConfig);
+      await Promise.all(
+        entries.map(async (entry) => {
+          if (!mayTakeBasePath(entry.html)) return;
+          const html = await transform(entry.html);
+          if (html !== entry.html) converted.set(entry, html);
+        }),
+      );
+    },
+    html: (entry) => converted.get(entry) ?? entry.html,
+  };
 }

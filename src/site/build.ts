@@ -222,7 +222,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return r;
     });
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
-    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
+    // The pages are scanned for the base path only when templates other than the packaged
+    // ones are in play (docs/site.md#base-path).
+    const basePathScan = configPath !== undefined || input.teamTemplates.length > 0;
+    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData, basePathScan };
     const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb };
     let previous: string[];
     try {

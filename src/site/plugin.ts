@@ -3,9 +3,11 @@
  * data (see `data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
  * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
- * passthrough of `widget.js` and `images/`, and Eleventy's HTML base plugin: with a base path
- * (`pathPrefix`, the path of the site URL, see `site-url.ts`) every URL in the HTML pages
- * gets it, so the templates keep writing site-relative URLs (`/feed.xml`).
+ * passthrough of `widget.js` and `images/`, and the base path (`pathPrefix`, the path of the
+ * site URL, see `site-url.ts`; docs/site.md#base-path): the packaged templates write every
+ * site-relative URL through Eleventy's `url` filter and every body through `withBasePath`;
+ * when templates of a team's are in play, every HTML page is scanned for its URLs instead
+ * (base-path.ts), so that theirs may keep writing bare site-relative URLs (`/feed.xml`).
  * `.eleventy.js` adds it; `build.ts` runs Eleventy with it programmatically.
  *
  * @module
@@ -15,13 +17,13 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { loadConfig, type Config } from '../config.js';
 import { xmlCharsTransform } from '../xml-chars.js';
-import { scanForBasePath } from './base-path.js';
+import { addBasePath, entryPageHtml } from './base-path.js';
 import { BuildState } from './build-state.js';
 import { loadSiteData } from './data.js';
 import { addSiteFilters } from './filters.js';
 import { IMAGES_DIR } from './images.js';
 import type { SiteData } from './site-model.js';
-import { BUNDLE_DIR, listThemes } from './themes.js';
+import { BUNDLE_DIR, listThemes, stylesheetFile } from './themes.js';
 
 /**
  * Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working
@@ -47,6 +49,16 @@ export interface ChangelogSitePluginOptions {
    * search index) and frozen; without it the plugin loads it from `contentDir`.
    */
   siteData?: SiteData;
+  /**
+   * Whether the pages are scanned for their URLs to put the base path in front of them
+   * (base-path.ts), and the stylesheet goes through the bundle plugin's `css` bundle: needed
+   * when templates other than the packaged ones are in play (a team's `site/` template, a
+   * project `.eleventy.js`), which may write site-relative URLs without the `url` filter or
+   * use `{% css %}`. Without it the packaged templates write the base path themselves and the
+   * stylesheet is written once. Default true (plain Eleventy, `dev`); `build.ts` decides from
+   * the staged templates (site-stage.ts).
+   */
+  basePathScan?: boolean;
 }
 
 /** Marks a configuration the plugin was added to (a registry symbol: shared by every copy of this module). */
@@ -60,6 +72,8 @@ interface EleventyConfigLike {
   addGlobalData(name: string, data: unknown): void;
   addPassthroughCopy(path: string | Record<string, string>): void;
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
+  addPairedShortcode(name: string, fn: (...args: never[]) => unknown): void;
+  addTemplate(virtualPath: string, content: unknown, data?: Record<string, unknown>): void;
   addAsyncFilter(name: string, fn: (...args: never[]) => Promise<unknown>): void;
   addPreprocessor(name: string, extensions: string, fn: (data: Record<string, unknown>, content: string) => unknown): void;
   addBundle?(name: string, options?: Record<string, unknown>): void;
@@ -103,33 +117,64 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     // After the paths: the configuration's theme when it was loaded for them.
     theme: given('theme') ?? project?.theme,
     siteData: given('siteData'),
+    basePathScan: given('basePathScan') ?? true,
   };
   const state = BuildState.attach(eleventyConfig);
 
-  // The feed plugin adds Eleventy's HTML base plugin: with Eleventy's `pathPrefix` (which
-  // `build.ts` sets from the site URL; `--pathprefix` for plain Eleventy) it puts the base
-  // path in front of every URL of the HTML pages; at `/` (`dev`) it does nothing. Not added
-  // here again: a plugin added from a plugin escapes Eleventy's "unique" check, and its URL
-  // transform would run twice.
-  // The base plugin's whole-page URL transform is replaced by base-path.ts's scan.
-  scanForBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin));
+  // The feed plugin adds Eleventy's HTML base plugin (its URL filters serve `feedHtml`). Not
+  // added here again: a plugin added from a plugin escapes Eleventy's "unique" check, and
+  // its URL transform would run twice. Its whole-page transform is off: with a base path
+  // (Eleventy's `pathPrefix`, which `build.ts` sets from the site URL; `--pathprefix` for
+  // plain Eleventy) the packaged templates write it (the `url` filter, `withBasePath`), or
+  // base-path.ts's scan puts it in front of every URL of every HTML page.
+  const scan = o.basePathScan;
+  addBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin), scan);
+  const pageHtml = entryPageHtml(eleventyConfig, scan);
+  eleventyConfig.addFilter('pageHtml', (entry: { html: string }) => pageHtml.html(entry));
   // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
-  // parses every page with posthtml; our layout always fills the css bundle, so it is off.
+  // parses every page with posthtml: off.
   eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
-  eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
+  // Read by base.njk: which of the two ways the stylesheet is linked.
+  eleventyConfig.addGlobalData('cssBundle', scan);
+  if (scan) {
+    // The page scan adds the base path: a URL written through `url` must not get it twice.
+    eleventyConfig.addFilter('url', (url: string) => url);
+    // eleventy-base-blog's CSS bundle, which a team's templates may add to with `{% css %}`:
+    // base.njk fills it with the stylesheet and links the one hashed file it writes. The
+    // bundle plugin's transform then splits every page to find its placeholders.
+    eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
+  } else {
+    // No template of the team's: the stylesheet is one file written by this virtual template,
+    // named as the bundle plugin names it (themes.ts), with no per-page transform.
+    eleventyConfig.addTemplate('changelog-stylesheet.11ty.js', {
+      data: { eleventyExcludeFromCollections: true, permalink: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.url ?? false },
+      render: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.content ?? '',
+    });
+    // base.njk's `{% css %}` is in its `cssBundle` branch, which is not taken: the tag only
+    // has to parse.
+    eleventyConfig.addPairedShortcode('css', () => '');
+  }
+  let stylesheet: { css: string; url: string } | undefined;
+  eleventyConfig.addFilter('stylesheetUrl', (css: string) => {
+    if (stylesheet?.css !== css) stylesheet = { css, url: stylesheetFile(css)?.url ?? '' };
+    return stylesheet.url;
+  });
 
-  eleventyConfig.addGlobalData('changelog', async () =>
-    o.siteData ??
-    loadSiteData(o.contentDir, {
-      siteUrl: o.siteUrl,
-      today: o.today,
-      themes: await listThemes(o.siteDir),
-      theme: o.theme,
-      backlinkUrl: o.backlinkUrl,
-      imageRoots: [o.contentDir, o.siteDir],
-      siteDir: o.siteDir,
-    }),
-  );
+  eleventyConfig.addGlobalData('changelog', async () => {
+    const data =
+      o.siteData ??
+      (await loadSiteData(o.contentDir, {
+        siteUrl: o.siteUrl,
+        today: o.today,
+        themes: await listThemes(o.siteDir),
+        theme: o.theme,
+        backlinkUrl: o.backlinkUrl,
+        imageRoots: [o.contentDir, o.siteDir],
+        siteDir: o.siteDir,
+      }));
+    await pageHtml.prepare(data.entries);
+    return data;
+  });
   // A page's date is its template file's creation time by default: the staged copies are
   // created afresh by each build, in no fixed order, so collections (the sitemap) came out
   // in another order from build to build. One date for every page (a page's own `date`

@@ -8,13 +8,19 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../config.js';
 import { filesUnder } from './file-list.js';
 
 /** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
 export interface SiteInput {
   dir: string;
+  /**
+   * The team's files Eleventy may render or include (relative to the staged input): every
+   * file of the team's `site/` but the stylesheet's (`_includes/css/`), the images and
+   * `widget.js`. Empty when the packaged templates are the only ones.
+   */
+  teamTemplates: string[];
   /** Rewrites staged paths in a message to the file they came from. */
   explain(message: string): string;
   cleanup(): Promise<void>;
@@ -32,13 +38,19 @@ export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
   const stage = await mkdtemp(join(tmpdir(), 'changelog-site-'));
   const layers = existsSync(PACKAGED_SITE_DIR) ? [PACKAGED_SITE_DIR, siteDir] : [siteDir];
   const origin = new Map<string, string>();
+  const teamTemplates: string[] = [];
   for (const layer of layers) {
     if (!existsSync(layer)) continue;
     await cp(layer, stage, { recursive: true, force: true });
-    for (const f of await filesUnder(layer)) origin.set(relative(layer, f), f);
+    for (const f of await filesUnder(layer)) {
+      const rel = relative(layer, f);
+      origin.set(rel, f);
+      if (resolve(layer) !== resolve(PACKAGED_SITE_DIR) && !NOT_TEMPLATES.test(rel.split(sep).join('/'))) teamTemplates.push(rel);
+    }
   }
   return {
     dir: stage,
+    teamTemplates,
     explain(message) {
       // Eleventy names files relative to the working directory, or absolute.
       const forms = [stage, relative(process.cwd(), stage)].map(escapeRegExp).join('|');
@@ -47,6 +59,9 @@ export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
     cleanup: () => rm(stage, { recursive: true, force: true }),
   };
 }
+
+/** Files of a site that Eleventy neither renders nor includes: the stylesheet's parts, images (copied) and the widget (copied). */
+const NOT_TEMPLATES = /^(?:_includes\/css\/|images\/|widget\.js$)/;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

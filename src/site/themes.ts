@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
@@ -90,8 +91,8 @@ export function checkThemeOverride(configured: string | undefined, available: re
 
 /**
  * The site's stylesheet: `_includes/css/base.css`, the theme's file, then
- * `_includes/css/custom.css` when the site has one. Read once per build; the layout puts it
- * in the `css` bundle, which the bundle plugin writes as one hashed file.
+ * `_includes/css/custom.css` when the site has one. Read once per build and written as one
+ * file named by its content's hash ({@link stylesheetFile}).
  *
  * @param siteDir the site directory (Eleventy's input).
  */
@@ -105,4 +106,21 @@ export async function readStylesheet(siteDir: string, theme: ThemeChoice): Promi
     }
   }
   return parts.join('\n\n');
+}
+
+/**
+ * Where the stylesheet is written and what: `/bundle/<hash>.css`, the hash the first ten
+ * characters of the base64url SHA-256 of the trimmed text. That is the bundle plugin's
+ * naming and content (`BundleFileOutput` of @11ty/eleventy-plugin-bundle, whose `css` bundle
+ * trims what it is given): a build that writes the file itself and one whose layout fills the
+ * `css` bundle with the same text link the same file. Null for an empty stylesheet (the
+ * bundle plugin writes none either).
+ *
+ * @param css the stylesheet's text ({@link readStylesheet}).
+ */
+export function stylesheetFile(css: string): { url: string; content: string } | null {
+  const content = css.trim();
+  if (!content) return null;
+  const hash = createHash('sha256').update(content).digest('base64url').slice(0, 10);
+  return { url: `/${BUNDLE_DIR}/${hash}.css`, content };
 }

@@ -8,7 +8,7 @@ import Eleventy from '@11ty/eleventy';
 import * as eleventyExports from '@11ty/eleventy';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { basePathTransform, scanForBasePath, type BasePathConfig } from '../../src/site/base-path.js';
+import { addBasePath, basePathTransform, type BasePathConfig } from '../../src/site/base-path.js';
 import { useTempDir } from '../helpers/cli.js';
 
 /** Eleventy's HTML base plugin (exported by Eleventy 3; its typings do not name it). */
@@ -90,7 +90,7 @@ describe('the base path by one scan over the page, against the HTML base plugin'
   beforeAll(async () => {
     plugin = await build('plugin', (c) => c.addPlugin(HtmlBasePlugin));
     // As the site plugin does it: from a plugin, where Eleventy adds a plugin at once.
-    scanned = await build('scan', (c) => c.addPlugin((inner: typeof c) => scanForBasePath(inner, () => inner.addPlugin(HtmlBasePlugin))));
+    scanned = await build('scan', (c) => c.addPlugin((inner: typeof c) => addBasePath(inner, () => inner.addPlugin(HtmlBasePlugin), true)));
   });
 
   it('writes the same elements, attributes and text as the plugin', () => {
