@@ -3,19 +3,26 @@
 // same templates, in real Eleventy builds of the same site: every output file is the same,
 // byte for byte, under `/repo/` and at `/`. The comparison finds a template that forgets
 // `| url`. And a team's template gets the base path from the scan, in a real `build`.
+import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { basePathTransform, mayTakeBasePath } from '../../src/site/base-path.js';
 import { buildSite } from '../../src/site/build.js';
 import { loadSiteData } from '../../src/site/data.js';
 import { runEleventy } from '../../src/site/eleventy-run.js';
 import { prepareSiteInput } from '../../src/site/site-stage.js';
+import { renderBody } from '../../src/site/sanitize.js';
 import { listThemes } from '../../src/site/themes.js';
+import { CORPUS_DIR, loadCorpus } from '../corpus/corpus.js';
 import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, writeContent, WORKSPACE } from './fixture.js';
 
 const SITE_URL = 'https://acme.github.io/repo/';
+
+/** Eleventy's `url` filter (what the HTML base plugin's `htmlBaseUrl` calls for a base path; not in Eleventy's exports). */
+const { default: urlFilter } = (await import(new URL('../../node_modules/@11ty/eleventy/src/Filters/Url.js', import.meta.url).href)) as { default: (url: string, pathPrefix: string) => string };
 
 /** Bodies with every kind of URL an entry may hold. */
 const BODY = `A chart:
@@ -160,5 +167,25 @@ describe("a team's template under a base path", () => {
       expect(html, page).not.toContain('/repo/repo/');
     }
     expect(await readFile(join(out, 'entries/picture/index.html'), 'utf8')).toContain('src="/repo/images/chart.png"');
+  });
+});
+
+describe('mayTakeBasePath, which lets a body skip the conversion', () => {
+  it('clears only bodies the conversion leaves as they are (every body of the real corpus, and the fixture body)', async () => {
+    const transform = basePathTransform({ url: (u) => urlFilter(u, '/repo/'), html: (h) => Promise.resolve(h) });
+    const bodies = [...(existsSync(CORPUS_DIR) ? loadCorpus() : []).map((e) => e.body), BODY, 'A [bare](<>) link and `src/index.ts`.'].map((b) => renderBody(b));
+    let cleared = 0;
+    for (const html of bodies) {
+      if (mayTakeBasePath(html)) continue;
+      cleared++;
+      expect(await transform(html)).toBe(html);
+    }
+    // Most bodies are cleared; those with a site-relative URL are not.
+    expect(cleared).toBeGreaterThan(bodies.length / 2);
+    expect(mayTakeBasePath(renderBody(BODY))).toBe(true);
+    expect(mayTakeBasePath('<a href="#top">x</a> <a href="https://a.test/">y</a>')).toBe(false);
+    for (const html of ['<a href="/x/">x</a>', '<a href="x/">x</a>', '<a href="#a/../b">x</a>', '<a href>x</a>', '<img srcset="https://a.test/x 1x">', '<a href="https://a b/">x</a>']) {
+      expect(mayTakeBasePath(html), html).toBe(true);
+    }
   });
 });
