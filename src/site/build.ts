@@ -20,7 +20,7 @@ import { stripPath } from '../mirror/entry-problems.js';
 import { buildFingerprint, openBodyCache } from './build-cache.js';
 import { emptyOutput, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
-import { openPageCache, type PageCache } from './page-cache.js';
+import { openPageCache, PAGE_PACK_FILE, type PageCache } from './page-cache.js';
 import { planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
 import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
@@ -158,7 +158,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
-  const eleventyThread = runsOnWorker(entryNames.length) ? startEleventyThread(heapLimitMb) : undefined;
+  // Unless a page cache is likely to leave few pages to render (a pack exists; see
+  // `rendering` below): then Eleventy runs in this thread.
+  const likelyWarm = options.cacheDir !== undefined && existsSync(join(options.cacheDir, PAGE_PACK_FILE));
+  const eleventyThread = runsOnWorker(entryNames.length) && !likelyWarm ? startEleventyThread(heapLimitMb) : undefined;
   if (!eleventyThread) preloadEleventy();
   try {
     const themes = await listThemes(input.dir);
@@ -226,6 +229,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       plan = planPages(siteData, fingerprint, pageCache.has);
       siteData = plan.data;
     }
+    // The pages Eleventy renders decide where it runs (eleventy-run.ts): a warm build's few
+    // pages in this thread, which saves starting a thread and copying the data to it.
+    const rendering = plan ? plan.rendered : entryFiles.length;
     unreadable = siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) }));
     feedDates = siteData.feedDates;
     timings.dataMs = Date.now() - started;
@@ -233,7 +239,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // index are the two memory peaks of a build: the one ends before the other begins.
     let eleventySettled: () => void = () => undefined;
     const eleventyRun = new Promise<void>((resolve) => (eleventySettled = resolve));
-    search = indexer?.finish(runsOnWorker(entryFiles.length) ? eleventyRun : undefined).then((r) => {
+    search = indexer?.finish(runsOnWorker(rendering) ? eleventyRun : undefined).then((r) => {
       timings.searchMs = Date.now() - searchStarted;
       return r;
     });
@@ -253,14 +259,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     let written: EleventyWritten;
     try {
       try {
-        written = await runEleventyIsolated(run, entryFiles.length, eleventyThread);
+        written = await runEleventyIsolated(run, rendering, eleventyThread);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         // More than the estimate is live: build again without a limit. The same pages are
         // written again (over the first attempt's), so the output is not emptied: the search
         // index may be being written into it.
         warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
-        written = await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
+        written = await runEleventyIsolated({ ...run, heapLimitMb: undefined }, rendering);
       }
     } catch (cause) {
       eleventySettled();

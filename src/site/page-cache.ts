@@ -78,7 +78,7 @@ type Row = [string, number, number];
 /** The pages of a pack by key (views into its bytes); throws with the reason when it cannot be used. */
 function readPack(bytes: Buffer, fingerprint: string): Map<string, Buffer> {
   const firstLine = bytes.indexOf(0x0a);
-  if (firstLine < 0) throw new Error('it is incomplete (no header)');
+  if (firstLine < 0) throw new Error('it is corrupt or incomplete (no header)');
   const header = JSON.parse(bytes.subarray(0, firstLine).toString('utf8')) as Header;
   if (header.format !== FORMAT) throw new Error('it was written by another version of changelog-sync');
   if (header.fingerprint !== fingerprint) throw new Error('it was made by another version of changelog-sync, other templates or other site options');
