@@ -225,8 +225,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     let pageCache: PageCache | undefined;
     let plan: PagePlan | undefined;
     if (pageCacheOpened && fingerprint) {
-      pageCache = await pageCacheOpened;
-      plan = planPages(siteData, fingerprint, pageCache.has);
+      const opened = await pageCacheOpened;
+      pageCache = opened;
+      plan = planPages(siteData, fingerprint, (key) => opened.has(key));
       siteData = plan.data;
     }
     // The pages Eleventy renders decide where it runs (eleventy-run.ts): a warm build's few

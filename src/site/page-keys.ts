@@ -32,20 +32,20 @@ import type { KeyedPage } from './page-cache.js';
 import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag } from './site-model.js';
 
 /** An entry's fields the entry page and the index page's card read. */
-export const ENTRY_FIELDS = ['url', 'slug', 'title', 'excerpt', 'date', 'displayDate', 'html'] as const satisfies ReadonlyArray<keyof SiteEntry>;
+const ENTRY_FIELDS = ['url', 'slug', 'title', 'excerpt', 'date', 'displayDate', 'html'] as const satisfies ReadonlyArray<keyof SiteEntry>;
 /** A tag chip's fields (`tag-list.njk`, the index page's tag filter). */
-export const TAG_CHIP_FIELDS = ['name', 'url', 'style'] as const satisfies ReadonlyArray<keyof SiteTag>;
+const TAG_CHIP_FIELDS = ['name', 'url', 'style'] as const satisfies ReadonlyArray<keyof SiteTag>;
 /** A neighbour's fields the entry page's links read. */
-export const NEIGHBOUR_FIELDS = ['url', 'title'] as const;
+const NEIGHBOUR_FIELDS = ['url', 'title'] as const;
 /** A tag page's tag's fields (its hero and feed links). */
-export const TAG_FIELDS = ['name', 'style', 'count', 'feeds'] as const satisfies ReadonlyArray<keyof SiteTag>;
+const TAG_FIELDS = ['name', 'style', 'count', 'feeds'] as const satisfies ReadonlyArray<keyof SiteTag>;
 /** An entry's fields a tag page's row reads (`entry-row.njk`). */
-export const ROW_FIELDS = ['url', 'title', 'excerpt', 'date', 'displayDate'] as const satisfies ReadonlyArray<keyof SiteEntry>;
+const ROW_FIELDS = ['url', 'title', 'excerpt', 'date', 'displayDate'] as const satisfies ReadonlyArray<keyof SiteEntry>;
 /** A list page's own fields (`pagination.njk`, the hero's page number). */
-export const LIST_PAGE_FIELDS = ['url', 'pageNumber', 'pageCount', 'previousUrl', 'nextUrl'] as const satisfies ReadonlyArray<keyof ListPage>;
+const LIST_PAGE_FIELDS = ['url', 'pageNumber', 'pageCount', 'previousUrl', 'nextUrl'] as const satisfies ReadonlyArray<keyof ListPage>;
 
 /** The pages of the routes, each with its key, by kind (in the data's order). */
-export interface PageKeys {
+interface PageKeys {
   entries: KeyedPage[];
   indexPages: KeyedPage[];
   tagPages: KeyedPage[];
@@ -60,7 +60,7 @@ function pick<T extends object, K extends keyof T>(value: T, fields: readonly K[
 }
 
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`). */
-export function pagePath(url: string): string {
+function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 
@@ -68,7 +68,7 @@ export function pagePath(url: string): string {
  * The key of every page the routes render from `data`, for a build with `fingerprint`.
  * Entries' fields are hashed once each (an entry is on its page and on an index page).
  */
-export function pageKeys(data: SiteData, fingerprint: string): PageKeys {
+function pageKeys(data: SiteData, fingerprint: string): PageKeys {
   const common = sha256(JSON.stringify([fingerprint, data.site, data.siteUrl, data.css, data.tagList.length > 0]));
   const key = (kind: string, url: string, parts: unknown[]) => sha256(JSON.stringify([common, kind, url, ...parts]));
   const chips = (tags: SiteTag[]) => tags.map((t) => pick(t, TAG_CHIP_FIELDS));

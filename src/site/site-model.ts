@@ -111,7 +111,7 @@ export interface ListPage {
 }
 
 /** One page of the index: the `indexPage` of `_includes/index-page.njk`. */
-export type IndexPage = ListPage;
+type IndexPage = ListPage;
 
 /** One page of a tag's entry list (20 entries a page, like the index): the `tagPage` of `_includes/tag-page.njk`. */
 export interface TagPage extends ListPage {

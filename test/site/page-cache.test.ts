@@ -233,12 +233,14 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
     flipped.write('X', at + 4);
     await writeFile(pack(), flipped);
     const afterFlip = await build({ cacheDir: cacheDir() });
-    expect(afterFlip.cache?.pages).toMatchObject({ reused: 0, note: expect.stringMatching(/page cache .* was not used: it is corrupt \(the checksum of a page does not match\)/) });
+    expect(afterFlip.cache?.pages.reused).toBe(0);
+    expect(afterFlip.cache?.pages.note).toMatch(/page cache .* was not used: it is corrupt \(the checksum of a page does not match\)/);
     expect(await differences(cold.outputDir, afterFlip.outputDir)).toEqual([]);
     // That build wrote a good pack again; cut short, it is not used.
     await writeFile(pack(), (await readFile(pack())).subarray(0, Math.floor(bytes.length / 2)));
     const cut = await build({ cacheDir: cacheDir() });
-    expect(cut.cache?.pages).toMatchObject({ reused: 0, note: expect.stringMatching(/corrupt or incomplete/) });
+    expect(cut.cache?.pages.reused).toBe(0);
+    expect(cut.cache?.pages.note).toMatch(/corrupt or incomplete/);
     expect(await differences(cold.outputDir, cut.outputDir)).toEqual([]);
     // Not a pack at all.
     await writeFile(pack(), 'not a pack');
@@ -246,7 +248,8 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
     // Another fingerprint (another site URL, so another base path): not used.
     expect((await build({ cacheDir: cacheDir() })).cache?.pages).toMatchObject({ rendered: 0, note: undefined });
     const moved = await build({ cacheDir: cacheDir(), siteUrl: 'https://acme.github.io/other/' });
-    expect(moved.cache?.pages).toMatchObject({ reused: 0, note: expect.stringMatching(/other site options/) });
+    expect(moved.cache?.pages.reused).toBe(0);
+    expect(moved.cache?.pages.note).toMatch(/other site options/);
     expect(await readFile(join(moved.outputDir, 'index.html'), 'utf8')).not.toContain('/changelog/');
   });
 
@@ -268,7 +271,8 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
     const footer = await readFile(join(PACKAGED_SITE_DIR, '_includes/footer.njk'), 'utf8');
     await writeFile(join(site, '_includes/footer.njk'), `${footer}<!-- team -->\n`);
     const own = await build({ cacheDir: cacheDir(), siteDir: site });
-    expect(own.cache?.pages).toMatchObject({ reused: 0, note: expect.stringMatching(/templates of the site's own \(_includes\/footer\.njk\)/) });
+    expect(own.cache?.pages.reused).toBe(0);
+    expect(own.cache?.pages.note).toMatch(/templates of the site's own \(_includes\/footer\.njk\)/);
     expect(await readFile(join(own.outputDir, 'index.html'), 'utf8')).toContain('<!-- team -->');
   });
 });
