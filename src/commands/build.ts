@@ -25,8 +25,8 @@ export interface BuildCommandOptions {
 /** Human summary of a build. */
 export function formatBuild(r: BuildResult): string {
   const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
-  const cached = r.cache ? `, ${r.cache.pages.rendered} rendered and ${r.cache.pages.reused} from the page cache` : '';
-  return `Built ${r.pages} pages (${r.files.length} files${cached}, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${missing}`;
+  const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${missing}`;
 }
 
 /**
