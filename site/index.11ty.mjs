@@ -1,8 +1,12 @@
 // The updates, newest first, 20 a page: /, /page/2/, ... (the markup: _includes/index-page.njk).
+// The pages are cut in src/site/tags.ts (`changelog.indexPages`); the pages to render: every
+// one, but for those a build takes from its page cache (src/site/page-cache.ts). Out of
+// collections: the sitemap lists them from the data.
 export const data = {
-  pagination: { data: 'changelog.entries', size: 20, alias: 'pageEntries', addAllPagesToCollections: true, generatePageOnEmptyData: true },
+  pagination: { data: 'changelog.render.indexPages', size: 1, alias: 'indexPage' },
+  eleventyExcludeFromCollections: true,
   layout: 'index-page.njk',
-  permalink: (data) => (data.pagination.pageNumber > 0 ? `/page/${data.pagination.pageNumber + 1}/index.html` : '/index.html'),
+  permalink: (data) => `${data.indexPage.url}index.html`,
 };
 
 export function render() {

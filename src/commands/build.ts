@@ -25,7 +25,8 @@ export interface BuildCommandOptions {
 /** Human summary of a build. */
 export function formatBuild(r: BuildResult): string {
   const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
-  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${missing}`;
+  const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${missing}`;
 }
 
 /**
@@ -82,6 +83,7 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
   if (result.cache?.note) reporter.info(result.cache.note);
+  if (result.cache?.pages.note) reporter.info(result.cache.pages.note);
   // An entry file the build could not read is missing from the site: each is named.
   for (const u of result.unreadable) {
     reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });

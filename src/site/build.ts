@@ -20,6 +20,8 @@ import { stripPath } from '../mirror/entry-problems.js';
 import { buildFingerprint, openBodyCache } from './build-cache.js';
 import { emptyOutput, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
+import { openPageCache, PAGE_PACK_FILE, type PageCache } from './page-cache.js';
+import { planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
 import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, startEleventyThread, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
@@ -56,9 +58,9 @@ export interface BuildOptions {
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /**
-   * The build cache folder (build-cache.ts): bodies rendered by an earlier build with the
-   * same fingerprint are taken from it, and this build's are written to it. Default: none
-   * (every body is rendered).
+   * The build cache folder (build-cache.ts, page-cache.ts): bodies and pages rendered by an
+   * earlier build with the same fingerprint are taken from it, and this build's are written
+   * to it. Default: none (every body and page is rendered).
    */
   cacheDir?: string;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
@@ -96,9 +98,12 @@ export interface BuildResult {
   feedDates?: FeedDates;
   /**
    * The build cache, when one was given: its folder, the bodies taken from it and those
-   * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so.
+   * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so;
+   * and the entry, index and tag pages rendered and taken from its page cache, and why
+   * its pages were not used, if so (page-cache.ts; with templates of the team's own,
+   * every page renders).
    */
-  cache?: { dir: string; hits: number; rendered: number; note?: string };
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
 }
 
 /**
@@ -153,7 +158,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
-  const eleventyThread = runsOnWorker(entryNames.length) ? startEleventyThread(heapLimitMb) : undefined;
+  // Unless a page cache is likely to leave few pages to render (a pack exists; see
+  // `rendering` below): then Eleventy runs in this thread.
+  const likelyWarm = options.cacheDir !== undefined && existsSync(join(options.cacheDir, PAGE_PACK_FILE));
+  const eleventyThread = runsOnWorker(entryNames.length) && !likelyWarm ? startEleventyThread(heapLimitMb) : undefined;
   if (!eleventyThread) preloadEleventy();
   try {
     const themes = await listThemes(input.dir);
@@ -180,9 +188,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).
-    const bodyCache = options.cacheDir
-      ? await openBodyCache(options.cacheDir, await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }))
-      : undefined;
+    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
+    const bodyCache = options.cacheDir && fingerprint ? await openBodyCache(options.cacheDir, fingerprint) : undefined;
+    // The page cache (read while the data loads): only where the pages' keys cover what
+    // their templates read, the packaged templates' without a project `.eleventy.js`.
+    const ownTemplate = options.cacheDir && (configPath ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
+    const pageCacheOpened = options.cacheDir && fingerprint && !ownTemplate ? openPageCache(options.cacheDir, fingerprint) : undefined;
+    pageCacheOpened?.catch(() => undefined); // awaited below
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
     const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
@@ -210,6 +222,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await Promise.allSettled([indexer?.finish(), emptied]);
       throw err;
     }
+    let pageCache: PageCache | undefined;
+    let plan: PagePlan | undefined;
+    if (pageCacheOpened && fingerprint) {
+      const opened = await pageCacheOpened;
+      pageCache = opened;
+      plan = planPages(siteData, fingerprint, (key) => opened.has(key));
+      siteData = plan.data;
+    }
+    // The pages Eleventy renders decide where it runs (eleventy-run.ts): a warm build's few
+    // pages in this thread, which saves starting a thread and copying the data to it.
+    const rendering = plan ? plan.rendered : entryFiles.length;
     unreadable = siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) }));
     feedDates = siteData.feedDates;
     timings.dataMs = Date.now() - started;
@@ -217,7 +240,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // index are the two memory peaks of a build: the one ends before the other begins.
     let eleventySettled: () => void = () => undefined;
     const eleventyRun = new Promise<void>((resolve) => (eleventySettled = resolve));
-    search = indexer?.finish(runsOnWorker(entryFiles.length) ? eleventyRun : undefined).then((r) => {
+    search = indexer?.finish(runsOnWorker(rendering) ? eleventyRun : undefined).then((r) => {
       timings.searchMs = Date.now() - searchStarted;
       return r;
     });
@@ -234,38 +257,53 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await abandonSearch();
       throw err;
     }
+    // The cached pages are written while Eleventy renders the others.
+    const reusing = plan && pageCache ? pageCache.writeInto(options.outputDir, plan.reused) : Promise.resolve([]);
+    reusing.catch(() => undefined); // awaited below
     let written: EleventyWritten;
     try {
       try {
-        written = await runEleventyIsolated(run, entryFiles.length, eleventyThread);
+        written = await runEleventyIsolated(run, rendering, eleventyThread);
       } catch (err) {
         if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         // More than the estimate is live: build again without a limit. The same pages are
         // written again (over the first attempt's), so the output is not emptied: the search
         // index may be being written into it.
         warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
-        written = await runEleventyIsolated({ ...run, heapLimitMb: undefined }, entryFiles.length);
+        written = await runEleventyIsolated({ ...run, heapLimitMb: undefined }, rendering);
       }
     } catch (cause) {
       eleventySettled();
-      await abandonSearch();
+      await Promise.allSettled([abandonSearch(), reusing]);
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
       });
     }
     eleventySettled();
-    if (bodyCache && options.cacheDir) {
-      cache = { dir: options.cacheDir, hits: bodyCache.stats.hits, rendered: bodyCache.stats.misses, note: bodyCache.note };
-      // Written while the search index is finished; a cache that cannot be written costs
-      // the next build time, not this one its site.
-      saving = bodyCache.save().catch((err: Error) => {
-        warnings.push(`the build cache could not be written to ${options.cacheDir}: ${err.message} (the next build renders every entry)`);
+    let reused: string[];
+    try {
+      reused = await reusing;
+    } catch (cause) {
+      await abandonSearch();
+      throw new ChangelogSyncError('E_BUILD', `the pages of the page cache could not be written into ${options.outputDir}: ${(cause as Error).message}`, {
+        cause,
+        hint: 'check that the output folder can be written, or build with --no-cache',
       });
     }
+    if (bodyCache && options.cacheDir) {
+      const pages = plan ? { rendered: plan.rendered, reused: plan.reused.length, note: pageCache?.note } : { rendered: siteData.entries.length + siteData.indexPages.length + siteData.tagPages.length, reused: 0, note: `the page cache is not used with templates of the site's own (${ownTemplate}): every page was rendered` };
+      cache = { dir: options.cacheDir, hits: bodyCache.stats.hits, rendered: bodyCache.stats.misses, note: bodyCache.note, pages };
+      // Written while the search index is finished; a cache that cannot be written costs
+      // the next build time, not this one its site.
+      const cacheDir = options.cacheDir;
+      const warn = (err: Error) => warnings.push(`the build cache could not be written to ${cacheDir}: ${err.message} (the next build renders every entry)`);
+      saving = Promise.all([bodyCache.save().catch(warn), plan && pageCache?.save(options.outputDir, plan.pages).catch(warn)]).then(() => undefined);
+    }
     // Before a search index is made from the written pages: a removed entry's is gone.
-    await pruneOutput(options.outputDir, previous, written.files);
-    if (!configPath) pruned = { written: written.files };
+    const ours = [...written.files, ...reused];
+    await pruneOutput(options.outputDir, previous, ours);
+    if (!configPath) pruned = { written: ours };
   } finally {
     await eleventyThread?.close(); // ended by its run, or the build failed before it
     await input.cleanup();

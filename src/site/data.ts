@@ -4,7 +4,7 @@
  * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
  * (on worker threads for a large mirror, see body-render-pool.ts). Drafts never appear; an entry
  * dated after today appears in the first build on or after its date. Entries are grouped
- * into tag pages here (tags.ts), so the templates only paginate, and into the site's and
+ * into index and tag pages here (tags.ts), so the templates only paginate, and into the site's and
  * the tags' feeds (site-feeds.ts). The shapes are site-model.ts's.
  *
  * @module
@@ -25,7 +25,7 @@ import { siteSettings } from './settings.js';
 import { siteFeed } from './site-feeds.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
 import { siteAbsoluteUrl } from './site-url.js';
-import { pagesOfTag, tagResolver } from './tags.js';
+import { listPages, pagesOfTag, tagResolver } from './tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
 
 /**
@@ -98,7 +98,7 @@ export interface LoadSiteDataOptions {
 
 /**
  * Loads the site data from a content directory: visible entries newest first, each with its
- * tags, neighbours and sanitised HTML; tag pages; the workspace settings; `latest.json`.
+ * tags, neighbours and sanitised HTML; index and tag pages; the workspace settings; `latest.json`.
  * Unreadable files are reported in `problems`, never thrown.
  */
 export async function loadSiteData(contentDir: string, options: LoadSiteDataOptions = {}): Promise<SiteData> {
@@ -230,6 +230,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const tagList = tagsOf.used();
   const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
+  const indexPages = listPages(entries, '/');
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
   return Object.freeze({
@@ -237,7 +239,10 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     site,
     tags,
     tagList,
-    tagPages: tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? [])),
+    tagPages,
+    indexPages,
+    // Every page: a build with a page cache renders only those it does not have (build.ts).
+    render: { entries, indexPages, tagPages },
     entries,
     feedEntries: feed.entries,
     feed,

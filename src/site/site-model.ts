@@ -92,20 +92,40 @@ export interface SiteEntry {
   file: string;
 }
 
-/** One page of a tag's entry list (20 entries a page, like the index). */
-export interface TagPage {
-  tag: SiteTag;
+/**
+ * One page of a list of entries, 20 a page ({@link PAGE_SIZE}), newest first: an index page
+ * (`/`, `/page/2/`, ...) or a tag page (`/tags/<slug>/`, `/tags/<slug>/page/2/`, ...).
+ */
+export interface ListPage {
   /** 0-based. */
   pageNumber: number;
-  /** Pages of this tag. */
+  /** Pages of this list (at least 1: an empty list has one empty page). */
   pageCount: number;
   entries: SiteEntry[];
-  /** Site-relative URL of this page: `/tags/<slug>/`, `/tags/<slug>/page/2/`, ... */
+  /** Site-relative URL of this page: `/`, `/page/2/`, ... or `/tags/<slug>/`, `/tags/<slug>/page/2/`, ... */
   url: string;
   /** Newer entries (the previous page), if any. */
   previousUrl: string | null;
   /** Older entries (the next page), if any. */
   nextUrl: string | null;
+}
+
+/** One page of the index: the `indexPage` of `_includes/index-page.njk`. */
+type IndexPage = ListPage;
+
+/** One page of a tag's entry list (20 entries a page, like the index): the `tagPage` of `_includes/tag-page.njk`. */
+export interface TagPage extends ListPage {
+  tag: SiteTag;
+}
+
+/**
+ * The pages the routes (`site/*.11ty.mjs`) render: every page, unless a build takes some
+ * from its page cache (page-cache.ts); then only the others.
+ */
+export interface PagesToRender {
+  entries: SiteEntry[];
+  indexPages: IndexPage[];
+  tagPages: TagPage[];
 }
 
 /** Everything templates receive as the `changelog` global. */
@@ -118,8 +138,12 @@ export interface SiteData {
   tags: Array<Record<string, unknown>>;
   /** Tags that visible entries carry, in tags.json order, then local tags by name. */
   tagList: SiteTag[];
-  /** Every page of every tag (paginated by `site/tag.njk`). */
+  /** Every page of every tag (`site/tag-pages.11ty.mjs` renders them). */
   tagPages: TagPage[];
+  /** Every page of the index, newest entries first (`site/index.11ty.mjs` renders them). */
+  indexPages: IndexPage[];
+  /** The pages this build renders (the others are its page cache's). */
+  render: PagesToRender;
   /** Visible entries, newest first. */
   entries: SiteEntry[];
   /** The entries of the feeds: the newest `FEED_LIMIT` (site-feeds.ts). */

@@ -6,7 +6,7 @@
  */
 import { isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
-import { PAGE_SIZE, type SiteEntry, type SiteTag, type TagPage } from './site-model.js';
+import { PAGE_SIZE, type ListPage, type SiteEntry, type SiteTag, type TagPage } from './site-model.js';
 
 /**
  * Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter):
@@ -65,12 +65,14 @@ export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(n
   };
 }
 
-/** Splits `entries` into pages of {@link PAGE_SIZE} for a tag. */
-export function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
+/**
+ * Splits `entries` into pages of {@link PAGE_SIZE}: the first at `firstUrl`, the next at
+ * `<firstUrl>page/2/`, ... (an empty list has one empty page).
+ */
+export function listPages(entries: SiteEntry[], firstUrl: string): ListPage[] {
   const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
-  const urlOf = (n: number) => (n === 0 ? tag.url : `${tag.url}page/${n + 1}/`);
+  const urlOf = (n: number) => (n === 0 ? firstUrl : `${firstUrl}page/${n + 1}/`);
   return Array.from({ length: pageCount }, (_, n) => ({
-    tag,
     pageNumber: n,
     pageCount,
     entries: entries.slice(n * PAGE_SIZE, (n + 1) * PAGE_SIZE),
@@ -78,4 +80,9 @@ export function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
     previousUrl: n > 0 ? urlOf(n - 1) : null,
     nextUrl: n + 1 < pageCount ? urlOf(n + 1) : null,
   }));
+}
+
+/** Splits `entries` into pages of {@link PAGE_SIZE} for a tag. */
+export function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
+  return listPages(entries, tag.url).map((page) => ({ tag, ...page }));
 }

@@ -17,7 +17,7 @@ const SITE_URL = 'https://acme.github.io/changelog/';
 interface Built {
   code: number | null;
   stderr: string;
-  cache?: { dir: string; hits: number; rendered: number; note?: string };
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages?: { rendered: number; reused: number; note?: string } };
 }
 
 /** Every file of a built site, by path relative to it. */
@@ -76,8 +76,15 @@ describe('the build cache, through the CLI', { timeout: 300_000 }, () => {
     expect(first.cache?.note).toBeUndefined();
     const warm = await build();
     expect(warm.cache).toMatchObject({ hits: 7, rendered: 0 });
+    // The page cache: 7 entry pages, 1 index page, the pages of New and Fix.
+    expect(first.cache?.pages).toEqual({ rendered: 10, reused: 0 });
+    expect(warm.cache?.pages).toEqual({ rendered: 0, reused: 10 });
     expect(await differences(cold.out, first.out)).toEqual([]);
     expect(await differences(cold.out, warm.out)).toEqual([]);
+    // Without --json, the summary says it too.
+    const text = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, CHANGELOG_OUTPUT_DIR: join(dir, `out-${++outputs}`) }, timeoutMs: 120_000 });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Built 1\d pages \(\d+ files, 7 entries searchable\) into .* in [\d.]+s; 0 pages rendered, 10 from the page cache$/m);
   });
 
   it('a changed entry is rendered again, the others come from the cache, and the site is the cold one', async () => {
