@@ -24,7 +24,8 @@ import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, startEleventyThread, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
-import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
+import { startSearchIndex } from './search-bundles.js';
+import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, type SearchIndexResult, type SearchSegments } from './search-index.js';
 import { flag, hostedPageUrl, readWorkspace } from './settings.js';
 import { prepareSiteInput } from './site-stage.js';
 import { sitePathPrefix } from './site-url.js';
@@ -99,6 +100,8 @@ export interface BuildResult {
    * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so.
    */
   cache?: { dir: string; hits: number; rendered: number; note?: string };
+  /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
+  search?: SearchSegments;
 }
 
 /**
@@ -180,12 +183,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).
-    const bodyCache = options.cacheDir
-      ? await openBodyCache(options.cacheDir, await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }))
-      : undefined;
+    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
+    const bodyCache = options.cacheDir && fingerprint ? await openBodyCache(options.cacheDir, fingerprint) : undefined;
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
-    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
+    // With a cache, the index of the last full build is kept and only newer entries indexed (search-bundles.ts).
+    const searchCache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint } : undefined;
+    const indexer = language === null ? undefined : startSearchIndex(options.outputDir, language, stopSearch.signal, searchCache);
     // The data is loaded here, once, for the pages and for the search index.
     let entryFiles;
     let siteData;
@@ -222,7 +226,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return r;
     });
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
-    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData };
+    const searchBundles = await indexer?.mergeBundles();
+    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData, searchBundles };
     const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb };
     let previous: string[];
     try {
@@ -292,6 +297,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       ].sort()
     : (await filesUnder(options.outputDir)).map((f) => relative(options.outputDir, f)).sort();
   const indexed = index?.pages ?? 0;
+  const segments = index?.segments;
+  if (segments?.warning) warnings.push(segments.warning);
+  if (cache && segments?.note) cache.note = cache.note ? `${cache.note}; ${segments.note}` : segments.note;
   return {
     outputDir: options.outputDir,
     pages: files.filter((f) => f.endsWith('.html')).length,
@@ -303,5 +311,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     timings,
     feedDates,
     cache,
+    search: segments,
   };
 }

@@ -47,6 +47,8 @@ export interface ChangelogSitePluginOptions {
    * search index) and frozen; without it the plugin loads it from `contentDir`.
    */
   siteData?: SiteData;
+  /** Search bundles the search page merges into `/pagefind/` (site-relative, e.g. `/pagefind/recent/`; search-bundles.ts). Default none. */
+  searchBundles?: string[];
 }
 
 /** Marks a configuration the plugin was added to (a registry symbol: shared by every copy of this module). */
