@@ -119,7 +119,7 @@ function explain(file: string, why: string): string {
 export async function writeSearchArchive(dir: string, fingerprint: string, language: string, entries: ReadonlyMap<string, string>, files: readonly IndexFile[]): Promise<void> {
   const contents: Contents = { entries: [...entries], files: files.map((f) => [f.path, f.content.length]) };
   const rest = Buffer.concat([Buffer.from(`${JSON.stringify(contents)}\n`), ...files.map((f) => f.content)]);
-  const header = JSON.stringify({ format: FORMAT, fingerprint, language, sha256: sha256(rest), length: rest.length, entries: entries.size });
+  const header = JSON.stringify({ format: FORMAT, fingerprint, language, sha256: sha256(rest), length: rest.length });
   await mkdir(dir, { recursive: true });
   await writeFileAtomic(join(dir, SEARCH_ARCHIVE_FILE), Buffer.concat([Buffer.from(`${header}\n`), rest]));
 }
