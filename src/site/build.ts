@@ -188,7 +188,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
     // With a cache, the index of the last full build is kept and only newer entries indexed (search-bundles.ts).
-    const searchCache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint } : undefined;
+    const searchCache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint, siteDir: input.dir } : undefined;
     const indexer = language === null ? undefined : startSearchIndex(options.outputDir, language, stopSearch.signal, searchCache);
     // The data is loaded here, once, for the pages and for the search index.
     let entryFiles;

@@ -10,6 +10,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { readSearchArchive, writeSearchArchive, type ReadArchive } from './search-archive.js';
 import {
@@ -34,7 +36,16 @@ export interface SearchCache {
   dir: string;
   /** The build's fingerprint (build-cache.ts `buildFingerprint`). */
   fingerprint: string;
+  /**
+   * Eleventy's input (the staged templates): a second bundle is made only when its
+   * `search.njk` merges it (mentions {@link SEARCH_PAGE_OPTION}); a team's own search page
+   * that does not would leave the recent entries out of search.
+   */
+  siteDir: string;
 }
+
+/** The global data the search page reads the bundles to merge from (`changelogSyncOptions.searchBundles`). */
+export const SEARCH_PAGE_OPTION = 'searchBundles';
 
 /** A search index being built, in one bundle or two. */
 export interface SearchIndexer extends EntryIndexer {
@@ -67,7 +78,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
     const indexer = startEntryIndex(outputDir, language, signal);
     return { ...indexer, mergeBundles: () => Promise.resolve([]) };
   }
-  const { dir, fingerprint } = cache;
+  const { dir, fingerprint, siteDir } = cache;
   const all: IndexedEntry[] = [];
   // Every entry, indexed as it comes, once it is known that there is no archive to keep.
   let full: EntryIndexer<BuiltIndex> | undefined;
@@ -82,11 +93,19 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
     if (!read.archive && !signal?.aborted) startFull();
     return read;
   });
+  const pageMerges = readFile(join(siteDir, 'search.njk'), 'utf8').then(
+    (page) => page.includes(SEARCH_PAGE_OPTION),
+    () => false,
+  );
   let decided: Promise<{ read: ReadArchive; hashes: Map<string, string>; split: SearchSplit }> | undefined;
   const decide = () =>
-    (decided ??= loaded.then((read) => {
+    (decided ??= Promise.all([loaded, pageMerges]).then(([read, merges]) => {
       const hashes = new Map(all.map((e) => [e.url, searchDocumentHash(e, language)]));
-      return { read, hashes, split: planSearchSplit(read.archive?.entries, hashes) };
+      const split = planSearchSplit(read.archive?.entries, hashes);
+      if (split.kind === 'split' && split.recent.length > 0 && !merges) {
+        return { read, hashes, split: { kind: 'full', reason: `the search page (search.njk) does not merge a second bundle (${SEARCH_PAGE_OPTION})` } as const };
+      }
+      return { read, hashes, split };
     }));
 
   async function build(after?: Promise<unknown>): Promise<SearchIndexResult> {
@@ -99,7 +118,9 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
         const urls = new Set(split.recent);
         const indexer = indexEntries(language, signal);
         indexer.add(all.filter((e) => urls.has(e.url)));
-        recent = await indexer.finish(after);
+        // A handful of entries: no memory peak to keep apart from Eleventy's, so the
+        // archive's files are written while Eleventy renders.
+        recent = await indexer.finish();
       }
       const files = [...archive.files, ...recent.files.map((f) => ({ path: `${RECENT_BUNDLE_DIR}/${f.path}`, content: f.content }))];
       const written = await writeSearchIndex(outputDir, { pages: archive.entries.size + recent.pages, files });

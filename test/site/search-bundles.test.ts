@@ -4,7 +4,7 @@
 // which the search page merges; when the archive does not hold, everything is indexed
 // into one bundle again. Correctness only: speed is the benchmark's.
 import { existsSync } from 'node:fs';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -126,7 +126,7 @@ describe('the search index in two bundles, with a build cache', { timeout: 300_0
   it('ignores a corrupt archive, with a note, and writes a good one', async () => {
     const file = join(options.cacheDir!, SEARCH_ARCHIVE_FILE);
     const bytes = await readFile(file);
-    bytes[bytes.length - 10] ^= 0xff;
+    bytes[bytes.length - 10]! ^= 0xff;
     await writeFile(file, bytes);
     const corrupt = await buildSite(options);
     expect(corrupt.search).toMatchObject({ indexed: 40, archived: 0, reason: 'no search archive' });
@@ -135,6 +135,19 @@ describe('the search index in two bundles, with a build cache', { timeout: 300_0
     const next = await buildSite(options);
     expect(next.search).toMatchObject({ indexed: 0, archived: 40 });
     expect(next.cache?.note).toBeUndefined();
+  });
+
+  it("indexes everything into one bundle when a team's own search page does not merge a second one", async () => {
+    const team = join(dir, 'team-site');
+    await mkdir(team, { recursive: true });
+    const page = await readFile(join(PACKAGED_SITE_DIR, 'search.njk'), 'utf8');
+    await writeFile(join(team, 'search.njk'), page.replace(/\{% for bundle in changelogSyncOptions\.searchBundles %\}.*?\{% endfor %\}/, ''));
+    const teamOptions = { ...options, siteDir: team, outputDir: join(dir, 'site/_team'), cacheDir: join(dir, 'site/team-cache') };
+    expect((await buildSite(teamOptions)).search).toMatchObject({ indexed: 40 });
+    await writeContent(join(dir, 'site'), { entries: [{ ...added, title: 'Quokka two', date: '2026-03-16' }] });
+    const warm = await buildSite(teamOptions);
+    expect(warm.search).toEqual({ indexed: 41, archived: 0, bundles: ['/pagefind/'], reason: 'the search page (search.njk) does not merge a second bundle (searchBundles)' });
+    await rm(join(content, 'entries', '2026-03-16-quokka-two.md'));
   });
 
   it('ignores the archive of other site options (another fingerprint)', async () => {
