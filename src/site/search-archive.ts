@@ -27,7 +27,7 @@ const FORMAT = 'changelog-sync-search-archive/1';
 export const SEARCH_ARCHIVE_FILE = 'search-archive.bin';
 
 /** An archive that may be used. */
-export interface SearchArchive {
+interface SearchArchive {
   /** The entries it holds: URL → SHA-256 of the search document. */
   entries: Map<string, string>;
   /** The index's files (paths relative to the index folder). */

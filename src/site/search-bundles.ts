@@ -28,7 +28,7 @@ import {
 import { planSearchSplit, type SearchSplit } from './search-split.js';
 
 /** The folder of the recent entries' bundle, inside the index folder. */
-export const RECENT_BUNDLE_DIR = 'recent';
+const RECENT_BUNDLE_DIR = 'recent';
 
 /** The build cache the index may be kept in. */
 export interface SearchCache {
@@ -45,7 +45,7 @@ export interface SearchCache {
 }
 
 /** The global data the search page reads the bundles to merge from (`changelogSyncOptions.searchBundles`). */
-export const SEARCH_PAGE_OPTION = 'searchBundles';
+const SEARCH_PAGE_OPTION = 'searchBundles';
 
 /** A search index being built, in one bundle or two. */
 export interface SearchIndexer extends EntryIndexer {
@@ -61,7 +61,7 @@ const MAIN_BUNDLE = `/${SEARCH_INDEX_DIR}/`;
 const RECENT_BUNDLE = `/${SEARCH_INDEX_DIR}/${RECENT_BUNDLE_DIR}/`;
 
 /** The SHA-256 of an entry's search document: what the archive keys its entries by. */
-export function searchDocumentHash(entry: IndexedEntry, language: string): string {
+function searchDocumentHash(entry: IndexedEntry, language: string): string {
   return createHash('sha256').update(entrySearchDocument(entry, language)).digest('hex');
 }
 
@@ -150,8 +150,8 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       return result;
     },
     async mergeBundles() {
-      const { read, split } = await decide().catch(() => ({ read: {} as ReadArchive, split: undefined }));
-      return split?.kind === 'split' && read.archive && split.recent.length > 0 ? [RECENT_BUNDLE] : [];
+      const decision = await decide().catch(() => undefined);
+      return decision?.split.kind === 'split' && decision.read.archive && decision.split.recent.length > 0 ? [RECENT_BUNDLE] : [];
     },
   };
 }

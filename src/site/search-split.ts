@@ -18,7 +18,7 @@ export const RECENT_LIMIT = 200;
  * handful of pages would rank its results by statistics of its own; and a small site is
  * cheap to index whole.
  */
-export const RECENT_SHARE = 0.05;
+const RECENT_SHARE = 0.05;
 
 /** What a build indexes: only the recent entries (the archive holds), or everything. */
 export type SearchSplit =
