@@ -117,6 +117,7 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     ms: result.ms,
     timings: result.timings,
     cache: result.cache,
+    search: result.search,
   });
   return buildExitCode(result);
 }

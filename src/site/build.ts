@@ -26,7 +26,8 @@ import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, startEleventyThread, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
-import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, startEntryIndex, type SearchIndexResult } from './search-index.js';
+import { startSearchIndex } from './search-bundles.js';
+import { buildSearchIndex, SEARCH_INDEX_DIR, searchLanguageFromData, type SearchIndexResult, type SearchSegments } from './search-index.js';
 import { flag, hostedPageUrl, readWorkspace } from './settings.js';
 import { prepareSiteInput } from './site-stage.js';
 import { sitePathPrefix } from './site-url.js';
@@ -104,6 +105,8 @@ export interface BuildResult {
    * every page renders).
    */
   cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
+  /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
+  search?: SearchSegments;
 }
 
 /**
@@ -197,7 +200,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     pageCacheOpened?.catch(() => undefined); // awaited below
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
     const searchStarted = Date.now();
-    const indexer = language === null ? undefined : startEntryIndex(options.outputDir, language, stopSearch.signal);
+    // With a cache, the index of the last full build is kept and only newer entries indexed (search-bundles.ts).
+    const searchCache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint, siteDir: input.dir } : undefined;
+    const indexer = language === null ? undefined : startSearchIndex(options.outputDir, language, stopSearch.signal, searchCache);
     // The data is loaded here, once, for the pages and for the search index.
     let entryFiles;
     let siteData;
@@ -248,7 +253,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // The pages are scanned for the base path only when templates other than the packaged
     // ones are in play (docs/site.md#base-path).
     const basePathScan = configPath !== undefined || input.teamTemplates.length > 0;
-    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData, basePathScan };
+    const searchBundles = await indexer?.mergeBundles();
+    const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData, basePathScan, searchBundles };
     const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb };
     let previous: string[];
     try {
@@ -333,6 +339,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       ].sort()
     : (await filesUnder(options.outputDir)).map((f) => relative(options.outputDir, f)).sort();
   const indexed = index?.pages ?? 0;
+  const segments = index?.segments;
+  if (segments?.warning) warnings.push(segments.warning);
+  if (cache && segments?.note) cache.note = cache.note ? `${cache.note}; ${segments.note}` : segments.note;
   return {
     outputDir: options.outputDir,
     pages: files.filter((f) => f.endsWith('.html')).length,
@@ -344,5 +353,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     timings,
     feedDates,
     cache,
+    search: segments,
   };
 }

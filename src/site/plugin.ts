@@ -59,6 +59,8 @@ export interface ChangelogSitePluginOptions {
    * the staged templates (site-stage.ts).
    */
   basePathScan?: boolean;
+  /** Search bundles the search page merges into `/pagefind/` (site-relative, e.g. `/pagefind/recent/`; search-bundles.ts). Default none. */
+  searchBundles?: string[];
 }
 
 /** Marks a configuration the plugin was added to (a registry symbol: shared by every copy of this module). */

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
@@ -28,16 +28,47 @@ export interface SearchIndexResult {
   pages: number;
   /** The index's files, relative to its folder ({@link SEARCH_INDEX_DIR}). */
   files: string[];
+  /** How the index was made, in a build with a build cache (search-bundles.ts). */
+  segments?: SearchSegments;
+}
+
+/** How the index of a build with a cache was made (the build reports it). */
+export interface SearchSegments {
+  /** Entries Pagefind indexed in this build (the recent ones, or all). */
+  indexed: number;
+  /** Entries taken from the archive, not indexed again (0 when everything was). */
+  archived: number;
+  /** The bundles the search page loads, site-relative (`/pagefind/`, then `/pagefind/recent/` if any). */
+  bundles: string[];
+  /** Why every entry was indexed (no archive, an archived entry changed, ...), when it was. */
+  reason?: string;
+  /** Why an archive that was there was not used (corrupt, another fingerprint): for `cache.note`. */
+  note?: string;
+  /** The archive could not be written (the next build indexes every entry). */
+  warning?: string;
+}
+
+/** A file of a built index: its path relative to the index folder, and its bytes. */
+export interface IndexFile {
+  path: string;
+  content: Uint8Array;
+}
+
+/** An index Pagefind built, in memory (see {@link writeIndexFiles}). */
+export interface BuiltIndex {
+  /** Pages indexed. */
+  pages: number;
+  files: IndexFile[];
 }
 
 type PagefindIndex = NonNullable<Awaited<ReturnType<(typeof import('pagefind'))['createIndex']>>['index']>;
 
 /**
- * Starts Pagefind, lets `add` fill an index, writes it into `outputDir/pagefind/` (see
- * {@link writeIndexFiles}) and stops Pagefind again (at once when `signal` aborts).
+ * Starts Pagefind, lets `add` fill an index, takes its files and stops Pagefind again (at
+ * once when `signal` aborts).
  * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
  */
-async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Promise<{ pages: number; errors: string[] }>, signal?: AbortSignal): Promise<SearchIndexResult> {
+async function withPagefind(add: (index: PagefindIndex) => Promise<{ pages: number; errors: string[] }>, signal?: AbortSignal): Promise<BuiltIndex> {
   let pagefind: typeof import('pagefind');
   try {
     pagefind = await import('pagefind');
@@ -59,16 +90,20 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
     if (added.errors.length > 0) throw fail('indexing', added.errors);
     const built = await index.getFiles();
     if (built.errors.length > 0) throw fail('writing the index', built.errors);
-    await pagefind.close(); // the files are here: Pagefind's memory goes now
-    await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
-    return { pages: added.pages, files: built.files.map((f) => f.path) };
+    return { pages: added.pages, files: built.files };
   } catch (cause) {
     if (cause instanceof ChangelogSyncError) throw cause;
     throw new ChangelogSyncError('E_BUILD', `Pagefind failed: ${(cause as Error).message}`, { cause });
   } finally {
     signal?.removeEventListener('abort', stop);
-    await pagefind.close();
+    await pagefind.close(); // the files are here: Pagefind's memory goes now
   }
+}
+
+/** Writes a built index into `outputDir/pagefind/` (see {@link writeIndexFiles}). */
+export async function writeSearchIndex(outputDir: string, built: BuiltIndex): Promise<SearchIndexResult> {
+  await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
+  return { pages: built.pages, files: built.files.map((f) => f.path) };
 }
 
 /**
@@ -83,7 +118,7 @@ async function withPagefind(outputDir: string, add: (index: PagefindIndex) => Pr
  * @param dir the index folder (`pagefind/` of the site).
  * @param files Pagefind's files, paths relative to `dir`.
  */
-async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string; content: Uint8Array }>): Promise<void> {
+async function writeIndexFiles(dir: string, files: readonly IndexFile[]): Promise<void> {
   const wanted = new Set<string>();
   const made = new Set<string>();
   for (const file of files) {
@@ -103,9 +138,15 @@ async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string;
     }
     writeFileSync(path, file.content);
   }
+  const folders: string[] = [];
   for (const d of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const path = join(d.parentPath, d.name);
-    if (!d.isDirectory() && !wanted.has(path)) rmSync(path, { force: true });
+    if (d.isDirectory()) folders.push(path);
+    else if (!wanted.has(path)) rmSync(path, { force: true });
+  }
+  // Folders left empty (an earlier build's recent entries' bundle, search-bundles.ts), deepest first.
+  for (const folder of folders.sort((a, b) => b.length - a.length)) {
+    if (!made.has(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
   }
 }
 
@@ -117,10 +158,11 @@ async function writeIndexFiles(dir: string, files: ReadonlyArray<{ path: string;
  *   platform) or reports an error.
  */
 export async function buildSearchIndex(outputDir: string): Promise<SearchIndexResult> {
-  return withPagefind(outputDir, async (index) => {
+  const built = await withPagefind(async (index) => {
     const added = await index.addDirectory({ path: outputDir, glob: 'entries/**/*.html' });
     return { pages: added.page_count, errors: added.errors };
   });
+  return writeSearchIndex(outputDir, built);
 }
 
 /**
@@ -130,7 +172,7 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
  * indexes nothing else of the page, so the index is the one it makes of the written page
  * (test/site/search-index.test.ts compares the two).
  */
-function entrySearchDocument(entry: Pick<SiteEntry, 'date' | 'displayDate' | 'title' | 'html'>, language = 'en'): string {
+export function entrySearchDocument(entry: Omit<IndexedEntry, 'url'>, language = 'en'): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language)}">
 <body>
@@ -148,29 +190,31 @@ ${entry.html}
 `;
 }
 
+/** The part of an entry its search document is made of (see {@link entrySearchDocument}). */
+export type IndexedEntry = Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html'>;
+
 /** An index being built from entries as they are rendered (see {@link startEntryIndex}). */
-export interface EntryIndexer {
+export interface EntryIndexer<T = SearchIndexResult> {
   /** Sends entries to Pagefind (it indexes them in its own process). */
-  add(entries: ReadonlyArray<Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html'>>): void;
+  add(entries: readonly IndexedEntry[]): void;
   /**
-   * No more entries: Pagefind writes the index. Resolves when it is written.
+   * No more entries: Pagefind builds the index. Resolves when it is built (and written).
    * @param after Pagefind builds the index, its memory peak (about 550 MB at 10,000 entries),
    *   only once this settles (the Eleventy run of a large mirror, whose heap goes with it).
    * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
    */
-  finish(after?: Promise<unknown>): Promise<SearchIndexResult>;
+  finish(after?: Promise<unknown>): Promise<T>;
 }
 
 /**
- * Starts an index of entries from the site data, without their pages: Pagefind runs in a
- * process of its own, so it indexes the first entries while the others render, and writes
- * the index while Eleventy renders the pages.
+ * Starts an index of entries from the site data, without their pages, and gives its files
+ * in memory ({@link startEntryIndex} writes them). Pagefind runs in a process of its own, so
+ * it indexes the first entries while the others render.
  *
- * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
  * @param language the `lang` of the entry pages (see {@link searchLanguageFromData}).
  * @param signal stops Pagefind (the build failed); `finish()` then rejects.
  */
-export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
+export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexer<BuiltIndex> {
   let indexReady: (index: PagefindIndex) => void = () => undefined;
   const started = new Promise<PagefindIndex>((resolve) => (indexReady = resolve));
   let allAdded: () => void = () => undefined;
@@ -191,19 +235,15 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
   const throwIfStopped = () => {
     if (signal?.aborted) throw new ChangelogSyncError('E_BUILD', 'the search index was not built: the build stopped');
   };
-  const result = withPagefind(
-    outputDir,
-    async (index) => {
-      indexReady(index);
-      await finished;
-      throwIfStopped();
-      const added = await Promise.all(pending);
-      if (buildAfter) await Promise.race([buildAfter.catch(() => undefined), stopped]);
-      throwIfStopped();
-      return { pages: added.length, errors: added.flatMap((a) => a.errors) };
-    },
-    signal,
-  );
+  const result = withPagefind(async (index) => {
+    indexReady(index);
+    await finished;
+    throwIfStopped();
+    const added = await Promise.all(pending);
+    if (buildAfter) await Promise.race([buildAfter.catch(() => undefined), stopped]);
+    throwIfStopped();
+    return { pages: added.length, errors: added.flatMap((a) => a.errors) };
+  }, signal);
   result.catch(() => undefined); // rejects through finish()
   return {
     add(entries) {
@@ -221,6 +261,17 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
       return result;
     },
   };
+}
+
+/**
+ * {@link indexEntries}, writing the index into `outputDir/pagefind/` while Eleventy renders
+ * the pages.
+ *
+ * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
+ */
+export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
+  const indexer = indexEntries(language, signal);
+  return { add: (entries) => indexer.add(entries), finish: async (after) => writeSearchIndex(outputDir, await indexer.finish(after)) };
 }
 
 /** Files of a team's site that decide what the search index holds: the entry page and its route. */
