@@ -174,7 +174,9 @@ function timingsOf(run) {
     pagefindSeconds: Math.round(result.timings.searchMs / 100) / 10,
     pages: result.pages,
     indexed: result.indexed,
-    cache: result.cache ? { hits: result.cache.hits, rendered: result.cache.rendered } : undefined,
+    cache: result.cache ? { hits: result.cache.hits, rendered: result.cache.rendered, pages: result.cache.pages } : undefined,
+    // How the search index was made with a cache: entries indexed now, and kept from the archive.
+    search: result.search,
   };
 }
 
