@@ -117,6 +117,13 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../site', import.meta.url));
 
+/**
+ * The packaged Eleventy configuration (`.eleventy.js` at the package root): it adds the site
+ * plugin and nothing else. A project whose `.eleventy.js` is this file, byte for byte (this
+ * repository, or a copy of it), has no configuration of its own (site/build.ts).
+ */
+export const PACKAGED_ELEVENTY_CONFIG = fileURLToPath(new URL('../.eleventy.js', import.meta.url));
+
 /** The JSON Schema of `changelog.config.json` (draft 2020-12), generated from {@link fileConfigSchema}. */
 export function configJsonSchema(): Record<string, unknown> {
   return {

@@ -9,10 +9,10 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
-import { PACKAGED_SITE_DIR } from '../config.js';
+import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
@@ -119,6 +119,13 @@ function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
 
+/** Whether two files hold the same bytes (false when either cannot be read). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const [x, y] = await Promise.all([readFile(a).catch(() => undefined), readFile(b).catch(() => undefined)]);
+  return x !== undefined && y !== undefined && x.equals(y);
+}
+
 /**
  * Builds the site into `outputDir` and its search index. Files of an earlier build that this
  * one does not write (a removed entry's page) are removed: written over and pruned, or, with
@@ -174,6 +181,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     const configFile = join(options.root, '.eleventy.js');
     const configPath = existsSync(configFile) ? configFile : undefined;
+    // The packaged `.eleventy.js` (this repository's, or a copy of it) adds only the site
+    // plugin: the page cache and the templates' own base path hold as without one.
+    const ownConfig = configPath && !(await sameBytes(configPath, PACKAGED_ELEVENTY_CONFIG)) ? configPath : undefined;
     const siteUrl = options.siteUrl.replace(/\/?$/, '/');
     const backlinkUrl = hostedPageUrl(workspace, options.baseUrl);
     // The previous build's files: listed (or removed) while the data loads. Without a
@@ -195,7 +205,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const bodyCache = options.cacheDir && fingerprint ? await openBodyCache(options.cacheDir, fingerprint) : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
-    const ownTemplate = options.cacheDir && (configPath ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
+    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
     const pageCacheOpened = options.cacheDir && fingerprint && !ownTemplate ? openPageCache(options.cacheDir, fingerprint) : undefined;
     pageCacheOpened?.catch(() => undefined); // awaited below
     const language = options.search === false ? null : await searchLanguageFromData(options.siteDir, PACKAGED_SITE_DIR, input.dir);
@@ -252,7 +262,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     search?.catch(() => undefined); // awaited below; not unhandled while Eleventy runs
     // The pages are scanned for the base path only when templates other than the packaged
     // ones are in play (docs/site.md#base-path).
-    const basePathScan = configPath !== undefined || input.teamTemplates.length > 0;
+    const basePathScan = ownConfig !== undefined || input.teamTemplates.length > 0;
     const searchBundles = await indexer?.mergeBundles();
     const pluginOptions: ChangelogSitePluginOptions = { contentDir: options.contentDir, siteUrl, siteDir: input.dir, backlinkUrl, today: options.today, siteData, basePathScan, searchBundles };
     const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath, pathPrefix: basePath, pluginOptions, heapLimitMb };

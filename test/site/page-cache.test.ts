@@ -4,11 +4,12 @@
 // property over random sequences of changes); a corrupt or cut-short pack, or one of another
 // fingerprint, is ignored with a note; a team's own template turns the page cache off.
 // Correctness only: speed is the benchmark's (`npm run bench -- build`).
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/config.js';
+import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions, type BuildResult } from '../../src/site/build.js';
 import { PAGE_PACK_FILE } from '../../src/site/page-cache.js';
 import { SEARCH_INDEX_DIR } from '../../src/site/search-index.js';
@@ -117,6 +118,8 @@ function startingMirror(): Mirror {
   }));
   return { entries, tags: TAGS, workspace: WORKSPACE };
 }
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the page cache, through the real build', { timeout: 600_000 }, () => {
   let dir: string;
@@ -274,5 +277,23 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
     expect(own.cache?.pages.reused).toBe(0);
     expect(own.cache?.pages.note).toMatch(/templates of the site's own \(_includes\/footer\.njk\)/);
     expect(await readFile(join(own.outputDir, 'index.html'), 'utf8')).toContain('<!-- team -->');
+  });
+
+  it("keeps the page cache and the templates' base path with the packaged .eleventy.js (this repository's), not with one of the project's own", async () => {
+    await writeMirror(startingMirror());
+    // The packaged configuration imports ./dist/site/plugin.js from the project root.
+    await symlink(join(REPO_ROOT, 'dist'), join(dir, 'dist'));
+    await copyFile(PACKAGED_ELEVENTY_CONFIG, join(dir, '.eleventy.js'));
+    const first = await build({ cacheDir: cacheDir() });
+    expect(first.cache?.pages.note).toBeUndefined();
+    const second = await build({ cacheDir: cacheDir() });
+    expect(second.cache?.pages.rendered).toBe(0);
+    expect(second.cache?.pages.reused).toBeGreaterThan(0);
+    expect(await differences(first.outputDir, second.outputDir)).toEqual([]);
+    // One line of the project's own: every page renders, and the build says why.
+    await appendFile(join(dir, '.eleventy.js'), '// our own\n');
+    const own = await build({ cacheDir: cacheDir() });
+    expect(own.cache?.pages.reused).toBe(0);
+    expect(own.cache?.pages.note).toMatch(/\.eleventy\.js/);
   });
 });
