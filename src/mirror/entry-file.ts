@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../errors.js';
 import { DATE, isRealDate, KNOWN_FIELDS, lineOfField, publishDay, readFrontmatter } from './frontmatter.js';
+import { sha256 } from '../hash.js';
 
 /** `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. */
 const publishAtSchema = z.preprocess(
@@ -82,10 +82,6 @@ export interface EntryFile {
   hash: string;
 }
 
-/** sha256 (hex) of a string's UTF-8 bytes or of a buffer. */
-export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /**
  * Parses and validates an entry file's text.

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
-import { parseEntryFile, sha256, type EntryFile } from './entry-file.js';
+import { parseEntryFile, type EntryFile } from './entry-file.js';
+import { sha256 } from '../hash.js';
 
 /** The folder of entry files inside the content directory. */
 export const ENTRIES_DIR = 'entries';

@@ -8,7 +8,8 @@
  * @module
  */
 import { isUtf8 } from 'node:buffer';
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { sha256 } from '../hash.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -98,7 +99,7 @@ export function remoteHash(entry: object): string {
  * `[A-Za-z0-9_-]` name (an identifier never chooses a path).
  */
 export function conflictFile(identifier: string): string {
-  const safe = /^[A-Za-z0-9_-]{1,100}$/.test(identifier) ? identifier : `id-${createHash('sha256').update(identifier).digest('hex').slice(0, 32)}`;
+  const safe = /^[A-Za-z0-9_-]{1,100}$/.test(identifier) ? identifier : `id-${sha256(identifier).slice(0, 32)}`;
   return `${CONFLICTS_DIR}/${safe}.md`;
 }
 

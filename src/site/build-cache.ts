@@ -26,6 +26,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import writeFileAtomic from 'write-file-atomic';
 import { filesUnder } from './file-list.js';
+import { sha256 } from '../hash.js';
 
 /** The format of `bodies.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-build-cache/1';
@@ -41,9 +42,6 @@ export interface CacheOptions {
   backlinkUrl?: string | null;
 }
 
-function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /** Every file under `dir` (file-list.ts; sorted relative paths), but for source maps and declarations. */
 async function fingerprintedFiles(dir: string): Promise<string[]> {

@@ -22,7 +22,6 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
@@ -30,6 +29,7 @@ import { PACKAGED_SITE_DIR } from '../config.js';
 import { filesUnder } from './file-list.js';
 import type { KeyedPage } from './page-cache.js';
 import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag } from './site-model.js';
+import { sha256 } from '../hash.js';
 
 /** An entry's fields the entry page and the index page's card read. */
 const ENTRY_FIELDS = ['url', 'slug', 'title', 'excerpt', 'date', 'displayDate', 'html'] as const satisfies ReadonlyArray<keyof SiteEntry>;
@@ -51,9 +51,6 @@ interface PageKeys {
   tagPages: KeyedPage[];
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 function pick<T extends object, K extends keyof T>(value: T, fields: readonly K[]): unknown[] {
   return fields.map((f) => value[f]);

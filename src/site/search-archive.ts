@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { IndexFile } from './search-index.js';
+import { sha256 } from '../hash.js';
 
 /** The format of the archive; another one is ignored. */
 const FORMAT = 'changelog-sync-search-archive/1';
@@ -42,9 +42,6 @@ export interface ReadArchive {
   note?: string;
 }
 
-function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /** What the second line holds. */
 interface Contents {

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
@@ -26,6 +25,7 @@ import {
   type SearchIndexResult,
 } from './search-index.js';
 import { planSearchSplit, type SearchSplit } from './search-split.js';
+import { sha256 } from '../hash.js';
 
 /** The folder of the recent entries' bundle, inside the index folder. */
 const RECENT_BUNDLE_DIR = 'recent';
@@ -62,7 +62,7 @@ const RECENT_BUNDLE = `/${SEARCH_INDEX_DIR}/${RECENT_BUNDLE_DIR}/`;
 
 /** The SHA-256 of an entry's search document: what the archive keys its entries by. */
 function searchDocumentHash(entry: IndexedEntry, language: string): string {
-  return createHash('sha256').update(entrySearchDocument(entry, language)).digest('hex');
+  return sha256(entrySearchDocument(entry, language));
 }
 
 /**
