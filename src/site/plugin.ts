@@ -17,7 +17,7 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { loadConfig, type Config } from '../config.js';
 import { xmlCharsTransform } from '../xml-chars.js';
-import { addBasePath, entryPageHtml } from './base-path.js';
+import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from './base-path.js';
 import { BuildState } from './build-state.js';
 import { loadSiteData } from './data.js';
 import { addSiteFilters } from './filters.js';
@@ -146,6 +146,9 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     // bundle plugin's transform then splits every page to find its placeholders.
     eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
   } else {
+    // The packaged templates write every site-relative URL through `url`: each worked out once.
+    const eleventyUrl = eleventyConfig.getFilter('url') as UrlFilter | undefined;
+    if (eleventyUrl) eleventyConfig.addFilter('url', rememberingUrlFilter(eleventyUrl));
     // No template of the team's: the stylesheet is one file written by this virtual template,
     // named as the bundle plugin names it (themes.ts), with no per-page transform.
     eleventyConfig.addTemplate('changelog-stylesheet.11ty.js', {
