@@ -17,7 +17,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { IndexFile } from './search-index.js';
+import type { IndexFile } from './search-index-files.js';
 import { sha256 } from '../hash.js';
 
 /** The format of the archive; another one is ignored. */

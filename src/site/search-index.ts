@@ -12,11 +12,12 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { escapeHtml } from '../html-escape.js';
+import { writeIndexFilesOffThread, type IndexFile } from './search-index-files.js';
 import type { SiteEntry } from './site-model.js';
 
 /** The folder of the index inside the built site. */
@@ -48,11 +49,6 @@ export interface SearchSegments {
   warning?: string;
 }
 
-/** A file of a built index: its path relative to the index folder, and its bytes. */
-export interface IndexFile {
-  path: string;
-  content: Uint8Array;
-}
 
 /** An index Pagefind built, in memory (see {@link writeIndexFiles}). */
 export interface BuiltIndex {
@@ -100,54 +96,10 @@ async function withPagefind(add: (index: PagefindIndex) => Promise<{ pages: numb
   }
 }
 
-/** Writes a built index into `outputDir/pagefind/` (see {@link writeIndexFiles}). */
+/** Writes a built index into `outputDir/pagefind/` (see `search-index-files.ts`). */
 export async function writeSearchIndex(outputDir: string, built: BuiltIndex): Promise<SearchIndexResult> {
-  await writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
+  await writeIndexFilesOffThread(join(outputDir, SEARCH_INDEX_DIR), built.files);
   return { pages: built.pages, files: built.files.map((f) => f.path) };
-}
-
-/**
- * Writes the files of an index into `dir`: a file already there with the same bytes is left
- * as it is (most are named by the hash of their content, so an unchanged entry's fragment
- * stays), and files of an earlier index that this one does not have are removed.
- * Overwriting is cheaper than emptying the folder and creating every file again: 10,000
- * fragments are 10,000 files. The files are small and many, so they are read and written
- * with synchronous calls, one after the other: 10,000 of them in about 0.3 s, against
- * 1.5 to 4 s with a promise per file.
- *
- * @param dir the index folder (`pagefind/` of the site).
- * @param files Pagefind's files, paths relative to `dir`.
- */
-async function writeIndexFiles(dir: string, files: readonly IndexFile[]): Promise<void> {
-  const wanted = new Set<string>();
-  const made = new Set<string>();
-  for (const file of files) {
-    const path = join(dir, file.path);
-    wanted.add(path);
-    let before: Buffer | undefined;
-    try {
-      before = readFileSync(path);
-    } catch {
-      // not there yet
-    }
-    if (before && Buffer.compare(before, file.content) === 0) continue;
-    const folder = dirname(path);
-    if (!made.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      made.add(folder);
-    }
-    writeFileSync(path, file.content);
-  }
-  const folders: string[] = [];
-  for (const d of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const path = join(d.parentPath, d.name);
-    if (d.isDirectory()) folders.push(path);
-    else if (!wanted.has(path)) rmSync(path, { force: true });
-  }
-  // Folders left empty (an earlier build's recent entries' bundle, search-bundles.ts), deepest first.
-  for (const folder of folders.sort((a, b) => b.length - a.length)) {
-    if (!made.has(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
-  }
 }
 
 /**
