@@ -51,6 +51,14 @@ async function fingerprintedFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The bytes of `files` (relative to `dir`), in their order, read at once: one after the
+ * other, the 170 modules of `dist/` took 0.2 s at the start of every build with a cache.
+ */
+async function readAll(dir: string, files: readonly string[]): Promise<Array<[string, Buffer]>> {
+  return Promise.all(files.map(async (file): Promise<[string, Buffer]> => [file, await readFile(join(dir, file))]));
+}
+
 /** The version of an installed package, found from its resolved entry point; null when it does not resolve. */
 function installedVersion(name: string, readJson: (path: string) => { name?: string; version?: string } | undefined): string | null {
   let file: string;
@@ -88,7 +96,7 @@ function toolFingerprint(): Promise<string> {
       }
     };
     for (const dep of Object.keys(pkg.dependencies ?? {}).sort()) hash.update(`dependency ${dep} ${installedVersion(dep, readJson)}\n`);
-    for (const file of await fingerprintedFiles(codeDir)) hash.update(`module ${file} ${sha256(await readFile(join(codeDir, file)))}\n`);
+    for (const [file, bytes] of await readAll(codeDir, await fingerprintedFiles(codeDir))) hash.update(`module ${file} ${sha256(bytes)}\n`);
     return hash.digest('hex');
   })();
   return toolPrint;
@@ -104,7 +112,7 @@ export async function buildFingerprint(siteInputDir: string, options: CacheOptio
   const hash = createHash('sha256');
   hash.update(`${FORMAT}\ntool ${await toolFingerprint()}\n`);
   hash.update(`options ${JSON.stringify([options.siteUrl, options.basePath, options.theme ?? null, options.backlinkUrl ?? null])}\n`);
-  for (const file of await fingerprintedFiles(siteInputDir)) hash.update(`template ${file} ${sha256(await readFile(join(siteInputDir, file)))}\n`);
+  for (const [file, bytes] of await readAll(siteInputDir, await fingerprintedFiles(siteInputDir))) hash.update(`template ${file} ${sha256(bytes)}\n`);
   return hash.digest('hex');
 }
 

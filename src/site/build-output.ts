@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 import { SEARCH_INDEX_DIR } from './search-index.js';
 import { BUNDLE_DIR } from './themes.js';
 
@@ -16,6 +17,26 @@ import { BUNDLE_DIR } from './themes.js';
 export async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise<void> {
   const names = await readdir(outputDir).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
+}
+
+/** Folders made at once by {@link makePageFolders} (each a call on libuv's thread pool). */
+const FOLDER_CONCURRENCY = 8;
+
+/**
+ * Makes the folder of each page Eleventy is about to write (`<url>index.html`: an entry's
+ * page is `entries/<slug>/index.html`, a folder of its own), at once and off the thread that
+ * renders: Eleventy makes each page's folder before writing it, unless it exists already,
+ * and at 10,000 entries those 11,000 `mkdir` calls were 0.4 s of its thread (`--cpu-prof`).
+ * Started as Eleventy starts; a folder it reaches first it makes itself (both make them
+ * `recursive`, so neither fails on the other's).
+ *
+ * @param outputDir the site being built (absolute).
+ * @param urls the pages' site-relative URLs, ending in `/` (the site data's `url`; without the base path, as Eleventy's output is).
+ * @returns never rejects: a folder that cannot be made is Eleventy's error to report, with the page it was writing.
+ */
+export async function makePageFolders(outputDir: string, urls: readonly string[]): Promise<void> {
+  const limit = pLimit(FOLDER_CONCURRENCY);
+  await Promise.all(urls.map((url) => limit(() => mkdir(join(outputDir, url), { recursive: true }).catch(() => undefined))));
 }
 
 /**

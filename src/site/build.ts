@@ -18,7 +18,7 @@ import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { listEntryFiles, readEntryFiles } from '../mirror/local-index.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import { buildFingerprint, openBodyCache } from './build-cache.js';
-import { emptyOutput, pruneOutput } from './build-output.js';
+import { emptyOutput, makePageFolders, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
 import { openPageCache, PAGE_PACK_FILE, type PageCache } from './page-cache.js';
 import { planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
@@ -273,6 +273,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await abandonSearch();
       throw err;
     }
+    // The rendered pages' folders are made while Eleventy starts (see `makePageFolders`):
+    // where the packaged routes are the pages' (a team's own route may put them elsewhere).
+    const { entries: renderEntries, indexPages: renderIndexPages, tagPages: renderTagPages } = siteData.render;
+    const folders = basePathScan ? Promise.resolve() : makePageFolders(options.outputDir, [...renderEntries, ...renderIndexPages, ...renderTagPages].map((page) => page.url));
     // The cached pages are written while Eleventy renders the others.
     const reusing = plan && pageCache ? pageCache.writeInto(options.outputDir, plan.reused) : Promise.resolve([]);
     reusing.catch(() => undefined); // awaited below
@@ -290,13 +294,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       }
     } catch (cause) {
       eleventySettled();
-      await Promise.allSettled([abandonSearch(), reusing]);
+      await Promise.allSettled([abandonSearch(), reusing, folders]);
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
       });
     }
     eleventySettled();
+    await folders;
     let reused: string[];
     try {
       reused = await reusing;

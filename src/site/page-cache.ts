@@ -23,6 +23,7 @@ import { crc32 } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 
 /** The format of `pages.pack`; another one is ignored. */
 const FORMAT = 'changelog-sync-page-cache/1';
@@ -103,15 +104,6 @@ function readPack(bytes: Buffer, fingerprint: string): Map<string, Buffer> {
   return pages;
 }
 
-/** Runs `fn` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
 /**
  * Opens the page cache in `dir` for a build with `fingerprint`: a missing pack is empty; one
  * of another format or fingerprint, or corrupt, is empty too, with a {@link PageCache.note}
@@ -134,7 +126,8 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
     async writeInto(outputDir, wanted) {
       const written: string[] = [];
       const folders = new Set<string>();
-      await eachLimited(wanted, WRITE_CONCURRENCY, async (page) => {
+      const limit = pLimit(WRITE_CONCURRENCY);
+      const writeOne = async (page: KeyedPage) => {
         const bytes = pages.get(page.key);
         if (!bytes) throw new Error(`the page cache has no page ${page.key} for ${page.path}`);
         const path = join(outputDir, page.path);
@@ -145,16 +138,14 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
         }
         await writeFile(path, bytes);
         written.push(path);
-      });
+      };
+      await Promise.all(wanted.map((page) => limit(() => writeOne(page))));
       return written;
     },
     async save(outputDir, current) {
       const unique = [...new Map(current.map((p) => [p.key, p])).values()];
-      const buffers: Buffer[] = new Array<Buffer>(unique.length);
-      await eachLimited([...unique.keys()], WRITE_CONCURRENCY, async (i) => {
-        const page = unique[i]!;
-        buffers[i] = pages.get(page.key) ?? (await readFile(join(outputDir, page.path)));
-      });
+      const limit = pLimit(WRITE_CONCURRENCY);
+      const buffers = await Promise.all(unique.map((page) => limit(async () => pages.get(page.key) ?? (await readFile(join(outputDir, page.path))))));
       const rows: Row[] = unique.map((page, i) => [page.key, buffers[i]!.length, crc32(buffers[i]!)]);
       const index = Buffer.from(JSON.stringify(rows));
       const dataLength = buffers.reduce((n, b) => n + b.length, 0);
