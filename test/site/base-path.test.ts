@@ -1,7 +1,7 @@
 // The site under a base path, as GitHub Pages serves a project site: built with
 // `https://acme.github.io/changelog/` and served under /changelog/ only, every link, asset,
 // feed link and search file resolves. The corpus suite crawls the real changelog the same way.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,35 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
       expect(html).toContain('<link rel="canonical" href="https://acme.github.io/changelog/">');
     } finally {
       await dev.close();
+    }
+  });
+});
+
+describe('a scheduled build with the build cache, after one new entry, served under /changelog/ only', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it('follows every link, asset and search file of both search bundles: none is broken', async () => {
+    await writeContent(dir, { entries: dailyEntries(25, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])) });
+    const out = join(dir, '_site');
+    const build = () => buildSite({ contentDir: join(dir, 'content'), siteDir: PACKAGED_SITE_DIR, outputDir: out, siteUrl: SITE_URL, root: dir, today: '2026-03-15', cacheDir: join(dir, '.cache') });
+    await build();
+    await writeFile(join(dir, 'content/entries/2026-03-15-the-new-one.md'), '---\ntitle: The new one\nslug: the-new-one\npublish_at: 2026-03-15\nstatus: published\ntags: [New]\n---\n\nWritten after the [first build](/entries/update-25/).\n');
+    const warm = await build();
+    // Warm indeed: most pages from the page cache, the new entry in the recent bundle.
+    expect(warm.cache?.pages.reused).toBeGreaterThan(0);
+    expect(warm.search?.bundles).toEqual(['/pagefind/', '/pagefind/recent/']);
+    const server = await serveStatic(out, {}, { prefix: PREFIX });
+    try {
+      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
+      expect(crawl.broken).toEqual([]);
+      expect(crawl.brokenEverywhere).toEqual([]);
+      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
+      expect(paths).toEqual(expect.arrayContaining(['/changelog/entries/the-new-one/', '/changelog/pagefind/recent/pagefind-entry.json']));
+      expect(crawl.searchResults).toBe(26);
+      expect(await pagefindResultUrls(out)).toContain('/entries/the-new-one/');
+    } finally {
+      await server.close();
     }
   });
 });

@@ -87,15 +87,30 @@ function textUrls(text: string): string[] {
 }
 
 /**
- * The result URLs of a Pagefind index on disk (site-relative: Pagefind's UI puts the path it
- * is served under in front of them): each fragment is gzipped `pagefind_dcd` + JSON.
+ * The bundles of a Pagefind index on disk, relative to the site: `pagefind/`, and any bundle
+ * merged beside it (a warm build's `pagefind/recent/`, src/site/search-bundles.ts).
+ */
+async function pagefindBundles(outputDir: string): Promise<string[]> {
+  const bundles = ['pagefind'];
+  for (const d of await readdir(join(outputDir, 'pagefind'), { withFileTypes: true })) {
+    if (d.isDirectory() && statSync(join(outputDir, 'pagefind', d.name, 'pagefind-entry.json'), { throwIfNoEntry: false })) bundles.push(`pagefind/${d.name}`);
+  }
+  return bundles;
+}
+
+/**
+ * The result URLs of a Pagefind index on disk, of every bundle (site-relative: Pagefind's UI
+ * puts the path it is served under in front of them): each fragment is gzipped
+ * `pagefind_dcd` + JSON.
  */
 export async function pagefindResultUrls(outputDir: string): Promise<string[]> {
-  const dir = join(outputDir, 'pagefind/fragment');
   const urls: string[] = [];
-  for (const name of await readdir(dir)) {
-    const raw = gunzipSync(await readFile(join(dir, name))).toString('utf8');
-    urls.push((JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string }).url);
+  for (const bundle of await pagefindBundles(outputDir)) {
+    const dir = join(outputDir, bundle, 'fragment');
+    for (const name of await readdir(dir)) {
+      const raw = gunzipSync(await readFile(join(dir, name))).toString('utf8');
+      urls.push((JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string }).url);
+    }
   }
   return urls;
 }
@@ -137,9 +152,12 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
       add(rel === 'index.html' ? './' : rel.replace(/index\.html$/, ''), root);
     }
   }
-  for (const f of ['./', 'robots.txt', 'sitemap.xml', 'latest.json', 'widget.js', 'feed.xml', 'rss.xml', 'feed.json', 'pagefind/pagefind.js', 'pagefind/pagefind-ui.js', 'pagefind/pagefind-ui.css', 'pagefind/pagefind-entry.json']) {
+  for (const f of ['./', 'robots.txt', 'sitemap.xml', 'latest.json', 'widget.js', 'feed.xml', 'rss.xml', 'feed.json', 'pagefind/pagefind.js', 'pagefind/pagefind-ui.js', 'pagefind/pagefind-ui.css']) {
     add(f, root);
   }
+  // Each bundle's entry file, and through it its metadata and language files (the search
+  // page names a merged bundle only inside its script).
+  for (const bundle of await pagefindBundles(options.outputDir).catch(() => ['pagefind'])) add(`${bundle}/pagefind-entry.json`, root);
   add(`${root}no/such/deep/page/`, root, 404);
   const results = await pagefindResultUrls(options.outputDir).catch(() => [] as string[]);
   // Pagefind's UI puts the path its files are served under (the base path) in front of them.
