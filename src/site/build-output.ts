@@ -23,20 +23,21 @@ export async function emptyOutput(outputDir: string, keepSearchIndex: boolean): 
 const FOLDER_CONCURRENCY = 8;
 
 /**
- * Makes the folder of each page Eleventy is about to write (`<url>index.html`: an entry's
- * page is `entries/<slug>/index.html`, a folder of its own), at once and off the thread that
- * renders: Eleventy makes each page's folder before writing it, unless it exists already,
- * and at 10,000 entries those 11,000 `mkdir` calls were 0.4 s of its thread (`--cpu-prof`).
- * Started as Eleventy starts; a folder it reaches first it makes itself (both make them
- * `recursive`, so neither fails on the other's).
+ * Makes the folder of each page Eleventy is about to write, at once and off the thread that
+ * renders. A run on a worker thread writes synchronously (eleventy-run.ts): it makes each
+ * page's folder with `mkdirSync` before writing it, unless the folder exists already, and at
+ * 10,000 entries those 11,000 calls were 0.4 s of its thread (`--cpu-prof`). Started as
+ * Eleventy starts; a folder it reaches first it makes itself (both make them `recursive`, so
+ * neither fails on the other's).
  *
  * @param outputDir the site being built (absolute).
- * @param urls the pages' site-relative URLs, ending in `/` (the site data's `url`; without the base path, as Eleventy's output is).
+ * @param pages the pages' output files, relative to `outputDir` (`pagePath` of page-keys.ts: an entry's page is `entries/<slug>/index.html`, a folder of its own).
  * @returns never rejects: a folder that cannot be made is Eleventy's error to report, with the page it was writing.
  */
-export async function makePageFolders(outputDir: string, urls: readonly string[]): Promise<void> {
+export async function makePageFolders(outputDir: string, pages: readonly string[]): Promise<void> {
   const limit = pLimit(FOLDER_CONCURRENCY);
-  await Promise.all(urls.map((url) => limit(() => mkdir(join(outputDir, url), { recursive: true }).catch(() => undefined))));
+  const folders = new Set(pages.map((page) => dirname(join(outputDir, page))));
+  await Promise.all([...folders].map((folder) => limit(() => mkdir(folder, { recursive: true }).catch(() => undefined))));
 }
 
 /**

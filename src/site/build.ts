@@ -21,7 +21,7 @@ import { buildFingerprint, openBodyCache } from './build-cache.js';
 import { emptyOutput, makePageFolders, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
 import { openPageCache, PAGE_PACK_FILE, type PageCache } from './page-cache.js';
-import { planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
+import { pagePath, planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
 import type { FeedDates } from './feed-item.js';
 import { filesUnder } from './file-list.js';
 import { EleventyRunError, preloadEleventy, runEleventyIsolated, runsOnWorker, startEleventyThread, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
@@ -273,10 +273,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await abandonSearch();
       throw err;
     }
-    // The rendered pages' folders are made while Eleventy starts (see `makePageFolders`):
-    // where the packaged routes are the pages' (a team's own route may put them elsewhere).
+    // The rendered pages' folders are made while Eleventy starts, for a run on a worker
+    // thread, which makes them synchronously (see `makePageFolders`; a run here makes them
+    // asynchronously itself), where the packaged routes put the pages (a team's own route may
+    // put them elsewhere).
     const { entries: renderEntries, indexPages: renderIndexPages, tagPages: renderTagPages } = siteData.render;
-    const folders = basePathScan ? Promise.resolve() : makePageFolders(options.outputDir, [...renderEntries, ...renderIndexPages, ...renderTagPages].map((page) => page.url));
+    const folders = basePathScan || !runsOnWorker(rendering) ? Promise.resolve() : makePageFolders(options.outputDir, [...renderEntries, ...renderIndexPages, ...renderTagPages].map((page) => pagePath(page.url)));
     // The cached pages are written while Eleventy renders the others.
     const reusing = plan && pageCache ? pageCache.writeInto(options.outputDir, plan.reused) : Promise.resolve([]);
     reusing.catch(() => undefined); // awaited below

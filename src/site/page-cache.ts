@@ -22,8 +22,9 @@
 import { crc32 } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import pLimit from 'p-limit';
+import { makePageFolders } from './build-output.js';
 
 /** The format of `pages.pack`; another one is ignored. */
 const FORMAT = 'changelog-sync-page-cache/1';
@@ -125,17 +126,13 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
     has: (key) => pages.has(key),
     async writeInto(outputDir, wanted) {
       const written: string[] = [];
-      const folders = new Set<string>();
+      // A folder that cannot be made fails the write into it, which names the page.
+      await makePageFolders(outputDir, wanted.map((page) => page.path));
       const limit = pLimit(WRITE_CONCURRENCY);
       const writeOne = async (page: KeyedPage) => {
         const bytes = pages.get(page.key);
         if (!bytes) throw new Error(`the page cache has no page ${page.key} for ${page.path}`);
         const path = join(outputDir, page.path);
-        const folder = dirname(path);
-        if (!folders.has(folder)) {
-          folders.add(folder);
-          await mkdir(folder, { recursive: true });
-        }
         await writeFile(path, bytes);
         written.push(path);
       };

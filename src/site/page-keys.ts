@@ -56,8 +56,8 @@ function pick<T extends object, K extends keyof T>(value: T, fields: readonly K[
   return fields.map((f) => value[f]);
 }
 
-/** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`). */
-function pagePath(url: string): string {
+/** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
+export function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 

@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePageFolders } from '../../src/site/build-output.js';
+import { pagePath } from '../../src/site/page-keys.js';
 import { useTempDir } from '../helpers/cli.js';
 
 describe('makePageFolders', () => {
@@ -14,7 +15,7 @@ describe('makePageFolders', () => {
     const out = join(dir, '_site');
     await mkdir(join(out, 'entries/old'), { recursive: true });
     const urls = ['/', '/entries/old/', '/entries/new-entry/', '/page/2/', '/tags/api/page/3/'];
-    await makePageFolders(out, urls);
+    await makePageFolders(out, urls.map(pagePath));
     for (const url of urls) expect(statSync(join(out, url)).isDirectory(), url).toBe(true);
   });
 
@@ -22,7 +23,7 @@ describe('makePageFolders', () => {
     const out = join(dir, '_site');
     await mkdir(join(out, 'entries'), { recursive: true });
     await writeFile(join(out, 'entries/taken'), 'a file, not a folder');
-    await expect(makePageFolders(out, ['/entries/taken/', '/entries/free/'])).resolves.toBeUndefined();
+    await expect(makePageFolders(out, ['entries/taken/index.html', 'entries/free/index.html'])).resolves.toBeUndefined();
     expect(statSync(join(out, 'entries/taken')).isFile()).toBe(true);
     expect(existsSync(join(out, 'entries/free'))).toBe(true);
   });
