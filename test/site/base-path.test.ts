@@ -9,7 +9,9 @@ import { PACKAGED_SITE_DIR } from '../../src/config.js';
 import { buildSite, type BuildOptions } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { siteAbsoluteUrl, sitePathPrefix } from '../../src/site/site-url.js';
-import { useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../helpers/cli.js';
+import { ISOLATE_THRESHOLD } from '../../src/site/eleventy-run.js';
+import { PAGE_SIZE } from '../../src/site/site-model.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 import { crawlSite, pagefindResultUrls } from './crawl.js';
 import { dailyEntries, pngHeader, writeContent } from './fixture.js';
@@ -165,6 +167,30 @@ describe('a scheduled build with the build cache, after one new entry, served un
       await server.close();
     }
   });
+});
+
+describe('a mirror large enough for Eleventy on a worker thread, built by the CLI, served under /changelog/ only', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it(`writes every page of ${ISOLATE_THRESHOLD} entries (Eleventy on its worker thread) and none of its links is broken`, async () => {
+    await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', (i) => (i % 3 ? ['New'] : ['Fix'])) });
+    const r = await runCli(['--json', 'build', '--no-cache'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: undefined }, timeoutMs: 240_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = join(dir, '_site');
+    const server = await serveStatic(out, {}, { prefix: PREFIX });
+    try {
+      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
+      expect(crawl.broken).toEqual([]);
+      expect(crawl.brokenEverywhere).toEqual([]);
+      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
+      expect(paths.filter((p) => /^\/changelog\/entries\/[^/]+\/$/.test(p))).toHaveLength(ISOLATE_THRESHOLD);
+      expect(paths).toContain(`/changelog/page/${ISOLATE_THRESHOLD / PAGE_SIZE}/`);
+      expect(crawl.searchResults).toBe(ISOLATE_THRESHOLD);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
 });
 
 function freePort(): Promise<number> {
