@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/corpus/**', 'test/browser/**', 'test/adoption/**', 'node_modules/**'],
+    exclude: ['test/corpus/**', 'test/browser/**', 'test/adoption/**', 'test/e2e/**', 'node_modules/**'],
     // A bound on a failure, not a condition of passing: every test waits on events (a
     // process's exit, a reload message, a file), never on time. Tests that run the real CLI,
     // Eleventy and git take several times longer on a loaded 2-core runner (load 20: a dev
