@@ -26,7 +26,9 @@ export interface BuildCommandOptions {
 export function formatBuild(r: BuildResult): string {
   const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
   const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
-  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${missing}`;
+  const imageCount = r.images.encoded + r.images.reused;
+  const images = imageCount > 0 ? `; ${imageCount} image${imageCount === 1 ? '' : 's'}: ${r.images.encoded} encoded, ${r.images.reused} from the cache` : '';
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}`;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     timings: result.timings,
     cache: result.cache,
     search: result.search,
+    images: result.images,
   });
   return buildExitCode(result);
 }

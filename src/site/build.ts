@@ -20,6 +20,8 @@ import { stripPath } from '../mirror/entry-problems.js';
 import { buildFingerprint, openBodyCache } from './build-cache.js';
 import { emptyOutput, makePageFolders, pruneOutput } from './build-output.js';
 import { loadSiteData } from './data.js';
+import { openImageStore, type ImageStats } from './image-store.js';
+import { EntryImages } from './images.js';
 import { openPageCache, PAGE_PACK_FILE, type PageCache } from './page-cache.js';
 import { pagePath, planPages, templateOfItsOwn, type PagePlan } from './page-keys.js';
 import type { FeedDates } from './feed-item.js';
@@ -107,6 +109,12 @@ export interface BuildResult {
   cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
   /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
   search?: SearchSegments;
+  /**
+   * The entries' local images made responsive (images.ts): `encoded` by eleventy-img in
+   * this build, `reused` from the build cache's encoded images (image-store.ts), and the
+   * files written for them under `/img/`.
+   */
+  images: ImageStats & { files: number };
 }
 
 /**
@@ -167,6 +175,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let saving: Promise<void> | undefined;
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
+  // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
+  const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
+  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore });
+  let imageFiles: string[] = [];
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
   // Unless a page cache is likely to leave few pages to render (a pack exists; see
   // `rendering` below): then Eleventy runs in this thread.
@@ -225,7 +237,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         themes,
         theme: options.theme,
         backlinkUrl,
-        imageRoots: [options.contentDir, input.dir],
+        images: entryImages,
         siteDir: input.dir,
         onRendered: indexer ? (entries) => indexer.add(entries) : undefined,
         feedDates: options.feedDates,
@@ -279,9 +291,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // put them elsewhere).
     const { entries: renderEntries, indexPages: renderIndexPages, tagPages: renderTagPages } = siteData.render;
     const folders = basePathScan || !runsOnWorker(rendering) ? Promise.resolve() : makePageFolders(options.outputDir, [...renderEntries, ...renderIndexPages, ...renderTagPages].map((page) => pagePath(page.url)));
-    // The cached pages are written while Eleventy renders the others.
+    // The cached pages are written while Eleventy renders the others, and so are the images.
     const reusing = plan && pageCache ? pageCache.writeInto(options.outputDir, plan.reused) : Promise.resolve([]);
     reusing.catch(() => undefined); // awaited below
+    const copyingImages = imageStore.writeInto(options.outputDir);
+    copyingImages.catch(() => undefined); // awaited below
     let written: EleventyWritten;
     try {
       try {
@@ -296,7 +310,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       }
     } catch (cause) {
       eleventySettled();
-      await Promise.allSettled([abandonSearch(), reusing, folders]);
+      await Promise.allSettled([abandonSearch(), reusing, folders, copyingImages]);
       throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
         cause,
         hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
@@ -306,10 +320,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await folders;
     let reused: string[];
     try {
-      reused = await reusing;
+      [reused, imageFiles] = await Promise.all([reusing, copyingImages]);
     } catch (cause) {
       await abandonSearch();
-      throw new ChangelogSyncError('E_BUILD', `the pages of the page cache could not be written into ${options.outputDir}: ${(cause as Error).message}`, {
+      throw new ChangelogSyncError('E_BUILD', `the pages of the page cache or the entries' images could not be written into ${options.outputDir}: ${(cause as Error).message}`, {
         cause,
         hint: 'check that the output folder can be written, or build with --no-cache',
       });
@@ -321,15 +335,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       // the next build time, not this one its site.
       const cacheDir = options.cacheDir;
       const warn = (err: Error) => warnings.push(`the build cache could not be written to ${cacheDir}: ${err.message} (the next build renders every entry)`);
-      saving = Promise.all([bodyCache.save().catch(warn), plan && pageCache?.save(options.outputDir, plan.pages).catch(warn)]).then(() => undefined);
+      saving = Promise.all([bodyCache.save().catch(warn), plan && pageCache?.save(options.outputDir, plan.pages).catch(warn), imageStore.save().catch(warn)]).then(() => undefined);
     }
     // Before a search index is made from the written pages: a removed entry's is gone.
-    const ours = [...written.files, ...reused];
+    const ours = [...written.files, ...reused, ...imageFiles];
     await pruneOutput(options.outputDir, previous, ours);
     if (!configPath) pruned = { written: ours };
   } finally {
     await eleventyThread?.close(); // ended by its run, or the build failed before it
     await input.cleanup();
+    await imageStore.close();
   }
   timings.eleventyMs = Date.now() - started;
   const phases = options.search === false ? 1 : 2;
@@ -359,6 +374,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const segments = index?.segments;
   if (segments?.warning) warnings.push(segments.warning);
   if (cache && segments?.note) cache.note = cache.note ? `${cache.note}; ${segments.note}` : segments.note;
+  if (cache && imageStore.note) cache.note = cache.note ? `${cache.note}; ${imageStore.note}` : imageStore.note;
+  warnings.push(...entryImages.warnings);
   return {
     outputDir: options.outputDir,
     pages: files.filter((f) => f.endsWith('.html')).length,
@@ -371,5 +388,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     feedDates,
     cache,
     search: segments,
+    images: { ...imageStore.stats, files: imageFiles.length },
   };
 }

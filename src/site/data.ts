@@ -18,7 +18,7 @@ import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from '
 import type { BodyCache } from './build-cache.js';
 import { readableDate } from './filters.js';
 import { htmlText } from './html-text.js';
-import { ImageDimensions } from './images.js';
+import { EntryImages } from './images.js';
 import { renderBodies } from './body-render-pool.js';
 import { latestEntry } from './latest.js';
 import { siteSettings } from './settings.js';
@@ -78,8 +78,13 @@ export interface LoadSiteDataOptions {
   theme?: string;
   /** The hosted page the `show_backlink` footer links to, when known. */
   backlinkUrl?: string | null;
-  /** Folders holding `images/` for image dimensions (default: the content directory). */
+  /** Folders besides the content directory whose `images/` is published at `/images/` (the site directory). Default none. */
   imageRoots?: string[];
+  /**
+   * The entries' local images (images.ts): made responsive with the store it was given.
+   * Default: one without a store, which only gives local images their `width` and `height`.
+   */
+  images?: EntryImages;
   /** The site directory, whose `_includes/css/` makes the stylesheet (default: none, no CSS). */
   siteDir?: string;
   /**
@@ -108,7 +113,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
   const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
   const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
-  const images = new ImageDimensions(options.imageRoots ?? [contentDir]);
+  const images = options.images ?? new EntryImages({ contentDir, imageRoots: options.imageRoots });
   const tagsOf = tagResolver(tags);
   const problems: SiteData['problems'] = [];
   const hidden = { drafts: 0, scheduled: 0 };
@@ -195,11 +200,22 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   // rendered again (build-cache.ts).
   const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
   let handedOut = 0;
-  const finish = (i: number, h: string) => {
+  /** Bodies whose local images are being made responsive (images.ts): awaited before the data is complete. */
+  const withImages: Array<Promise<void>> = [];
+  const complete = (i: number, h: string) => {
     const e = entries[i]!;
-    e.html = images.addTo(h);
-    e.excerpt = excerptOf(e.html);
+    e.html = h;
+    e.excerpt = excerptOf(h);
     rendered[i] = true;
+  };
+  const finish = (i: number, h: string) => {
+    if (!EntryImages.mayHaveLocalImage(h)) return complete(i, h);
+    withImages.push(
+      images.transform(h, entries[i]!.file).then((html) => {
+        complete(i, html);
+        handOut();
+      }),
+    );
   };
   const handOut = () => {
     const from = handedOut;
@@ -227,6 +243,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       },
     },
   );
+  await Promise.all(withImages);
   const tagList = tagsOf.used();
   const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });

@@ -21,7 +21,8 @@ import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from
 import { BuildState } from './build-state.js';
 import { loadSiteData } from './data.js';
 import { addSiteFilters } from './filters.js';
-import { IMAGES_DIR } from './images.js';
+import { openImageStore, type ImageStore } from './image-store.js';
+import { EntryImages, IMAGES_DIR } from './images.js';
 import type { SiteData } from './site-model.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from './themes.js';
 
@@ -83,6 +84,8 @@ interface EleventyConfigLike {
   getFilter(name: string): (...args: unknown[]) => unknown;
   addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
   globalData?: Record<string, unknown>;
+  /** Eleventy's folders (its output: where plain Eleventy and `dev` write the entries' encoded images). */
+  directories?: { output?: string };
   /** Eleventy's events (`eleventy.before`: a build starts). */
   on?(event: string, fn: () => void): void;
 }
@@ -165,6 +168,14 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     return stylesheet.url;
   });
 
+  // Without the data of a build (plain Eleventy, `dev`), the entries' images are encoded into
+  // Eleventy's output, once per process: a rebuild encodes only new images (image-store.ts).
+  let imageStore: ImageStore | undefined;
+  const entryImages = () => {
+    const output = eleventyConfig.directories?.output;
+    if (output) imageStore ??= openImageStore({ outputDir: output });
+    return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore });
+  };
   eleventyConfig.addGlobalData('changelog', async () => {
     const data =
       o.siteData ??
@@ -174,7 +185,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
         themes: await listThemes(o.siteDir),
         theme: o.theme,
         backlinkUrl: o.backlinkUrl,
-        imageRoots: [o.contentDir, o.siteDir],
+        images: entryImages(),
         siteDir: o.siteDir,
       }));
     await pageHtml.prepare(data.entries);

@@ -43,3 +43,35 @@ declare module '@joplin/turndown-plugin-gfm' {
   export const strikethrough: TurndownService.Plugin;
   export const taskListItems: TurndownService.Plugin;
 }
+
+// @11ty/eleventy-img 6 (CommonJS, no types): what image-store.ts and images.ts use of it.
+declare module '@11ty/eleventy-img' {
+  /** One output file of an image (the library's "stat"). */
+  export interface EleventyImageStat {
+    format: string;
+    width: number;
+    height: number;
+    url: string;
+    sourceType: string;
+    srcset: string;
+    filename?: string;
+    outputPath?: string;
+    size?: number;
+  }
+  /** The outputs of one image by format (`webp`, `png`, `svg`, ...), smallest width first. */
+  export type EleventyImageMetadata = Record<string, EleventyImageStat[]>;
+  interface EleventyImage {
+    (src: string | Buffer, options?: Record<string, unknown>): Promise<EleventyImageMetadata>;
+    concurrency: number;
+  }
+  const Image: EleventyImage;
+  export default Image;
+}
+
+declare module '@11ty/eleventy-img/src/generate-html.js' {
+  import type { EleventyImageMetadata } from '@11ty/eleventy-img';
+  /** A tag with its attributes; `<picture>`'s children under `@children`. */
+  export type ImageMarkupObject = Record<string, Record<string, unknown>>;
+  /** The markup of an image as tags and attributes (the values not escaped). */
+  export function generateObject(metadata: EleventyImageMetadata, imgAttributes?: Record<string, unknown>): ImageMarkupObject;
+}
