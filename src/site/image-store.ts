@@ -29,19 +29,22 @@ import writeFileAtomic from 'write-file-atomic';
 import { sha256 } from '../hash.js';
 
 /** The site-relative URL path of the encoded images. */
-export const IMAGE_URL_PATH = '/img/';
+const IMAGE_URL_PATH = '/img/';
 
 /** Their folder in the output (and in the cache folder, `images/`). */
-export const IMAGE_OUTPUT_DIR = 'img';
+const IMAGE_OUTPUT_DIR = 'img';
 
 /** The manifest in the build cache folder. */
-export const IMAGE_MANIFEST_FILE = 'images.json';
+const IMAGE_MANIFEST_FILE = 'images.json';
 
 /** The encoded files in the build cache folder. */
-export const IMAGE_STORE_DIR = 'images';
+const IMAGE_STORE_DIR = 'images';
 
-/** Widths of the raster outputs, CSS pixels: the entry column (44 to 56 rem) at 1x and 2x. */
-export const IMAGE_WIDTHS = [720, 1440] as const;
+/**
+ * Widths of the raster outputs, pixels: the entry column (44 to 56 rem) at 1x and 2x; an
+ * image narrower than one is not enlarged (its own width is the largest output).
+ */
+const IMAGE_WIDTHS = [720, 1440] as const;
 
 /** The format of `images.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-images/1';
@@ -55,6 +58,8 @@ const ENCODE_OPTIONS = {
   widths: [...IMAGE_WIDTHS],
   formats: ['svg', 'webp', 'auto'],
   svgShortCircuit: true,
+  // An image up to 10% wider than a width gets that width only; wider, its own too (up to 1440).
+  minimumThreshold: 1.1,
   sharpOptions: { animated: true },
   urlPath: IMAGE_URL_PATH,
   useCache: false,
@@ -243,7 +248,7 @@ export function openImageStore(location: ImageStoreLocation): ImageStore {
       const d = await folder();
       const target = join(outputDir, IMAGE_OUTPUT_DIR);
       await mkdir(target, { recursive: true });
-      const names = new Set((await Promise.all([...current.values()].map((p) => p.catch(() => ({}) as ImageVariants)))).flatMap((v) => filesOf(v).map((s) => s.filename!)));
+      const names = new Set((await Promise.all([...current.values()].map((p) => p.catch((): ImageVariants => ({}))))).flatMap((v) => filesOf(v).map((s) => s.filename!)));
       const limit = pLimit(COPY_CONCURRENCY);
       return Promise.all(
         [...names].map((name) =>

@@ -5,7 +5,7 @@
  * or under the site's `images/`, becomes eleventy-img's responsive markup: a `<picture>`
  * with a WebP `<source srcset sizes>` and an `<img>` in the image's own format with its
  * `srcset`, `width`, `height`, `loading="lazy"` and `decoding="async"`, every URL under
- * {@link IMAGE_URL_PATH} (site-relative: the base path is added as for any other URL of a
+ * `/img/` (image-store.ts's `IMAGE_URL_PATH`; site-relative: the base path is added as for any other URL of a
  * body). An SVG stays one `<img>` with the width and height of the file. The encoding is
  * image-store.ts's, cached by the image's content hash.
  *
@@ -25,13 +25,13 @@ import { dirname, extname, join, relative } from 'node:path';
 import { imageSize } from 'image-size';
 import { escapeHtml } from '../html-escape.js';
 import { isInside } from '../project-path.js';
-import { IMAGE_URL_PATH, type ImageStore, type ImageVariants } from './image-store.js';
+import type { ImageStore, ImageVariants } from './image-store.js';
 
 /** The folder name of local images, in the content directory and in the site directory. */
 export const IMAGES_DIR = 'images';
 
 /** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
-export const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
+const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
 
 /** eleventy-img's markup as tags and attributes. */
 type GenerateObject = (typeof import('@11ty/eleventy-img/src/generate-html.js'))['generateObject'];
@@ -150,7 +150,7 @@ export class EntryImages {
    */
   async transform(html: string, entryFile: string): Promise<string> {
     if (!EntryImages.mayHaveLocalImage(html)) return html;
-    const parts: Array<string | Promise<string>> = [];
+    const parts: Array<Promise<string>> = [];
     let last = 0;
     let inPicture = 0;
     for (const m of html.matchAll(TAGS)) {
@@ -158,12 +158,12 @@ export class EntryImages {
       if (/^<picture/i.test(text)) inPicture++;
       else if (/^<\/picture/i.test(text)) inPicture = Math.max(0, inPicture - 1);
       else {
-        parts.push(html.slice(last, m.index));
+        parts.push(Promise.resolve(html.slice(last, m.index)));
         parts.push(this.#image(text, attributesOf(m[1] ?? ''), entryFile, inPicture > 0));
         last = m.index + text.length;
       }
     }
-    parts.push(html.slice(last));
+    parts.push(Promise.resolve(html.slice(last)));
     return (await Promise.all(parts)).join('');
   }
 

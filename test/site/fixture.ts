@@ -1,6 +1,7 @@
 // Content directories for site tests: a workspace, its tags and entry files written the way
 // pull and writers write them.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { crc32, deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 
@@ -93,4 +94,35 @@ export function dailyEntries(n: number, newest: string, tagsOf: (i: number) => s
 /** A file of the built site as text. */
 export function readSite(outputDir: string, rel: string): Promise<string> {
   return readFile(join(outputDir, rel), 'utf8');
+}
+
+/** One PNG chunk: length, type, data and its CRC-32. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * A real, drawable PNG (8-bit RGB) of the given size: one colour, `rgb`, with a diagonal
+ * line so that it is not a flat image. Images of different colours have different bytes.
+ */
+export function drawnPng(width: number, height: number, rgb: [number, number, number] = [99, 102, 241]): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8); // bit depth
+  ihdr.writeUInt8(2, 9); // RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      const line = Math.abs(x - Math.round((y * width) / height)) < 3;
+      rows.set(line ? [255, 255, 255] : rgb, row + 1 + x * 3);
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
 }
