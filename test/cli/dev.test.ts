@@ -335,7 +335,8 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
     const index = await get(fx.url);
     const srcs = [...index.body.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
     expect(srcs.some((s) => s.endsWith('/images/lumen-logo.svg'))).toBe(true);
-    expect(srcs.filter((s) => s.includes('/images/')).length).toBeGreaterThan(3);
+    // The entries' pictures, as the preview's copies under /img/ (src/site/images.ts).
+    expect(srcs.filter((s) => s.includes('/img/')).length).toBeGreaterThan(3);
     for (const src of srcs) {
       const res = await request(new URL(src, fx.url));
       await res.body.dump();
