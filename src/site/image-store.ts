@@ -165,7 +165,9 @@ function readManifest(text: string, fingerprint: string): { images: Record<strin
  * a site without local images pays nothing.
  */
 export function openImageStore(location: ImageStoreLocation): ImageStore {
-  const fingerprint = encoderFingerprint();
+  // Computed with the first image: a build without local images reads nothing.
+  let fingerprint: string | undefined;
+  const print = () => (fingerprint ??= encoderFingerprint());
   const cacheDir = 'cacheDir' in location ? location.cacheDir : undefined;
   const manifestFile = cacheDir && join(cacheDir, IMAGE_MANIFEST_FILE);
   let dir: Promise<string> | undefined;
@@ -187,7 +189,7 @@ export function openImageStore(location: ImageStoreLocation): ImageStore {
         return {};
       }
       try {
-        const read = readManifest(text, fingerprint);
+        const read = readManifest(text, print());
         if ('images' in read) return read.images;
         note = read.note;
       } catch (err) {
@@ -275,7 +277,7 @@ export function openImageStore(location: ImageStoreLocation): ImageStore {
         if (variants) images[key] = variants;
       }
       const rest = JSON.stringify(images);
-      const header = JSON.stringify({ format: FORMAT, fingerprint, sha256: sha256(rest), length: rest.length, images: Object.keys(images).length });
+      const header = JSON.stringify({ format: FORMAT, fingerprint: print(), sha256: sha256(rest), length: rest.length, images: Object.keys(images).length });
       await writeFileAtomic(manifestFile, `${header}\n${rest}`);
       const used = new Set(Object.values(images).flatMap((v) => filesOf(v).map((s) => s.filename)));
       const d = await folder();

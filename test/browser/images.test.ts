@@ -78,7 +78,7 @@ describe('entry images in Chromium', () => {
     await asked;
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     release();
-    await page.waitForFunction(() => [...document.querySelectorAll('article img')].every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('article img')).every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0));
     const images = await page.$$eval('article img', (imgs) => imgs.map((i) => ({ alt: i.getAttribute('alt'), src: (i as HTMLImageElement).currentSrc, width: i.getBoundingClientRect().width, height: i.getBoundingClientRect().height })));
     expect(images.map((i) => i.alt)).toEqual(['The dashboard', 'Diagram', 'Mirrored']);
     for (const image of images) {
