@@ -8,17 +8,22 @@
 // an output folder of its own; the fastest of BENCH_BUILD_ROUNDS (2) each, and the ratio of
 // each round's pair. Wall time, CPU time and peak RSS of the whole process tree (node, its
 // threads and the Pagefind binary) read from /proc (Linux). BENCH_BUILD_SIZES=1000 runs one size.
+// Responsive images (issue 24, item 6): the same content with BENCH_BUILD_IMAGES (500)
+// screenshots in content/images/, one in each of as many entries, built cold (empty cache:
+// every image encoded) and warm (after the new entry: none encoded) under the base path,
+// beside the same builds without them, in the same rounds; 0 leaves them out.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { runnerImport } from 'vite';
 import { settleDisk } from '../disk.mjs';
 
 export const name = 'build';
-export const description = 'changelog-sync build (cold at / and under /repo/, warm after one new entry) of 1,000 and 10,000 corpus entries vs plain Eleventy with a one-line layout, alone and followed by the Pagefind CLI';
+export const description = 'changelog-sync build (cold at / and under /repo/, warm after one new entry; the same with 500 screenshots, cold and warm) of 1,000 and 10,000 corpus entries vs plain Eleventy with a one-line layout, alone and followed by the Pagefind CLI';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
@@ -26,6 +31,7 @@ const ELEVENTY = join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
 const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
 const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_BUILD_ROUNDS ?? 2);
+const IMAGES = Number(process.env.BENCH_BUILD_IMAGES ?? 500);
 
 /** The corpus, through Vite's module runner (the loader is TypeScript, shared with the tests). */
 export async function corpus() {
@@ -76,6 +82,62 @@ async function writePlain(dir, files) {
   await writeFile(join(input, '_includes/plain.njk'), '<!doctype html><html lang="en"><head><title>{{ title }}</title></head><body><main>{{ content | safe }}</main></body></html>\n');
   await writeFile(join(dir, 'plain.config.mjs'), "export const config = { markdownTemplateEngine: false };\n");
   return input;
+}
+
+/** One PNG chunk: length, type, data, CRC-32. */
+function pngChunk(type, data) {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * A screenshot-like PNG (8-bit RGB, `width` x `height`): a window of panels and rows of
+ * "text" in colours from `seed`, over a faint gradient, so that it neither compresses to
+ * nothing nor is noise. Distinct seeds give distinct bytes.
+ */
+function screenshot(width, height, seed) {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8);
+  ihdr.writeUInt8(2, 9);
+  const stride = width * 3 + 1;
+  const rows = Buffer.alloc(stride * height);
+  const accent = [(seed * 53) % 256, (seed * 97) % 256, (seed * 151) % 256];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * stride + 1 + x * 3;
+      const sidebar = x < width / 5;
+      const text = !sidebar && y % 24 < 10 && (x * 7 + y * 3 + seed) % 97 < 70 && x % 180 < 150;
+      const base = sidebar ? accent : [246 - (y % 16), 247 - (x % 8), 250];
+      const c = text ? [40, 44, 52] : base;
+      rows[i] = c[0];
+      rows[i + 1] = c[1];
+      rows[i + 2] = c[2];
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, { level: 1 })), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * A copy of the project in `dir` (its content) with `count` screenshots (1600 x 1000) in
+ * content/images/, each shown by one entry, spread over the entries.
+ * @returns the copy's folder.
+ */
+async function writeImageProject(dir, files, count) {
+  const project = join(dir, 'with-images');
+  await cp(join(dir, 'content'), join(project, 'content'), { recursive: true });
+  await mkdir(join(project, 'content/images'), { recursive: true });
+  const step = files.length / count;
+  for (let i = 0; i < count; i++) {
+    await writeFile(join(project, 'content/images', `shot-${i}.png`), screenshot(1600, 1000, i + 1));
+    await appendFile(join(project, 'content/entries', files[Math.floor(i * step)]), `\n![Screenshot ${i}](/images/shot-${i}.png)\n`);
+  }
+  return project;
 }
 
 /** The pids of `pid`'s process tree (a scan of /proc). */
@@ -177,6 +239,8 @@ function timingsOf(run) {
     cache: result.cache ? { hits: result.cache.hits, rendered: result.cache.rendered, pages: result.cache.pages } : undefined,
     // How the search index was made with a cache: entries indexed now, and kept from the archive.
     search: result.search,
+    // Local images: encoded in this build, and taken from the cache's encoded images.
+    images: result.images,
   };
 }
 
@@ -200,6 +264,8 @@ export async function run() {
       dirs.push(dir);
       const files = await writeContent(dir, entries, n);
       const plainInput = await writePlain(dir, files);
+      const imageCount = Math.min(IMAGES, n);
+      const imageProject = imageCount > 0 ? await writeImageProject(dir, files, imageCount) : undefined;
       dirs.push(await settleDisk());
       let outputs = 0;
       const out = () => join(dir, `out-${++outputs}`);
@@ -210,7 +276,7 @@ export async function run() {
       // BENCH_SITE_URL: the site URL of the base-path runs (default a GitHub Pages project site).
       const prefixed = process.env.BENCH_SITE_URL ?? 'https://acme.github.io/repo/';
       const env = (siteUrl, extra = {}) => ({ ...process.env, CHANGELOG_SITE_URL: siteUrl, NO_COLOR: '1', ...extra });
-      const runs = { plain: [], plainPagefind: [], oursRoot: [], oursPrefix: [], warm: [] };
+      const runs = { plain: [], plainPagefind: [], oursRoot: [], oursPrefix: [], warm: [], imagesCold: [], imagesWarm: [] };
       for (let i = 0; i < ROUNDS; i++) {
         // Alternated: each of ours next to a plain build, so that they share the machine's moment.
         runs.oursRoot.push(await measure([CLI, '--json', 'build', '--no-cache'], { cwd: dir, env: env('https://changelog.example.com/', { CHANGELOG_OUTPUT_DIR: out() }) }));
@@ -219,14 +285,23 @@ export async function run() {
         // the warm run below starts from the cache it writes.
         const cacheDir = join(dir, `cache-${i}`);
         runs.oursPrefix.push(await measure([CLI, '--json', 'build'], { cwd: dir, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: cacheDir }) }));
+        // The same with the screenshots, cold: every image encoded into an empty cache.
+        const imageCache = join(dir, `image-cache-${i}`);
+        if (imageProject) runs.imagesCold.push(await measure([CLI, '--json', 'build'], { cwd: imageProject, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: imageCache }) }));
         const plainOut = out();
         const script = `${JSON.stringify(process.execPath)} ${plainArgs(plainOut).map((a) => JSON.stringify(a)).join(' ')} && ${JSON.stringify(process.execPath)} ${JSON.stringify(PAGEFIND)} --site ${JSON.stringify(plainOut)} >/dev/null`;
         runs.plainPagefind.push(await measure(['-c', script], { cwd: dir }, '/bin/sh'));
         const added = await addEntry(dir, i);
         runs.warm.push(await measure([CLI, '--json', 'build'], { cwd: dir, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: cacheDir }) }));
         await rm(added);
+        if (imageProject) {
+          const addedThere = await addEntry(imageProject, i);
+          runs.imagesWarm.push(await measure([CLI, '--json', 'build'], { cwd: imageProject, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: imageCache }) }));
+          await rm(addedThere);
+        }
       }
-      const best = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, fastest(v)]));
+      const best = Object.fromEntries(Object.entries(runs).filter(([, v]) => v.length > 0).map(([k, v]) => [k, fastest(v)]));
+      const fastestRun = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
       const pairs = (a, b) => runs[a].map((r, i) => ratio(r.seconds, runs[b][i].seconds));
       figures[`${n} entries`] = {
         plainEleventy: best.plain,
@@ -234,6 +309,11 @@ export async function run() {
         oursRoot: { ...best.oursRoot, ...timingsOf(runs.oursRoot.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
         oursPrefix: { ...best.oursPrefix, ...timingsOf(runs.oursPrefix.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
         warmPrefix: { ...best.warm, ...timingsOf(runs.warm.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
+        ...(imageProject && {
+          images: imageCount,
+          imagesColdPrefix: { ...best.imagesCold, ...timingsOf(fastestRun(runs.imagesCold)) },
+          imagesWarmPrefix: { ...best.imagesWarm, ...timingsOf(fastestRun(runs.imagesWarm)) },
+        }),
         // Fastest against fastest, and each round's pair (alternated runs share the machine's load).
         ratios: {
           prefixVsPlainPagefind: ratio(best.oursPrefix.seconds, best.plainPagefind.seconds),
@@ -245,10 +325,22 @@ export async function run() {
           rootVsPlainByRound: pairs('oursRoot', 'plain'),
           warmVsPlainPagefind: ratio(best.warm.seconds, best.plainPagefind.seconds),
           warmVsPlainPagefindByRound: pairs('warm', 'plainPagefind'),
+          // The same builds with the screenshots against without them (cold: all encoded; warm: none).
+          ...(imageProject && {
+            imagesColdVsNone: ratio(best.imagesCold.seconds, best.oursPrefix.seconds),
+            imagesColdVsNoneByRound: pairs('imagesCold', 'oursPrefix'),
+            imagesWarmVsNone: ratio(best.imagesWarm.seconds, best.warm.seconds),
+            imagesWarmVsNoneByRound: pairs('imagesWarm', 'warm'),
+            imagesWarmVsPlainPagefind: ratio(best.imagesWarm.seconds, best.plainPagefind.seconds),
+          }),
           cpu: {
             prefixVsPlainPagefind: ratio(best.oursPrefix.cpuSeconds, best.plainPagefind.cpuSeconds),
             rootVsPlainPagefind: ratio(best.oursRoot.cpuSeconds, best.plainPagefind.cpuSeconds),
             warmVsPlainPagefind: ratio(best.warm.cpuSeconds, best.plainPagefind.cpuSeconds),
+            ...(imageProject && {
+              imagesColdVsNone: ratio(best.imagesCold.cpuSeconds, best.oursPrefix.cpuSeconds),
+              imagesWarmVsNone: ratio(best.imagesWarm.cpuSeconds, best.warm.cpuSeconds),
+            }),
           },
         },
       };
