@@ -218,3 +218,54 @@ describe('the image transform', () => {
     await store.close();
   });
 });
+
+describe('the image store', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it('encodes an image once per content hash, again when its file was cut short or its manifest is corrupt, and keeps only the images of its last build', async () => {
+    const cacheDir = join(dir, 'cache');
+    const file = join(dir, 'shot.png');
+    await writeFile(file, drawnPng(1000, 400));
+    const bytes = await readFile(file);
+    const first = openImageStore({ cacheDir });
+    const variants = await first.variants(file, bytes);
+    await first.variants(file, bytes); // the same bytes: looked up once
+    expect(first.stats).toEqual({ encoded: 1, reused: 0 });
+    await first.save();
+    const names = Object.values(variants).flat().map((v) => v.filename!);
+    expect(names.sort()).toEqual((await readdir(join(cacheDir, 'images'))).sort());
+
+    // Another build, another name for the same bytes: from the cache.
+    const moved = join(dir, 'renamed.png');
+    await writeFile(moved, bytes);
+    const second = openImageStore({ cacheDir });
+    expect(await second.variants(moved, bytes)).toEqual(variants);
+    expect(second.stats).toEqual({ encoded: 0, reused: 1 });
+    expect(second.note).toBeUndefined();
+
+    // A file cut short (a killed build, a damaged cache) is encoded again.
+    await writeFile(join(cacheDir, 'images', names[0]!), 'cut');
+    const third = openImageStore({ cacheDir });
+    await third.variants(file, bytes);
+    expect(third.stats).toEqual({ encoded: 1, reused: 0 });
+    expect((await readFile(join(cacheDir, 'images', names[0]!))).length).toBeGreaterThan(3);
+    await third.save();
+
+    // A corrupt manifest is not used, and says so.
+    const manifest = join(cacheDir, 'images.json');
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"width"', '"wodth"'));
+    const fourth = openImageStore({ cacheDir });
+    await fourth.variants(file, bytes);
+    expect(fourth.stats).toEqual({ encoded: 1, reused: 0 });
+    expect(fourth.note).toContain('was not used: it is corrupt or incomplete (its checksum does not match)');
+
+    // A build with another image only: the first one's files go.
+    const other = drawnPng(300, 200, [220, 38, 38]);
+    await writeFile(join(dir, 'other.png'), other);
+    const fifth = openImageStore({ cacheDir });
+    const otherVariants = await fifth.variants(join(dir, 'other.png'), other);
+    await fifth.save();
+    expect((await readdir(join(cacheDir, 'images'))).sort()).toEqual(Object.values(otherVariants).flat().map((v) => v.filename!).sort());
+  });
+});
