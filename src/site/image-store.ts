@@ -23,7 +23,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/p
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EleventyImageMetadata, EleventyImageStat } from '@11ty/eleventy-img';
+import type { EleventyImageMetadata } from '@11ty/eleventy-img';
 import pLimit from 'p-limit';
 import writeFileAtomic from 'write-file-atomic';
 import { sha256 } from '../hash.js';
@@ -68,8 +68,27 @@ const ENCODE_OPTIONS = {
 /** Files copied into the output at once. */
 const COPY_CONCURRENCY = 16;
 
-/** An image's outputs by format, as eleventy-img describes them (without paths on this machine). */
-export type ImageVariants = EleventyImageMetadata;
+/** One output file of an image, as eleventy-img describes it (without its path on this machine). */
+export interface ImageVariant {
+  /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
+  format: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  /** Site-relative, under {@link IMAGE_URL_PATH}. */
+  url: string;
+  /** Its media type (`image/webp`). */
+  sourceType: string;
+  /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
+  srcset: string;
+  /** Its name in the store and in the output's `img/`. */
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+}
+
+/** An image's outputs by format, smallest first. */
+export type ImageVariants = Record<string, ImageVariant[]>;
 
 /** Images looked up in a build: encoded, and found already encoded. */
 export interface ImageStats {
@@ -137,13 +156,13 @@ function portable(metadata: EleventyImageMetadata): ImageVariants {
   return Object.fromEntries(
     Object.entries(metadata).map(([format, stats]) => [
       format,
-      stats.map((s): EleventyImageStat => ({ format: s.format, width: s.width, height: s.height, url: s.url, sourceType: s.sourceType, srcset: s.srcset, filename: s.filename, size: s.size })),
+      stats.map((s): ImageVariant => ({ format: s.format, width: s.width, height: s.height, url: s.url, sourceType: s.sourceType, srcset: s.srcset, filename: s.filename, size: s.size })),
     ]),
   );
 }
 
 /** Every output file of some variants. */
-function filesOf(variants: ImageVariants): EleventyImageStat[] {
+function filesOf(variants: ImageVariants): ImageVariant[] {
   return Object.values(variants).flat();
 }
 
