@@ -158,7 +158,8 @@ export class MediaFetcher {
 
   async #accept(res: Dispatcher.ResponseData): Promise<FetchedImage | FetchFailure> {
     const fail = (reason: string): FetchFailure => {
-      res.body.destroy();
+      // Dropped unread: the abort this raises on the body is expected.
+      res.body.on('error', () => undefined).destroy();
       return { reason };
     };
     if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}`);
@@ -167,12 +168,12 @@ export class MediaFetcher {
     if (!declared) return fail(`not an image type (Content-Type ${String(header ?? 'missing').slice(0, 60)})`);
     const length = Number(res.headers['content-length']);
     const cap = this.limits.maxBytes;
-    if (Number.isFinite(length) && length > cap) return fail(`larger than ${cap / 2 ** 20} MB (${length} bytes)`);
+    if (Number.isFinite(length) && length > cap) return fail(`larger than ${sizeText(cap)} (${length} bytes)`);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
-      if (size > cap) return fail(`larger than ${cap / 2 ** 20} MB`);
+      if (size > cap) return fail(`larger than ${sizeText(cap)}`);
       chunks.push(chunk as Buffer);
     }
     const bytes = Buffer.concat(chunks);
@@ -189,6 +190,11 @@ export class MediaFetcher {
   async close(): Promise<void> {
     await this.#agent.close();
   }
+}
+
+/** A size for a reason: `10 MB`, or bytes below a megabyte. */
+function sizeText(bytes: number): string {
+  return bytes >= 2 ** 20 ? `${Math.round((bytes / 2 ** 20) * 10) / 10} MB` : `${bytes} bytes`;
 }
 
 /** Why a URL is not fetched at all, or undefined when it may be. */

@@ -46,10 +46,11 @@ export function declaredType(contentType: string | undefined): MediaType | undef
 const ascii = (bytes: Uint8Array, from: number, to: number): string => String.fromCharCode(...bytes.subarray(from, to));
 
 /**
- * An SVG document's start: optional byte order mark, XML declaration, comments and a
- * DOCTYPE, then the `<svg` root element.
+ * An SVG document's start: optional byte order mark, then a prolog of processing
+ * instructions (the XML declaration), comments, an `svg` DOCTYPE and white space, then the
+ * `<svg` root element.
  */
-const SVG_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>/]/;
+const SVG_START = /^\uFEFF?(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>[]*(?:\[[\s\S]*?\])?\s*>|\s+)*<svg[\s>/]/;
 
 /**
  * The type of an image told by its bytes, or undefined when they are none of the mirrored

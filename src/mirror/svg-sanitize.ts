@@ -118,7 +118,8 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
         stack.push('kept');
       },
       ontext(data) {
-        if (dropping > 0) return;
+        // Text outside the root element (white space of the prolog, the rest of a DOCTYPE's subset) is dropped.
+        if (dropping > 0 || stack.length === 0) return;
         if (styleText !== undefined) styleText += data;
         else out += escapeText(data);
       },
