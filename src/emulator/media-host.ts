@@ -16,7 +16,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { EmulatorStore } from './store.js';
 
 /** The placeholder for the image host's URL in seeded content. */
-export const MEDIA_PLACEHOLDER = '{{media}}';
+const MEDIA_PLACEHOLDER = '{{media}}';
 
 /** One request the image host answered. */
 export interface MediaRequest {

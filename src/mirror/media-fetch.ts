@@ -36,7 +36,7 @@ export interface MediaLimits {
 }
 
 /** The defaults of {@link MediaLimits}. */
-export const MEDIA_LIMITS: MediaLimits = { maxBytes: 10 * 2 ** 20, timeoutMs: 30_000, maxRedirects: 5 };
+const MEDIA_LIMITS: MediaLimits = { maxBytes: 10 * 2 ** 20, timeoutMs: 30_000, maxRedirects: 5 };
 
 /** A `dns.lookup`-compatible function (tests resolve names to chosen addresses with one). */
 export type Lookup = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;

@@ -37,7 +37,7 @@ export interface MediaOptions extends MediaFetcherOptions {
 }
 
 /** An image that was not downloaded, once per URL. */
-export interface MediaFailure {
+interface MediaFailure {
   /** The URL as the service's content has it. */
   url: string;
   reason: string;

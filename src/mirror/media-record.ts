@@ -26,10 +26,10 @@ import { MEDIA_COPY, MEDIA_DIR } from './media-refs.js';
 import { writeJsonIfChanged } from './state.js';
 
 /** The record's file name, in the state directory. */
-export const MEDIA_RECORD_FILE = 'media.json';
+const MEDIA_RECORD_FILE = 'media.json';
 
 /** A failed image is tried again on the first pull this long after the failure: a day, in ms. */
-export const MEDIA_RETRY_MS = 86_400_000;
+const MEDIA_RETRY_MS = 86_400_000;
 
 /** What the record knows of one image URL. */
 export type MediaEntry =

@@ -3,7 +3,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../src/api/rate-budget.js';
 import { isBlockedAddress, MediaFetcher, type Lookup } from '../../src/mirror/media-fetch.js';
@@ -41,7 +40,7 @@ const redirect = (path: string, location: string): void => {
 };
 
 /** Resolves every name to the given address (no DNS query leaves the machine). */
-const resolveTo = (address: string): Lookup => (_host, _opts, cb) => cb(null, [{ address, family: address.includes(':') ? 6 : 4 } as LookupAddress]);
+const resolveTo = (address: string): Lookup => (_host, _opts, cb) => cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
 
 async function fetchOne(url: string, options: ConstructorParameters<typeof MediaFetcher>[0] = {}) {
   const f = new MediaFetcher({ lookup: resolveTo('127.0.0.1'), ...options });
@@ -145,7 +144,7 @@ describe('a download', () => {
     expect(text).toMatch(/^<svg /);
     expect(text).toContain('<rect');
     expect(text).not.toMatch(/script|onload|onclick|foreignObject|evil\.example|javascript/i);
-    expect(got.removed).toEqual(expect.arrayContaining(['<script>', 'onload', '<foreignObject>']));
+    expect(got.reason === undefined && got.removed).toEqual(expect.arrayContaining(['<script>', 'onload', '<foreignObject>']));
   });
 
   it('takes a slot of the rate budget only for a URL on the service API origin', async () => {
