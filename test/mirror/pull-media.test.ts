@@ -99,6 +99,7 @@ describe('pull mirrors images', () => {
     await run();
     const before = await snapshot(dir);
     const requests = fx.emu.mediaLog.length;
+    expect(requests).toBe(5);
     const r = await run();
     expect(fx.emu.mediaLog.length).toBe(requests);
     expect(r.media.fetched).toBe(0);
