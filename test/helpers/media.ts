@@ -8,7 +8,7 @@ export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ
 export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** A valid 3x2 PNG (another file than {@link PNG_1X1}). */
-export const PNG_3X2 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAEklEQVR42mP4z8AARAwMDP8ZACbyA/1FcJJ5AAAAAElFTkSuQmCC', 'base64');
+export const PNG_3X2 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAHUlEQVR4nGNgYDgRwHBiAcMJBoaKEwEVJxZUnAAAQiwH+SggQlEAAAAASUVORK5CYII=', 'base64');
 
 /**
  * An SVG with every way this project knows for an SVG to run script or reach another
