@@ -53,9 +53,9 @@ describe('pulled images in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/changelog/entries/shots/`, { waitUntil: 'load' });
     // Lazy images near the top load at once; wait for them to settle (loaded or broken).
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('main img')].every((i) => i.complete));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).every((i) => i.complete));
     const images = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLImageElement>('main img')].map((i) => ({ path: new URL(i.currentSrc || i.src).pathname, complete: i.complete, width: i.naturalWidth, alt: i.alt })),
+      Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((i) => ({ path: new URL(i.currentSrc || i.src).pathname, complete: i.complete, width: i.naturalWidth, alt: i.alt })),
     );
     expect(images.map((i) => i.alt)).toEqual(['A screenshot', 'A diagram']);
     for (const i of images) {
@@ -79,7 +79,7 @@ describe('pulled images in Chromium', () => {
     await page.goto(`${server.url}${svgPath}`, { waitUntil: 'load' });
     const found = await page.evaluate(() => ({
       scripts: document.querySelectorAll('script').length,
-      handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+      handlers: Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on'))).length,
       foreign: document.getElementsByTagName('foreignObject').length,
       rects: document.querySelectorAll('rect').length,
     }));
