@@ -4,17 +4,18 @@
  * no service is configured (`dev`: when there is no content), or with `--demo`.
  *
  * The demo's images (its logo, Open Graph image and entry screenshots) ship with the
- * package in `src/emulator/demo/images/` and are copied into `.demo/content/images/`, which
- * the site publishes at `/images/`: entries name them `/images/<file>`, and the workspace's
- * `logo_url` and `og_image_url` (absolute URLs, as the service keeps them) are set on the
- * site's own URL.
+ * package in `src/emulator/demo/images/`. The entries on the service show screenshots from
+ * the emulator's image host (`media-host.ts`), which pull mirrors into
+ * `.demo/content/media/`; the folder is also copied into `.demo/content/images/`, which the
+ * site publishes at `/images/`: the local demo entries name their screenshots
+ * `/images/<file>`, and the workspace's `logo_url` and `og_image_url` (absolute URLs, as
+ * the service keeps them) are set on the site's own URL.
  * @module
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
-import { DEMO_ENTRIES_DIR, loadSeed } from '../emulator/seed.js';
+import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import type { Reporter } from '../output/reporter.js';
 
@@ -23,9 +24,6 @@ const DEMO_TOKEN = 'demo-token';
 
 /** Where the demo writes (ignored by git). */
 const DEMO_DIR = '.demo';
-
-/** The demo's images, shipped with the package. */
-const DEMO_IMAGES_DIR = fileURLToPath(new URL('../../src/emulator/demo/images/', import.meta.url));
 
 /** The demo workspace's logo and Open Graph image, files of {@link DEMO_IMAGES_DIR}. */
 const DEMO_LOGO = 'lumen-logo.svg';

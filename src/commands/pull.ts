@@ -39,7 +39,25 @@ export function formatPull(r: PullResult): string {
   for (const i of r.failed) lines.push(`  x ${i.file}: not converted (${i.reason}); left as it was, the next pull tries again`);
   for (const p of r.problems) lines.push(`  x ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (file left alone)`);
   for (const n of r.notes ?? []) lines.push(`  note: ${n}`);
+  lines.push(...formatMedia(r));
   return lines.join('\n');
+}
+
+/** The image lines of a pull's summary (docs/sync.md#images): each failed image once, with its entries. */
+function formatMedia(r: PullResult): string[] {
+  const m = r.media;
+  const lines: string[] = [];
+  if (m.fetched > 0 || m.written.length > 0) {
+    lines.push(r.dryRun ? `  images: would download ${m.fetched}` : `  images: ${m.fetched} downloaded, ${m.written.length} new in content/media/, ${m.failed.length} not downloaded`);
+  }
+  for (const i of m.rewritten) lines.push(`  ~ ${i.file}: names its mirrored images${r.dryRun ? ' (would rewrite)' : ''}`);
+  for (const s of m.sanitized) lines.push(`  note: image ${s.url}: an SVG, stored without ${s.removed.slice(0, 5).join(', ')}${s.removed.length > 5 ? ` and ${s.removed.length - 5} more` : ''}`);
+  for (const f of m.failed) {
+    const [first, ...more] = f.entries;
+    const where = first ? ` in ${first.file} ("${first.title}")${more.length ? ` and ${more.length} more entr${more.length === 1 ? 'y' : 'ies'}` : ''}` : '';
+    lines.push(`  ! image not downloaded: ${f.url}${where}: ${f.reason}; the entry keeps the remote URL (tried again in a day)`);
+  }
+  return lines;
 }
 
 /** Exit code of a pull: entries not converted > conflicts > ok. */

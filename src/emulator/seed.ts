@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../errors.js';
@@ -47,6 +48,12 @@ const seedSchema = z.object({ workspaces: z.array(seedWorkspaceSchema).min(1) })
 
 /** Path of the demo seed shipped with changelog-sync. */
 const DEMO_SEED_PATH = fileURLToPath(new URL('../../src/emulator/demo/seed.json', import.meta.url));
+
+/** The demo's images: the workspace's logo, the entries' screenshots (served by the image host, `media-host.ts`). */
+export const DEMO_IMAGES_DIR = fileURLToPath(new URL('../../src/emulator/demo/images/', import.meta.url));
+
+/** `Content-Type` of the demo's images, by extension. */
+const IMAGE_TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
 
 /** Folder of the local demo entries that `npm start` pushes. */
 export const DEMO_ENTRIES_DIR = fileURLToPath(new URL('../../src/emulator/demo/entries/', import.meta.url));
@@ -114,5 +121,13 @@ export async function loadSeed(nameOrPath: string, now: () => number = Date.now)
   } catch (cause) {
     throw new ChangelogSyncError('E_FILE', `cannot read seed ${path}: ${(cause as Error).message}`, { cause, file: path });
   }
-  return seedStore(json, now, path);
+  const store = seedStore(json, now, path);
+  // The demo's entries show screenshots from the service's image host: `{{media}}/<file>`.
+  if (nameOrPath === 'demo') {
+    for (const name of await readdir(DEMO_IMAGES_DIR)) {
+      const type = IMAGE_TYPES[extname(name).toLowerCase()];
+      if (type) store.media.set(name, { type, body: await readFile(join(DEMO_IMAGES_DIR, name)) });
+    }
+  }
+  return store;
 }

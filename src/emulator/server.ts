@@ -20,6 +20,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
+import { startMediaHost, type MediaRequest } from './media-host.js';
 import { SlidingLimiter } from './limits.js';
 import { createResponder, sendJson, type AnswerRecord } from './responder.js';
 import { routeApi } from './routes.js';
@@ -86,6 +87,13 @@ export interface RunningEmulator {
    * record once answered or dropped): tests act at exact points of a client's run.
    */
   events: EventEmitter<{ request: [RequestLogRecord]; response: [RequestLogRecord] }>;
+  /**
+   * The image host, a second origin (`media-host.ts`): `http://127.0.0.1:PORT/media`, what
+   * `{{media}}` in seeded content became. Its files are `store.media`.
+   */
+  mediaUrl: string;
+  /** Every request the image host answered. */
+  mediaLog: MediaRequest[];
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -212,6 +220,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
+  const media = await startMediaHost(store, options.host ?? '127.0.0.1');
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -221,11 +230,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     faults,
     events,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    mediaUrl: media.url,
+    mediaLog: media.log,
+    close: async () => {
+      await Promise.all([
+        media.close(),
+        new Promise<void>((resolve) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => resolve());
+        }),
+      ]);
+    },
   };
 }
 

@@ -130,9 +130,14 @@ function isValidDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
 }
 
+/** A file of the emulator's image host (`media-host.ts`): bytes with a `Content-Type`, or a redirect (tests). */
+export type MediaFile = { type: string; body: Buffer; redirect?: undefined } | { redirect: string; status?: number; type?: undefined };
+
 /** The state of the whole emulator: several workspaces, each with its own tokens. */
 export class EmulatorStore {
   readonly workspaces: EmulatorWorkspace[] = [];
+  /** The files of the image host (`media-host.ts`), by name: served at `/media/<name>`. */
+  readonly media = new Map<string, MediaFile>();
   private seq = 0;
 
   constructor(private readonly now: () => number = Date.now) {}

@@ -48,13 +48,13 @@ export function removeTempLeftovers(dir: string, names?: readonly string[]): str
 }
 
 /**
- * Writes `text` (UTF-8) to `path` atomically: temporary file in the same directory, then
- * rename. Creates the directory when missing.
+ * Writes `text` (UTF-8), or bytes, to `path` atomically: temporary file in the same
+ * directory, then rename. Creates the directory when missing.
  *
  * @param path absolute path.
  * @throws {ChangelogSyncError} `E_FILE` naming the file; the temporary file is removed.
  */
-export function writeFileAtomicSync(path: string, text: string): void {
+export function writeFileAtomicSync(path: string, text: string | Uint8Array): void {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   let fd: number | undefined;
@@ -66,7 +66,7 @@ export function writeFileAtomicSync(path: string, text: string): void {
       mkdirSync(dir, { recursive: true });
       fd = openSync(tmp, 'wx', 0o666);
     }
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     closeSync(fd);
     fd = undefined;

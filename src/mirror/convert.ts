@@ -11,6 +11,7 @@ import { ChangelogSyncError } from '../errors.js';
 import type { EditorJsDocument } from '../api/schemas.js';
 import { escapeHtml } from '../html-escape.js';
 import { parseHtmlFragment } from './html-parser.js';
+import { replaceImageSources } from './media-refs.js';
 import { createTurndown } from './markdown-rules.js';
 
 let turndown: TurndownService | undefined;
@@ -75,10 +76,14 @@ function turndownService(): TurndownService {
 /**
  * Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced
  * code with language; HTML without a Markdown form kept as HTML: see `markdown-rules.ts`).
+ * @param media mirrored images: an `<img>` whose `src` is a key is written with the value
+ *   instead (`/media/<file>`, see `media-mirror.ts`), in Markdown or kept HTML alike.
  */
-export function htmlToMarkdown(html: string): string {
+export function htmlToMarkdown(html: string, media?: Readonly<Record<string, string>>): string {
   if (html.trim() === '') return '';
-  return turndownService().turndown(parseHtmlFragment(html) as unknown as TurndownService.Node);
+  const root = parseHtmlFragment(html);
+  if (media) replaceImageSources(root, media);
+  return turndownService().turndown(root as unknown as TurndownService.Node);
 }
 
 
@@ -176,10 +181,11 @@ export const MAX_CONVERTED_CONTENT_MB = 8;
 
 /**
  * Markdown of remote content in either form the service returns.
+ * @param media mirrored images, see {@link htmlToMarkdown}.
  * @throws {ChangelogSyncError} `E_ENTRY_TOO_LARGE` when the content's HTML is longer than
  *   {@link MAX_CONVERTED_CONTENT_MB}: it is not converted (pull reports the entry and goes on).
  */
-export function remoteContentToMarkdown(content: string | EditorJsDocument): string {
+export function remoteContentToMarkdown(content: string | EditorJsDocument, media?: Readonly<Record<string, string>>): string {
   const html = typeof content === 'string' ? content : editorJsToHtml(content);
   if (html.length > MAX_CONVERTED_CONTENT_MB * 2 ** 20) {
     throw new ChangelogSyncError(
@@ -190,5 +196,5 @@ export function remoteContentToMarkdown(content: string | EditorJsDocument): str
   }
   // NUL would make a file the tool refuses to read back (entry-file.ts): U+FFFD, as
   // HTML parsers do. (Invalid UTF-8 is U+FFFD already: the client decodes leniently.)
-  return htmlToMarkdown(html).replaceAll('\u0000', '\ufffd');
+  return htmlToMarkdown(html, media).replaceAll('\u0000', '\ufffd');
 }

@@ -33,8 +33,9 @@ export interface RenderedFile {
  * The file that mirrors a remote entry.
  * @param entry the entry as listed by the service (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
+ * @param media the entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`).
  */
-export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
   const fields = {
     // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts).
     title: dropXmlInvalid(entry.title),
@@ -46,7 +47,7 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): Ren
     status: entry.status,
     identifier: entry.identifier,
   };
-  const body = remoteContentToMarkdown(entry.content);
+  const body = remoteContentToMarkdown(entry.content, media);
   const text = serializeEntryFile({ ...fields, tags: keep.tags }, body, keep.extra);
   return { text, synced: syncedHash(fields, body) };
 }
@@ -55,6 +56,8 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): Ren
 export interface MirrorJob {
   entry: RemoteEntry;
   keep?: KeptFields;
+  /** The entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`). */
+  media?: Record<string, string>;
   /** Absolute path of the file to write. */
   path: string;
   /** The text the file has now, when known: an identical rendering is not written. */
@@ -76,7 +79,7 @@ export type MirrorOutcome =
 /** A job's rendered file, or why it could not be rendered. Never throws. */
 export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
   try {
-    return renderMirrorFile(job.entry, job.keep);
+    return renderMirrorFile(job.entry, job.keep, job.media);
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

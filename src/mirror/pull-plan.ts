@@ -32,6 +32,8 @@ export interface Action {
   /** The local file's text, when there is one (to skip identical rewrites). */
   localText?: string;
   keep?: KeptFields;
+  /** An `update` of an unchanged entry, only to name the mirrored copies of its images (`media-mirror.ts`). */
+  mediaOnly?: boolean;
 }
 
 /**
@@ -86,6 +88,8 @@ export interface PlanHolds {
   found: Map<string, EntryFile>;
   /** Local files without a known identifier: their paths are taken. */
   unknownFiles: string[];
+  /** True for an entry with an image to mirror (`media-mirror.ts`): an untouched, unchanged one is rewritten. */
+  wantsMedia?: (entry: RemoteEntry) => boolean;
 }
 
 /**
@@ -155,6 +159,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     if (rh === rec.remoteHash) {
       if (raw === null) plan({ kind: 'restore', entry, rh, file: rec.file });
       else if (edited) result.localEdits.push(item(rec.file));
+      else if (held.wantsMedia?.(entry)) plan({ kind: 'update', entry, rh, file: rec.file, localText: raw.toString('utf8'), keep: keptFields(rec.file, raw), mediaOnly: true });
       else {
         result.unchanged++;
         if (run.existingConflicts.has(conflictFile(id))) run.remove(`state:${conflictFile(id)}`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ChangelogClient } from '../api/client.js';
 import { removeFileSync, writeFileAtomicSync } from './atomic-file.js';
 import type { DuplicateRepair } from './duplicate-repair.js';
+import type { MediaOptions, MediaReport } from './media-mirror.js';
 import { listConflictFiles, readMirrorFile, type LocalFile } from './mirror-read.js';
 import type { BoundFile, SlugConflict } from './recovery.js';
 import type { RenderOptions } from './convert-pool.js';
@@ -31,6 +32,8 @@ export interface PullOptions {
   onConverted?: (done: number, total: number) => void;
   /** How conversion is spread over threads (tests, benchmarks); default see `convert-pool.ts`. */
   render?: RenderOptions;
+  /** How images are mirrored into `content/media/` (docs/sync.md#images); default: all of them, with the default limits. */
+  media?: MediaOptions;
 }
 
 /** One file-level outcome of a pull. */
@@ -86,6 +89,8 @@ export interface PullResult {
   writes: string[];
   /** Worker threads the conversion ran on; 0 when it ran inline. */
   threads: number;
+  /** The images mirrored into `content/media/`, and those that could not be (`media-mirror.ts`). */
+  media: MediaReport;
   dryRun: boolean;
 }
 

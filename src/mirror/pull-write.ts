@@ -64,7 +64,14 @@ function record(run: PullRun, a: Action, outcome: MirrorOutcome | null): void {
     result.conflicts.push({ ...item, conflictFile: rel });
     return;
   }
-  if (outcome && !outcome.written) {
+  if (a.mediaOnly) {
+    // The entry is unchanged: its file was rewritten only to name its images' copies.
+    result.unchanged++;
+    if (!outcome || outcome.written) {
+      result.writes.push(a.file);
+      result.media.rewritten.push(item);
+    }
+  } else if (outcome && !outcome.written) {
     result.unchanged++; // the new version renders to the file as it is (or the writer already took it over)
   } else {
     result.writes.push(a.file);

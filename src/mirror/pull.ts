@@ -46,6 +46,9 @@ import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from './l
 import { acquireLock } from './lock.js';
 import { isEdited, readMirrorFile, syncedOf, type LocalFile } from './mirror-read.js';
 import { applyPullAhead, clearPullAhead } from './pull-ahead.js';
+import { MediaRecord } from './media-record.js';
+import { emptyMediaReport, entryWantsMedia, mirrorMedia } from './media-mirror.js';
+import type { MirrorJob } from './mirror-file.js';
 import { jobOf, planPull } from './pull-plan.js';
 import { openPullRun, type PullOptions, type PullResult } from './pull-run.js';
 import { writePull } from './pull-write.js';
@@ -125,6 +128,7 @@ async function pullWith(
     notes: titleNotes(remote),
     writes: [],
     threads: 0,
+    media: emptyMediaReport(),
     dryRun,
   };
 
@@ -174,9 +178,25 @@ async function pullWith(
 
   // 1. Plan: one action per remote entry that needs a file written. Each action's file
   // is queued as it is planned; none is rendered or written before the plan is complete.
+  // An unchanged entry with an image not mirrored yet is rewritten to name its copy.
   const queue = new RenderQueue(options.render);
-  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel) }, (a) => {
-    if (!dryRun) queue.add(jobOf(run, a));
+  const jobs: MirrorJob[] = [];
+  const media = MediaRecord.load(stateDir, contentDir);
+  const mediaNow = (options.media?.now ?? Date.now)();
+  const wantsMedia = options.media?.enabled === false ? undefined : (e: RemoteEntry) => entryWantsMedia(media, e, mediaNow);
+  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), wantsMedia }, (a) => {
+    if (dryRun) return;
+    const job = jobOf(run, a);
+    jobs.push(job);
+    queue.add(job);
+  });
+
+  // 1b. Images: downloaded, stored and recorded before any file that names them is written.
+  const mirrored = await mirrorMedia(media, contentDir, actions, { ...options.media, now: () => mediaNow, dryRun, service: options.media?.service ?? { origin: new URL(options.client.baseUrl).origin, budget: options.client.budget } });
+  result.media = mirrored.report;
+  result.writes.push(...mirrored.report.written, ...(mirrored.recordSaved ? ['state:media.json'] : []));
+  mirrored.maps.forEach((map, i) => {
+    if (map && jobs[i]) jobs[i].media = map;
   });
 
   // 2. Convert and write: in worker threads for large pulls, each file as soon as it is ready.

@@ -20,6 +20,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { removeTempLeftovers } from './atomic-file.js';
 import { ENTRIES_DIR } from './local-index.js';
+import { MEDIA_COPY, MEDIA_DIR } from './media-refs.js';
 import { CONFLICTS_DIR } from './state.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from './workspace-binding.js';
 
@@ -76,6 +77,8 @@ export async function removeLeftoverTempFiles(contentDir: string, stateDir: stri
   const folders: WrittenFolder[] = [
     { dir: join(contentDir, ENTRIES_DIR), report: (n) => `${ENTRIES_DIR}/${n}`, ours: (n) => n.endsWith('.md') },
     { dir: join(contentDir, dirname(WORKSPACE_DATA_FILE)), report: (n) => `${dirname(WORKSPACE_DATA_FILE)}/${n}`, ours: (n) => dataFiles.has(n) },
+    // The images pull mirrored: content-addressed copies (media-mirror.ts).
+    { dir: join(contentDir, MEDIA_DIR), report: (n) => `${MEDIA_DIR}/${n}`, ours: (n) => MEDIA_COPY.test(n) },
     // The state directory holds nothing but the tool's files (JSON), and conflict copies (Markdown).
     { dir: stateDir, report: (n) => `state:${n}`, ours: (n) => n.endsWith('.json') },
     { dir: join(stateDir, CONFLICTS_DIR), report: (n) => `state:${CONFLICTS_DIR}/${n}`, ours: (n) => n.endsWith('.md') },

@@ -3,7 +3,7 @@
  * data (see `data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
  * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
- * passthrough of `widget.js` and `images/`, and the base path (`pathPrefix`, the path of the
+ * passthrough of `widget.js`, `images/` and the mirrored `media/`, and the base path (`pathPrefix`, the path of the
  * site URL, see `site-url.ts`; docs/site.md#base-path): the packaged templates write every
  * site-relative URL through Eleventy's `url` filter and every body through `withBasePath`;
  * when templates of a team's are in play, every HTML page is scanned for its URLs instead
@@ -21,6 +21,7 @@ import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from
 import { BuildState } from './build-state.js';
 import { loadSiteData } from './data.js';
 import { addSiteFilters } from './filters.js';
+import { MEDIA_DIR } from '../mirror/media-refs.js';
 import { openImageStore, type ImageStore } from './image-store.js';
 import { EntryImages, IMAGES_DIR } from './images.js';
 import type { SiteData } from './site-model.js';
@@ -203,6 +204,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, 'widget.js')]: 'widget.js' });
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, IMAGES_DIR)]: IMAGES_DIR });
   eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
+  // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
+  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
 
   // Feeds stay well-formed XML whatever a title or body holds (xml-chars.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);

@@ -1,5 +1,8 @@
 // The real changelog end to end: 764 entries remote -> pull -> build, and local -> push.
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
@@ -12,6 +15,15 @@ import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];
 
+/** A loopback port nothing listens on (it was free a moment ago): a connection there is refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
 describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
   it('has the entries DESIGN.md describes', () => {
     expect(corpus.length).toBe(764);
@@ -22,13 +34,21 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
     let dir: string;
     let cleanup: () => Promise<void>;
     const byIdentifier = new Map<string, CorpusEntry>();
+    /** The image URLs the entries show: on a host the test cannot reach (a closed loopback port: nothing leaves the machine). */
+    const images = new Set<string>();
     beforeAll(async () => {
       // Rendered by markdown-it: a different renderer than push's marked.
       const md = new MarkdownIt({ html: true, linkify: false });
       const store = new EmulatorStore();
       const ws = store.addWorkspace({ name: 'Box Developer Changelog', tokens: ['corpus-token'] });
-      for (const e of corpus) {
-        const created = store.insertEntry(ws, { title: e.title, slug: e.slug, publish_at: e.date, status: 'published', content: md.render(e.body) });
+      // The corpus itself has no images: each entry gets a screenshot of its own, and every
+      // tenth the workspace's shared banner too, as a real changelog's entries would.
+      const host = `http://127.0.0.1:${await closedPort()}`;
+      for (const [i, e] of corpus.entries()) {
+        const shots = [`${host}/screenshots/${i}-${encodeURIComponent(e.slug)}.png`, ...(i % 10 === 0 ? [`${host}/banner.png`] : [])];
+        for (const s of shots) images.add(s);
+        const html = md.render(e.body) + shots.map((s) => `<p><img src="${s}" alt="Screenshot"></p>`).join('');
+        const created = store.insertEntry(ws, { title: e.title, slug: e.slug, publish_at: e.date, status: 'published', content: html });
         byIdentifier.set(created.identifier, e);
       }
       emu = await startEmulator({ port: 0, store });
@@ -39,10 +59,20 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
       await cleanup();
     });
 
-    it('pull writes one file per entry with matching title, slug and date', async () => {
+    it('pull writes one file per entry with matching title, slug and date; each unreachable image is reported once', async () => {
       const r = await runCli(['--json', 'pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'corpus-token' }, timeoutMs: 120_000 });
       expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as { created: unknown[] }).created).toHaveLength(corpus.length);
+      const pulled = JSON.parse(r.stdout) as { created: unknown[]; media: { fetched: number; written: string[]; failed: Array<{ url: string; entries: unknown[] }> } };
+      expect(pulled.created).toHaveLength(corpus.length);
+      // Every image not downloaded, once, with the entries that show it; the entries keep its URL.
+      expect(pulled.media.written).toEqual([]);
+      expect(pulled.media.failed.map((f) => f.url).sort()).toEqual([...images].sort());
+      expect(pulled.media.failed.find((f) => f.url.endsWith('/banner.png'))!.entries).toHaveLength(Math.ceil(corpus.length / 10));
+      // A second pull fetches nothing (the failures are tried again a day later) and writes nothing.
+      const again = await runCli(['--json', 'pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'corpus-token' }, timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      const second = JSON.parse(again.stdout) as { writes: string[]; media: { fetched: number } };
+      expect([second.media.fetched, second.writes]).toEqual([0, []]);
       const names = await readdir(join(dir, 'content/entries'));
       expect(names).toHaveLength(corpus.length);
       let matched = 0;
@@ -54,6 +84,7 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
         expect(f.data.slug).toBe(source!.slug);
         expect(f.data.publish_at).toBe(source!.date);
         expect(name.startsWith(`${source!.date}-`)).toBe(true);
+        expect(f.body).toMatch(/!\[Screenshot\]\(http:\/\/127\.0\.0\.1:\d+\/screenshots\//);
         matched++;
       }
       expect(matched).toBe(corpus.length);

@@ -1,0 +1,85 @@
+/**
+ * The emulator's image host (docs/service-interface.md#the-emulators-image-host): a second
+ * origin beside the API, as the service keeps the images of its entries on a host of their
+ * own. It serves `GET /media/<name>` from {@link EmulatorStore.media}, without a token and
+ * outside the rate limits (an image host is public), and logs every request.
+ *
+ * Entry content names these images with the placeholder `{{media}}`
+ * (`<img src="{{media}}/dashboard.svg">` in a seed), which becomes the host's URL
+ * (`http://127.0.0.1:PORT/media`) once it listens: an absolute URL, as the service's own.
+ *
+ * @module
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { EmulatorStore } from './store.js';
+
+/** The placeholder for the image host's URL in seeded content. */
+const MEDIA_PLACEHOLDER = '{{media}}';
+
+/** One request the image host answered. */
+export interface MediaRequest {
+  path: string;
+  status: number;
+}
+
+/** A running image host. */
+export interface MediaHost {
+  /** `http://127.0.0.1:PORT/media`: what {@link MEDIA_PLACEHOLDER} becomes. */
+  url: string;
+  log: MediaRequest[];
+  close(): Promise<void>;
+}
+
+/** Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries. */
+export async function startMediaHost(store: EmulatorStore, host: string): Promise<MediaHost> {
+  const log: MediaRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://media').pathname;
+    let name: string | undefined;
+    try {
+      name = path.startsWith('/media/') ? decodeURIComponent(path.slice('/media/'.length)) : undefined;
+    } catch {
+      name = undefined;
+    }
+    const file = name === undefined || req.method !== 'GET' ? undefined : store.media.get(name);
+    const status = !file ? 404 : file.redirect !== undefined ? (file.status ?? 302) : 200;
+    log.push({ path, status });
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+    } else if (file.redirect !== undefined) {
+      res.writeHead(status, { location: file.redirect }).end();
+    } else {
+      res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length), 'cache-control': 'public, max-age=31536000' }).end(file.body);
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = `${origin}/media`;
+  for (const ws of store.workspaces) for (const e of ws.entries) e.content = withMediaUrl(e.content, url);
+  return {
+    url,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Content with {@link MEDIA_PLACEHOLDER} replaced by the host's URL (in every string of Editor.js content). */
+function withMediaUrl<T>(content: T, url: string): T {
+  if (typeof content === 'string') return (content.includes(MEDIA_PLACEHOLDER) ? content.replaceAll(MEDIA_PLACEHOLDER, url) : content) as T;
+  if (Array.isArray(content)) return content.map((c: unknown) => withMediaUrl(c, url)) as T;
+  if (content && typeof content === 'object') return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, withMediaUrl(v, url)])) as T;
+  return content;
+}

@@ -1,0 +1,156 @@
+// Pull of entries with images on the service's image host, through the real CLI (issue 24,
+// item 5, "What must show it"): the copies are in the repository; pull, status and push
+// agree that nothing changed; the site shows them under a base path with the emulator
+// stopped; a pull killed at any write never leaves an entry naming a missing copy.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { EmulatorStore } from '../../src/emulator/store.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../helpers/media.js';
+import { serveStatic } from '../helpers/static-server.js';
+
+const TOKEN = 'media-token';
+
+/** An emulator whose entries show images of its image host (one missing). */
+async function startWorld(): Promise<RunningEmulator> {
+  const store = new EmulatorStore();
+  const ws = store.addWorkspace({ name: 'Media', tokens: [TOKEN] });
+  store.media.set('a.png', { type: 'image/png', body: PNG_1X1 });
+  store.media.set('b.png', { type: 'image/png', body: PNG_3X2 });
+  store.media.set('evil.svg', { type: 'image/svg+xml', body: Buffer.from(SVG_WITH_SCRIPT) });
+  for (let i = 1; i <= 6; i++) {
+    store.insertEntry(ws, { title: `Entry ${i}`, slug: `entry-${i}`, publish_at: `2026-01-0${i}`, content: `<p>Entry ${i}.</p><p><img src="{{media}}/${i % 2 ? 'a' : 'b'}.png" alt="Shot ${i}"></p>` });
+  }
+  store.insertEntry(ws, { title: 'Diagram', slug: 'diagram', publish_at: '2026-01-07', content: '<p><img src="{{media}}/evil.svg" alt="Diagram"></p>' });
+  store.insertEntry(ws, { title: 'Gone', slug: 'gone', publish_at: '2026-01-08', content: '<p><img src="{{media}}/gone.png" alt="Gone"></p><p><img src="{{media}}/gone.png" alt="Again"></p>' });
+  return startEmulator({ port: 0, store });
+}
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+/** Every `/media/...` reference of every entry file, and whether its copy exists. */
+async function mediaRefs(dir: string): Promise<Array<{ ref: string; exists: boolean }>> {
+  const out: Array<{ ref: string; exists: boolean }> = [];
+  const entries = join(dir, 'content/entries');
+  if (!existsSync(entries)) return out;
+  for (const name of await readdir(entries)) {
+    for (const m of (await readFile(join(entries, name), 'utf8')).matchAll(/\]\((\/media\/[^)]+)\)/g)) out.push({ ref: m[1]!, exists: existsSync(join(dir, 'content', m[1]!)) });
+  }
+  return out;
+}
+
+describe('pull of entries with images on the service image host (real CLI)', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startWorld();
+    ({ dir, cleanup } = await tempDir());
+    env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: TOKEN };
+    git(dir, 'init', '-q');
+    git(dir, 'config', 'user.email', 't@example.com');
+    git(dir, 'config', 'user.name', 'T');
+  });
+  afterAll(async () => {
+    await emu.close();
+    await cleanup();
+  });
+
+  it('puts the copies in the repository and reports each image not downloaded once, with its entry', async () => {
+    const r = await runCli(['pull'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout + r.stderr;
+    expect(out).toContain('images: 4 downloaded, 3 new in content/media/, 1 not downloaded');
+    expect(out.match(/image not downloaded/g)).toHaveLength(1);
+    expect(out).toContain(`image not downloaded: ${emu.mediaUrl}/gone.png in entries/2026-01-08-gone.md ("Gone"): HTTP 404`);
+    expect(out).toMatch(/note: image .*evil\.svg: an SVG, stored without .*<script>/);
+    expect(emu.mediaLog.map((l) => l.path).sort()).toEqual(['/media/a.png', '/media/b.png', '/media/evil.svg', '/media/gone.png']);
+    const refs = await mediaRefs(dir);
+    expect(refs).toHaveLength(7);
+    expect(refs.every((x) => x.exists)).toBe(true);
+    expect((await readdir(join(dir, 'content/media'))).sort()).toHaveLength(3);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'pull');
+  });
+
+  it('a second pull fetches 0 images and writes 0 files; status and push agree nothing changed', async () => {
+    const requests = emu.mediaLog.length;
+    const r = await runCli(['--json', 'pull'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const pulled = JSON.parse(r.stdout) as { writes: string[]; media: { fetched: number } };
+    expect(pulled.writes).toEqual([]);
+    expect(pulled.media.fetched).toBe(0);
+    expect(emu.mediaLog.length).toBe(requests);
+    // Only the request ledger counts the run's requests.
+    expect(git(dir, 'status', '--porcelain')).toBe(' M .changelog/budget.json\n');
+    const s = await runCli(['--json', 'status'], { cwd: dir, env });
+    expect(s.code, s.stderr).toBe(0);
+    const status = JSON.parse(s.stdout) as { pull: Record<string, unknown[]>; push: Record<string, unknown[]> };
+    for (const k of ['created', 'updated', 'renamed', 'restored', 'conflicts', 'localEdits']) expect(status.pull[k], k).toEqual([]);
+    expect([status.push.plan, status.push.rejected, status.push.pending]).toEqual([[], [], []]);
+    const posts = emu.log.filter((l) => l.method === 'POST').length;
+    const p = await runCli(['--json', 'push'], { cwd: dir, env });
+    expect(p.code, p.stderr).toBe(0);
+    expect((JSON.parse(p.stdout) as { pushed: unknown[] }).pushed).toEqual([]);
+    expect(emu.log.filter((l) => l.method === 'POST').length).toBe(posts);
+    expect(emu.mediaLog.length).toBe(requests);
+  });
+
+  it('the site shows the copies under its base path with the emulator stopped; the SVG carries no script', async () => {
+    await emu.close();
+    const b = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://example.github.io/changelog/' }, timeoutMs: 120_000 });
+    expect(b.code, b.stderr).toBe(0);
+    const server = await serveStatic(join(dir, '_site'), {}, { prefix: '/changelog/' });
+    try {
+      const page = await (await fetch(`${server.url}/changelog/entries/entry-2/`)).text();
+      const srcs = [...page.matchAll(/<img\b[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!).filter((s) => s.includes('/media/'));
+      expect(srcs).toHaveLength(1);
+      expect(srcs[0]).toMatch(/^\/changelog\/media\/[0-9a-f]{64}\.png$/);
+      expect(page).toMatch(/<img\b[^>]*\/changelog\/media\/[^>]*width="3" height="2"/);
+      const img = await fetch(`${server.url}${srcs[0]}`);
+      expect(img.status).toBe(200);
+      expect(Buffer.from(await img.arrayBuffer())).toEqual(PNG_3X2);
+      const diagram = await (await fetch(`${server.url}/changelog/entries/diagram/`)).text();
+      const svgSrc = /<img\b[^>]*\ssrc="(\/changelog\/media\/[0-9a-f]{64}\.svg)"/.exec(diagram)![1]!;
+      const svg = await (await fetch(`${server.url}${svgSrc}`)).text();
+      expect(svg).toContain('<rect');
+      expect(svg).not.toMatch(/script|onload|onclick|foreignObject|evil\.example/i);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a pull killed at any write never leaves an entry naming a missing copy', () => {
+  // After the copies and their record, before any entry; after the first entry file, before the state.
+  for (const point of ['pull:after-plan', 'pull:after-write:1']) {
+    it(`killed at ${point}, then resumed`, async () => {
+      const emu = await startWorld();
+      const { dir, cleanup } = await tempDir();
+      try {
+        const env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: TOKEN };
+        const killed = await runCli(['pull'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: point } });
+        expect(killed.signal).toBe('SIGKILL');
+        expect((await mediaRefs(dir)).filter((x) => !x.exists)).toEqual([]);
+        const requests = emu.mediaLog.length;
+        const resumed = await runCli(['--json', 'pull'], { cwd: dir, env });
+        expect(resumed.code, resumed.stderr).toBe(0);
+        // The copies written before the kill are not fetched again (the failed one is retried a day later).
+        expect(emu.mediaLog.length).toBe(requests);
+        const refs = await mediaRefs(dir);
+        expect(refs).toHaveLength(7);
+        expect(refs.every((x) => x.exists)).toBe(true);
+        const after = await runCli(['--json', 'pull'], { cwd: dir, env });
+        expect((JSON.parse(after.stdout) as { writes: string[] }).writes).toEqual([]);
+      } finally {
+        await emu.close();
+        await cleanup();
+      }
+    });
+  }
+});

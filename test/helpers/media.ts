@@ -1,0 +1,33 @@
+// Images for the tests of pull's image mirror: real files of each type, and an SVG built to
+// carry script onto a site.
+
+/** A valid 1x1 PNG. */
+export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A valid 1x1 GIF. */
+export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A valid 3x2 PNG (another file than {@link PNG_1X1}). */
+export const PNG_3X2 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAHUlEQVR4nGNgYDgRwHBiAcMJBoaKEwEVJxZUnAAAQiwH+SggQlEAAAAASUVORK5CYII=', 'base64');
+
+/**
+ * An SVG with every way this project knows for an SVG to run script or reach another
+ * origin: a script element, event handlers, a javascript: link, foreignObject with HTML,
+ * an external `use`, a `set` that writes an href, a stylesheet import, a processing instruction.
+ */
+export const SVG_WITH_SCRIPT = `<?xml version="1.0"?>
+<?xml-stylesheet href="https://evil.example/x.css"?>
+<!DOCTYPE svg [<!ENTITY x "evil.example">]>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20" viewBox="0 0 40 20" onload="alert(1)">
+  <script>alert(document.domain)</script>
+  <style>@import url(https://evil.example/a.css); rect { fill: red }</style>
+  <defs><linearGradient id="g"><stop offset="0" stop-color="#000"/></linearGradient></defs>
+  <rect width="40" height="20" fill="url(#g)" onclick="alert(2)"/>
+  <circle r="3" fill="url(https://evil.example/p.svg#x)"/>
+  <a xlink:href="javascript:alert(3)"><text x="1" y="15">Hi &amp; bye</text></a>
+  <use href="https://evil.example/sprite.svg#icon"/>
+  <use href="#g"/>
+  <set attributeName="href" to="javascript:alert(4)"/>
+  <foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(5)"></iframe></foreignObject>
+</svg>
+`;
