@@ -122,12 +122,12 @@ export interface SeenLease {
 export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> {
   const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
   if (ls.code === 2) return undefined;
-  if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${ls.stderr || ls.stdout}`);
+  if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
   const oid = ls.stdout.split(/\s/)[0]!;
   let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
   if (body.code !== 0) {
     const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);
-    if (fetched.code !== 0) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${fetched.stderr || fetched.stdout}`);
+    if (fetched.code !== 0) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
     body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
   }
   // Not here even now: the ref moved between the two reads; the caller reads again.
@@ -153,9 +153,9 @@ function parseRecord(commit: string): LeaseRecord | undefined {
  */
 export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
   const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, '');
-  if (tree.code !== 0) throw new LeaseRemoteError(`git hash-object failed: ${tree.stderr}`);
+  if (tree.code !== 0) throw new LeaseRemoteError(`git hash-object failed: ${gist(tree)}`);
   const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs);
-  if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${commit.stderr}`);
+  if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${gist(commit)}`);
   const oid = commit.stdout;
   return (await casPush(r, `${oid}:${LEASE_REF}`, expected)) ? { oid } : 'lost';
 }
@@ -176,5 +176,11 @@ async function casPush(r: LeaseRemote, refspec: string, expected: string | undef
   // the remote under its ref lock) or for another reason. The ref tells which.
   const now = await readLease(r);
   if ((now?.oid ?? '') !== (expected ?? '')) return false;
-  throw new LeaseRemoteError(`git push ${r.remote} ${LEASE_REF} was refused: ${pushed.stderr || pushed.stdout}`);
+  throw new LeaseRemoteError(`git push ${r.remote} ${LEASE_REF} was refused: ${gist(pushed)}`);
+}
+
+/** What git said, in one line: its `fatal:`/`error:` line, else its first line. */
+function gist(run: GitRun): string {
+  const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(fatal|error|remote):/.test(l)) ?? lines[0] ?? `exit code ${run.code}`;
 }

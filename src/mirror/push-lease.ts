@@ -128,12 +128,12 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
     if (written === 'lost') continue; // another process wrote it first: look again
     const lease = holdLease(remote, written.oid, record, takenAt, ttlMs, writeStart);
     if (current) {
-      const note = `took over the push lease from ${holderText(previous)}: ${previous && isOnThisMachine(previous) && !isRecordedProcessAlive(previous) ? 'that process is gone' : `not renewed for ${Math.round(ttlMs / 1000)} s`}`;
+      const note = `took over the push lease from ${holderText(previous)}: ${previous && isOnThisMachine(previous) && !isRecordedProcessAlive(previous) ? 'that process is gone' : `not renewed for ${seconds(ttlMs)}`}`;
       notes.push(note);
       options.onProgress?.(note);
       if (!sameDirectoryDead) {
         // A POST the previous holder started may still be processed by the service.
-        options.onProgress?.(`waiting ${Math.ceil(options.inDoubtMs / 1000)} s before reading the listing: a POST of the previous holder may still be processed by the service`);
+        options.onProgress?.(`waiting ${seconds(options.inDoubtMs)} before reading the listing: a POST of the previous holder may still be processed by the service`);
         await sleep(options.inDoubtMs);
         const lost = await lease.verify();
         if (lost) {
@@ -191,6 +191,10 @@ function holdLease(remote: LeaseRemote, oid: string, record: (takenAt: string) =
       await deleteLease(remote, current).catch(() => false); // left behind, it expires
     },
   };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function holderText(held: LeaseRecord | undefined): string {
