@@ -29,7 +29,7 @@ import { deleteLease, findLeaseRemote, LeaseRemoteError, readLease, writeLease, 
 import { isOnThisMachine, isRecordedProcessAlive, thisProcess } from './process-alive.js';
 
 /** Default time to live of the lease, ms. */
-export const DEFAULT_LEASE_TTL_MS = 60_000;
+const DEFAULT_LEASE_TTL_MS = 60_000;
 
 /** Options of {@link takePushLease}. */
 export interface LeaseOptions {
