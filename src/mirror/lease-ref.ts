@@ -138,7 +138,10 @@ function parseRecord(commit: string): LeaseRecord | undefined {
   const message = commit.slice(commit.indexOf('\n\n') + 2);
   try {
     const r = JSON.parse(message) as Partial<LeaseRecord>;
-    if (typeof r.token !== 'string' || typeof r.pid !== 'number' || typeof r.host !== 'string' || typeof r.expiresAt !== 'string') return undefined;
+    // Written by another clone: only a well-formed record names a holder (a pid that is not a
+    // positive integer could pass for a dead process of this machine).
+    if (typeof r.token !== 'string' || !Number.isSafeInteger(r.pid) || r.pid! <= 0 || typeof r.host !== 'string' || typeof r.takenAt !== 'string' || typeof r.dir !== 'string') return undefined;
+    if ((r.procStart !== undefined && typeof r.procStart !== 'string') || (r.machine !== undefined && typeof r.machine !== 'string') || typeof r.command !== 'string') return undefined;
     return r as LeaseRecord;
   } catch {
     return undefined;
