@@ -120,18 +120,22 @@ export interface SeenLease {
  * @throws {LeaseRemoteError} when the remote cannot be read.
  */
 export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> {
-  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
-  if (ls.code === 2) return undefined;
-  if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
-  const oid = ls.stdout.split(/\s/)[0]!;
-  let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
-  if (body.code !== 0) {
-    const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);
-    if (fetched.code !== 0) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
-    body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+  // The ref may move or go between the listing and the fetch (its holder renews or releases
+  // it): then look again.
+  for (let attempt = 1; ; attempt++) {
+    const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
+    if (ls.code === 2) return undefined;
+    if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
+    const oid = ls.stdout.split(/\s/)[0]!;
+    let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+    if (body.code !== 0) {
+      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);
+      if (fetched.code === 0) body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+      else if (attempt >= 5) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
+    }
+    if (body.code === 0) return { oid, record: parseRecord(body.stdout) };
+    if (attempt >= 5) return { oid, record: undefined }; // keeps moving: an unknown holder, by time only
   }
-  // Not here even now: the ref moved between the two reads; the caller reads again.
-  return { oid, record: body.code === 0 ? parseRecord(body.stdout) : undefined };
 }
 
 function parseRecord(commit: string): LeaseRecord | undefined {
