@@ -88,6 +88,11 @@ export interface Config {
    */
   leaseTtlMs: number;
   /**
+   * False: push takes no lease on the git remote (the demo: its emulator is no service other
+   * clones share, and its pushes must not write the project's `origin`). Default true.
+   */
+  pushLease?: boolean;
+  /**
    * Largest response body read from the service, in MB (2^20 bytes); a larger one fails with
    * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
    */
