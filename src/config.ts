@@ -83,6 +83,16 @@ export interface Config {
    */
   requestTimeoutMs: number;
   /**
+   * Time to live of the push lease on the git remote, ms (docs/sync.md#the-push-lease):
+   * renewed every third of it; taken over once not renewed for that long. Default 60,000.
+   */
+  leaseTtlMs: number;
+  /**
+   * False: push takes no lease on the git remote (the demo: its emulator is no service other
+   * clones share, and its pushes must not write the project's `origin`). Default true.
+   */
+  pushLease?: boolean;
+  /**
    * Largest response body read from the service, in MB (2^20 bytes); a larger one fails with
    * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
    */
@@ -106,6 +116,7 @@ export const ENV = {
   siteUrl: 'CHANGELOG_SITE_URL',
   rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
   requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
+  leaseTtlMs: 'CHANGELOG_LEASE_TTL_MS',
   theme: 'CHANGELOG_THEME',
   maxResponseMb: 'CHANGELOG_MAX_RESPONSE_MB',
   buildCache: 'CHANGELOG_BUILD_CACHE',
@@ -181,7 +192,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     const v = env[ENV[key]];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs', fallback: number): number => {
+  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs' | 'leaseTtlMs', fallback: number): number => {
     const raw = pick(key);
     const ms = raw === undefined ? fallback : Number(raw);
     if (!Number.isFinite(ms) || ms <= 0) {
@@ -194,6 +205,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   if (pick('baseUrl') !== undefined) assertBaseUrl(pick('baseUrl')!, ENV.baseUrl);
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
+  const leaseTtlMs = millis('leaseTtlMs', 60_000);
   const maxResponseRaw = pick('maxResponseMb');
   const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
   if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
@@ -211,6 +223,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     concurrency: fromFile.concurrency ?? 4,
     rateWindowMs,
     requestTimeoutMs,
+    leaseTtlMs,
     maxResponseMb,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,

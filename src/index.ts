@@ -175,7 +175,7 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  */
 export async function push(options: PushOptions = {}): Promise<PushResult> {
   return withService(options, (config, { client }) =>
-    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency }),
+    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency, lease: { ttlMs: config.leaseTtlMs } }),
   );
 }
 

@@ -10,7 +10,10 @@
 //   can go is floor((R-1)/60) minutes after the first; with 120 POSTs and the 2 reads
 //   that plan them, that is 2 minutes, exactly 120 entries at 60 a minute;
 // - rate_limited_429: 429 answers (goal 0); duplicates: entries created twice (must be 0).
-import { spawn } from 'node:child_process';
+//
+// BENCH_LEASE=1: the project is a clone of a bare origin, so push holds the push lease
+// (docs/sync.md#the-push-lease) and checks it before each POST (its figures must not move).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +44,14 @@ export async function run() {
   const store = new EmulatorStore();
   const ws = store.addWorkspace({ name: 'Bench', tokens: ['bench-token'] });
   const emu = await startEmulator({ port: 0, store, limits: { perMinute: PER_MINUTE, windowMs }, faults: { latencyMs } });
-  const dir = await mkdtemp(join(tmpdir(), 'changelog-sync-bench-push-'));
+  const lease = process.env.BENCH_LEASE === '1';
+  const root = await mkdtemp(join(tmpdir(), 'changelog-sync-bench-push-'));
+  const dir = lease ? join(root, 'clone') : root;
   try {
+    if (lease) {
+      execFileSync('git', ['init', '-q', '--bare', join(root, 'origin.git')]);
+      execFileSync('git', ['clone', '-q', join(root, 'origin.git'), dir], { stdio: 'ignore' });
+    }
     await writeNewEntries(dir, ENTRIES);
     const started = Date.now();
     const code = await new Promise((resolve, reject) => {
@@ -64,6 +73,7 @@ export async function run() {
     return {
       exit_code: code,
       clock: realTime ? 'real time (60 s minute)' : `compressed: a minute is ${windowMs} ms`,
+      push_lease: lease ? 'held on a bare origin (BENCH_LEASE=1)' : 'none (not a git repository)',
       emulator_latency_ms: latencyMs,
       entries_created: created.length,
       duplicates: created.length - new Set(created.map((e) => e.title)).size,
@@ -77,6 +87,6 @@ export async function run() {
     };
   } finally {
     await emu.close();
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }

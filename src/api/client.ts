@@ -96,6 +96,8 @@ interface SendOptions {
   body?: unknown;
   auth: boolean;
   query?: Query | undefined;
+  /** See {@link Exchange.beforeSend}. */
+  beforeSend?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -218,11 +220,13 @@ export class ChangelogClient {
    * `{success: true}` without data, or an empty body.
    *
    * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
+   * @param options.beforeSend called once the rate budget admitted the request, just before
+   *   it leaves: push's fence (docs/sync.md#fencing); what it throws is thrown, nothing sent.
    * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
    *   (docs/sync.md#sync-semantics); else as {@link ChangelogClient.getWorkspace}.
    */
-  async createEntry(input: CreateEntryInput): Promise<CreateEntryResult> {
-    const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true });
+  async createEntry(input: CreateEntryInput, options: { beforeSend?: () => Promise<void> } = {}): Promise<CreateEntryResult> {
+    const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true, beforeSend: options.beforeSend });
     const data = isEnvelope(res.json) ? this.unwrap(res, 'POST') : res.json;
     const result: CreateEntryResult = { status: res.status };
     if (data && typeof data === 'object' && !Array.isArray(data)) {
@@ -356,7 +360,7 @@ export class ChangelogClient {
         hint: 'set CHANGELOG_TOKEN to a workspace access token (workspace settings), or unset CHANGELOG_BASE_URL to use the built-in emulator',
       });
     }
-    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body };
+    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend };
     return withRetries(options.method, this.retry, () => exchange(this.transport, ex));
   }
 }

@@ -42,6 +42,12 @@ export interface Exchange {
   token?: string | undefined;
   /** Sent as JSON when set. */
   body?: unknown;
+  /**
+   * Called after the budget admitted the request and just before it is sent (a push's
+   * fence: its lock and lease still held). When it throws, nothing is sent and that error
+   * is thrown.
+   */
+  beforeSend?: (() => Promise<void>) | undefined;
 }
 
 /** A 2xx response. */
@@ -67,6 +73,14 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
   const { method, url } = ex;
   const { budget } = transport;
   const slot = await budget.acquire();
+  if (ex.beforeSend) {
+    try {
+      await ex.beforeSend();
+    } catch (err) {
+      budget.settle(slot);
+      throw err;
+    }
+  }
   const headers: Record<string, string> = {
     accept: 'application/json',
     'content-type': 'application/json',

@@ -74,7 +74,7 @@ export async function startDemo(config: Config, reporter: Reporter, purpose: str
   );
   return {
     emulator,
-    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir: join(demoRoot, '.changelog'), outputDir: join(demoRoot, '_site') },
+    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir: join(demoRoot, '.changelog'), outputDir: join(demoRoot, '_site'), pushLease: false },
     close: () => emulator.close(),
   };
 }

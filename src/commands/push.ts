@@ -78,6 +78,7 @@ export async function pushWithProgress(client: ChangelogClient, config: Config, 
     stateDir: config.stateDir,
     dryRun: options.dryRun,
     concurrency: config.concurrency,
+    lease: config.pushLease === false ? false : { ttlMs: config.leaseTtlMs },
     onProgress: (m) => reporter.info(m),
     onSent: bar.update,
   }).finally(() => bar.stop());

@@ -15,6 +15,9 @@
  * | `answered` | the service answered with an error (5xx, a body we cannot read) | found by slug: settled. Not found: not created |
  * | `created` | the identifier is known; the write-back to the file is not done | written back, without asking the service |
  *
+ * A record in `sending` whose sender (recorded with it) still runs on this machine is left to
+ * that process: another run neither sends its file nor removes the record.
+ *
  * A record is removed once its outcome is settled: the identifier written to the file, or
  * the entry known not to exist.
  *
@@ -25,6 +28,7 @@ import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
+import type { ProcessIdentity } from './process-alive.js';
 import { JOURNAL_FILE } from './state.js';
 
 /** One POST that was started and not yet settled. */
@@ -54,6 +58,12 @@ export interface JournalRecord {
   status?: string;
   /** What went wrong, for reports. */
   reason?: string;
+  /**
+   * The process that sent it (pid, host, start time, machine: `process-alive.ts`): a record
+   * in `sending` whose process still runs on this machine is never sent again by another
+   * (docs/sync.md#fencing). Absent in records of older versions.
+   */
+  sender?: ProcessIdentity;
 }
 
 /** The journal, kept in memory and flushed on every change. */

@@ -8,9 +8,14 @@
  * that holder.
  *
  * A lock whose holder died (SIGKILL, a crashed runner) is recovered:
- * - on the same host at once, when the recorded pid is no longer alive;
- * - anywhere once its mtime is older than {@link LOCK_STALE_MS} (proper-lockfile's rule:
- *   a living holder refreshes it every few seconds).
+ * - on the same host at once, when the recorded process is no longer alive;
+ * - held by another host, once its mtime is older than {@link LOCK_STALE_MS}
+ *   (proper-lockfile's rule: a living holder refreshes it every few seconds).
+ *
+ * Fencing (docs/sync.md#fencing): a lock whose holder still runs on this machine is never
+ * taken over, however old its mtime (a process stopped with SIGSTOP, a laptop asleep, does
+ * not refresh it). The holder records a random token; {@link HeldLock.verify} reads it back
+ * before each POST, so a process whose lock was taken over sends nothing more.
  *
  * The lock is re-entrant within one process (a `sync` that holds it can run push).
  *
@@ -18,12 +23,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
-import { isProcessAlive } from './process-alive.js';
+import { isOnThisMachine, isRecordedProcessAlive, thisProcess, type ProcessIdentity } from './process-alive.js';
 
 /** Name of the lock directory inside the state directory. */
 const LOCK_DIR = 'lock';
@@ -33,15 +37,15 @@ const LOCK_HOLDER_FILE = 'lock.json';
 const LOCK_STALE_MS = 30_000;
 
 /** Who holds a lock, as recorded in `lock.json`. */
-interface LockHolder {
-  pid: number;
-  host: string;
+interface LockHolder extends ProcessIdentity {
   /** ISO time the lock was taken. */
   startedAt: string;
   /** What runs under it, e.g. `push`. */
   command: string;
   /** Inode of the lock directory it belongs to: a holder file left by an earlier lock is not taken for the current one. */
   ino: number;
+  /** Random, per lock: who holds it now, read back by {@link HeldLock.verify}. */
+  token?: string;
 }
 
 /** A held lock. */
@@ -55,6 +59,12 @@ export interface HeldLock {
    * someone else): stop sending and report.
    */
   readonly compromised: Error | undefined;
+  /**
+   * Whether this process still holds the lock: not compromised, and the holder file still
+   * names this lock's token (a cheap local read, made before each POST).
+   * @returns why it was lost, or undefined while it is held.
+   */
+  verify(): Promise<string | undefined>;
   /** Releases the lock (the outermost release of a re-entrant hold). */
   release(): Promise<void>;
 }
@@ -88,6 +98,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
       get compromised() {
         return inner.compromised;
       },
+      verify: () => inner.verify(),
       release: async () => {
         if (released) return;
         released = true;
@@ -114,14 +125,17 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   let release: () => Promise<void>;
   // A lock directory that is already stale now will be taken over by proper-lockfile: say so.
   const before = await stat(lockPath).catch(() => undefined);
-  const staleBefore = before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS ? ((await readHolder(stateDir)) ?? { unknown: true as const }) : undefined;
+  const current = before === undefined ? undefined : await readHolder(stateDir);
+  // Never on time alone while its holder lives on this machine (stopped, asleep: not refreshing).
+  if (current && isOnThisMachine(current) && isRecordedProcessAlive(current)) throw lockedError(stateDir, current);
+  const staleBefore = before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS ? (current ?? { unknown: true as const }) : undefined;
   try {
     release = await lockfile.lock(stateDir, options);
     recovered = staleBefore;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockError(stateDir, err);
     const holder = await readHolder(stateDir);
-    if (!holder || holder.host !== hostname() || isProcessAlive(holder.pid)) throw lockedError(stateDir, holder);
+    if (!holder || !isOnThisMachine(holder) || isRecordedProcessAlive(holder)) throw lockedError(stateDir, holder);
     // The holder died on this host: move its lock aside (atomic, so only one of several
     // recovering processes gets it) and take a fresh one.
     const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
@@ -141,11 +155,11 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   }
 
   const holder: LockHolder = {
-    pid: process.pid,
-    host: hostname(),
+    ...thisProcess(),
     startedAt: new Date().toISOString(),
     command,
     ino: (await stat(lockPath)).ino,
+    token: randomBytes(8).toString('hex'),
   };
   await writeFileAtomic(holderPath, `${JSON.stringify(holder, null, 2)}\n`);
   let released = false;
@@ -154,6 +168,12 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
     recovered,
     get compromised() {
       return compromised;
+    },
+    verify: async () => {
+      if (compromised) return compromised.message;
+      const now = await readHolder(stateDir);
+      if (now?.token !== holder.token) return now ? `pid ${now.pid} on host "${now.host}" holds it now` : 'its holder file is gone';
+      return undefined;
     },
     release: async () => {
       if (released) return;
@@ -194,7 +214,11 @@ async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
   try {
     const h = JSON.parse(await readFile(join(stateDir, LOCK_HOLDER_FILE), 'utf8')) as Partial<LockHolder>;
     if (typeof h.pid !== 'number' || typeof h.host !== 'string' || h.ino !== ino) return undefined;
-    return { pid: h.pid, host: h.host, startedAt: String(h.startedAt), command: String(h.command), ino };
+    const holder: LockHolder = { pid: h.pid, host: h.host, startedAt: String(h.startedAt), command: String(h.command), ino };
+    if (typeof h.procStart === 'string') holder.procStart = h.procStart;
+    if (typeof h.machine === 'string') holder.machine = h.machine;
+    if (typeof h.token === 'string') holder.token = h.token;
+    return holder;
   } catch {
     return undefined;
   }
@@ -206,7 +230,7 @@ function lockedError(stateDir: string, holder: LockHolder | undefined): Changelo
     : 'a process that has not recorded itself yet (it took the lock a moment ago)';
   return new ChangelogSyncError('E_LOCKED', `another changelog-sync process holds the lock of this content directory: ${who}`, {
     file: join(stateDir, LOCK_DIR),
-    hint: `wait for it to finish and run again. A lock left by a process that died is taken over automatically: at once on the same host, after ${LOCK_STALE_MS / 1000} s from another`,
+    hint: `wait for it to finish and run again. A lock left by a process that died is taken over automatically: at once on the same host (never while its process lives, even stopped), after ${LOCK_STALE_MS / 1000} s when it was taken on another host`,
   });
 }
 

@@ -7,6 +7,7 @@
  */
 import type { RemoteEntry } from '../api/schemas.js';
 import type { JournalRecord } from './journal.js';
+import { isOnThisMachine, isRecordedProcessAlive } from './process-alive.js';
 import type { PushCandidate } from './push-plan.js';
 import { pend, type Run } from './push-run.js';
 import { findRecord, settle } from './push-settle.js';
@@ -30,6 +31,13 @@ export async function reconcileJournal(run: Run, candidates: PushCandidate[], re
   const decide = async (record: JournalRecord, list: RemoteEntry[], final: boolean): Promise<'doubt' | 'done'> => {
     const c = byFile.get(record.file) ?? bySlug.get(record.slug);
     const found = findRecord(run, record, list);
+    if (c && sentByLivingProcess(record)) {
+      // Fencing: its sender still runs here (stopped, or holding a lock this run took): never sent twice.
+      out.add(c.file);
+      const s = record.sender!;
+      pend(run.result, c, `a POST started ${record.startedAt} by pid ${s.pid}, which still runs on this machine, is not settled; not sent again (run push once that process ended)`);
+      return 'done';
+    }
     if (!c && rejected.has(record.file)) {
       // Made invalid since its POST: keep the record until the file is fixed.
       run.result.notes.push(`${record.file}: a POST of an earlier run (slug "${record.slug}") is not settled; it will be once the file is valid again`);
@@ -80,4 +88,11 @@ export async function reconcileJournal(run: Run, candidates: PushCandidate[], re
   const again = await run.client.listEntries();
   for (const record of doubt) await decide(record, again, true);
   return out;
+}
+
+/** A record in `sending` whose sender is another process that still runs on this machine (docs/sync.md#fencing). */
+function sentByLivingProcess(record: JournalRecord): boolean {
+  const s = record.sender;
+  if (record.state !== 'sending' || !s || s.pid === process.pid) return false;
+  return isOnThisMachine(s) && isRecordedProcessAlive(s);
 }

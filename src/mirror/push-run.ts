@@ -8,6 +8,7 @@ import type { ChangelogClient } from '../api/client.js';
 import { isErrorCode, type ChangelogSyncError } from '../errors.js';
 import type { Journal } from './journal.js';
 import type { HeldLock } from './lock.js';
+import type { PushLease } from './push-lease.js';
 import type { PushCandidate, PushRejection } from './push-plan.js';
 import type { SyncState } from './state.js';
 
@@ -33,6 +34,12 @@ export interface PushOptions {
   onSent?: (done: number, total: number) => void;
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The push lease across clones (`push-lease.ts`, docs/sync.md#the-push-lease): its time to
+   * live and git remote; `false`: none (at most once per directory only). Default on, with
+   * `origin` and 60 s.
+   */
+  lease?: { ttlMs?: number; remote?: string } | false;
 }
 
 /** A file that will be (or was) sent. */
@@ -94,6 +101,8 @@ export interface Run {
   claimed: Set<string>;
   result: PushResult;
   lock: HeldLock | undefined;
+  /** The push lease across clones, when the git remote holds one. */
+  lease?: PushLease | undefined;
   inDoubtMs: number;
   sleep: (ms: number) => Promise<void>;
   /** Set when sending must stop (auth refused, budget spent, lock lost). */

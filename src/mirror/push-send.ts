@@ -17,6 +17,8 @@ import { markdownToHtml } from './markdown-html.js';
 import type { PushCandidate } from './push-plan.js';
 import { defer, isBudgetRefusal, pend, planItem, type Run } from './push-run.js';
 import { findRecord, settle } from './push-settle.js';
+import { fenceLost } from './push-fence.js';
+import { thisProcess } from './process-alive.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
 const MAX_SEND_ROUNDS = 3;
@@ -65,11 +67,7 @@ export async function send(run: Run, files: PushCandidate[]): Promise<void> {
 /** One POST, journaled first. */
 async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Promise<void> {
   const { result, journal, client } = run;
-  if (!run.stop && run.lock?.compromised) {
-    run.stop = new ChangelogSyncError('E_LOCKED', `the lock of this content directory was lost while pushing (${run.lock.compromised.message})`, {
-      hint: 'another process may have taken it over as stale; run push again when it is done',
-    });
-  }
+  if (!run.stop) run.stop = await fenceLost(run);
   if (run.stop) {
     if (isBudgetRefusal(run.stop)) defer(result, planItem(c), run.stop.message);
     else pend(result, c, `not sent: ${run.stop.message}`);
@@ -83,16 +81,28 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     startedAt: new Date(started).toISOString(),
     inDoubtUntil: new Date(started + run.inDoubtMs).toISOString(),
     state: 'sending',
+    sender: thisProcess(),
   };
   await journal.put(record);
   failpoint('push:before-post');
   let answer: Awaited<ReturnType<ChangelogClient['createEntry']>>;
+  // Checked again once the budget admitted the POST, just before it leaves (a wait for the
+  // budget may outlast the lease).
+  let fenced: ChangelogSyncError | undefined;
+  const beforeSend = async () => {
+    fenced = await fenceLost(run);
+    if (fenced) throw fenced;
+  };
   try {
-    answer = await client.createEntry(createInput(c.entry, c.slug));
+    answer = await client.createEntry(createInput(c.entry, c.slug), { beforeSend });
     failpoint('push:after-post');
   } catch (err) {
     const e = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_NETWORK', String((err as Error)?.message ?? err), { cause: err });
-    if (e.code === 'E_VALIDATION') {
+    if (fenced) {
+      await journal.remove(c.file); // never sent
+      run.stop ??= fenced;
+      pend(result, c, `not sent: ${fenced.message}`);
+    } else if (e.code === 'E_VALIDATION') {
       await journal.remove(c.file); // refused: nothing was created
       const issues = (e as ValidationError).issues ?? [];
       result.rejected.push({ file: c.file, reason: `${c.file}: the service refused it: ${e.message}`, field: issues[0]?.field, issues });

@@ -36,8 +36,10 @@ import { readServiceTagNames } from './entry-problems.js';
 import { Journal } from './journal.js';
 import { readEntryFiles } from './local-index.js';
 import { acquireLock, type HeldLock } from './lock.js';
+import { takeLeaseFor } from './push-fence.js';
 import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate } from './push-plan.js';
 import { reconcileJournal } from './push-journal.js';
+import type { PushLease } from './push-lease.js';
 import { defer, isBudgetRefusal, planItem, type PushOptions, type PushResult, type Run } from './push-run.js';
 import { send } from './push-send.js';
 import { settle } from './push-settle.js';
@@ -57,6 +59,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
   const dryRun = options.dryRun ?? false;
   const result: PushResult = { plan: [], pushed: [], pending: [], deferred: [], rejected: [], requests: 0, schedule: [], dayRemaining: 0, notes: [], dryRun };
   const lock = dryRun ? undefined : await acquireLock(options.stateDir, 'push');
+  const fence: Fence = {};
   try {
     if (lock?.recovered) {
       const r = lock.recovered;
@@ -64,15 +67,16 @@ export async function push(options: PushOptions): Promise<PushResult> {
       result.notes.push(note);
       options.onProgress?.(note);
     }
-    await pushLocked(options, result, lock);
+    await pushLocked(options, result, lock, fence);
   } finally {
     result.dayRemaining = options.client.budget.dayRemaining();
+    await fence.lease?.release();
     await lock?.release();
   }
   return result;
 }
 
-async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined): Promise<void> {
+async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, fence: Fence): Promise<void> {
   const { client, contentDir, stateDir, dryRun = false } = options;
   if (!dryRun) {
     const left = await removeLeftoverTempFiles(contentDir, stateDir);
@@ -88,6 +92,10 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     result.rejected.push(...local.rejected);
     return;
   }
+
+  // Across clones: the push lease, taken before the listing, so that the listing shows what
+  // another clone's push created (adopted below, never sent twice).
+  if (!dryRun && local.candidates.length > 0) fence.lease = await takeLeaseFor(options, result);
 
   // 2. One remote listing: slugs in use, mirrored entries, reconciliation.
   let remote: RemoteEntry[];
@@ -112,6 +120,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     claimed: local.claimed,
     result,
     lock,
+    lease: fence.lease,
     inDoubtMs: options.inDoubtMs ?? 2 * client.timeoutMs,
     sleep: options.sleep ?? ((ms) => sleep(ms)),
     progress: (m) => options.onProgress?.(m),
@@ -169,6 +178,11 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     }
   }
   if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
+}
+
+/** What fences this run's POSTs beyond the lock: the push lease, once taken. */
+interface Fence {
+  lease?: PushLease | undefined;
 }
 
 function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {
