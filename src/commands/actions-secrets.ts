@@ -14,7 +14,7 @@ import { annotation } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** Where a repository's secrets and variables are added (GitHub's settings page). */
-export const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
+const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
 
 /** What is missing, each with what to add. */
 interface Missing {

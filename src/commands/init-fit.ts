@@ -43,7 +43,7 @@ function git(root: string, args: string[]): string | undefined {
  * The repository's default branch: origin's (`git symbolic-ref refs/remotes/origin/HEAD`,
  * which a clone sets), else the branch checked out (an unborn one too), else `main`.
  */
-export function defaultBranch(root: string): { branch: string; source: RepositoryFit['branchSource'] } {
+function defaultBranch(root: string): { branch: string; source: RepositoryFit['branchSource'] } {
   const remote = git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.replace(/^refs\/remotes\/origin\//, '');
   if (remote && plain(remote)) return { branch: remote, source: 'origin' };
   const current = git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']);

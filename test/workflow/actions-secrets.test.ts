@@ -92,7 +92,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
 
 describe("the scheduled workflow's first check", () => {
   type Step = { name?: string; run?: string; uses?: string };
-  const wf = yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog.yml'))) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
+  const wf = yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
   const steps = wf.jobs.sync!.steps;
   const check = steps.findIndex((s) => s.name === 'Check the secret and the variable');
   let dir = '';
