@@ -125,7 +125,7 @@ describe('the scheduled changelog workflow', () => {
     expect(forget.needs).toEqual(['sync', 'deploy']);
     expect(forget.if).toBe("${{ always() && needs.sync.outputs.deploy == 'true' && needs.deploy.result != 'success' }}");
     expect(forget.permissions).toEqual({ contents: 'write' });
-    expect(forget.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.ref_name }}' } });
+    expect(forget.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/) as string, with: { ref: '${{ github.ref_name }}' } });
     const run = forget.steps.map((s) => s.run ?? '').join('\n');
     expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
   });
@@ -139,12 +139,76 @@ describe('the scheduled changelog workflow', () => {
 
 describe('the pull-request check workflow', () => {
   const wf = load('.github/workflows/changelog-check.yml');
+  const steps = wf.jobs.check!.steps;
   it('checks the changed entry files with changelog-sync check, read-only, no secret', () => {
-    expect(wf.on.pull_request).toEqual({ paths: ['content/entries/**'] });
     expect(wf.permissions).toEqual({ contents: 'read' });
-    const run = wf.jobs.check!.steps.map((s) => s.run ?? '').join('\n');
+    const run = steps.map((s) => s.run ?? '').join('\n');
     expect(run).toContain('git diff --name-only');
     expect(run).toContain('changelog-sync check');
     expect(readFileSync(`${ROOT}/.github/workflows/changelog-check.yml`, 'utf8')).not.toContain('secrets.');
+  });
+
+  it('runs on every pull request (no paths filter), so that it can be a required check', () => {
+    expect(wf.on).toEqual({ pull_request: null });
+  });
+
+  it('is a quick no-op when no entry changed: the diff comes first, nothing is installed without a change', () => {
+    const diff = steps.findIndex((s) => s.run?.includes('git diff --name-only'));
+    const id = steps[diff]!.id!;
+    expect(id).toBeTruthy();
+    expect(steps[diff]!.run).toMatch(/echo "any=(true|false)" >> "\$GITHUB_OUTPUT"/);
+    const after = steps.slice(diff + 1);
+    expect(after.map((s) => s.uses ?? s.run)).toEqual([expect.stringMatching(/^actions\/setup-node@/), 'npm ci --no-audit --no-fund', expect.stringContaining('changelog-sync check')]);
+    for (const s of after) expect(s.if).toBe(`\${{ steps.${id}.outputs.any == 'true' }}`);
+    expect(steps.slice(0, diff).map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/checkout@/)]);
+  });
+});
+
+describe('workflow hygiene (every workflow, and the copies init writes)', () => {
+  const all = WORKFLOWS.map((path) => ({ path, wf: load(path), text: readFileSync(`${ROOT}/${path}`, 'utf8') }));
+
+  it('pins every action to a full commit SHA, with its version in a comment', () => {
+    let pinned = 0;
+    for (const { path, text } of all) {
+      const lines = text.split('\n').filter((l) => /^\s*(- )?uses:/.test(l));
+      for (const line of lines) {
+        expect(line, `${path}: ${line.trim()}`).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+        pinned++;
+      }
+    }
+    expect(pinned).toBeGreaterThanOrEqual(10);
+  });
+
+  it('pins one action to one commit everywhere (a Dependabot update moves them together)', () => {
+    const pins = new Map<string, Set<string>>();
+    for (const { text } of all) {
+      for (const m of text.matchAll(/uses: (actions\/[\w-]+)(?:\/[\w-]+)?@([0-9a-f]{40}) # (v[\d.]+)/g)) {
+        pins.set(m[1]!, (pins.get(m[1]!) ?? new Set()).add(`${m[2]} ${m[3]}`));
+      }
+    }
+    expect([...pins.keys()].sort()).toEqual(['actions/cache', 'actions/checkout', 'actions/configure-pages', 'actions/deploy-pages', 'actions/setup-node', 'actions/upload-pages-artifact']);
+    for (const [name, versions] of pins) expect([...versions], name).toHaveLength(1);
+  });
+
+  it('gives every job a timeout', () => {
+    for (const { path, wf } of all) {
+      for (const [name, job] of Object.entries(wf.jobs)) expect((job as { 'timeout-minutes'?: number })['timeout-minutes'], `${path}: ${name}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('has a Dependabot configuration for the actions and for npm', () => {
+    const config = yaml.load(readFileSync(`${ROOT}/.github/dependabot.yml`, 'utf8')) as { version: number; updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string } }> };
+    expect(config.version).toBe(2);
+    expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm']);
+    for (const u of config.updates) expect(u).toMatchObject({ directory: '/', schedule: { interval: expect.any(String) as string } });
+  });
+});
+
+describe("the tool's own CI", () => {
+  const wf = load('.github/workflows/ci.yml');
+  it("runs in changelog-sync's own repository (a template), or where the repository variable asks for it: not in a team's repository made from the template", () => {
+    const jobs = Object.values(wf.jobs);
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job.if).toBe("${{ github.event.repository.is_template || vars.CHANGELOG_SYNC_TESTS == 'true' }}");
   });
 });

@@ -84,8 +84,10 @@ export async function run() {
       const c = await cli(['commit-back', 'content', '.changelog'], dir);
       if (c.code !== 0) throw new Error(`commit-back exited ${c.code}: ${c.stderr}`);
       phases.commit = c.wallMs;
+      // The request ledger is never committed (the workflow's cache carries it): an unchanged run commits nothing.
+      const committed = !/nothing to commit/i.test(c.stderr);
       const total = Object.values(phases).reduce((a, b) => a + b, 0);
-      return { dir, siteChanged, requests, seconds: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, seconds(v)])), totalSeconds: seconds(total), totalMs: total };
+      return { dir, siteChanged, committed, requests, seconds: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, seconds(v)])), totalSeconds: seconds(total), totalMs: total };
     };
 
     const unchanged = await scheduledRun('run-1-unchanged');

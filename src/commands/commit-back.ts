@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../config.js';
 import { commitBack } from '../mirror/commit-back.js';
+import { BUDGET_FILE } from '../mirror/state.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { SITE_INPUTS_FILE } from '../site/site-inputs.js';
@@ -31,7 +32,9 @@ export interface CommitBackCommandOptions {
 
 /**
  * Commits `paths` (default: the content and state directories) and pushes, rebasing and
- * retrying when the push is rejected.
+ * retrying when the push is rejected. Never the request ledger (`budget.json` in the state
+ * directory): the workflow keeps it in its cache (docs/github-actions.md), so that a run
+ * that changed nothing commits nothing.
  * @throws {ChangelogSyncError} `E_GIT` (see {@link commitBack}).
  */
 export async function commitBackCommand(config: Config, reporter: Reporter, paths: string[], options: CommitBackCommandOptions = {}): Promise<ExitCode> {
@@ -40,6 +43,8 @@ export async function commitBackCommand(config: Config, reporter: Reporter, path
   const result = await commitBack({
     cwd: config.root,
     paths: targets,
+    // The request ledger is carried between runs by the workflow's cache, not by commits.
+    exclude: [relative(config.root, join(config.stateDir, BUDGET_FILE))],
     message: options.message ?? COMMIT_BACK_MESSAGE,
     attempts: options.attempts,
     retryDelayMs: options.retryDelay,

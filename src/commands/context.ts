@@ -6,6 +6,7 @@
  * @module
  */
 import { ChangelogClient } from '../api/client.js';
+import { requireServiceInActions } from './actions-secrets.js';
 import { commandLine } from '../project-command.js';
 import { ChangelogSyncError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -26,9 +27,12 @@ export interface CommandContext {
 
 /**
  * Creates the client for a configured service.
- * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (in
+ *   GitHub Actions naming the repository secret and variable, see `actions-secrets.ts`).
  */
 export async function openContext(config: Config, reporter: Reporter): Promise<CommandContext> {
+  // In GitHub Actions: the secret and the variable by name, with their settings page.
+  requireServiceInActions(config, reporter);
   if (!config.baseUrl) {
     throw new ChangelogSyncError('E_CONFIG', 'no service configured: CHANGELOG_BASE_URL is not set', {
       field: 'CHANGELOG_BASE_URL',

@@ -3,7 +3,9 @@
  *
  * With no service configured (neither `CHANGELOG_BASE_URL` nor `CHANGELOG_TOKEN`), it runs
  * the demo: the built-in emulator on a free loopback port seeded with the demo workspace,
- * and everything written under `.demo/` (ignored by git).
+ * and everything written under `.demo/` (ignored by git). Never in GitHub Actions, where a
+ * missing secret or variable fails the job instead (`actions-secrets.ts`), unless `--demo`
+ * asks for it.
  *
  * @module
  */
@@ -17,6 +19,7 @@ import { markdownCode, markdownText } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
+import { requireServiceInActions } from './actions-secrets.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
@@ -40,6 +43,8 @@ export interface SyncCommandOptions {
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
+  // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
+  if (!options.demo) requireServiceInActions(config, reporter);
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
   if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
   return runSync(config, reporter, options);

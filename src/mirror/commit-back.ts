@@ -19,6 +19,12 @@ export interface CommitBackOptions {
   cwd: string;
   /** Paths to add (relative to `cwd`); missing ones are skipped. */
   paths: string[];
+  /**
+   * Paths under `paths` that are never committed (relative to `cwd`): not staged, and removed
+   * from the index when a repository tracks them (that removal is committed once). The
+   * request ledger: it changes on every run, and a commit of it alone is churn.
+   */
+  exclude?: string[];
   /** Commit message. */
   message: string;
   /** Pushes to try at most (the first and the retries after a rebase). Default 4. */
@@ -83,14 +89,20 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
   const delay = options.retryDelayMs ?? 2000;
   const step = options.onStep ?? (() => {});
   const paths = options.paths.filter((p) => existsSync(`${cwd}/${p}`));
+  const exclude = options.exclude ?? [];
+  // Excluded files a repository still tracks (committed by an earlier version): untracked once.
+  const tracked = exclude.length > 0 ? must(cwd, ['ls-files', '--', ...exclude], 'listing the tracked files').split('\n').filter(Boolean) : [];
   if (options.dryRun) {
     // `git add --dry-run` prints "add 'x'" / "remove 'x'" and leaves the index alone.
     const listed = paths.length > 0 ? must(cwd, ['add', '--all', '--dry-run', '--', ...paths], 'listing the changes') : '';
-    const staged = listed.split('\n').filter(Boolean).map((l) => l.replace(/^\w+ '(.*)'$/, '$1'));
+    const added = listed.split('\n').filter(Boolean).map((l) => l.replace(/^\w+ '(.*)'$/, '$1'));
+    const staged = [...added.filter((f) => !exclude.includes(f)), ...tracked];
     step(staged.length ? `Would commit ${staged.length} files and push them.` : 'Nothing changed: nothing to commit.');
     return { committed: false, attempts: 0, rebases: 0, staged };
   }
   if (paths.length > 0) must(cwd, ['add', '--all', '--', ...paths], 'staging');
+  // Out of the index again: a new file unstaged, a tracked one untracked (its removal committed).
+  if (exclude.length > 0) must(cwd, ['rm', '--cached', '--ignore-unmatch', '--quiet', '--', ...exclude], 'leaving out the files never committed');
   const staged = must(cwd, ['diff', '--cached', '--name-only'], 'listing the staged files').split('\n').filter(Boolean);
   if (staged.length === 0) {
     step('Nothing changed: nothing to commit.');

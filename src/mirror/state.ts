@@ -3,7 +3,8 @@
  * content, records per remote identifier the file that mirrors it, the hash of the remote
  * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
  * holds the daily request ledger of the rate budget, so that it holds across runs of a
- * scheduled job.
+ * scheduled job: kept out of git (it changes every run), the workflow's cache carries it
+ * from one run to the next (docs/github-actions.md).
  *
  * @module
  */
@@ -44,7 +45,8 @@ export interface SyncState {
 
 /** File names inside the state directory. */
 const STATE_FILE = 'state.json';
-const BUDGET_FILE = 'budget.json';
+/** The rate budget's daily ledger, in the state directory (never committed: see `commit-back.ts`). */
+export const BUDGET_FILE = 'budget.json';
 export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
 

@@ -48,7 +48,7 @@ interface SiteBuildRecord extends SiteInputs {
 /** The decision of {@link siteChange}. */
 export interface SiteChange {
   changed: boolean;
-  /** Why, for the log: e.g. "no build recorded", "the inputs changed", "an entry dated 2026-11-24 is due". */
+  /** Why, for the log: e.g. "no earlier build to compare with (...)", "the entries, templates or configuration changed", "an entry scheduled for 2026-11-24 is due". */
   reason: string;
   /** The inputs now (what a build would record). */
   inputs: SiteInputs;
@@ -149,6 +149,9 @@ export async function recordSiteBuild(stateDir: string, inputs: SiteInputs): Pro
   return writeJsonIfChanged(join(stateDir, SITE_INPUTS_FILE), record);
 }
 
+/** The reason when no build is on record (`Site changed: ...` in the log): in plain words, what it means. */
+const NO_BUILD_YET = 'no earlier build to compare with (the first run here, or the last build was not deployed)';
+
 /**
  * Decides whether the site changed since the last recorded build: no record, a different
  * digest of the inputs, or a recorded next publish date that has come (`today >= nextDue`).
@@ -157,7 +160,7 @@ export async function recordSiteBuild(stateDir: string, inputs: SiteInputs): Pro
  */
 export async function siteChange(config: Config, today: string = utcDay()): Promise<SiteChange> {
   const [inputs, record] = await Promise.all([siteInputs(config, today), loadSiteBuildRecord(config.stateDir)]);
-  if (!record) return { changed: true, reason: `no build recorded in ${SITE_INPUTS_FILE}`, inputs };
+  if (!record) return { changed: true, reason: NO_BUILD_YET, inputs };
   if (record.hash !== inputs.hash) {
     const why = record.tool !== inputs.tool ? `changelog-sync ${record.tool} -> ${inputs.tool}` : 'the entries, templates or configuration changed';
     return { changed: true, reason: why, inputs };

@@ -72,7 +72,7 @@ describe('new, init, latest', () => {
       expect(out.updated).toEqual(['.gitignore']);
       expect(out.kept).toEqual(['.github/workflows/changelog.yml']);
       expect(await readFile(join(repo, '.github/workflows/changelog.yml'), 'utf8')).toBe('mine\n');
-      expect(await readFile(join(repo, '.gitignore'), 'utf8')).toBe('dist/\n_site\n# changelog-sync\nnode_modules/\n.demo/\n.changelog/lock/\n.changelog/lock.json\n');
+      expect(await readFile(join(repo, '.gitignore'), 'utf8')).toBe('dist/\n_site\n# changelog-sync\nnode_modules/\n.demo/\n.changelog/lock/\n.changelog/lock.json\n.changelog/budget.json\nchangelog-sync-*.tgz\n');
       expect((JSON.parse(await readFile(join(repo, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./node_modules/changelog-sync/changelog.config.schema.json');
       // The written config is valid for changelog-sync itself.
       expect((await runCli(['build', '--help'], { cwd: repo })).code).toBe(0);

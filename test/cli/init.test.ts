@@ -1,11 +1,23 @@
 // `changelog-sync init` in an existing repository: it writes the config, the workflows and
 // .gitignore lines, keeps what exists, and says what the workflows need that it does not
 // write (package.json listing changelog-sync, package-lock.json for `npm ci`).
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli, useTempDir } from '../helpers/cli.js';
+
+// `require.resolve` by that name: knip reads it as a use of the package.
+const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
+/** git with no global or system configuration. */
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+type Workflow = { on: { push?: { branches: string[]; paths: string[] } }; jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }> };
+const workflow = async (dir: string, name: string) => yaml.load(await readFile(join(dir, '.github/workflows', name), 'utf8')) as Workflow;
 
 describe('init', () => {
   let dir: string;
@@ -44,5 +56,110 @@ describe('init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('also need');
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^dist\n# changelog-sync\nnode_modules\/\n_site\//);
+  });
+});
+
+describe('init fits the repository', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d), { each: true });
+
+  it("watches origin's default branch, not main (a clone of a repository whose branch is master, on another branch)", async () => {
+    const origin = join(dir, 'origin.git');
+    git(dir, 'init', '-q', '--bare', '-b', 'master', origin);
+    const seed = join(dir, 'seed');
+    git(dir, 'clone', '-q', origin, seed);
+    await writeFile(join(seed, 'README.md'), 'docs\n');
+    git(seed, 'add', '-A');
+    git(seed, '-c', 'user.name=s', '-c', 'user.email=s@x', 'commit', '-qm', 'seed');
+    git(seed, 'push', '-q', 'origin', 'master');
+    const repo = join(dir, 'repo');
+    git(dir, 'clone', '-q', origin, repo);
+    git(repo, 'checkout', '-q', '-b', 'add-changelog');
+    const r = await runCli(['init'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await workflow(repo, 'changelog.yml')).on.push!.branches).toEqual(['master']);
+    expect(r.stdout).toContain("the push trigger on master (origin's default branch)");
+  });
+
+  it('without a remote: the branch checked out (an unborn master); outside git: main', async () => {
+    git(dir, 'init', '-q', '-b', 'master');
+    const r = await runCli(['init', '--json'], { cwd: dir });
+    expect(JSON.parse(r.stdout)).toMatchObject({ fit: { branch: 'master', branchSource: 'current' } });
+    expect((await workflow(dir, 'changelog.yml')).on.push!.branches).toEqual(['master']);
+    const plain = join(dir, 'plain');
+    await mkdir(plain);
+    // GIT_CEILING_DIRECTORIES: git does not find the repository above.
+    const outside = await runCli(['init', '--json', '--dry-run'], { cwd: plain, env: { GIT_CEILING_DIRECTORIES: dir } });
+    expect(JSON.parse(outside.stdout)).toMatchObject({ fit: { branch: 'main', branchSource: 'default' } });
+  });
+
+  it('names the configured content, state and output folders in the workflows, the config and .gitignore; the workflows stay valid', async () => {
+    git(dir, 'init', '-q', '-b', 'main');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'docs', dependencies: { 'changelog-sync': 'file:changelog-sync-0.1.0.tgz' } }));
+    await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ contentDir: 'docs/changelog', stateDir: 'docs/.sync', outputDir: 'public' }));
+    const r = await runCli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const sync = await workflow(dir, 'changelog.yml');
+    expect(sync.on.push!.paths).toContain('docs/changelog/**');
+    expect(sync.on.push!.paths).not.toContain('content/**');
+    const steps = sync.jobs.sync!.steps;
+    expect(steps.filter((s) => s.uses?.startsWith('actions/cache/')).map((s) => s.with?.path)).toEqual(['docs/.sync/budget.json', 'docs/.sync/budget.json']);
+    expect(steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!.with?.path).toBe('public');
+    const check = (await workflow(dir, 'changelog-check.yml')).jobs.check!.steps.map((s) => s.run ?? '').join('\n');
+    expect(check).toContain("-- 'docs/changelog/entries/*.md'");
+    expect(check).not.toContain("'content/");
+    for (const f of ['changelog.yml', 'changelog-check.yml']) execFileSync(process.execPath, [VALIDATOR, join(dir, '.github/workflows', f)], { stdio: 'pipe' });
+    expect(existsSync(join(dir, 'docs/changelog/entries/.gitkeep'))).toBe(true);
+    const ignored = (await readFile(join(dir, '.gitignore'), 'utf8')).split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['public/', 'docs/.sync/lock/', 'docs/.sync/budget.json', 'changelog-sync-*.tgz', '!changelog-sync-0.1.0.tgz']));
+    // git's own reading: stray packs and the ledger ignored, the installed pack committed.
+    await writeFile(join(dir, 'changelog-sync-0.0.9.tgz'), '');
+    await writeFile(join(dir, 'changelog-sync-0.1.0.tgz'), '');
+    await mkdir(join(dir, 'docs/.sync'), { recursive: true });
+    await writeFile(join(dir, 'docs/.sync/budget.json'), '{}');
+    const status = git(dir, 'status', '--porcelain', '--untracked-files=all');
+    expect(status).toContain('changelog-sync-0.1.0.tgz');
+    expect(status).not.toContain('changelog-sync-0.0.9.tgz');
+    expect(status).not.toContain('budget.json');
+  });
+
+  it('the folders from CHANGELOG_*_DIR go into the config it writes too (the workflows do not see the variables)', async () => {
+    const r = await runCli(['init'], { cwd: dir, env: { CHANGELOG_CONTENT_DIR: 'notes', CHANGELOG_OUTPUT_DIR: 'site-out' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'changelog.config.json'), 'utf8'))).toMatchObject({ contentDir: 'notes', outputDir: 'site-out' });
+    expect((await workflow(dir, 'changelog.yml')).on.push!.paths).toContain('notes/**');
+  });
+
+  it('refuses a folder it cannot write into a workflow, naming the field and the fix, and writes nothing', async () => {
+    await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ contentDir: "it's here" }));
+    const r = await runCli(['init'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error E_CONFIG: contentDir "it\'s here" cannot be written into the workflows');
+    expect(r.stderr).toContain('fix: set contentDir in changelog.config.json');
+    expect(existsSync(join(dir, '.github'))).toBe(false);
+  });
+
+  it('run again, says what each existing file differs in from what it would write, and overwrites nothing', async () => {
+    git(dir, 'init', '-q', '-b', 'main');
+    expect((await runCli(['init'], { cwd: dir })).code).toBe(0);
+    const again = await runCli(['init'], { cwd: dir });
+    expect(again.stdout).toContain('= .github/workflows/changelog.yml (exists, kept)');
+    expect(again.stdout).not.toContain('differs');
+    // The team edits its workflow (another cron), and the repository's branch becomes trunk.
+    const path = join(dir, '.github/workflows/changelog.yml');
+    const edited = (await readFile(path, 'utf8')).replace("- cron: '17 * * * *'", "- cron: '5 6-18 * * 1-5'");
+    await writeFile(path, edited);
+    git(dir, 'checkout', '-q', '-b', 'trunk');
+    const r = await runCli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("* .github/workflows/changelog.yml (exists, kept; differs from what init would write: 2 lines added, 2 removed; - yours, + init's):");
+    expect(r.stdout).toMatch(/^ {6}- {4}- cron: '5 6-18 \* \* 1-5'$/m);
+    expect(r.stdout).toMatch(/^ {6}\+ {4}- cron: '17 \* \* \* \*'$/m);
+    expect(r.stdout).toMatch(/^ {6}- {4}branches: \[main\]$/m);
+    expect(r.stdout).toMatch(/^ {6}\+ {4}branches: \[trunk\]$/m);
+    expect(r.stdout).toContain('= .github/workflows/changelog-check.yml (exists, kept)');
+    expect(await readFile(path, 'utf8')).toBe(edited);
+    const json = JSON.parse((await runCli(['init', '--json', '--dry-run'], { cwd: dir })).stdout) as { differs: Array<{ file: string; added: number; removed: number; diff: string[] }> };
+    expect(json.differs).toEqual([expect.objectContaining({ file: '.github/workflows/changelog.yml', added: 2, removed: 2 })]);
   });
 });

@@ -1,49 +1,18 @@
-// Reads ../shared/corpus/box-developer-changelog (the real changelog of docs/development.md#real-input).
-import { readdirSync, readFileSync } from 'node:fs';
+// Reads ../shared/corpus/box-developer-changelog (the real changelog of docs/development.md#real-input):
+// the corpus suite only. `npm test` reads the subset in test/fixtures/corpus (test/helpers/corpus-read.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import matter from 'gray-matter';
 import { serializeEntryFile } from '../../src/mirror/frontmatter-writer.js';
+import { readCorpus, type CorpusEntry } from '../helpers/corpus-read.js';
+
+export type { CorpusEntry } from '../helpers/corpus-read.js';
 
 export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/box-developer-changelog/content', import.meta.url));
 
-export interface CorpusEntry {
-  /** YYYY-MM-DD, from the folder and file name. */
-  date: string;
-  /** From the file name. */
-  slug: string;
-  /** The first heading of the body. */
-  title: string;
-  /** Markdown body without that heading. */
-  body: string;
-  /** The corpus file's own frontmatter. */
-  frontmatter: Record<string, unknown>;
-  /** Path inside the corpus. */
-  source: string;
-}
-
-/**
- * Every entry of the corpus, oldest first. `index.md` is not an entry. Two files are
- * irregular and still entries: one has no `.md` extension, one a one-digit month.
- */
+/** Every entry of the whole corpus (../shared), oldest first (see {@link readCorpus}). */
 export function loadCorpus(): CorpusEntry[] {
-  const out: CorpusEntry[] = [];
-  for (const year of readdirSync(CORPUS_DIR).filter((y) => /^\d{4}$/.test(y)).sort()) {
-    for (const name of readdirSync(join(CORPUS_DIR, year)).sort()) {
-      const m = /^(\d{1,2})-(\d{2})-(.+?)(?:\.md)?$/.exec(name);
-      if (!m) continue;
-      const text = readFileSync(join(CORPUS_DIR, year, name), 'utf8');
-      // The corpus frontmatter is plain YAML; engines are irrelevant here (trusted test input).
-      const parsed = matter(text, {});
-      const lines = parsed.content.split('\n');
-      const h = lines.findIndex((l) => /^#{1,2} /.test(l));
-      const title = h >= 0 ? lines[h]!.replace(/^#{1,2} /, '').trim() : m[3]!;
-      const body = (h >= 0 ? [...lines.slice(0, h), ...lines.slice(h + 1)] : lines).join('\n').trim();
-      out.push({ date: `${year}-${m[1]!.padStart(2, '0')}-${m[2]}`, slug: m[3]!, title, body, frontmatter: parsed.data, source: `${year}/${name}` });
-    }
-  }
-  return out;
+  return readCorpus(CORPUS_DIR);
 }
 
 /** Slugs made unique by appending the date to repeats (the corpus reuses a few, e.g. "new-ai-models"). */

@@ -3,7 +3,6 @@
 // same templates, in real Eleventy builds of the same site: every output file is the same,
 // byte for byte, under `/repo/` and at `/`. The comparison finds a template that forgets
 // `| url`. And a team's template gets the base path from the scan, in a real `build`.
-import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { runEleventy } from '../../src/site/eleventy-run.js';
 import { prepareSiteInput } from '../../src/site/site-stage.js';
 import { renderBody } from '../../src/site/sanitize.js';
 import { listThemes } from '../../src/site/themes.js';
-import { CORPUS_DIR, loadCorpus } from '../corpus/corpus.js';
+import { FIXTURE_CORPUS_DIR, readCorpus } from '../helpers/corpus-read.js';
 import { useTempDir } from '../helpers/cli.js';
 import { dailyEntries, pngHeader, writeContent, WORKSPACE } from './fixture.js';
 
@@ -171,9 +170,11 @@ describe("a team's template under a base path", () => {
 });
 
 describe('mayTakeBasePath, which lets a body skip the conversion', () => {
-  it('clears only bodies the conversion leaves as they are (every body of the real corpus, and the fixture body)', async () => {
+  it('clears only bodies the conversion leaves as they are (the real entries of test/fixtures/corpus, and the fixture body)', async () => {
     const transform = basePathTransform({ url: (u) => urlFilter(u, '/repo/'), html: (h) => Promise.resolve(h) });
-    const bodies = [...(existsSync(CORPUS_DIR) ? loadCorpus() : []).map((e) => e.body), BODY, 'A [bare](<>) link and `src/index.ts`.'].map((b) => renderBody(b));
+    const corpus = readCorpus(FIXTURE_CORPUS_DIR);
+    expect(corpus.length).toBeGreaterThanOrEqual(40);
+    const bodies = [...corpus.map((e) => e.body), BODY, 'A [bare](<>) link and `src/index.ts`.'].map((b) => renderBody(b));
     let cleared = 0;
     for (const html of bodies) {
       if (mayTakeBasePath(html)) continue;

@@ -52,7 +52,7 @@ describe('siteInputs', () => {
 
   it('siteChange: no record, then unchanged, then due on the recorded day', async () => {
     await writeEntry(join(dir, 'content'), '2026-06-10-soon', '---\ntitle: Soon\nstatus: scheduled\npublish_at: 2026-06-10\n---\n.\n');
-    expect(await siteChange(config(), '2026-06-01')).toMatchObject({ changed: true, reason: 'no build recorded in site-inputs.json' });
+    expect(await siteChange(config(), '2026-06-01')).toMatchObject({ changed: true, reason: 'no earlier build to compare with (the first run here, or the last build was not deployed)' });
     await recordSiteBuild(config().stateDir, await siteInputs(config(), '2026-06-01'));
     expect((await siteChange(config(), '2026-06-09')).changed).toBe(false);
     expect(await siteChange(config(), '2026-06-10')).toMatchObject({ changed: true, reason: 'an entry scheduled for 2026-06-10 is due' });
