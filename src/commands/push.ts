@@ -21,8 +21,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Human summary of a push; for a dry run, the exact plan. */
 export function formatPush(r: PushResult): string {
   const lines: string[] = [];
-  const deferred = new Set(r.deferred.map((d) => d.file));
-  const sending = r.plan.filter((p) => !deferred.has(p.file));
+  const held = new Set(r.pending.map((d) => d.file));
+  const sending = r.plan.filter((p) => !held.has(p.file));
   if (r.dryRun) {
     lines.push(
       `Plan (dry run, nothing sent): push ${plural(sending.length, 'new entry', 'new entries')}, oldest first, ` +
@@ -30,9 +30,12 @@ export function formatPush(r: PushResult): string {
         `${sending.length > 0 ? ', and one GET /api/entries only if an answer is lost or lacks the identifier' : ''})` +
         `${r.deferred.length ? `; ${r.deferred.length} deferred (daily budget)` : ''}; ${r.dayRemaining} requests left today`,
     );
-    sending.forEach((p, i) =>
-      lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${p.derived_slug ? ' (from the title)' : ''}${r.schedule[i] ? `, budget allows it at ${r.schedule[i]}` : ''}`),
-    );
+    sending.forEach((p, i) => {
+      lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${p.derived_slug ? ' (from the title)' : ''}${r.schedule[i] ? `, budget allows it at ${r.schedule[i]}` : ''}`);
+      // The HTML as it would be sent (the reporter escapes control characters for the terminal).
+      if (p.html !== undefined) lines.push('     html:', ...p.html.trimEnd().split('\n').map((l) => `       ${l}`));
+      if (p.images?.length) lines.push(`     images that must answer before it is sent: ${p.images.join(', ')}`);
+    });
     for (const p of r.pushed) lines.push(`  = ${p.file}: already on the service as ${p.identifier} (${p.how}); would write the identifier back, send nothing`);
   } else {
     const counts = [
@@ -55,7 +58,8 @@ export function formatPush(r: PushResult): string {
 
 /**
  * Exit code of a push result, ranked by {@link worstExit}: invalid files (5) > files left
- * pending (1) > files deferred to the next run (4) > ok.
+ * pending (1) > files deferred to the next run (4: the day's budget, or an image that does
+ * not answer yet) > ok.
  */
 export function pushExitCode(r: PushResult): ExitCode {
   return worstExit([
@@ -80,6 +84,9 @@ export async function pushWithProgress(client: ChangelogClient, config: Config, 
     concurrency: config.concurrency,
     onProgress: (m) => reporter.info(m),
     onSent: bar.update,
+    siteUrl: config.siteUrlConfigured ? config.siteUrl : undefined,
+    siteDir: config.siteDir,
+    maxImageMb: config.maxImageMb,
   }).finally(() => bar.stop());
 }
 

@@ -6,6 +6,7 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import { isErrorCode, type ChangelogSyncError } from '../errors.js';
+import type { ProbeOutcome } from './image-probe.js';
 import type { Journal } from './journal.js';
 import type { HeldLock } from './lock.js';
 import type { PushCandidate, PushRejection } from './push-plan.js';
@@ -33,6 +34,18 @@ export interface PushOptions {
   onSent?: (done: number, total: number) => void;
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The site's public URL, with a trailing slash, when one is configured: a body's site URLs
+   * (`/images/x.png`, `../images/x.png`, a link to another entry) are sent absolute on it
+   * (`push-body.ts`). Without it, a file whose body has such URLs is not sent (pending).
+   */
+  siteUrl?: string;
+  /** The site directory: its `images/` is published beside the content directory's. */
+  siteDir?: string;
+  /** Size in MB over which a local image is a warning (`entry-links.ts`). Default 5. */
+  maxImageMb?: number;
+  /** Checks an image URL before its entry is sent; default `probeImage` (image-probe.ts). Not used by a dry run. */
+  probeImage?: (url: string) => Promise<ProbeOutcome>;
 }
 
 /** A file that will be (or was) sent. */
@@ -44,6 +57,10 @@ export interface PushPlanItem {
   derived_slug: boolean;
   publish_at?: string;
   is_published: boolean;
+  /** For a dry run: the HTML that would be sent (site URLs made absolute, `push-body.ts`). */
+  html?: string;
+  /** For a dry run: the image URLs that must answer before it is sent (`image-probe.ts`). */
+  images?: string[];
 }
 
 /** One file's outcome. */
@@ -69,7 +86,7 @@ export interface PushResult {
   pushed: PushedItem[];
   /** Not settled this run; tried again by the next (with the reason). Includes the deferred. */
   pending: Array<PushPlanItem & { reason: string }>;
-  /** Not sent because the day's request budget cannot cover them (a subset of `pending`). */
+  /** Not sent this run: the day's request budget cannot cover them, or an image they show does not answer yet (a subset of `pending`). */
   deferred: PushPlanItem[];
   /** Invalid; not sent until fixed. */
   rejected: PushRejection[];
@@ -96,6 +113,8 @@ export interface Run {
   lock: HeldLock | undefined;
   inDoubtMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** The HTML each file is sent with, by file (`push-body.ts`); a file not in it is sent as its Markdown converts. */
+  bodies: ReadonlyMap<string, string>;
   /** Set when sending must stop (auth refused, budget spent, lock lost). */
   stop?: ChangelogSyncError;
   progress(message: string): void;
