@@ -37,22 +37,35 @@ export interface ProbeOptions {
  */
 export async function probeImage(url: string, options: ProbeOptions = {}): Promise<ProbeOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
   let current: URL;
   try {
     current = new URL(url);
   } catch {
     return { live: false, reason: 'not a URL' };
   }
+  // One limit for the whole check; cleared when it ends, so that nothing is aborted after.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    return await follow(current, abort.signal, timeoutMs, options.dispatcher);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The requests of one check, redirect after redirect. */
+async function follow(start: URL, signal: AbortSignal, timeoutMs: number, dispatcher: Dispatcher | undefined): Promise<ProbeOutcome> {
+  let current = start;
   for (let hop = 0; ; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') return { live: false, reason: `${hop === 0 ? 'not' : 'redirected to'} an http or https URL (${current.protocol})` };
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(current, { method: 'GET', signal, headers: { accept: 'image/*' }, dispatcher: options.dispatcher });
+      res = await request(current, { method: 'GET', signal, headers: { accept: 'image/*' }, dispatcher });
     } catch (err) {
       return { live: false, reason: signal.aborted ? `no answer within ${timeoutMs} ms` : `no answer (${(err as Error).message})` };
     }
     // The body is not needed: close it rather than download the image.
+    res.body.on('error', () => undefined);
     res.body.destroy();
     const location = header(res.headers.location);
     if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
