@@ -21,8 +21,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Human summary of a push; for a dry run, the exact plan. */
 export function formatPush(r: PushResult): string {
   const lines: string[] = [];
-  const held = new Set(r.pending.map((d) => d.file));
-  const sending = r.plan.filter((p) => !held.has(p.file));
+  const deferred = new Set(r.deferred.map((d) => d.file));
+  const sending = r.plan.filter((p) => !deferred.has(p.file));
   if (r.dryRun) {
     lines.push(
       `Plan (dry run, nothing sent): push ${plural(sending.length, 'new entry', 'new entries')}, oldest first, ` +

@@ -88,6 +88,8 @@ export interface PushResult {
   pending: Array<PushPlanItem & { reason: string }>;
   /** Not sent this run: the day's request budget cannot cover them, or an image they show does not answer yet (a subset of `pending`). */
   deferred: PushPlanItem[];
+  /** The files of `deferred` held back because an image they show does not answer yet (`image-probe.ts`); absent when none was checked. */
+  awaitingImages?: string[];
   /** Invalid; not sent until fixed. */
   rejected: PushRejection[];
   /** Requests the plan needs at most: one POST per file to send, plus one `GET /api/entries` should an answer be lost or lack the identifier. */

@@ -163,7 +163,8 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     run.bodies = new Map([...bodies].map(([file, b]) => [file, b.html]));
 
     // 6. The plan, oldest first; what the day cannot cover is deferred (one list request kept for reconciliation).
-    result.plan = toSend.map((c) => (dryRun ? { ...planItem(c), html: bodies.get(c.file)!.html, images: bodies.get(c.file)!.images } : planItem(c)));
+    const planned = toSend.filter((c) => bodies.get(c.file)!.unresolved.length === 0);
+    result.plan = planned.map((c) => (dryRun ? { ...planItem(c), html: bodies.get(c.file)!.html, images: bodies.get(c.file)!.images } : planItem(c)));
     const fits = Math.max(0, client.budget.dayRemaining() - 1);
     const now = ready.slice(0, fits);
     for (const c of ready.slice(fits)) defer(result, planItem(c), 'the day\'s request budget cannot cover it');
@@ -212,6 +213,7 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
       return o.live ? [] : [`${u} (${o.reason})`];
     });
     if (dead.length === 0) return true;
+    (result.awaitingImages ??= []).push(c.file);
     defer(result, planItem(c), `an image it shows does not answer yet: ${dead.join(', ')}; it is sent once the site serves ${dead.length === 1 ? 'it' : 'them'}`);
     return false;
   });

@@ -103,7 +103,7 @@ describe('push of an entry with a local screenshot and links to another entry', 
     expect(posts()).toHaveLength(1);
     const created = ws.entries.find((e) => e.title === 'Dark mode')!;
     expect(created).toBeTruthy();
-    const urls = htmlUrls(created.content);
+    const urls = htmlUrls(String(created.content));
     expect(urls.map((u) => `${u.tag} ${u.url}`)).toEqual([
       `img ${siteUrl}images/dark-mode.png`,
       `a ${siteUrl}entries/custom-roles/`,
@@ -120,6 +120,21 @@ describe('push of an entry with a local screenshot and links to another entry', 
     const text = await readFile(join(dir, entryFile), 'utf8');
     expect(text).toContain('![The dashboard in dark mode](../images/dark-mode.png)');
     expect(text).toContain(`identifier: ${created.identifier}`);
+  });
+});
+
+describe('a new entry with site URLs while no site URL is configured', () => {
+  it('is not sent (exit 1), and the reason names the fix', async () => {
+    const file = join(dir, 'content/entries/2026-04-03-no-site.md');
+    await writeFile(file, '---\ntitle: No site\nis_published: true\npublish_at: 2026-04-03\n---\n![The dashboard](/images/dark-mode.png)\n');
+    const before = posts().length;
+    const run = await runCli(['push'], { cwd: dir, env: { ...env, CHANGELOG_SITE_URL: '' } });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain(
+      'entries/2026-04-03-no-site.md: not sent: its body links to the site (/images/dark-mode.png) and no site URL is configured, so the service could not resolve those links (fix: set CHANGELOG_SITE_URL or `siteUrl` in changelog.config.json',
+    );
+    expect(posts()).toHaveLength(before);
+    await rm(file);
   });
 });
 
