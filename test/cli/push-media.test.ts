@@ -103,7 +103,8 @@ describe('push of an entry with a local screenshot and links to another entry', 
     expect(posts()).toHaveLength(1);
     const created = ws.entries.find((e) => e.title === 'Dark mode')!;
     expect(created).toBeTruthy();
-    const urls = htmlUrls(String(created.content));
+    expect(typeof created.content).toBe('string');
+    const urls = htmlUrls(created.content as string);
     expect(urls.map((u) => `${u.tag} ${u.url}`)).toEqual([
       `img ${siteUrl}images/dark-mode.png`,
       `a ${siteUrl}entries/custom-roles/`,
