@@ -103,6 +103,11 @@ export interface Config {
   buildCacheDir?: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
   theme?: string;
+  /**
+   * Push checks a new entry's images on the site as files to publish, not over HTTP: set by
+   * the demo, whose site (the local preview) is built after its push (src/mirror/image-probe.ts).
+   */
+  localImages?: boolean;
 }
 
 /** Environment variables read by {@link loadConfig}. */

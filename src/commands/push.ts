@@ -8,6 +8,7 @@ import type { CheckProblem } from '../mirror/entry-check.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
+import { localImageProbe } from '../mirror/image-probe.js';
 import { push } from '../mirror/push.js';
 import type { PushResult } from '../mirror/push-run.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
@@ -84,9 +85,10 @@ export async function pushWithProgress(client: ChangelogClient, config: Config, 
     concurrency: config.concurrency,
     onProgress: (m) => reporter.info(m),
     onSent: bar.update,
-    siteUrl: config.siteUrlConfigured ? config.siteUrl : undefined,
+    siteUrl: config.siteUrlConfigured || config.localImages ? config.siteUrl : undefined,
     siteDir: config.siteDir,
     maxImageMb: config.maxImageMb,
+    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir]) : undefined,
   }).finally(() => bar.stop());
 }
 

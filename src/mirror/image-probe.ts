@@ -10,8 +10,11 @@
  *
  * @module
  */
+import { statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import { request, type Dispatcher } from 'undici';
+import { IMAGES_DIR } from '../site/images.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;
@@ -98,4 +101,34 @@ export async function probeImages(urls: Iterable<string>, probe: (url: string) =
   const unique = [...new Set(urls)];
   const outcomes = await Promise.all(unique.map((u) => limit(() => probe(u))));
   return new Map(unique.map((u, i) => [u, outcomes[i]!]));
+}
+
+/**
+ * A check of image URLs against the files the site will publish, for a site that is not
+ * served while push runs: the demo, whose site is the local preview built after its push.
+ * A URL under `siteUrl`'s `images/` is live when the file is in one of `roots`' `images/`;
+ * any other URL is checked over HTTP ({@link probeImage}).
+ *
+ * @param siteUrl the site's URL, with a trailing slash.
+ * @param roots folders holding `images/` (the content and site directories).
+ */
+export function localImageProbe(siteUrl: string, roots: readonly string[]): (url: string) => Promise<ProbeOutcome> {
+  const images = new URL(`${IMAGES_DIR}/`, siteUrl).href;
+  return async (url) => {
+    if (!url.startsWith(images)) return probeImage(url);
+    let rel: string;
+    try {
+      rel = posix.normalize(decodeURIComponent(new URL(url).pathname.slice(new URL(images).pathname.length)));
+    } catch {
+      return { live: false, reason: 'not a URL' };
+    }
+    const found = !rel.startsWith('..') && roots.some((r) => {
+      try {
+        return statSync(join(r, IMAGES_DIR, rel)).isFile();
+      } catch {
+        return false;
+      }
+    });
+    return found ? { live: true } : { live: false, reason: `no ${IMAGES_DIR}/${rel} to publish` };
+  };
 }
