@@ -21,7 +21,6 @@ import { join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { Marked, type Token, type Tokens } from 'marked';
 import { IMAGES_DIR } from '../site/images.js';
-import type { EntryProblem } from './entry-problems.js';
 import { bodyRef } from './site-links.js';
 
 /** What the image and link rules need besides the file. */
@@ -32,6 +31,15 @@ export interface LinkContext {
   permalinks: ReadonlyMap<string, string>;
   /** Size (bytes) over which a local image is a warning. */
   maxImageBytes: number;
+}
+
+/** A problem of an image or link: an `EntryProblem` of `entry-problems.ts`, which reports it. */
+interface LinkProblem {
+  /** 1-based line in the file. */
+  line: number;
+  severity: 'error' | 'warning';
+  message: string;
+  hint: string;
 }
 
 /** One image or link of a body, with its line (1-based, within the body). */
@@ -52,8 +60,8 @@ const marked = new Marked({ gfm: true });
  * @param file the entry file, relative to the content directory.
  * @param bodyLine the file's line number of the body's first line, less one.
  */
-export function linkProblems(body: string, file: string, ctx: LinkContext, bodyLine: number): EntryProblem[] {
-  const problems: EntryProblem[] = [];
+export function linkProblems(body: string, file: string, ctx: LinkContext, bodyLine: number): LinkProblem[] {
+  const problems: LinkProblem[] = [];
   const sizeLimit = `${Math.round((ctx.maxImageBytes / 2 ** 20) * 10) / 10} MB`;
   for (const r of references(body)) {
     const ref = bodyRef(r.url, file, ctx.permalinks);

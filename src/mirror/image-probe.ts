@@ -20,7 +20,7 @@ import { IMAGES_DIR } from '../site/images.js';
 export const MAX_REDIRECTS = 5;
 
 /** Default time limit of one URL's check, redirects included, in ms. */
-export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
 /** The outcome of a check: live, or why not (a sentence that names what answered). */
 export type ProbeOutcome = { live: true } | { live: false; reason: string };

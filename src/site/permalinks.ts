@@ -12,7 +12,7 @@ import { slugify } from '../mirror/entry-file.js';
 import type { IndexedFile } from '../mirror/local-index.js';
 
 /** The site-relative URL path every entry page is under. */
-export const ENTRIES_URL = '/entries/';
+const ENTRIES_URL = '/entries/';
 
 /**
  * Whether an entry is visible on `today`: published, or scheduled/locally published with

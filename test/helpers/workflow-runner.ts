@@ -167,38 +167,96 @@ function interpolateAll(values: Record<string, string> | undefined, scope: Scope
 function interpolate(text: string, scope: Scope): string {
   return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expr: string) => {
     const v = evaluate(expr.trim(), scope);
-    return v === undefined || v === null ? '' : String(v);
+    return typeof v === 'string' ? v : typeof v === 'boolean' || typeof v === 'number' ? String(v) : '';
   });
 }
 
-const TOKEN = /\s*(?:'((?:[^']|'')*)'|(&&|\|\||==|!=|!|\(|\)|,)|(true|false)\b|([A-Za-z_][\w-]*(?:\.[\w-]+)*)(\(\))?)/y;
+const TOKEN = /\s*(?:'((?:[^']|'')*)'|(&&|\|\||==|!=|!|\(|\))|([A-Za-z_][\w-]*(?:\.[\w-]+)*)(\(\))?)/y;
 
-/**
- * The expressions the workflow uses: string literals, `true`/`false`, property paths,
- * `==`, `!=`, `!`, `&&`, `||`, parentheses, and always(), cancelled(), success(), failure().
- * A missing property is ''.
- */
-function evaluate(expr: string, scope: Scope): unknown {
-  let js = '';
+type Token = { kind: 'string'; value: string } | { kind: 'op'; value: string } | { kind: 'path'; value: string } | { kind: 'call'; value: string };
+
+/** The tokens of an expression. */
+function tokens(expr: string): Token[] {
+  const out: Token[] = [];
   TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < expr.length) {
+  while (expr.slice(TOKEN.lastIndex).trim() !== '') {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(expr);
-    if (!m || m.index !== at) {
-      if (expr.slice(at).trim() === '') break;
-      throw new Error(`cannot read the expression ${JSON.stringify(expr)} at ${at}`);
-    }
-    if (m[1] !== undefined) js += JSON.stringify(m[1].replace(/''/g, "'"));
-    else if (m[2] !== undefined) js += m[2] === '==' ? '===' : m[2] === '!=' ? '!==' : m[2];
-    else if (m[3] !== undefined) js += m[3];
-    else if (m[5] !== undefined) js += `fn.${m[4]}()`;
-    else js += `get(${JSON.stringify(m[4])})`;
+    if (!m) throw new Error(`cannot read the expression ${JSON.stringify(expr)} at ${at}`);
+    if (m[1] !== undefined) out.push({ kind: 'string', value: m[1].replace(/''/g, "'") });
+    else if (m[2] !== undefined) out.push({ kind: 'op', value: m[2] });
+    else if (m[4] !== undefined) out.push({ kind: 'call', value: m[3]! });
+    else out.push({ kind: 'path', value: m[3]! });
   }
+  return out;
+}
+
+/**
+ * The expressions the workflow uses, by recursive descent: string literals, `true`/`false`,
+ * property paths, `==`, `!=`, `!`, `&&`, `||` (which return an operand, as GitHub's do),
+ * parentheses, and always(), cancelled(), success(), failure(). A missing property is ''.
+ */
+function evaluate(expr: string, scope: Scope): unknown {
+  const ts = tokens(expr);
+  let i = 0;
+  const peek = (v: string) => ts[i]?.kind === 'op' && ts[i]!.value === v;
   const get = (path: string): unknown => {
+    if (path === 'true' || path === 'false') return path === 'true';
     let v: unknown = scope;
     for (const k of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
     return v ?? '';
   };
-  const fn = { always: () => true, cancelled: () => false, success: () => !(scope.failed as boolean), failure: () => scope.failed as boolean };
-  return (new Function('get', 'fn', `return (${js});`) as (g: typeof get, f: typeof fn) => unknown)(get, fn);
+  const call = (name: string): boolean => {
+    const failed = scope.failed as boolean;
+    if (name === 'always') return true;
+    if (name === 'cancelled') return false;
+    if (name === 'success') return !failed;
+    if (name === 'failure') return failed;
+    throw new Error(`no function ${name}() here`);
+  };
+  const primary = (): unknown => {
+    const t = ts[i++];
+    if (!t) throw new Error(`the expression ${JSON.stringify(expr)} ends early`);
+    if (t.kind === 'string') return t.value;
+    if (t.kind === 'path') return get(t.value);
+    if (t.kind === 'call') return call(t.value);
+    if (t.value === '!') return !primary();
+    if (t.value === '(') {
+      const v = or();
+      if (!peek(')')) throw new Error(`a ( without ) in ${JSON.stringify(expr)}`);
+      i++;
+      return v;
+    }
+    throw new Error(`unexpected ${t.value} in ${JSON.stringify(expr)}`);
+  };
+  const equality = (): unknown => {
+    let v = primary();
+    while (peek('==') || peek('!=')) {
+      const op = ts[i++]!.value;
+      const w = primary();
+      v = op === '==' ? v === w : v !== w;
+    }
+    return v;
+  };
+  const and = (): unknown => {
+    let v = equality();
+    while (peek('&&')) {
+      i++;
+      const w = equality();
+      v = v ? w : v;
+    }
+    return v;
+  };
+  const or = (): unknown => {
+    let v = and();
+    while (peek('||')) {
+      i++;
+      const w = and();
+      v = v ? v : w;
+    }
+    return v;
+  };
+  const value = or();
+  if (i !== ts.length) throw new Error(`cannot read the end of ${JSON.stringify(expr)}`);
+  return value;
 }
