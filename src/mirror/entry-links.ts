@@ -27,8 +27,8 @@ import { bodyRef } from './site-links.js';
 export interface LinkContext {
   /** Folders holding `images/`, in the order the site copies them (the content directory, the site directory). */
   imageRoots: readonly string[];
-  /** The site-relative page URL of every entry with a page, by file (`src/site/permalinks.ts`). */
-  permalinks: ReadonlyMap<string, string>;
+  /** The site-relative page URL of every entry file, null for one without a page, by file (`src/site/permalinks.ts`). */
+  permalinks: ReadonlyMap<string, string | null>;
   /** Size (bytes) over which a local image is a warning. */
   maxImageBytes: number;
 }

@@ -27,10 +27,10 @@ export interface OutgoingBody {
  *
  * @param body the entry's Markdown body.
  * @param file the entry file, relative to the content directory (relative URLs are read from it).
- * @param permalinks the site-relative page URL of every entry with a page, by file (`src/site/permalinks.ts`).
+ * @param permalinks the site-relative page URL of every entry file, null for one without a page, by file (`src/site/permalinks.ts`).
  * @param siteUrl the site's public URL with a trailing slash, or undefined when none is configured.
  */
-export function outgoingBody(body: string, file: string, permalinks: ReadonlyMap<string, string>, siteUrl: string | undefined): OutgoingBody {
+export function outgoingBody(body: string, file: string, permalinks: ReadonlyMap<string, string | null>, siteUrl: string | undefined): OutgoingBody {
   const images: string[] = [];
   const unresolved: string[] = [];
   const html = rewriteHtmlUrls(markdownToHtml(body), (url, place) => {

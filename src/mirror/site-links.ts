@@ -50,10 +50,10 @@ const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  *
  * @param url the URL as written (character references decoded, trimmed).
  * @param file the entry file it is written in, relative to the content directory (`entries/x.md`).
- * @param permalinks the site-relative page URL of every entry that has a page, by file
- *   (`entryPermalinks` of `src/site/permalinks.ts`).
+ * @param permalinks the site-relative page URL of every entry file, null for one without a
+ *   page, by file (`entryPermalinks` of `src/site/permalinks.ts`).
  */
-export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<string, string>): BodyRef {
+export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<string, string | null>): BodyRef {
   if (url === '' || url.startsWith('#') || url.startsWith('?') || ABSOLUTE.test(url)) return { kind: 'external' };
   const cut = url.search(/[?#]/);
   const pathPart = cut < 0 ? url : url.slice(0, cut);
@@ -63,17 +63,15 @@ export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<strin
   const decoded = safeDecode(pathPart);
   const inContent = posix.normalize(posix.join(posix.dirname(file), decoded));
   if (inContent.startsWith(`${IMAGES_DIR}/`)) return siteImage(inContent.slice(IMAGES_DIR.length + 1), suffix);
-  if (inContent.endsWith('.md') && !inContent.startsWith('../')) {
-    const page = permalinks.get(inContent);
-    if (page === undefined) return { kind: 'no-page', file: inContent };
-    return { kind: 'site', path: `${page}${suffix.slice(suffix.indexOf('#') < 0 ? suffix.length : suffix.indexOf('#'))}` };
-  }
+  // Another entry file: its page (a `.md` file that is not an entry is read as any other path).
+  const page = permalinks.get(inContent);
+  if (page === null) return { kind: 'no-page', file: inContent };
+  if (page !== undefined) return { kind: 'site', path: `${page}${suffix.slice(suffix.indexOf('#') < 0 ? suffix.length : suffix.indexOf('#'))}` };
   // `images/x.png` written in entries/: meant as the published images folder.
   const plain = posix.normalize(decoded);
   if (plain.startsWith(`${IMAGES_DIR}/`)) return siteImage(plain.slice(IMAGES_DIR.length + 1), suffix);
   // Anything else: where a browser on the entry's page would take it.
-  const page = permalinks.get(file) ?? '/';
-  const resolved = new URL(url, `http://site.invalid${page}`);
+  const resolved = new URL(url, `http://site.invalid${permalinks.get(file) ?? '/'}`);
   return { kind: 'site', path: `${resolved.pathname}${resolved.search}${resolved.hash}` };
 }
 

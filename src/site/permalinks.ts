@@ -67,15 +67,18 @@ export function assignPermalinks(entries: PermalinkSubject[]): void {
 }
 
 /**
- * The site-relative URL of every entry that has a page on `today`, by file (relative to the
- * content directory), as the site's build gives them.
+ * The site-relative URL of every entry file's page on `today`, by file (relative to the
+ * content directory), as the site's build gives them; null for an entry file without a
+ * page (a draft, dated after today, or unreadable).
  *
- * @param files every entry file (unreadable ones have no page).
+ * @param files every entry file.
  * @param today `YYYY-MM-DD`.
  */
-export function entryPermalinks(files: readonly IndexedFile[], today: string): Map<string, string> {
+export function entryPermalinks(files: readonly IndexedFile[], today: string): Map<string, string | null> {
   const pages: Array<PermalinkSubject & { date: string }> = [];
+  const all = new Map<string, string | null>();
   for (const f of files) {
+    all.set(f.rel, null);
     if (!f.entry) continue;
     const d = f.entry.data;
     const date = entryDate(d.publish_at, f.rel, today);
@@ -84,5 +87,6 @@ export function entryPermalinks(files: readonly IndexedFile[], today: string): M
   }
   pages.sort(newestFirst);
   assignPermalinks(pages);
-  return new Map(pages.map((p) => [p.file, p.url]));
+  for (const p of pages) all.set(p.file, p.url);
+  return all;
 }

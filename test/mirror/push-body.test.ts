@@ -32,7 +32,7 @@ describe('entryPermalinks: the site routes push links to', () => {
   it('gives each entry with a page its /entries/<slug>/, and none to a draft', () => {
     expect(PERMALINKS.get('entries/2026-03-01-custom-roles.md')).toBe('/entries/custom-roles/');
     expect(PERMALINKS.get(FILE)).toBe('/entries/dark-mode/');
-    expect(PERMALINKS.has('entries/2026-02-01-draft.md')).toBe(false);
+    expect(PERMALINKS.get('entries/2026-02-01-draft.md')).toBeNull();
   });
 });
 
@@ -105,6 +105,9 @@ describe('outgoingBody', () => {
 describe('bodyRef', () => {
   it('a link to an entry file without a page is named, not guessed', () => {
     expect(bodyRef('./2026-02-01-draft.md', FILE, PERMALINKS)).toEqual({ kind: 'no-page', file: 'entries/2026-02-01-draft.md' });
+  });
+  it('a .md path that is no entry file is read as any other path (a link in text copied from a repository)', () => {
+    expect(bodyRef('./docs/metadata.md#query', FILE, PERMALINKS)).toEqual({ kind: 'site', path: '/entries/dark-mode/docs/metadata.md#query' });
   });
   it('an image path that leaves the images folder is not an image of the repository', () => {
     expect(bodyRef('/images/../secret.png', FILE, PERMALINKS)).toMatchObject({ kind: 'site', image: undefined });
