@@ -20,6 +20,9 @@ import { assertBaseUrl } from './base-url.js';
  */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
 
+/** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
+export const DEFAULT_MAX_IMAGE_MB = 5;
+
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
 
@@ -48,6 +51,11 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`largest response body read from the service, in MB; a larger one fails with E_RESPONSE_TOO_LARGE (default ${DEFAULT_MAX_RESPONSE_MB}; env CHANGELOG_MAX_RESPONSE_MB wins)`),
+    maxImageMb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`size in MB over which a new entry's local image (content/images/) is a warning of check and push (default ${DEFAULT_MAX_IMAGE_MB})`),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -97,12 +105,19 @@ export interface Config {
    * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
    */
   maxResponseMb: number;
+  /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
+  maxImageMb: number;
   /** The project root all relative paths were resolved against. */
   root: string;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/build-cache.ts); undefined: no cache. */
   buildCacheDir?: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
   theme?: string;
+  /**
+   * Push checks a new entry's images on the site as files to publish, not over HTTP: set by
+   * the demo, whose site (the local preview) is built after its push (src/mirror/image-probe.ts).
+   */
+  localImages?: boolean;
 }
 
 /** Environment variables read by {@link loadConfig}. */
@@ -225,6 +240,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     requestTimeoutMs,
     leaseTtlMs,
     maxResponseMb,
+    maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),

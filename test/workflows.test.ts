@@ -120,14 +120,33 @@ describe('the scheduled changelog workflow', () => {
     expect(wf.jobs.deploy!.if).toBe("${{ needs.sync.outputs.deploy == 'true' }}");
   });
 
-  it('forgets the record of a build whose deployment failed, on the branch as it is now', () => {
+  it('forgets the record of a build whose deployment failed, on the branch as it is now (either deployment)', () => {
     const forget = wf.jobs['forget-build']!;
-    expect(forget.needs).toEqual(['sync', 'deploy']);
-    expect(forget.if).toBe("${{ always() && needs.sync.outputs.deploy == 'true' && needs.deploy.result != 'success' }}");
+    expect(forget.needs).toEqual(['sync', 'deploy', 'push-after-deploy', 'redeploy']);
+    expect(forget.if).toBe(
+      "${{ always() && ((needs.sync.outputs.deploy == 'true' && needs.deploy.result != 'success') || (needs.push-after-deploy.outputs.deploy == 'true' && needs.redeploy.result != 'success')) }}",
+    );
     expect(forget.permissions).toEqual({ contents: 'write' });
     expect(forget.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/) as string, with: { ref: '${{ github.ref_name }}' } });
     const run = forget.steps.map((s) => s.run ?? '').join('\n');
     expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
+  });
+
+  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/workflow/images-first.test.ts runs it)', () => {
+    expect(wf.jobs.sync!.outputs?.awaiting_images).toBe('${{ steps.sync.outputs.awaiting_images }}');
+    const after = wf.jobs['push-after-deploy']!;
+    expect(after.needs).toEqual(['sync', 'deploy']);
+    expect(after.if).toBe("${{ !cancelled() && needs.sync.outputs.awaiting_images == 'true' && needs.deploy.result == 'success' }}");
+    expect(after.permissions).toEqual({ contents: 'write', pages: 'read' });
+    expect(after.env?.CHANGELOG_TOKEN).toBe('${{ secrets.CHANGELOG_TOKEN }}');
+    expect(after.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.ref_name }}' } });
+    const upload = after.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!;
+    const redeploy = wf.jobs.redeploy!;
+    expect(redeploy.needs).toBe('push-after-deploy');
+    expect(redeploy.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+    // Two Pages artifacts in one run: the second has its own name, and the second deployment takes it.
+    expect(upload.with?.name).toBe('github-pages-after-push');
+    expect(redeploy.steps[0]!.with?.artifact_name).toBe(upload.with?.name);
   });
 
   it('takes the token from a repository secret and never echoes a secret', () => {

@@ -52,7 +52,7 @@ export function formatCheck(r: CheckResult): string {
  */
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
-  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd() });
+  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb });
   // Workflow commands go to stdout, where the runner reads them (stderr with --json); the
   // reporter writes every other line so that the runner cannot read it as one.
   if (isGitHubActions(env)) reporter.workflowCommands(result.problems.map(problemAnnotation));

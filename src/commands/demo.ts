@@ -74,7 +74,9 @@ export async function startDemo(config: Config, reporter: Reporter, purpose: str
   );
   return {
     emulator,
-    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir: join(demoRoot, '.changelog'), outputDir: join(demoRoot, '_site'), pushLease: false },
+    // The demo's site is the local preview at the site URL: push sends the demo entry's
+    // screenshot on it, checked as a file to publish (it is built after the push).
+    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir: join(demoRoot, '.changelog'), outputDir: join(demoRoot, '_site'), localImages: true, pushLease: false },
     close: () => emulator.close(),
   };
 }

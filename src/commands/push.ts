@@ -8,6 +8,7 @@ import type { CheckProblem } from '../mirror/entry-check.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import type { Config } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
+import { localImageProbe } from '../mirror/image-probe.js';
 import { push } from '../mirror/push.js';
 import type { PushResult } from '../mirror/push-run.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
@@ -30,9 +31,12 @@ export function formatPush(r: PushResult): string {
         `${sending.length > 0 ? ', and one GET /api/entries only if an answer is lost or lacks the identifier' : ''})` +
         `${r.deferred.length ? `; ${r.deferred.length} deferred (daily budget)` : ''}; ${r.dayRemaining} requests left today`,
     );
-    sending.forEach((p, i) =>
-      lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${p.derived_slug ? ' (from the title)' : ''}${r.schedule[i] ? `, budget allows it at ${r.schedule[i]}` : ''}`),
-    );
+    sending.forEach((p, i) => {
+      lines.push(`  ${i + 1}. ${p.file} -> POST /api/entry slug=${p.slug}${p.derived_slug ? ' (from the title)' : ''}${r.schedule[i] ? `, budget allows it at ${r.schedule[i]}` : ''}`);
+      // The HTML as it would be sent (the reporter escapes control characters for the terminal).
+      if (p.html !== undefined) lines.push('     html:', ...p.html.trimEnd().split('\n').map((l) => `       ${l}`));
+      if (p.images?.length) lines.push(`     images that must answer before it is sent: ${p.images.join(', ')}`);
+    });
     for (const p of r.pushed) lines.push(`  = ${p.file}: already on the service as ${p.identifier} (${p.how}); would write the identifier back, send nothing`);
   } else {
     const counts = [
@@ -55,7 +59,8 @@ export function formatPush(r: PushResult): string {
 
 /**
  * Exit code of a push result, ranked by {@link worstExit}: invalid files (5) > files left
- * pending (1) > files deferred to the next run (4) > ok.
+ * pending (1) > files deferred to the next run (4: the day's budget, or an image that does
+ * not answer yet) > ok.
  */
 export function pushExitCode(r: PushResult): ExitCode {
   return worstExit([
@@ -81,6 +86,10 @@ export async function pushWithProgress(client: ChangelogClient, config: Config, 
     lease: config.pushLease === false ? false : { ttlMs: config.leaseTtlMs },
     onProgress: (m) => reporter.info(m),
     onSent: bar.update,
+    siteUrl: config.siteUrlConfigured || config.localImages ? config.siteUrl : undefined,
+    siteDir: config.siteDir,
+    maxImageMb: config.maxImageMb,
+    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir]) : undefined,
   }).finally(() => bar.stop());
 }
 

@@ -15,7 +15,7 @@ import { failpoint } from '../failpoint.js';
 import type { PullResult } from '../mirror/pull-run.js';
 import type { PushResult } from '../mirror/push-run.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
-import { markdownCode, markdownText } from '../output/github-actions.js';
+import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../site/build.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
@@ -64,6 +64,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
     const site = dryRun ? undefined : await reportSiteChange(config, reporter);
+    // The workflow pushes these again once its deployment has put their images on the site.
+    if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
     if (!dryRun && !options.skipBuild) {
       built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs });
       reporter.info(formatBuild(built));

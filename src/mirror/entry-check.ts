@@ -4,7 +4,7 @@
  * with file, line, field and fix.
  *
  * Errors: every problem of `entry-problems.ts` (template text, an empty body, a near-miss
- * tag, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
+ * tag, a local image that is not in the repository, a link to an entry without a page, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
  * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
  * (without `identifier`) whose slug push would refuse, by push's own rule (`push-plan.ts`:
  * not URL-safe, used by another file, or derived from a title another file has and no
@@ -15,7 +15,10 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { DEFAULT_MAX_IMAGE_MB } from '../config.js';
 import { ChangelogSyncError } from '../errors.js';
+import { entryPermalinks } from '../site/permalinks.js';
+import type { LinkContext } from './entry-links.js';
 import { lineOfField } from './frontmatter.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
@@ -45,6 +48,12 @@ export interface CheckOptions {
   files?: string[];
   /** Directory paths in messages are relative to; default the working directory. */
   cwd?: string;
+  /** The site directory, whose `images/` the site publishes too; default none. */
+  siteDir?: string;
+  /** Size in MB over which a local image is a warning; default {@link DEFAULT_MAX_IMAGE_MB}. */
+  maxImageMb?: number;
+  /** Today as `YYYY-MM-DD`: which entries have a page (tests); default the UTC date. */
+  today?: string;
 }
 
 /**
@@ -81,7 +90,12 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
   // files the way the rest of the output does.
   const outside = targets.filter((t) => !byAbs.has(resolve(t.abs)));
   const tags = tagContext([...all, ...outside], readServiceTagNames(options.contentDir));
-  for (const f of targets) for (const p of entryProblems(f, tags)) problems.push({ file: shown(f.abs), ...p });
+  const links: LinkContext = {
+    imageRoots: [options.contentDir, ...(options.siteDir ? [options.siteDir] : [])],
+    permalinks: entryPermalinks(all, options.today ?? new Date().toISOString().slice(0, 10)),
+    maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20,
+  };
+  for (const f of targets) for (const p of entryProblems(f, tags, links)) problems.push({ file: shown(f.abs), ...p });
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));

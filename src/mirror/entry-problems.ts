@@ -6,6 +6,9 @@
  *
  * - a line left from the template `new` writes ({@link TEMPLATE_PLACEHOLDERS});
  * - an empty body;
+ * - its images and links (`entry-links.ts`, when a {@link LinkContext} is given): a local
+ *   image that is not in the repository, a link to an entry without a page (errors), an
+ *   image without alt text or over the size limit (warnings);
  * - (for any entry: tags are local) a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
  *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
  *
@@ -20,6 +23,7 @@ import { ChangelogSyncError, ValidationError } from '../errors.js';
 import { slugify } from './entry-file.js';
 import { lineOfField } from './frontmatter.js';
 import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
+import { linkProblems, type LinkContext } from './entry-links.js';
 import type { IndexedFile } from './local-index.js';
 import { TAGS_DATA_FILE } from './workspace-binding.js';
 
@@ -88,11 +92,13 @@ function writtenTags(tags: readonly string[]): Set<string> {
 
 /**
  * Every problem of a file, each once. Parse and schema errors and near-miss tags for any
- * file (tags are local: writers add them to mirrored entries too); the template and
- * empty-body rules only for a new file (no `identifier`): a mirrored entry's body is the
- * service's text.
+ * file (tags are local: writers add them to mirrored entries too); the template,
+ * empty-body, image and link rules only for a new file (no `identifier`): a mirrored
+ * entry's body is the service's text.
+ *
+ * @param links what the image and link rules need; without it they are not checked.
  */
-export function entryProblems(f: IndexedFile, tags: TagContext): EntryProblem[] {
+export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkContext): EntryProblem[] {
   if (f.error) return problemsOfError(f.error, f);
   const e = f.entry!;
   // A mirrored entry's text is the service's; its tags are the writer's (the service has none).
@@ -114,6 +120,7 @@ export function entryProblems(f: IndexedFile, tags: TagContext): EntryProblem[] 
       });
     }
   });
+  if (links) problems.push(...linkProblems(e.body, f.rel, links, bodyStart));
   problems.push(...tagProblems(f, tags));
   return problems;
 }

@@ -29,6 +29,7 @@ import { ValidationError, type FieldIssue } from '../errors.js';
 import type { RemoteEntry } from '../api/schemas.js';
 import { isSafeSlug, slugify, type EntryFile } from './entry-file.js';
 import { brokenFileField, lineOfField } from './frontmatter.js';
+import type { LinkContext } from './entry-links.js';
 import { entryProblems, splitFix, tagContext, type EntryProblem } from './entry-problems.js';
 import type { IndexedFile } from './local-index.js';
 
@@ -96,8 +97,9 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
  *   files give the same slugs on every run, whatever the service lists.
  * @param serviceTags the tag names of `content/_data/tags.json`, for the near-miss tag rule
  *   (`entry-problems.ts`); without them, tags are compared with the other files' only.
+ * @param links what the image and link rules need (`entry-links.ts`); without it they are not checked.
  */
-export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = []): LocalPlan {
+export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = [], links?: LinkContext): LocalPlan {
   const rejected: PushRejection[] = [];
   const localIdentifiers = new Set<string>();
   const carriers = new Map<string, string>();
@@ -130,7 +132,7 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
     }
     const date = e.data.publish_at ?? DATE_PREFIX.exec(f.rel.split('/').pop() ?? '')?.[1];
     fresh.push({ entry: e, file: f.rel, date });
-    const problems = entryProblems(f, tags);
+    const problems = entryProblems(f, tags, links);
     if (problems.some((p) => p.severity === 'error')) refused.set(f.rel, rejection(f.rel, problems));
   }
 

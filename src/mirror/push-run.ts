@@ -6,6 +6,7 @@
  */
 import type { ChangelogClient } from '../api/client.js';
 import { isErrorCode, type ChangelogSyncError } from '../errors.js';
+import type { ProbeOutcome } from './image-probe.js';
 import type { Journal } from './journal.js';
 import type { HeldLock } from './lock.js';
 import type { PushLease } from './push-lease.js';
@@ -40,6 +41,17 @@ export interface PushOptions {
    * `origin` and 60 s.
    */
   lease?: { ttlMs?: number; remote?: string } | false;
+   * The site's public URL, with a trailing slash, when one is configured: a body's site URLs
+   * (`/images/x.png`, `../images/x.png`, a link to another entry) are sent absolute on it
+   * (`push-body.ts`). Without it, a file whose body has such URLs is not sent (pending).
+   */
+  siteUrl?: string;
+  /** The site directory: its `images/` is published beside the content directory's. */
+  siteDir?: string;
+  /** Size in MB over which a local image is a warning (`entry-links.ts`). Default 5. */
+  maxImageMb?: number;
+  /** Checks an image URL before its entry is sent; default `probeImage` (image-probe.ts). Not used by a dry run. */
+  probeImage?: (url: string) => Promise<ProbeOutcome>;
 }
 
 /** A file that will be (or was) sent. */
@@ -51,6 +63,10 @@ export interface PushPlanItem {
   derived_slug: boolean;
   publish_at?: string;
   is_published: boolean;
+  /** For a dry run: the HTML that would be sent (site URLs made absolute, `push-body.ts`). */
+  html?: string;
+  /** For a dry run: the image URLs that must answer before it is sent (`image-probe.ts`). */
+  images?: string[];
 }
 
 /** One file's outcome. */
@@ -76,8 +92,10 @@ export interface PushResult {
   pushed: PushedItem[];
   /** Not settled this run; tried again by the next (with the reason). Includes the deferred. */
   pending: Array<PushPlanItem & { reason: string }>;
-  /** Not sent because the day's request budget cannot cover them (a subset of `pending`). */
+  /** Not sent this run: the day's request budget cannot cover them, or an image they show does not answer yet (a subset of `pending`). */
   deferred: PushPlanItem[];
+  /** The files of `deferred` held back because an image they show does not answer yet (`image-probe.ts`); absent when none was checked. */
+  awaitingImages?: string[];
   /** Invalid; not sent until fixed. */
   rejected: PushRejection[];
   /** Requests the plan needs at most: one POST per file to send, plus one `GET /api/entries` should an answer be lost or lack the identifier. */
@@ -105,6 +123,8 @@ export interface Run {
   lease?: PushLease | undefined;
   inDoubtMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** The HTML each file is sent with, by file (`push-body.ts`); a file not in it is sent as its Markdown converts. */
+  bodies: ReadonlyMap<string, string>;
   /** Set when sending must stop (auth refused, budget spent, lock lost). */
   stop?: ChangelogSyncError;
   progress(message: string): void;

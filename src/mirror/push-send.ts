@@ -23,10 +23,10 @@ import { thisProcess } from './process-alive.js';
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
 const MAX_SEND_ROUNDS = 3;
 
-/** The create request for a file. */
-function createInput(entry: EntryFile, slug: string): CreateEntryInput {
+/** The create request for a file, with the HTML made for it (`push-body.ts`). */
+function createInput(entry: EntryFile, slug: string, html = markdownToHtml(entry.body)): CreateEntryInput {
   const d = entry.data;
-  const input: CreateEntryInput = { title: d.title, slug, html: markdownToHtml(entry.body) };
+  const input: CreateEntryInput = { title: d.title, slug, html };
   if (d.publish_at !== undefined) input.publish_at = d.publish_at;
   if (d.is_published !== undefined) input.is_published = d.is_published;
   input.notify_subscribers = d.notify_subscribers ?? false;
@@ -94,7 +94,7 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     if (fenced) throw fenced;
   };
   try {
-    answer = await client.createEntry(createInput(c.entry, c.slug), { beforeSend });
+    answer = await client.createEntry(createInput(c.entry, c.slug, run.bodies.get(c.file)), { beforeSend });
     failpoint('push:after-post');
   } catch (err) {
     const e = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_NETWORK', String((err as Error)?.message ?? err), { cause: err });

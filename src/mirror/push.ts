@@ -22,6 +22,11 @@
  * 5. **Every answer shape**: the entry, an identifier only, `{success: true}`, an empty
  *    201: the identifier is taken from the answer, else found by the batched list.
  *
+ * 6. **URLs the service can resolve, images that answer** (issue 24): a body's site URLs
+ *    are sent absolute on the site (`push-body.ts`); before its journal record and POST, each
+ *    image an entry shows must answer (`image-probe.ts`), or the entry is deferred to a later
+ *    run. These checks go to the site, not the service: no request of the budget is spent.
+ *
  * This module runs the steps in order; the parts are `push-run.ts` (options, shared run
  * state, the result), `push-journal.ts` (earlier runs' POSTs), `push-send.ts` (the send
  * rounds) and `push-settle.ts` (the write-back of a created entry).
@@ -31,7 +36,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RemoteEntry } from '../api/schemas.js';
 import { isErrorCode } from '../errors.js';
+import { DEFAULT_MAX_IMAGE_MB } from '../config.js';
 import { failpoint } from '../failpoint.js';
+import { entryPermalinks } from '../site/permalinks.js';
+import { probeImages } from './image-probe.js';
 import { readServiceTagNames } from './entry-problems.js';
 import { Journal } from './journal.js';
 import { readEntryFiles } from './local-index.js';
@@ -39,8 +47,9 @@ import { acquireLock, type HeldLock } from './lock.js';
 import { takeLeaseFor } from './push-fence.js';
 import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate } from './push-plan.js';
 import { reconcileJournal } from './push-journal.js';
+import { outgoingBody, type OutgoingBody } from './push-body.js';
 import type { PushLease } from './push-lease.js';
-import { defer, isBudgetRefusal, planItem, type PushOptions, type PushResult, type Run } from './push-run.js';
+import { defer, isBudgetRefusal, pend, planItem, type PushOptions, type PushResult, type Run } from './push-run.js';
 import { send } from './push-send.js';
 import { settle } from './push-settle.js';
 import { loadState, saveState } from './state.js';
@@ -87,7 +96,10 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   const files = await readEntryFiles(contentDir);
   const journal = await Journal.open(stateDir);
   const serviceTags = readServiceTagNames(contentDir);
-  const local = planLocal(files, serviceTags);
+  // Images and links are checked as `check` checks them (entry-links.ts), against the site's routes.
+  const permalinks = entryPermalinks(files, options.today ?? new Date().toISOString().slice(0, 10));
+  const imageRoots = [contentDir, ...(options.siteDir ? [options.siteDir] : [])];
+  const local = planLocal(files, serviceTags, { imageRoots, permalinks, maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20 });
   if (local.candidates.length === 0 && journal.list().length === 0) {
     result.rejected.push(...local.rejected);
     return;
@@ -121,6 +133,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     result,
     lock,
     lease: fence.lease,
+    bodies: new Map(),
     inDoubtMs: options.inDoubtMs ?? 2 * client.timeoutMs,
     sleep: options.sleep ?? ((ms) => sleep(ms)),
     progress: (m) => options.onProgress?.(m),
@@ -153,17 +166,23 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
       else await settle(run, c, undefined, match.adopt.identifier, match.adopt.status, 'adopted');
     }
 
-    // 5. The plan, oldest first; what the day cannot cover is deferred (one list request kept for reconciliation).
-    result.plan = toSend.map(planItem);
+    // 5. The HTML each file is sent with; before anything is journaled, its images must answer.
+    const bodies = new Map(toSend.map((c) => [c.file, outgoingBody(c.entry.body, c.file, permalinks, options.siteUrl)]));
+    const ready = await readyToSend(run, toSend, bodies);
+    run.bodies = new Map([...bodies].map(([file, b]) => [file, b.html]));
+
+    // 6. The plan, oldest first; what the day cannot cover is deferred (one list request kept for reconciliation).
+    const planned = toSend.filter((c) => bodies.get(c.file)!.unresolved.length === 0);
+    result.plan = planned.map((c) => (dryRun ? { ...planItem(c), html: bodies.get(c.file)!.html, images: bodies.get(c.file)!.images } : planItem(c)));
     const fits = Math.max(0, client.budget.dayRemaining() - 1);
-    const now = toSend.slice(0, fits);
-    for (const c of toSend.slice(fits)) defer(result, planItem(c), 'the day\'s request budget cannot cover it');
+    const now = ready.slice(0, fits);
+    for (const c of ready.slice(fits)) defer(result, planItem(c), 'the day\'s request budget cannot cover it');
     result.requests = now.length + (now.length > 0 ? 1 : 0);
     result.schedule = client.budget.schedule(now.length).map((t) => new Date(t).toISOString());
     if (dryRun) return;
     failpoint('push:after-plan');
 
-    // 6. Send, in rounds: what a 5xx refused before creating anything is sent again.
+    // 7. Send, in rounds: what a 5xx refused before creating anything is sent again.
     await send(run, now);
   } finally {
     // Report in plan order (oldest first), not in the order answers came back.
@@ -183,6 +202,35 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
 /** What fences this run's POSTs beyond the lock: the push lease, once taken. */
 interface Fence {
   lease?: PushLease | undefined;
+}
+
+/**
+ * The files whose body can be sent as it is now: the others are recorded pending (site URLs
+ * but no site URL configured) or deferred (an image that does not answer yet, named with
+ * why). A dry run checks no image (it sends nothing, and `status` runs it).
+ */
+async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap<string, OutgoingBody>): Promise<PushCandidate[]> {
+  const { options, result } = run;
+  const withSite = files.filter((c) => {
+    const unresolved = bodies.get(c.file)!.unresolved;
+    if (unresolved.length === 0) return true;
+    pend(result, c, `not sent: its body links to the site (${unresolved.slice(0, 3).join(', ')}) and no site URL is configured, so the service could not resolve those links (fix: set CHANGELOG_SITE_URL or \`siteUrl\` in changelog.config.json to the published site's URL)`);
+    return false;
+  });
+  if (options.dryRun) return withSite;
+  const urls = withSite.flatMap((c) => bodies.get(c.file)!.images);
+  if (urls.length === 0) return withSite;
+  const outcomes = await probeImages(urls, options.probeImage, options.concurrency ?? 4);
+  return withSite.filter((c) => {
+    const dead = bodies.get(c.file)!.images.flatMap((u) => {
+      const o = outcomes.get(u)!;
+      return o.live ? [] : [`${u} (${o.reason})`];
+    });
+    if (dead.length === 0) return true;
+    (result.awaitingImages ??= []).push(c.file);
+    defer(result, planItem(c), `an image it shows does not answer yet: ${dead.join(', ')}; it is sent once the site serves ${dead.length === 1 ? 'it' : 'them'}`);
+    return false;
+  });
 }
 
 function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {

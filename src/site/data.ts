@@ -11,7 +11,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { slugify } from '../mirror/entry-file.js';
 import { readEntryFiles, type IndexedFile } from '../mirror/local-index.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
@@ -21,6 +20,7 @@ import { htmlText } from './html-text.js';
 import { EntryImages } from './images.js';
 import { renderBodies } from './body-render-pool.js';
 import { latestEntry } from './latest.js';
+import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from './permalinks.js';
 import { siteSettings } from './settings.js';
 import { siteFeed } from './site-feeds.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
@@ -40,28 +40,12 @@ export function excerptOf(html: string): string {
   return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
 }
 
-/** The URL slug of an entry: its `slug` (or title) made URL-safe; already-safe slugs kept. */
-function urlSlug(slugOrTitle: string): string {
-  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slugOrTitle) ? slugOrTitle : slugify(slugOrTitle);
-}
-
 async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch {
     return fallback;
   }
-}
-
-/**
- * Whether an entry is visible on `today`: published, or scheduled/locally published with
- * a date that has come. Drafts (and `draft: true`, eleventy-base-blog's convention) and any
- * other status never appear.
- */
-export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string, draft = false): 'visible' | 'draft' | 'scheduled' {
-  const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));
-  if (!live) return 'draft';
-  return date > today ? 'scheduled' : 'visible';
 }
 
 /** Options of {@link loadSiteData}. */
@@ -118,7 +102,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const problems: SiteData['problems'] = [];
   const hidden = { drafts: 0, scheduled: 0 };
   const entries: SiteEntry[] = [];
-  const usedSlugs = new Set<string>();
   const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
   // Identifiers of every readable file, shown or not: their feed dates are kept.
   const known = new Set<string>();
@@ -129,7 +112,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     }
     const d = f.entry.data;
     if (d.identifier !== undefined) known.add(d.identifier);
-    const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
+    const date = entryDate(d.publish_at, f.rel, today);
     const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
     if (vis === 'draft') hidden.drafts++;
     else if (vis === 'scheduled') hidden.scheduled++;
@@ -142,7 +125,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     entries.push({
       title: d.title,
-      slug: urlSlug(d.slug ?? d.title),
+      slug: entryUrlSlug(d.slug ?? d.title),
       url: '',
       date,
       dateObj: new Date(`${date}T00:00:00Z`),
@@ -162,16 +145,10 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       file: f.rel,
     });
   });
-  entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1));
-  // Unique permalinks: the newest keeps the plain slug.
-  for (const e of entries) {
-    let slug = e.slug;
-    if (usedSlugs.has(slug)) slug = `${slug}-${(e.identifier ?? e.file).replace(/[^a-z0-9]/gi, '').slice(0, 8).toLowerCase()}`;
-    usedSlugs.add(slug);
-    e.slug = slug;
-    e.url = `/entries/${slug}/`;
-    e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
-  }
+  entries.sort(newestFirst);
+  // Unique permalinks: the newest keeps the plain slug (permalinks.ts).
+  assignPermalinks(entries);
+  for (const e of entries) e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
   // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a
   // file cannot be read, every recorded date is kept (its identifier is unknown).
   const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));

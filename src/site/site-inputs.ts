@@ -24,7 +24,7 @@ import { join, relative, sep } from 'node:path';
 import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../config.js';
 import { ENTRIES_DIR, readEntryFiles } from '../mirror/local-index.js';
 import { contentHash, writeJsonIfChanged } from '../mirror/state.js';
-import { visibility } from './data.js';
+import { visibility } from './permalinks.js';
 
 /** File name of the record of the last successful build, in the state directory. */
 export const SITE_INPUTS_FILE = 'site-inputs.json';

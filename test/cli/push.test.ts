@@ -102,12 +102,14 @@ describe('push --dry-run', () => {
     expect(lines[0]).toBe(
       'Plan (dry run, nothing sent): push 4 new entries, oldest first, in at most 5 requests (4 POST /api/entry, and one GET /api/entries only if an answer is lost or lacks the identifier); 1438 requests left today',
     );
-    expect(lines.slice(1).map((l) => l.replace(/at \S+Z$/, 'at T'))).toEqual([
+    // Each file's line, then the HTML it would be sent with (test/cli/push-media.test.ts).
+    expect(lines.slice(1).filter((l) => /^ {2}\d+\. /.test(l)).map((l) => l.replace(/at \S+Z$/, 'at T'))).toEqual([
       '  1. entries/2026-01-01-entry-1.md -> POST /api/entry slug=entry-1-things (from the title), budget allows it at T',
       '  2. entries/2026-01-02-entry-2.md -> POST /api/entry slug=entry-2-things (from the title), budget allows it at T',
       '  3. entries/weekly-a.md -> POST /api/entry slug=weekly-fixes (from the title), budget allows it at T',
       '  4. entries/2026-01-03-entry-3.md -> POST /api/entry slug=entry-3-things (from the title), budget allows it at T',
     ]);
+    expect(lines.slice(lines.findIndex((l) => l.startsWith('  3. ')) + 1, lines.findIndex((l) => l.startsWith('  4. ')))).toEqual(['     html:', '       <p>Text.</p>']);
     expect(emu.log.filter((l) => l.method !== 'GET')).toEqual([]);
     expect(store.listEntries(ws)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { describe, expect, it } from 'vitest';
-import { excerptOf, loadSiteData, visibility } from '../../src/site/data.js';
+import { excerptOf, loadSiteData } from '../../src/site/data.js';
+import { visibility } from '../../src/site/permalinks.js';
 import { FEED_LIMIT } from '../../src/site/site-feeds.js';
 import { PAGE_SIZE } from '../../src/site/site-model.js';
 import { latestEntry, type LatestDocument } from '../../src/site/latest.js';

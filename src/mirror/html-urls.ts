@@ -1,0 +1,106 @@
+/**
+ * The URLs of a piece of HTML, found by an HTML parser (htmlparser2, the tokenizer browsers'
+ * rules follow: comments, `<script>` and `<style>` contents are not markup) and rewritten in
+ * place: only the value of each URL attribute changes; every other byte stays as it was.
+ * Push uses it to send a body's site-relative URLs as absolute ones (`site-links.ts`).
+ *
+ * @module
+ */
+import { Parser } from 'htmlparser2';
+
+/** The attributes that hold one URL, by tag (the ones an entry's body may use: docs/site.md#sanitising). */
+const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  a: ['href'],
+  img: ['src'],
+  source: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  track: ['src'],
+};
+
+/** The attributes that hold a list of image candidates (`url 2x, url 640w`). */
+const SRCSET_TAGS = new Set(['img', 'source']);
+
+/** Where a URL was found. */
+export interface UrlPlace {
+  /** Lowercase tag name, e.g. `img`. */
+  tag: string;
+  /** Lowercase attribute name, e.g. `src`. */
+  attribute: string;
+  /** True when the URL names an image: `img` `src`/`srcset`, `source` `srcset` in a picture, `video` `poster`. */
+  image: boolean;
+}
+
+/**
+ * Rewrites the URLs of HTML.
+ *
+ * @param html any HTML.
+ * @param rewrite called for each URL (character references decoded) with where it is;
+ *   returns the new URL, or undefined to keep the attribute as it is.
+ * @returns the HTML with each changed attribute written `name="value"` (value escaped for a
+ *   double-quoted attribute), the rest unchanged.
+ */
+export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlPlace) => string | undefined): string {
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  let tag = '';
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        tag = name;
+      },
+      onattribute(name, value) {
+        const start = parser.startIndex;
+        const end = parser.endIndex;
+        let next: string | undefined;
+        if (name === 'srcset' && SRCSET_TAGS.has(tag)) next = rewriteSrcset(value, (u) => rewrite(u, { tag, attribute: name, image: true }));
+        else if (URL_ATTRIBUTES[tag]?.includes(name)) {
+          const trimmed = value.trim();
+          next = trimmed === '' ? undefined : rewrite(trimmed, { tag, attribute: name, image: tag === 'img' || (tag === 'video' && name === 'poster') });
+        }
+        if (next !== undefined && next !== value) edits.push({ start, end, text: `${name}="${escapeAttribute(next)}"` });
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  if (edits.length === 0) return html;
+  let out = '';
+  let at = 0;
+  for (const e of edits) {
+    out += html.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  return out + html.slice(at);
+}
+
+/**
+ * Every URL of HTML with where it is, in document order (see {@link rewriteHtmlUrls}).
+ * @param html any HTML.
+ */
+export function htmlUrls(html: string): Array<{ url: string } & UrlPlace> {
+  const found: Array<{ url: string } & UrlPlace> = [];
+  rewriteHtmlUrls(html, (url, place) => {
+    found.push({ url, ...place });
+    return undefined;
+  });
+  return found;
+}
+
+/** A `srcset` with each candidate's URL rewritten (descriptors kept); undefined when none changed. */
+function rewriteSrcset(srcset: string, rewrite: (url: string) => string | undefined): string | undefined {
+  let changed = false;
+  const out = srcset.split(',').map((candidate) => {
+    const m = /^(\s*)(\S+)(.*)$/s.exec(candidate);
+    if (!m) return candidate;
+    const next = rewrite(m[2]!);
+    if (next === undefined || next === m[2]) return candidate;
+    changed = true;
+    return `${m[1]}${next}${m[3]}`;
+  });
+  return changed ? out.join(',') : undefined;
+}
+
+/** A value for a double-quoted attribute. */
+function escapeAttribute(value: string): string {
+  return value.replace(/[&"]/g, (c) => (c === '&' ? '&amp;' : '&quot;'));
+}
