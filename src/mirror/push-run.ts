@@ -41,6 +41,7 @@ export interface PushOptions {
    * `origin` and 60 s.
    */
   lease?: { ttlMs?: number; remote?: string } | false;
+  /**
    * The site's public URL, with a trailing slash, when one is configured: a body's site URLs
    * (`/images/x.png`, `../images/x.png`, a link to another entry) are sent absolute on it
    * (`push-body.ts`). Without it, a file whose body has such URLs is not sent (pending).
