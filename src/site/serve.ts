@@ -18,6 +18,7 @@ import type { BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
 import { problemBanner, refusesRebuild, type PageProblem } from './problem-banner.js';
 import { buildSearchIndex } from './search-index.js';
+import { replaceStalePages } from './stale-pages.js';
 import { hostedPageUrl, readWorkspace } from './settings.js';
 import { prepareSiteInput } from './site-stage.js';
 import { checkThemeOverride, listThemes } from './themes.js';
@@ -58,7 +59,7 @@ interface ServeConfig {
   addWatchTarget(path: string): void;
   setUseGitIgnore(use: boolean): void;
   setServerOptions(options: Record<string, unknown>): void;
-  on(event: string, fn: () => unknown): void;
+  on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
   addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
 }
 
@@ -113,7 +114,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   // The same input as a build: the packaged templates with the team's site/ laid over them.
   const input = await prepareSiteInput(options.siteDir);
   // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
-  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl);
+  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl, options.hostedPageUrl);
   let theme: string | undefined;
   try {
     theme = checkThemeOverride(options.theme, await listThemes(input.dir));
@@ -202,7 +203,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       // runs no rebuild while one is running: an index that never finished (a Pagefind
       // process that dies or stops answering leaves the package's promise pending for good)
       // would hold that reload and every later rebuild for the life of the preview.
-      eleventyConfig.on('eleventy.after', () => {
+      eleventyConfig.on('eleventy.after', async (event) => {
+        // A page this build did not write (an entry whose file now breaks) would reload with
+        // its last content and no banner: it becomes the not-found page with the banner.
+        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' ? [resolve(r.outputPath)] : [])));
+        if (written.size > 0) await replaceStalePages(options.outputDir, written, problems).catch((err: unknown) => log(`stale pages not replaced: ${(err as Error).message}`));
         indexing = indexSite();
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
