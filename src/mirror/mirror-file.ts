@@ -61,7 +61,7 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): Ren
  * @param remote the entry's tags from the service, or undefined when it sent none.
  * @param local the file's `tags` before this pull.
  */
-export function mergedTags(remote: readonly string[] | undefined, local: readonly string[] | undefined): string[] | undefined {
+function mergedTags(remote: readonly string[] | undefined, local: readonly string[] | undefined): string[] | undefined {
   if (remote === undefined || remote.length === 0) return local ? [...local] : undefined;
   const seen = new Set(remote.map((t) => t.toLowerCase()));
   return [...remote, ...(local ?? []).filter((t) => !seen.has(t.trim().toLowerCase()))];

@@ -30,7 +30,7 @@ function takesOut(p: PageProblem): boolean {
  *
  * @param notFound the built not-found page, banner included (or undefined when there is none).
  */
-export function stalePage(notFound: string | undefined, problems: readonly PageProblem[], url: string): string {
+function stalePage(notFound: string | undefined, problems: readonly PageProblem[], url: string): string {
   const lead = `<p style="margin:0 0 .5rem"><strong>${escapeHtml(url)} is not in the preview now.</strong> An entry file with a problem below is left out of the site: fix it and save, and this page reloads.</p>`;
   const banner = problemBanner(problems).replace(/^(<aside[^>]*>)/, `$1${lead}`);
   const page = notFound ?? '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not in the preview</title></head><body></body></html>';
