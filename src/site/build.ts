@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
+import { commandLine } from '../project-command.js';
 import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
@@ -152,7 +153,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
       file: join(options.contentDir, WORKSPACE_DATA_FILE),
       field: 'is_public',
-      hint: 'publish the site anyway with `changelog-sync build --allow-private` (anyone who can reach it can read it), or make the workspace public',
+      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
     });
   }
   const warnings: string[] = [];

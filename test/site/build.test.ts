@@ -342,7 +342,8 @@ describe('changelog-sync build and a private workspace', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG:');
     expect(r.stderr).toContain('the workspace "Acme" is private (is_public is 0): its site is not built');
-    expect(r.stderr).toContain('--allow-private');
+    // Named as the project runs it, as every other message names a command.
+    expect(r.stderr).toContain('publish the site anyway with `npx changelog-sync build --allow-private`');
     expect(existsSync(join(dir, '_site'))).toBe(false);
   });
 
