@@ -149,6 +149,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     : undefined;
   // The search index runs one at a time (Pagefind is one process per Node process); the
   // builds that end while one runs are covered by a single next run, over the newest pages.
+  /** The HTML pages the builds of this preview wrote, absolute: one a rebuild leaves is stale (stale-pages.ts). */
+  let pagesWritten = new Set<string>();
   let indexChain: Promise<void> = Promise.resolve();
   let indexQueued: Promise<void> | undefined;
   /** The latest build's index, once written (or failed, with a log line). */
@@ -206,8 +208,15 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.on('eleventy.after', async (event) => {
         // A page this build did not write (an entry whose file now breaks) would reload with
         // its last content and no banner: it becomes the not-found page with the banner.
-        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' ? [resolve(r.outputPath)] : [])));
-        if (written.size > 0) await replaceStalePages(options.outputDir, written, problems).catch((err: unknown) => log(`stale pages not replaced: ${(err as Error).message}`));
+        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])));
+        if (written.size > 0) {
+          const replaced = await replaceStalePages(options.outputDir, written, pagesWritten, problems).catch((err: unknown) => {
+            log(`stale pages not replaced: ${(err as Error).message}`);
+            return [];
+          });
+          // A replaced page stays stale until a build writes it again.
+          pagesWritten = new Set([...written, ...replaced]);
+        }
         indexing = indexSite();
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {

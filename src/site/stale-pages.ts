@@ -12,7 +12,6 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { escapeHtml } from '../html-escape.js';
-import { filesUnder } from './file-list.js';
 import { problemBanner, type PageProblem } from './problem-banner.js';
 import { SEARCH_INDEX_DIR } from './search-index.js';
 
@@ -38,15 +37,19 @@ function stalePage(notFound: string | undefined, problems: readonly PageProblem[
 }
 
 /**
- * Replaces (or removes) every HTML page under `outputDir` that the last build did not write.
+ * Replaces (or removes) the HTML pages an earlier build of this preview wrote and the last
+ * one did not (files nothing of the build wrote, such as a team's own static pages, are
+ * never touched).
  *
- * @param written absolute paths of the files the build wrote.
+ * @param written absolute paths of the files the last build wrote.
+ * @param before absolute paths of the HTML pages the builds before it wrote (and the pages
+ *   replaced since, which stay stale until a build writes them again).
  * @param problems the problems shown on every page (problem-banner.ts).
- * @returns the stale pages found, relative to `outputDir`.
+ * @returns the stale pages, absolute.
  */
-export async function replaceStalePages(outputDir: string, written: ReadonlySet<string>, problems: readonly PageProblem[]): Promise<string[]> {
+export async function replaceStalePages(outputDir: string, written: ReadonlySet<string>, before: ReadonlySet<string>, problems: readonly PageProblem[]): Promise<string[]> {
   const root = resolve(outputDir);
-  const stale = (await filesUnder(root, join(root, SEARCH_INDEX_DIR))).filter((f) => f.endsWith('.html') && !written.has(f));
+  const stale = [...before].filter((f) => f.endsWith('.html') && !written.has(f) && !f.startsWith(join(root, SEARCH_INDEX_DIR)));
   if (stale.length === 0) return [];
   const explained = problems.some(takesOut);
   const notFound = explained ? await readFile(join(root, NOT_FOUND_PAGE), 'utf8').catch(() => undefined) : undefined;
@@ -57,5 +60,5 @@ export async function replaceStalePages(outputDir: string, written: ReadonlySet<
       return writeFileAtomic(file, stalePage(notFound, problems, url));
     }),
   );
-  return stale.map((f) => f.slice(root.length + 1));
+  return explained ? stale : [];
 }
