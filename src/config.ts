@@ -40,6 +40,10 @@ const fileConfigSchema = z
       .union([z.string().min(1), z.literal(false)])
       .optional()
       .describe('folder of the build cache (rendered entry bodies of the last build), or false for none (default "node_modules/.cache/changelog-sync/build"; env CHANGELOG_BUILD_CACHE wins, "off" for none)'),
+    hostedPageUrl: z
+      .union([z.url({ protocol: /^https?$/ }), z.literal(false)])
+      .optional()
+      .describe('the workspace\'s page on the hosted changelog service (its email sign-up), or false for none (default "<baseUrl>/<workspace slug>"; env CHANGELOG_HOSTED_PAGE_URL wins, "off" for none)'),
     concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
     theme: z
       .string()
@@ -118,6 +122,12 @@ export interface Config {
    * the demo, whose site (the local preview) is built after its push (src/mirror/image-probe.ts).
    */
   localImages?: boolean;
+  /**
+   * The workspace's page on the hosted service (`CHANGELOG_HOSTED_PAGE_URL` > `hostedPageUrl`):
+   * the footer's backlink and the Subscribe page's email sign-up link to it. Undefined:
+   * `<baseUrl>/<workspace slug>` (settings.ts `hostedPageUrl`); false: none.
+   */
+  hostedPageUrl?: string | false;
 }
 
 /** Environment variables read by {@link loadConfig}. */
@@ -135,6 +145,7 @@ export const ENV = {
   theme: 'CHANGELOG_THEME',
   maxResponseMb: 'CHANGELOG_MAX_RESPONSE_MB',
   buildCache: 'CHANGELOG_BUILD_CACHE',
+  hostedPageUrl: 'CHANGELOG_HOSTED_PAGE_URL',
 } as const;
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
@@ -244,7 +255,24 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
+    hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
+}
+
+/**
+ * The configured hosted page: `CHANGELOG_HOSTED_PAGE_URL` ("off" for none) over `hostedPageUrl`.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the variable is neither "off" nor an http(s) URL.
+ */
+function hostedPage(fromEnv: string | undefined, fromFile: string | false | undefined): string | false | undefined {
+  if (fromEnv === undefined) return fromFile;
+  if (fromEnv.toLowerCase() === 'off') return false;
+  if (!/^https?:\/\//i.test(fromEnv) || !URL.canParse(fromEnv)) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.hostedPageUrl} must be an http(s) URL or "off", got ${JSON.stringify(fromEnv)}`, {
+      field: ENV.hostedPageUrl,
+      hint: 'e.g. CHANGELOG_HOSTED_PAGE_URL=https://changelog.example.com/acme, or off for no link to the hosted page',
+    });
+  }
+  return fromEnv;
 }
 
 /** The build cache folder: the configured one, none for `false` or "off", else the default under `node_modules/.cache/`. */

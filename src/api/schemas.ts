@@ -55,6 +55,19 @@ const entryContentSchema = z
     return v;
   });
 
+/**
+ * The tags an entry carries, when the service sends them (docs/service-interface.md#known-facts-beyond-the-specification:
+ * the spec's listing shows none; the real latest-entry answer has an array of names): names,
+ * or tag objects `{name, slug, ...}`, read as their names, blank and repeated ones left out.
+ * Anything else (no field, null, another shape) is `undefined`: the entry carries no tags
+ * from the service, and a pull does not fail on a field the spec does not promise.
+ */
+const entryTagsSchema = z.unknown().transform((v): string[] | undefined => {
+  if (!Array.isArray(v)) return undefined;
+  const names = v.map((t: unknown) => (typeof t === 'string' ? t : t && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string' ? (t as { name: string }).name : '').trim());
+  return [...new Set(names.filter(Boolean))];
+}).optional();
+
 /** Entry as returned in lists (spec: "Entry (as returned in lists)"). Unknown fields are kept. */
 export const remoteEntrySchema = z.looseObject({
   identifier: z.string().min(1),
@@ -64,6 +77,7 @@ export const remoteEntrySchema = z.looseObject({
   status: z.string().nullable().optional().transform((v) => v ?? 'draft'),
   notify_subscribers: booleanLike.nullable().optional().transform((v) => v ?? false),
   content: entryContentSchema,
+  tags: entryTagsSchema,
 });
 export type RemoteEntry = z.infer<typeof remoteEntrySchema>;
 

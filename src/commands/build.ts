@@ -28,7 +28,17 @@ export function formatBuild(r: BuildResult): string {
   const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
   const imageCount = r.images.encoded + r.images.reused;
   const images = imageCount > 0 ? `; ${imageCount} image${imageCount === 1 ? '' : 's'}: ${r.images.encoded} encoded, ${r.images.reused} from the cache` : '';
-  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}`;
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}\n${entriesShown(r.entries)}`;
+}
+
+/**
+ * Why the site has fewer entry pages than there are entry files: "19 of 23 entries are on the
+ * site; left out: 2 drafts, 2 scheduled after today" (docs/site.md#what-appears).
+ */
+export function entriesShown(e: BuildResult['entries']): string {
+  const all = e.shown + e.drafts + e.scheduled;
+  const out = [e.drafts ? `${e.drafts} draft${e.drafts === 1 ? '' : 's'} (not published)` : '', e.scheduled ? `${e.scheduled} scheduled after today (on the site from their date)` : ''].filter(Boolean);
+  return `${e.shown} of ${all} entr${all === 1 ? 'y is' : 'ies are'} on the site${out.length ? `; left out: ${out.join(', ')}` : ''}`;
 }
 
 /**
@@ -76,6 +86,7 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
     siteUrl: config.siteUrl,
     root: config.root,
     baseUrl: config.baseUrl,
+    hostedPageUrl: config.hostedPageUrl,
     theme: config.theme,
     allowPrivate: options.allowPrivate,
     cacheDir: options.noCache ? undefined : config.buildCacheDir,
@@ -116,6 +127,7 @@ export async function buildCommand(config: Config, reporter: Reporter, options: 
     indexed: result.indexed,
     warnings: result.warnings,
     unreadable: result.unreadable,
+    entries: result.entries,
     ms: result.ms,
     timings: result.timings,
     cache: result.cache,

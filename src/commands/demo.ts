@@ -13,7 +13,8 @@
  * @module
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
@@ -40,20 +41,30 @@ export interface Demo {
 export interface StartDemoOptions {
   /** Why the demo runs, the first words printed (default: "No CHANGELOG_TOKEN is set"). */
   reason?: string;
+  /**
+   * The demo's own folder under `.demo/` (`dev --demo`: `preview`), so that a preview does not
+   * rewrite the site `npm start` built in `.demo/_site` with its own port in every URL.
+   * Default: `.demo/` itself.
+   */
+  subdir?: string;
 }
 
 /**
- * Starts the demo from a clean `.demo/` (the emulator's state lives in memory, so a mirror
- * left by an earlier run would not match it), with the local demo entries and the demo's
- * images in place.
+ * Starts the demo from a clean mirror in `.demo/` (the emulator's state lives in memory, so a
+ * mirror left by an earlier run would not match it), with the local demo entries and the
+ * demo's images in place. Its content and state are removed first; its `_site/` is the
+ * build's (which removes what it did not write), and the other demos' folders are left alone.
+ * The demo has no hosted page (the emulator serves none, and is gone once the command ends):
+ * its site links nowhere off the site.
  *
  * @param config the configuration; its `siteUrl` is where the demo's logo is published.
  * @param purpose what is done with it, e.g. "running the DEMO".
  */
 export async function startDemo(config: Config, reporter: Reporter, purpose: string, options: StartDemoOptions = {}): Promise<Demo> {
-  const demoRoot = join(config.root, DEMO_DIR);
-  await rm(demoRoot, { recursive: true, force: true });
+  const demoRoot = join(config.root, DEMO_DIR, options.subdir ?? '');
   const contentDir = join(demoRoot, 'content');
+  const stateDir = join(demoRoot, '.changelog');
+  await Promise.all([rm(contentDir, { recursive: true, force: true }), rm(stateDir, { recursive: true, force: true })]);
   await mkdir(join(contentDir, 'entries'), { recursive: true });
   await cp(DEMO_ENTRIES_DIR, join(contentDir, 'entries'), { recursive: true });
   await cp(DEMO_IMAGES_DIR, join(contentDir, 'images'), { recursive: true });
@@ -67,7 +78,7 @@ export async function startDemo(config: Config, reporter: Reporter, purpose: str
   reporter.info(
     [
       `${options.reason ?? 'No CHANGELOG_TOKEN is set'}: ${purpose} against the built-in emulator of the changelog service`,
-      `(${emulator.url}, workspace "Lumen"). Everything is written under ${DEMO_DIR}/, which git ignores.`,
+      `(${emulator.url}, workspace "Lumen"). Everything is written under ${relative(config.root, demoRoot)}/, which git ignores.`,
       'Set CHANGELOG_BASE_URL and CHANGELOG_TOKEN to sync your own workspace.',
       '',
     ].join('\n'),
@@ -76,7 +87,7 @@ export async function startDemo(config: Config, reporter: Reporter, purpose: str
     emulator,
     // The demo's site is the local preview at the site URL: push sends the demo entry's
     // screenshot on it, checked as a file to publish (it is built after the push).
-    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir: join(demoRoot, '.changelog'), outputDir: join(demoRoot, '_site'), localImages: true, pushLease: false },
+    config: { ...config, baseUrl: emulator.url, token: DEMO_TOKEN, contentDir, stateDir, outputDir: join(demoRoot, '_site'), localImages: true, pushLease: false, hostedPageUrl: false },
     close: () => emulator.close(),
   };
 }

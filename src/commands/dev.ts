@@ -30,6 +30,9 @@ import { openContext } from './context.js';
 import { startDemo, type Demo } from './demo.js';
 import { formatPull, pullWithProgress } from './pull.js';
 
+/** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
+const DEMO_PREVIEW_DIR = 'preview';
+
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {
   /** First port to try. Default 8080. */
@@ -101,7 +104,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   const showDemo = options.demo || (!options.pull && !(await hasContent(config.contentDir)));
   if (showDemo) {
     const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
-    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason });
+    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason, subdir: DEMO_PREVIEW_DIR });
     cfg = demo.config;
     if (!options.demo) {
       reporter.info(`Write your first entry with ${run('new "Title"')} and run ${run('dev')} again to preview it${config.token ? `, or ${run('dev --pull')} to preview your workspace` : ''}.\n`);
@@ -132,6 +135,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       outputDir: cfg.outputDir,
       siteUrl: cfg.siteUrl,
       baseUrl: cfg.baseUrl,
+      hostedPageUrl: cfg.hostedPageUrl,
       root: cfg.root,
       theme: cfg.theme,
       port,

@@ -9,11 +9,13 @@ import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import type { Config } from '../config.js';
 import { entryFileName, isSafeSlug, slugify } from '../mirror/entry-file.js';
+import { isRealDate } from '../mirror/frontmatter.js';
 import { serializeEntryFile } from '../mirror/frontmatter-writer.js';
 import { ENTRIES_DIR } from '../mirror/local-index.js';
-import { NEW_ENTRY_BODY } from '../mirror/entry-template.js';
+import { EMPTY_TAGS_LINE, NEW_ENTRY_BODY } from '../mirror/entry-template.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
+import { commandLine } from '../project-command.js';
 
 /** Options of {@link newCommand}. */
 export interface NewCommandOptions {
@@ -29,14 +31,20 @@ export interface NewCommandOptions {
 
 /**
  * Creates `content/entries/<date>-<slug>.md`. Refuses to overwrite.
- * @throws {ChangelogSyncError} `E_USAGE` for an empty title, a malformed date or slug, or
- *   when the file exists.
+ * @throws {ChangelogSyncError} `E_USAGE` for an empty title, a malformed date, a date that
+ *   does not exist (`2026-02-30`), a malformed slug, or when the file exists; nothing is written.
  */
 export async function newCommand(config: Config, reporter: Reporter, title: string, options: NewCommandOptions = {}): Promise<ExitCode> {
-  if (!title.trim()) throw new ChangelogSyncError('E_USAGE', 'the title is empty', { hint: 'changelog-sync new "Faster exports"' });
+  if (!title.trim()) throw new ChangelogSyncError('E_USAGE', 'the title is empty', { hint: `${commandLine(config.root, 'new "Faster exports"')}` });
   const date = options.date ?? new Date().toISOString().slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new ChangelogSyncError('E_USAGE', `--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`, { field: 'publish_at' });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    throw new ChangelogSyncError('E_USAGE', `--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`, { field: 'publish_at', hint: 'e.g. --date 2026-03-01' });
+  }
+  // The pattern passes 2026-02-30, and so does Date.parse (it rolls over to March 2): the
+  // file would be named undated-*.md and `check` would refuse its publish_at.
+  if (!isRealDate(date)) {
+    const month = String(Math.min(Math.max(Number(date.slice(5, 7)), 1), 12)).padStart(2, '0');
+    throw new ChangelogSyncError('E_USAGE', `--date ${date} is not a date that exists`, { field: 'publish_at', hint: `give a real day, e.g. --date ${date.slice(0, 5)}${month}-01` });
   }
   const slug = options.slug ?? slugify(title);
   if (!isSafeSlug(slug)) {
@@ -48,6 +56,8 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   if (existsSync(abs)) {
     throw new ChangelogSyncError('E_USAGE', `${shown} already exists`, { file: shown, hint: 'pick another title, --slug or --date' });
   }
+  const tags = options.tags?.filter((t) => t.trim() !== '') ?? [];
+  // The tags line is always there, so that writers find the field: an empty list with a comment.
   const text = serializeEntryFile(
     {
       title: title.trim(),
@@ -55,15 +65,15 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
       publish_at: date,
       is_published: !options.draft,
       notify_subscribers: options.notify ?? false,
-      tags: options.tags && options.tags.length > 0 ? options.tags : undefined,
+      tags,
     },
     NEW_ENTRY_BODY,
-  );
+  ).replace(/^tags: \[\]$/m, EMPTY_TAGS_LINE);
   if (!options.dryRun) {
     await mkdir(join(config.contentDir, ENTRIES_DIR), { recursive: true });
     await writeFileAtomic(abs, text);
   }
-  reporter.result(`${options.dryRun ? 'Would create' : 'Created'} ${shown}\nEdit it, then run \`changelog-sync check\` and open a pull request.`, {
+  reporter.result(`${options.dryRun ? 'Would create' : 'Created'} ${shown}\nEdit it, then run \`${commandLine(config.root, 'check')}\` and open a pull request.`, {
     command: 'new',
     file: shown,
     dryRun: Boolean(options.dryRun),

@@ -50,21 +50,31 @@ export function formatSkipped(skipped: readonly SkippedRow[], display: EmailDisp
   return lines;
 }
 
+/**
+ * "3 skipped (2 invalid, 1 duplicate or already subscribed)": how many rows were skipped and why, in one
+ * parenthesis (invalid rows are the file's to fix; the others are harmless).
+ */
+function skippedWords(skipped: readonly SkippedRow[]): string {
+  const invalid = skipped.filter((s) => INVALID_REASONS.has(s.reason)).length;
+  const there = skipped.length - invalid;
+  const why = [invalid ? `${invalid.toLocaleString('en-US')} invalid` : '', there ? `${there.toLocaleString('en-US')} duplicate or already subscribed` : ''].filter(Boolean);
+  return `${skipped.length.toLocaleString('en-US')} skipped${why.length ? ` (${why.join(', ')})` : ''}`;
+}
+
 /** Human summary of an import (or of its plan, in a dry run). */
 export function formatImport(r: ImportResult, display: EmailDisplay): string {
   const lines: string[] = [];
-  const invalid = r.skipped.filter((s) => INVALID_REASONS.has(s.reason)).length;
   const planned = r.batches.filter((b) => b.status === 'planned');
   const plannedRows = planned.reduce((n, b) => n + b.size, 0);
   if (r.dryRun) {
     lines.push(
-      `Plan: import ${r.file}: ${plural(plannedRows, 'subscriber')} to add in ${plural(planned.length, 'batch', 'batches')} of up to ${r.batchSize}, ${plural(r.skipped.length, 'row')} skipped${invalid ? ` (${invalid} invalid)` : ''}${r.notSent.length ? `, ${r.notSent.length} deferred (beyond the day's budget)` : ''} (${plural(r.rows, 'row')}); nothing sent`,
+      `Plan: import ${r.file}, ${plural(r.rows, 'row')}: ${plural(plannedRows, 'subscriber')} to add in ${plural(planned.length, 'batch', 'batches')} of up to ${r.batchSize}, ${skippedWords(r.skipped)}${r.notSent.length ? `, ${r.notSent.length} deferred (beyond the day's budget)` : ''}; nothing sent`,
     );
     lines.push(`  requests: 1 GET made, ${plural(planned.length, 'POST')} to send; ${r.dayRemaining.toLocaleString('en-US')} left today`);
     lines.push(...cap(planned, 20, (b) => `  batch ${b.index}: lines ${b.firstLine}-${b.lastLine} (${plural(b.size, 'row')})`, '  '));
   } else {
     lines.push(
-      `Imported ${r.file}: ${plural(r.added.length, 'subscriber')} added, ${r.skipped.length.toLocaleString('en-US')} skipped${invalid ? ` (${invalid} invalid)` : ''}, ${r.failed.length.toLocaleString('en-US')} failed${r.notSent.length ? `, ${r.notSent.length.toLocaleString('en-US')} not sent` : ''} (${plural(r.rows, 'row')}, ${plural(r.batches.length, 'batch', 'batches')} of up to ${r.batchSize}; ${plural(r.requests, 'request')}, ${r.dayRemaining.toLocaleString('en-US')} left today)`,
+      `Imported ${r.file}, ${plural(r.rows, 'row')}: ${plural(r.added.length, 'subscriber')} added, ${skippedWords(r.skipped)}, ${r.failed.length.toLocaleString('en-US')} failed${r.notSent.length ? `, ${r.notSent.length.toLocaleString('en-US')} not sent` : ''} (${plural(r.batches.length, 'batch', 'batches')} of up to ${r.batchSize}; ${plural(r.requests, 'request')}, ${r.dayRemaining.toLocaleString('en-US')} left today)`,
     );
   }
   lines.push(`  columns: email "${r.columns.email}"${r.columns.name ? `, name "${r.columns.name}"` : r.columns.firstName || r.columns.lastName ? `, name "${[r.columns.firstName, r.columns.lastName].filter(Boolean).join('" + "')}"` : ''}${r.columns.verified ? `, verified_at "${r.columns.verified}"` : ''}; delimiter "${r.delimiter}"${r.verifiedAt ? `; --verified-at ${r.verifiedAt}` : ''}`);

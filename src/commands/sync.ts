@@ -17,6 +17,7 @@ import type { PushResult } from '../mirror/push-run.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
+import { commandLine } from '../project-command.js';
 import type { BuildResult } from '../site/build.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
 import { requireServiceInActions } from './actions-secrets.js';
@@ -95,10 +96,21 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    return await runSync(demo.config, reporter, options);
+    const code = await runSync(demo.config, reporter, options);
+    if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
+    return code;
   } finally {
     await demo.close();
   }
+}
+
+/**
+ * How to look at the site the demo built: its links are absolute paths under the site URL,
+ * so it must be served there (opening the files shows them unstyled).
+ */
+function viewDemoSite(config: Config): string {
+  const out = relative(process.cwd(), config.outputDir) || '.';
+  return `View the site: \`${commandLine(config.root, 'dev --demo')}\` (a live preview), or serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled).`;
 }
 
 /** Every identifier this run wrote into a local file: pushed, reconciled or adopted (by pull's recovery or by push). */

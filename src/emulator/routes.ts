@@ -52,13 +52,13 @@ export async function routeApi(q: ApiRequest): Promise<void> {
         limit = Number(raw);
         if (!Number.isInteger(limit) || limit < 1) throw new EmulatorValidationError({ limit: ['The limit field must be a positive integer.'] });
       }
-      return ok(store.listEntries(ws, limit).map(entryResource));
+      return ok(store.listEntries(ws, limit).map((e) => entryResource(e, ws)));
     }
     const one = /^\/api\/entries\/([^/]+)$/.exec(path);
     if (method === 'GET' && one) {
       const entry = ws.entries.find((e) => e.identifier === decodeURIComponent(one[1]!));
       if (!entry) return r.reply(404, { message: 'Entry not found.' }, rl);
-      return ok(entryResource(entry));
+      return ok(entryResource(entry, ws));
     }
     if (method === 'POST' && path === '/api/entry') return await createEntry(q, ok);
     if (method === 'GET' && path === '/api/tags') return ok(ws.tags);
@@ -103,7 +103,7 @@ async function createEntry(q: ApiRequest, ok: (data: unknown, status?: number) =
     case 'empty':
       return r.raw(201, rl, '');
     default:
-      return ok(entryResource(entry), 201);
+      return ok(entryResource(entry, q.ws), 201);
   }
 }
 

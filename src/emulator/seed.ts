@@ -9,7 +9,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../errors.js';
-import { EmulatorStore, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
+import { EmulatorStore, ENTRY_TAGS_FORMS, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
 
 const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
 
@@ -38,6 +38,8 @@ const seedWorkspaceSchema = z.object({
   og_image_url: z.string().optional(),
   tokens: z.array(z.string().min(1)).min(1),
   latest_fields: z.array(z.enum(LATEST_OPTIONAL_FIELDS)).default([]),
+  /** Whether the listing carries each entry's tags: `none`, `names` or `objects` (store.ts `entryTags`). */
+  entry_tags: z.enum(ENTRY_TAGS_FORMS).default('none'),
   tags: z.array(z.object({ name: z.string(), slug: z.string(), bg_color: z.string(), text_color: z.string() })).default([]),
   subscribers: z.array(z.object({ email: z.string(), name: z.string().default(''), verified_at: z.string().nullable().default(null) })).default([]),
   entries: z.array(seedEntrySchema).default([]),
@@ -86,8 +88,8 @@ function seedStore(seed: unknown, now: () => number = Date.now, source = 'seed')
 }
 
 function addSeedWorkspace(store: EmulatorStore, w: z.infer<typeof seedWorkspaceSchema>, now: number): EmulatorWorkspace {
-  const { tokens, latest_fields, tags, subscribers, entries, ...info } = w;
-  const ws = store.addWorkspace({ ...stripUndefined(info), tokens, latestFields: latest_fields });
+  const { tokens, latest_fields, entry_tags, tags, subscribers, entries, ...info } = w;
+  const ws = store.addWorkspace({ ...stripUndefined(info), tokens, latestFields: latest_fields, entryTags: entry_tags });
   ws.tags.push(...tags);
   for (const s of subscribers) {
     ws.subscribers.push({

@@ -99,7 +99,17 @@ export interface EmulatorWorkspace {
   subscribers: EmulatorSubscriber[];
   /** Optional fields exposed by the public latest-entry endpoint ("Latest entry API" settings). */
   latestFields: LatestField[];
+  /**
+   * Whether the entry listing and an entry carry `tags`, and in which form: `none` (as the
+   * spec shows the listing), `names` (an array of names, as the real latest-entry answer
+   * has them) or `objects` (the tag objects of `/api/tags`). Default `none`.
+   */
+  entryTags: EntryTagsForm;
 }
+
+/** The forms in which the emulator's listing may carry an entry's tags (see {@link EmulatorWorkspace.entryTags}). */
+export const ENTRY_TAGS_FORMS = ['none', 'names', 'objects'] as const;
+export type EntryTagsForm = (typeof ENTRY_TAGS_FORMS)[number];
 
 /** A 422 validation failure: Laravel's `{message, errors}`. */
 export class EmulatorValidationError extends Error {
@@ -143,7 +153,7 @@ export class EmulatorStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Adds a workspace; missing settings get plausible defaults. */
-  addWorkspace(init: Partial<EmulatorWorkspaceInfo> & { tokens: string[]; latestFields?: LatestField[] }): EmulatorWorkspace {
+  addWorkspace(init: Partial<EmulatorWorkspaceInfo> & { tokens: string[]; latestFields?: LatestField[]; entryTags?: EntryTagsForm }): EmulatorWorkspace {
     const name = init.name ?? 'Workspace';
     const ws: EmulatorWorkspace = {
       info: {
@@ -163,6 +173,7 @@ export class EmulatorStore {
       tags: [],
       subscribers: [],
       latestFields: init.latestFields ?? [],
+      entryTags: init.entryTags ?? 'none',
     };
     this.workspaces.push(ws);
     return ws;
@@ -331,8 +342,8 @@ export class EmulatorStore {
 }
 
 /** An entry as `GET /api/entries` lists it (spec: "Entry (as returned in lists)"). */
-export function entryResource(e: EmulatorEntry): Record<string, unknown> {
-  return {
+export function entryResource(e: EmulatorEntry, ws?: Pick<EmulatorWorkspace, 'entryTags' | 'tags'>): Record<string, unknown> {
+  const resource: Record<string, unknown> = {
     identifier: e.identifier,
     title: e.title,
     slug: e.slug,
@@ -341,4 +352,7 @@ export function entryResource(e: EmulatorEntry): Record<string, unknown> {
     notify_subscribers: e.notify_subscribers,
     content: e.content,
   };
+  if (ws?.entryTags === 'names') resource.tags = [...e.tags];
+  else if (ws?.entryTags === 'objects') resource.tags = e.tags.map((name) => ws.tags.find((t) => t.name === name) ?? { name, slug: emulatorSlug(name) });
+  return resource;
 }

@@ -11,3 +11,9 @@ export const TEMPLATE_PLACEHOLDERS: readonly string[] = ['Write the entry here, 
 
 /** The body of a new entry file: the placeholders as paragraphs and a list. */
 export const NEW_ENTRY_BODY = `${TEMPLATE_PLACEHOLDERS[0]}\n\n${TEMPLATE_PLACEHOLDERS.slice(1).join('\n')}\n\n`;
+
+/**
+ * The comment `new` writes beside an empty `tags: []`, so that writers find the field: tags
+ * give an entry its tag pages and feeds on the site (docs/entry-file.md#tags).
+ */
+export const EMPTY_TAGS_LINE = 'tags: []  # e.g. [Improvement, API]: the site gives each tag a page and feeds';

@@ -17,7 +17,7 @@ import { contentHash, syncedHash } from './state.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */
 export interface KeptFields {
-  /** `tags` (local only: the interface cannot assign tags). */
+  /** `tags` as the file has them (the writer's, and those an earlier pull brought: see {@link mergedTags}). */
   tags?: string[];
   /** Unknown frontmatter fields, verbatim. */
   extra?: Record<string, unknown>;
@@ -48,8 +48,24 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, medi
     identifier: entry.identifier,
   };
   const body = remoteContentToMarkdown(entry.content, media);
-  const text = serializeEntryFile({ ...fields, tags: keep.tags }, body, keep.extra);
+  const text = serializeEntryFile({ ...fields, tags: mergedTags(entry.tags, keep.tags) }, body, keep.extra);
   return { text, synced: syncedHash(fields, body) };
+}
+
+/**
+ * The `tags` of a mirrored file (docs/entry-file.md#tags): the service's, when it sends them,
+ * followed by the file's own that the service does not have (compared without case), so a
+ * tag a writer added is never lost; the file's as they are when the service sends none (the
+ * listing as the spec shows it). `tags` stays the writer's field too: changing it is not an
+ * edit of the entry, and push never sends it (the interface cannot assign tags).
+ *
+ * @param remote the entry's tags from the service, or undefined when it sent none.
+ * @param local the file's `tags` before this pull.
+ */
+function mergedTags(remote: readonly string[] | undefined, local: readonly string[] | undefined): string[] | undefined {
+  if (remote === undefined || remote.length === 0) return local ? [...local] : undefined;
+  const seen = new Set(remote.map((t) => t.toLowerCase()));
+  return [...remote, ...(local ?? []).filter((t) => !seen.has(t.trim().toLowerCase()))];
 }
 
 /** One file to write from a remote entry. */

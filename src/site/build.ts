@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
+import { commandLine } from '../project-command.js';
 import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR } from '../config.js';
 import { assertInsideProject } from '../project-path.js';
 import { WORKSPACE_DATA_FILE } from '../mirror/workspace-binding.js';
@@ -47,6 +48,8 @@ export interface BuildOptions {
   allowPrivate?: boolean;
   /** The service root (`CHANGELOG_BASE_URL`): the `show_backlink` link goes to its page of the workspace. */
   baseUrl?: string;
+  /** The hosted page as configured (`hostedPageUrl`: a URL, or false for none); default `<baseUrl>/<slug>` (settings.ts). */
+  hostedPageUrl?: string | false;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;
   /** The theme, over the workspace's (`theme` of the configuration); it must be a theme of the site. */
@@ -89,6 +92,11 @@ export interface BuildResult {
    * relative to the content directory, message without the path).
    */
   unreadable: Array<{ file: string; line?: number; message: string }>;
+  /**
+   * The entries the site shows, and those it leaves out (docs/site.md#what-appears): drafts
+   * (and local files not marked `is_published: true`) and entries scheduled after today.
+   */
+  entries: { shown: number; drafts: number; scheduled: number };
   /** Wall time of the whole build, ms. */
   ms: number;
   /**
@@ -153,11 +161,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
       file: join(options.contentDir, WORKSPACE_DATA_FILE),
       field: 'is_public',
-      hint: 'publish the site anyway with `changelog-sync build --allow-private` (anyone who can reach it can read it), or make the workspace public',
+      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
     });
   }
   const warnings: string[] = [];
   let unreadable: BuildResult['unreadable'] = [];
+  let entryCounts: BuildResult['entries'] = { shown: 0, drafts: 0, scheduled: 0 };
   let feedDates: FeedDates | undefined;
   const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
   let search: Promise<SearchIndexResult> | undefined;
@@ -197,7 +206,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // plugin: the page cache and the templates' own base path hold as without one.
     const ownConfig = configPath && !(await sameBytes(configPath, PACKAGED_ELEVENTY_CONFIG)) ? configPath : undefined;
     const siteUrl = options.siteUrl.replace(/\/?$/, '/');
-    const backlinkUrl = hostedPageUrl(workspace, options.baseUrl);
+    const backlinkUrl = hostedPageUrl(workspace, options.baseUrl, options.hostedPageUrl);
     // The previous build's files: listed (or removed) while the data loads. Without a
     // project `.eleventy.js` everything in the output is Eleventy's (it reports what it
     // wrote) or the bundle plugin's: the new site is written over the old one, and what it
@@ -262,6 +271,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const rendering = plan ? plan.rendered : entryFiles.length;
     unreadable = siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) }));
     feedDates = siteData.feedDates;
+    entryCounts = { shown: siteData.entries.length, ...siteData.hidden };
     timings.dataMs = Date.now() - started;
     // A large mirror's Eleventy run (on a worker thread) and Pagefind's building of the
     // index are the two memory peaks of a build: the one ends before the other begins.
@@ -383,6 +393,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     indexed,
     warnings,
     unreadable,
+    entries: entryCounts,
     ms: Date.now() - started,
     timings,
     feedDates,

@@ -20,6 +20,7 @@ import sanitizeHtml from 'sanitize-html';
 import { markdownToHtml } from '../mirror/markdown-html.js';
 import { addHeadingAnchors } from './heading-anchors.js';
 import { focusableCodeBlocks, HIGHLIGHT_SPAN_CLASSES, highlightCodeBlocks } from './highlight.js';
+import { scrollingTables } from './table-scroll.js';
 
 /** `data:` URLs an image may use: raster formats only (an SVG may carry script). */
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp)[;,]/i;
@@ -81,9 +82,10 @@ export function sanitizeBody(html: string): string {
 
 /**
  * Markdown (an entry's body) to sanitised HTML: marked, code blocks highlighted
- * (highlight.ts), sanitised, then code blocks made focusable and heading ids and anchors
- * added (heading-anchors.ts): the markup of those two is the site's own.
+ * (highlight.ts), sanitised, then code blocks made focusable, tables wrapped in a box that
+ * scrolls (table-scroll.ts) and heading ids and anchors added (heading-anchors.ts): the
+ * markup of those is the site's own.
  */
 export function renderBody(markdown: string): string {
-  return addHeadingAnchors(focusableCodeBlocks(sanitizeBody(highlightCodeBlocks(markdownToHtml(markdown)))));
+  return addHeadingAnchors(scrollingTables(focusableCodeBlocks(sanitizeBody(highlightCodeBlocks(markdownToHtml(markdown))))));
 }

@@ -18,6 +18,7 @@ import type { BuildOptions } from './build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from './plugin.js';
 import { problemBanner, refusesRebuild, type PageProblem } from './problem-banner.js';
 import { buildSearchIndex } from './search-index.js';
+import { replaceStalePages } from './stale-pages.js';
 import { hostedPageUrl, readWorkspace } from './settings.js';
 import { prepareSiteInput } from './site-stage.js';
 import { checkThemeOverride, listThemes } from './themes.js';
@@ -58,7 +59,7 @@ interface ServeConfig {
   addWatchTarget(path: string): void;
   setUseGitIgnore(use: boolean): void;
   setServerOptions(options: Record<string, unknown>): void;
-  on(event: string, fn: () => unknown): void;
+  on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
   addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
 }
 
@@ -113,7 +114,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   // The same input as a build: the packaged templates with the team's site/ laid over them.
   const input = await prepareSiteInput(options.siteDir);
   // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
-  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl);
+  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl, options.hostedPageUrl);
   let theme: string | undefined;
   try {
     theme = checkThemeOverride(options.theme, await listThemes(input.dir));
@@ -148,6 +149,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     : undefined;
   // The search index runs one at a time (Pagefind is one process per Node process); the
   // builds that end while one runs are covered by a single next run, over the newest pages.
+  /** The HTML pages the builds of this preview wrote, absolute: one a rebuild leaves is stale (stale-pages.ts). */
+  let pagesWritten = new Set<string>();
   let indexChain: Promise<void> = Promise.resolve();
   let indexQueued: Promise<void> | undefined;
   /** The latest build's index, once written (or failed, with a log line). */
@@ -202,7 +205,18 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       // runs no rebuild while one is running: an index that never finished (a Pagefind
       // process that dies or stops answering leaves the package's promise pending for good)
       // would hold that reload and every later rebuild for the life of the preview.
-      eleventyConfig.on('eleventy.after', () => {
+      eleventyConfig.on('eleventy.after', async (event) => {
+        // A page this build did not write (an entry whose file now breaks) would reload with
+        // its last content and no banner: it becomes the not-found page with the banner.
+        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])));
+        if (written.size > 0) {
+          const replaced = await replaceStalePages(options.outputDir, written, pagesWritten, problems).catch((err: unknown) => {
+            log(`stale pages not replaced: ${(err as Error).message}`);
+            return [];
+          });
+          // A replaced page stays stale until a build writes it again.
+          pagesWritten = new Set([...written, ...replaced]);
+        }
         indexing = indexSite();
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {

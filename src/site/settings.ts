@@ -15,6 +15,11 @@ import { resolveTheme, type ThemeChoice } from './themes.js';
 export interface SiteSettings {
   /** The workspace name, or "Changelog". */
   name: string;
+  /**
+   * The index page's heading: "<name> changelog", or the name alone when it already says
+   * "changelog" (a workspace named "Changelog" or "Acme Changelog" is not "Changelog changelog").
+   */
+  heading: string;
   /** `is_public`: false means the site is built only with `--allow-private`. Default true. */
   isPublic: boolean;
   /** `allow_bots`: false writes `Disallow: /` and `noindex` everywhere. Default true. */
@@ -68,12 +73,18 @@ export function httpUrl(value: unknown): string | null {
 }
 
 /**
- * The hosted page of a workspace: `<service root>/<workspace slug>` when the service root is
- * known (the build runs without one too: then there is no backlink).
+ * The hosted page of a workspace (its page on the service, with the email sign-up): the
+ * configured one (`hostedPageUrl`), else `<service root>/<workspace slug>` when the service
+ * root is known (the build runs without one too: then there is none). The interface does not
+ * document the hosted page's address; `<root>/<slug>` is the service's usual form, so it is
+ * configurable.
  *
  * @param baseUrl the service root (`CHANGELOG_BASE_URL`), if configured.
+ * @param configured `hostedPageUrl` of the configuration: a URL, or false for none.
  */
-export function hostedPageUrl(workspace: Record<string, unknown>, baseUrl: string | undefined): string | null {
+export function hostedPageUrl(workspace: Record<string, unknown>, baseUrl: string | undefined, configured?: string | false): string | null {
+  if (configured === false) return null;
+  if (configured !== undefined) return httpUrl(configured);
   const root = httpUrl(baseUrl);
   const slug = typeof workspace.slug === 'string' ? workspace.slug.trim() : '';
   if (!root || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(slug)) return null;
@@ -92,6 +103,7 @@ export function siteSettings(workspace: Record<string, unknown>, options: { them
   const name = typeof workspace.name === 'string' && workspace.name.trim() ? workspace.name.trim() : 'Changelog';
   return {
     name,
+    heading: /(^|\s)changelog(\s|$)/i.test(name) ? name : `${name} changelog`,
     isPublic: flag(workspace.is_public, true),
     allowBots,
     showBacklink: flag(workspace.show_backlink, false),

@@ -61,7 +61,24 @@ describe('dev in Chromium: a saved entry changes the open page', () => {
     expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBeUndefined();
   });
 
-  it('the demo, under the git-ignored .demo/, with its images loaded', async () => {
+  it("an entry broken while its page is open: the page reloads with the problem at its top, and back once fixed", async () => {
+    const entry = (publishAt: string) => `---\ntitle: Broken soon\nslug: broken-soon\npublish_at: ${publishAt}\nis_published: true\n---\n\nShown until it breaks.\n`;
+    const { dir, url } = await startDev(async (d) => {
+      await mkdir(join(d, 'content/entries'), { recursive: true });
+      await writeFile(join(d, 'content/entries/2026-11-01-broken-soon.md'), entry('2026-11-01'));
+    });
+    await page.goto(new URL('/entries/broken-soon/', url).href);
+    expect(await page.locator('h1').textContent()).toBe('Broken soon');
+    await writeFile(join(dir, 'content/entries/2026-11-01-broken-soon.md'), entry('01/11/2026'));
+    await page.locator('#changelog-sync-problems').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#changelog-sync-problems').textContent()).toContain('entries/2026-11-01-broken-soon.md:4 publish_at: must be a date written YYYY-MM-DD');
+    expect(await page.locator('body').textContent()).not.toContain('Shown until it breaks.');
+    await writeFile(join(dir, 'content/entries/2026-11-01-broken-soon.md'), entry('2026-11-01'));
+    await headingBecomes('Broken soon');
+    expect(await page.locator('#changelog-sync-problems').count()).toBe(0);
+  });
+
+  it('the demo, under the git-ignored .demo/preview/, with its images loaded', async () => {
     const { dir, url } = await startDev(() => Promise.resolve());
     await page.goto(new URL('/entries/mobile-dashboards/', url).href);
     expect(await page.locator('h1').textContent()).toBe('Lumen for iOS & Android: dashboards on the go');
@@ -69,7 +86,7 @@ describe('dev in Chromium: a saved entry changes the open page', () => {
     const images = await page.locator('img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((i) => ({ src: i.currentSrc, ok: i.complete && i.naturalWidth > 0 })));
     expect(images.length).toBeGreaterThan(1);
     expect(images.filter((i) => !i.ok)).toEqual([]);
-    const file = join(dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
+    const file = join(dir, '.demo/preview/content/entries/2026-11-22-mobile-dashboards.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^title: .*$/m, 'title: Dashboards in your pocket'));
     await headingBecomes('Dashboards in your pocket');
   });

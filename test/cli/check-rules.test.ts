@@ -48,9 +48,9 @@ describe('check refuses what must never be published, and push refuses the same,
     const r = await both();
     const file = 'content/entries/2026-03-01-my-first-entry.md';
     expect(r.check).toEqual([
-      `${file}:8: error: "Write the entry here, in Markdown." is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
-      `${file}:10: error: "- What changed, for whom" is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
-      `${file}:11: error: "- How to use it" is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
+      `${file}:9: error: "Write the entry here, in Markdown." is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
+      `${file}:11: error: "- What changed, for whom" is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
+      `${file}:12: error: "- How to use it" is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
     ]);
     expect(r.checkCode).toBe(5);
     expect(r.push).toEqual(r.check.map(asPush));

@@ -23,14 +23,22 @@ describe('npm start: the demo main job', () => {
     const r = await runCli(['sync'], { cwd: dir });
     expect(r.stderr).toContain('No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator');
     expect(r.code).toBe(0);
-    // 19 entry pages, the index, 3 tag pages and the tag index, search, 404.
-    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 26 pages in \.demo\/_site/);
+    // 19 entry pages, the index, 5 tag pages (the service's tags and the local entries') and the tag index, search, subscribe, 404.
+    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 29 pages in \.demo\/_site/);
+    // Why 23 entries make 19 pages, and how to look at the site.
+    expect(r.stderr).toContain('19 of 23 entries are on the site; left out: 2 drafts (not published), 2 scheduled after today (on the site from their date)');
+    expect(r.stderr).toContain('View the site: `npx changelog-sync dev --demo` (a live preview), or serve .demo/_site/ at http://localhost:8080/ with any static file server');
     const entries = await readdir(join(dir, '.demo/content/entries'));
     expect(entries).toHaveLength(23);
     const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
     expect(index).toContain('Funnel step timing'); // pushed by the demo
-    // show_backlink is set in the demo workspace: sync passes the service URL to the build.
-    expect(index).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/lumen" rel="noopener">Lumen on the hosted changelog/);
+    // show_backlink is set in the demo workspace, but the demo has no hosted page: the
+    // emulator serves none and is gone when the command ends. No link to its port.
+    expect(index).not.toContain('on the hosted changelog');
+    const port = /built-in emulator of the changelog service\n\(http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stderr)![1]!;
+    for (const file of ['index.html', 'subscribe/index.html', 'feed.xml']) expect(await readFile(join(dir, '.demo/_site', file), 'utf8'), file).not.toContain(`127.0.0.1:${port}`);
+    // The service's tags of each entry are pulled (the demo's listing carries them).
+    expect(index).toContain('href="/tags/fix/"');
     expect(index).toContain('Dark mode is here'); // pulled
     expect(index).not.toContain('Custom roles for workspace admins'); // a draft
     expect(index).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
@@ -70,8 +78,9 @@ describe('commands against a running emulator', () => {
 
     const built = await runCli(['build'], { cwd: dir, env });
     expect(built.code).toBe(0);
-    // 17 entry pages (no tags: the service cannot assign them), the index, search, 404.
-    expect(built.stdout).toMatch(/^Built 20 pages \(\d+ files, 17 entries searchable\)/);
+    // 17 entry pages, 5 tag pages (the service's tags, which the demo's listing carries) and
+    // the tag index, the index, search, subscribe, 404.
+    expect(built.stdout).toMatch(/^Built 27 pages \(\d+ files, 17 entries searchable\)/);
     expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('data-pagefind-meta="title">From the CLI</h1>');
     for (const r of [pulled, pushed, built]) expect(r.stdout + r.stderr).not.toContain('demo-token');
   });

@@ -100,7 +100,7 @@ describe('pull, check and build keep the service text as text', () => {
       'error: content/entries/2026-05-02-bad-utf8.md: not valid UTF-8 (not in the site until fixed)',
       'error: content/entries/2026-05-03-nul.md:5: contains a NUL byte (not in the site until fixed)',
     ]);
-    expect(r.stdout).toMatch(/; 2 entry files could not be read and are missing\n$/);
+    expect(r.stdout).toMatch(/; 2 entry files could not be read and are missing\n4 of 4 entries are on the site\n$/);
     // The readable entries are built all the same.
     expect(entryText(await readFile(join(dir, '_site/entries/select-menu/index.html'), 'utf8'))).toContain('List<String>');
   });

@@ -221,6 +221,42 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   });
 });
 
+describe("changelog-sync dev: a broken entry's own page", () => {
+  const fx = useDev(async (dir) => {
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Good content.'));
+    await writeFile(join(dir, 'content/entries/2026-11-02-other.md'), entry('Other', 'Another entry.').replace('slug: my-first-entry', 'slug: other'));
+  });
+
+  it('reloads with the problem at its top and without its stale content, until the file is fixed', async () => {
+    const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
+    const url = new URL('/entries/my-first-entry/', fx.url).href;
+    expect(heading((await get(url)).body)).toBe('My first entry');
+    // publish_at breaks the schema: the entry is not in the site until fixed.
+    const broken = await saveAndReload(fx.url, url, () => writeFile(file, entry('My first entry', 'Good content.').replace('publish_at: 2026-11-01', 'publish_at: 01/11/2026')), (html) =>
+      html.includes('id="changelog-sync-problems"'),
+    );
+    const banner = /<aside id="changelog-sync-problems"[\s\S]*?<\/aside>/.exec(broken)![0];
+    expect(banner).toContain('/entries/my-first-entry/ is not in the preview now.');
+    expect(banner).toContain('entries/2026-11-01-my-first-entry.md:4</code> publish_at: must be a date written YYYY-MM-DD');
+    expect(broken).not.toContain('Good content.');
+    // Every other page carries the banner too.
+    expect((await get(new URL('/entries/other/', fx.url).href)).body).toContain('id="changelog-sync-problems"');
+    // Fixed: the page is the entry again, with no banner.
+    const fixed = await saveAndReload(fx.url, url, () => writeFile(file, entry('My first entry, fixed', 'Good content.')), (html) => heading(html) === 'My first entry, fixed');
+    expect(fixed).not.toContain('id="changelog-sync-problems"');
+    expect(fixed).toContain('Good content.');
+  });
+
+  it('the page of a removed entry is gone (not found), not served stale', async () => {
+    const url = new URL('/entries/other/', fx.url).href;
+    await saveAndReload(fx.url, fx.url, () => unlink(join(fx.dir, 'content/entries/2026-11-02-other.md')), (html) => !html.includes('/entries/other/'));
+    const gone = await get(url);
+    expect(gone.status).toBe(404);
+    expect(gone.body).not.toContain('Another entry.');
+  });
+});
+
 describe('changelog-sync dev when a file goes right after its change event', () => {
   // Verbose: Eleventy's watch events are printed ("File changed: ..."), so the test removes
   // the file as soon as the event is out, however the rebuild and the check on save then
@@ -311,6 +347,9 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
   const fx = useDev(async (dir) => {
     // .demo/ is git-ignored, as in every repository `init` set up: Eleventy's watcher must still see it.
     await writeFile(join(dir, '.gitignore'), '.demo/\n_site/\n');
+    // What `npm start` left: its demo site, which the preview must neither rewrite nor remove.
+    await mkdir(join(dir, '.demo/_site'), { recursive: true });
+    await writeFile(join(dir, '.demo/_site/index.html'), 'built by npm start\n');
     // A team's partial override: only the footer, over the packaged templates.
     await mkdir(join(dir, 'site/_includes'), { recursive: true });
     // It keeps the show_backlink link (the demo workspace sets show_backlink), as the packaged footer does.
@@ -327,8 +366,17 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
     const index = await get(fx.url);
     expect(index.status).toBe(200);
     expect(index.body).toContain('Dark mode is here');
-    // show_backlink: the link to the workspace's page on the service (the demo's emulator), as a build makes it.
-    expect(index.body).toMatch(/<a class="backlink" href="http:\/\/(127\.0\.0\.1|localhost):\d+\/[A-Za-z0-9_-]+">hosted<\/a>/);
+    // show_backlink is set, but the demo has no hosted page (the emulator serves none, and is
+    // gone when the command ends): no link to it, nor to anything at the emulator's port.
+    expect(index.body).not.toContain('class="backlink"');
+    const emulatorPort = /built-in emulator of the changelog service\n\(http:\/\/127\.0\.0\.1:(\d+)/.exec(fx.dev.stderr)![1]!;
+    expect(index.body).not.toContain(`:${emulatorPort}`);
+  });
+
+  it("writes its own folder, .demo/preview/: the site npm start built in .demo/_site is left as it was", async () => {
+    expect(fx.dev.stderr).toContain('Everything is written under .demo/preview/, which git ignores.');
+    expect(existsSync(join(fx.dir, '.demo/preview/_site/index.html'))).toBe(true);
+    expect(await readFile(join(fx.dir, '.demo/_site/index.html'), 'utf8')).toBe('built by npm start\n');
   });
 
   it("the demo's images are served: the logo and every entry image", async () => {
@@ -345,7 +393,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
   });
 
   it('a saved title under the git-ignored .demo/ reloads the page', async () => {
-    const file = join(fx.dir, '.demo/content/entries/2026-11-22-mobile-dashboards.md');
+    const file = join(fx.dir, '.demo/preview/content/entries/2026-11-22-mobile-dashboards.md');
     const text = await readFile(file, 'utf8');
     const page = await saveAndReload(
       fx.url,
@@ -354,7 +402,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       (html) => heading(html) === 'Dashboards in your pocket',
     );
     expect(heading(page)).toBe('Dashboards in your pocket');
-    await fx.dev.output(/ok: \.demo\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
+    await fx.dev.output(/ok: \.demo\/preview\/content\/entries\/2026-11-22-mobile-dashboards\.md/, 'the ok line');
   });
 
   it("lays the team's site/ over the packaged templates, reloads its edits, and indexes search", async () => {

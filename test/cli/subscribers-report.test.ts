@@ -71,6 +71,16 @@ describe('removeExitCode', () => {
   });
 });
 
+describe('the first line of an import', () => {
+  it('says once how many rows were read, and why each skipped row was skipped', () => {
+    const dry = formatImport(imported({ invalid: 2, duplicate: 1 }, true), PLAIN).split('\n')[0]!;
+    expect(dry).toBe('Plan: import list.csv, 3 rows: 0 subscribers to add in 1 batch of up to 100, 3 skipped (2 invalid, 1 duplicate or already subscribed); nothing sent');
+    const done = formatImport(imported({ added: 1, invalid: 2 }), PLAIN).split('\n')[0]!;
+    expect(done).toBe('Imported list.csv, 3 rows: 1 subscriber added, 2 skipped (2 invalid), 0 failed (1 batch of up to 100; 3 requests, 9 left today)');
+    expect(formatImport(imported({ added: 2 }), PLAIN).split('\n')[0]).toContain('2 subscribers added, 0 skipped, 0 failed');
+  });
+});
+
 describe('the reports', () => {
   const importCounts = fc.record({ added: fc.nat(3), invalid: fc.nat(2), duplicate: fc.nat(2), failed: fc.nat(2), deferred: fc.nat(2), notSent: fc.nat(1) });
   const removeCounts = fc.record({ removed: fc.nat(3), notFound: fc.nat(2), invalid: fc.nat(2), duplicate: fc.nat(1), failed: fc.nat(2), deferred: fc.nat(1) });

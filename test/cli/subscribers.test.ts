@@ -49,7 +49,7 @@ describe('subscribers import', SLOW, () => {
     const r = await cli(['import', join(FIXTURES, 'bom-semicolon-crlf.csv'), '--verified-column', 'confirmed_at']);
     expect(r.code).toBe(5); // invalid rows reported
     expect(r.stderr).toContain('batch 1/1 (lines 2-6, 5 rows): 5 added');
-    expect(r.stdout).toMatch(/: 5 subscribers added, 5 skipped \(3 invalid\), 0 failed \(10 rows, 1 batch of up to \d+; 2 requests/);
+    expect(r.stdout).toMatch(/, 10 rows: 5 subscribers added, 5 skipped \(3 invalid, 2 duplicate or already subscribed\), 0 failed \(1 batch of up to \d+; 2 requests/);
     expect(r.stdout).toContain('  line 3  Jose.Garcia@example.org  José García  verified_at 2024-03-02');
     expect(r.stdout).toContain('  line 6  multi.line@example.org  Maja Nowak Kowalska  verified_at 2024-03-05');
     expect(r.stdout).toMatch(/duplicate in the file: 1 row: the same address as line 2\n {4}line 9 {2}ZOE\.MARTIN@example\.com/);

@@ -105,13 +105,15 @@ describe('a changelog of 45 entries, tags, a draft and a scheduled entry', () =>
     expect(page).toContain('<meta name="robots" content="index, follow">');
   });
 
-  it('links the three feeds from every page, and needs no script except on the search page', async () => {
+  it('links the three feeds from every page, and needs no script except on the search page (and the copy buttons of the Subscribe page)', async () => {
     for (const rel of await htmlFiles(out)) {
       const html = await readSite(out, rel);
       expect(html, rel).toContain('<link rel="alternate" type="application/atom+xml" href="/feed.xml"');
       expect(html, rel).toContain('<link rel="alternate" type="application/rss+xml" href="/rss.xml"');
       expect(html, rel).toContain('<link rel="alternate" type="application/feed+json" href="/feed.json"');
       if (rel === 'search/index.html') expect(html).toContain('<script src="/pagefind/pagefind-ui.js"></script>');
+      // The copy buttons are hidden until the script finds a clipboard: the addresses are text without it.
+      else if (rel === 'subscribe/index.html') expect(html.match(/<script/g)).toHaveLength(1);
       else expect(html, rel).not.toContain('<script');
     }
   });
@@ -340,7 +342,8 @@ describe('changelog-sync build and a private workspace', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG:');
     expect(r.stderr).toContain('the workspace "Acme" is private (is_public is 0): its site is not built');
-    expect(r.stderr).toContain('--allow-private');
+    // Named as the project runs it, as every other message names a command.
+    expect(r.stderr).toContain('publish the site anyway with `npx changelog-sync build --allow-private`');
     expect(existsSync(join(dir, '_site'))).toBe(false);
   });
 

@@ -129,3 +129,16 @@ describe('sanitizeBody', () => {
     expect(sanitizeBody('<tabs><tab title="A">Inside</tab></tabs>')).toBe('Inside');
   });
 });
+
+describe('tables in a body (table-scroll.ts)', () => {
+  it('each table, nested ones too, is wrapped in a focusable box that scrolls; text that reads "<table" is not', () => {
+    const html = renderBody('| a | b |\n|---|---|\n| 1 | 2 |\n\n<table><tr><td><table><tr><td>in</td></tr></table></td></tr></table>\n\nWrite \\<table> in text.\n');
+    expect(html.match(/<div class="table-scroll" tabindex="0"><table>/g)).toHaveLength(3);
+    expect(html.match(/<\/table><\/div>/g)).toHaveLength(3);
+    expect(html).toContain('Write &lt;table&gt; in text.');
+  });
+
+  it('a body cannot write the box itself: its class and tabindex are removed', () => {
+    expect(renderBody('<div class="table-scroll" tabindex="0">x</div>\n').trim()).toBe('<div>x</div>');
+  });
+});
