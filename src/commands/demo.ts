@@ -14,7 +14,6 @@
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';

@@ -69,7 +69,7 @@ const ENCODE_OPTIONS = {
 const COPY_CONCURRENCY = 16;
 
 /** One output file of an image, as eleventy-img describes it (without its path on this machine). */
-export interface ImageVariant {
+interface ImageVariant {
   /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
   format: string;
   /** Pixels. */
