@@ -80,10 +80,10 @@ interface FailedRow extends ImportRow {
   message: string;
 }
 
-/** A row that was not sent: `deferred` (budget spent) or `not-sent` (after a failure). */
+/** A row that was not sent: `deferred` (budget spent), `not-sent` (after a failure) or `interrupted` (the run was told to stop). */
 interface NotSentRow extends ImportRow {
   batch: number;
-  reason: 'deferred' | 'not-sent';
+  reason: 'deferred' | 'not-sent' | 'interrupted';
 }
 
 /** One batch of the import. */
@@ -145,6 +145,11 @@ export interface ImportOptions {
   today?: string;
   /** Told about each batch as soon as its outcome is known. */
   onBatch?: (batch: ImportBatchSummary, total: number) => void;
+  /**
+   * Once aborted (SIGTERM, Ctrl-C), no further batch is sent: the batch in flight finishes,
+   * and the result accounts for every row (the rest `interrupted`).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -292,6 +297,7 @@ export async function importSubscribers(options: ImportOptions): Promise<ImportR
         summaries.push(summary);
         options.onBatch?.(summary, total);
       },
+      options.signal,
     );
     await reconcileLostAnswers(client, runs, added, failed, summaries);
   }
@@ -353,7 +359,7 @@ function summarize(
     failed.push(...run.items.map((r) => ({ ...r, batch: run.index, code: error.code, message: error.message })));
   } else {
     if (run.error) summary.error = { code: run.error.code, message: run.error.message };
-    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as 'deferred' | 'not-sent' })));
+    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as NotSentRow['reason'] })));
   }
   return summary;
 }
