@@ -55,7 +55,7 @@ export function fileError(err: unknown, where: { file: string; step: string }): 
 }
 
 /** An absolute path inside the working directory as a relative one (`.changelog/state.json`); others as given. */
-export function shownPath(file: string): string {
+function shownPath(file: string): string {
   if (!isAbsolute(file)) return file;
   const rel = relative(process.cwd(), file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
