@@ -7,12 +7,12 @@
 // ENOSPC and EACCES are injected at a failpoint that throws the system error
 // (CHANGELOG_FAILPOINT_ERRNO, src/failpoint.ts): tests run as root, and no disk is filled.
 // EISDIR is real: a directory in the place of the push journal.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -129,6 +129,62 @@ describe('a directory in the place of the push journal (EISDIR, real)', () => {
     expect(r.stderr).toContain('error E_FILE: .changelog/journal.json: reading the push journal failed: EISDIR: illegal operation on a directory, read');
     expect(r.stderr).toContain('  fix: a directory is where the file should be: move the directory away and run again');
     expect(emu.log.filter((l) => l.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('a directory in the place of the entry file at the write-back (EISDIR, real)', () => {
+  it('the entry is listed as created, its identifier not written back, the file and the step named; the rerun writes it and sends nothing', async () => {
+    const originals = await writeEntries(content, 1);
+    const file = join(content, 'entries/2026-01-01-entry-1.md');
+    // The service holds the POST while the test puts a directory where the file was.
+    let release!: () => void;
+    const posted = new Promise<void>((resolve) =>
+      emu.events.on('request', (rec) => {
+        if (rec.method === 'POST' && !emu.faults.pause) {
+          emu.faults.pause = new Promise<void>((r) => (release = r));
+          resolve();
+        }
+      }),
+    );
+    const run = spawnCli(['--json', 'push'], { cwd: dir, env });
+    await posted;
+    await rm(file);
+    await mkdir(file);
+    release();
+    const r = await run.done;
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as StoppedJson;
+    const id = idOf('Entry 1: things');
+    expect(doc.pending).toEqual([
+      expect.objectContaining({
+        file: 'entries/2026-01-01-entry-1.md',
+        identifier: id,
+        reason: `created on the service as ${id}, but the identifier could not be written to the file (entries/2026-01-01-entry-1.md: reading the file to write the identifier back failed: EISDIR: illegal operation on a directory, read); fix the file and push again: it writes the identifier and sends nothing`,
+      }),
+    ]);
+    expect(r.stderr).not.toContain('unexpected error');
+
+    // The writer puts the file back: the rerun writes the identifier and sends nothing.
+    await rm(file, { recursive: true });
+    await writeFile(file, originals.get('entries/2026-01-01-entry-1.md')!);
+    const rerun = await runCli(['push'], { cwd: dir, env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(emu.log.filter((l) => l.method === 'POST')).toHaveLength(1);
+    await expectEachOnceAndIntact({ store, ws }, content, originals);
+  });
+});
+
+describe('sync stopped by a full disk in its push', () => {
+  it('--json: one document with the pull, the push so far, the created entries and the error', async () => {
+    await writeEntries(content, 3);
+    const r = await runCli(['--json', 'sync', '--skip-build'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { command: string; pull: unknown; push: { pushed: unknown[] }; created: StoppedJson['created']; error: StoppedJson['error'] };
+    expect(doc.command).toBe('sync');
+    expect(doc.pull).toBeDefined();
+    expect(doc.push.pushed).toHaveLength(1);
+    expect(doc.created).toEqual([{ file: 'entries/2026-01-01-entry-1.md', identifier: idOf('Entry 1: things'), written_back: true }]);
+    expect(doc.error).toMatchObject({ code: 'E_FILE', file: '.changelog/journal.json' });
   });
 });
 
