@@ -19,6 +19,7 @@ import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from
 const REASON_LABEL: Record<SkipReason, string> = {
   duplicate: 'duplicate in the file',
   exists: 'already a subscriber',
+  'added-earlier': 'added by an earlier run that was stopped',
   'missing-email': 'no email address',
   'invalid-email': 'invalid email address',
   'too-many-fields': 'too many fields',
@@ -104,7 +105,7 @@ export function importSummaryMarkdown(r: ImportResult): string {
   return countsMarkdown(`subscribers import${r.dryRun ? ' (dry run)' : ''}`, [
     ['rows', r.rows],
     [r.dryRun ? 'to add' : 'added', r.dryRun ? r.batches.filter((b) => b.status === 'planned').reduce((n, b) => n + b.size, 0) : r.added.length],
-    ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists'])],
+    ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists', 'added-earlier'])],
     ['skipped: invalid rows', skipped(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date'])],
     ['refused: no verification date (consent)', skipped(['no-verification-date'])],
     ['failed', r.failed.length],
@@ -163,6 +164,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
       process.once('SIGINT', onSignal);
       const result = await importSubscribers({
         signal: stop.signal,
+        stateDir: config.stateDir,
         client: ctx.client,
         csv,
         verifiedAt,

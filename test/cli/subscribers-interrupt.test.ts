@@ -1,12 +1,14 @@
 // Issue 25, item 8: a subscriber import stopped by SIGTERM (a cancelled job) and its rerun
-// together account for every row, each added exactly once. The real CLI against the
+// together account for every row, each added exactly once; killed outright (SIGKILL), its
+// progress file lets the rerun tell the rows it added from subscribers that were there. The real CLI against the
 // emulator; the signal arrives at an exact point, not after a delay: the emulator holds the
 // third batch's request, the test sends SIGTERM, waits for the CLI to say it will stop, and
 // only then lets the batch be answered.
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
 import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 
@@ -94,7 +96,44 @@ describe('subscribers import stopped by SIGTERM', () => {
     // Together: every row added exactly once, by one run or the other.
     const added = [...first.added, ...second.added].map((r) => r.line).sort((a, b) => a - b);
     expect(added).toEqual(Array.from({ length: ROWS }, (_, i) => i + 2));
-    expect(second.skipped.filter((s) => s.reason === 'exists')).toHaveLength(300);
+    // The rows the stopped run added are told apart from subscribers that were there before.
+    expect(second.skipped.filter((s) => s.reason === 'added-earlier')).toHaveLength(300);
+    expect(ws.subscribers).toHaveLength(ROWS);
+    expect(existsSync(join(dir, '.changelog/subscribers-import.json'))).toBe(false); // done: nothing left for a rerun
+  });
+
+  it('killed outright (SIGKILL) with a batch in flight: the rerun tells the rows that run added or sent from earlier subscribers', async () => {
+    const args = ['--json', 'subscribers', 'import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '100'];
+    let release!: () => void;
+    let posts = 0;
+    const third = new Promise<RequestLogRecord>((resolve) =>
+      emu.events.on('request', (rec) => {
+        if (rec.method === 'POST' && ++posts === 3) {
+          emu.faults.pause = new Promise<void>((r) => (release = r));
+          resolve(rec);
+        }
+      }),
+    );
+    const run = spawnCli(args, { cwd: dir, env });
+    const held = await third;
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    // The service carries out the batch whose client is gone.
+    const answered = new Promise<void>((resolve) => emu.events.on('response', (rec) => rec === held && resolve()));
+    release();
+    await answered;
+    delete emu.faults.pause;
+    expect(ws.subscribers).toHaveLength(300);
+
+    const rerun = await runCli(args, { cwd: dir, env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const doc = JSON.parse(rerun.stdout) as ImportDoc & { skipped: Array<{ line: number; reason: string; message: string }> };
+    expect(accounted(doc)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 2));
+    expect(doc.added.map((a) => a.line)).toEqual(Array.from({ length: 200 }, (_, i) => i + 302));
+    const earlier = doc.skipped.filter((s) => s.reason === 'added-earlier');
+    expect(earlier.map((s) => s.line)).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
+    expect(earlier[0]!.message).toMatch(/^added by an earlier run of this import that was stopped \(batch 1, 20\d\d-.*\): on the service now$/);
+    expect(earlier[299]!.message).toMatch(/^sent by an earlier run of this import that was stopped \(batch 3, .*, its answer lost\): on the service now$/);
     expect(ws.subscribers).toHaveLength(ROWS);
   });
 
