@@ -41,7 +41,7 @@ afterEach(async () => {
 interface ImportDoc {
   rows: number;
   added: Array<{ line: number }>;
-  skipped: Array<{ line: number; reason: string }>;
+  skipped: Array<{ line: number; reason: string; message: string }>;
   failed: Array<{ line: number }>;
   notSent: Array<{ line: number; reason: string }>;
 }
@@ -127,7 +127,7 @@ describe('subscribers import stopped by SIGTERM', () => {
 
     const rerun = await runCli(args, { cwd: dir, env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    const doc = JSON.parse(rerun.stdout) as ImportDoc & { skipped: Array<{ line: number; reason: string; message: string }> };
+    const doc = JSON.parse(rerun.stdout) as ImportDoc;
     expect(accounted(doc)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 2));
     expect(doc.added.map((a) => a.line)).toEqual(Array.from({ length: 200 }, (_, i) => i + 302));
     const earlier = doc.skipped.filter((s) => s.reason === 'added-earlier');

@@ -70,7 +70,8 @@ describe('handleError', () => {
     expect(human.err()).toContain('error E_AUTH: POST /api/entry: 401');
     const json = captureReporter({ json: true });
     handleError(error, json.reporter);
-    expect(JSON.parse(json.out())).toEqual({ command: 'push', created: [{ file: 'a.md', identifier: 'id-1', written_back: true }], error: expect.objectContaining({ code: 'E_AUTH' }) });
+    const doc = JSON.parse(json.out()) as { command: string; created: unknown[]; error: { code: string } };
+    expect(doc).toMatchObject({ command: 'push', created: [{ file: 'a.md', identifier: 'id-1', written_back: true }], error: { code: 'E_AUTH' } });
   });
 
   it('prints stacks, and the cause, only with --debug', () => {
