@@ -64,7 +64,10 @@ export async function send(run: Run, files: PushCandidate[]): Promise<void> {
         }),
       ),
     );
-    if (failures.length > 0) throw failures[0];
+    if (failures.length > 0) {
+      for (const u of unresolved) pend(run.result, u.c, `outcome unknown (${u.reason}), and the run stopped before asking the service; the journal keeps its record: the next run looks it up before sending again`);
+      throw failures[0];
+    }
     const notCreated = unresolved.length > 0 ? await reconcile(run, unresolved) : [];
     if (n >= MAX_SEND_ROUNDS || run.stop) {
       for (const u of notCreated) pend(run.result, u.c, `not created (${u.reason}); the next run sends it again`);
