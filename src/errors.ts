@@ -70,6 +70,16 @@ export interface ChangelogSyncErrorOptions {
 }
 
 /**
+ * What a command had done when it failed (issue 25, item 8: every failure says what was
+ * done): the top-level handler prints `lines` as the command's report, before the error,
+ * and merges `data` into the `--json` document beside `error`.
+ */
+export interface DoneBeforeError {
+  lines: string[];
+  data: Record<string, unknown>;
+}
+
+/**
  * Base class of every error changelog-sync throws.
  *
  * @example
@@ -87,6 +97,8 @@ export class ChangelogSyncError extends Error {
   readonly file: string | undefined;
   readonly line: number | undefined;
   readonly field: string | undefined;
+  /** What the command had done before this error stopped it; set by the command that knows (see {@link DoneBeforeError}). */
+  done: DoneBeforeError | undefined;
 
   constructor(code: ErrorCode, message: string, options: ChangelogSyncErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

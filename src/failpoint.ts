@@ -7,12 +7,18 @@
  * `finally`, no exit handler runs, exactly as when a runner is cancelled. Compiled in;
  * when the variable is unset a checkpoint is one comparison.
  *
+ * With `CHANGELOG_FAILPOINT_ERRNO=CODE` as well (`ENOSPC`, `EISDIR`, `EACCES`, ...), the
+ * checkpoint throws the system error of that code instead, at the chosen pass and every
+ * later one (a disk that stays full): tests see how a failing write is reported, without
+ * filling a disk or running as another user (issue 25, item 8).
+ *
  * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/cli/kill-matrix.test.ts)
  * kills at each one and resumes with `sync`, and a test fails when the code uses a name
  * the list lacks or the list names a point the code no longer has.
  *
  * @module
  */
+import { constants } from 'node:os';
 
 /** Every checkpoint, by area. A crash at any of them must leave a state the next run repairs. */
 export const FAILPOINTS = [
@@ -62,7 +68,25 @@ export const FAILPOINTS = [
 export type FailpointName = (typeof FAILPOINTS)[number];
 
 const spec = parse(process.env.CHANGELOG_FAILPOINT);
+const errno = process.env.CHANGELOG_FAILPOINT_ERRNO?.trim() || undefined;
 let reached = 0;
+
+/** Node's wording of the system errors tests inject. */
+const DESCRIPTIONS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EISDIR: 'illegal operation on a directory',
+  EACCES: 'permission denied',
+  EIO: 'i/o error',
+};
+
+/** A system error as Node.js makes one for a failed `write`: `code`, `errno`, `syscall`. */
+function systemError(code: string, at: string): Error {
+  const err = new Error(`${code}: ${DESCRIPTIONS[code] ?? `injected at failpoint ${at}`}, write`) as Error & { code: string; errno: number; syscall: string };
+  err.code = code;
+  err.errno = -((constants.errno as Record<string, number>)[code] ?? 0);
+  err.syscall = 'write';
+  return err;
+}
 
 function parse(value: string | undefined): { name: string; n: number } | undefined {
   if (!value) return undefined;
@@ -73,9 +97,13 @@ function parse(value: string | undefined): { name: string; n: number } | undefin
 /**
  * A checkpoint: kills the process (SIGKILL) when `CHANGELOG_FAILPOINT` names it and this is
  * the chosen pass. Otherwise does nothing.
+ *
+ * @throws a system error with the code of `CHANGELOG_FAILPOINT_ERRNO`, when that is set,
+ *   instead of killing (at the chosen pass and every later one).
  */
 export function failpoint(name: FailpointName): void {
   if (spec === undefined || spec.name !== name) return;
   if (++reached < spec.n) return;
+  if (errno) throw systemError(errno, name);
   process.kill(process.pid, 'SIGKILL');
 }

@@ -66,7 +66,7 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Sleep used for backoff; default a real timer (tests pass a fake one). */
   sleep?: (ms: number) => Promise<void>;
-  /** Receives warnings (an unknown interface version, ...). Default: ignored. */
+  /** Receives warnings (an unknown interface version, a rate-limit header out of bounds, ...). Default: ignored. */
   onWarning?: (message: string) => void;
   /** Receives every response's method, path, status and duration (for `--verbose`). */
   onResponse?: (info: { method: string; url: string; status: number; ms: number }) => void;
@@ -154,6 +154,7 @@ export class ChangelogClient {
       timeoutMs: this.timeoutMs,
       maxResponseBytes: this.maxResponseBytes,
       onResponse: options.onResponse,
+      onNote: (m) => this.onWarning(m),
     };
     this.retry = {
       getRetries: options.getRetries ?? 3,

@@ -9,9 +9,15 @@
  * - A daily ledger: requests per minute bucket over the last 24 hours (rolling, which is
  *   never looser than a calendar-day reset). It is serialisable so that it can be
  *   persisted with the sync state and hold across runs of a scheduled job.
- * - A 429 blocks every caller until `Retry-After` (or the window's end). A block longer
- *   than {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit)
- *   is not waited out: {@link RateBudget.acquire} refuses, and the caller defers the work.
+ * - A 429 blocks every caller until `Retry-After` (or the window's end), and for at least a
+ *   minimum backoff with jitter (`rate-strikes.ts`). A block longer than
+ *   {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit), or
+ *   429s that go on after waiting as asked (the daily limit answered with a short
+ *   `Retry-After`), are not waited out: {@link RateBudget.acquire} refuses, and the caller
+ *   defers the work.
+ * - The rate-limit headers are bounded before they are believed (`rate-headers.ts`), and
+ *   what other clients used is booked as one weighted slot: the window's memory never
+ *   follows a header's value.
  *
  * Why the minute window can never be exceeded, seen from the service: a request is counted
  * by the service when it arrives, which is after it started here and before its response
@@ -27,6 +33,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimitedError } from '../errors.js';
+import { MAX_RATE_LIMIT } from './rate-headers.js';
+import { RateStrikes } from './rate-strikes.js';
 
 /** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
 export type DailyLedger = Array<[minute: number, count: number]>;
@@ -59,6 +67,15 @@ export interface RateBudgetOptions {
    * that is killed never leaves a ledger that undercounts what it sent.
    */
   onBook?: () => void | Promise<void>;
+  /**
+   * Shortest wait after a 429, before jitter (a `Retry-After: 0`, or none with the window
+   * nearly over). Default a sixtieth of the window: one second for a real minute.
+   */
+  minBackoffMs?: number;
+  /** 429s in a row, each sent after waiting as asked, that stand for the day's limit. Default 4. */
+  dayLimitStrikes?: number;
+  /** Random source in [0, 1) for the jitter after a 429. Default `Math.random`. */
+  random?: () => number;
 }
 
 /** A booked request in the short window. */
@@ -69,6 +86,11 @@ export interface Slot {
   readonly startedAt: number;
   /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
   settled: boolean;
+  /**
+   * Requests the slot stands for: 1 for a request of ours (the default), more for the
+   * requests of other clients that {@link RateBudget.observe} books at once.
+   */
+  weight?: number;
 }
 
 /**
@@ -108,6 +130,9 @@ export class RateBudget {
   private readonly bucketMs: number;
   /** No request may start before this time (ms); set by a 429. */
   private blockedUntil = 0;
+  private readonly strikes: RateStrikes;
+  /** Set once 429s stand for the day's limit: every later request is refused (deferred). */
+  private dayRefusal: RateLimitedError | undefined;
   /** Serialises {@link acquire} so that concurrent callers take slots in order. */
   private queue: Promise<void> = Promise.resolve();
   /** Requests this instance let through. */
@@ -125,6 +150,11 @@ export class RateBudget {
     this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
     this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.onBook = options.onBook;
+    this.strikes = new RateStrikes({
+      minBackoffMs: options.minBackoffMs ?? this.windowMs / 60,
+      dayAfter: options.dayLimitStrikes ?? 4,
+      random: options.random ?? Math.random,
+    });
     for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
   }
 
@@ -144,16 +174,24 @@ export class RateBudget {
   /** Requests still allowed in the current short window. */
   windowRemaining(): number {
     this.pruneWindow();
-    return Math.max(0, this.limit - this.window.length);
+    return Math.max(0, this.limit - this.used());
+  }
+
+  /** Requests counted in the short window (each slot by its weight). */
+  private used(): number {
+    let n = 0;
+    for (const s of this.window) n += s.weight ?? 1;
+    return n;
   }
 
   /**
    * Waits until a request may start, then books it. Call {@link settle} with the slot when
    * the response (or the failure) arrived.
    *
-   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, or when a
-   *   429 asked for a wait longer than `maxWaitMs`: waiting would take hours, so the caller
-   *   defers the work to the next run instead. Such an error has no `status`
+   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, when a
+   *   429 asked for a wait longer than `maxWaitMs`, or when 429s went on after waiting as
+   *   asked (`dayLimitStrikes`): waiting would take hours, so the caller defers the work to
+   *   the next run instead. Such an error has no `status`
    *   (docs/service-interface.md#limits; docs/sync.md#rate-limits).
    * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
    */
@@ -199,6 +237,7 @@ export class RateBudget {
 
   private async waitForSlot(): Promise<Slot> {
     for (;;) {
+      if (this.dayRefusal) throw this.dayRefusal;
       if (this.dayRemaining() <= 0) {
         throw new RateLimitedError(
           `daily request budget spent (${this.perDay} requests per day per workspace)`,
@@ -218,7 +257,7 @@ export class RateBudget {
         continue;
       }
       this.pruneWindow();
-      if (this.window.length < this.limit) return this.book(now);
+      if (this.used() < this.limit) return this.book(now);
       const oldest = this.window[0]!;
       if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
       else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
@@ -243,37 +282,68 @@ export class RateBudget {
    * before the request started (or still in flight); what it counted beyond them was sent
    * by other clients of the workspace, and is booked here as used now.
    *
+   * Values outside sane bounds are ignored here too (`rate-headers.ts` notes them): a limit
+   * that is not a whole number from 1 to {@link MAX_RATE_LIMIT}, a remaining count that is
+   * not a whole number from 0 to the limit. What others used is booked as one slot weighing
+   * that many requests, so memory does not grow with the values.
+   *
    * @param startedAt when the answered request started (ms); default now.
    */
   observe(limit: number | undefined, remaining: number | undefined, startedAt?: number): void {
-    if (limit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
-    if (remaining === undefined || !Number.isFinite(remaining)) return;
+    if (limit !== undefined && Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT) this.limit = limit;
+    if (remaining === undefined || !Number.isInteger(remaining) || remaining < 0 || remaining > this.limit) return;
     this.pruneWindow();
     const since = (startedAt ?? this.now()) - this.windowMs;
-    const ours = this.window.length + this.recent.filter((t) => t > since).length;
-    const others = this.limit - remaining - ours;
+    let ours = 0;
+    for (const s of this.window) if (s.weight === undefined) ours++;
+    ours += this.recent.filter((t) => t > since).length;
+    const others = this.limit - remaining - ours - this.foreign();
+    if (others <= 0) return;
     const now = this.now();
-    for (let i = 0; i < others; i++) this.window.push({ t: now, startedAt: now, settled: true });
+    this.window.push({ t: now, startedAt: now, settled: true, weight: others });
     this.sortWindow();
+  }
+
+  /** Requests of other clients booked in the window. */
+  private foreign(): number {
+    let n = 0;
+    for (const s of this.window) if (s.weight !== undefined) n += s.weight;
+    return n;
+  }
+
+  /** An answer other than 429 arrived: a series of 429s (see {@link onRateLimited}) ends. */
+  onAnswered(): void {
+    this.strikes.answered();
   }
 
   /**
    * Blocks every caller after a 429 until `Retry-After` seconds have passed, or until the
-   * current window ends when the service gave no `Retry-After`.
+   * current window ends when the service gave no `Retry-After`; in either case for at least
+   * the minimum backoff, with jitter. After `dayLimitStrikes` 429s in a row, each sent after
+   * waiting as asked, the service is taken to refuse for the day: every later
+   * {@link acquire} refuses (see `rate-strikes.ts`).
    *
    * @param retryAfterSeconds the `Retry-After` value in seconds, if any.
+   * @param startedAt when the refused request started (ms); requests in flight together
+   *   are one strike. Default: counted as a strike.
    */
-  onRateLimited(retryAfterSeconds: number | undefined): void {
+  onRateLimited(retryAfterSeconds: number | undefined, startedAt?: number): void {
     this.rateLimited++;
     const now = this.now();
     this.pruneWindow();
-    const waitMs =
+    const asked =
       retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)
         ? retryAfterSeconds * 1000
         : this.window.length > 0
           ? this.window[0]!.t + this.windowMs - now
           : this.windowMs;
-    this.blockedUntil = Math.max(this.blockedUntil, now + Math.max(0, waitMs));
+    const outcome = this.strikes.refused(Math.max(0, asked), now, startedAt);
+    this.blockedUntil = Math.max(this.blockedUntil, now + outcome.waitMs);
+    if (outcome.dayLimit && !this.dayRefusal) {
+      this.dayRefusal = new RateLimitedError(`the service answered 429 ${outcome.strikes} times in a row, each time after waiting as it asked: taken as its daily limit`, {
+        hint: 'the workspace has likely spent its daily requests (1,440 a day); the remaining work is deferred to the next run',
+      });
+    }
   }
 
   /**
@@ -282,15 +352,23 @@ export class RateBudget {
    */
   schedule(count: number): number[] {
     this.pruneWindow();
-    const window = this.window.map((s) => (s.settled ? s.t : this.now()));
+    // [time, weight] of each slot, oldest first; `used` is the sum of the weights.
+    const window = this.window.map((s): [number, number] => [s.settled ? s.t : this.now(), s.weight ?? 1]);
+    let used = window.reduce((n, [, w]) => n + w, 0);
+    const leave = (t: number) => {
+      while (window.length > 0 && window[0]![0] <= t - this.windowMs) used -= window.shift()![1];
+    };
     const times: number[] = [];
     let t = Math.max(this.now(), this.blockedUntil);
     const dayLeft = this.dayRemaining();
     for (let i = 0; i < Math.min(count, dayLeft); i++) {
-      while (window.length > 0 && window[0]! <= t - this.windowMs) window.shift();
-      if (window.length >= this.limit) t = window[0]! + this.windowMs;
-      while (window.length > 0 && window[0]! <= t - this.windowMs) window.shift();
-      window.push(t);
+      leave(t);
+      while (used >= this.limit && window.length > 0) {
+        t = Math.max(t, window[0]![0] + this.windowMs);
+        leave(t);
+      }
+      window.push([t, 1]);
+      used++;
       times.push(t);
     }
     return times;
@@ -304,7 +382,10 @@ export class RateBudget {
 
   private pruneWindow(): void {
     const cutoff = this.now() - this.windowMs;
-    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) this.recent.push(this.window.shift()!.t);
+    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) {
+      const left = this.window.shift()!;
+      if (left.weight === undefined) this.recent.push(left.t);
+    }
     while (this.recent.length > 0 && this.recent[0]! <= cutoff - this.windowMs) this.recent.shift();
   }
 

@@ -5,7 +5,8 @@
  * - `Accept` and `Content-Type: application/json` on every request, and
  *   `Authorization: Bearer <token>` when a token is given.
  * - The request waits for its slot in the {@link RateBudget}, which the response's
- *   `x-ratelimit-*` headers then correct; a 429 blocks the budget until `Retry-After`.
+ *   `x-ratelimit-*` headers then correct (once bounded: `rate-headers.ts`); a 429 blocks
+ *   the budget until `Retry-After`, any other answer ends a series of 429s.
  * - The body is read up to a size cap, and the status is judged by `http-errors.ts`.
  *
  * Retrying is the caller's (`retry.ts`).
@@ -17,6 +18,7 @@ import { ChangelogSyncError, RateLimitedError } from '../errors.js';
 import { headerNumber } from './headers.js';
 import { cutOffError, noResponseError, responseError } from './http-errors.js';
 import type { RateBudget } from './rate-budget.js';
+import { readRateHeaders } from './rate-headers.js';
 
 /** The methods the interface uses. */
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -31,6 +33,10 @@ export interface Transport {
   maxResponseBytes: number;
   /** Receives every response's method, URL, status and duration (for `--verbose`). */
   onResponse?: ((info: { method: string; url: string; status: number; ms: number }) => void) | undefined;
+  /** Told, once per header name, that a rate-limit header was out of bounds and ignored. */
+  onNote?: ((message: string) => void) | undefined;
+  /** Names of the headers already noted (filled by {@link exchange}). */
+  noted?: Set<string>;
 }
 
 /** One request. */
@@ -115,8 +121,17 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
     throw cutOffError(method, url, status, cause);
   }
   transport.onResponse?.({ method, url, status, ms: Date.now() - started });
+  const rate = readRateHeaders(res.headers, budget.perMinute);
+  for (const note of rate.ignored) {
+    const name = note.slice(0, note.indexOf(' '));
+    transport.noted ??= new Set();
+    if (transport.noted.has(name)) continue;
+    transport.noted.add(name);
+    transport.onNote?.(`${method} ${url}: ${status}: ${note}`);
+  }
   // A 429's "remaining: 0" is what Retry-After already says, more precisely (onRateLimited below).
-  budget.observe(headerNumber(res.headers, 'x-ratelimit-limit'), status === 429 ? undefined : headerNumber(res.headers, 'x-ratelimit-remaining'), slot.startedAt);
+  budget.observe(rate.limit, status === 429 ? undefined : rate.remaining, slot.startedAt);
+  if (status !== 429) budget.onAnswered();
 
   let json: unknown;
   let jsonError: unknown;
@@ -128,7 +143,7 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
     }
   }
   const error = responseError({ method, url, status, headers: res.headers, text, json, jsonError });
-  if (error instanceof RateLimitedError) budget.onRateLimited(error.retryAfter);
+  if (error instanceof RateLimitedError) budget.onRateLimited(error.retryAfter, slot.startedAt);
   if (error) throw error;
   return { status, url, json };
 }

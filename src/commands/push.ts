@@ -7,10 +7,13 @@ import type { ChangelogClient } from '../api/client.js';
 import type { CheckProblem } from '../mirror/entry-check.js';
 import { stripPath } from '../mirror/entry-problems.js';
 import type { Config } from '../config.js';
+import { ChangelogSyncError } from '../errors.js';
+import { fileError, isErrnoError } from '../file-error.js';
 import { assertInsideProject } from '../project-path.js';
 import { localImageProbe } from '../mirror/image-probe.js';
 import { push } from '../mirror/push.js';
 import type { PushResult } from '../mirror/push-run.js';
+import { stoppedPushResult } from '../mirror/push-stopped.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { problemText } from './check.js';
@@ -55,6 +58,40 @@ export function formatPush(r: PushResult): string {
   for (const p of r.rejected) lines.push(`  x ${p.file}: not sent (${plural(p.problems?.length || 1, 'problem', 'problems')}, listed above)`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
+}
+
+/** Each entry a stopped push created (or found) before the error: file, identifier, and whether the identifier is in the file. */
+export function createdBeforeError(r: PushResult): Array<{ file: string; identifier: string; written_back: boolean }> {
+  return [
+    ...r.pushed.map((p) => ({ file: p.file, identifier: p.identifier, written_back: true })),
+    ...r.pending.flatMap((p) => (p.identifier ? [{ file: p.file, identifier: p.identifier, written_back: false }] : [])),
+  ];
+}
+
+/** The lines that close the report of a push an error stopped: what exists on the service now, and what was not sent. */
+export function formatStopped(r: PushResult): string[] {
+  const created = createdBeforeError(r);
+  const notSent = r.pending.filter((p) => !p.identifier).length;
+  const lines = [`Stopped by the error below: ${created.length === 0 ? 'nothing was created on the service before it' : `${plural(created.length, 'entry', 'entries')} on the service from this run's files`}${notSent ? `; ${plural(notSent, 'file', 'files')} not settled (listed above)` : ''}.`];
+  for (const c of created) {
+    lines.push(`  ${c.file} -> ${c.identifier}: ${c.written_back ? 'identifier written to the file' : 'identifier NOT written to the file (the next push writes it and sends nothing)'}`);
+  }
+  return lines;
+}
+
+/**
+ * Attaches what a push had done to the error that stopped it, for the error handler to
+ * list before the error (human report and `--json`): a 401 mid-run, a full disk.
+ * @param data the `--json` document's fields besides `error`, from the push's result.
+ * @returns the error to throw (a file system's error becomes `E_FILE`, to carry the report).
+ */
+export function withStoppedPushReport(err: unknown, data: (r: PushResult) => Record<string, unknown>): unknown {
+  const r = stoppedPushResult(err);
+  if (!r || (r.pushed.length === 0 && r.pending.length === 0)) return err;
+  const error = isErrnoError(err) ? fileError(err, { file: err.path ?? '(a file)', step: 'pushing' }) : err;
+  if (!(error instanceof ChangelogSyncError)) return err;
+  error.done = { lines: [formatPush(r), ...formatStopped(r)], data: { ...data(r), created: createdBeforeError(r) } };
+  return error;
 }
 
 /**
@@ -106,7 +143,9 @@ export async function pushCommand(config: Config, reporter: Reporter, options: {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
     // Only when something will be sent: a dry run creates nothing.
     if (!options.dryRun) reporter.info(irrevocable(config.root));
-    const result = await pushWithProgress(ctx.client, config, reporter, options);
+    const result = await pushWithProgress(ctx.client, config, reporter, options).catch((err: unknown) => {
+      throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
+    });
     reportRejected(reporter, config.contentDir, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);

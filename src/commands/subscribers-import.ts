@@ -19,6 +19,7 @@ import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from
 const REASON_LABEL: Record<SkipReason, string> = {
   duplicate: 'duplicate in the file',
   exists: 'already a subscriber',
+  'added-earlier': 'added by an earlier run that was stopped',
   'missing-email': 'no email address',
   'invalid-email': 'invalid email address',
   'too-many-fields': 'too many fields',
@@ -98,8 +99,10 @@ export function formatImport(r: ImportResult, display: EmailDisplay): string {
   const notSent = r.notSent.filter(() => !r.dryRun);
   if (notSent.length) {
     const deferred = notSent.filter((n) => n.reason === 'deferred').length;
+    const interrupted = notSent.filter((n) => n.reason === 'interrupted').length;
+    const afterFailure = notSent.length - deferred - interrupted;
     lines.push(
-      `Not sent (${notSent.length.toLocaleString('en-US')}): ${deferred ? `${deferred.toLocaleString('en-US')} deferred: the day's request budget is spent; ` : ''}${notSent.length - deferred ? `${(notSent.length - deferred).toLocaleString('en-US')} after a failed batch; ` : ''}run the same import again: rows already added are skipped`,
+      `Not sent (${notSent.length.toLocaleString('en-US')}): ${deferred ? `${deferred.toLocaleString('en-US')} deferred: the day's request budget is spent; ` : ''}${afterFailure ? `${afterFailure.toLocaleString('en-US')} after a failed batch; ` : ''}${interrupted ? `${interrupted.toLocaleString('en-US')} after the run was told to stop (SIGTERM or Ctrl-C); ` : ''}run the same import again: rows already added are skipped`,
     );
     lines.push(...cap(notSent, 20, (n) => `  line ${n.line}  ${printable(display.email(n.email))}`, '  '));
   }
@@ -112,7 +115,7 @@ export function importSummaryMarkdown(r: ImportResult): string {
   return countsMarkdown(`subscribers import${r.dryRun ? ' (dry run)' : ''}`, [
     ['rows', r.rows],
     [r.dryRun ? 'to add' : 'added', r.dryRun ? r.batches.filter((b) => b.status === 'planned').reduce((n, b) => n + b.size, 0) : r.added.length],
-    ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists'])],
+    ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists', 'added-earlier'])],
     ['skipped: invalid rows', skipped(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date'])],
     ['refused: no verification date (consent)', skipped(['no-verification-date'])],
     ['failed', r.failed.length],
@@ -130,7 +133,7 @@ export function formatImportBatch(b: ImportBatchSummary, total: number): string 
 /** Exit code of an import: failed > invalid rows > deferred > ok. */
 export function importExitCode(r: ImportResult): ExitCode {
   return worstExit([
-    r.failed.length > 0 || r.notSent.some((n) => n.reason === 'not-sent') ? EXIT.ERROR : EXIT.OK,
+    r.failed.length > 0 || r.notSent.some((n) => n.reason === 'not-sent' || n.reason === 'interrupted') ? EXIT.ERROR : EXIT.OK,
     r.skipped.some((s) => INVALID_REASONS.has(s.reason)) ? EXIT.INVALID : EXIT.OK,
     r.notSent.some((n) => n.reason === 'deferred') ? EXIT.DEFERRED : EXIT.OK,
   ]);
@@ -161,7 +164,17 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
     try {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);
       const bar = reporter.counter('import');
+      // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every row.
+      const stop = new AbortController();
+      const onSignal = (signal: NodeJS.Signals) => {
+        reporter.warn(`${signal}: stopping after the batch in flight; the report below accounts for every row`);
+        stop.abort();
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
       const result = await importSubscribers({
+        signal: stop.signal,
+        stateDir: config.stateDir,
         client: ctx.client,
         csv,
         verifiedAt,
@@ -172,7 +185,11 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
           bar.update(b.index, total);
           bar.line(display.text(formatImportBatch(b, total)));
         },
-      }).finally(() => bar.stop());
+      }).finally(() => {
+        bar.stop();
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      });
       reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);

@@ -35,6 +35,7 @@ export function batchOutcome(b: { status: string; error?: { code: string; messag
   if (b.status === 'done') return done;
   if (b.status === 'failed') return `failed: ${b.error?.code}: ${b.error?.message}`;
   if (b.status === 'deferred') return "deferred: the day's request budget is spent";
+  if (b.status === 'interrupted') return 'not sent: the run was told to stop (SIGTERM or Ctrl-C) before it';
   return 'not sent: an earlier batch failed';
 }
 

@@ -24,7 +24,7 @@ import { requireServiceInActions } from './actions-secrets.js';
 import { openContext } from './context.js';
 import { isDemo, startDemo } from './demo.js';
 import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
-import { formatPush, pushExitCode, pushWithProgress, reportRejected } from './push.js';
+import { formatPush, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from './push.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -59,7 +59,9 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     if (!dryRun) failpoint('sync:after-pull');
     reporter.info(formatPull(pulled));
     reporter.info('Pushing new local entries ...');
-    const pushed = await pushWithProgress(ctx.client, config, reporter, { dryRun });
+    const pushed = await pushWithProgress(ctx.client, config, reporter, { dryRun }).catch((err: unknown) => {
+      throw withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pulled, push: r }));
+    });
     if (!dryRun) failpoint('sync:after-push');
     reporter.info(formatPush(pushed));
     let built;

@@ -27,8 +27,19 @@ export interface EmulatorFaults {
   latencyMs?: number;
   /** Answer the next N API requests with 429 (a burst), before doing anything. */
   rateLimitBurst?: number;
-  /** `Retry-After` seconds sent with injected 429s. Default 1. */
+  /** `Retry-After` seconds sent with injected 429s (0 allowed). Default 1. */
   rateLimitBurstRetryAfter?: number;
+  /** Send the injected 429s without `Retry-After`. */
+  rateLimitBurstNoRetryAfter?: boolean;
+  /**
+   * `Retry-After` seconds sent when the per-day limit refuses, instead of the time until
+   * the day frees a request: a service that answers its daily limit like its minute limit.
+   */
+  dayLimitRetryAfter?: number;
+  /** Sent as `x-ratelimit-limit` on every answer instead of the real limit (any text: `2000000000`, `-1`, `1.5`). */
+  rateLimitLimitHeader?: string;
+  /** Sent as `x-ratelimit-remaining` on every answer instead of the real count. */
+  rateLimitRemainingHeader?: string;
   /** Answer API requests with an HTML page (status 200) instead of JSON. */
   htmlBody?: boolean;
   /** Answer API requests with malformed JSON (status 200). */

@@ -190,18 +190,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const limiter = limiterFor(ws);
     const minuteWait = limiter.minute.waitMs();
     const dayWait = limiter.day.waitMs();
+    // The rate-limit headers, as counted or as a fault sends them.
+    const rateHeaders = (remaining: number) => ({
+      'x-ratelimit-limit': faults.rateLimitLimitHeader ?? String(perMinute),
+      'x-ratelimit-remaining': faults.rateLimitRemainingHeader ?? String(remaining),
+    });
     if (minuteWait > 0 || dayWait > 0) {
       await readBody(req);
-      const retryAfter = Math.max(1, Math.ceil(Math.max(minuteWait, dayWait) / 1000));
-      return r.reply(429, { message: 'Too Many Attempts.' }, {
-        'retry-after': String(retryAfter),
-        'x-ratelimit-limit': String(perMinute),
-        'x-ratelimit-remaining': '0',
-      });
+      const asked = dayWait > 0 && faults.dayLimitRetryAfter !== undefined ? faults.dayLimitRetryAfter : Math.max(1, Math.ceil(Math.max(minuteWait, dayWait) / 1000));
+      return r.reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(asked), ...rateHeaders(0) });
     }
     limiter.minute.take();
     limiter.day.take();
-    const rl = { 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': String(limiter.minute.remaining()) };
+    const rl = rateHeaders(limiter.minute.remaining());
     const body = await readBody(req);
     if (method === 'POST' && url.pathname === '/api/entry') record.slug = slugOf(body);
 
@@ -209,7 +210,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (faults.rateLimitBurst && faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
       record.fault = '429-burst';
-      return r.reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
+      const retryAfter: Record<string, string> = faults.rateLimitBurstNoRetryAfter ? {} : { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1) };
+      return r.reply(429, { message: 'Too Many Attempts.' }, { ...retryAfter, ...rateHeaders(0) });
     }
     const random = faults.random ?? Math.random;
     if (faults.pause) await faults.pause.catch(() => undefined);

@@ -28,6 +28,7 @@ import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
+import { fileError } from '../file-error.js';
 import type { ProcessIdentity } from './process-alive.js';
 import { JOURNAL_FILE } from './state.js';
 
@@ -78,7 +79,8 @@ export class Journal {
 
   /**
    * Opens `.changelog/journal.json` (empty when absent).
-   * @throws {ChangelogSyncError} `E_FILE` when it exists and is not a journal.
+   * @throws {ChangelogSyncError} `E_FILE` when it exists and is not a journal, or cannot be
+   *   read (a directory in its place, no permission), naming it.
    */
   static async open(stateDir: string): Promise<Journal> {
     const journal = new Journal(join(stateDir, JOURNAL_FILE));
@@ -86,7 +88,7 @@ export class Journal {
     try {
       text = await readFile(journal.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(err, { file: journal.path, step: 'reading the push journal' });
     }
     if (text !== undefined && text.trim() !== '') {
       try {
@@ -112,13 +114,19 @@ export class Journal {
     return this.records.get(file);
   }
 
-  /** Records (or replaces) a record and waits until it is on disk. */
+  /**
+   * Records (or replaces) a record and waits until it is on disk.
+   * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
+   */
   async put(record: JournalRecord): Promise<void> {
     this.records.set(record.file, record);
     await this.flush();
   }
 
-  /** Removes a settled record and waits until that is on disk. */
+  /**
+   * Removes a settled record and waits until that is on disk.
+   * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
+   */
   async remove(file: string): Promise<void> {
     if (!this.records.delete(file)) return;
     await this.flush();
@@ -133,9 +141,13 @@ export class Journal {
     const next = this.flushing.then(async () => {
       this.queued = undefined;
       const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
-      await mkdir(dirname(this.path), { recursive: true });
-      failpoint('journal:before-flush');
-      await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
+      try {
+        await mkdir(dirname(this.path), { recursive: true });
+        failpoint('journal:before-flush');
+        await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
+      } catch (err) {
+        throw fileError(err, { file: this.path, step: 'saving the push journal (the record of each POST, written before it is sent)' });
+      }
       failpoint('journal:after-flush');
     });
     this.queued = next;

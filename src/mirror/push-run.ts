@@ -91,8 +91,12 @@ export interface PushResult {
   /** Files to send this run or deferred, in order (oldest first). */
   plan: PushPlanItem[];
   pushed: PushedItem[];
-  /** Not settled this run; tried again by the next (with the reason). Includes the deferred. */
-  pending: Array<PushPlanItem & { reason: string }>;
+  /**
+   * Not settled this run; tried again by the next (with the reason). Includes the deferred.
+   * `identifier` is set for a file created on the service whose identifier could not be
+   * written back (the journal keeps it; the next run writes it and sends nothing).
+   */
+  pending: Array<PushPlanItem & { reason: string; identifier?: string }>;
   /** Not sent this run: the day's request budget cannot cover them, or an image they show does not answer yet (a subset of `pending`). */
   deferred: PushPlanItem[];
   /** The files of `deferred` held back because an image they show does not answer yet (`image-probe.ts`); absent when none was checked. */

@@ -19,6 +19,7 @@ import { defer, isBudgetRefusal, pend, planItem, type Run } from './push-run.js'
 import { findRecord, settle } from './push-settle.js';
 import { fenceLost } from './push-fence.js';
 import { thisProcess } from './process-alive.js';
+import { stopSending } from './push-stopped.js';
 
 /** Send rounds per run: a POST refused by a 5xx before anything was created is sent again at most this many times minus one. */
 const MAX_SEND_ROUNDS = 3;
@@ -40,21 +41,35 @@ interface Unresolved {
   reason: string;
 }
 
-/** Sends the files in rounds (see {@link MAX_SEND_ROUNDS}). */
+/**
+ * Sends the files in rounds (see {@link MAX_SEND_ROUNDS}).
+ * @throws the first error that stopped a file's send (a journal or file that cannot be
+ *   written), once every send in flight has settled and no other was started after it.
+ */
 export async function send(run: Run, files: PushCandidate[]): Promise<void> {
   const limit = pLimit(run.options.concurrency ?? 4);
   let round = files;
   let sent = 0;
   for (let n = 1; round.length > 0; n++) {
     const unresolved: Unresolved[] = [];
+    const failures: unknown[] = [];
     await Promise.all(
       round.map((c) =>
         limit(async () => {
-          await sendOne(run, c, unresolved);
+          try {
+            await sendOne(run, c, unresolved);
+          } catch (err) {
+            failures.push(err);
+            stopSending(run, c, err);
+          }
           if (n === 1) run.options.onSent?.(++sent, files.length);
         }),
       ),
     );
+    if (failures.length > 0) {
+      for (const u of unresolved) pend(run.result, u.c, `outcome unknown (${u.reason}), and the run stopped before asking the service; the journal keeps its record: the next run looks it up before sending again`);
+      throw failures[0];
+    }
     const notCreated = unresolved.length > 0 ? await reconcile(run, unresolved) : [];
     if (n >= MAX_SEND_ROUNDS || run.stop) {
       for (const u of notCreated) pend(run.result, u.c, `not created (${u.reason}); the next run sends it again`);
@@ -130,7 +145,11 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
   if (answer.identifier) {
     const status = answer.entry?.status ?? expectedStatus(c.entry, run.options.today);
     const next: JournalRecord = { ...record, state: 'created', identifier: answer.identifier, status };
-    await journal.put(next);
+    await journal.put(next).catch((err: unknown) => {
+      // Created, and the journal still says `sending`: the next run finds it by its slug.
+      result.pending.push({ ...planItem(c), identifier: answer.identifier, reason: `created on the service as ${answer.identifier}, but the identifier was neither journaled nor written to the file (${(err as Error).message}); the next run finds it by its slug and writes it, sending nothing` });
+      throw err;
+    });
     failpoint('push:after-journal-created');
     await settle(run, c, next, answer.identifier, status, 'created');
   } else {

@@ -9,7 +9,7 @@ import type { RemoteEntry } from '../api/schemas.js';
 import { failpoint } from '../failpoint.js';
 import type { JournalRecord } from './journal.js';
 import type { PushCandidate } from './push-plan.js';
-import { pend, planItem, type PushedItem, type Run } from './push-run.js';
+import { planItem, type PushedItem, type Run } from './push-run.js';
 import { writeBack } from './write-back.js';
 
 /**
@@ -40,19 +40,25 @@ export async function settle(run: Run, c: PushCandidate, record: JournalRecord |
   try {
     await writeBack(run.options.contentDir, c.file, identifier, status, item.slug, run.state);
   } catch (err) {
+    result.pending.push({
+      ...planItem(c),
+      identifier,
+      reason: `created on the service as ${identifier}, but the identifier could not be written to the file (${(err as Error).message}); fix the file and push again: it writes the identifier and sends nothing`,
+    });
     await journal.put({
       ...(record ?? { file: c.file, slug: item.slug, title: c.entry.data.title, startedAt: new Date().toISOString() }),
       state: 'created',
       identifier,
       status,
     });
-    pend(result, c, `created on the service as ${identifier}, but the identifier could not be written to the file (${(err as Error).message}); fix the file and push again: it writes the identifier and sends nothing`);
     return;
   }
   failpoint('push:after-write-back');
+  // Listed as soon as its identifier is in the file, so that an error removing the journal
+  // record (a full disk) still reports it as created and written back.
+  result.pushed.push(item);
   if (record) {
     await journal.remove(record.file);
     failpoint('push:after-journal-remove');
   }
-  result.pushed.push(item);
 }

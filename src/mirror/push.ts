@@ -52,6 +52,7 @@ import type { PushLease } from './push-lease.js';
 import { defer, isBudgetRefusal, pend, planItem, type PushOptions, type PushResult, type Run } from './push-run.js';
 import { send } from './push-send.js';
 import { settle } from './push-settle.js';
+import { stopPush } from './push-stopped.js';
 import { loadState, saveState } from './state.js';
 import { removeLeftoverTempFiles } from './temp-files.js';
 import { assertWorkspaceBinding } from './workspace-binding.js';
@@ -62,7 +63,9 @@ import { assertWorkspaceBinding } from './workspace-binding.js';
  * @throws {ChangelogSyncError} `E_LOCKED` when another process pushes to this content
  *   directory; `E_WORKSPACE_MISMATCH`, `E_AUTH` (nothing sent then), or a failure of the
  *   initial remote listing. Failures of single POSTs are reported per file, not thrown;
- *   an `E_AUTH` met while sending is thrown after the report is complete on disk.
+ *   an `E_AUTH` met while sending, or a file that cannot be written (`E_FILE`: the journal,
+ *   the state), is thrown after the report is complete on disk, with the result so far:
+ *   see `stoppedPushResult` (`push-stopped.ts`).
  */
 export async function push(options: PushOptions): Promise<PushResult> {
   const dryRun = options.dryRun ?? false;
@@ -77,6 +80,8 @@ export async function push(options: PushOptions): Promise<PushResult> {
       options.onProgress?.(note);
     }
     await pushLocked(options, result, lock, fence);
+  } catch (err) {
+    throw stopPush(err, result);
   } finally {
     result.dayRemaining = options.client.budget.dayRemaining();
     await fence.lease?.release();

@@ -17,6 +17,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import type { DailyLedger } from '../api/rate-budget.js';
 import { failpoint } from '../failpoint.js';
+import { fileStep } from '../file-error.js';
 
 /** What the state knows of one remote entry. */
 export interface EntryState {
@@ -157,12 +158,18 @@ export async function loadState(stateDir: string): Promise<SyncState> {
   return { version: 1, workspace: json.workspace, entries: Object.assign(Object.create(null) as Record<string, EntryState>, json.entries) };
 }
 
-/** Saves the state atomically when it changed. @returns true when written. */
+/**
+ * Saves the state atomically when it changed. @returns true when written.
+ * @throws {ChangelogSyncError} `E_FILE` naming `state.json` when it cannot be written.
+ */
 export async function saveState(stateDir: string, state: SyncState): Promise<boolean> {
   // Sorted by identifier so that the committed file diffs cleanly.
   const entries = Object.fromEntries(Object.entries(state.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // Object.fromEntries defines own properties, so an identifier `__proto__` is kept as data.
-  const written = await writeJsonIfChanged(join(stateDir, STATE_FILE), { version: 1, workspace: state.workspace, entries }, () => failpoint('state:tmp-created'));
+  const path = join(stateDir, STATE_FILE);
+  const written = await fileStep({ file: path, step: 'saving the sync state' }, () =>
+    writeJsonIfChanged(path, { version: 1, workspace: state.workspace, entries }, () => failpoint('state:tmp-created')),
+  );
   if (written) failpoint('state:after-save');
   return written;
 }
@@ -173,7 +180,11 @@ export async function loadLedger(stateDir: string): Promise<DailyLedger> {
   return Array.isArray(json?.ledger) ? json.ledger : [];
 }
 
-/** Saves the daily ledger when it changed. */
+/**
+ * Saves the daily ledger when it changed.
+ * @throws {ChangelogSyncError} `E_FILE` naming `budget.json` when it cannot be written.
+ */
 export async function saveLedger(stateDir: string, ledger: DailyLedger): Promise<boolean> {
-  return writeJsonIfChanged(join(stateDir, BUDGET_FILE), { ledger });
+  const path = join(stateDir, BUDGET_FILE);
+  return fileStep({ file: path, step: "saving the day's request ledger" }, () => writeJsonIfChanged(path, { ledger }));
 }

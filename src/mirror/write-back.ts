@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
+import { fileError } from '../file-error.js';
 import { parseEntryFile } from './entry-file.js';
 import { hasFieldLine } from './frontmatter.js';
 import { addFrontmatterFields } from './frontmatter-writer.js';
@@ -24,7 +25,8 @@ const WRITE_BACK_ATTEMPTS = 5;
  * Just before the new text is written, the file is read again; if a writer saved it in
  * between, the write-back starts over from that content.
  *
- * @throws {ChangelogSyncError} `E_FILE` when the file is gone or has no frontmatter block.
+ * @throws {ChangelogSyncError} `E_FILE` when the file is gone or has no frontmatter block, or
+ *   cannot be written (a full disk, a directory in its place, no permission), naming it and the step.
  */
 export async function writeBack(contentDir: string, rel: string, identifier: string, status: string | undefined, slug: string, state: SyncState): Promise<void> {
   const abs = join(contentDir, rel);
@@ -33,7 +35,7 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
     try {
       current = await readFile(abs, 'utf8');
     } catch (cause) {
-      throw new ChangelogSyncError('E_FILE', `${rel} cannot be read: ${(cause as Error).message}`, { file: rel, cause });
+      throw fileError(cause, { file: rel, step: 'reading the file to write the identifier back' });
     }
     const fields: Record<string, string> = {};
     if (!hasFieldLine(current, 'slug')) fields.slug = slug;
@@ -54,7 +56,9 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
       });
     } catch (err) {
       if (changed && attempt < WRITE_BACK_ATTEMPTS) continue;
-      throw err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
+      if (err instanceof ChangelogSyncError) throw err;
+      if (changed) throw new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
+      throw fileError(err, { file: rel, step: 'writing the identifier back into the file' });
     }
     // Recorded as pull records a file (CRLF read as LF; what mirrors the service apart), so
     // that a checkout with core.autocrlf or a tag added later is not taken for an edit.

@@ -3,11 +3,15 @@
  * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
  *
  * A command that has printed its report returns its exit code (ranked by `worstExit`);
- * it throws only when it could not finish, and then this handler reports the error.
+ * it throws only when it could not finish, and then this handler reports the error, after
+ * what the command had done when the error carries it (`ChangelogSyncError.done`). A
+ * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
+ * its path and code with its fix (`E_FILE`), not as an unexpected error.
  *
  * @module
  */
 import { ChangelogSyncError, type ErrorCode } from '../errors.js';
+import { fileError, isErrnoError } from '../file-error.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
 
@@ -24,16 +28,23 @@ function causeText(cause: unknown): string {
 /**
  * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
  * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
- * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`).
+ * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`, but a file
+ * system's error as `E_FILE`).
  */
 export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
+  if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {
+    err = fileError(err, { file: err.path ?? '(a file the step did not name)', step: err.syscall ? `a file operation (${err.syscall})` : 'a file operation' });
+  }
   if (err instanceof ChangelogSyncError) {
     const where = err.file ? `${err.file}${err.line ? `:${err.line}` : ''}: ` : '';
     const message = err.file && err.message.startsWith(err.file) ? err.message : `${where}${err.message}`;
+    const json = { code: err.code, message: err.message, status: err.status, file: err.file, line: err.line, field: err.field, hint: err.hint };
+    // What was done first (stdout, or the --json document), then the error (stderr).
+    if (err.done) reporter.result(err.done.lines.join('\n'), { ...err.done.data, error: json });
+    else if (reporter.json) reporter.result('', { error: json });
     reporter.error(`error ${err.code}: ${message}`);
     if (err.hint) reporter.error(`  fix: ${err.hint}`);
     if (debug) reporter.error(String(err.stack ?? '') + (err.cause ? `\ncaused by: ${causeText(err.cause)}` : ''));
-    if (reporter.json) reporter.result('', { error: { code: err.code, message: err.message, status: err.status, file: err.file, line: err.line, field: err.field, hint: err.hint } });
     return err.code === 'E_USAGE' ? EXIT.USAGE : EXIT.ERROR;
   }
   // Anything may be thrown: an error, or a value with or without a message.

@@ -37,9 +37,10 @@ export function toBatches<T>(items: readonly T[], size: number): T[][] {
  * - `failed`: the request failed (see `error`);
  * - `deferred`: not sent, the day's request budget is spent (or the service kept
  *   answering 429): the next run can send it;
- * - `not-sent`: not sent because an earlier batch failed in a way that would fail it too.
+ * - `not-sent`: not sent because an earlier batch failed in a way that would fail it too;
+ * - `interrupted`: not sent because the run was told to stop (SIGTERM, Ctrl-C) before it.
  */
-export type BatchStatus = 'done' | 'failed' | 'deferred' | 'not-sent';
+export type BatchStatus = 'done' | 'failed' | 'deferred' | 'not-sent' | 'interrupted';
 
 /** One batch and its outcome. */
 export interface BatchRun<T, R> {
@@ -70,16 +71,20 @@ const AMBIGUOUS: ReadonlySet<ErrorCode> = new Set(['E_NETWORK', 'E_SERVICE', 'E_
  * @param batches the batches, in order.
  * @param send sends one batch (through the client, hence through its rate budget).
  * @param onBatch told about each batch as soon as its outcome is known.
+ * @param signal once aborted, no further batch is sent: the batch in flight finishes (its
+ *   answer tells what the service did), the rest are `interrupted`.
  */
 export async function runBatches<T, R>(
   batches: T[][],
   send: (items: T[]) => Promise<R>,
   onBatch?: (run: BatchRun<T, R>, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<Array<BatchRun<T, R>>> {
   const runs: Array<BatchRun<T, R>> = [];
-  let stop: 'deferred' | 'not-sent' | undefined;
+  let stop: 'deferred' | 'not-sent' | 'interrupted' | undefined;
   for (const [i, items] of batches.entries()) {
     let run: BatchRun<T, R>;
+    if (!stop && signal?.aborted) stop = 'interrupted';
     if (stop) run = { index: i + 1, items, status: stop };
     else {
       try {

@@ -6,7 +6,8 @@
  * is sent, and every row ends up in exactly one list of the result, with its line:
  *
  * - **skipped**: a duplicate of an earlier row, already a subscriber (one `GET` first,
- *   or the service skipped it), or invalid (no or a malformed address, a malformed date,
+ *   or the service skipped it), added by an earlier run of the import that was stopped
+ *   (`import-progress.ts`), or invalid (no or a malformed address, a malformed date,
  *   too many fields), or refused by the consent rule;
  * - **added**: in the service's answer to a batch (or, after a lost answer, found in
  *   the list);
@@ -26,12 +27,14 @@ import type { ErrorCode } from '../errors.js';
 import type { Subscriber } from '../api/schemas.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
+import { ImportProgress } from './import-progress.js';
 import { emailKey, normalizeDate, normalizeEmail, utcToday } from './validate.js';
 
 /** Why a row was not sent. */
 export type SkipReason =
   | 'duplicate'
   | 'exists'
+  | 'added-earlier'
   | 'missing-email'
   | 'invalid-email'
   | 'too-many-fields'
@@ -80,10 +83,10 @@ interface FailedRow extends ImportRow {
   message: string;
 }
 
-/** A row that was not sent: `deferred` (budget spent) or `not-sent` (after a failure). */
+/** A row that was not sent: `deferred` (budget spent), `not-sent` (after a failure) or `interrupted` (the run was told to stop). */
 interface NotSentRow extends ImportRow {
   batch: number;
-  reason: 'deferred' | 'not-sent';
+  reason: 'deferred' | 'not-sent' | 'interrupted';
 }
 
 /** One batch of the import. */
@@ -145,6 +148,13 @@ export interface ImportOptions {
   today?: string;
   /** Told about each batch as soon as its outcome is known. */
   onBatch?: (batch: ImportBatchSummary, total: number) => void;
+  /** The state directory, where each batch's progress is recorded for a rerun (`import-progress.ts`); none without it. */
+  stateDir?: string;
+  /**
+   * Once aborted (SIGTERM, Ctrl-C), no further batch is sent: the batch in flight finishes,
+   * and the result accounts for every row (the rest `interrupted`).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -266,6 +276,8 @@ export async function importSubscribers(options: ImportOptions): Promise<ImportR
   const sentBefore = client.budget.sent;
   const existing = await client.listSubscribers();
   const plan = planImport(csv, existing, { verifiedAt: options.verifiedAt, today });
+  const progress = options.stateDir ? await ImportProgress.open(options.stateDir, csv.rows) : undefined;
+  progress?.markEarlier(plan.skipped);
   // One request stays in reserve for the check after a lost answer.
   const requestsLeft = client.budget.dayRemaining() - 1;
   const batchSize = options.batchSize ?? defaultBatchSize(plan.toSend.length, requestsLeft);
@@ -284,16 +296,20 @@ export async function importSubscribers(options: ImportOptions): Promise<ImportR
       if (!fits) notSent.push(...items.map((r) => ({ ...r, batch: i + 1, reason: 'deferred' as const })));
     });
   } else {
+    let sent = 0;
+    const addBatch = (items: ImportRow[]) => client.addSubscribers(items.map((r) => ({ name: r.name, email: r.email, verified_at: r.verified_at })));
     const runs = await runBatches(
       batches,
-      (items) => client.addSubscribers(items.map((r) => ({ name: r.name, email: r.email, verified_at: r.verified_at }))),
+      (items) => (progress ? progress.track(++sent, items, () => addBatch(items), (answer) => answer.map((s) => s.email)) : addBatch(items)),
       (run, total) => {
         const summary = summarize(run, added, skipped, failed, notSent);
         summaries.push(summary);
         options.onBatch?.(summary, total);
       },
+      options.signal,
     );
     await reconcileLostAnswers(client, runs, added, failed, summaries);
+    if (runs.every((r) => r.status === 'done')) await progress?.finish();
   }
 
   added.sort((a, b) => a.line - b.line);
@@ -353,7 +369,7 @@ function summarize(
     failed.push(...run.items.map((r) => ({ ...r, batch: run.index, code: error.code, message: error.message })));
   } else {
     if (run.error) summary.error = { code: run.error.code, message: run.error.message };
-    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as 'deferred' | 'not-sent' })));
+    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as NotSentRow['reason'] })));
   }
   return summary;
 }

@@ -51,6 +51,29 @@ describe('handleError', () => {
     }
   });
 
+  it('tells a file system error no step named by its path and code, with the fix, as E_FILE (not an unexpected error)', () => {
+    const enospc = Object.assign(new Error("ENOSPC: no space left on device, open '/p/.changelog/state.json'"), { code: 'ENOSPC', syscall: 'open', path: '/p/.changelog/state.json' });
+    const { reporter, out, err } = captureReporter({ json: true });
+    expect(handleError(enospc, reporter)).toBe(EXIT.ERROR);
+    expect(err()).toContain("error E_FILE: /p/.changelog/state.json: a file operation (open) failed: ENOSPC: no space left on device, open '/p/.changelog/state.json'\n");
+    expect(err()).toContain('  fix: the disk is full: free some space and run the same command again');
+    expect(err()).not.toContain('unexpected error');
+    expect(JSON.parse(out())).toMatchObject({ error: { code: 'E_FILE', file: '/p/.changelog/state.json' } });
+  });
+
+  it('lists what the command had done before the error (human: its report, then the error; --json: one document)', () => {
+    const error = new ChangelogSyncError('E_AUTH', 'POST /api/entry: 401');
+    error.done = { lines: ['Pushed 1 new entry', '  + a.md -> id-1'], data: { command: 'push', created: [{ file: 'a.md', identifier: 'id-1', written_back: true }] } };
+    const human = captureReporter();
+    handleError(error, human.reporter);
+    expect(human.out()).toBe('Pushed 1 new entry\n  + a.md -> id-1\n');
+    expect(human.err()).toContain('error E_AUTH: POST /api/entry: 401');
+    const json = captureReporter({ json: true });
+    handleError(error, json.reporter);
+    const doc = JSON.parse(json.out()) as { command: string; created: unknown[]; error: { code: string } };
+    expect(doc).toMatchObject({ command: 'push', created: [{ file: 'a.md', identifier: 'id-1', written_back: true }], error: { code: 'E_AUTH' } });
+  });
+
   it('prints stacks, and the cause, only with --debug', () => {
     const cause = new Error('socket hang up');
     const error = new ChangelogSyncError('E_NETWORK', 'no answer', { cause });

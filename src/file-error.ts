@@ -1,0 +1,74 @@
+/**
+ * A file system's error (`ENOSPC`, `EISDIR`, `EACCES`, ...) told the way a user can act
+ * on it (issue 25, item 8: every failure says what was done): the file, the step that was
+ * writing or reading it, what the system said, and the fix for that error.
+ *
+ * The step that does the write wraps its error with {@link fileError}; an error that
+ * escapes without it is still told by its path and code (`output/handle-error.ts`).
+ *
+ * @module
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import { ChangelogSyncError } from './errors.js';
+
+/** A Node.js system error: `code` (`ENOSPC`), and for file calls `syscall` and often `path`. */
+export type ErrnoError = Error & { code: string; syscall?: string; path?: string };
+
+/** True for a Node.js system error (an `Error` with a string `code` such as `ENOSPC`). */
+export function isErrnoError(err: unknown): err is ErrnoError {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
+}
+
+/** The fix for each system error a file step meets; others get a general one. */
+const FIXES: Record<string, string> = {
+  ENOSPC: 'the disk is full: free some space and run the same command again',
+  EDQUOT: 'the disk quota is used up: free some space and run the same command again',
+  EISDIR: 'a directory is where the file should be: move the directory away and run again',
+  ENOTDIR: 'a file is where a directory should be: move it away and run again',
+  EACCES: 'this user may not write there: check the owner and permissions of the file and of its directory',
+  EPERM: 'the operation is not permitted there: check the owner and permissions of the file and of its directory',
+  EROFS: 'the file system is read-only: run from a writable checkout',
+  EMFILE: 'too many open files: raise the limit (ulimit -n) and run again',
+  EIO: 'the disk reported an input/output error: check the disk and run again',
+};
+
+/**
+ * The error of a file step, as `E_FILE`: `<file>: <step> failed: <system message>`,
+ * with the fix for the system error. An error that is already a
+ * {@link ChangelogSyncError} is returned as it is.
+ *
+ * @param err what the step threw.
+ * @param where.file the file the step wrote or read (relative to the working directory, or absolute).
+ * @param where.step what the step was doing, as a phrase: `saving the sync state`.
+ */
+export function fileError(err: unknown, where: { file: string; step: string }): ChangelogSyncError {
+  if (err instanceof ChangelogSyncError) return err;
+  const code = isErrnoError(err) ? err.code : undefined;
+  const said = err instanceof Error ? err.message : String(err);
+  const file = shownPath(where.file);
+  return new ChangelogSyncError('E_FILE', `${file}: ${where.step} failed: ${said}`, {
+    file,
+    cause: err,
+    hint: (code && FIXES[code]) ?? 'check that the directory exists and is writable, and that the disk is not full',
+  });
+}
+
+/** An absolute path inside the working directory as a relative one (`.changelog/state.json`); others as given. */
+function shownPath(file: string): string {
+  if (!isAbsolute(file)) return file;
+  const rel = relative(process.cwd(), file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+}
+
+/**
+ * Runs a file step and turns its failure into {@link fileError}.
+ * @throws {ChangelogSyncError} `E_FILE` naming `where.file` and `where.step`.
+ */
+export async function fileStep<T>(where: { file: string; step: string }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw fileError(err, where);
+  }
+}
