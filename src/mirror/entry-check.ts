@@ -11,12 +11,17 @@
  * date to tell them apart); two files that claim the same `identifier`; an unreadable
  * `.changelog/state.json`.
  *
+ * Warnings: near-miss tags against other entries' tags, and a file's name
+ * (`entry-file-name.ts`): not `YYYY-MM-DD-<slug>.md` for a new file, not portable, or one
+ * file with another on macOS or Windows.
+ *
  * @module
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { lineOfField } from './frontmatter.js';
+import { fileNameProblems } from './entry-file-name.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
 import { planLocal } from './push-plan.js';
@@ -82,6 +87,8 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
   const outside = targets.filter((t) => !byAbs.has(resolve(t.abs)));
   const tags = tagContext([...all, ...outside], readServiceTagNames(options.contentDir));
   for (const f of targets) for (const p of entryProblems(f, tags)) problems.push({ file: shown(f.abs), ...p });
+  // Warnings about the names (entry-file-name.ts): not YYYY-MM-DD-<slug>.md, not portable, one file on macOS or Windows.
+  for (const [abs, list] of fileNameProblems(targets, [...all, ...outside])) for (const p of list) problems.push({ file: shown(abs), ...p });
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));

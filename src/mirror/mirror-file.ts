@@ -57,6 +57,8 @@ export interface MirrorJob {
   keep?: KeptFields;
   /** Absolute path of the file to write. */
   path: string;
+  /** True when the path is a new name: a file found there (under any spelling) is never replaced (`atomic-file.ts`). */
+  exclusive?: boolean;
   /** The text the file has now, when known: an identical rendering is not written. */
   current?: string;
   /** True when the file's text is not known: it is read to find out (conflict copies). */
@@ -107,7 +109,7 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, before
     if (current === text) return { hash, synced, written: false };
     beforeWrite?.(hash, synced);
     failpoint('pull:before-write');
-    writeFileAtomicSync(job.path, text);
+    writeFileAtomicSync(job.path, text, { exclusive: job.exclusive === true });
     failpoint('pull:after-write');
     return { hash, synced, written: true };
   } catch (err) {

@@ -14,6 +14,7 @@ import { stripPath } from './entry-problems.js';
 import { quickField } from './frontmatter.js';
 import { addFrontmatterFields } from './frontmatter-writer.js';
 import { ENTRIES_DIR } from './local-index.js';
+import { FoldedNames, portableNameProblem } from './portable-name.js';
 import type { KeptFields, MirrorJob } from './mirror-file.js';
 import { isEdited, keptFields, parsedOrNull, syncedOf } from './mirror-read.js';
 import type { PullItem, PullProblem, PullRun } from './pull-run.js';
@@ -35,27 +36,33 @@ export interface Action {
 }
 
 /**
- * The paths in use, so that two entries never share a file: every file the state knows,
- * and every local file without a known identifier. A path a rename leaves stays taken for
- * this run: its old file is removed only after the new one is written, so no other entry
- * may be written there meanwhile.
+ * The paths in use, so that two entries never share a file, on any file system
+ * (`portable-name.ts`): every name in the entries folder, every file the state knows, and
+ * every local file without a known identifier, compared case folded and in Unicode NFC
+ * (on macOS and Windows `2026-03-01-Release-notes.md` and `2026-03-01-release-notes.md` are
+ * one file). A path a rename leaves stays taken for this run: its old file is removed only
+ * after the new one is written, so no other entry may be written there meanwhile.
  */
 class PathClaims {
-  /** file -> identifier ('' for a local file without one). */
-  private readonly taken = new Map<string, string>();
+  /** Paths by folded key -> identifiers ('' for a file that is no known entry's). */
+  private readonly taken = new FoldedNames();
 
-  constructor(run: PullRun, unknownFiles: string[]) {
-    for (const f of unknownFiles) this.taken.set(f, '');
-    for (const [id, e] of Object.entries(run.state.entries)) this.taken.set(e.file, id);
+  constructor(run: PullRun, unknownFiles: string[], dirNames: readonly string[]) {
+    const stateFiles = new Set(Object.values(run.state.entries).map((e) => e.file));
+    for (const n of dirNames) if (!stateFiles.has(`${ENTRIES_DIR}/${n}`)) this.taken.add(`${ENTRIES_DIR}/${n}`, '');
+    for (const f of unknownFiles) this.taken.add(f, '');
+    for (const [id, e] of Object.entries(run.state.entries)) this.taken.add(e.file, id);
   }
 
   /**
    * The file of a remote entry, claimed for it: `current` when it still fits the entry's
-   * date and slug, else the plain name, the name with the identifier, then numbered ones.
+   * date and slug, else the plain name, the name with the identifier, then numbered ones;
+   * never one another file holds under any case or normalisation, never one that is not
+   * portable (`portableNameProblem`).
    */
   claim(entry: RemoteEntry, current?: string): string {
     const file = this.pathFor(entry, current);
-    this.taken.set(file, entry.identifier);
+    this.taken.add(file, entry.identifier);
     return file;
   }
 
@@ -64,14 +71,11 @@ class PathClaims {
     const plain = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base)}`;
     const suffixed = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base, entry.identifier)}`;
     if (current === plain || current === suffixed) return current;
-    for (const candidate of [plain, suffixed]) {
-      const owner = this.taken.get(candidate);
-      if (owner === undefined || owner === entry.identifier) return candidate;
-    }
+    const free = (candidate: string) => portableNameProblem(candidate.slice(ENTRIES_DIR.length + 1)) === undefined && this.taken.freeFor(candidate, entry.identifier);
+    for (const candidate of [plain, suffixed]) if (free(candidate)) return candidate;
     for (let n = 2; ; n++) {
       const candidate = suffixed.replace(/\.md$/, `-${n}.md`);
-      const owner = this.taken.get(candidate);
-      if (owner === undefined || owner === entry.identifier) return candidate;
+      if (free(candidate)) return candidate;
     }
   }
 }
@@ -86,6 +90,8 @@ export interface PlanHolds {
   found: Map<string, EntryFile>;
   /** Local files without a known identifier: their paths are taken. */
   unknownFiles: string[];
+  /** Every name in the entries folder (files of any kind): taken, compared case folded (`portable-name.ts`). */
+  dirNames?: readonly string[];
 }
 
 /**
@@ -97,7 +103,7 @@ export interface PlanHolds {
  */
 export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, onAction: (a: Action) => void): { actions: Action[]; seen: Set<string> } {
   const { state, result } = run;
-  const paths = new PathClaims(run, held.unknownFiles);
+  const paths = new PathClaims(run, held.unknownFiles, held.dirNames ?? []);
   const actions: Action[] = [];
   const plan = (a: Action): void => {
     actions.push(a);
@@ -185,6 +191,9 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
 export function jobOf(run: PullRun, a: Action): MirrorJob {
   const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? run.absolute(`state:${conflictFile(a.entry.identifier)}`) : run.absolute(a.file) };
   if (a.keep) job.keep = a.keep;
+  // A file written under a new name never replaces one found there: created, moved, or
+  // restored to a name a writer may have used since (a case-insensitive file system included).
+  if (a.kind === 'create' || a.kind === 'restore' || a.from !== undefined) job.exclusive = true;
   if (a.kind === 'conflict') {
     job.readCurrent = true;
     job.local = a.localText;

@@ -175,7 +175,7 @@ async function pullWith(
   // 1. Plan: one action per remote entry that needs a file written. Each action's file
   // is queued as it is planned; none is rendered or written before the plan is complete.
   const queue = new RenderQueue(options.render);
-  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel) }, (a) => {
+  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), dirNames: names }, (a) => {
     if (!dryRun) queue.add(jobOf(run, a));
   });
 

@@ -24,6 +24,7 @@ import { latestEntry } from './latest.js';
 import { siteSettings } from './settings.js';
 import { siteFeed } from './site-feeds.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
+import { permalinkSlugs } from './permalinks.js';
 import { siteAbsoluteUrl } from './site-url.js';
 import { listPages, pagesOfTag, tagResolver } from './tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
@@ -113,7 +114,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const problems: SiteData['problems'] = [];
   const hidden = { drafts: 0, scheduled: 0 };
   const entries: SiteEntry[] = [];
-  const usedSlugs = new Set<string>();
   const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
   // Identifiers of every readable file, shown or not: their feed dates are kept.
   const known = new Set<string>();
@@ -158,15 +158,13 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     });
   });
   entries.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1));
-  // Unique permalinks: the newest keeps the plain slug.
-  for (const e of entries) {
-    let slug = e.slug;
-    if (usedSlugs.has(slug)) slug = `${slug}-${(e.identifier ?? e.file).replace(/[^a-z0-9]/gi, '').slice(0, 8).toLowerCase()}`;
-    usedSlugs.add(slug);
-    e.slug = slug;
-    e.url = `/entries/${slug}/`;
+  // Unique, stable permalinks (permalinks.ts): the first entry published under a slug keeps it.
+  const slugs = permalinkSlugs(entries);
+  entries.forEach((e, i) => {
+    e.slug = slugs[i]!;
+    e.url = `/entries/${e.slug}/`;
     e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
-  }
+  });
   // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a
   // file cannot be read, every recorded date is kept (its identifier is unknown).
   const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
