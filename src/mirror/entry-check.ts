@@ -89,6 +89,13 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
   for (const f of targets) for (const p of entryProblems(f, tags)) problems.push({ file: shown(f.abs), ...p });
   // Warnings about the names (entry-file-name.ts): not YYYY-MM-DD-<slug>.md, not portable, one file on macOS or Windows.
   for (const [abs, list] of fileNameProblems(targets, [...all, ...outside])) for (const p of list) problems.push({ file: shown(abs), ...p });
+  // A mirrored entry's odd service data, read leniently (remote-data.ts): a warning, the service's to fix.
+  for (const f of targets) {
+    for (const note of f.entry?.notes ?? []) {
+      const field = note.slice(0, note.indexOf(':'));
+      problems.push({ file: shown(f.abs), field, line: lineOfField(f.raw.toString('utf8'), field), severity: 'warning', message: note });
+    }
+  }
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../errors.js';
 import { DATE, isRealDate, KNOWN_FIELDS, lineOfField, publishDay, readFrontmatter } from './frontmatter.js';
 import { sha256 } from '../hash.js';
+import { readMirroredLeniently } from './remote-data.js';
 
 /**
  * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
@@ -86,6 +87,8 @@ export interface EntryFile {
   raw: string;
   /** sha256 of the raw bytes. */
   hash: string;
+  /** For a mirrored entry read leniently (`remote-data.ts`): what was read so, `field: note` each. */
+  notes?: string[];
 }
 
 
@@ -109,6 +112,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
   }
+  // A mirrored entry's odd service data (a blank title, a status of another type) is read
+  // leniently, with notes: it must not stop the build (remote-data.ts).
+  const notes = readMirroredLeniently(known);
   const result = entryFrontmatterSchema.safeParse(known);
   if (!result.success) {
     const issues: FieldIssue[] = result.error.issues.map((i) => {
@@ -124,7 +130,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
       issues,
     });
   }
-  return { path, data: result.data, extra, body, raw: text, hash: sha256(text) };
+  const file: EntryFile = { path, data: result.data, extra, body, raw: text, hash: sha256(text) };
+  if (notes.length > 0) file.notes = notes;
+  return file;
 }
 
 function decodeUtf8(path: string, raw: string | Buffer): string {

@@ -11,6 +11,7 @@ import { failpoint } from '../failpoint.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
 import { publishDay } from './frontmatter.js';
+import { mirrorTitle } from './remote-data.js';
 import { serializeEntryFile } from './frontmatter-writer.js';
 import { dropXmlInvalid } from '../xml-chars.js';
 import { contentHash, syncedHash } from './state.js';
@@ -36,8 +37,9 @@ export interface RenderedFile {
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}): RenderedFile {
   const fields = {
-    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts).
-    title: dropXmlInvalid(entry.title),
+    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts). A blank
+    // title gets one made from the slug: pull notes that too (remote-data.ts).
+    title: mirrorTitle({ ...entry, title: dropXmlInvalid(entry.title) }),
     slug: entry.slug || undefined,
     // A publish_at that is not a date is left out (the file is named undated-...): it would
     // make the file invalid. The service keeps the value; the state keeps its hash.

@@ -112,7 +112,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
   const seen = new Set<string>();
   for (const entry of remote) {
     const id = entry.identifier;
-    if (seen.has(id)) continue; // the service listed an entry twice: mirror it once
+    if (seen.has(id)) continue; // the service listed an entry twice: mirror it once (noted: remote-data.ts)
     seen.add(id);
     if (held.hold.has(id) && !state.entries[id]) continue; // in a slug conflict (or bound, in a dry run)
     if (held.unreadable.has(id) && !state.entries[id]) continue; // its file does not parse: reported above

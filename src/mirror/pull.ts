@@ -51,6 +51,7 @@ import { openPullRun, type PullOptions, type PullResult } from './pull-run.js';
 import { writePull } from './pull-write.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull } from './recovery.js';
+import { remoteNotes } from './remote-data.js';
 import { RenderQueue } from './convert-pool.js';
 import { startServiceReads } from './service-reads.js';
 import { contentHash, loadState, saveState, writeJsonIfChanged, type SyncState } from './state.js';
@@ -122,7 +123,8 @@ async function pullWith(
     repaired: [],
     bound: [],
     slugConflicts: [],
-    notes: titleNotes(remote),
+    // Odd service data is mirrored, with a note (remote-data.ts): a warning, never a failure.
+    notes: [...titleNotes(remote), ...remoteNotes(remote)],
     writes: [],
     threads: 0,
     dryRun,
