@@ -17,7 +17,7 @@ import { readMirroredLeniently } from './remote-data.js';
 /**
  * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
  * date with a time or an offset (`2026-06-14T23:30:00-05:00`) is refused, never converted
- * (docs/entry-file.md#fields): converted to UTC it would be sent as another day, for ever.
+ * (docs/sync.md#dates-are-dates): converted to UTC it would be sent as another day, for ever.
  */
 const publishAtSchema = z.preprocess(
   (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? (v.getTime() % 86_400_000 === 0 ? v.toISOString().slice(0, 10) : v.toISOString()) : v),

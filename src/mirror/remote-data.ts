@@ -21,7 +21,7 @@
 import type { RemoteEntry } from '../api/schemas.js';
 
 /** A title made from a slug: `release-notes` -> `Release notes`; `''` for an empty slug. */
-export function titleFromSlug(slug: string): string {
+function titleFromSlug(slug: string): string {
   const words = slug.replace(/[-_]+/g, ' ').trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : '';
 }

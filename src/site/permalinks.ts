@@ -1,5 +1,5 @@
 /**
- * Entry permalinks (docs/site.md#permalinks; issue 25, item 4): `/entries/<slug>/`, unique
+ * Entry permalinks (docs/site.md#collections-and-permalinks; issue 25, item 4): `/entries/<slug>/`, unique
  * whatever the titles, slugs, dates and identifiers (two entries with one output path fail
  * the whole Eleventy build), and stable: a permalink does not change when an unrelated
  * entry is added, as far as the entries allow.

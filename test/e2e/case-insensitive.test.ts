@@ -3,7 +3,7 @@
 // case, no hard links. The real CLI against the emulator over HTTP. Skipped, with the
 // reason printed, where fusefat or mkfs.vfat is missing or FUSE cannot mount.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, type TestContext } from 'vitest';
@@ -31,7 +31,8 @@ beforeAll(async () => {
   await mkdir(mnt);
   const img = join(base.dir, 'fat.img');
   try {
-    execFileSync('truncate', ['-s', '64M', img]);
+    await writeFile(img, '');
+    await truncate(img, 64 * 2 ** 20);
     execFileSync('mkfs.vfat', [img], { stdio: 'ignore' });
     execFileSync('fusefat', ['-o', 'rw+', img, mnt], { stdio: 'ignore' });
     if (!mounted(mnt)) unavailable = 'fusefat exited without mounting the image';
