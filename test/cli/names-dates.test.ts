@@ -2,7 +2,7 @@
 // offset is an error in check and push, never converted; a file not named
 // YYYY-MM-DD-<slug>.md, or not portable, is a warning in check with the expected name. The
 // real CLI, push against the emulator over HTTP.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../src/mirror/entry-file.js';
@@ -99,5 +99,17 @@ describe('check warns about file names', () => {
       'content/entries/2026-06-14-notes.md: warning: the file name differs from 2026-06-14-Notes.md only in case or Unicode form: on macOS and Windows they are one file (fix: rename one of them)',
       'content/entries/con.md: warning: the file name is a device name Windows reserves (con): a clone on Windows or macOS cannot hold it (fix: rename the file to YYYY-MM-DD-<slug>.md)',
     ]);
+  });
+});
+
+describe('new never makes a name another file has under another spelling', () => {
+  it('refuses 2026-03-01-release-notes.md beside 2026-03-01-Release-notes.md, and leaves that file alone', async () => {
+    const draft = '---\ntitle: Release notes\npublish_at: 2026-03-01\n---\n\nThe writer\'s text.\n';
+    await writeFile(e('2026-03-01-Release-notes.md'), draft);
+    const r = await runCli(['new', 'Release notes', '--date', '2026-03-01'], { cwd: d });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('content/entries/2026-03-01-Release-notes.md already exists, and is the same file as content/entries/2026-03-01-release-notes.md on macOS and Windows');
+    expect(await readdir(join(d, 'content/entries'))).toEqual(['2026-03-01-Release-notes.md']);
+    expect(await readFile(e('2026-03-01-Release-notes.md'), 'utf8')).toBe(draft);
   });
 });
