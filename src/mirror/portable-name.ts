@@ -28,8 +28,19 @@ const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
  * both be written: on macOS or Windows they are one file.
  */
 export function nameKey(name: string): string {
-  return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/[. ]+$/, '');
+  // Printable ASCII (every name pull writes): lower case is the whole fold.
+  if (PRINTABLE_ASCII.test(name)) return dropTrailingDots(name.toLowerCase());
+  return dropTrailingDots(name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC'));
 }
+
+/** The name without the trailing dots and spaces Windows drops. */
+function dropTrailingDots(name: string): string {
+  let end = name.length;
+  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end--;
+  return end === name.length ? name : name.slice(0, end);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * Why a file name is not portable, or undefined when it is: empty, longer than
@@ -57,14 +68,16 @@ export function portableNameProblem(name: string): string | undefined {
  * that belongs to no known entry).
  */
 export class FoldedNames {
-  private readonly owners = new Map<string, Set<string>>();
+  /** Key -> its one owner, or the set of them when there are several. */
+  private readonly owners = new Map<string, string | Set<string>>();
 
   /** Records that `owner` holds `name`. */
   add(name: string, owner: string): void {
     const key = nameKey(name);
-    let set = this.owners.get(key);
-    if (!set) this.owners.set(key, (set = new Set()));
-    set.add(owner);
+    const had = this.owners.get(key);
+    if (had === undefined || had === owner) this.owners.set(key, owner);
+    else if (typeof had === 'string') this.owners.set(key, new Set([had, owner]));
+    else had.add(owner);
   }
 
   /**
@@ -72,7 +85,8 @@ export class FoldedNames {
    * case-insensitive or normalising file system.
    */
   freeFor(name: string, owner: string): boolean {
-    const set = this.owners.get(nameKey(name));
-    return !set || [...set].every((o) => o === owner);
+    const had = this.owners.get(nameKey(name));
+    if (had === undefined || had === owner) return true;
+    return typeof had !== 'string' && [...had].every((o) => o === owner);
   }
 }

@@ -44,14 +44,23 @@ export interface Action {
  * after the new one is written, so no other entry may be written there meanwhile.
  */
 class PathClaims {
-  /** Paths by folded key -> identifiers ('' for a file that is no known entry's). */
-  private readonly taken = new FoldedNames();
+  /** Paths by folded key -> identifiers ('' for a file that is no known entry's); made at the first claim (a no-op pull makes none). */
+  private names: FoldedNames | undefined;
 
-  constructor(run: PullRun, unknownFiles: string[], dirNames: readonly string[]) {
-    const stateFiles = new Set(Object.values(run.state.entries).map((e) => e.file));
-    for (const n of dirNames) if (!stateFiles.has(`${ENTRIES_DIR}/${n}`)) this.taken.add(`${ENTRIES_DIR}/${n}`, '');
-    for (const f of unknownFiles) this.taken.add(f, '');
-    for (const [id, e] of Object.entries(run.state.entries)) this.taken.add(e.file, id);
+  constructor(
+    private readonly run: PullRun,
+    private readonly unknownFiles: string[],
+    private readonly dirNames: readonly string[],
+  ) {}
+
+  private get taken(): FoldedNames {
+    if (this.names) return this.names;
+    const names = (this.names = new FoldedNames());
+    const stateFiles = new Set(Object.values(this.run.state.entries).map((e) => e.file));
+    for (const n of this.dirNames) if (!stateFiles.has(`${ENTRIES_DIR}/${n}`)) names.add(`${ENTRIES_DIR}/${n}`, '');
+    for (const f of this.unknownFiles) names.add(f, '');
+    for (const [id, e] of Object.entries(this.run.state.entries)) names.add(e.file, id);
+    return names;
   }
 
   /**
