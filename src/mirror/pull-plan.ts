@@ -15,6 +15,7 @@ import { quickField } from './frontmatter.js';
 import { addFrontmatterFields } from './frontmatter-writer.js';
 import { ENTRIES_DIR } from './local-index.js';
 import { FoldedNames, portableNameProblem } from './portable-name.js';
+import { mirrorTitle } from './remote-data.js';
 import type { KeptFields, MirrorJob } from './mirror-file.js';
 import { isEdited, keptFields, parsedOrNull, syncedOf } from './mirror-read.js';
 import type { PullItem, PullProblem, PullRun } from './pull-run.js';
@@ -127,7 +128,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     if (held.unreadable.has(id) && !state.entries[id]) continue; // its file does not parse: reported above
     const rh = remoteHash(entry);
     const rec = state.entries[id];
-    const item = (file: string): PullItem => ({ identifier: id, file, title: entry.title });
+    const item = (file: string): PullItem => ({ identifier: id, file, title: mirrorTitle(entry) });
 
     if (!rec) {
       plan({ kind: 'create', entry, rh, file: paths.claim(entry) });
