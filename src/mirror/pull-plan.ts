@@ -76,6 +76,15 @@ class PathClaims {
     return file;
   }
 
+  /**
+   * The file to restore a deleted mirror file to: its own name, unless another file has
+   * taken it since under some spelling (a writer's `Release-notes.md`); then a claimed one.
+   */
+  restore(entry: RemoteEntry, file: string): string {
+    if (this.taken.freeFor(file, entry.identifier)) return file;
+    return this.claim(entry);
+  }
+
   private pathFor(entry: RemoteEntry, current?: string): string {
     const base = entry.slug || entry.title;
     const plain = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base)}`;
@@ -169,7 +178,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     }
 
     if (rh === rec.remoteHash) {
-      if (raw === null) plan({ kind: 'restore', entry, rh, file: rec.file });
+      if (raw === null) plan({ kind: 'restore', entry, rh, file: paths.restore(entry, rec.file) });
       else if (edited) result.localEdits.push(item(rec.file));
       else {
         result.unchanged++;

@@ -3,7 +3,7 @@
 // entry's name only in case or Unicode form. The same on a real case-insensitive file
 // system: test/e2e/case-insensitive.test.ts.
 import { existsSync } from 'node:fs';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomicSync } from '../../src/mirror/atomic-file.js';
@@ -113,5 +113,28 @@ describe('pull never writes a name another file has under case folding or NFC', 
     expect(names).toHaveLength(5);
     expect(new Set(names.map((n) => n.normalize('NFC').toLowerCase())).size).toBe(names.length);
     expect(await readFile(join(entries, '2026-03-02-CAFE.md'), 'utf8')).toBe('more notes\n');
+  });
+});
+
+describe('a deleted mirror file is restored under a name no other file has', () => {
+  let m: MirrorFixture;
+  beforeEach(async () => (m = await openMirror()));
+  afterEach(() => m.cleanup());
+
+  it("its own name when free; another when a writer's file has it in another case", async () => {
+    const remote = m.fx.store.insertEntry(m.fx.ws, { title: 'Release notes', slug: 'release-notes', publish_at: '2026-03-01', content: '<p>Remote.</p>' });
+    const run = () => pull({ client: m.fx.client(), contentDir: m.contentDir, stateDir: m.stateDir });
+    const entries = join(m.contentDir, 'entries');
+    expect((await run()).created.map((c) => c.file)).toEqual(['entries/2026-03-01-release-notes.md']);
+    await rm(join(entries, '2026-03-01-release-notes.md'));
+    expect((await run()).restored.map((c) => c.file)).toEqual(['entries/2026-03-01-release-notes.md']);
+    await rm(join(entries, '2026-03-01-release-notes.md'));
+    const draft = '---\ntitle: Our release notes, a draft\npublish_at: 2026-03-01\n---\n\nNot sent yet.\n';
+    await writeFile(join(entries, '2026-03-01-Release-notes.md'), draft);
+    const r = await run();
+    expect(r.failed).toEqual([]);
+    expect(r.restored.map((c) => c.file)).toEqual([`entries/2026-03-01-release-notes-${remote.identifier.replace(/-/g, '').slice(0, 8)}.md`]);
+    expect(await readFile(join(entries, '2026-03-01-Release-notes.md'), 'utf8')).toBe(draft);
+    expect((await readdir(entries)).sort()).toEqual(['2026-03-01-Release-notes.md', `2026-03-01-release-notes-${remote.identifier.replace(/-/g, '').slice(0, 8)}.md`]);
   });
 });
