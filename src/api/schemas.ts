@@ -68,13 +68,23 @@ const entryTagsSchema = z.unknown().transform((v): string[] | undefined => {
   return [...new Set(names.filter(Boolean))];
 }).optional();
 
-/** Entry as returned in lists (spec: "Entry (as returned in lists)"). Unknown fields are kept. */
+/**
+ * A text field the service may send as another scalar (`status: 5`): kept as its text, so
+ * that one odd entry never fails a whole listing (docs/sync.md#odd-data-from-the-service).
+ */
+const textLike = z.union([z.string(), z.number(), z.boolean()]).nullable().optional();
+
+/**
+ * Entry as returned in lists (spec: "Entry (as returned in lists)"). Unknown fields are kept.
+ * A null or missing `title` arrives as `''` (pull mirrors it with a title from the slug,
+ * `mirror/remote-data.ts`); a `title` or `status` of another scalar type as its text.
+ */
 export const remoteEntrySchema = z.looseObject({
   identifier: z.string().min(1),
-  title: z.string().nullable().transform((v) => v ?? ''),
+  title: textLike.transform((v) => (v == null ? '' : String(v))),
   slug: z.string().nullable().optional().transform((v) => v ?? ''),
   publish_at: z.string().nullable().optional().transform((v) => v ?? null),
-  status: z.string().nullable().optional().transform((v) => v ?? 'draft'),
+  status: textLike.transform((v) => (v == null ? 'draft' : String(v))),
   notify_subscribers: booleanLike.nullable().optional().transform((v) => v ?? false),
   content: entryContentSchema,
   tags: entryTagsSchema,

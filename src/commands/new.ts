@@ -2,16 +2,15 @@
  * `changelog-sync new "Title"`: a correctly named entry file from a template.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { ChangelogSyncError } from '../errors.js';
 import type { Config } from '../config.js';
 import { entryFileName, isSafeSlug, slugify } from '../mirror/entry-file.js';
 import { isRealDate } from '../mirror/frontmatter.js';
 import { serializeEntryFile } from '../mirror/frontmatter-writer.js';
-import { ENTRIES_DIR } from '../mirror/local-index.js';
+import { writeFileAtomicSync } from '../mirror/atomic-file.js';
+import { ENTRIES_DIR, listEntriesDir } from '../mirror/local-index.js';
+import { nameKey } from '../mirror/portable-name.js';
 import { EMPTY_TAGS_LINE, NEW_ENTRY_BODY } from '../mirror/entry-template.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -53,8 +52,12 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   const rel = `${ENTRIES_DIR}/${entryFileName(date, slug)}`;
   const abs = join(config.contentDir, rel);
   const shown = relative(process.cwd(), abs);
-  if (existsSync(abs)) {
-    throw new ChangelogSyncError('E_USAGE', `${shown} already exists`, { file: shown, hint: 'pick another title, --slug or --date' });
+  // Taken under any spelling: on macOS and Windows `Release-notes.md` is `release-notes.md` (portable-name.ts).
+  const name = rel.slice(ENTRIES_DIR.length + 1);
+  const same = (await listEntriesDir(config.contentDir)).find((n) => nameKey(n) === nameKey(name));
+  if (same !== undefined) {
+    const existing = relative(process.cwd(), join(config.contentDir, ENTRIES_DIR, same));
+    throw new ChangelogSyncError('E_USAGE', same === name ? `${shown} already exists` : `${existing} already exists, and is the same file as ${shown} on macOS and Windows`, { file: shown, hint: 'pick another title, --slug or --date' });
   }
   const tags = options.tags?.filter((t) => t.trim() !== '') ?? [];
   // The tags line is always there, so that writers find the field: an empty list with a comment.
@@ -70,8 +73,8 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
     NEW_ENTRY_BODY,
   ).replace(/^tags: \[\]$/m, EMPTY_TAGS_LINE);
   if (!options.dryRun) {
-    await mkdir(join(config.contentDir, ENTRIES_DIR), { recursive: true });
-    await writeFileAtomic(abs, text);
+    // Never over a file made meanwhile, under any spelling.
+    writeFileAtomicSync(abs, text, { exclusive: true });
   }
   reporter.result(`${options.dryRun ? 'Would create' : 'Created'} ${shown}\nEdit it, then run \`${commandLine(config.root, 'check')}\` and open a pull request.`, {
     command: 'new',

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangelogSyncError } from '../errors.js';
 import { isProcessAlive } from './process-alive.js';
@@ -47,14 +47,31 @@ export function removeTempLeftovers(dir: string, names?: readonly string[]): str
   return removed;
 }
 
+/** Options of {@link writeFileAtomicSync}. */
+export interface AtomicWriteOptions {
+  /**
+   * The file must not exist yet (a new name pull claimed): it is never replaced, under any
+   * spelling a case-insensitive file system takes for it. The temporary file is linked to
+   * the name (the link fails when any file has it); where the file system has no links
+   * (FAT, some FUSE mounts), the name is looked up first (a case-insensitive file system
+   * finds it under any case) and only then renamed.
+   */
+  exclusive?: boolean;
+}
+
+/** Link errors of a file system that has no hard links: the name is looked up instead. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV', 'EACCES']);
+
 /**
  * Writes `text` (UTF-8), or bytes, to `path` atomically: temporary file in the same
- * directory, then rename. Creates the directory when missing.
+ * directory, then rename (or, with `exclusive`, a link that never replaces a file). Creates
+ * the directory when missing.
  *
  * @param path absolute path.
- * @throws {ChangelogSyncError} `E_FILE` naming the file; the temporary file is removed.
+ * @throws {ChangelogSyncError} `E_FILE` naming the file (with `exclusive`: also when a file
+ *   has the name already, the file left as it was); the temporary file is removed.
  */
-export function writeFileAtomicSync(path: string, text: string | Uint8Array): void {
+export function writeFileAtomicSync(path: string, text: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   let fd: number | undefined;
@@ -70,7 +87,8 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array): vo
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
+    if (options.exclusive) placeNew(tmp, path);
+    else renameSync(tmp, path);
   } catch (cause) {
     if (fd !== undefined) closeSync(fd);
     try {
@@ -78,8 +96,41 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array): vo
     } catch {
       /* never created, or already renamed */
     }
+    if (cause instanceof ChangelogSyncError) throw cause;
     throw new ChangelogSyncError('E_FILE', `cannot write ${path}: ${(cause as Error).message}`, { file: path, cause, hint: 'check that the directory is writable and the disk is not full' });
   }
+}
+
+/** Gives the written temporary file `tmp` the name `path`, which no file may have. */
+function placeNew(tmp: string, path: string): void {
+  try {
+    linkSync(tmp, path);
+    unlinkSync(tmp);
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') throw existsError(path, err);
+    if (!NO_LINKS.has(code)) throw err;
+  }
+  if (exists(path)) throw existsError(path);
+  renameSync(tmp, path);
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function existsError(path: string, cause?: unknown): ChangelogSyncError {
+  return new ChangelogSyncError('E_FILE', `cannot write ${path}: a file with that name (in some spelling of it) appeared since the folder was listed; it is left as it is`, {
+    file: path,
+    cause,
+    hint: 'run the command again: the name is then known to be taken and another is chosen',
+  });
 }
 
 /**

@@ -11,6 +11,10 @@
  * date to tell them apart); two files that claim the same `identifier`; an unreadable
  * `.changelog/state.json`.
  *
+ * Warnings: near-miss tags against other entries' tags, and a file's name
+ * (`entry-file-name.ts`): not `YYYY-MM-DD-<slug>.md` for a new file, not portable, or one
+ * file with another on macOS or Windows.
+ *
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -20,6 +24,7 @@ import { ChangelogSyncError } from '../errors.js';
 import { entryPermalinks } from '../site/permalinks.js';
 import type { LinkContext } from './entry-links.js';
 import { lineOfField } from './frontmatter.js';
+import { fileNameProblems } from './entry-file-name.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from './entry-problems.js';
 import { listEntryFiles, readEntryFiles, type IndexedFile } from './local-index.js';
 import { planLocal } from './push-plan.js';
@@ -96,6 +101,15 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
     maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20,
   };
   for (const f of targets) for (const p of entryProblems(f, tags, links)) problems.push({ file: shown(f.abs), ...p });
+  // Warnings about the names (entry-file-name.ts): not YYYY-MM-DD-<slug>.md, not portable, one file on macOS or Windows.
+  for (const [abs, list] of fileNameProblems(targets, [...all, ...outside])) for (const p of list) problems.push({ file: shown(abs), ...p });
+  // A mirrored entry's odd service data, read leniently (remote-data.ts): a warning, the service's to fix.
+  for (const f of targets) {
+    for (const note of f.entry?.notes ?? []) {
+      const field = note.slice(0, note.indexOf(':'));
+      problems.push({ file: shown(f.abs), field, line: lineOfField(f.raw.toString('utf8'), field), severity: 'warning', message: note });
+    }
+  }
   const asShown = [...all, ...outside].filter((f) => !f.error).map((f) => ({ ...f, rel: shown(f.abs) }));
   const checked = new Set(targets.map((t) => resolve(t.abs)));
   const byShown = new Map(asShown.map((f) => [f.rel, f]));

@@ -12,14 +12,21 @@ import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../errors.js';
 import { DATE, isRealDate, KNOWN_FIELDS, lineOfField, publishDay, readFrontmatter } from './frontmatter.js';
 import { sha256 } from '../hash.js';
+import { readMirroredLeniently } from './remote-data.js';
 
-/** `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. */
+/**
+ * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
+ * date with a time or an offset (`2026-06-14T23:30:00-05:00`) is refused, never converted
+ * (docs/sync.md#dates-are-dates): converted to UTC it would be sent as another day, for ever.
+ */
 const publishAtSchema = z.preprocess(
-  (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString().slice(0, 10) : v),
+  (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? (v.getTime() % 86_400_000 === 0 ? v.toISOString().slice(0, 10) : v.toISOString()) : v),
   z
     .string({ error: 'must be a date written YYYY-MM-DD' })
     .superRefine((s, ctx) => {
-      if (!DATE.test(s)) ctx.addIssue({ code: 'custom', message: 'must be a date written YYYY-MM-DD' });
+      const timed = /^(\d{4}-\d{2}-\d{2})[Tt ]\S/.exec(s.trim());
+      if (timed) ctx.addIssue({ code: 'custom', message: `${s} has a time or a UTC offset: publish_at is a day, and is never converted (fix: write \`publish_at: ${timed[1]}\`)` });
+      else if (!DATE.test(s)) ctx.addIssue({ code: 'custom', message: 'must be a date written YYYY-MM-DD' });
       // Written right, but no such day (2026-02-30): say so, the form is not the problem.
       else if (!isRealDate(s)) ctx.addIssue({ code: 'custom', message: `${s} is not a date that exists (fix: write a real day, e.g. \`publish_at: ${s.slice(0, 5)}${String(Math.min(Math.max(Number(s.slice(5, 7)), 1), 12)).padStart(2, '0')}-01\`)` });
     }),
@@ -80,6 +87,8 @@ export interface EntryFile {
   raw: string;
   /** sha256 of the raw bytes. */
   hash: string;
+  /** For a mirrored entry read leniently (`remote-data.ts`): what was read so, `field: note` each. */
+  notes?: string[];
 }
 
 
@@ -103,6 +112,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
     if ((KNOWN_FIELDS as readonly string[]).includes(k)) known[k] = v;
     else extra[k] = v;
   }
+  // A mirrored entry's odd service data (a blank title, a status of another type) is read
+  // leniently, with notes: it must not stop the build (remote-data.ts).
+  const notes = readMirroredLeniently(known);
   const result = entryFrontmatterSchema.safeParse(known);
   if (!result.success) {
     const issues: FieldIssue[] = result.error.issues.map((i) => {
@@ -118,7 +130,9 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
       issues,
     });
   }
-  return { path, data: result.data, extra, body, raw: text, hash: sha256(text) };
+  const file: EntryFile = { path, data: result.data, extra, body, raw: text, hash: sha256(text) };
+  if (notes.length > 0) file.notes = notes;
+  return file;
 }
 
 function decodeUtf8(path: string, raw: string | Buffer): string {

@@ -55,24 +55,41 @@ function yamlString(value: string): string {
 /**
  * Adds fields to a file's frontmatter as new lines before the closing `---`, leaving
  * every existing byte as it was (push's write-back: "no file changed except its
- * frontmatter additions"). Fields already present are replaced in place.
+ * frontmatter additions"; docs/sync.md#push-guarantees): each line keeps its own line
+ * ending (a file with CRLF, LF and mixed endings keeps each), a byte order mark and
+ * trailing spaces stay. An added line ends as the line before it does. Fields already
+ * present are replaced in place, their line ending kept.
  *
  * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block.
  */
 export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
-  const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+  // [line, ending, line, ending, ..., last line]: the endings as the file has them.
+  const parts = text.split(/(\r?\n)/);
+  const lineAt = (i: number) => parts[2 * i]!;
+  const count = (parts.length + 1) / 2;
+  if (lineAt(0).trim() !== '---') throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
+  let close = -1;
+  for (let i = 1; i < count; i++) {
+    if (lineAt(i).trim() === '---') {
+      close = i;
+      break;
+    }
+  }
   if (close < 0) throw new ChangelogSyncError('E_FILE', `${path}: the frontmatter block is not closed with ---`, { file: path, line: 1 });
-  const out = [...lines];
+  // The ending of the line before the closing `---` (the opening line's, for an empty block).
+  const eol = parts[2 * close - 1]!;
   const additions: string[] = [];
   for (const [key, value] of Object.entries(fields)) {
     const line = yaml.dump({ [key]: value }, { lineWidth: -1, quotingType: '"' }).trimEnd();
-    const at = out.findIndex((l, i) => i > 0 && i < close && l.startsWith(`${key}:`));
-    if (at >= 0) out[at] = line;
-    else additions.push(line);
+    let at = -1;
+    for (let i = 1; i < close; i++) {
+      if (lineAt(i).startsWith(`${key}:`)) {
+        at = i;
+        break;
+      }
+    }
+    if (at >= 0) parts[2 * at] = line;
+    else additions.push(line + eol);
   }
-  out.splice(close, 0, ...additions);
-  return out.join(eol);
+  return parts.slice(0, 2 * close).join('') + additions.join('') + parts.slice(2 * close).join('');
 }

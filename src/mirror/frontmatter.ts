@@ -70,8 +70,8 @@ export interface FrontmatterRead {
 /**
  * Reads an entry file's frontmatter with gray-matter (no code, YAML only, aliases bounded).
  * A `publish_at` YAML reads as a date that is not the day written (it rolls
- * `2026-13-01` over into 2027) is given as written, so that the schema judges what the
- * writer wrote.
+ * `2026-13-01` over into 2027; a time with an offset is another day in UTC) is given as
+ * written, so that the schema judges what the writer wrote.
  *
  * @param path the file's path, used in errors only.
  * @param text the file's text (decoded, without a byte order mark).
@@ -113,9 +113,11 @@ export function readFrontmatter(path: string, text: string): FrontmatterRead {
     throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
   }
   if (data.publish_at instanceof Date) {
-    // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01): judge what was written.
-    const written = /^publish_at:[ \t]*["']?(\d{4}-\d{1,2}-\d{1,2})["']?[ \t]*(?:#.*)?$/m.exec(frontmatterHead(text))?.[1];
-    if (written !== undefined && written !== data.publish_at.toISOString().slice(0, 10)) data.publish_at = written;
+    // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01) and reads a time
+    // with an offset as another day in UTC (2026-06-14T23:30:00-05:00 is June 15): judge
+    // what was written, never the converted value.
+    const written = /^publish_at:[ \t]*(.*)$/m.exec(frontmatterHead(text))?.[1]?.replace(/[ \t]+#.*$/, '').trim().replace(/^(["'])(.*)\1$/, '$2');
+    if (written && written !== data.publish_at.toISOString().slice(0, 10)) data.publish_at = written;
   }
   return { data, body: parsed.content };
 }

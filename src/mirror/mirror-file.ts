@@ -11,6 +11,7 @@ import { failpoint } from '../failpoint.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { remoteContentToMarkdown } from './convert.js';
 import { publishDay } from './frontmatter.js';
+import { mirrorTitle } from './remote-data.js';
 import { serializeEntryFile } from './frontmatter-writer.js';
 import { dropXmlInvalid } from '../xml-chars.js';
 import { contentHash, syncedHash } from './state.js';
@@ -37,8 +38,9 @@ export interface RenderedFile {
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
   const fields = {
-    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts).
-    title: dropXmlInvalid(entry.title),
+    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts). A blank
+    // title gets one made from the slug: pull notes that too (remote-data.ts).
+    title: mirrorTitle({ ...entry, title: dropXmlInvalid(entry.title) }),
     slug: entry.slug || undefined,
     // A publish_at that is not a date is left out (the file is named undated-...): it would
     // make the file invalid. The service keeps the value; the state keeps its hash.
@@ -76,6 +78,8 @@ export interface MirrorJob {
   media?: Record<string, string>;
   /** Absolute path of the file to write. */
   path: string;
+  /** True when the path is a new name: a file found there (under any spelling) is never replaced (`atomic-file.ts`). */
+  exclusive?: boolean;
   /** The text the file has now, when known: an identical rendering is not written. */
   current?: string;
   /** True when the file's text is not known: it is read to find out (conflict copies). */
@@ -126,7 +130,7 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, before
     if (current === text) return { hash, synced, written: false };
     beforeWrite?.(hash, synced);
     failpoint('pull:before-write');
-    writeFileAtomicSync(job.path, text);
+    writeFileAtomicSync(job.path, text, { exclusive: job.exclusive === true });
     failpoint('pull:after-write');
     return { hash, synced, written: true };
   } catch (err) {

@@ -14,6 +14,8 @@ import { stripPath } from './entry-problems.js';
 import { quickField } from './frontmatter.js';
 import { addFrontmatterFields } from './frontmatter-writer.js';
 import { ENTRIES_DIR } from './local-index.js';
+import { FoldedNames, portableNameProblem } from './portable-name.js';
+import { mirrorTitle } from './remote-data.js';
 import type { KeptFields, MirrorJob } from './mirror-file.js';
 import { isEdited, keptFields, parsedOrNull, syncedOf } from './mirror-read.js';
 import type { PullItem, PullProblem, PullRun } from './pull-run.js';
@@ -37,28 +39,52 @@ export interface Action {
 }
 
 /**
- * The paths in use, so that two entries never share a file: every file the state knows,
- * and every local file without a known identifier. A path a rename leaves stays taken for
- * this run: its old file is removed only after the new one is written, so no other entry
- * may be written there meanwhile.
+ * The paths in use, so that two entries never share a file, on any file system
+ * (`portable-name.ts`): every name in the entries folder, every file the state knows, and
+ * every local file without a known identifier, compared case folded and in Unicode NFC
+ * (on macOS and Windows `2026-03-01-Release-notes.md` and `2026-03-01-release-notes.md` are
+ * one file). A path a rename leaves stays taken for this run: its old file is removed only
+ * after the new one is written, so no other entry may be written there meanwhile.
  */
 class PathClaims {
-  /** file -> identifier ('' for a local file without one). */
-  private readonly taken = new Map<string, string>();
+  /** Paths by folded key -> identifiers ('' for a file that is no known entry's); made at the first claim (a no-op pull makes none). */
+  private names: FoldedNames | undefined;
 
-  constructor(run: PullRun, unknownFiles: string[]) {
-    for (const f of unknownFiles) this.taken.set(f, '');
-    for (const [id, e] of Object.entries(run.state.entries)) this.taken.set(e.file, id);
+  constructor(
+    private readonly run: PullRun,
+    private readonly unknownFiles: string[],
+    private readonly dirNames: readonly string[],
+  ) {}
+
+  private get taken(): FoldedNames {
+    if (this.names) return this.names;
+    const names = (this.names = new FoldedNames());
+    const stateFiles = new Set(Object.values(this.run.state.entries).map((e) => e.file));
+    for (const n of this.dirNames) if (!stateFiles.has(`${ENTRIES_DIR}/${n}`)) names.add(`${ENTRIES_DIR}/${n}`, '');
+    for (const f of this.unknownFiles) names.add(f, '');
+    for (const [id, e] of Object.entries(this.run.state.entries)) names.add(e.file, id);
+    return names;
   }
 
   /**
    * The file of a remote entry, claimed for it: `current` when it still fits the entry's
-   * date and slug, else the plain name, the name with the identifier, then numbered ones.
+   * date and slug, else the plain name, the name with the identifier, then numbered ones;
+   * never one another file holds under any case or normalisation, never one that is not
+   * portable (`portableNameProblem`).
    */
   claim(entry: RemoteEntry, current?: string): string {
     const file = this.pathFor(entry, current);
-    this.taken.set(file, entry.identifier);
+    this.taken.add(file, entry.identifier);
     return file;
+  }
+
+  /**
+   * The file to restore a deleted mirror file to: its own name, unless another file has
+   * taken it since under some spelling (a writer's `Release-notes.md`); then a claimed one.
+   */
+  restore(entry: RemoteEntry, file: string): string {
+    if (this.taken.freeFor(file, entry.identifier)) return file;
+    return this.claim(entry);
   }
 
   private pathFor(entry: RemoteEntry, current?: string): string {
@@ -66,14 +92,11 @@ class PathClaims {
     const plain = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base)}`;
     const suffixed = `${ENTRIES_DIR}/${entryFileName(entry.publish_at, base, entry.identifier)}`;
     if (current === plain || current === suffixed) return current;
-    for (const candidate of [plain, suffixed]) {
-      const owner = this.taken.get(candidate);
-      if (owner === undefined || owner === entry.identifier) return candidate;
-    }
+    const free = (candidate: string) => portableNameProblem(candidate.slice(ENTRIES_DIR.length + 1)) === undefined && this.taken.freeFor(candidate, entry.identifier);
+    for (const candidate of [plain, suffixed]) if (free(candidate)) return candidate;
     for (let n = 2; ; n++) {
       const candidate = suffixed.replace(/\.md$/, `-${n}.md`);
-      const owner = this.taken.get(candidate);
-      if (owner === undefined || owner === entry.identifier) return candidate;
+      if (free(candidate)) return candidate;
     }
   }
 }
@@ -90,6 +113,8 @@ export interface PlanHolds {
   unknownFiles: string[];
   /** True for an entry with an image to mirror (`media-mirror.ts`): an untouched, unchanged one is rewritten. */
   wantsMedia?: (entry: RemoteEntry) => boolean;
+  /** Every name in the entries folder (files of any kind): taken, compared case folded (`portable-name.ts`). */
+  dirNames?: readonly string[];
 }
 
 /**
@@ -101,7 +126,7 @@ export interface PlanHolds {
  */
 export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, onAction: (a: Action) => void): { actions: Action[]; seen: Set<string> } {
   const { state, result } = run;
-  const paths = new PathClaims(run, held.unknownFiles);
+  const paths = new PathClaims(run, held.unknownFiles, held.dirNames ?? []);
   const actions: Action[] = [];
   const plan = (a: Action): void => {
     actions.push(a);
@@ -110,13 +135,13 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
   const seen = new Set<string>();
   for (const entry of remote) {
     const id = entry.identifier;
-    if (seen.has(id)) continue; // the service listed an entry twice: mirror it once
+    if (seen.has(id)) continue; // the service listed an entry twice: mirror it once (noted: remote-data.ts)
     seen.add(id);
     if (held.hold.has(id) && !state.entries[id]) continue; // in a slug conflict (or bound, in a dry run)
     if (held.unreadable.has(id) && !state.entries[id]) continue; // its file does not parse: reported above
     const rh = remoteHash(entry);
     const rec = state.entries[id];
-    const item = (file: string): PullItem => ({ identifier: id, file, title: entry.title });
+    const item = (file: string): PullItem => ({ identifier: id, file, title: mirrorTitle(entry) });
 
     if (!rec) {
       plan({ kind: 'create', entry, rh, file: paths.claim(entry) });
@@ -157,7 +182,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     }
 
     if (rh === rec.remoteHash) {
-      if (raw === null) plan({ kind: 'restore', entry, rh, file: rec.file });
+      if (raw === null) plan({ kind: 'restore', entry, rh, file: paths.restore(entry, rec.file) });
       else if (edited) result.localEdits.push(item(rec.file));
       else if (held.wantsMedia?.(entry)) plan({ kind: 'update', entry, rh, file: rec.file, localText: raw.toString('utf8'), keep: keptFields(rec.file, raw), mediaOnly: true });
       else {
@@ -190,6 +215,9 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
 export function jobOf(run: PullRun, a: Action): MirrorJob {
   const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? run.absolute(`state:${conflictFile(a.entry.identifier)}`) : run.absolute(a.file) };
   if (a.keep) job.keep = a.keep;
+  // A file written under a new name never replaces one found there: created, moved, or
+  // restored to a name a writer may have used since (a case-insensitive file system included).
+  if (a.kind === 'create' || a.kind === 'restore' || a.from !== undefined) job.exclusive = true;
   if (a.kind === 'conflict') {
     job.readCurrent = true;
     job.local = a.localText;

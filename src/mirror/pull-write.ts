@@ -12,6 +12,7 @@ import { openPullAhead } from './pull-ahead.js';
 import type { Action } from './pull-plan.js';
 import type { PullItem, PullRun } from './pull-run.js';
 import type { RenderQueue } from './convert-pool.js';
+import { mirrorTitle } from './remote-data.js';
 import { conflictFile } from './state.js';
 
 /**
@@ -42,7 +43,7 @@ export async function writePull(run: PullRun, actions: Action[], queue: RenderQu
 }
 
 function itemOf(a: Action): PullItem {
-  return { identifier: a.entry.identifier, file: a.file, title: a.entry.title };
+  return { identifier: a.entry.identifier, file: a.file, title: mirrorTitle(a.entry) };
 }
 
 /** Books one action's outcome (`null`: planned in a dry run). */

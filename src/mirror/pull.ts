@@ -54,6 +54,7 @@ import { openPullRun, type PullOptions, type PullResult } from './pull-run.js';
 import { writePull } from './pull-write.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull } from './recovery.js';
+import { remoteNotes } from './remote-data.js';
 import { RenderQueue } from './convert-pool.js';
 import { startServiceReads } from './service-reads.js';
 import { contentHash, loadState, saveState, writeJsonIfChanged, type SyncState } from './state.js';
@@ -125,7 +126,8 @@ async function pullWith(
     repaired: [],
     bound: [],
     slugConflicts: [],
-    notes: titleNotes(remote),
+    // Odd service data is mirrored, with a note (remote-data.ts): a warning, never a failure.
+    notes: [...titleNotes(remote), ...remoteNotes(remote)],
     writes: [],
     threads: 0,
     media: emptyMediaReport(),
@@ -184,7 +186,7 @@ async function pullWith(
   const media = MediaRecord.load(stateDir, contentDir);
   const mediaNow = (options.media?.now ?? Date.now)();
   const wantsMedia = options.media?.enabled === false ? undefined : (e: RemoteEntry) => entryWantsMedia(media, e, mediaNow);
-  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), wantsMedia }, (a) => {
+  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), dirNames: names, wantsMedia }, (a) => {
     if (dryRun) return;
     const job = jobOf(run, a);
     jobs.push(job);

@@ -146,7 +146,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     });
   });
   entries.sort(newestFirst);
-  // Unique permalinks: the newest keeps the plain slug (permalinks.ts).
+  // Unique, stable permalinks (permalinks.ts): the first entry published under a slug keeps it.
   assignPermalinks(entries);
   for (const e of entries) e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
   // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a

@@ -57,7 +57,7 @@ interface EntryLink {
 /** One entry as templates see it. */
 export interface SiteEntry {
   title: string;
-  /** URL-safe, unique slug: the permalink is `/entries/<slug>/`. */
+  /** URL-safe, unique slug: the permalink is `/entries/<slug>/` (permalinks.ts). */
   slug: string;
   /** Site-relative URL, e.g. `/entries/new-export-api/`. */
   url: string;

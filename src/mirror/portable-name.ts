@@ -1,0 +1,92 @@
+/**
+ * Portable file names (docs/entry-file.md#portable-file-names; issue 25, item 3): the names
+ * pull and push write must be one file on every file system a team's clones live on:
+ * Linux (case-sensitive, any bytes), macOS (case-insensitive, Unicode-normalising) and
+ * Windows (case-insensitive, reserved names, forbidden characters).
+ *
+ * Two names are the same file somewhere when their {@link nameKey}s are equal (case folded,
+ * Unicode NFC, trailing dots and spaces dropped as Windows drops them). A name is portable
+ * when {@link portableNameProblem} finds nothing.
+ *
+ * @module
+ */
+
+/** Longest portable file name, in UTF-8 bytes (eCryptfs allows 143; paths stay short on Windows). */
+export const MAX_NAME_BYTES = 100;
+
+/** Characters Windows refuses in a file name, and every control character. */
+// eslint-disable-next-line no-control-regex -- the control characters are the point
+const INVALID_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+
+/** Names Windows reserves for devices, with any extension (`con`, `con.md`, `COM1.txt`). */
+const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
+
+/**
+ * The key under which a file system that folds case or normalises Unicode sees a name:
+ * NFC, case folded (upper then lower case, so that `ß`/`SS` and `K`/`k` (Kelvin) fold
+ * together too), trailing dots and spaces dropped. Two names with one key must never
+ * both be written: on macOS or Windows they are one file.
+ */
+export function nameKey(name: string): string {
+  // Printable ASCII (every name pull writes): lower case is the whole fold.
+  if (PRINTABLE_ASCII.test(name)) return dropTrailingDots(name.toLowerCase());
+  return dropTrailingDots(name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC'));
+}
+
+/** The name without the trailing dots and spaces Windows drops. */
+function dropTrailingDots(name: string): string {
+  let end = name.length;
+  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end--;
+  return end === name.length ? name : name.slice(0, end);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Why a file name is not portable, or undefined when it is: empty, longer than
+ * {@link MAX_NAME_BYTES} bytes in UTF-8, a character Windows refuses (`<>:"/\|?*`) or a
+ * control character, a trailing dot or space, or a name Windows reserves (`con`, `prn`,
+ * `aux`, `nul`, `com1`-`com9`, `lpt1`-`lpt9`, with any extension).
+ *
+ * @param name one path segment (no directory).
+ */
+export function portableNameProblem(name: string): string | undefined {
+  if (name === '' || name === '.' || name === '..') return 'is empty or a folder reference';
+  const bytes = Buffer.byteLength(name, 'utf8');
+  if (bytes > MAX_NAME_BYTES) return `is ${bytes} bytes long (at most ${MAX_NAME_BYTES})`;
+  const bad = INVALID_CHARS.exec(name);
+  if (bad) return `contains ${JSON.stringify(bad[0])}, which Windows does not allow in a file name`;
+  if (/[. ]$/.test(name)) return 'ends with a dot or a space, which Windows drops';
+  const stem = name.split('.')[0]!.replace(/ +$/, '');
+  if (RESERVED.test(stem)) return `is a device name Windows reserves (${stem})`;
+  return undefined;
+}
+
+/**
+ * Names (or paths) as a case-folding, normalising file system sees them: by
+ * {@link nameKey}, each with the owners that hold it (an identifier, or `''` for a file
+ * that belongs to no known entry).
+ */
+export class FoldedNames {
+  /** Key -> its one owner, or the set of them when there are several. */
+  private readonly owners = new Map<string, string | Set<string>>();
+
+  /** Records that `owner` holds `name`. */
+  add(name: string, owner: string): void {
+    const key = nameKey(name);
+    const had = this.owners.get(key);
+    if (had === undefined || had === owner) this.owners.set(key, owner);
+    else if (typeof had === 'string') this.owners.set(key, new Set([had, owner]));
+    else had.add(owner);
+  }
+
+  /**
+   * True when no one but `owner` holds `name`, or a name that is the same file on a
+   * case-insensitive or normalising file system.
+   */
+  freeFor(name: string, owner: string): boolean {
+    const had = this.owners.get(nameKey(name));
+    if (had === undefined || had === owner) return true;
+    return typeof had !== 'string' && [...had].every((o) => o === owner);
+  }
+}
