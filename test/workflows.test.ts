@@ -132,14 +132,14 @@ describe('the scheduled changelog workflow', () => {
     expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
   });
 
-  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/workflow/images-first.test.ts runs it)', () => {
+  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/e2e/workflow-images.test.ts runs it)', () => {
     expect(wf.jobs.sync!.outputs?.awaiting_images).toBe('${{ steps.sync.outputs.awaiting_images }}');
     const after = wf.jobs['push-after-deploy']!;
     expect(after.needs).toEqual(['sync', 'deploy']);
     expect(after.if).toBe("${{ !cancelled() && needs.sync.outputs.awaiting_images == 'true' && needs.deploy.result == 'success' }}");
     expect(after.permissions).toEqual({ contents: 'write', pages: 'read' });
     expect(after.env?.CHANGELOG_TOKEN).toBe('${{ secrets.CHANGELOG_TOKEN }}');
-    expect(after.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.ref_name }}' } });
+    expect(after.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/) as string, with: { ref: '${{ github.ref_name }}' } });
     const upload = after.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!;
     const redeploy = wf.jobs.redeploy!;
     expect(redeploy.needs).toBe('push-after-deploy');

@@ -92,10 +92,7 @@ export interface BuildResult {
    * relative to the content directory, message without the path).
    */
   unreadable: Array<{ file: string; line?: number; message: string }>;
-  /**
-   * The entries the site shows, and those it leaves out (docs/site.md#what-appears): drafts
-   * (and local files not marked `is_published: true`) and entries scheduled after today.
-   */
+  /** The entries shown, and those left out (docs/site.md#what-appears): drafts and entries scheduled after today. */
   entries: { shown: number; drafts: number; scheduled: number };
   /** Wall time of the whole build, ms. */
   ms: number;
@@ -117,11 +114,7 @@ export interface BuildResult {
   cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
   /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
   search?: SearchSegments;
-  /**
-   * The entries' local images made responsive (images.ts): `encoded` by eleventy-img in
-   * this build, `reused` from the build cache's encoded images (image-store.ts), and the
-   * files written for them under `/img/`.
-   */
+  /** Local images made responsive (images.ts): encoded now, reused from the build cache (image-store.ts), files under `/img/`. */
   images: ImageStats & { files: number };
 }
 
