@@ -177,7 +177,7 @@ describe('the pull-request check workflow', () => {
     expect(id).toBeTruthy();
     expect(steps[diff]!.run).toMatch(/echo "any=(true|false)" >> "\$GITHUB_OUTPUT"/);
     const after = steps.slice(diff + 1);
-    expect(after.map((s) => s.uses ?? s.run)).toEqual([expect.stringMatching(/^actions\/setup-node@/), 'npm ci --no-audit --no-fund', expect.stringContaining('changelog-sync check')]);
+    expect(after.map((s) => s.uses ?? s.run)).toEqual([expect.stringMatching(/^actions\/setup-node@/), 'npm ci --no-audit --no-fund', expect.stringContaining('changelog-sync check'), expect.stringContaining('changelog-sync build')]);
     for (const s of after) expect(s.if).toBe(`\${{ steps.${id}.outputs.any == 'true' }}`);
     expect(steps.slice(0, diff).map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/checkout@/)]);
   });

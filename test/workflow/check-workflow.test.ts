@@ -82,4 +82,12 @@ describe('the pull-request check on a pull request', () => {
     expect(r.code).not.toBe(0);
     expect(r.out).toContain('2026-02-01-broken.md');
   });
+
+  it('a pull request that adds a valid entry checks it, then builds the site with it (nothing deployed)', () => {
+    const base = pullRequest(() => write(join(dir, 'content/entries/2026-02-01-faster-exports.md'), '---\ntitle: Faster exports\nis_published: true\n---\nExports are **faster**.\n'));
+    const r = runSteps(base);
+    expect(r.code, r.out).toBe(0);
+    expect(r.ran).toEqual(expect.arrayContaining(['npm ci', expect.stringMatching(/changelog-sync check/) as string, expect.stringMatching(/changelog-sync build/) as string]));
+    expect(readFileSync(join(dir, '_site/entries/faster-exports/index.html'), 'utf8')).toContain('<strong>faster</strong>');
+  });
 });
