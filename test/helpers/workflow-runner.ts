@@ -3,12 +3,13 @@
 // $GITHUB_OUTPUT, its `if:` and `${{ }}` expressions evaluated, and the few actions the
 // changelog workflow uses stood in for (checkout: a clone; configure-pages: the site's URL;
 // upload-pages-artifact and deploy-pages: a copy of the built site into the folder a static
-// server serves; setup-node, cache and `npm ci`: nothing, the clone has changelog-sync
+// server serves; cache/restore and cache/save: a folder that outlives the job's clone (the
+// request ledger); setup-node, cache and `npm ci`: nothing, the clone has changelog-sync
 // installed as npm installs a bin). Scripts run as child processes (asynchronously), so
 // that an emulator and a static server in the test's own process keep answering.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import yaml from 'js-yaml';
 import { CLI } from './cli.js';
 
@@ -111,6 +112,18 @@ async function runStep(world: WorkflowWorld, dir: string, step: Step, env: Recor
     return { ok: true, outputs: {} };
   }
   if (uses === 'actions/setup-node' || uses === 'actions/cache') return { ok: true, outputs: {} };
+  if (uses === 'actions/cache/restore' || uses === 'actions/cache/save') {
+    // The request ledger's cache: a folder that outlives each job's clone, newest save wins
+    // (the workflow restores by key prefix, newest first).
+    const file = join(dir, withs.path!);
+    const cached = join(world.work, 'actions-cache', withs.path!);
+    const [from, to] = uses === 'actions/cache/restore' ? [cached, file] : [file, cached];
+    if (existsSync(from)) {
+      mkdirSync(dirname(to), { recursive: true });
+      copyFileSync(from, to);
+    }
+    return { ok: true, outputs: {} };
+  }
   if (uses === 'actions/configure-pages') return { ok: true, outputs: { base_url: world.pagesBaseUrl, base_path: new URL(world.pagesBaseUrl).pathname } };
   if (uses === 'actions/upload-pages-artifact') {
     const target = join(artifacts, withs.name || 'github-pages');
