@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Pulled images on the built site in Chromium (issue 24, item 5): entries whose images were
-// on the service's image host show them from the site's own /media/ under its base path,
-// with the emulator stopped; the sanitised SVG, opened by its own URL, runs no script.
+// on the service's image host show them from the site itself under its base path (the copies
+// pull made in content/media/, encoded by the build under /img/, src/site/images.ts), with the
+// emulator stopped; the sanitised SVG, opened by its own URL, runs no script.
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,20 +50,21 @@ describe('pulled images in Chromium', () => {
     await cleanup?.();
   });
 
-  it('the entry page shows both images from /changelog/media/, and loads nothing from elsewhere', async () => {
+  it('the entry page shows both images from the site (/changelog/img/), and loads nothing from elsewhere', async () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/changelog/entries/shots/`, { waitUntil: 'load' });
     // Lazy images near the top load at once; wait for them to settle (loaded or broken).
     await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img')).every((i) => i.complete));
     const images = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((i) => ({ path: new URL(i.currentSrc || i.src).pathname, complete: i.complete, width: i.naturalWidth, alt: i.alt })),
+      Array.from(document.querySelectorAll<HTMLImageElement>('main img')).map((i) => ({ path: new URL(i.currentSrc || i.src).pathname, complete: i.complete, width: i.naturalWidth, shown: i.getBoundingClientRect().width, alt: i.alt })),
     );
     expect(images.map((i) => i.alt)).toEqual(['A screenshot', 'A diagram']);
     for (const i of images) {
-      expect(i.path).toMatch(/^\/changelog\/media\/[0-9a-f]{64}\.(png|svg)$/);
+      expect(i.path).toMatch(/^\/changelog\/img\/[^/]+\.(png|webp|svg)$/);
       expect(i.complete && i.width > 0, i.path).toBe(true);
     }
-    expect(images[0]!.width).toBe(3);
+    // Shown at the file's own width (a `srcset` makes naturalWidth the width it is drawn for).
+    expect(images[0]!.shown).toBe(3);
     expect(outside.filter((u) => !u.startsWith('data:'))).toEqual([]);
     await page.close();
   });
