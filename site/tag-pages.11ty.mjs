@@ -1,7 +1,7 @@
 // Every page of every tag: /tags/<slug>/, /tags/<slug>/page/2/, ... (the markup:
-// _includes/tag-page.njk). The pages are cut in src/site/tags.ts (20 entries a page); the
+// _includes/tag-page.njk). The pages are cut in src/site/data/tags.ts (20 entries a page); the
 // pages to render: every one, but for those a build takes from its page cache
-// (src/site/page-cache.ts). Out of collections: the sitemap lists them from the data.
+// (src/site/cache/page-cache.ts). Out of collections: the sitemap lists them from the data.
 export const data = {
   pagination: { data: 'changelog.render.tagPages', size: 1, alias: 'tagPage' },
   eleventyExcludeFromCollections: true,

@@ -8,13 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ChangelogSyncError } from './errors.js';
-import type { EmulatorCliOptions } from './commands/emulator.js';
-import { loadConfig, type Config } from './config.js';
+import { ChangelogSyncError } from './core/errors.js';
+import type { EmulatorCliOptions } from './cli/commands/emulator.js';
+import { loadConfig, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
-import { EXIT } from './output/exit-codes.js';
-import { handleError } from './output/handle-error.js';
-import { Reporter } from './output/reporter.js';
+import { EXIT } from './cli/output/exit-codes.js';
+import { handleError } from './cli/output/handle-error.js';
+import { Reporter } from './cli/output/reporter.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -85,7 +85,7 @@ program
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false }))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false }))());
 
 program
   .command('pull')
@@ -94,27 +94,27 @@ program
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
   .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
   .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./commands/pull.js')).pullCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./cli/commands/pull.js')).pullCommand(c, r, opts))());
 
 program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
   .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/push.js')).pushCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, opts))());
 
 program
   .command('status')
   .description('read-only: what pull and push would do now (remote-only, conflicts, local edits, new local entries, deferred)')
   .addHelpText('after', examples('changelog-sync status', 'changelog-sync --json status'))
-  .action(() => run(async (c, r) => (await import('./commands/status.js')).statusCommand(c, r))());
+  .action(() => run(async (c, r) => (await import('./cli/commands/status.js')).statusCommand(c, r))());
 
 program
   .command('check')
   .description('validate local entry files without the network (for pull-request checks); exit 5 on errors')
   .argument('[files...]', 'files to check (default: every entry file)')
   .addHelpText('after', examples('changelog-sync check', 'changelog-sync check content/entries/2026-11-22-faster-exports.md'))
-  .action((files: string[]) => run(async (c, r) => (await import('./commands/check.js')).checkCommand(c, r, files))());
+  .action((files: string[]) => run(async (c, r) => (await import('./cli/commands/check.js')).checkCommand(c, r, files))());
 
 program
   .command('commit-back')
@@ -127,7 +127,7 @@ program
   .option('--dry-run', 'list what would be committed; stage, commit and push nothing')
   .addHelpText('after', examples('changelog-sync commit-back', 'changelog-sync commit-back --dry-run', 'changelog-sync commit-back --forget-site-build'))
   .action((paths: string[], opts: { message?: string; attempts?: number; retryDelay?: number; dryRun?: boolean; forgetSiteBuild?: boolean }) =>
-    run(async (c, r) => (await import('./commands/commit-back.js')).commitBackCommand(c, r, paths, opts))(),
+    run(async (c, r) => (await import('./cli/commands/commit-back.js')).commitBackCommand(c, r, paths, opts))(),
   );
 
 program
@@ -136,7 +136,7 @@ program
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
-  .action((opts: { allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false }))());
+  .action((opts: { allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false }))());
 
 program
   .command('emulator')
@@ -174,7 +174,7 @@ program
   )
   .action((opts: EmulatorCliOptions) =>
     run(async (_c, r) => {
-      const { emulatorCommand, emulatorOptionsFromCli } = await import('./commands/emulator.js');
+      const { emulatorCommand, emulatorOptionsFromCli } = await import('./cli/commands/emulator.js');
       return emulatorCommand(r, emulatorOptionsFromCli(opts));
     })(),
   );
@@ -191,7 +191,7 @@ program
   .option('--dry-run', 'print the file; write nothing')
   .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix'))
   .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean }) =>
-    run(async (c, r) => (await import('./commands/new.js')).newCommand(c, r, title, opts))(),
+    run(async (c, r) => (await import('./cli/commands/new.js')).newCommand(c, r, title, opts))(),
   );
 
 program
@@ -201,14 +201,14 @@ program
   .option('--pull', 'pull once before serving (needs CHANGELOG_TOKEN; without it, dev previews content/ as it is)')
   .option('--demo', 'preview the demo workspace even when there is content')
   .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --pull', 'changelog-sync dev --demo --port 3000'))
-  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./commands/dev.js')).devCommand(c, r, opts))());
+  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./cli/commands/dev.js')).devCommand(c, r, opts))());
 
 program
   .command('init')
   .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
   .option('--dry-run', 'print what would be added; write nothing')
   .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./commands/init.js')).initCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
 
 program
   .command('latest')
@@ -216,7 +216,7 @@ program
   .argument('<workspace-uuid>', 'the workspace identifier, shown in the workspace settings')
   .option('--base-url <url>', 'service root (default: CHANGELOG_BASE_URL)')
   .addHelpText('after', examples('changelog-sync latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57', 'changelog-sync --json latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57'))
-  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./commands/latest.js')).latestCommand(c, r, uuid, opts))());
+  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./cli/commands/latest.js')).latestCommand(c, r, uuid, opts))());
 
 program.addHelpText(
   'after',
@@ -246,7 +246,7 @@ subscribers
   .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
   .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
   .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
-  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./commands/subscribers-list.js')).subscribersListCommand(c, r, opts))());
+  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./cli/subscribers/list.js')).subscribersListCommand(c, r, opts))());
 
 subscribers
   .command('import')
@@ -265,7 +265,7 @@ subscribers
     ),
   )
   .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
-    run(async (c, r) => (await import('./commands/subscribers-import.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
+    run(async (c, r) => (await import('./cli/subscribers/import.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
   );
 
 subscribers
@@ -277,7 +277,7 @@ subscribers
   .addOption(batchSizeOption())
   .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
   .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
-    run(async (c, r) => (await import('./commands/subscribers-remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
+    run(async (c, r) => (await import('./cli/subscribers/remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
   );
 
 subscribers
@@ -285,7 +285,7 @@ subscribers
   .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
   .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
-  .action((opts: { out?: string }) => run(async (c, r) => (await import('./commands/subscribers-export.js')).subscribersExportCommand(c, r, opts))());
+  .action((opts: { out?: string }) => run(async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts))());
 
 // A reader that closed its end (`changelog-sync --help | head`) is not an error of the
 // command: the work goes on to its end, and what it prints is dropped.

@@ -23,26 +23,26 @@
  * @module
  */
 import { Writable } from 'node:stream';
-import { buildWithProgress } from './commands/build.js';
-import { openContext } from './commands/context.js';
-import { ENV, loadConfig, type Config } from './config.js';
-import { pull as mirrorPull } from './mirror/pull.js';
-import type { PullResult } from './mirror/pull-run.js';
-import { push as mirrorPush } from './mirror/push.js';
-import type { PushResult } from './mirror/push-run.js';
-import { Reporter } from './output/reporter.js';
-import { assertInsideProject } from './project-path.js';
-import type { BuildResult } from './site/build.js';
+import { buildWithProgress } from './cli/commands/build.js';
+import { openContext } from './cli/commands/context.js';
+import { ENV, loadConfig, type Config } from './core/config.js';
+import { pull as mirrorPull } from './sync/pull/pull.js';
+import type { PullResult } from './sync/pull/pull-run.js';
+import { push as mirrorPush } from './sync/push/push.js';
+import type { PushResult } from './sync/push/push-run.js';
+import { Reporter } from './cli/output/reporter.js';
+import { assertInsideProject } from './core/project-path.js';
+import type { BuildResult } from './site/build/build.js';
 
-export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './errors.js';
+export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './core/errors.js';
 export { startEmulator, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
 export type { EmulatorFaults } from './emulator/faults.js';
 export { loadSeed } from './emulator/seed.js';
 export type { EmulatorStore } from './emulator/store.js';
-export type { Config } from './config.js';
-export type { PullItem, PullProblem, PullResult } from './mirror/pull-run.js';
-export type { PushedItem, PushPlanItem, PushResult } from './mirror/push-run.js';
-export type { BuildResult } from './site/build.js';
+export type { Config } from './core/config.js';
+export type { PullItem, PullProblem, PullResult } from './sync/pull/pull-run.js';
+export type { PushedItem, PushPlanItem, PushResult } from './sync/push/push-run.js';
+export type { BuildResult } from './site/build/build.js';
 
 /**
  * Where the project is and how to reach its service. Each field, when given, wins over

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { EmulatorStore } from '../../dist/emulator/store.js';
-import { markdownToHtml } from '../../dist/mirror/markdown-html.js';
+import { markdownToHtml } from '../../dist/convert/markdown-to-html.js';
 import { settleDisk } from '../disk.mjs';
 
 export const name = 'pull';

@@ -1,8 +1,8 @@
 // subscribers import of 10,000 rows against the emulator (compressed rate window):
 // parse + plan time, requests, and the wall time the real limits (60/min) would impose.
 import { performance } from 'node:perf_hooks';
-import { ChangelogClient } from '../../dist/api/client.js';
-import { RateBudget } from '../../dist/api/rate-budget.js';
+import { ChangelogClient } from '../../dist/service/client.js';
+import { RateBudget } from '../../dist/service/rate-budget.js';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { EmulatorStore } from '../../dist/emulator/store.js';
 import { parseSubscriberCsv } from '../../dist/subscribers/csv-read.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ChangelogSyncError, type ErrorCode } from '../errors.js';
+import { ChangelogSyncError, type ErrorCode } from '../core/errors.js';
 import { emailKey } from './validate.js';
 
 /** Subscribers per request when the budget does not ask for more. */

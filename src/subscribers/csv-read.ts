@@ -20,7 +20,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { CsvError, parse } from 'csv-parse/sync';
-import { ChangelogSyncError, ValidationError } from '../errors.js';
+import { ChangelogSyncError, ValidationError } from '../core/errors.js';
 import { FORMULA_TRIGGERS } from './csv-write.js';
 
 /** Field delimiters the reader chooses between. */

@@ -11,7 +11,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import writeFileAtomic from 'write-file-atomic';
-import type { Subscriber } from '../api/schemas.js';
+import type { Subscriber } from '../service/schemas.js';
 
 /** The columns of an export: the service's own field names (spec "Subscriber"). */
 const SUBSCRIBER_CSV_COLUMNS = ['email', 'name', 'verified_at', 'created_at'] as const;

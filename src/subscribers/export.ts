@@ -9,9 +9,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { ChangelogClient } from '../api/client.js';
-import { ChangelogSyncError } from '../errors.js';
-import type { Subscriber } from '../api/schemas.js';
+import type { ChangelogClient } from '../service/client.js';
+import { ChangelogSyncError } from '../core/errors.js';
+import type { Subscriber } from '../service/schemas.js';
 import { subscribersToCsv, writeCsvFile } from './csv-write.js';
 
 /** A directory an export must not be written into, and what it is. */

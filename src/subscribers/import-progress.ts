@@ -14,8 +14,8 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { fileError } from '../file-error.js';
-import { sha256 } from '../hash.js';
+import { fileError } from '../core/file-error.js';
+import { sha256 } from '../core/hash.js';
 import { emailKey } from './validate.js';
 
 /** The progress file, in the state directory. */

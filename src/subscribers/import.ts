@@ -22,9 +22,9 @@
  *
  * @module
  */
-import type { ChangelogClient } from '../api/client.js';
-import type { ErrorCode } from '../errors.js';
-import type { Subscriber } from '../api/schemas.js';
+import type { ChangelogClient } from '../service/client.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { Subscriber } from '../service/schemas.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { ImportProgress } from './import-progress.js';

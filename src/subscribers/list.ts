@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ChangelogClient } from '../api/client.js';
-import type { Subscriber } from '../api/schemas.js';
+import type { ChangelogClient } from '../service/client.js';
+import type { Subscriber } from '../service/schemas.js';
 
 /** The result of {@link listSubscribers}. */
 export interface SubscriberList {

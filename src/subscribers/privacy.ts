@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ChangelogSyncError } from '../errors.js';
+import { ChangelogSyncError } from '../core/errors.js';
 
 /**
  * Masks one address (or any cell that was meant to be one): its first character, `***`,

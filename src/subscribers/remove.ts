@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ChangelogClient } from '../api/client.js';
-import type { ErrorCode } from '../errors.js';
+import type { ChangelogClient } from '../service/client.js';
+import type { ErrorCode } from '../core/errors.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchStatus } from './batches.js';
 import type { SubscriberCsv } from './csv-read.js';
 import { emailKey, normalizeEmail } from './validate.js';

@@ -9,7 +9,7 @@
  * @module
  */
 import validator from 'validator';
-import { ChangelogSyncError } from '../errors.js';
+import { ChangelogSyncError } from '../core/errors.js';
 
 /** Why an email cell cannot be used. */
 type EmailProblem = 'missing-email' | 'invalid-email';

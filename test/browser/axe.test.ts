@@ -5,7 +5,7 @@
 // test/helpers/reading-site.ts (highlighted code, heading anchors, coloured tags).
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_THEMES } from '../../src/site/themes.js';
+import { BUILT_IN_THEMES } from '../../src/site/data/themes.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';

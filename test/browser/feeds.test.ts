@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/config.js';
-import { buildSite } from '../../src/site/build.js';
+import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
+import { buildSite } from '../../src/site/build/build.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { dailyEntries, writeContent } from '../site/fixture.js';
+import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
 
 const PREFIX = '/changelog/';
 const TAG = 'Fix & <Ops>';

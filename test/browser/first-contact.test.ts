@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/config.js';
-import { buildSite } from '../../src/site/build.js';
+import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
+import { buildSite } from '../../src/site/build/build.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { WORKSPACE, writeContent } from '../site/fixture.js';
+import { WORKSPACE, writeContent } from '../helpers/site-fixture.js';
 
 const PREFIX = '/changelog/';
 const TABLE = [

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Responsive entry images in Chromium (issue 24, item 6; src/site/images.ts): a site built
+// Responsive entry images in Chromium (issue 24, item 6; src/site/render/images.ts): a site built
 // under /repo/ with a PNG, a JPEG and an SVG in content/images/ and a copy in content/media/,
 // served under /repo/ only. On an entry page every image loads from the build's /img/
 // files (Chromium picks the WebP source of a raster), and nothing shifts while they load:
@@ -9,12 +9,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/config.js';
-import { buildSite } from '../../src/site/build.js';
+import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
+import { buildSite } from '../../src/site/build/build.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { dailyEntries, drawnPng, writeContent } from '../site/fixture.js';
+import { dailyEntries, drawnPng, writeContent } from '../helpers/site-fixture.js';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" fill="#0ea5e9"/></svg>\n';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_THEMES } from '../../src/site/themes.js';
+import { BUILT_IN_THEMES } from '../../src/site/data/themes.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
 import { buildThemedSites, CODE_ENTRY, LONG_URL, type ThemedSites } from '../helpers/reading-site.js';

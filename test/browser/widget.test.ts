@@ -14,11 +14,11 @@ import axe from 'axe-core';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import sirv from 'sirv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/config.js';
-import { buildSite } from '../../src/site/build.js';
+import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
+import { buildSite } from '../../src/site/build/build.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/cli.js';
-import { type EntrySpec, writeContent } from '../site/fixture.js';
+import { type EntrySpec, writeContent } from '../helpers/site-fixture.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 const TODAY = '2026-03-20';

@@ -4,8 +4,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openContext } from '../../src/commands/context.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { openContext } from '../../src/cli/commands/context.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { tempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 import { captureReporter } from '../helpers/reporter.js';

@@ -5,8 +5,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema } from '../../src/config.js';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { configJsonSchema } from '../../src/core/config.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { useDemoEmulator } from '../helpers/emulator.js';
 

@@ -41,7 +41,7 @@ describe("the demo's images", () => {
     }
     expect(broken).toEqual([]);
     // The logo and the Open Graph image are among them; the entries' pictures are there as
-    // the build's copies under /img/ (src/site/images.ts), byte for byte: the local entry's
+    // the build's copies under /img/ (src/site/render/images.ts), byte for byte: the local entry's
     // screenshot, and those of the service's image host that pull mirrored into content/media/
     // (five; one is in an entry scheduled for later, not on the site yet).
     expect([...seen]).toEqual(expect.arrayContaining([`${SITE_URL}images/lumen-logo.svg`, `${SITE_URL}images/lumen-og.png`]));

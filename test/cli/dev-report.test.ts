@@ -4,8 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportPageProblems } from '../../src/commands/dev.js';
-import { pageProblems } from '../../src/site/entry-watch.js';
+import { reportPageProblems } from '../../src/cli/commands/dev.js';
+import { pageProblems } from '../../src/site/dev/entry-watch.js';
 import { useTempDir } from '../helpers/cli.js';
 import { captureReporter } from '../helpers/reporter.js';
 

@@ -10,7 +10,7 @@ import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { reportSaved } from '../../src/commands/dev.js';
+import { reportSaved } from '../../src/cli/commands/dev.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { DevProcess, useDev } from '../helpers/dev-process.js';
 
@@ -383,7 +383,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
     const index = await get(fx.url);
     const srcs = [...index.body.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
     expect(srcs.some((s) => s.endsWith('/images/lumen-logo.svg'))).toBe(true);
-    // The entries' pictures, as the preview's copies under /img/ (src/site/images.ts).
+    // The entries' pictures, as the preview's copies under /img/ (src/site/render/images.ts).
     expect(srcs.filter((s) => s.includes('/img/')).length).toBeGreaterThan(3);
     for (const src of srcs) {
       const res = await request(new URL(src, fx.url));

@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { networkHint, notFoundHint } from '../../src/errors.js';
+import { networkHint, notFoundHint } from '../../src/core/errors.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
 
 /** A loopback port that nothing listens on: bound, then closed. */

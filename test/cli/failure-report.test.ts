@@ -5,7 +5,7 @@
 // file and whether its identifier was written back. The rerun settles the rest, once each.
 //
 // ENOSPC and EACCES are injected at a failpoint that throws the system error
-// (CHANGELOG_FAILPOINT_ERRNO, src/failpoint.ts): tests run as root, and no disk is filled.
+// (CHANGELOG_FAILPOINT_ERRNO, src/core/failpoint.ts): tests run as root, and no disk is filled.
 // EISDIR is real: a directory in the place of the push journal.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

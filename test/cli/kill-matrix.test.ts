@@ -1,7 +1,7 @@
 // The kill matrix of issue 12: `sync --skip-build` of 40 new writer's files into a mirror
 // of 200 remote entries (5 of them renamed and 5 changed on the service since the last
 // pull), killed with SIGKILL at every failpoint of pull, recovery, duplicate repair, push,
-// write-back, journal and state saving (src/failpoint.ts), then resumed by one `sync
+// write-back, journal and state saving (src/core/failpoint.ts), then resumed by one `sync
 // --skip-build`: exactly 240 remote entries, 240 files, one identifier per file, every
 // writer's file byte-identical but for the lines push adds.
 //
@@ -12,9 +12,9 @@ import { existsSync } from 'node:fs';
 import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILPOINTS, type FailpointName } from '../../src/failpoint.js';
+import { FAILPOINTS, type FailpointName } from '../../src/core/failpoint.js';
 import type { EmulatorStore } from '../../src/emulator/store.js';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { tempDir } from '../helpers/cli.js';
 import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync-world.js';
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { useTempDir } from '../helpers/cli.js';
 import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync-world.js';
 

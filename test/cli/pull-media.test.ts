@@ -108,7 +108,7 @@ describe('pull of entries with images on the service image host (real CLI)', () 
     const server = await serveStatic(join(dir, '_site'), {}, { prefix: '/changelog/' });
     try {
       const page = await (await fetch(`${server.url}/changelog/entries/entry-2/`)).text();
-      // The page shows the build's encoded copy (src/site/images.ts) with the file's size; the
+      // The page shows the build's encoded copy (src/site/render/images.ts) with the file's size; the
       // mirrored copy itself is published at /media/, byte for byte.
       const srcs = [...page.matchAll(/<img\b[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!).filter((s) => s.includes('/img/'));
       expect(srcs).toHaveLength(1);

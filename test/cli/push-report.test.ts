@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPush, pushExitCode, reportRejected } from '../../src/commands/push.js';
-import type { PushResult } from '../../src/mirror/push-run.js';
-import { EXIT } from '../../src/output/exit-codes.js';
+import { formatPush, pushExitCode, reportRejected } from '../../src/cli/commands/push.js';
+import type { PushResult } from '../../src/sync/push/push-run.js';
+import { EXIT } from '../../src/cli/output/exit-codes.js';
 import { captureReporter } from '../helpers/reporter.js';
 
 type PlanItem = PushResult['plan'][number];

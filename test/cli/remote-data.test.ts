@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorEntry } from '../../src/emulator/store.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

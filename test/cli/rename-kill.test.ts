@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { useTempDir } from '../helpers/cli.js';
 import { seedStore, startWorld, type World } from '../helpers/sync-world.js';
 

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serializeEntryFile } from '../../src/mirror/frontmatter-writer.js';
+import { serializeEntryFile } from '../../src/entry/frontmatter-writer.js';
 import { readCorpus, type CorpusEntry } from '../helpers/corpus-read.js';
 
 export type { CorpusEntry } from '../helpers/corpus-read.js';

@@ -5,8 +5,8 @@
 // must match; the rate and every failure are printed.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/mirror/convert.js';
-import { markdownToHtml } from '../../src/mirror/markdown-html.js';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { markdownToHtml } from '../../src/convert/markdown-to-html.js';
 import { canonicalDom } from '../helpers/html.js';
 import { CORPUS_DIR, loadCorpus } from './corpus.js';
 

@@ -4,7 +4,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorOptions, RequestLogRecord } from '../../src/emulator/server.js';
 import type { EmulatorStore, EmulatorWorkspace } from '../../src/emulator/store.js';
 import { tempDir } from './cli.js';

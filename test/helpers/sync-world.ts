@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, entryResource, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import type { RemoteEntry } from '../../src/api/schemas.js';
-import { parseEntryFile } from '../../src/mirror/entry-file.js';
-import { renderMirrorFile } from '../../src/mirror/mirror-file.js';
-import { syncedOf } from '../../src/mirror/mirror-read.js';
+import type { RemoteEntry } from '../../src/service/schemas.js';
+import { parseEntryFile } from '../../src/entry/entry-file.js';
+import { renderMirrorFile } from '../../src/sync/pull/mirror-writer.js';
+import { syncedOf } from '../../src/sync/pull/mirror-reader.js';
 import { runCli, type CliResult } from './cli.js';
 import { withoutAddedLines } from './entries.js';
 

@@ -2,7 +2,7 @@
 // line numbers, and bad files reported with file, line, field and fix.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ChangelogSyncError } from '../../src/errors.js';
+import { ChangelogSyncError } from '../../src/core/errors.js';
 import { headerKey, parseSubscriberCsv, readSubscriberCsv, unescapeFormula } from '../../src/subscribers/csv-read.js';
 import { textContaining } from '../helpers/matchers.js';
 

@@ -3,7 +3,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Subscriber } from '../../src/api/schemas.js';
+import type { Subscriber } from '../../src/service/schemas.js';
 import { parseSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { subscribersToCsv, writeCsvFile } from '../../src/subscribers/csv-write.js';
 import { tempDir } from '../helpers/cli.js';

@@ -3,10 +3,10 @@
 // rows), failed and lost batches, and a dry run that sends nothing.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChangelogClient } from '../../src/api/client.js';
-import { NetworkError } from '../../src/errors.js';
-import { RateBudget } from '../../src/api/rate-budget.js';
-import type { NewSubscriber, Subscriber } from '../../src/api/schemas.js';
+import { ChangelogClient } from '../../src/service/client.js';
+import { NetworkError } from '../../src/core/errors.js';
+import { RateBudget } from '../../src/service/rate-budget.js';
+import type { NewSubscriber, Subscriber } from '../../src/service/schemas.js';
 import { parseSubscriberCsv, readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { CONSENT_MESSAGE, importSubscribers } from '../../src/subscribers/import.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

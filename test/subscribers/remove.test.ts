@@ -1,9 +1,9 @@
 // Removing subscribers with the real client against the real emulator over HTTP.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChangelogClient } from '../../src/api/client.js';
-import { NetworkError } from '../../src/errors.js';
-import { RateBudget } from '../../src/api/rate-budget.js';
+import { ChangelogClient } from '../../src/service/client.js';
+import { NetworkError } from '../../src/core/errors.js';
+import { RateBudget } from '../../src/service/rate-budget.js';
 import { readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv } from '../../src/subscribers/remove.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

@@ -1,0 +1,61 @@
+/**
+ * No demo in GitHub Actions: a job without the repository secret `CHANGELOG_TOKEN` or the
+ * repository variable `CHANGELOG_BASE_URL` fails, naming what is missing and the settings
+ * page where it is added, in the log (an `::error::` annotation) and the job summary,
+ * before anything is read, written, built or deployed (README "Running it in GitHub
+ * Actions"; docs/github-actions.md "Setting it up"). Outside Actions nothing changes: with
+ * neither set, `sync` runs the demo.
+ *
+ * @module
+ */
+import type { Config } from '../../core/config.js';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { annotation } from '../output/github-actions.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** Where a repository's secrets and variables are added (GitHub's settings page). */
+const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
+
+/** What is missing, each with what to add. */
+interface Missing {
+  name: 'CHANGELOG_TOKEN' | 'CHANGELOG_BASE_URL';
+  kind: 'secret' | 'variable';
+  what: string;
+}
+
+/** What a configuration lacks to reach the service (the base URL may come from changelog.config.json). */
+function missingSettings(config: Config): Missing[] {
+  const missing: Missing[] = [];
+  if (!config.token) missing.push({ name: 'CHANGELOG_TOKEN', kind: 'secret', what: 'a workspace access token (from the workspace settings of the service): "New repository secret"' });
+  if (!config.baseUrl) missing.push({ name: 'CHANGELOG_BASE_URL', kind: 'variable', what: 'the service root, e.g. https://changelog.example.com: the "Variables" tab, "New repository variable"' });
+  return missing;
+}
+
+/**
+ * In GitHub Actions (`reporter.actions`), refuses to go on without the secret and the
+ * variable: writes an `::error::` annotation and a job summary naming each missing one and
+ * {@link ACTIONS_SETTINGS_PAGE}, then throws. Does nothing outside Actions, or when both
+ * are there.
+ *
+ * @throws {ChangelogSyncError} `E_CONFIG`, its `field` the missing names (exit 1).
+ */
+export function requireServiceInActions(config: Config, reporter: Reporter): void {
+  if (!reporter.actions) return;
+  const missing = missingSettings(config);
+  if (missing.length === 0) return;
+  const names = missing.map((m) => `the repository ${m.kind} ${m.name}`).join(' and ');
+  const message = `${names} ${missing.length > 1 ? 'are' : 'is'} not set: in GitHub Actions changelog-sync does not run the demo, so nothing was synced, written, built or deployed`;
+  const hint = `add ${missing.length > 1 ? 'them' : 'it'} in the repository's ${ACTIONS_SETTINGS_PAGE}: ${missing.map((m) => `${m.name}, ${m.what}`).join('; ')}; then run the workflow again (README: "Running it in GitHub Actions")`;
+  reporter.workflowCommands([annotation('error', `${message}. Fix: ${hint}`, { title: 'changelog-sync is not set up' })]);
+  reporter.summary(
+    [
+      '### changelog-sync is not set up: nothing was synced, built or deployed',
+      '',
+      `Add ${missing.length > 1 ? 'these' : 'this'} in the repository's **${ACTIONS_SETTINGS_PAGE}**, then run the workflow again:`,
+      '',
+      ...missing.map((m) => `- the repository ${m.kind} \`${m.name}\`: ${m.what}`),
+      '',
+    ].join('\n'),
+  );
+  throw new ChangelogSyncError('E_CONFIG', message, { field: missing.map((m) => m.name).join(', '), hint });
+}

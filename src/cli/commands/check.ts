@@ -1,0 +1,61 @@
+/**
+ * `changelog-sync check [files...]`: validates local entry files with no network, for
+ * pull-request checks. Exit code 5 when any file has an error.
+ *
+ * Output: one line per problem, `file:line: error: message (fix: ...)`; in GitHub Actions
+ * also a workflow command `::error file=...,line=...::message` per problem (first, on
+ * stdout), so that the pull request shows it on the line; `--json` prints the
+ * {@link CheckResult} (the workflow commands then go to stderr).
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import type { Config } from '../../core/config.js';
+import { assertInsideProject } from '../../core/project-path.js';
+import { checkEntryFiles, type CheckProblem, type CheckResult } from '../../sync/push/entry-check.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { annotation, isGitHubActions } from '../output/github-actions.js';
+import type { Reporter } from '../output/reporter.js';
+
+/** `message (fix: hint)`: a problem's words, the same in `check` and `push`. */
+export function problemText(p: Pick<CheckProblem, 'message' | 'hint'>): string {
+  return `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
+}
+
+/** `file:line: severity: message (fix: hint)`. */
+export function formatProblem(p: CheckProblem): string {
+  return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${problemText(p)}`;
+}
+
+/** The GitHub Actions annotation of a problem (on the file's line in the pull request). */
+export function problemAnnotation(p: CheckProblem): string {
+  return annotation(p.severity, problemText(p), { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
+}
+
+/** Human summary of a check. */
+export function formatCheck(r: CheckResult): string {
+  const lines = r.problems.map(formatProblem);
+  const warnings = r.problems.length - r.errors;
+  lines.push(
+    r.errors === 0
+      ? `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: no errors${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`
+      : `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: ${r.errors} error${r.errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Runs the check and reports it. Needs no token and no service.
+ * @param files paths relative to the working directory; default every entry file.
+ * @returns {@link EXIT.INVALID} when a file has an error, else {@link EXIT.OK}.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` when a file is a symbolic link out of the project.
+ */
+export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
+  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb });
+  // Workflow commands go to stdout, where the runner reads them (stderr with --json); the
+  // reporter writes every other line so that the runner cannot read it as one.
+  if (isGitHubActions(env)) reporter.workflowCommands(result.problems.map(problemAnnotation));
+  reporter.result(formatCheck(result), { command: 'check', ...result });
+  return result.errors > 0 ? EXIT.INVALID : EXIT.OK;
+}

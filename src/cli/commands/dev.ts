@@ -1,0 +1,192 @@
+/**
+ * `changelog-sync dev`: the writer's live preview. Eleventy's dev server with live reload
+ * over the project's `content/` (no token and no network needed: a writer has no token),
+ * and chokidar watching `content/`: an entry file is validated on every save, errors
+ * printed with file and line and shown on the page. It never pushes.
+ *
+ * What it previews: the demo with `--demo`, or when there is no content at all (no entry
+ * file and no `_data/workspace.json`); otherwise `content/`, pulled first with `--pull`
+ * (which needs `CHANGELOG_TOKEN`).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Config } from '../../core/config.js';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { stripPath } from '../../entry/entry-problems.js';
+import { listEntryFiles } from '../../entry/entry-files.js';
+import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import { handleError } from '../output/handle-error.js';
+import type { Reporter } from '../output/reporter.js';
+import { commandLine } from '../../core/project-command.js';
+import { assertInsideProject } from '../../core/project-path.js';
+import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
+import type { PageProblem } from '../../site/render/problem-banner.js';
+import { freePortFrom, serveSite } from '../../site/dev/serve.js';
+import { problemText } from './check.js';
+import { openContext } from './context.js';
+import { startDemo, type Demo } from './demo.js';
+import { formatPull, pullWithProgress } from './pull.js';
+
+/** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
+const DEMO_PREVIEW_DIR = 'preview';
+
+/** Options of {@link devCommand}. */
+export interface DevCommandOptions {
+  /** First port to try. Default 8080. */
+  port?: number;
+  /** Pull once before serving (needs `CHANGELOG_TOKEN`; the demo always pulls, it starts empty). */
+  pull?: boolean;
+  /** Preview the demo workspace even when there is content. */
+  demo?: boolean;
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  until?: Promise<void>;
+}
+
+/**
+ * Reports one saved entry file: `ok: file`, or each problem as `check` words it, or
+ * `removed: file` when it is gone by the time it is read (a `git checkout` or `git stash`
+ * between the watcher's event and the read). Never rejects: any other error is a problem
+ * line, so a save can never stop `dev` with an unhandled rejection.
+ *
+ * @param rel the file under the content directory, e.g. `entries/2026-11-22-x.md`.
+ * @param shown how a file (by `rel`) is named in the output.
+ */
+export async function reportSaved(contentDir: string, rel: string, reporter: Pick<Reporter, 'info' | 'problem'>, shown: (rel: string) => string): Promise<void> {
+  try {
+    const problems = await savedFileProblems(contentDir, rel);
+    if (problems === undefined) reporter.info(`removed: ${shown(rel)}`);
+    else if (problems.length === 0) reporter.info(`ok: ${shown(rel)}`);
+    else for (const p of problems) reporter.problem({ file: shown(rel), line: p.line, level: p.severity, message: problemText(p) });
+  } catch (err) {
+    reporter.problem({ file: shown(rel), message: `cannot be checked: ${err instanceof Error ? err.message : String(err)}` });
+  }
+}
+
+/**
+ * Reports the content's problems when `dev` starts: one line each, at the severity `check`
+ * gives it (a near-miss local tag is a warning).
+ *
+ * @param shown how a file (by its path under the content directory) is named in the output.
+ */
+export function reportPageProblems(problems: readonly PageProblem[], reporter: Pick<Reporter, 'problem'>, shown: (rel: string) => string): void {
+  for (const p of problems) reporter.problem({ file: shown(p.file), line: p.line, level: p.severity ?? 'error', message: problemText(p) });
+}
+
+/** True when the content directory holds anything to preview: an entry file or the workspace settings. */
+export async function hasContent(contentDir: string): Promise<boolean> {
+  return existsSync(join(contentDir, WORKSPACE_DATA_FILE)) || (await listEntryFiles(contentDir)).length > 0;
+}
+
+/**
+ * Runs the preview until told to stop.
+ * @throws {ChangelogSyncError} `E_CONFIG` with `--pull` and no `CHANGELOG_TOKEN` (nothing is
+ *   served); `E_BUILD` when the first build fails.
+ */
+export async function devCommand(config: Config, reporter: Reporter, options: DevCommandOptions = {}): Promise<ExitCode> {
+  /** A command of changelog-sync as this project runs it, for a message. */
+  const run = (args: string) => `\`${commandLine(config.root, args)}\``;
+  if (options.pull && !options.demo && !config.token) {
+    throw new ChangelogSyncError('E_CONFIG', '--pull needs a token: CHANGELOG_TOKEN is not set', {
+      field: 'CHANGELOG_TOKEN',
+      hint: `run ${run('dev')} without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first`,
+    });
+  }
+  // Served at the root of a local address: the site's URL (and so its base path) is the
+  // preview's own, whatever siteUrl the published site has. The port is chosen first, so
+  // that links and the demo's logo name it.
+  const port = await freePortFrom(options.port ?? 8080);
+  const localUrl = `http://localhost:${port}/`;
+  let demo: Demo | undefined;
+  let cfg: Config = { ...config, siteUrl: localUrl };
+  const showDemo = options.demo || (!options.pull && !(await hasContent(config.contentDir)));
+  if (showDemo) {
+    const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
+    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason, subdir: DEMO_PREVIEW_DIR });
+    cfg = demo.config;
+    if (!options.demo) {
+      reporter.info(`Write your first entry with ${run('new "Title"')} and run ${run('dev')} again to preview it${config.token ? `, or ${run('dev --pull')} to preview your workspace` : ''}.\n`);
+    }
+  } else {
+    reporter.info(
+      options.pull
+        ? `Pulling, then previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/.`
+        : `Previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/ as it is: no token and no network needed (${run('dev --pull')} refreshes it first).`,
+    );
+  }
+  try {
+    if (demo || options.pull) {
+      const ctx = await openContext(cfg, reporter);
+      try {
+        reporter.info(formatPull(await pullWithProgress(ctx.client, cfg, reporter)));
+      } finally {
+        await ctx.close();
+      }
+    }
+    await assertInsideProject(cfg);
+    const shown = (rel: string) => relative(process.cwd(), join(cfg.contentDir, rel));
+    /** The out-of-project problem last printed: printed once, not on every rebuild. */
+    let outsideShown: string | undefined;
+    const server = await serveSite({
+      contentDir: cfg.contentDir,
+      siteDir: cfg.siteDir,
+      outputDir: cfg.outputDir,
+      siteUrl: cfg.siteUrl,
+      baseUrl: cfg.baseUrl,
+      hostedPageUrl: cfg.hostedPageUrl,
+      root: cfg.root,
+      theme: cfg.theme,
+      port,
+      // A link out of the project that appears while serving refuses the rebuild (nothing
+      // is copied through it; the served site stays as it was) and is printed once. It is
+      // raised as Eleventy's own error kind, so the watch goes on: removing the link and
+      // saving rebuilds.
+      problems: async () => {
+        try {
+          await assertInsideProject(cfg);
+          outsideShown = undefined;
+        } catch (err) {
+          const outside: PageProblem =
+            err instanceof ChangelogSyncError
+              ? { kind: 'outside', file: err.file ?? (relative(process.cwd(), cfg.root) || '.'), message: stripPath(err.message, err.file), hint: err.hint }
+              : { kind: 'outside', file: relative(process.cwd(), cfg.root) || '.', message: String(err) };
+          const text = problemText(outside);
+          if (text !== outsideShown) handleError(err, reporter);
+          outsideShown = text;
+          return [outside, ...(await pageProblems(cfg.contentDir))];
+        }
+        return pageProblems(cfg.contentDir);
+      },
+      onLog: (m) => reporter.debug(m),
+    });
+    reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
+
+    // Validate on save, and say so: the page reloads by itself.
+    const watcher = watchEntryFiles(cfg.contentDir, {
+      saved: (rel) => {
+        reporter.debug(`saved: ${shown(rel)}`);
+        return reportSaved(cfg.contentDir, rel, reporter, shown);
+      },
+      error: (err) => reporter.problem({ file: shown(''), message: `not watched: ${err instanceof Error ? err.message : String(err)}` }),
+    });
+    // "Save a file" holds from the moment it is printed.
+    await watcher.ready;
+
+    reporter.result(
+      [`Serving the changelog at ${server.url}`, `Watching ${relative(process.cwd(), cfg.contentDir) || '.'} and ${relative(process.cwd(), cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
+      { command: 'dev', url: server.url, contentDir: cfg.contentDir },
+    );
+    await (options.until ??
+      new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }));
+    await watcher.close();
+    await server.close();
+    return EXIT.OK;
+  } finally {
+    await demo?.close();
+  }
+}

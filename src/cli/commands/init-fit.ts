@@ -1,0 +1,143 @@
+/**
+ * What `init` writes, fitted to the repository it runs in (README "Using it with your
+ * workspace"; docs/github-actions.md): the packaged workflows with the repository's default
+ * branch in the push trigger and the configured content, state and output folders in their
+ * paths (the push trigger's `paths:`, the request ledger's cache, the Pages artifact, the
+ * check's entry files); the `.gitignore` lines for the same folders and for the packed
+ * `.tgz`; and, run again, what an existing file differs in from what `init` would write.
+ *
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { relative, sep } from 'node:path';
+import { structuredPatch } from 'diff';
+import type { Config } from '../../core/config.js';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { PACKAGE_NAME } from '../../core/project-command.js';
+
+/** The repository's branch and folders, relative to its root with `/` separators. */
+export interface RepositoryFit {
+  /** The branch the push trigger watches. */
+  branch: string;
+  /** Where the branch came from, for the report. */
+  branchSource: 'origin' | 'current' | 'default';
+  contentDir: string;
+  stateDir: string;
+  outputDir: string;
+}
+
+/**
+ * Whether a folder or branch name can be written into YAML, a glob and a quoted shell word
+ * as it is: `/`-separated names of letters, digits, `.`, `_` and `-`, none `.` or `..`.
+ */
+function plain(name: string): boolean {
+  return name.split('/').every((part) => /^[A-Za-z0-9._-]+$/.test(part) && part !== '.' && part !== '..');
+}
+
+function git(root: string, args: string[]): string | undefined {
+  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : undefined;
+}
+
+/**
+ * The repository's default branch: origin's (`git symbolic-ref refs/remotes/origin/HEAD`,
+ * which a clone sets), else the branch checked out (an unborn one too), else `main`.
+ */
+function defaultBranch(root: string): { branch: string; source: RepositoryFit['branchSource'] } {
+  const remote = git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.replace(/^refs\/remotes\/origin\//, '');
+  if (remote && plain(remote)) return { branch: remote, source: 'origin' };
+  const current = git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  if (current && plain(current)) return { branch: current, source: 'current' };
+  return { branch: 'main', source: 'default' };
+}
+
+/**
+ * The configured folders (changelog.config.json or `CHANGELOG_*_DIR`) as the workflows name
+ * them, and the default branch.
+ *
+ * @throws {ChangelogSyncError} `E_CONFIG` when a folder is outside the repository, is its root,
+ *   or has a character a workflow cannot hold as it is (quotes, spaces, glob characters).
+ */
+export function repositoryFit(config: Config): RepositoryFit {
+  const folder = (field: 'contentDir' | 'stateDir' | 'outputDir'): string => {
+    const rel = relative(config.root, config[field]).split(sep).join('/');
+    if (!rel || !plain(rel)) {
+      throw new ChangelogSyncError('E_CONFIG', `${field} ${JSON.stringify(rel || '.')} cannot be written into the workflows: it must be a folder inside the repository, named with letters, digits, ".", "_", "-" and "/"`, {
+        field,
+        hint: `set ${field} in changelog.config.json (or its CHANGELOG_* variable) to such a folder, e.g. "${field === 'contentDir' ? 'content' : field === 'stateDir' ? '.changelog' : '_site'}"`,
+      });
+    }
+    return rel;
+  };
+  const { branch, source } = defaultBranch(config.root);
+  return { branch, branchSource: source, contentDir: folder('contentDir'), stateDir: folder('stateDir'), outputDir: folder('outputDir') };
+}
+
+/** Replaces every `from` in `text`; a packaged workflow without it is a defect of this module. */
+function replaceAll(text: string, from: string | RegExp, to: string, file: string): string {
+  const found = typeof from === 'string' ? text.includes(from) : from.test(text);
+  if (!found) throw new ChangelogSyncError('E_INTERNAL', `${file}: the packaged workflow has no ${String(from)} to fit to the repository`);
+  return typeof from === 'string' ? text.split(from).join(to) : text.replace(new RegExp(from.source, `${from.flags.replace('g', '')}g`), to);
+}
+
+/**
+ * A packaged workflow (`.github/workflows/changelog.yml` or `changelog-check.yml`) fitted to
+ * the repository: branch, content, state and output folders.
+ *
+ * @throws {ChangelogSyncError} `E_INTERNAL` when the packaged text lacks a line it fits.
+ */
+export function fitWorkflow(file: string, text: string, fit: RepositoryFit): string {
+  let out = text;
+  if (file.endsWith('changelog.yml')) {
+    out = replaceAll(out, /^(\s+)branches: \[main\]$/m, `$1branches: [${fit.branch}]`, file);
+    out = replaceAll(out, "'content/**'", `'${fit.contentDir}/**'`, file);
+    out = replaceAll(out, /^(\s+)path: \.changelog\/budget\.json$/m, `$1path: ${fit.stateDir}/budget.json`, file);
+    out = replaceAll(out, /^(\s+)path: _site$/m, `$1path: ${fit.outputDir}`, file);
+  } else if (file.endsWith('changelog-check.yml')) {
+    out = replaceAll(out, "'content/entries/*.md'", `'${fit.contentDir}/entries/*.md'`, file);
+  }
+  return out;
+}
+
+/**
+ * The lines `init` makes sure `.gitignore` has: installed packages, the built site, the
+ * demo's folder, a push's lock, the request ledger (never committed), and the output of
+ * `npm pack`, but for the packed file package.json installs (committed: the lock file
+ * points at it).
+ *
+ * @param installedTgz the `file:` `.tgz` package.json's dependency names, if any.
+ */
+export function gitignoreLines(fit: RepositoryFit, installedTgz?: string): string[] {
+  return [
+    'node_modules/',
+    `${fit.outputDir}/`,
+    '.demo/',
+    `${fit.stateDir}/lock/`,
+    `${fit.stateDir}/lock.json`,
+    `${fit.stateDir}/budget.json`,
+    `${PACKAGE_NAME}-*.tgz`,
+    ...(installedTgz && plain(installedTgz) ? [`!${installedTgz}`] : []),
+  ];
+}
+
+/** The most diff lines shown for one file. */
+const MAX_DIFF_LINES = 40;
+
+/**
+ * What an existing file differs in from what `init` would write, as unified-diff hunks
+ * (`-` the file as it is, `+` what init would write), at most {@link MAX_DIFF_LINES} lines;
+ * empty when they are the same.
+ */
+export function differences(current: string, wanted: string): { added: number; removed: number; lines: string[] } {
+  const patch = structuredPatch('yours', 'init', current, wanted, undefined, undefined, { context: 1 });
+  const lines: string[] = [];
+  let added = 0;
+  let removed = 0;
+  for (const h of patch.hunks) {
+    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith('\\')));
+    added += h.lines.filter((l) => l.startsWith('+')).length;
+    removed += h.lines.filter((l) => l.startsWith('-')).length;
+  }
+  const shown = lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `... ${lines.length - MAX_DIFF_LINES} more lines`] : lines;
+  return { added, removed, lines: shown };
+}

@@ -1,0 +1,157 @@
+/**
+ * `changelog-sync sync [--dry-run] [--demo]`: pull, push, build (the main job).
+ *
+ * With no service configured (neither `CHANGELOG_BASE_URL` nor `CHANGELOG_TOKEN`), it runs
+ * the demo: the built-in emulator on a free loopback port seeded with the demo workspace,
+ * and everything written under `.demo/` (ignored by git). Never in GitHub Actions, where a
+ * missing secret or variable fails the job instead (`actions-secrets.ts`), unless `--demo`
+ * asks for it.
+ *
+ * @module
+ */
+import { relative } from 'node:path';
+import type { Config } from '../../core/config.js';
+import { failpoint } from '../../core/failpoint.js';
+import type { PullResult } from '../../sync/pull/pull-run.js';
+import type { PushResult } from '../../sync/push/push-run.js';
+import { worstExit, type ExitCode } from '../output/exit-codes.js';
+import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
+import type { Reporter } from '../output/reporter.js';
+import { commandLine } from '../../core/project-command.js';
+import type { BuildResult } from '../../site/build/build.js';
+import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
+import { requireServiceInActions } from './actions-secrets.js';
+import { openContext } from './context.js';
+import { isDemo, startDemo } from './demo.js';
+import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
+import { formatPush, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from './push.js';
+
+/** Options of {@link syncCommand}. */
+export interface SyncCommandOptions {
+  dryRun?: boolean;
+  /** Force the demo even when a service is configured. */
+  demo?: boolean;
+  prune?: boolean;
+  /** With `prune`: remove even what the guard refuses. */
+  force?: boolean;
+  /** Pull and push only (the scheduled workflow builds in a later step). */
+  skipBuild?: boolean;
+  /** Build even when the workspace is private (`is_public` 0). */
+  allowPrivate?: boolean;
+  /** Build without the build cache (`--no-cache`). */
+  noCache?: boolean;
+}
+
+/** Pull, push and build against the configured service (or the demo, see the module doc). */
+export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
+  // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
+  if (!options.demo) requireServiceInActions(config, reporter);
+  if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
+  return runSync(config, reporter, options);
+}
+
+async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
+  const ctx = await openContext(config, reporter);
+  const dryRun = options.dryRun ?? false;
+  try {
+    const pulled = await pullWithProgress(ctx.client, config, reporter, { prune: options.prune, force: options.force, dryRun });
+    if (!dryRun) failpoint('sync:after-pull');
+    reporter.info(formatPull(pulled));
+    reporter.info('Pushing new local entries ...');
+    const pushed = await pushWithProgress(ctx.client, config, reporter, { dryRun }).catch((err: unknown) => {
+      throw withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pulled, push: r }));
+    });
+    if (!dryRun) failpoint('sync:after-push');
+    reporter.info(formatPush(pushed));
+    let built;
+    reportRejected(reporter, config.contentDir, pushed.rejected);
+    const site = dryRun ? undefined : await reportSiteChange(config, reporter);
+    // The workflow pushes these again once its deployment has put their images on the site.
+    if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
+    if (!dryRun && !options.skipBuild) {
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs });
+      reporter.info(formatBuild(built));
+    }
+    const summary = [
+      `${dryRun ? 'Plan' : 'Done'}: pulled ${pulled.remote} entries (${pulled.created.length} new, ${pulled.updated.length + pulled.renamed.length} updated), pushed ${pushed.pushed.length}` +
+        `${pushed.deferred.length ? `, ${pushed.deferred.length} deferred` : ''}${pulled.conflicts.length ? `, ${pulled.conflicts.length} conflicts` : ''}` +
+        `${built ? `, ${built.pages} pages in ${relative(process.cwd(), built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
+    ].join('\n');
+    reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
+    reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
+    return syncExitCode(pulled, pushed, built);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * Exit code of a sync: the most serious of pull's ({@link pullExitCode}), push's
+ * ({@link pushExitCode}) and, when it built, the build's ({@link buildExitCode}), ranked by
+ * {@link worstExit} (README "Exit codes").
+ */
+export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pick<BuildResult, 'unreadable'>): ExitCode {
+  return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
+}
+
+async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
+  const demo = await startDemo(config, reporter, 'running the DEMO');
+  try {
+    const code = await runSync(demo.config, reporter, options);
+    if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
+    return code;
+  } finally {
+    await demo.close();
+  }
+}
+
+/**
+ * How to look at the site the demo built: its links are absolute paths under the site URL,
+ * so it must be served there (opening the files shows them unstyled).
+ */
+function viewDemoSite(config: Config): string {
+  const out = relative(process.cwd(), config.outputDir) || '.';
+  return `View the site: \`${commandLine(config.root, 'dev --demo')}\` (a live preview), or serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled).`;
+}
+
+/** Every identifier this run wrote into a local file: pushed, reconciled or adopted (by pull's recovery or by push). */
+export function identifiersWritten(pulled: PullResult, pushed: PushResult): Array<{ file: string; identifier: string; how: string; status?: string }> {
+  return [...pulled.bound.map((b) => ({ file: b.file, identifier: b.identifier, how: b.how })), ...pushed.pushed.map((p) => ({ file: p.file, identifier: p.identifier, how: p.how, status: p.status }))];
+}
+
+/**
+ * The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). Data (the
+ * workspace's name, file names, messages) is escaped for Markdown (`markdownText`,
+ * `markdownCode`).
+ *
+ * @param siteChanged the `site_changed` decision (docs/github-actions.md); omitted on a dry run.
+ */
+export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean, siteChanged?: boolean): string {
+  const rows: Array<[string, string | number]> = [
+    ['pulled (remote entries)', pulled.remote],
+    ['new from the service', pulled.created.length],
+    ['updated from the service', pulled.updated.length + pulled.renamed.length],
+    ['pushed (created on the service)', pushed.pushed.length],
+    ['conflicts', pulled.conflicts.length],
+    ['local edits that cannot be pushed', pulled.localEdits.length],
+    ['deferred to the next run', pushed.deferred.length],
+    ['rejected files', pushed.rejected.length],
+    ['requests left today', budgetLeft],
+  ];
+  if (siteChanged !== undefined) rows.push(['site changed since the last deployed build', siteChanged ? 'yes' : 'no']);
+  if (built) rows.push(['pages built', built.pages]);
+  const lines = [`### changelog-sync ${dryRun ? 'plan (dry run)' : 'sync'}: "${markdownText(pulled.workspace.name)}"`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''];
+  const list = (title: string, items: string[]) => {
+    if (items.length === 0) return;
+    lines.push(`**${title}**`, '', ...items.map((i) => `- ${i}`), '');
+  };
+  list(
+    'Identifiers written in this run (also in the files; nothing depends on the commit-back)',
+    identifiersWritten(pulled, pushed).map((w) => `${markdownCode(w.file)} → ${markdownCode(w.identifier)} (${w.how}${w.status ? `, ${markdownText(w.status)}` : ''})`),
+  );
+  list('Conflicts (local kept; remote version in .changelog/conflicts/)', pulled.conflicts.map((c) => markdownCode(c.file)));
+  list('Deferred', pushed.deferred.map((d) => markdownCode(d.file)));
+  list('Rejected', pushed.rejected.map((r) => markdownText(r.reason)));
+  return lines.join('\n');
+}

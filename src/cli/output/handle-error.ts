@@ -1,0 +1,57 @@
+/**
+ * The one place errors become messages and exit codes (docs/architecture.md#conventions: commands
+ * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
+ *
+ * A command that has printed its report returns its exit code (ranked by `worstExit`);
+ * it throws only when it could not finish, and then this handler reports the error, after
+ * what the command had done when the error carries it (`ChangelogSyncError.done`). A
+ * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
+ * its path and code with its fix (`E_FILE`), not as an unexpected error.
+ *
+ * @module
+ */
+import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';
+import { fileError, isErrnoError } from '../../core/file-error.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Reporter } from './reporter.js';
+
+/** The code of an error that is not a {@link ChangelogSyncError}: a defect. */
+const INTERNAL: ErrorCode = 'E_INTERNAL';
+
+/** `cause` as `--debug` prints it: its stack when it is an error. */
+function causeText(cause: unknown): string {
+  if (cause instanceof Error) return cause.stack ?? String(cause);
+  // An object that is not an error reads as its JSON, not `[object Object]`.
+  return typeof cause === 'object' && cause !== null ? JSON.stringify(cause) : String(cause);
+}
+
+/**
+ * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
+ * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
+ * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`, but a file
+ * system's error as `E_FILE`).
+ */
+export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
+  if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {
+    err = fileError(err, { file: err.path ?? '(a file the step did not name)', step: err.syscall ? `a file operation (${err.syscall})` : 'a file operation' });
+  }
+  if (err instanceof ChangelogSyncError) {
+    const where = err.file ? `${err.file}${err.line ? `:${err.line}` : ''}: ` : '';
+    const message = err.file && err.message.startsWith(err.file) ? err.message : `${where}${err.message}`;
+    const json = { code: err.code, message: err.message, status: err.status, file: err.file, line: err.line, field: err.field, hint: err.hint };
+    // What was done first (stdout, or the --json document), then the error (stderr).
+    if (err.done) reporter.result(err.done.lines.join('\n'), { ...err.done.data, error: json });
+    else if (reporter.json) reporter.result('', { error: json });
+    reporter.error(`error ${err.code}: ${message}`);
+    if (err.hint) reporter.error(`  fix: ${err.hint}`);
+    if (debug) reporter.error(String(err.stack ?? '') + (err.cause ? `\ncaused by: ${causeText(err.cause)}` : ''));
+    return err.code === 'E_USAGE' ? EXIT.USAGE : EXIT.ERROR;
+  }
+  // Anything may be thrown: an error, or a value with or without a message.
+  const thrown = err as { message?: unknown; stack?: unknown } | null | undefined;
+  const message = typeof thrown?.message === 'string' ? thrown.message : String(err);
+  reporter.error(`error: ${message}`);
+  reporter.error(debug ? (typeof thrown?.stack === 'string' ? thrown.stack : '') : '  (an unexpected error: run again with --debug for the stack, and please report it)');
+  if (reporter.json) reporter.result('', { error: { code: INTERNAL, message } });
+  return EXIT.ERROR;
+}

@@ -1,0 +1,56 @@
+/**
+ * `changelog-sync subscribers export [--out FILE.csv]` (issue 5): the work is in
+ * `src/subscribers/export.ts`. In GitHub Actions stdout is the job log: export refuses it
+ * there.
+ *
+ * @module
+ */
+import { ChangelogSyncError } from '../../core/errors.js';
+import type { Config } from '../../core/config.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+import { exportSubscribers, type ProtectedDir } from '../../subscribers/export.js';
+import { emailDisplay, withMaskedErrors } from '../../subscribers/privacy.js';
+import { openContext } from '../commands/context.js';
+import { plural } from './report.js';
+
+/** The directories an export must stay out of: what this tool commits or publishes. */
+export function protectedDirs(config: Config): ProtectedDir[] {
+  return [
+    { dir: config.contentDir, what: 'the content directory (committed to git)' },
+    { dir: config.stateDir, what: 'the state directory (committed to git)' },
+    { dir: config.siteDir, what: 'the site templates (committed to git)' },
+    { dir: config.outputDir, what: 'the built site (published)' },
+  ];
+}
+
+/** `subscribers export [--out FILE.csv]`: CSV with a header row, formula-injection safe. */
+export async function subscribersExportCommand(config: Config, reporter: Reporter, options: { out?: string | undefined } = {}): Promise<ExitCode> {
+  const display = emailDisplay(reporter.actions);
+  return withMaskedErrors(display, async () => {
+    if (options.out === undefined && display.masked) {
+      throw new ChangelogSyncError('E_USAGE', 'in GitHub Actions stdout is the job log: subscriber addresses must not be written there', {
+        field: '--out',
+        hint: 'write the export to a file with --out FILE.csv (and keep the file out of artifacts and commits)',
+      });
+    }
+    if (options.out === undefined && reporter.json) {
+      throw new ChangelogSyncError('E_USAGE', 'export writes CSV: --json needs --out FILE.csv (or use subscribers list --json)', { hint: 'pass --out FILE.csv' });
+    }
+    const ctx = await openContext(config, reporter);
+    try {
+      const result = await exportSubscribers({ client: ctx.client, out: options.out, protectedDirs: protectedDirs(config) });
+      if (result.csv !== undefined) reporter.result(result.csv.replace(/\n$/, ''), undefined);
+      else {
+        reporter.result(`Exported ${plural(result.count, 'subscriber')} to ${options.out} (CSV UTF-8 with a header row; readable by you only)`, {
+          command: 'subscribers export',
+          count: result.count,
+          file: result.file,
+        });
+      }
+      return EXIT.OK;
+    } finally {
+      await ctx.close();
+    }
+  });
+}

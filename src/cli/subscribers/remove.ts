@@ -1,0 +1,112 @@
+/**
+ * `changelog-sync subscribers remove EMAIL... | --file FILE.csv` (issue 5): the work is in
+ * `src/subscribers/remove.ts`; here it is run against the configured service and
+ * reported, every address masked in GitHub Actions (`subscribers/privacy.ts`), the job
+ * summary with counts only.
+ *
+ * @module
+ */
+import { ChangelogSyncError } from '../../core/errors.js';
+import type { Config } from '../../core/config.js';
+import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+import { readSubscriberCsv } from '../../subscribers/csv-read.js';
+import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
+import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type RemoveBatchSummary, type RemoveResult } from '../../subscribers/remove.js';
+import { openContext } from '../commands/context.js';
+import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
+
+/** Human summary of a removal (or of its plan). */
+export function formatRemove(r: RemoveResult, display: EmailDisplay): string {
+  const asked = r.removed.length + r.notFound.length + r.failed.length;
+  const lines = [
+    r.dryRun
+      ? `Plan: remove ${plural(r.removed.length, 'subscriber')} of ${asked.toLocaleString('en-US')} asked for (${r.notFound.length.toLocaleString('en-US')} not subscribed) in ${plural(r.batches.length, 'batch', 'batches')}; nothing sent`
+      : `Removed ${plural(r.removed.length, 'subscriber')} of ${asked.toLocaleString('en-US')} asked for: ${r.notFound.length.toLocaleString('en-US')} not found, ${r.failed.length.toLocaleString('en-US')} failed (${plural(r.batches.length, 'batch', 'batches')}; ${plural(r.requests, 'request')}, ${r.dayRemaining.toLocaleString('en-US')} left today)`,
+  ];
+  const show = (t: { email: string; line?: number; argument?: number }) => `${printable(display.email(t.email))} (${where(t)})`;
+  if (r.removed.length) {
+    lines.push(`${r.dryRun ? 'Would remove' : 'Removed'} (${r.removed.length.toLocaleString('en-US')}):`);
+    lines.push(...cap(r.removed, HUMAN_ROWS, (t) => `  - ${show(t)}${t.confirmedByList ? ' (answer lost; the list checked afterwards no longer has it)' : ''}`, '  '));
+  }
+  if (r.notFound.length) {
+    lines.push(`Not found (${r.notFound.length.toLocaleString('en-US')}): ${r.dryRun ? 'not in the subscriber list' : "asked for, not in the service's answer"}`);
+    lines.push(...cap(r.notFound, HUMAN_ROWS, (t) => `  ? ${show(t)}`, '  '));
+  }
+  if (r.skipped.length) {
+    lines.push(`Skipped (${r.skipped.length.toLocaleString('en-US')}): not sent`);
+    lines.push(...cap(r.skipped, HUMAN_ROWS, (t) => `  ${where(t)}  ${printable(display.email(t.email)) || '(empty)'}: ${printable(t.reason === 'duplicate' ? t.message : t.message.replace(/^".*" is/, 'is'))}`, '  '));
+  }
+  if (r.failed.length) {
+    lines.push(`Failed (${r.failed.length.toLocaleString('en-US')}):`);
+    lines.push(...cap(r.failed, HUMAN_ROWS, (t) => `  x ${show(t)}: batch ${t.batch}: ${t.code ? `${t.code}: ` : ''}${printable(t.message)}`, '  '));
+  }
+  return lines.join('\n');
+}
+
+/** The job summary of a removal: counts only. */
+export function removeSummaryMarkdown(r: RemoveResult): string {
+  return countsMarkdown(`subscribers remove${r.dryRun ? ' (dry run)' : ''}`, [
+    [r.dryRun ? 'to remove' : 'removed', r.removed.length],
+    ['not found', r.notFound.length],
+    ['skipped input', r.skipped.length],
+    ['failed or not sent', r.failed.length],
+    ['requests left today', r.dayRemaining],
+  ]);
+}
+
+/** One line per batch, for progress on stderr. */
+export function formatRemoveBatch(b: RemoveBatchSummary, total: number): string {
+  return `batch ${b.index}/${total} (${plural(b.size, 'address', 'addresses')}): ${batchOutcome(b, `${b.removed} removed, ${b.notFound} not found`)}`;
+}
+
+/** Exit code of a removal: failed > invalid input > deferred > ok. "Not found" is not an error. */
+export function removeExitCode(r: RemoveResult): ExitCode {
+  return worstExit([
+    r.failed.some((f) => f.status !== 'deferred') ? EXIT.ERROR : EXIT.OK,
+    r.skipped.some((s) => s.reason !== 'duplicate') ? EXIT.INVALID : EXIT.OK,
+    r.failed.some((f) => f.status === 'deferred') ? EXIT.DEFERRED : EXIT.OK,
+  ]);
+}
+
+/** Options of {@link subscribersRemoveCommand}. */
+export interface RemoveCommandOptions {
+  emails: string[];
+  file?: string | undefined;
+  dryRun?: boolean | undefined;
+  batchSize?: number | undefined;
+}
+
+/** `subscribers remove EMAIL... | --file FILE.csv [--dry-run] [--batch-size N]`. */
+export async function subscribersRemoveCommand(config: Config, reporter: Reporter, options: RemoveCommandOptions): Promise<ExitCode> {
+  const display = emailDisplay(reporter.actions);
+  return withMaskedErrors(display, async () => {
+    if (options.file !== undefined && options.emails.length > 0) {
+      throw new ChangelogSyncError('E_USAGE', 'give addresses or --file, not both', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
+    }
+    if (options.file === undefined && options.emails.length === 0) {
+      throw new ChangelogSyncError('E_USAGE', 'no address to remove', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
+    }
+    const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file)) : targetsFromArguments(options.emails);
+    const ctx = await openContext(config, reporter);
+    try {
+      reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);
+      const bar = reporter.counter('remove');
+      const result = await removeSubscribers({
+        client: ctx.client,
+        targets,
+        batchSize: options.batchSize,
+        dryRun: options.dryRun,
+        onBatch: (b, total) => {
+          bar.update(b.index, total);
+          bar.line(display.text(formatRemoveBatch(b, total)));
+        },
+      }).finally(() => bar.stop());
+      reporter.summary(removeSummaryMarkdown(result));
+      reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
+      return removeExitCode(result);
+    } finally {
+      await ctx.close();
+    }
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * Content conversion across the boundary (docs/entry-file.md, body), pull's way:
+ * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
+ * plugin. Push's way (Markdown into HTML with marked) is `markdown-html.ts`, so that the
+ * conversion threads do not load marked.
+ *
+ * @module
+ */
+import type TurndownService from 'turndown';
+import { ChangelogSyncError } from '../core/errors.js';
+import type { EditorJsDocument } from '../service/schemas.js';
+import { escapeHtml } from '../core/html-escape.js';
+import { parseHtmlFragment } from './html-parser.js';
+import { replaceImageSources } from './media-refs.js';
+import { createTurndown } from './markdown-rules.js';
+
+let turndown: TurndownService | undefined;
+
+/**
+ * Characters that are syntax wherever they stand: turndown's own (`\ * ` [ ] _`), and
+ * what turndown leaves alone although marked reads it as syntax: `~` (GFM strikethrough),
+ * `|` (a GFM table row), `<` where it could open a tag, a comment or an autolink
+ * (`<select>`, `</b>`, `<!--`, `<?`, `<https://...>`), and `&` where it could start a
+ * character reference (`&amp;`, `&#42;`), also at the end of a text node: an inline
+ * wrapper that vanishes in Markdown (`<span>`, `<font>`) joins it to the next node's text
+ * (`&lt;<span>b&gt;</span>` is `<b>`). Each is escaped with a backslash, which
+ * CommonMark defines for every ASCII punctuation character.
+ */
+const MARKDOWN_SPECIAL = /[\\*`[\]_~|]|<(?=[A-Za-z/!?]|$)|&(?=#?[A-Za-z0-9]*(?:;|$))/;
+const MARKDOWN_SPECIAL_ALL = new RegExp(MARKDOWN_SPECIAL.source, 'g');
+/**
+ * Line-start syntax, by first character (at most one applies): `\` in front keeps it
+ * text. "Followed by a space" is any Unicode space: marked reads `#\u00a0x` as a heading.
+ */
+const LINE_START: Record<string, [RegExp, string]> = {
+  '-': [/^-/, '\\-'],
+  '+': [/^\+(?=\s|$)/, '\\+'],
+  '=': [/^(=+)/, '\\$1'],
+  '#': [/^(#{1,6})(?=\s|$)/, '\\$1'],
+  '>': [/^>/, '\\>'],
+};
+/**
+ * The start of a GFM autolink literal (`https://...`, `www....`): its `:` or `.` is
+ * escaped, which keeps the text from becoming a link. It was text, not a link, in the
+ * service's HTML; and an autolink would take backslash escapes after it (`\\<`) and the
+ * Markdown of the next element into its URL. (The link rule takes the escape back inside
+ * link text, where marked makes no autolinks.)
+ */
+const AUTOLINK_START = /\b(?:(https?|ftp):\/\/|(www)\.)/gi;
+/** An ordered list item's marker: up to nine digits, then `.` or `)`, then a space or the end. */
+const ORDERED_LIST_START = /^(\d{1,9})([.)])(?=\s|$)/;
+
+/**
+ * The Markdown escaping of a text node: every character that marked would read as
+ * syntax is escaped, so that the text reaches the page as it was (issue 14, "Pull keeps
+ * text as text"; test/convert/text-fidelity.test.ts checks it on generated hostile text).
+ * A superset of turndown's `escape` (a test compares both), in one pass instead of
+ * thirteen regular expressions per text node (that was the largest single cost of a
+ * pull), installed through turndown's documented way of overriding `escape`.
+ */
+export function escapeMarkdownText(text: string): string {
+  let out = MARKDOWN_SPECIAL.test(text) ? text.replace(MARKDOWN_SPECIAL_ALL, '\\$&') : text;
+  if (out.includes('://') || /www\./i.test(out)) out = out.replace(AUTOLINK_START, (_m, scheme: string | undefined, www: string | undefined) => (scheme ? `${scheme}\\://` : `${www}\\.`));
+  const first = out[0];
+  if (first === undefined) return out;
+  const start = LINE_START[first];
+  if (start) out = out.replace(start[0], start[1]);
+  else if (first >= '0' && first <= '9') out = out.replace(ORDERED_LIST_START, '$1\\$2');
+  return out;
+}
+
+function turndownService(): TurndownService {
+  return (turndown ??= createTurndown(escapeMarkdownText));
+}
+
+/**
+ * Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced
+ * code with language; HTML without a Markdown form kept as HTML: see `markdown-rules.ts`).
+ * @param media mirrored images: an `<img>` whose `src` is a key is written with the value
+ *   instead (`/media/<file>`, see `media-mirror.ts`), in Markdown or kept HTML alike.
+ */
+export function htmlToMarkdown(html: string, media?: Readonly<Record<string, string>>): string {
+  if (html.trim() === '') return '';
+  const root = parseHtmlFragment(html);
+  if (media) replaceImageSources(root, media);
+  return turndownService().turndown(root as unknown as TurndownService.Node);
+}
+
+
+type ListItem = string | { content?: string; items?: ListItem[] };
+
+function listHtml(style: unknown, items: ListItem[]): string {
+  const tag = style === 'ordered' ? 'ol' : 'ul';
+  const lis = items.map((item) => {
+    if (typeof item === 'string') return `<li>${item}</li>`;
+    const nested = item.items && item.items.length > 0 ? listHtml(style, item.items) : '';
+    return `<li>${item.content ?? ''}${nested}</li>`;
+  });
+  return `<${tag}>${lis.join('')}</${tag}>`;
+}
+
+/**
+ * HTML of an Editor.js document (the service's older content form). Block types
+ * paragraph, header, list, code, quote, image, delimiter, table, checklist, warning and
+ * raw are converted; any other block is kept as an HTML comment so nothing is silently
+ * dropped. Inline HTML inside Editor.js text fields is kept (Editor.js stores inline
+ * formatting as HTML).
+ */
+export function editorJsToHtml(doc: EditorJsDocument): string {
+  const parts: string[] = [];
+  for (const block of doc.blocks) {
+    const d = block.data;
+    const text = (k: string) => (typeof d[k] === 'string' ? d[k] : '');
+    switch (block.type) {
+      case 'paragraph':
+        parts.push(`<p>${text('text')}</p>`);
+        break;
+      case 'header': {
+        const level = Math.min(6, Math.max(1, Number(d.level) || 2));
+        parts.push(`<h${level}>${text('text')}</h${level}>`);
+        break;
+      }
+      case 'list':
+        parts.push(listHtml(d.style, Array.isArray(d.items) ? (d.items as ListItem[]) : []));
+        break;
+      case 'checklist': {
+        const items = Array.isArray(d.items) ? (d.items as Array<{ text?: string; checked?: boolean }>) : [];
+        parts.push(`<ul>${items.map((i) => `<li><input type="checkbox"${i.checked ? ' checked' : ''} disabled> ${i.text ?? ''}</li>`).join('')}</ul>`);
+        break;
+      }
+      case 'code': {
+        const lang = typeof d.language === 'string' && d.language ? ` class="language-${escapeHtml(d.language)}"` : '';
+        parts.push(`<pre><code${lang}>${escapeHtml(text('code'))}</code></pre>`);
+        break;
+      }
+      case 'quote': {
+        const caption = text('caption');
+        parts.push(`<blockquote><p>${text('text')}</p>${caption ? `<p>— ${caption}</p>` : ''}</blockquote>`);
+        break;
+      }
+      case 'warning':
+        parts.push(`<blockquote><p><strong>${text('title')}</strong></p><p>${text('message')}</p></blockquote>`);
+        break;
+      case 'delimiter':
+        parts.push('<hr>');
+        break;
+      case 'image': {
+        const file = d.file as { url?: unknown } | undefined;
+        const url = typeof file?.url === 'string' ? file.url : text('url');
+        const caption = text('caption');
+        const alt = escapeHtml(caption.replace(/<[^>]*>/g, ''));
+        parts.push(`<p><img src="${escapeHtml(url)}" alt="${alt}"></p>${caption ? `<p><em>${caption}</em></p>` : ''}`);
+        break;
+      }
+      case 'table': {
+        const rows = Array.isArray(d.content) ? (d.content as unknown[][]) : [];
+        const withHeadings = d.withHeadings === true;
+        const cell = (tag: string, c: unknown) => `<${tag}>${typeof c === 'string' ? c : ''}</${tag}>`;
+        const head = withHeadings && rows[0] ? `<thead><tr>${rows[0].map((c) => cell('th', c)).join('')}</tr></thead>` : '';
+        const bodyRows = (withHeadings ? rows.slice(1) : rows).map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`);
+        parts.push(`<table>${head}<tbody>${bodyRows.join('')}</tbody></table>`);
+        break;
+      }
+      case 'raw':
+        parts.push(text('html'));
+        break;
+      default:
+        parts.push(`<!-- editor.js block "${escapeHtml(block.type)}" has no HTML form: ${escapeHtml(JSON.stringify(d)).replace(/--/g, '- -')} -->`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/**
+ * Largest entry content converted, in MB of HTML (2^20 characters). Converting takes about
+ * 30 bytes of memory and 1 µs per character of HTML (measured: 20 MB, 600 MB and 17 s), so
+ * one entry of 300 MB would run a conversion thread out of memory. The largest entry of the
+ * real corpus is 78 KB: the limit is a hundred times that.
+ */
+export const MAX_CONVERTED_CONTENT_MB = 8;
+
+/**
+ * Markdown of remote content in either form the service returns.
+ * @param media mirrored images, see {@link htmlToMarkdown}.
+ * @throws {ChangelogSyncError} `E_ENTRY_TOO_LARGE` when the content's HTML is longer than
+ *   {@link MAX_CONVERTED_CONTENT_MB}: it is not converted (pull reports the entry and goes on).
+ */
+export function remoteContentToMarkdown(content: string | EditorJsDocument, media?: Readonly<Record<string, string>>): string {
+  const html = typeof content === 'string' ? content : editorJsToHtml(content);
+  if (html.length > MAX_CONVERTED_CONTENT_MB * 2 ** 20) {
+    throw new ChangelogSyncError(
+      'E_ENTRY_TOO_LARGE',
+      `its content is ${(html.length / 2 ** 20).toFixed(1)} MB of HTML, more than the ${MAX_CONVERTED_CONTENT_MB} MB an entry may have to be converted`,
+      { hint: 'shorten the entry on the service (or split it): no real changelog entry is that long' },
+    );
+  }
+  // NUL would make a file the tool refuses to read back (entry-file.ts): U+FFFD, as
+  // HTML parsers do. (Invalid UTF-8 is U+FFFD already: the client decodes leniently.)
+  return htmlToMarkdown(html, media).replaceAll('\u0000', '\ufffd');
+}

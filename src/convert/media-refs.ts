@@ -1,0 +1,91 @@
+/**
+ * The images of a remote entry (docs/sync.md#images): the `src` of every `<img>` of its HTML
+ * content, and the URL of every image block of Editor.js content, as the conversion to
+ * Markdown reads them (entities decoded). And where a mirrored copy lives and how the
+ * Markdown names it.
+ *
+ * @module
+ */
+import { Parser } from 'htmlparser2';
+import type { EditorJsDocument } from '../service/schemas.js';
+import type { HtmlElement } from './html-dom.js';
+
+/** The folder of mirrored images, in the content directory; the site publishes it at `/media/`. */
+export const MEDIA_DIR = 'media';
+
+/** The name of a mirrored copy: `<sha256>.<ext>`. */
+export const MEDIA_COPY = /^[0-9a-f]{64}\.(?:png|jpg|gif|webp|avif|svg)$/;
+
+/**
+ * The reference a mirrored image gets in the Markdown: a site-relative URL, `/media/<file>`,
+ * which the site resolves under its base path like the writers' `/images/...`.
+ * @param file the copy's name in `content/media/` (`<sha256>.<ext>`).
+ */
+export function mediaReference(file: string): string {
+  return `/${MEDIA_DIR}/${file}`;
+}
+
+let found: string[] = [];
+const imgParser = new Parser(
+  {
+    onopentag(name, attribs) {
+      if (name === 'img' && typeof attribs.src === 'string') found.push(attribs.src);
+    },
+  },
+  { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+);
+
+/** A quick test that content may have an image, before it is parsed. */
+function mayHaveImage(content: string | EditorJsDocument): boolean {
+  if (typeof content === 'string') return /<img\b/i.test(content);
+  return content.blocks.some((b) => b.type === 'image');
+}
+
+/** The URL an Editor.js image block shows (the same rule as `editorJsToHtml`). */
+function editorJsImageUrl(data: Record<string, unknown>): string {
+  const file = data.file as { url?: unknown } | undefined;
+  return typeof file?.url === 'string' ? file.url : typeof data.url === 'string' ? data.url : '';
+}
+
+/**
+ * The image URLs of an entry's content, in order, each once; as written (not resolved).
+ * Empty for content without images (tested without parsing).
+ */
+export function imageSources(content: string | EditorJsDocument): string[] {
+  if (!mayHaveImage(content)) return [];
+  let all: string[];
+  if (typeof content === 'string') {
+    found = [];
+    imgParser.reset();
+    imgParser.end(content);
+    all = found;
+    found = [];
+  } else all = content.blocks.filter((b) => b.type === 'image').map((b) => editorJsImageUrl(b.data));
+  return [...new Set(all.filter((s) => s.trim() !== ''))];
+}
+
+/**
+ * Whether pull mirrors an image source: an absolute URL that is not a `data:` URL (an
+ * absolute URL of another scheme is tried, and refused, so that it is reported). Relative
+ * URLs name files on the service's own site and are left as they are.
+ */
+export function isMirrorable(src: string): boolean {
+  const s = src.trim();
+  return /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^data:/i.test(s);
+}
+
+/**
+ * Points the `<img>` elements of a parsed fragment at their mirrored copies.
+ * @param media original `src` (as parsed) -> the reference to write instead.
+ */
+export function replaceImageSources(root: HtmlElement, media: Readonly<Record<string, string>>): void {
+  const stack: HtmlElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el.localName === 'img') {
+      const src = el.attributes.src;
+      if (src !== undefined && Object.hasOwn(media, src)) el.attributes.src = media[src]!;
+    }
+    for (const c of el.children) stack.push(c);
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * One typed configuration: environment variables > `changelog.config.json` > defaults,
+ * validated once (docs/architecture.md#module-map: config.ts).
+ *
+ * The token is read from the environment only (`CHANGELOG_TOKEN`), never from a file, and
+ * never printed: {@link describeConfig} masks it.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ChangelogSyncError } from './errors.js';
+import { assertBaseUrl } from './base-url.js';
+
+/**
+ * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
+ * repeated, as the pull benchmark builds it) is 16 MB: a margin of 16 times.
+ */
+export const DEFAULT_MAX_RESPONSE_MB = 256;
+
+/** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
+export const DEFAULT_MAX_IMAGE_MB = 5;
+
+/** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
+
+/** The schema of `changelog.config.json` (every field optional). */
+const fileConfigSchema = z
+  .object({
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors'),
+    baseUrl: z.url().optional().describe('service root, e.g. https://changelog.example.com (env CHANGELOG_BASE_URL wins)'),
+    contentDir: z.string().min(1).optional().describe('the mirror: entries/*.md and _data/*.json (default "content")'),
+    stateDir: z.string().min(1).optional().describe('sync state, push journal, conflicts and the daily request ledger (default ".changelog")'),
+    siteDir: z.string().min(1).optional().describe('Eleventy templates (default "site", else the packaged templates)'),
+    outputDir: z.string().min(1).optional().describe('the built site (default "_site")'),
+    siteUrl: z.url().optional().describe('public URL of the built site, for feeds and absolute links'),
+    buildCache: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe('folder of the build cache (rendered entry bodies of the last build), or false for none (default "node_modules/.cache/changelog-sync/build"; env CHANGELOG_BUILD_CACHE wins, "off" for none)'),
+    hostedPageUrl: z
+      .union([z.url({ protocol: /^https?$/ }), z.literal(false)])
+      .optional()
+      .describe('the workspace\'s page on the hosted changelog service (its email sign-up), or false for none (default "<baseUrl>/<workspace slug>"; env CHANGELOG_HOSTED_PAGE_URL wins, "off" for none)'),
+    concurrency: z.number().int().min(1).max(16).optional().describe('requests in flight at once (default 4)'),
+    theme: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'a theme name: lowercase letters, digits and "-"')
+      .optional()
+      .describe('site theme, over the workspace\'s: "commit", "paper", "mono", or <name> for a site/_includes/css/themes/<name>.css of your own (env CHANGELOG_THEME wins)'),
+    maxResponseMb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`largest response body read from the service, in MB; a larger one fails with E_RESPONSE_TOO_LARGE (default ${DEFAULT_MAX_RESPONSE_MB}; env CHANGELOG_MAX_RESPONSE_MB wins)`),
+    maxImageMb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`size in MB over which a new entry's local image (content/images/) is a warning of check and push (default ${DEFAULT_MAX_IMAGE_MB})`),
+  })
+  .strict();
+type FileConfig = z.infer<typeof fileConfigSchema>;
+
+/** The resolved configuration every command receives. Paths are absolute. */
+export interface Config {
+  /** Service root; undefined means "use the built-in emulator" (demo mode). */
+  baseUrl: string | undefined;
+  /** Workspace access token (from `CHANGELOG_TOKEN` only). */
+  token: string | undefined;
+  /** The mirror: `entries/*.md` and `_data/*.json`. Default `content`. */
+  contentDir: string;
+  /** Sync state, journal, conflicts and the daily request ledger. Default `.changelog`. */
+  stateDir: string;
+  /** Eleventy templates. Default `site`. */
+  siteDir: string;
+  /** Built site. Default `_site`. */
+  outputDir: string;
+  /** Public URL of the built site, for feeds and absolute links. Default `http://localhost:8080/`. */
+  siteUrl: string;
+  /**
+   * Whether {@link Config.siteUrl} was configured (`CHANGELOG_SITE_URL` or `siteUrl`) rather
+   * than the local preview default: a build in GitHub Actions refuses the default.
+   */
+  siteUrlConfigured: boolean;
+  /** Requests in flight at once. Default 4. */
+  concurrency: number;
+  /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
+  rateWindowMs: number;
+  /**
+   * Timeout of one request in ms (headers and body). Twice this is how long a POST that got
+   * no answer is taken to be possibly still in progress at the service. Default 30,000.
+   */
+  requestTimeoutMs: number;
+  /**
+   * Time to live of the push lease on the git remote, ms (docs/sync.md#the-push-lease):
+   * renewed every third of it; taken over once not renewed for that long. Default 60,000.
+   */
+  leaseTtlMs: number;
+  /**
+   * False: push takes no lease on the git remote (the demo: its emulator is no service other
+   * clones share, and its pushes must not write the project's `origin`). Default true.
+   */
+  pushLease?: boolean;
+  /**
+   * Largest response body read from the service, in MB (2^20 bytes); a larger one fails with
+   * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
+   */
+  maxResponseMb: number;
+  /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
+  maxImageMb: number;
+  /** The project root all relative paths were resolved against. */
+  root: string;
+  /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
+  buildCacheDir?: string;
+  /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
+  theme?: string;
+  /**
+   * Push checks a new entry's images on the site as files to publish, not over HTTP: set by
+   * the demo, whose site (the local preview) is built after its push (src/sync/push/image-probe.ts).
+   */
+  localImages?: boolean;
+  /**
+   * The workspace's page on the hosted service (`CHANGELOG_HOSTED_PAGE_URL` > `hostedPageUrl`):
+   * the footer's backlink and the Subscribe page's email sign-up link to it. Undefined:
+   * `<baseUrl>/<workspace slug>` (settings.ts `hostedPageUrl`); false: none.
+   */
+  hostedPageUrl?: string | false;
+}
+
+/** Environment variables read by {@link loadConfig}. */
+export const ENV = {
+  baseUrl: 'CHANGELOG_BASE_URL',
+  token: 'CHANGELOG_TOKEN',
+  contentDir: 'CHANGELOG_CONTENT_DIR',
+  stateDir: 'CHANGELOG_STATE_DIR',
+  siteDir: 'CHANGELOG_SITE_DIR',
+  outputDir: 'CHANGELOG_OUTPUT_DIR',
+  siteUrl: 'CHANGELOG_SITE_URL',
+  rateWindowMs: 'CHANGELOG_RATE_WINDOW_MS',
+  requestTimeoutMs: 'CHANGELOG_TIMEOUT_MS',
+  leaseTtlMs: 'CHANGELOG_LEASE_TTL_MS',
+  theme: 'CHANGELOG_THEME',
+  maxResponseMb: 'CHANGELOG_MAX_RESPONSE_MB',
+  buildCache: 'CHANGELOG_BUILD_CACHE',
+  hostedPageUrl: 'CHANGELOG_HOSTED_PAGE_URL',
+} as const;
+
+/** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
+export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../../site', import.meta.url));
+
+/**
+ * The packaged Eleventy configuration (`.eleventy.js` at the package root): it adds the site
+ * plugin and nothing else. A project whose `.eleventy.js` is this file, byte for byte (this
+ * repository, or a copy of it), has no configuration of its own (site/build.ts).
+ */
+export const PACKAGED_ELEVENTY_CONFIG = fileURLToPath(new URL('../../.eleventy.js', import.meta.url));
+
+/** The JSON Schema of `changelog.config.json` (draft 2020-12), generated from {@link fileConfigSchema}. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(fileConfigSchema, { io: 'input' }),
+    title: 'changelog-sync configuration',
+    description: 'changelog.config.json: settings of changelog-sync. Environment variables (CHANGELOG_*) win over this file. The token is never read from a file.',
+  };
+}
+
+/** The site URL when none is configured: the local preview (`changelog-sync dev`, a local `build`). */
+const DEFAULT_SITE_URL = 'http://localhost:8080/';
+
+/** Name of the optional configuration file in the project root. */
+export const CONFIG_FILE = 'changelog.config.json';
+
+/**
+ * Resolves the configuration for a project root.
+ *
+ * @param root project root (default: the working directory).
+ * @param env environment (default: `process.env`).
+ * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown
+ *   fields or wrong types, or contains a token; when the base URL is not a URL or carries
+ *   credentials (`https://user:pass@host`: they belong in the token).
+ */
+export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): Config {
+  const file = resolve(root, CONFIG_FILE);
+  let fromFile: FileConfig = {};
+  if (existsSync(file)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (cause) {
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause, file });
+    }
+    if (json && typeof json === 'object' && ('token' in json || 'CHANGELOG_TOKEN' in json)) {
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} contains a token: tokens are read from the CHANGELOG_TOKEN environment variable only`, {
+        file,
+        field: 'token',
+        hint: `remove the field from ${CONFIG_FILE} and revoke that token: it is now in your repository`,
+      });
+    }
+    const parsed = fileConfigSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
+      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE}: ${field}: ${issue.message}`, {
+        file,
+        field,
+        hint: 'see the configuration table in README.md',
+      });
+    }
+    fromFile = parsed.data;
+  }
+  const pick = (key: keyof typeof ENV): string | undefined => {
+    const v = env[ENV[key]];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs' | 'leaseTtlMs', fallback: number): number => {
+    const raw = pick(key);
+    const ms = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(ms) || ms <= 0) {
+      throw new ChangelogSyncError('E_CONFIG', `${ENV[key]} must be a positive number of milliseconds, got ${JSON.stringify(raw)}`, { field: ENV[key] });
+    }
+    return ms;
+  };
+  // Credentials in the URL would be printed and published with it (see base-url.ts).
+  if (fromFile.baseUrl !== undefined) assertBaseUrl(fromFile.baseUrl, `${CONFIG_FILE}: baseUrl`, { inFile: true });
+  if (pick('baseUrl') !== undefined) assertBaseUrl(pick('baseUrl')!, ENV.baseUrl);
+  const rateWindowMs = millis('rateWindowMs', 60_000);
+  const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
+  const leaseTtlMs = millis('leaseTtlMs', 60_000);
+  const maxResponseRaw = pick('maxResponseMb');
+  const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
+  if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.maxResponseMb} must be a positive number of MB, got ${JSON.stringify(maxResponseRaw)}`, { field: ENV.maxResponseMb });
+  }
+  return {
+    baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
+    token: pick('token'),
+    contentDir: resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content'),
+    stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
+    siteDir: resolveSiteDir(root, pick('siteDir') ?? fromFile.siteDir),
+    outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
+    siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? DEFAULT_SITE_URL).replace(/\/?$/, '/'),
+    siteUrlConfigured: (pick('siteUrl') ?? fromFile.siteUrl) !== undefined,
+    concurrency: fromFile.concurrency ?? 4,
+    rateWindowMs,
+    requestTimeoutMs,
+    leaseTtlMs,
+    maxResponseMb,
+    maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
+    root: resolve(root),
+    theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
+    buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
+    hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
+  };
+}
+
+/**
+ * The configured hosted page: `CHANGELOG_HOSTED_PAGE_URL` ("off" for none) over `hostedPageUrl`.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the variable is neither "off" nor an http(s) URL.
+ */
+function hostedPage(fromEnv: string | undefined, fromFile: string | false | undefined): string | false | undefined {
+  if (fromEnv === undefined) return fromFile;
+  if (fromEnv.toLowerCase() === 'off') return false;
+  if (!/^https?:\/\//i.test(fromEnv) || !URL.canParse(fromEnv)) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.hostedPageUrl} must be an http(s) URL or "off", got ${JSON.stringify(fromEnv)}`, {
+      field: ENV.hostedPageUrl,
+      hint: 'e.g. CHANGELOG_HOSTED_PAGE_URL=https://changelog.example.com/acme, or off for no link to the hosted page',
+    });
+  }
+  return fromEnv;
+}
+
+/** The build cache folder: the configured one, none for `false` or "off", else the default under `node_modules/.cache/`. */
+function buildCacheDir(root: string, configured: string | false | undefined): string | undefined {
+  if (configured === false || configured === 'off') return undefined;
+  return resolve(root, configured ?? DEFAULT_CACHE_DIR);
+}
+
+function resolveSiteDir(root: string, configured: string | undefined): string {
+  if (configured !== undefined) return resolve(root, configured);
+  const own = resolve(root, 'site');
+  return existsSync(own) ? own : PACKAGED_SITE_DIR;
+}

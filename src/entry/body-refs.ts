@@ -1,0 +1,96 @@
+/**
+ * What a URL in an entry's body points at on the team's published site (docs/entry-file.md,
+ * "Images and links"; issue 24, item 1). A writer writes URLs the way the site and the
+ * repository read them: `/images/x.png` and `/entries/<slug>/` (site-relative), or paths
+ * relative to the Markdown file (`../images/x.png`, `./2026-03-01-custom-roles.md`), as an
+ * editor's preview and GitHub show them. The service resolves none of these: push sends each
+ * as an absolute URL on the site (`siteUrl`, its base path kept), and `check` looks each
+ * image up in the repository.
+ *
+ * The routes are the site's own: `content/images/` (and `site/images/`) are published at
+ * `/images/` (`src/site/render/images.ts`, the build's passthrough copy); an entry file's page is its
+ * permalink (`src/entry/permalinks.ts`).
+ *
+ * @module
+ */
+import { posix } from 'node:path';
+import { IMAGES_DIR } from '../site/render/images.js';
+
+/** A URL the site does not serve: absolute (`https:`, `mailto:`, `data:`), protocol-relative, or a fragment of the page itself. */
+interface ExternalRef {
+  kind: 'external';
+}
+
+/** A URL on the site. */
+interface SiteRef {
+  kind: 'site';
+  /** Site-relative URL (`/images/x.png`, `/entries/custom-roles/#details`), without the base path. */
+  path: string;
+  /** For a published image: its path under the images folder (`x.png`, decoded), where `check` looks for the file. */
+  image?: string;
+}
+
+/** A link to an entry file that has no page on the site (a draft, or dated after today). */
+interface PagelessRef {
+  kind: 'no-page';
+  /** The entry file, relative to the content directory. */
+  file: string;
+}
+
+/** What a URL of a body points at. */
+export type BodyRef = ExternalRef | SiteRef | PagelessRef;
+
+const IMAGES_URL = `/${IMAGES_DIR}/`;
+
+/** A URL with a scheme (`https:`, `mailto:`, `data:`), or protocol-relative (`//host/x`). */
+const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/**
+ * What a URL written in an entry file points at on the site.
+ *
+ * @param url the URL as written (character references decoded, trimmed).
+ * @param file the entry file it is written in, relative to the content directory (`entries/x.md`).
+ * @param permalinks the site-relative page URL of every entry file, null for one without a
+ *   page, by file (`entryPermalinks` of `src/entry/permalinks.ts`).
+ */
+export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<string, string | null>): BodyRef {
+  if (url === '' || url.startsWith('#') || url.startsWith('?') || ABSOLUTE.test(url)) return { kind: 'external' };
+  const cut = url.search(/[?#]/);
+  const pathPart = cut < 0 ? url : url.slice(0, cut);
+  const suffix = cut < 0 ? '' : url.slice(cut);
+  if (pathPart.startsWith('/')) return { kind: 'site', path: url, image: imageOf(pathPart) };
+  // Relative to the file, as the repository (and an editor's preview) reads it.
+  const decoded = safeDecode(pathPart);
+  const inContent = posix.normalize(posix.join(posix.dirname(file), decoded));
+  if (inContent.startsWith(`${IMAGES_DIR}/`)) return siteImage(inContent.slice(IMAGES_DIR.length + 1), suffix);
+  // Another entry file: its page (a `.md` file that is not an entry is read as any other path).
+  const page = permalinks.get(inContent);
+  if (page === null) return { kind: 'no-page', file: inContent };
+  if (page !== undefined) return { kind: 'site', path: `${page}${suffix.slice(suffix.indexOf('#') < 0 ? suffix.length : suffix.indexOf('#'))}` };
+  // `images/x.png` written in entries/: meant as the published images folder.
+  const plain = posix.normalize(decoded);
+  if (plain.startsWith(`${IMAGES_DIR}/`)) return siteImage(plain.slice(IMAGES_DIR.length + 1), suffix);
+  // Anything else: where a browser on the entry's page would take it.
+  const resolved = new URL(url, `http://site.invalid${permalinks.get(file) ?? '/'}`);
+  return { kind: 'site', path: `${resolved.pathname}${resolved.search}${resolved.hash}` };
+}
+
+function siteImage(rest: string, suffix: string): SiteRef {
+  const path = `${IMAGES_URL}${rest.split('/').map(encodeURIComponent).join('/')}${suffix}`;
+  return { kind: 'site', path, image: rest };
+}
+
+/** The path under the images folder a site path names, decoded; undefined for another path or one that leaves the folder. */
+function imageOf(pathPart: string): string | undefined {
+  if (!pathPart.startsWith(IMAGES_URL)) return undefined;
+  const rest = posix.normalize(safeDecode(pathPart.slice(IMAGES_URL.length)));
+  return rest === '.' || rest.startsWith('../') || rest === '..' ? undefined : rest;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The local index: every entry file under `content/entries/`, read once per command.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangelogSyncError } from '../core/errors.js';
+import { parseEntryFile, type EntryFile } from './entry-file.js';
+import { sha256 } from '../core/hash.js';
+
+/** The folder of entry files inside the content directory. */
+export const ENTRIES_DIR = 'entries';
+
+/** One file of the index: parsed, or the error that stopped it. */
+export interface IndexedFile {
+  /** Path relative to the content directory, `/`-separated (e.g. `entries/2026-11-22-x.md`). */
+  rel: string;
+  /** Absolute path. */
+  abs: string;
+  /** sha256 of the raw bytes. */
+  hash: string;
+  raw: Buffer;
+  /** The parsed file, unless parsing failed. */
+  entry?: EntryFile;
+  /** Why the file could not be parsed. */
+  error?: ChangelogSyncError;
+}
+
+/** Every name in `content/entries/` (entry files, and whatever else is there); none when it does not exist. */
+export async function listEntriesDir(contentDir: string): Promise<string[]> {
+  try {
+    return await readdir(join(contentDir, ENTRIES_DIR));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/**
+ * Lists the `*.md` files of `content/entries/` (sorted), relative to the content directory.
+ * @param names the folder's names, when the caller has listed it already ({@link listEntriesDir}).
+ */
+export async function listEntryFiles(contentDir: string, names?: readonly string[]): Promise<string[]> {
+  return (names ?? (await listEntriesDir(contentDir))).filter((n) => n.endsWith('.md')).sort().map((n) => `${ENTRIES_DIR}/${n}`);
+}
+
+/**
+ * Reads (and, unless `parse` is false, parses) entry files. Read and parse errors are
+ * kept on the item, never thrown: one bad file must not stop the others.
+ *
+ * Files are read one after the other with synchronous reads: for the small files of a
+ * mirror that is several times faster than thousands of concurrent promises (10,000
+ * files in ~0.2 s), and keeps memory flat.
+ *
+ * @param rels paths relative to the content directory; default every entry file.
+ */
+export async function readEntryFiles(contentDir: string, rels?: string[], parse = true): Promise<IndexedFile[]> {
+  const list = rels ?? (await listEntryFiles(contentDir));
+  return list.map((rel) => {
+    const abs = join(contentDir, rel);
+    let raw: Buffer;
+    try {
+      raw = readFileSync(abs);
+    } catch (err) {
+      const error = new ChangelogSyncError('E_FILE', `${rel}: cannot read: ${(err as Error).message}`, { file: rel, cause: err });
+      return { rel, abs, raw: Buffer.alloc(0), hash: '', error };
+    }
+    const item: IndexedFile = { rel, abs, raw, hash: sha256(raw) };
+    if (parse) {
+      try {
+        item.entry = parseEntryFile(rel, raw);
+      } catch (err) {
+        item.error = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
+      }
+    }
+    return item;
+  });
+}

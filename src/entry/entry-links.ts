@@ -1,0 +1,158 @@
+/**
+ * The images and links of a new entry, checked offline (issue 24, item 4): what `check`
+ * reports and push refuses before anything is sent (`entry-problems.ts`), since an entry,
+ * once created, can never be fixed.
+ *
+ * - error: an image the site publishes (`/images/x.png`, `../images/x.png`) whose file is
+ *   not in the repository (`content/images/`, or the site's own `site/images/`);
+ * - error: a link to an entry file that has no page on the site (a draft, or dated after today);
+ * - warning: an image without alt text (readers of screen readers, and of emails that do
+ *   not load images, get nothing);
+ * - warning: a local image over the size limit (`maxImageMb`, default
+ *   5 MB, `config.ts`): every page, feed and email loads it.
+ *
+ * URLs are read with marked's lexer (the Markdown push converts) and, in raw HTML, with
+ * htmlparser2; what each points at is `site-links.ts`'s.
+ *
+ * @module
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Parser } from 'htmlparser2';
+import { Marked, type Token, type Tokens } from 'marked';
+import { IMAGES_DIR } from '../site/render/images.js';
+import { bodyRef } from './body-refs.js';
+
+/** What the image and link rules need besides the file. */
+export interface LinkContext {
+  /** Folders holding `images/`, in the order the site copies them (the content directory, the site directory). */
+  imageRoots: readonly string[];
+  /** The site-relative page URL of every entry file, null for one without a page, by file (`src/entry/permalinks.ts`). */
+  permalinks: ReadonlyMap<string, string | null>;
+  /** Size (bytes) over which a local image is a warning. */
+  maxImageBytes: number;
+}
+
+/** A problem of an image or link: an `EntryProblem` of `entry-problems.ts`, which reports it. */
+interface LinkProblem {
+  /** 1-based line in the file. */
+  line: number;
+  severity: 'error' | 'warning';
+  message: string;
+  hint: string;
+}
+
+/** One image or link of a body, with its line (1-based, within the body). */
+interface Reference {
+  url: string;
+  image: boolean;
+  /** Alt text of an image, when it has the attribute. */
+  alt?: string;
+  line: number;
+}
+
+const marked = new Marked({ gfm: true });
+
+/**
+ * The image and link problems of a new entry's body.
+ *
+ * @param body the Markdown body.
+ * @param file the entry file, relative to the content directory.
+ * @param bodyLine the file's line number of the body's first line, less one.
+ */
+export function linkProblems(body: string, file: string, ctx: LinkContext, bodyLine: number): LinkProblem[] {
+  const problems: LinkProblem[] = [];
+  const sizeLimit = `${Math.round((ctx.maxImageBytes / 2 ** 20) * 10) / 10} MB`;
+  for (const r of references(body)) {
+    const ref = bodyRef(r.url, file, ctx.permalinks);
+    const line = bodyLine + r.line;
+    if (ref.kind === 'no-page') {
+      problems.push({
+        line,
+        severity: 'error',
+        message: `the link "${r.url}" points at ${ref.file}, which has no page on the site (a draft, or dated after today): it would be sent broken`,
+        hint: `link to an entry that is published, or publish ${ref.file} first`,
+      });
+      continue;
+    }
+    if (!r.image) continue;
+    if (r.alt === undefined || r.alt.trim() === '') {
+      problems.push({ line, severity: 'warning', message: `the image "${r.url}" has no alt text`, hint: 'describe the picture in the brackets: `![What it shows](...)`' });
+    }
+    if (ref.kind !== 'site' || ref.image === undefined) continue;
+    const size = localSize(ctx.imageRoots, ref.image);
+    if (size === undefined) {
+      problems.push({
+        line,
+        severity: 'error',
+        message: `the image "${r.url}" is not in the repository (no ${IMAGES_DIR}/${ref.image} in the content or site directory): the entry would show a broken image`,
+        hint: `add the file as content/${IMAGES_DIR}/${ref.image} (published at /${IMAGES_DIR}/), or correct the path`,
+      });
+    } else if (size > ctx.maxImageBytes) {
+      problems.push({
+        line,
+        severity: 'warning',
+        message: `the image "${r.url}" is ${Math.round((size / 2 ** 20) * 10) / 10} MB, over ${sizeLimit}: every page, feed and email that shows it loads it`,
+        hint: `make it smaller (a PNG or WebP screenshot at the width it is shown), or raise \`maxImageMb\` in changelog.config.json`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Size in bytes of `images/<rel>` in the first root that has it, or undefined. */
+function localSize(roots: readonly string[], rel: string): number | undefined {
+  for (const root of roots) {
+    try {
+      const st = statSync(join(root, IMAGES_DIR, rel));
+      if (st.isFile()) return st.size;
+    } catch {
+      /* not in this root */
+    }
+  }
+  return undefined;
+}
+
+/** The images and links of a Markdown body, in order, with their lines. */
+function references(body: string): Reference[] {
+  const found: Reference[] = [];
+  let cursor = 0;
+  const lineOf = (raw: string, within = 0): number => {
+    let at = body.indexOf(raw, cursor);
+    if (at < 0) at = body.indexOf(raw);
+    if (at < 0) return 1;
+    cursor = at;
+    return body.slice(0, at + within).split('\n').length;
+  };
+  // The callback is synchronous: the promises walkTokens returns are there for async extensions, which this instance has none of.
+  void marked.walkTokens(marked.lexer(body), (t: Token) => {
+    if (t.type === 'image') {
+      const image = t as Tokens.Image;
+      found.push({ url: image.href, image: true, alt: image.text, line: lineOf(image.raw) });
+    } else if (t.type === 'link') {
+      const link = t as Tokens.Link;
+      found.push({ url: link.href, image: false, line: lineOf(link.raw) });
+    } else if (t.type === 'html') {
+      const start = lineOf(t.raw);
+      for (const h of htmlReferences(t.raw)) found.push({ ...h, line: start + h.line - 1 });
+    }
+  });
+  return found;
+}
+
+/** The `img src` and `a href` of raw HTML in a body, with lines within it. */
+function htmlReferences(html: string): Reference[] {
+  const found: Reference[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const line = html.slice(0, parser.startIndex).split('\n').length;
+        if (name === 'img' && attribs.src !== undefined) found.push({ url: attribs.src.trim(), image: true, alt: attribs.alt, line });
+        else if (name === 'a' && attribs.href !== undefined) found.push({ url: attribs.href.trim(), image: false, line });
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return found;
+}

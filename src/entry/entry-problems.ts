@@ -1,0 +1,222 @@
+/**
+ * The problems of one entry file, as `check` and `push` both report them (one function,
+ * one wording): a file that cannot be read or parsed, a field that breaks the schema, and
+ * the content rules of a new entry (one without `identifier`, which push would create
+ * permanently: the service has no update and no delete):
+ *
+ * - a line left from the template `new` writes ({@link TEMPLATE_PLACEHOLDERS});
+ * - an empty body;
+ * - its images and links (`entry-links.ts`, when a {@link LinkContext} is given): a local
+ *   image that is not in the repository, a link to an entry without a page (errors), an
+ *   image without alt text or over the size limit (warnings);
+ * - (for any entry: tags are local) a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
+ *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
+ *
+ * A problem carries no path: the caller shows the file as it names files.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { distance } from 'fastest-levenshtein';
+import { ChangelogSyncError, ValidationError } from '../core/errors.js';
+import { slugify } from './entry-file.js';
+import { lineOfField } from './frontmatter.js';
+import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
+import { linkProblems, type LinkContext } from './entry-links.js';
+import type { IndexedFile } from './entry-files.js';
+import { TAGS_DATA_FILE } from './workspace-binding.js';
+
+/** One problem of a file, without the file's path. */
+export interface EntryProblem {
+  /** 1-based line in the file, when known. */
+  line?: number;
+  field?: string;
+  severity: 'error' | 'warning';
+  /** What is wrong, e.g. `publish_at: 2026-02-30 is not a date that exists`. */
+  message: string;
+  /** How to fix it. */
+  hint?: string;
+}
+
+/**
+ * What the tag rule compares against, computed once per set of files by
+ * {@link tagContext} (per file it would be quadratic in the number of files).
+ */
+export interface TagContext {
+  /** Tag names of `content/_data/tags.json` (the service's tags). */
+  service: readonly string[];
+  /** The service's tags by site key and by slug. */
+  serviceByKey: ReadonlyMap<string, string>;
+  /** Files using each tag, by site key. */
+  uses: ReadonlyMap<string, number>;
+  /** Files using each tag, by the tag as written (trimmed): a file's own use subtracted, the tags other entries use. */
+  written: ReadonlyMap<string, number>;
+}
+
+/**
+ * The names in `content/_data/tags.json`; none when the file is missing or not a list
+ * (a mirror that was never pulled).
+ */
+export function readServiceTagNames(contentDir: string): string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(join(contentDir, TAGS_DATA_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((t: unknown) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    return typeof name === 'string' && name.trim() ? [name.trim()] : [];
+  });
+}
+
+/** The tag context of a set of files (see {@link TagContext}). */
+export function tagContext(files: readonly IndexedFile[], service: readonly string[]): TagContext {
+  const uses = new Map<string, number>();
+  const written = new Map<string, number>();
+  for (const f of files) {
+    const tags = f.entry?.data.tags ?? [];
+    for (const key of new Set(tags.map(keyOf))) if (key) uses.set(key, (uses.get(key) ?? 0) + 1);
+    for (const t of writtenTags(tags)) written.set(t, (written.get(t) ?? 0) + 1);
+  }
+  const serviceByKey = new Map(service.flatMap((n) => [[keyOf(n), n] as const, [slugify(n), n] as const]));
+  return { service, serviceByKey, uses, written };
+}
+
+/** A file's distinct non-empty tags as written (trimmed). */
+function writtenTags(tags: readonly string[]): Set<string> {
+  return new Set(tags.map((t) => t.trim()).filter((t) => t !== ''));
+}
+
+/**
+ * Every problem of a file, each once. Parse and schema errors and near-miss tags for any
+ * file (tags are local: writers add them to mirrored entries too); the template,
+ * empty-body, image and link rules only for a new file (no `identifier`): a mirrored
+ * entry's body is the service's text.
+ *
+ * @param links what the image and link rules need; without it they are not checked.
+ */
+export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkContext): EntryProblem[] {
+  if (f.error) return problemsOfError(f.error, f);
+  const e = f.entry!;
+  // A mirrored entry's text is the service's; its tags are the writer's (the service has none).
+  if (e.data.identifier) return tagProblems(f, tags);
+  const problems: EntryProblem[] = [];
+  const text = f.raw.toString('utf8');
+  // Body lines start after the frontmatter: line numbers are the file's.
+  const bodyStart = text.split('\n').length - e.body.split('\n').length;
+  if (e.body.trim() === '') {
+    problems.push({ line: bodyStart + 1, severity: 'error', message: 'the body is empty: the entry would be published without text', hint: 'write the entry below the frontmatter' });
+  }
+  e.body.split('\n').forEach((line, i) => {
+    if (TEMPLATE_PLACEHOLDERS.includes(line.trim())) {
+      problems.push({
+        line: bodyStart + i + 1,
+        severity: 'error',
+        message: `"${line.trim()}" is left from the template of \`changelog-sync new\``,
+        hint: 'replace the template lines with the entry\'s text',
+      });
+    }
+  });
+  if (links) problems.push(...linkProblems(e.body, f.rel, links, bodyStart));
+  problems.push(...tagProblems(f, tags));
+  return problems;
+}
+
+/** Site key of a tag: the site resolves tags by lowercased name or slug (src/site/data/site-data.ts). */
+const keyOf = (tag: string) => tag.trim().toLowerCase();
+
+/** Edits a tag may be away from a known one and still count as a misspelling of it. */
+function nearness(tag: string): number {
+  const n = [...tag].length;
+  return n <= 3 ? 0 : n < 8 ? 1 : 2;
+}
+
+/**
+ * The closest known tag within {@link nearness}, if it is the only one at that distance
+ * (a tie names no fix) and has the same digits: tags differing in a digit are versions
+ * or years (`v1.2` and `v1.3`, `2025` and `2026`), not misspellings.
+ */
+function nearest(tag: string, known: Iterable<string>): string | undefined {
+  const key = keyOf(tag);
+  const digits = key.replace(/\D/g, '');
+  let best: { name: string; d: number } | undefined;
+  const atBest = new Set<string>();
+  for (const k of known) {
+    const kk = keyOf(k);
+    if (kk.replace(/\D/g, '') !== digits) continue;
+    const d = distance(key, kk);
+    if (d === 0 || d > nearness(key)) continue;
+    if (!best || d < best.d) {
+      best = { name: k, d };
+      atBest.clear();
+    }
+    if (d === best.d) atBest.add(kk);
+  }
+  return atBest.size === 1 ? best?.name : undefined;
+}
+
+function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
+  const problems: EntryProblem[] = [];
+  const line = lineOfField(f.raw.toString('utf8'), 'tags');
+  const service = ctx.serviceByKey;
+  const uses = ctx.uses;
+  const own = writtenTags(f.entry!.data.tags ?? []);
+  /** Tags other entries use: those used by more files than this one's own use. */
+  const others = [...ctx.written].filter(([t, n]) => n - (own.has(t) ? 1 : 0) > 0).map(([t]) => t);
+  for (const tag of f.entry!.data.tags ?? []) {
+    if (!tag.trim()) continue;
+    const same = service.get(keyOf(tag)) ?? service.get(slugify(tag));
+    if (same !== undefined) {
+      if (same !== tag.trim()) problems.push({ line, field: 'tags', severity: 'warning', message: `tags: "${tag}" is written "${same}" in tags.json`, hint: `write \`${same}\`` });
+      continue;
+    }
+    // tags.json decides first: a misspelling shared by several files is still one.
+    // Among the entries' own tags, the one fewer files use is the misspelling (a tie: both are named).
+    const count = (t: string) => uses.get(keyOf(t)) ?? 1;
+    const fix = nearest(tag, ctx.service) ?? nearest(tag, others.filter((o) => count(o) >= count(tag)));
+    if (fix !== undefined) {
+      // Against tags.json, the service's tags, a misspelling is refused; against tags only
+      // other entries use it is a warning: either of the two may be the new one.
+      const inService = ctx.service.includes(fix);
+      const where = inService ? 'tags.json has' : 'other entries use';
+      problems.push({
+        line,
+        field: 'tags',
+        severity: inService ? 'error' : 'warning',
+        message: `tags: "${tag}" is not a known tag, and ${where} "${fix}": it would get a tag page of its own`,
+        hint: `write \`${fix}\``,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * One problem per issue of a parse or validation error, the message without the path
+ * the error's own message starts with.
+ */
+function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
+  if (err instanceof ValidationError && err.issues.length > 0) {
+    return err.issues.map((i) => {
+      const [message, fix] = splitFix(i.message);
+      return { field: i.field, line: lineOfField(f.raw.toString('utf8'), i.field), severity: 'error' as const, message: `${i.field}: ${message}`, hint: fix };
+    });
+  }
+  const [message, fix] = splitFix(stripPath(err.message, err.file));
+  return [{ line: err.line, field: err.field, severity: 'error', message, hint: err.hint ?? fix }];
+}
+
+/** `entries/x.md:4: invalid YAML` -> `invalid YAML` (the caller shows the path its own way). */
+export function stripPath(message: string, file: string | undefined): string {
+  if (file && message.startsWith(file)) return message.slice(file.length).replace(/^(?::\d+)?: /, '');
+  return message;
+}
+
+/** "must be X (fix: do Y)" -> ["must be X", "do Y"]. */
+export function splitFix(message: string): [string, string | undefined] {
+  const m = /^(.*) \(fix: (.*)\)$/s.exec(message);
+  return m ? [m[1]!, m[2]!] : [message, undefined];
+}

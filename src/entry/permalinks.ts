@@ -1,0 +1,148 @@
+/**
+ * Where each entry is published on the site (docs/site.md#collections-and-permalinks): which
+ * entries have a page (drafts and entries dated after today have none), the date an entry is
+ * listed under, and its permalink `/entries/<slug>/`. The site's data (`data.ts`) and push
+ * (`mirror/site-links.ts`, which sends links to other entries as their pages' URLs) both take
+ * the routes from here.
+ *
+ * Permalinks (issue 25, item 4) are unique whatever the titles, slugs, dates and identifiers
+ * (two entries with one output path fail the whole Eleventy build), and stable: a permalink
+ * does not change when an unrelated entry is added, as far as the entries allow.
+ *
+ * Each entry asks for its URL slug (its `slug`, or its title, made URL-safe). In order of
+ * seniority (oldest date first; on one date, entries with an identifier first, by
+ * identifier, then files by path):
+ *
+ * 1. every entry whose slug no more senior entry has keeps it: the first entry published
+ *    under a slug keeps the URL it was published at, whatever is added later;
+ * 2. the others get the slug plus their date, `weekly-fixes-2026-03-08`: the slug push
+ *    sends for a second file with a derived slug (`push-plan.ts`), so that the permalink of
+ *    an unpushed file is the one it keeps once pushed;
+ * 3. entries that share slug and date too get a suffix from the SHA-256 of their
+ *    identifier (of their file, before they have one): 8 hex digits, more while taken.
+ *    Not the identifier's own digits: time-ordered UUIDs made together share their first
+ *    ones, and UUIDs of one host their last ones.
+ *
+ * A slug taken at one step is never given at a later one, so no two entries share one.
+ *
+ * @module
+ */
+import { sha256 } from '../core/hash.js';
+import { slugify } from './entry-file.js';
+import type { IndexedFile } from './entry-files.js';
+
+/** The site-relative URL path every entry page is under. */
+const ENTRIES_URL = '/entries/';
+
+/**
+ * Whether an entry is visible on `today`: published, or scheduled/locally published with
+ * a date that has come. Drafts (and `draft: true`, eleventy-base-blog's convention) and any
+ * other status never appear.
+ */
+export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string, draft = false): 'visible' | 'draft' | 'scheduled' {
+  const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));
+  if (!live) return 'draft';
+  return date > today ? 'scheduled' : 'visible';
+}
+
+/** The date an entry is listed under, `YYYY-MM-DD`: `publish_at`, else the date in its file name, else `today`. */
+export function entryDate(publishAt: string | undefined, rel: string, today: string): string {
+  return publishAt ?? /(\d{4}-\d{2}-\d{2})/.exec(rel)?.[1] ?? today;
+}
+
+/** The URL slug of an entry: its `slug` (or title) made URL-safe; already-safe slugs kept. */
+export function entryUrlSlug(slugOrTitle: string): string {
+  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slugOrTitle) ? slugOrTitle : slugify(slugOrTitle);
+}
+
+/** The order of the site's lists: newest first, then by file name (descending). */
+export function newestFirst(a: { date: string; file: string }, b: { date: string; file: string }): number {
+  return a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1;
+}
+
+/** What the permalink of one entry depends on. */
+export interface PermalinkSubject {
+  /** The URL-safe slug the entry asks for (lowercase ASCII, hyphens). */
+  slug: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** The service's identifier, when the entry exists remotely. */
+  identifier?: string | undefined;
+  /** The source file, relative to the content directory (unique). */
+  file: string;
+}
+
+/**
+ * The unique URL slug of each entry (see the module description), in the order given.
+ *
+ * @param subjects the entries; their files are unique.
+ * @returns one slug per subject, all distinct.
+ */
+export function permalinkSlugs(subjects: readonly PermalinkSubject[]): string[] {
+  const order = subjects.map((_, i) => i).sort((a, b) => senior(subjects[a]!, subjects[b]!));
+  const slugs = new Array<string | undefined>(subjects.length);
+  const taken = new Set<string>();
+  const give = (i: number, slug: string): boolean => {
+    if (taken.has(slug)) return false;
+    taken.add(slug);
+    slugs[i] = slug;
+    return true;
+  };
+  for (const i of order) give(i, subjects[i]!.slug);
+  for (const i of order) if (slugs[i] === undefined) give(i, `${subjects[i]!.slug}-${subjects[i]!.date}`);
+  for (const i of order) {
+    if (slugs[i] !== undefined) continue;
+    const s = subjects[i]!;
+    const digest = sha256(s.identifier ?? s.file);
+    const base = `${s.slug}-${s.date}`;
+    let done = false;
+    for (let n = 8; n <= digest.length && !done; n += 4) done = give(i, `${base}-${digest.slice(0, n)}`);
+    for (let n = 2; !done; n++) done = give(i, `${base}-${digest}-${n}`);
+  }
+  return slugs as string[];
+}
+
+/** Seniority: older date first; then entries with an identifier (by identifier), then files by path. */
+function senior(a: PermalinkSubject, b: PermalinkSubject): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+  if ((a.identifier === undefined) !== (b.identifier === undefined)) return a.identifier === undefined ? 1 : -1;
+  const ka = a.identifier ?? a.file;
+  const kb = b.identifier ?? b.file;
+  return ka < kb ? -1 : ka > kb ? 1 : a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+}
+
+/**
+ * Gives each entry its unique slug and site-relative URL (`/entries/<slug>/`), in place.
+ * @param entries the entries with a page; their files are unique.
+ */
+export function assignPermalinks(entries: Array<PermalinkSubject & { url: string }>): void {
+  const slugs = permalinkSlugs(entries);
+  entries.forEach((e, i) => {
+    e.slug = slugs[i]!;
+    e.url = `${ENTRIES_URL}${e.slug}/`;
+  });
+}
+
+/**
+ * The site-relative URL of every entry file's page on `today`, by file (relative to the
+ * content directory), as the site's build gives them; null for an entry file without a
+ * page (a draft, dated after today, or unreadable).
+ *
+ * @param files every entry file.
+ * @param today `YYYY-MM-DD`.
+ */
+export function entryPermalinks(files: readonly IndexedFile[], today: string): Map<string, string | null> {
+  const pages: Array<PermalinkSubject & { url: string }> = [];
+  const all = new Map<string, string | null>();
+  for (const f of files) {
+    all.set(f.rel, null);
+    if (!f.entry) continue;
+    const d = f.entry.data;
+    const date = entryDate(d.publish_at, f.rel, today);
+    if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) !== 'visible') continue;
+    pages.push({ slug: entryUrlSlug(d.slug ?? d.title), url: '', identifier: d.identifier, file: f.rel, date });
+  }
+  assignPermalinks(pages);
+  for (const p of pages) all.set(p.file, p.url);
+  return all;
+}

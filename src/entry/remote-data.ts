@@ -1,0 +1,96 @@
+/**
+ * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service;
+ * issue 25, item 5). What the service sends that an entry file cannot hold as it is, is
+ * mirrored with a note instead of failing the pull, the build or the workflow:
+ *
+ * | the service sends | the mirror file has | said |
+ * |---|---|---|
+ * | a null, empty or blank `title` | a title made from the slug (`release-notes` -> `Release notes`) | a pull note; a `check` warning |
+ * | a `status` of another type (`5`, `true`) | the status as text (`"5"`) | a pull note when it is not a word |
+ * | one identifier twice in a listing | the first listing, mirrored once | a pull note |
+ *
+ * A file with an `identifier` (a mirrored entry) is read leniently in the same way
+ * ({@link readMirroredLeniently}): a mirror written before this rule, or by hand, still
+ * builds, and `check` warns instead of failing. A writer's new file (no `identifier`) gets
+ * no such leniency: it is what push sends.
+ *
+ * No zod here: the conversion worker threads load this module.
+ *
+ * @module
+ */
+import type { RemoteEntry } from '../service/schemas.js';
+
+/** A title made from a slug: `release-notes` -> `Release notes`; `''` for an empty slug. */
+function titleFromSlug(slug: string): string {
+  const words = slug.replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : '';
+}
+
+/** True when a title has no visible text (null and absent arrive as `''`). */
+function isBlank(title: string): boolean {
+  return title.trim() === '';
+}
+
+/**
+ * The title a mirror file gets for an entry: the service's, or, when that is blank, one
+ * made from the slug (`Untitled entry <first 8 of the identifier>` without a slug).
+ */
+export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identifier'>): string {
+  if (!isBlank(entry.title)) return entry.title;
+  return titleFromSlug(entry.slug) || `Untitled entry ${entry.identifier.slice(0, 8)}`;
+}
+
+/** A status is a word the service might use (`published`, `draft`, `scheduled`, `in_review`). */
+const STATUS_WORD = /^[A-Za-z][A-Za-z_-]*$/;
+
+/**
+ * A note per odd thing in a listing: a blank title (with the title the mirror file gets),
+ * a status that is not a word (kept as text), an identifier listed more than once
+ * (mirrored once, from its first listing).
+ */
+export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
+  const notes: string[] = [];
+  const seen = new Map<string, { first: RemoteEntry; count: number }>();
+  for (const e of remote) {
+    const had = seen.get(e.identifier);
+    if (had) {
+      had.count++;
+      continue;
+    }
+    seen.set(e.identifier, { first: e, count: 1 });
+    if (isBlank(e.title)) notes.push(`entry ${e.identifier} has no title on the service: mirrored with the title "${mirrorTitle(e)}", made from its slug (give it a title on the service)`);
+    if (!STATUS_WORD.test(e.status)) notes.push(`entry ${e.identifier} has the status ${JSON.stringify(e.status)} on the service, which is not a status word: kept as text; the site shows only published and scheduled entries`);
+  }
+  for (const [id, { first, count }] of seen) {
+    if (count < 2) continue;
+    const differ = remote.some((e) => e.identifier === id && e !== first && JSON.stringify(e) !== JSON.stringify(first));
+    notes.push(`the service listed entry ${id} ${count} times${differ ? ', with different data' : ''}: mirrored once, from its first listing`);
+  }
+  return notes;
+}
+
+/**
+ * Reads the known fields of a mirrored entry's file (one with a non-empty `identifier`)
+ * leniently, as pull writes them from odd service data: a blank or missing `title` becomes
+ * one made from the slug, a `status` of another scalar type its text. Changes `known` in
+ * place; a file without `identifier` is left as it is.
+ *
+ * @returns one note per field read leniently (for `check` warnings).
+ */
+export function readMirroredLeniently(known: Record<string, unknown>): string[] {
+  const id = known.identifier;
+  if (typeof id !== 'string' || id === '') return [];
+  const notes: string[] = [];
+  const title = known.title;
+  if (title === undefined || title === null || (typeof title === 'string' && isBlank(title))) {
+    const slug = typeof known.slug === 'string' ? known.slug : '';
+    known.title = mirrorTitle({ title: '', slug, identifier: id });
+    notes.push(`title: a mirrored entry without a title: shown as "${String(known.title)}", made from its slug (give it a title on the service, then pull)`);
+  }
+  const status = known.status;
+  if (typeof status === 'number' || typeof status === 'boolean') {
+    known.status = String(status);
+    notes.push(`status: ${String(status)} is not text: read as "${String(status)}"`);
+  }
+  return notes;
+}

@@ -1,0 +1,378 @@
+/**
+ * The typed client of the changelog service: one method per endpoint of
+ * docs/service-interface.md#endpoints (1-9).
+ *
+ * - Every request sends `Accept` and `Content-Type: application/json` and, except the
+ *   public latest-entry operation, `Authorization: Bearer <token>` ("Authentication"); it
+ *   passes through one {@link RateBudget} ("Limits"). See `transport.ts`.
+ * - HTTP failures are translated at the boundary into the error module (`http-errors.ts`,
+ *   spec "Errors"); a body that is not the envelope or lacks the specified fields is
+ *   `E_UNEXPECTED_RESPONSE` here. Messages name the method, the URL (without credentials)
+ *   and the status; the token never appears in any of them.
+ * - GETs retry transient failures; POST and DELETE are never retried blindly; a 429 is
+ *   retried for every method (`retry.ts`).
+ *
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { AuthError, ChangelogSyncError, UnexpectedResponseError } from '../core/errors.js';
+import { withoutCredentials } from '../core/base-url.js';
+import { DEFAULT_MAX_RESPONSE_MB } from '../core/config.js';
+import { RateBudget } from './rate-budget.js';
+import { withRetries, type RetryPolicy } from './retry.js';
+import {
+  SUPPORTED_VERSION,
+  envelopeSchema,
+  latestEntrySchema,
+  remoteEntrySchema,
+  subscriberSchema,
+  tagSchema,
+  workspaceSchema,
+  type CreateEntryInput,
+  type LatestEntry,
+  type NewSubscriber,
+  type RemoteEntry,
+  type Subscriber,
+  type Tag,
+  type Workspace,
+} from './schemas.js';
+import { exchange, type Method, type RawResponse, type Transport } from './transport.js';
+
+/** Options of {@link ChangelogClient}. */
+export interface ClientOptions {
+  /** Service root, e.g. `https://changelog.example.com` (paths `/api/...` are appended). */
+  baseUrl: string;
+  /** Workspace access token. Needed for every endpoint but the public latest entry. */
+  token?: string | undefined;
+  /** The rate gate shared by every request of this process. Default: a fresh one. */
+  budget?: RateBudget;
+  /** undici dispatcher (an `Agent`, or a `MockAgent` in tests). Default: a keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** Retries of a GET after a transient failure. Default 3. */
+  getRetries?: number;
+  /** Retries of any request after a 429. Default 5. */
+  rateLimitRetries?: number;
+  /** First backoff delay in ms, doubled per retry (with jitter). Default 250. */
+  backoffMs?: number;
+  /** Timeout in ms for headers and for the body. Default 30,000. */
+  timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a larger one fails with `E_RESPONSE_TOO_LARGE`
+   * as soon as its `Content-Length` or the bytes read so far cross it. Default
+   * {@link DEFAULT_MAX_RESPONSE_MB} MB.
+   */
+  maxResponseBytes?: number;
+  /** Sleep used for backoff; default a real timer (tests pass a fake one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Receives warnings (an unknown interface version, a rate-limit header out of bounds, ...). Default: ignored. */
+  onWarning?: (message: string) => void;
+  /** Receives every response's method, path, status and duration (for `--verbose`). */
+  onResponse?: (info: { method: string; url: string; status: number; ms: number }) => void;
+}
+
+/** What `POST /api/entry` gave back (the spec leaves its response body open). */
+export interface CreateEntryResult {
+  /** The created entry's identifier, when the response carried one. */
+  identifier?: string;
+  /** The created entry, when the response carried it whole. */
+  entry?: RemoteEntry;
+  /** HTTP status of the response (200 or 201). */
+  status: number;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/** The data of a 2xx response, and `METHOD URL: status` for messages about it. */
+interface Reply {
+  data: unknown;
+  where: string;
+}
+
+interface SendOptions {
+  method: Method;
+  path: string;
+  body?: unknown;
+  auth: boolean;
+  query?: Query | undefined;
+  /** See {@link Exchange.beforeSend}. */
+  beforeSend?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * The service client. Create one per workspace and process; it is safe to use
+ * concurrently (the {@link RateBudget} decides when each request starts).
+ */
+export class ChangelogClient {
+  readonly baseUrl: string;
+  readonly budget: RateBudget;
+  private readonly token: string | undefined;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  /** Timeout in ms for headers and for the body of every request. */
+  readonly timeoutMs: number;
+  /** Largest response body read, in bytes. */
+  readonly maxResponseBytes: number;
+  private readonly transport: Transport;
+  private readonly retry: RetryPolicy;
+  private readonly onWarning: (message: string) => void;
+  private warnedVersion = false;
+
+  /**
+   * A user name or password in `baseUrl` is dropped (the service takes the token; undici
+   * never sends them), so that no message names them.
+   *
+   * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL
+   *   (docs/service-interface.md#endpoints: paths are relative to the service root).
+   */
+  constructor(options: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch (cause) {
+      throw new ChangelogSyncError('E_CONFIG', 'CHANGELOG_BASE_URL is not a URL (the value is not shown: it may hold a secret)', {
+        cause,
+        hint: 'set it to the service root, e.g. https://changelog.example.com',
+      });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ChangelogSyncError('E_CONFIG', `CHANGELOG_BASE_URL must be http or https, got ${url.protocol}`, {
+        hint: 'set it to the service root, e.g. https://changelog.example.com',
+      });
+    }
+    this.baseUrl = withoutCredentials(url.href).replace(/\/+$/, '').replace(/\/api$/, '');
+    this.token = options.token;
+    this.budget = options.budget ?? new RateBudget();
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 2 ** 20;
+    this.transport = {
+      dispatcher: this.dispatcher,
+      budget: this.budget,
+      timeoutMs: this.timeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
+      onResponse: options.onResponse,
+      onNote: (m) => this.onWarning(m),
+    };
+    this.retry = {
+      getRetries: options.getRetries ?? 3,
+      rateLimitRetries: options.rateLimitRetries ?? 5,
+      backoffMs: options.backoffMs ?? 250,
+      sleep: options.sleep ?? ((ms) => sleep(ms)),
+    };
+    this.onWarning = options.onWarning ?? (() => undefined);
+  }
+
+  /** Closes the connection pool this client created (not one passed in). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /**
+   * Endpoint 1, `GET /api/workspace`: the token's workspace.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
+   */
+  async getWorkspace(): Promise<Workspace> {
+    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace'));
+  }
+
+  /**
+   * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit`.
+   * @param options.limit restrict to the latest N entries (spec rule 1).
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
+   */
+  async listEntries(options: { limit?: number } = {}): Promise<RemoteEntry[]> {
+    return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }));
+  }
+
+  /**
+   * Endpoint 3, `GET /api/entries/{id}`. Accepts the entry in an envelope or bare (the
+   * spec does not show this body).
+   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else as {@link ChangelogClient.getWorkspace}.
+   */
+  async getEntry(identifier: string): Promise<RemoteEntry> {
+    const path = `/api/entries/${encodeURIComponent(identifier)}`;
+    return this.parse(remoteEntrySchema, await this.dataOrBare('GET', path, true));
+  }
+
+  /**
+   * Endpoint 4, `GET /api/entries/latest/{uuid}`: public, sent without a token.
+   * @param workspaceUuid the workspace identifier shown in the workspace settings.
+   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else as {@link ChangelogClient.getWorkspace}.
+   */
+  async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
+    const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
+    return this.parse(latestEntrySchema, await this.dataOrBare('GET', path, false));
+  }
+
+  /**
+   * Endpoint 5, `POST /api/entry`: creates one entry. Never retried after an ambiguous
+   * failure; callers that must not duplicate reconcile by slug (see `mirror/push.ts`).
+   *
+   * Accepts every response the spec allows: the created entry, only its identifier,
+   * `{success: true}` without data, or an empty body.
+   *
+   * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
+   * @param options.beforeSend called once the rate budget admitted the request, just before
+   *   it leaves: push's fence (docs/sync.md#fencing); what it throws is thrown, nothing sent.
+   * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
+   *   (docs/sync.md#sync-semantics); else as {@link ChangelogClient.getWorkspace}.
+   */
+  async createEntry(input: CreateEntryInput, options: { beforeSend?: () => Promise<void> } = {}): Promise<CreateEntryResult> {
+    const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true, beforeSend: options.beforeSend });
+    const data = isEnvelope(res.json) ? this.unwrap(res, 'POST') : res.json;
+    const result: CreateEntryResult = { status: res.status };
+    if (data && typeof data === 'object' && !Array.isArray(data)) {
+      const record = data as Record<string, unknown>;
+      const id = record.identifier ?? record.uuid ?? record.id;
+      if (typeof id === 'string' && id.length > 0) result.identifier = id;
+      const full = remoteEntrySchema.safeParse(data);
+      if (full.success && 'title' in record) result.entry = full.data;
+    }
+    return result;
+  }
+
+  /**
+   * Endpoint 6, `GET /api/tags`.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
+   */
+  async listTags(): Promise<Tag[]> {
+    return this.parseList(tagSchema, await this.data('GET', '/api/tags'));
+  }
+
+  /**
+   * Endpoint 7, `GET /api/subscribers`.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
+   */
+  async listSubscribers(): Promise<Subscriber[]> {
+    return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'));
+  }
+
+  /**
+   * Endpoint 8, `POST /api/subscribers`: imports subscribers (always sent as an array,
+   * rule 2). A subscriber without `verified_at` is recorded by the service as verified
+   * today (rule 4).
+   * @returns the subscribers the service added.
+   * @throws {ValidationError} `E_VALIDATION` (400/422); else as {@link ChangelogClient.getWorkspace}.
+   */
+  async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
+    return this.parseList(subscriberSchema, await this.data('POST', '/api/subscribers', undefined, { subscribers }));
+  }
+
+  /**
+   * Endpoint 9, `DELETE /api/subscribers`.
+   * @param emails addresses to remove (sent as `[{email}]`, rule 2).
+   * @returns the addresses the service reports as removed.
+   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
+   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
+   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
+   *   budget ("Limits").
+   */
+  async removeSubscribers(emails: string[]): Promise<string[]> {
+    const { data, where } = await this.data('DELETE', '/api/subscribers', undefined, {
+      subscribers: emails.map((email) => ({ email })),
+    });
+    if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list of emails`);
+    return data.map(removedEmail);
+  }
+
+  // --- envelope and shapes ---------------------------------------------------------
+
+  /** The envelope's `data` of an authenticated request. */
+  private async data(method: Method, path: string, query?: Query, body?: unknown): Promise<Reply> {
+    const res = await this.send({ method, path, auth: true, query, body });
+    return { data: this.unwrap(res, method), where: `${method} ${res.url}: ${res.status}` };
+  }
+
+  /** The envelope's `data`, or the body itself when it is not an envelope (a shape the spec does not show). */
+  private async dataOrBare(method: Method, path: string, auth: boolean): Promise<Reply> {
+    const res = await this.send({ method, path, auth });
+    return { data: isEnvelope(res.json) ? this.unwrap(res, method) : res.json, where: `${method} ${res.url}: ${res.status}` };
+  }
+
+  private unwrap(res: RawResponse, method: Method): unknown {
+    const env = envelopeSchema.safeParse(res.json);
+    if (!env.success) {
+      throw new UnexpectedResponseError(
+        `${method} ${res.url}: ${res.status} but the body is not the service's envelope {success, version, data}`,
+        { status: res.status },
+      );
+    }
+    if (!env.data.success) {
+      throw new UnexpectedResponseError(
+        `${method} ${res.url}: ${res.status} with success=false${env.data.message ? `: ${env.data.message}` : ''}`,
+        { status: res.status },
+      );
+    }
+    if (env.data.version !== undefined && env.data.version !== SUPPORTED_VERSION && !this.warnedVersion) {
+      this.warnedVersion = true;
+      this.onWarning(`the service answers with interface version ${env.data.version}; changelog-sync was written for ${SUPPORTED_VERSION}`);
+    }
+    return env.data.data;
+  }
+
+  /** @param item the index in a list, for the message. */
+  private parse<S extends z.ZodType>(schema: S, { data, where }: Reply, item?: number): z.infer<S> {
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const what = item === undefined ? 'the response' : `item ${item} of the list`;
+      throw new UnexpectedResponseError(
+        `${where} but ${what} does not have the fields the interface specifies (${issue?.path.join('.') || 'data'}: ${issue?.message})`,
+        { cause: parsed.error },
+      );
+    }
+    return parsed.data;
+  }
+
+  private parseList<S extends z.ZodType>(schema: S, { data, where }: Reply): Array<z.infer<S>> {
+    if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list (got ${typeof data})`);
+    return data.map((item, i) => this.parse(schema, { data: item, where }, i));
+  }
+
+  private url(path: string, query?: Query): string {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.href;
+  }
+
+  /**
+   * Sends one request with the retry policy of `retry.ts` and returns the parsed JSON of
+   * a 2xx response.
+   */
+  private async send(options: SendOptions): Promise<RawResponse> {
+    const url = this.url(options.path, options.query);
+    if (options.auth && !this.token) {
+      throw new AuthError(`${options.method} ${url}: no access token configured`, {
+        hint: 'set CHANGELOG_TOKEN to a workspace access token (workspace settings), or unset CHANGELOG_BASE_URL to use the built-in emulator',
+      });
+    }
+    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend };
+    return withRetries(options.method, this.retry, () => exchange(this.transport, ex));
+  }
+}
+
+/** An address the service reports as removed: the string itself, or an object's `email`. */
+function removedEmail(item: unknown): string {
+  if (typeof item === 'string') return item;
+  const email = item !== null && typeof item === 'object' && 'email' in item ? item.email : undefined;
+  return typeof email === 'string' || typeof email === 'number' || typeof email === 'boolean' ? String(email) : '';
+}
+
+function isEnvelope(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && 'success' in json;
+}

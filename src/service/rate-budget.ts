@@ -1,0 +1,396 @@
+/**
+ * The one gate every request passes through (docs/sync.md#rate-limits;
+ * docs/service-interface.md#limits: 60 requests a minute, 1,440 a day per workspace).
+ *
+ * - A sliding minute window, sized from `x-ratelimit-limit` (60 until a response says
+ *   otherwise) and corrected by `x-ratelimit-remaining`: when the service says fewer
+ *   requests are left than we have counted, someone else shares the workspace, and the
+ *   difference is booked as used.
+ * - A daily ledger: requests per minute bucket over the last 24 hours (rolling, which is
+ *   never looser than a calendar-day reset). It is serialisable so that it can be
+ *   persisted with the sync state and hold across runs of a scheduled job.
+ * - A 429 blocks every caller until `Retry-After` (or the window's end), and for at least a
+ *   minimum backoff with jitter (`rate-strikes.ts`). A block longer than
+ *   {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit), or
+ *   429s that go on after waiting as asked (the daily limit answered with a short
+ *   `Retry-After`), are not waited out: {@link RateBudget.acquire} refuses, and the caller
+ *   defers the work.
+ * - The rate-limit headers are bounded before they are believed (`rate-headers.ts`), and
+ *   what other clients used is booked as one weighted slot: the window's memory never
+ *   follows a header's value.
+ *
+ * Why the minute window can never be exceeded, seen from the service: a request is counted
+ * by the service when it arrives, which is after it started here and before its response
+ * came back. Its slot here is kept from its start until it settled (response or failure),
+ * however long that takes, and then for a full window after the response. So for any
+ * request R, every other request that the service counted in the window before R's arrival
+ * was still in this window when R started; R starts only when fewer than the limit are.
+ *
+ * Concurrency (how many requests are in flight) is bounded elsewhere with p-limit; this
+ * class only decides *when* a request may start.
+ *
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RateLimitedError } from '../core/errors.js';
+import { MAX_RATE_LIMIT } from './rate-headers.js';
+import { RateStrikes } from './rate-strikes.js';
+
+/** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
+export type DailyLedger = Array<[minute: number, count: number]>;
+
+/** Options of {@link RateBudget}. All durations are milliseconds. */
+export interface RateBudgetOptions {
+  /** Requests per window before the first response tells us the limit. Default 60. */
+  perMinute?: number;
+  /** Requests per rolling day. Default 1,440. */
+  perDay?: number;
+  /** Length of the short window in ms. Default 60,000 (tests and benchmarks compress it). */
+  windowMs?: number;
+  /** Length of the long window in ms. Default 86,400,000. */
+  dayMs?: number;
+  /** Clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Sleep; default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** A ledger loaded from the sync state (see {@link RateBudget.toLedger}). */
+  ledger?: DailyLedger;
+  /**
+   * Longest block after a 429 that {@link RateBudget.acquire} waits out, in ms. A longer
+   * `Retry-After` (the service's daily limit) makes it refuse instead. Default 120,000
+   * (two real minutes: a per-minute limit never asks for more).
+   */
+  maxWaitMs?: number;
+  /**
+   * Called after every booking (the daily ledger changed), before the request may start:
+   * persist the ledger there. A request starts only once the promise resolves, so a run
+   * that is killed never leaves a ledger that undercounts what it sent.
+   */
+  onBook?: () => void | Promise<void>;
+  /**
+   * Shortest wait after a 429, before jitter (a `Retry-After: 0`, or none with the window
+   * nearly over). Default a sixtieth of the window: one second for a real minute.
+   */
+  minBackoffMs?: number;
+  /** 429s in a row, each sent after waiting as asked, that stand for the day's limit. Default 4. */
+  dayLimitStrikes?: number;
+  /** Random source in [0, 1) for the jitter after a 429. Default `Math.random`. */
+  random?: () => number;
+}
+
+/** A booked request in the short window. */
+export interface Slot {
+  /** ms since the epoch: when the request started; when it settled, once it has. */
+  t: number;
+  /** ms since the epoch: when the request started. */
+  readonly startedAt: number;
+  /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
+  settled: boolean;
+  /**
+   * Requests the slot stands for: 1 for a request of ours (the default), more for the
+   * requests of other clients that {@link RateBudget.observe} books at once.
+   */
+  weight?: number;
+}
+
+/**
+ * Gates requests under a per-minute and a per-day limit.
+ *
+ * @example
+ * ```ts
+ * const budget = new RateBudget({ ledger: state.budget });
+ * const slot = await budget.acquire(); // waits for a slot
+ * const res = await send();
+ * budget.settle(slot);                 // the service counted it by now
+ * budget.observe(limit, remaining);    // from the response headers
+ * ```
+ */
+export class RateBudget {
+  private limit: number;
+  readonly perDay: number;
+  readonly windowMs: number;
+  readonly dayMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /**
+   * Requests in the current short window: settled ones oldest first, then the ones in
+   * flight. A slot in flight never leaves the window; a settled slot's time is when its
+   * response arrived (the service counted the request no later than that), and it leaves
+   * one window after it.
+   */
+  private window: Slot[] = [];
+  /** Times of settled slots that left the window less than a window ago (see {@link observe}). */
+  private recent: number[] = [];
+  /** Callers waiting for an in-flight slot to settle. */
+  private settleWaiters: Array<() => void> = [];
+  private readonly maxWaitMs: number;
+  private readonly onBook: (() => void | Promise<void>) | undefined;
+  /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
+  private ledger = new Map<number, number>();
+  private readonly bucketMs: number;
+  /** No request may start before this time (ms); set by a 429. */
+  private blockedUntil = 0;
+  private readonly strikes: RateStrikes;
+  /** Set once 429s stand for the day's limit: every later request is refused (deferred). */
+  private dayRefusal: RateLimitedError | undefined;
+  /** Serialises {@link acquire} so that concurrent callers take slots in order. */
+  private queue: Promise<void> = Promise.resolve();
+  /** Requests this instance let through. */
+  sent = 0;
+  /** 429 answers reported through {@link onRateLimited}. */
+  rateLimited = 0;
+
+  constructor(options: RateBudgetOptions = {}) {
+    this.limit = options.perMinute ?? 60;
+    this.perDay = options.perDay ?? 1440;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.dayMs = options.dayMs ?? 86_400_000;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
+    this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
+    this.maxWaitMs = options.maxWaitMs ?? 120_000;
+    this.onBook = options.onBook;
+    this.strikes = new RateStrikes({
+      minBackoffMs: options.minBackoffMs ?? this.windowMs / 60,
+      dayAfter: options.dayLimitStrikes ?? 4,
+      random: options.random ?? Math.random,
+    });
+    for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
+  }
+
+  /** The per-window limit in force (from `x-ratelimit-limit` once a response arrived). */
+  get perMinute(): number {
+    return this.limit;
+  }
+
+  /** Requests still allowed in the rolling day. */
+  dayRemaining(): number {
+    this.pruneLedger();
+    let used = 0;
+    for (const count of this.ledger.values()) used += count;
+    return Math.max(0, this.perDay - used);
+  }
+
+  /** Requests still allowed in the current short window. */
+  windowRemaining(): number {
+    this.pruneWindow();
+    return Math.max(0, this.limit - this.used());
+  }
+
+  /** Requests counted in the short window (each slot by its weight). */
+  private used(): number {
+    let n = 0;
+    for (const s of this.window) n += s.weight ?? 1;
+    return n;
+  }
+
+  /**
+   * Waits until a request may start, then books it. Call {@link settle} with the slot when
+   * the response (or the failure) arrived.
+   *
+   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, when a
+   *   429 asked for a wait longer than `maxWaitMs`, or when 429s went on after waiting as
+   *   asked (`dayLimitStrikes`): waiting would take hours, so the caller defers the work to
+   *   the next run instead. Such an error has no `status`
+   *   (docs/service-interface.md#limits; docs/sync.md#rate-limits).
+   * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
+   */
+  acquire(): Promise<Slot> {
+    const turn = this.queue.then(() => this.waitForSlot());
+    // A failed turn must not poison the queue for later callers.
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    // Persisting happens outside the queue, so that concurrent callers share writes.
+    return turn.then(async (slot) => {
+      try {
+        await this.onBook?.();
+      } catch (err) {
+        this.settle(slot);
+        throw err;
+      }
+      return slot;
+    });
+  }
+
+  /** Marks a slot settled at now: call when the request's response (or failure) arrived. */
+  settle(slot: Slot): void {
+    if (slot.settled) return;
+    slot.t = Math.max(slot.t, this.now());
+    slot.settled = true;
+    this.sortWindow();
+    const waiters = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Requests started and not yet settled. */
+  get inFlight(): number {
+    return this.window.filter((s) => !s.settled).length;
+  }
+
+  private sortWindow(): void {
+    const key = (s: Slot) => (s.settled ? s.t : Number.POSITIVE_INFINITY);
+    this.window.sort((a, b) => key(a) - key(b));
+  }
+
+  private async waitForSlot(): Promise<Slot> {
+    for (;;) {
+      if (this.dayRefusal) throw this.dayRefusal;
+      if (this.dayRemaining() <= 0) {
+        throw new RateLimitedError(
+          `daily request budget spent (${this.perDay} requests per day per workspace)`,
+          { hint: 'the remaining work is deferred to the next run' },
+        );
+      }
+      const now = this.now();
+      if (now < this.blockedUntil) {
+        const wait = this.blockedUntil - now;
+        if (wait > this.maxWaitMs) {
+          throw new RateLimitedError(`the service asked to wait ${Math.ceil(wait / 1000)} s before the next request (429 Retry-After)`, {
+            retryAfter: Math.ceil(wait / 1000),
+            hint: 'the workspace has likely spent its daily requests; the remaining work is deferred to the next run',
+          });
+        }
+        await this.sleep(wait);
+        continue;
+      }
+      this.pruneWindow();
+      if (this.used() < this.limit) return this.book(now);
+      const oldest = this.window[0]!;
+      if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
+      else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
+    }
+  }
+
+  private book(at: number): Slot {
+    const slot: Slot = { t: at, startedAt: at, settled: false };
+    this.window.push(slot);
+    const minute = Math.floor(at / this.bucketMs);
+    this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
+    this.sent++;
+    return slot;
+  }
+
+  /**
+   * Corrects the window from a response's `x-ratelimit-limit` and `x-ratelimit-remaining`
+   * headers (spec "Limits", rule 1). Either may be undefined when absent.
+   *
+   * The service counted `limit - remaining` requests in the window before the request
+   * arrived. Those of ours it may have counted are every slot settled less than a window
+   * before the request started (or still in flight); what it counted beyond them was sent
+   * by other clients of the workspace, and is booked here as used now.
+   *
+   * Values outside sane bounds are ignored here too (`rate-headers.ts` notes them): a limit
+   * that is not a whole number from 1 to {@link MAX_RATE_LIMIT}, a remaining count that is
+   * not a whole number from 0 to the limit. What others used is booked as one slot weighing
+   * that many requests, so memory does not grow with the values.
+   *
+   * @param startedAt when the answered request started (ms); default now.
+   */
+  observe(limit: number | undefined, remaining: number | undefined, startedAt?: number): void {
+    if (limit !== undefined && Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT) this.limit = limit;
+    if (remaining === undefined || !Number.isInteger(remaining) || remaining < 0 || remaining > this.limit) return;
+    this.pruneWindow();
+    const since = (startedAt ?? this.now()) - this.windowMs;
+    let ours = 0;
+    for (const s of this.window) if (s.weight === undefined) ours++;
+    ours += this.recent.filter((t) => t > since).length;
+    const others = this.limit - remaining - ours - this.foreign();
+    if (others <= 0) return;
+    const now = this.now();
+    this.window.push({ t: now, startedAt: now, settled: true, weight: others });
+    this.sortWindow();
+  }
+
+  /** Requests of other clients booked in the window. */
+  private foreign(): number {
+    let n = 0;
+    for (const s of this.window) if (s.weight !== undefined) n += s.weight;
+    return n;
+  }
+
+  /** An answer other than 429 arrived: a series of 429s (see {@link onRateLimited}) ends. */
+  onAnswered(): void {
+    this.strikes.answered();
+  }
+
+  /**
+   * Blocks every caller after a 429 until `Retry-After` seconds have passed, or until the
+   * current window ends when the service gave no `Retry-After`; in either case for at least
+   * the minimum backoff, with jitter. After `dayLimitStrikes` 429s in a row, each sent after
+   * waiting as asked, the service is taken to refuse for the day: every later
+   * {@link acquire} refuses (see `rate-strikes.ts`).
+   *
+   * @param retryAfterSeconds the `Retry-After` value in seconds, if any.
+   * @param startedAt when the refused request started (ms); requests in flight together
+   *   are one strike. Default: counted as a strike.
+   */
+  onRateLimited(retryAfterSeconds: number | undefined, startedAt?: number): void {
+    this.rateLimited++;
+    const now = this.now();
+    this.pruneWindow();
+    const asked =
+      retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)
+        ? retryAfterSeconds * 1000
+        : this.window.length > 0
+          ? this.window[0]!.t + this.windowMs - now
+          : this.windowMs;
+    const outcome = this.strikes.refused(Math.max(0, asked), now, startedAt);
+    this.blockedUntil = Math.max(this.blockedUntil, now + outcome.waitMs);
+    if (outcome.dayLimit && !this.dayRefusal) {
+      this.dayRefusal = new RateLimitedError(`the service answered 429 ${outcome.strikes} times in a row, each time after waiting as it asked: taken as its daily limit`, {
+        hint: 'the workspace has likely spent its daily requests (1,440 a day); the remaining work is deferred to the next run',
+      });
+    }
+  }
+
+  /**
+   * Earliest start times (ms) of the next `count` requests if nothing else used the
+   * budget: what `--dry-run` prints. Stops at the daily budget.
+   */
+  schedule(count: number): number[] {
+    this.pruneWindow();
+    // [time, weight] of each slot, oldest first; `used` is the sum of the weights.
+    const window = this.window.map((s): [number, number] => [s.settled ? s.t : this.now(), s.weight ?? 1]);
+    let used = window.reduce((n, [, w]) => n + w, 0);
+    const leave = (t: number) => {
+      while (window.length > 0 && window[0]![0] <= t - this.windowMs) used -= window.shift()![1];
+    };
+    const times: number[] = [];
+    let t = Math.max(this.now(), this.blockedUntil);
+    const dayLeft = this.dayRemaining();
+    for (let i = 0; i < Math.min(count, dayLeft); i++) {
+      leave(t);
+      while (used >= this.limit && window.length > 0) {
+        t = Math.max(t, window[0]![0] + this.windowMs);
+        leave(t);
+      }
+      window.push([t, 1]);
+      used++;
+      times.push(t);
+    }
+    return times;
+  }
+
+  /** The daily ledger, for persisting with the sync state. */
+  toLedger(): DailyLedger {
+    this.pruneLedger();
+    return [...this.ledger.entries()].sort((a, b) => a[0] - b[0]);
+  }
+
+  private pruneWindow(): void {
+    const cutoff = this.now() - this.windowMs;
+    while (this.window.length > 0 && this.window[0]!.settled && this.window[0]!.t <= cutoff) {
+      const left = this.window.shift()!;
+      if (left.weight === undefined) this.recent.push(left.t);
+    }
+    while (this.recent.length > 0 && this.recent[0]! <= cutoff - this.windowMs) this.recent.shift();
+  }
+
+  private pruneLedger(): void {
+    const cutoffMinute = Math.floor((this.now() - this.dayMs) / this.bucketMs);
+    for (const minute of this.ledger.keys()) if (minute <= cutoffMinute) this.ledger.delete(minute);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The client's retry policy (docs/sync.md#rate-limits; docs/service-interface.md#errors, #limits):
+ *
+ * - A GET is retried after a transient failure (no response, 5xx) with exponential
+ *   backoff and jitter: reading twice changes nothing.
+ * - POST and DELETE are never retried after such a failure: the service may have acted
+ *   before it, and the interface has no idempotency key.
+ * - A 429 is retried for every method (the service refused it, so nothing happened), a
+ *   bounded number of times; the {@link RateBudget} already holds the next attempt until
+ *   `Retry-After`.
+ *
+ * @module
+ */
+import { NetworkError, RateLimitedError, ServiceError } from '../core/errors.js';
+import type { Method } from './transport.js';
+
+/** How often and how long to retry. Durations in ms. */
+export interface RetryPolicy {
+  /** Retries of a GET after a transient failure. */
+  getRetries: number;
+  /** Retries of any request after a 429. */
+  rateLimitRetries: number;
+  /** First backoff delay in ms, doubled per retry (times a jitter factor in [0.5, 1)). */
+  backoffMs: number;
+  /** Waits the backoff (a real timer, or a test's fake one). */
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * Runs `attempt` until it succeeds or the policy gives up.
+ *
+ * @throws the last attempt's error: anything but a 429 or a GET's transient failure at
+ *   once, those once their retries are spent.
+ */
+export async function withRetries<T>(method: Method, policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
+  let transientTries = 0;
+  let rateLimitedTries = 0;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof RateLimitedError && err.status === 429 && rateLimitedTries < policy.rateLimitRetries) {
+        rateLimitedTries++;
+        continue; // the budget already blocks until Retry-After
+      }
+      const transient = err instanceof NetworkError || err instanceof ServiceError;
+      if (method === 'GET' && transient && transientTries < policy.getRetries) {
+        const delay = policy.backoffMs * 2 ** transientTries * (0.5 + Math.random() / 2);
+        transientTries++;
+        await policy.sleep(delay);
+        continue;
+      }
+      throw err;
+    }
+  }
+}

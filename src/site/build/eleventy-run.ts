@@ -1,0 +1,244 @@
+/**
+ * One Eleventy run (the pages and feeds of a build), on a worker thread: when the thread
+ * ends, its heap (every page Eleventy keeps until the end of a run) goes with it, before
+ * Pagefind indexes the site. In a 10,000-entry build that is the difference between the
+ * two running side by side in memory or one after the other.
+ *
+ * @module
+ */
+import { resolve as resolvePath } from 'node:path';
+import type Eleventy from '@11ty/eleventy';
+import type { ChangelogSitePluginOptions } from './plugin.js';
+import { COMPILED_BUILD, startThread } from '../../core/threads.js';
+
+/** What one Eleventy run needs. Plain data: it is sent to a worker thread. */
+export interface EleventyRun {
+  /** Eleventy's input (the staged site). */
+  inputDir: string;
+  outputDir: string;
+  /** A project's `.eleventy.js`; without one the plugin is added here. */
+  configPath?: string;
+  /** The site's base path (Eleventy's `pathPrefix`, e.g. `/changelog/`). Default `/`. */
+  pathPrefix?: string;
+  pluginOptions: ChangelogSitePluginOptions;
+  /**
+   * Old-generation heap limit of the worker thread, MB. A limit makes V8 collect garbage
+   * before the heap grows far past what is live; without one it can double. Default none.
+   */
+  heapLimitMb?: number;
+  /**
+   * Write pages with asynchronous calls (see {@link writePagesAsynchronously}). Default
+   * false. {@link runEleventyIsolated} sets it for a run in this thread.
+   */
+  asyncWrites?: boolean;
+}
+
+/** What a run wrote: absolute paths of its pages and feeds, and of the files it copied through. */
+export interface EleventyWritten {
+  files: string[];
+}
+
+/** A failed run: the messages of Eleventy's error and its causes, outermost first. */
+export class EleventyRunError extends Error {
+  override name = 'EleventyRunError';
+  /** True when the worker thread ran out of its heap limit (see {@link EleventyRun.heapLimitMb}). */
+  outOfMemory = false;
+}
+
+/** The messages of an Eleventy error and its causes, outermost first. */
+function describeBuildError(err: unknown): string {
+  const parts: string[] = [];
+  let e = err as { message?: string; cause?: unknown; originalError?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (e.message && !parts.includes(e.message)) parts.push(e.message);
+    e = (e.originalError ?? e.cause) as typeof e;
+  }
+  return parts.join(': ');
+}
+
+/**
+ * Lets Eleventy write pages without blocking rendering, for a run in the build's own thread
+ * (a small mirror), whose other work (Pagefind's requests) goes on meanwhile. Eleventy 3.1
+ * has the option (`configureTemplateHandling({ writeMode: "async" })`) but reads it from its
+ * TemplateConfig, which never receives it; it is set there directly, after `init()` created
+ * it. A large mirror's run on a worker thread writes synchronously, Eleventy's default:
+ * asynchronously, Eleventy starts every page's write at once, and 10,000 pending writes held
+ * about 130 MB more (at the end of the run, and left in the process after it) for no
+ * measurable gain in time, whether over an earlier site or into an empty folder.
+ */
+function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void {
+  const templateConfig = (eleventy as unknown as { eleventyConfig?: { templateHandling?: { writeMode?: string } } }).eleventyConfig;
+  if (templateConfig && templateConfig.templateHandling === undefined) templateConfig.templateHandling = { writeMode: 'async' };
+}
+
+/**
+ * Keeps Eleventy's benchmark warnings ("Benchmark 182ms 13% ... Transform") off stderr: its
+ * "Configuration" benchmarks are made before quiet mode applies and print on their own
+ * (with a base path, the HTML base plugin's URL transform is such a benchmark).
+ */
+function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
+  const bench = (eleventy as unknown as { bench?: { getAll?(): Record<string, { setIsVerbose?(verbose: boolean): void }> } }).bench;
+  for (const group of Object.values(bench?.getAll?.() ?? {})) group.setIsVerbose?.(false);
+}
+
+/**
+ * The files Eleventy reports from `write()`: `[passthrough copies, templates]`, each copy a
+ * `{ map: { source: destination } }`, each template an `{ outputPath }` (`false` when it
+ * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
+ */
+function writtenFiles(results: unknown): string[] {
+  const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [];
+  // The build prunes what is not in this list: an Eleventy that answers otherwise must not
+  // read as one that wrote nothing.
+  if (!Array.isArray(copies) || !Array.isArray(templates)) throw new Error("Eleventy's write() did not list the files it wrote ([copies, templates] expected)");
+  const files: string[] = [];
+  for (const copy of copies as Array<{ map?: Record<string, string> }>) files.push(...Object.values(copy?.map ?? {}));
+  for (const page of templates as Array<{ outputPath?: unknown }>) {
+    if (typeof page?.outputPath === 'string') files.push(page.outputPath);
+  }
+  return files.map((f) => resolvePath(f));
+}
+
+let loading: Promise<[typeof import('@11ty/eleventy'), typeof import('./plugin.js')]> | undefined;
+
+/**
+ * Eleventy and the site plugin, loaded once per thread. Loaded when first needed, not at the
+ * top: a build on a worker thread loads them in that thread only.
+ */
+function loadEleventy(): NonNullable<typeof loading> {
+  loading ??= Promise.all([import('@11ty/eleventy'), import('./plugin.js')]);
+  return loading;
+}
+
+/**
+ * Starts loading Eleventy in this thread for a run here ({@link runsOnWorker} false): its
+ * modules take about half a second to load, which then passes while the build reads the
+ * entries and waits for files and Pagefind.
+ */
+export function preloadEleventy(): void {
+  loadEleventy().catch(() => undefined); // a failure is reported by the run
+}
+
+/**
+ * Runs Eleventy in this thread.
+ * @returns what it wrote.
+ * @throws {EleventyRunError} with Eleventy's messages when the run fails.
+ */
+export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
+  const [{ default: Eleventy }, { default: changelogSitePlugin, OPTIONS_KEY }] = await loadEleventy();
+  // Site data sent to a worker thread arrives as a copy, no longer frozen: frozen, Eleventy
+  // passes it to every page as it is instead of deep-copying it.
+  if (run.pluginOptions.siteData && !Object.isFrozen(run.pluginOptions.siteData)) Object.freeze(run.pluginOptions.siteData);
+  const eleventy = new Eleventy(run.inputDir, run.outputDir, {
+    quietMode: true,
+    configPath: run.configPath,
+    pathPrefix: run.pathPrefix,
+    config(eleventyConfig: Parameters<typeof changelogSitePlugin>[0]) {
+      eleventyConfig.addGlobalData(OPTIONS_KEY, run.pluginOptions);
+      if (!run.configPath) eleventyConfig.addPlugin(changelogSitePlugin);
+    },
+  });
+  // Eleventy prints to stdout (even its "Wrote N files" in quiet mode): keep stdout for
+  // our result (`--json`); failures are reported through the error instead.
+  eleventy.logger.overrideLogger({ log() {}, info() {}, warn() {}, error() {} });
+  try {
+    await eleventy.init();
+    if (run.asyncWrites) writePagesAsynchronously(eleventy);
+    quietBenchmarks(eleventy);
+    return { files: writtenFiles(await eleventy.write()) };
+  } catch (cause) {
+    throw new EleventyRunError(describeBuildError(cause), { cause });
+  }
+}
+
+/** From this many entry files on, Eleventy runs on a worker thread (below, starting one costs more than it saves). */
+export const ISOLATE_THRESHOLD = 2000;
+
+/**
+ * Whether {@link runEleventyIsolated} runs a build of `entryFiles` entry files on a worker
+ * thread: from {@link ISOLATE_THRESHOLD} on, from compiled code (TypeScript sources, as in
+ * tests, have no compiled worker).
+ */
+export function runsOnWorker(entryFiles: number): boolean {
+  return entryFiles >= ISOLATE_THRESHOLD && COMPILED_BUILD;
+}
+
+/** A worker thread with Eleventy loading or loaded, waiting for its one run (see {@link startEleventyThread}). */
+export interface EleventyThread {
+  /**
+   * Runs Eleventy on the thread, then ends the thread.
+   * @returns what it wrote.
+   * @throws {EleventyRunError} with Eleventy's messages when the run fails, with `outOfMemory`
+   *   when the thread ran out of its heap limit.
+   */
+  run(run: EleventyRun): Promise<EleventyWritten>;
+  /** Ends the thread without a run (the build failed before it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the worker thread of a build's Eleventy run before the run is known: it loads
+ * Eleventy and the site plugin (about half a second of module loading) while the build
+ * reads and renders the entries on other threads, and runs when {@link EleventyThread.run}
+ * gives it the run. Only from compiled code ({@link runsOnWorker}).
+ *
+ * @param heapLimitMb old-generation heap limit of the thread, MB (see {@link EleventyRun.heapLimitMb}); the run's own is not used.
+ */
+export function startEleventyThread(heapLimitMb?: number): EleventyThread {
+  // Anything Eleventy still prints on the thread is not our output: startThread drains it.
+  const worker = startThread(new URL('./eleventy-worker.js', import.meta.url), undefined, heapLimitMb);
+  // Listened to from the start: the thread can fail (out of memory) while it loads Eleventy.
+  const outcome = new Promise<EleventyWritten>((resolve, reject) => {
+    let settled = false;
+    worker.on('message', (m: { ok: boolean; message?: string; written?: EleventyWritten }) => {
+      settled = true;
+      // Without the list of what was written, nothing may be pruned: a failure.
+      if (m.ok && m.written) resolve(m.written);
+      else reject(new EleventyRunError(m.message ?? 'the build thread reported no list of the files it wrote'));
+    });
+    worker.on('error', (err) => {
+      settled = true;
+      const failure = new EleventyRunError(describeBuildError(err), { cause: err });
+      failure.outOfMemory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      reject(failure);
+    });
+    worker.on('exit', (code) => {
+      if (!settled) reject(new EleventyRunError(`the build thread stopped (exit code ${code})`));
+    });
+  });
+  outcome.catch(() => undefined); // awaited by run(); a closed thread's is nobody's
+  let started = false;
+  return {
+    async run(run) {
+      if (started) throw new Error('an Eleventy thread runs once');
+      started = true;
+      worker.postMessage(run);
+      try {
+        return await outcome;
+      } finally {
+        await worker.terminate();
+      }
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
+ * TypeScript sources, as in tests, which have no compiled worker).
+ *
+ * @param entryFiles the number of entry files (decides the thread).
+ * @param thread a thread started for this run ({@link startEleventyThread}, with the run's
+ *   heap limit); default a new one. Used only when the run goes to a worker.
+ * @returns what it wrote.
+ * @throws {EleventyRunError} with Eleventy's messages when the run fails.
+ */
+export async function runEleventyIsolated(run: EleventyRun, entryFiles: number, thread?: EleventyThread): Promise<EleventyWritten> {
+  if (!runsOnWorker(entryFiles)) {
+    await thread?.close();
+    return runEleventy({ ...run, asyncWrites: true });
+  }
+  return (thread ?? startEleventyThread(run.heapLimitMb)).run(run);
+}

@@ -1,0 +1,68 @@
+/**
+ * Eleventy's input, staged: the packaged templates (`site/`) with a team's `site/` laid over
+ * them file by file, in a fresh temporary folder per build or preview. A team that changes
+ * only `_includes/footer.njk` keeps every other template up to date.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { PACKAGED_SITE_DIR } from '../../core/config.js';
+import { filesUnder } from './file-list.js';
+
+/** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
+export interface SiteInput {
+  dir: string;
+  /**
+   * The team's files Eleventy may render or include (relative to the staged input): every
+   * file of the team's `site/` but the stylesheet's (`_includes/css/`), the images and
+   * `widget.js`. Empty when the packaged templates are the only ones.
+   */
+  teamTemplates: string[];
+  /** Rewrites staged paths in a message to the file they came from. */
+  explain(message: string): string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Stages Eleventy's input in a fresh temporary directory: the packaged templates, with a
+ * team's `site/` laid over them file by file. A fresh directory per build also keeps
+ * Eleventy's process-wide layout cache (keyed by path) from serving a previous build's
+ * layouts when one process builds twice (tests, `dev`).
+ *
+ * @param siteDir the configured site directory (the packaged one, or a team's).
+ */
+export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
+  const stage = await mkdtemp(join(tmpdir(), 'changelog-site-'));
+  const layers = existsSync(PACKAGED_SITE_DIR) ? [PACKAGED_SITE_DIR, siteDir] : [siteDir];
+  const origin = new Map<string, string>();
+  const teamTemplates: string[] = [];
+  for (const layer of layers) {
+    if (!existsSync(layer)) continue;
+    await cp(layer, stage, { recursive: true, force: true });
+    for (const f of await filesUnder(layer)) {
+      const rel = relative(layer, f);
+      origin.set(rel, f);
+      if (resolve(layer) !== resolve(PACKAGED_SITE_DIR) && !NOT_TEMPLATES.test(rel.split(sep).join('/'))) teamTemplates.push(rel);
+    }
+  }
+  return {
+    dir: stage,
+    teamTemplates,
+    explain(message) {
+      // Eleventy names files relative to the working directory, or absolute.
+      const forms = [stage, relative(process.cwd(), stage)].map(escapeRegExp).join('|');
+      return message.replace(new RegExp(`(?:${forms})/([^\\s:'"\`()]+)`, 'g'), (whole, rel: string) => origin.get(rel) ?? whole);
+    },
+    cleanup: () => rm(stage, { recursive: true, force: true }),
+  };
+}
+
+/** Files of a site that Eleventy neither renders nor includes: the stylesheet's parts, images (copied) and the widget (copied). */
+const NOT_TEMPLATES = /^(?:_includes\/css\/|images\/|widget\.js$)/;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,64 @@
+/**
+ * The preview's pages that a rebuild no longer writes (`dev`). Eleventy writes the pages of
+ * a rebuild over the output folder and leaves the others: the page of an entry whose file
+ * now breaks (not in the site until fixed) would reload with its last good content and no
+ * banner. After each rebuild such a page is replaced by the site's not-found page carrying
+ * the problem banner, which says why the page is gone, or removed when no problem explains
+ * it (the entry file was removed or renamed).
+ *
+ * @module
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { escapeHtml } from '../../core/html-escape.js';
+import { problemBanner, type PageProblem } from '../render/problem-banner.js';
+import { SEARCH_INDEX_DIR } from '../search/search-index.js';
+
+/** The not-found page the packaged templates write (site/404.njk). */
+const NOT_FOUND_PAGE = '404.html';
+
+/** The problems that take an entry out of the site: they explain a page gone. */
+function takesOut(p: PageProblem): boolean {
+  return p.kind === 'unreadable' || p.kind === 'schema';
+}
+
+/**
+ * The page that stands at a stale page's address: the site's not-found page, with the
+ * banner (a line saying why this page is gone, then the problems) right after `<body>`.
+ *
+ * @param notFound the built not-found page, banner included (or undefined when there is none).
+ */
+function stalePage(notFound: string | undefined, problems: readonly PageProblem[], url: string): string {
+  const lead = `<p style="margin:0 0 .5rem"><strong>${escapeHtml(url)} is not in the preview now.</strong> An entry file with a problem below is left out of the site: fix it and save, and this page reloads.</p>`;
+  const banner = problemBanner(problems).replace(/^(<aside[^>]*>)/, `$1${lead}`);
+  const page = notFound ?? '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not in the preview</title></head><body></body></html>';
+  return page.replace(/<aside id="changelog-sync-problems"[\s\S]*?<\/aside>/, '').replace(/<body([^>]*)>/i, (m) => `${m}${banner}`);
+}
+
+/**
+ * Replaces (or removes) the HTML pages an earlier build of this preview wrote and the last
+ * one did not (files nothing of the build wrote, such as a team's own static pages, are
+ * never touched).
+ *
+ * @param written absolute paths of the files the last build wrote.
+ * @param before absolute paths of the HTML pages the builds before it wrote (and the pages
+ *   replaced since, which stay stale until a build writes them again).
+ * @param problems the problems shown on every page (problem-banner.ts).
+ * @returns the stale pages, absolute.
+ */
+export async function replaceStalePages(outputDir: string, written: ReadonlySet<string>, before: ReadonlySet<string>, problems: readonly PageProblem[]): Promise<string[]> {
+  const root = resolve(outputDir);
+  const stale = [...before].filter((f) => f.endsWith('.html') && !written.has(f) && !f.startsWith(join(root, SEARCH_INDEX_DIR)));
+  if (stale.length === 0) return [];
+  const explained = problems.some(takesOut);
+  const notFound = explained ? await readFile(join(root, NOT_FOUND_PAGE), 'utf8').catch(() => undefined) : undefined;
+  await Promise.all(
+    stale.map((file) => {
+      if (!explained) return rm(file, { force: true });
+      const url = `/${file.slice(root.length + 1).replace(/\\/g, '/').replace(/(^|\/)index\.html$/, '$1')}`;
+      return writeFileAtomic(file, stalePage(notFound, problems, url));
+    }),
+  );
+  return explained ? stale : [];
+}

@@ -1,0 +1,135 @@
+/**
+ * What makes a feed item the same item from one build to the next
+ * (docs/site.md#feeds): its id and its `updated` date. Feed readers and feed services key on the id (Atom
+ * `<id>`, RSS `<guid>`, JSON Feed `id`) and notify again when it changes, so it must not
+ * follow the entry's URL, which a slug rename on the service or a base path changes.
+ *
+ * - **Id**: `urn:uuid:<identifier>` when the entry's `identifier` is a UUID (the service's
+ *   form, spec "Entry"); otherwise `urn:uuid:` with a name-based UUID (RFC 9562 version 5)
+ *   of the identifier, so any identifier gives a valid, stable URN that depends on nothing
+ *   else (a `tag:` URI would need an authority the site owns, and the only one at hand, the
+ *   site's host, changes when the site moves). A visible local entry not yet pushed (no
+ *   identifier) gets the name-based UUID of its file name; it changes once, when push gives
+ *   the entry its identifier.
+ * - **Updated**: changes only when the entry's content (title and Markdown body) changes.
+ *   The service gives no modification time, so the build keeps, per identifier, a digest
+ *   of the content and the `updated` time it gave it in `.changelog/feed-dates.json`
+ *   ({@link FEED_DATES_FILE}), committed with the sync state by the scheduled job: a fresh
+ *   clone builds the same dates. An entry the record does not know is `updated` at its
+ *   publish date (so the first build, from any clone, gives every entry its publish date); an
+ *   entry whose digest differs from the recorded one is `updated` at the build's time, which
+ *   the record then keeps. The digest is of the Markdown, not of the rendered HTML: a change
+ *   of the renderer (a new highlighter, a sanitiser rule) is not an update of every entry.
+ *
+ * @module
+ */
+import { hash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeJsonIfChanged } from '../../sync/store/state.js';
+
+/** File name of the record of feed dates, in the state directory (`.changelog/`). */
+export const FEED_DATES_FILE = 'feed-dates.json';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Namespace of the name-based UUIDs of {@link feedItemId} (a random UUID chosen once for
+ * this purpose). Never change it: every id made with it would change, and every reader
+ * would see every such entry as new.
+ */
+const ID_NAMESPACE = '6b1f5e0c-3c2a-4f5e-9d7b-2a8c4e6f1b3d';
+
+/**
+ * A name-based UUID, version 5 (RFC 9562 section 5.5): SHA-1 of the namespace's 16 bytes and
+ * the name's UTF-8, with the version and variant bits set. Node has no built-in for it.
+ */
+export function nameBasedUuid(name: string, namespace: string = ID_NAMESPACE): string {
+  const bytes = hash('sha1', Buffer.concat([Buffer.from(namespace.replace(/-/g, ''), 'hex'), Buffer.from(name, 'utf8')]), 'buffer').subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const h = bytes.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * The id of an entry's item in every feed: `urn:uuid:<identifier>` (lowercase, RFC 9562)
+ * for a UUID identifier, else `urn:uuid:` with the name-based UUID of the identifier, or
+ * of the file name (relative to the content directory) for an entry without one.
+ */
+export function feedItemId(identifier: string | undefined, file: string): string {
+  if (identifier !== undefined && UUID.test(identifier)) return `urn:uuid:${identifier.toLowerCase()}`;
+  return `urn:uuid:${nameBasedUuid(identifier !== undefined ? `identifier:${identifier}` : `file:${file}`)}`;
+}
+
+/** Digest of what a reader reads of an entry: its title and Markdown body (trimmed, LF line ends). */
+export function feedContentDigest(title: string, body: string): string {
+  return hash('sha256', JSON.stringify([title.trim(), body.replace(/\r\n?/g, '\n').trim()]), 'base64url');
+}
+
+/** `.changelog/feed-dates.json`: per identifier, the content digest and the `updated` time (ISO, seconds) given to it. */
+export interface FeedDates {
+  version: 1;
+  entries: Record<string, { hash: string; updated: string }>;
+}
+
+/** One visible entry, as {@link settleFeedDates} needs it. */
+export interface FeedDateInput {
+  identifier: string | undefined;
+  /** {@link feedContentDigest} of the entry. */
+  hash: string;
+  /** Its publish date (midnight UTC). */
+  published: Date;
+}
+
+/**
+ * The `updated` time of each entry (in the order of `items`) and the record to keep. An
+ * entry without identifier is `updated` at its publish date and not recorded. The record
+ * keeps the identifiers of `items` and those of `previous` that `keep` accepts (entries
+ * hidden from this build, files that could not be read), so that they keep their dates.
+ *
+ * @param now the build's time; an entry whose content changed is `updated` then (at least
+ *   a second after its previous `updated`, never before its publish date).
+ */
+export function settleFeedDates(items: readonly FeedDateInput[], previous: FeedDates | undefined, now: Date, keep: (identifier: string) => boolean = () => false): { updated: Date[]; record: FeedDates } {
+  const before = new Map(Object.entries(previous?.entries ?? {}));
+  const after = new Map<string, { hash: string; updated: string }>();
+  const nowSeconds = Math.floor(now.getTime() / 1000) * 1000;
+  const updated = items.map((item) => {
+    if (item.identifier === undefined) return item.published;
+    const was = before.get(item.identifier);
+    const wasTime = was ? Date.parse(was.updated) : NaN;
+    let time: number;
+    if (!was || Number.isNaN(wasTime)) time = item.published.getTime();
+    else if (was.hash === item.hash) time = Math.max(wasTime, item.published.getTime());
+    else time = Math.max(nowSeconds, wasTime + 1000, item.published.getTime());
+    const date = new Date(time);
+    after.set(item.identifier, { hash: item.hash, updated: date.toISOString().replace(/\.000Z$/, 'Z') });
+    return date;
+  });
+  for (const [id, was] of before) if (!after.has(id) && keep(id)) after.set(id, was);
+  const sorted = [...after].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { updated, record: { version: 1, entries: Object.fromEntries(sorted) } };
+}
+
+/** Reads `.changelog/feed-dates.json`; undefined when it is missing or not such a record (then every entry is `updated` at its publish date). */
+export async function loadFeedDates(stateDir: string): Promise<FeedDates | undefined> {
+  try {
+    const json = JSON.parse(await readFile(join(stateDir, FEED_DATES_FILE), 'utf8')) as Partial<FeedDates>;
+    if (json.version !== 1 || !json.entries || typeof json.entries !== 'object') return undefined;
+    const entries: FeedDates['entries'] = Object.create(null) as FeedDates['entries'];
+    for (const [id, v] of Object.entries(json.entries)) if (v && typeof v.hash === 'string' && typeof v.updated === 'string') entries[id] = { hash: v.hash, updated: v.updated };
+    return { version: 1, entries };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `.changelog/feed-dates.json` when it changed (atomically).
+ * @returns true when the file was written.
+ * @throws {Error} (Node's) when the state directory cannot be written.
+ */
+export function recordFeedDates(stateDir: string, record: FeedDates): Promise<boolean> {
+  return writeJsonIfChanged(join(stateDir, FEED_DATES_FILE), record);
+}

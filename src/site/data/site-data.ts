@@ -1,0 +1,254 @@
+/**
+ * The data the site is built from (the `changelog` global of the templates): the mirror,
+ * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
+ * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
+ * (on worker threads for a large mirror, see body-render-pool.ts). Drafts never appear; an entry
+ * dated after today appears in the first build on or after its date. Entries are grouped
+ * into index and tag pages here (tags.ts), so the templates only paginate, and into the site's and
+ * the tags' feeds (site-feeds.ts). The shapes are site-model.ts's.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
+import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
+import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
+import type { BodyCache } from '../cache/build-cache.js';
+import { readableDate } from '../render/filters.js';
+import { htmlText } from '../render/html-text.js';
+import { EntryImages } from '../render/images.js';
+import { renderBodies } from '../render/body-render-pool.js';
+import { latestEntry } from './latest.js';
+import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
+import { siteSettings } from './workspace-settings.js';
+import { siteFeed } from './site-feeds.js';
+import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
+import { siteAbsoluteUrl } from '../../core/site-url.js';
+import { listPages, pagesOfTag, tagResolver } from './tags.js';
+import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
+
+/**
+ * Plain text of the first paragraph of sanitised HTML, at most 200 characters: its text as
+ * htmlparser2 reads it (tags dropped, character references decoded), spaces collapsed.
+ */
+export function excerptOf(html: string): string {
+  const start = html.indexOf('<p>');
+  const end = start >= 0 ? html.indexOf('</p>', start) : -1;
+  const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
+  const text = htmlText(para).replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
+}
+
+async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Options of {@link loadSiteData}. */
+export interface LoadSiteDataOptions {
+  /** Public URL of the site, with a trailing slash. Default `http://localhost:8080/`. */
+  siteUrl?: string;
+  /** `YYYY-MM-DD` (tests); default the UTC date now. Entries dated after it are left out. */
+  today?: string;
+  /** Already read entry files (default: read `content/entries/`). */
+  files?: IndexedFile[];
+  /** Theme names the site provides (default the built-in ones). */
+  themes?: string[];
+  /** The theme, over the workspace's `theme` (the configuration's `theme`). */
+  theme?: string;
+  /** The hosted page the `show_backlink` footer links to, when known. */
+  backlinkUrl?: string | null;
+  /** Folders besides the content directory whose `images/` is published at `/images/` (the site directory). Default none. */
+  imageRoots?: string[];
+  /**
+   * The entries' local images (images.ts): made responsive with the store it was given.
+   * Default: one without a store, which only gives local images their `width` and `height`.
+   */
+  images?: EntryImages;
+  /** The site directory, whose `_includes/css/` makes the stylesheet (default: none, no CSS). */
+  siteDir?: string;
+  /**
+   * Called with entries as their bodies are rendered, newest first, each entry once and in
+   * the order of `entries`: complete but for tag pages and `latest`, so that the search index
+   * can start on them while the others render.
+   */
+  onRendered?: (entries: SiteEntry[]) => void;
+  /** `.changelog/feed-dates.json` of the last recorded build (feed-item.ts); default none: entries are `updated` at their date. */
+  feedDates?: FeedDates;
+  /** The build's time, given to entries whose content changed since `feedDates` (tests). Default now. */
+  now?: Date;
+  /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
+  bodyCache?: BodyCache;
+}
+
+/**
+ * Loads the site data from a content directory: visible entries newest first, each with its
+ * tags, neighbours and sanitised HTML; index and tag pages; the workspace settings; `latest.json`.
+ * Unreadable files are reported in `problems`, never thrown.
+ */
+export async function loadSiteData(contentDir: string, options: LoadSiteDataOptions = {}): Promise<SiteData> {
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const siteUrl = options.siteUrl ?? 'http://localhost:8080/';
+  const files = options.files ?? (await readEntryFiles(contentDir));
+  const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
+  const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
+  const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
+  const images = options.images ?? new EntryImages({ contentDir, imageRoots: options.imageRoots });
+  const tagsOf = tagResolver(tags);
+  const problems: SiteData['problems'] = [];
+  const hidden = { drafts: 0, scheduled: 0 };
+  const entries: SiteEntry[] = [];
+  const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
+  // Identifiers of every readable file, shown or not: their feed dates are kept.
+  const known = new Set<string>();
+  for (const f of files) {
+    if (!f.entry) {
+      problems.push({ file: f.rel, message: f.error?.message ?? 'unreadable', line: f.error?.line });
+      continue;
+    }
+    const d = f.entry.data;
+    if (d.identifier !== undefined) known.add(d.identifier);
+    const date = entryDate(d.publish_at, f.rel, today);
+    const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
+    if (vis === 'draft') hidden.drafts++;
+    else if (vis === 'scheduled') hidden.scheduled++;
+    else visible.push({ file: f as (typeof visible)[number]['file'], date });
+  }
+  // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so
+  // `onRendered` can hand out finished entries while the others still render.
+  visible.forEach(({ file: f, date }) => {
+    const d = f.entry.data;
+    const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
+    entries.push({
+      title: d.title,
+      slug: entryUrlSlug(d.slug ?? d.title),
+      url: '',
+      date,
+      dateObj: new Date(`${date}T00:00:00Z`),
+      displayDate: readableDate(date),
+      absoluteUrl: '',
+      feedId: feedItemId(d.identifier, f.rel),
+      updatedObj: new Date(0),
+      html: '',
+      excerpt: '',
+      tags: tagNames,
+      tagRefs: [],
+      newer: null,
+      older: null,
+      identifier: d.identifier,
+      status: d.status,
+      notifySubscribers: d.notify_subscribers,
+      file: f.rel,
+    });
+  });
+  entries.sort(newestFirst);
+  // Unique, stable permalinks (permalinks.ts): the first entry published under a slug keeps it.
+  assignPermalinks(entries);
+  for (const e of entries) e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
+  // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a
+  // file cannot be read, every recorded date is kept (its identifier is unknown).
+  const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
+  const feedDates = settleFeedDates(
+    entries.map((e) => ({ identifier: e.identifier, hash: feedContentDigest(e.title, bodies.get(e.file)!), published: e.dateObj })),
+    options.feedDates,
+    options.now ?? new Date(),
+    (id) => problems.length > 0 || known.has(id),
+  );
+  entries.forEach((e, i) => (e.updatedObj = feedDates.updated[i]!));
+  const byTag = new Map<SiteTag, SiteEntry[]>();
+  entries.forEach((e, i) => {
+    const newer = entries[i - 1];
+    const older = entries[i + 1];
+    e.newer = newer ? { title: newer.title, url: newer.url, date: newer.date } : null;
+    e.older = older ? { title: older.title, url: older.url, date: older.date } : null;
+    e.tagRefs = [...new Set(e.tags.map((name) => tagsOf.resolve(name)))];
+    for (const tag of e.tagRefs) {
+      tag.count++;
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push(e);
+    }
+  });
+  // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
+  // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
+  // rendered again (build-cache.ts).
+  const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
+  let handedOut = 0;
+  /** Bodies whose local images are being made responsive (images.ts): awaited before the data is complete. */
+  const withImages: Array<Promise<void>> = [];
+  const complete = (i: number, h: string) => {
+    const e = entries[i]!;
+    e.html = h;
+    e.excerpt = excerptOf(h);
+    rendered[i] = true;
+  };
+  const finish = (i: number, h: string) => {
+    if (!EntryImages.mayHaveLocalImage(h)) return complete(i, h);
+    withImages.push(
+      images.transform(h, entries[i]!.file).then((html) => {
+        complete(i, html);
+        handOut();
+      }),
+    );
+  };
+  const handOut = () => {
+    const from = handedOut;
+    while (handedOut < entries.length && rendered[handedOut]) handedOut++;
+    if (handedOut > from) options.onRendered?.(entries.slice(from, handedOut));
+  };
+  const cache = options.bodyCache;
+  const toRender: number[] = [];
+  entries.forEach((e, i) => {
+    const html = cache?.get(bodies.get(e.file)!);
+    if (html === undefined) toRender.push(i);
+    else finish(i, html);
+  });
+  handOut();
+  await renderBodies(
+    toRender.map((i) => bodies.get(entries[i]!.file)!),
+    {
+      onBatch(start, htmls) {
+        htmls.forEach((h, k) => {
+          const i = toRender[start + k]!;
+          cache?.set(bodies.get(entries[i]!.file)!, h);
+          finish(i, h);
+        });
+        handOut();
+      },
+    },
+  );
+  await Promise.all(withImages);
+  const tagList = tagsOf.used();
+  const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
+  const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
+  const indexPages = listPages(entries, '/');
+  // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
+  // a frozen object to templates as it is instead of wrapping every access in a Proxy.
+  return Object.freeze({
+    workspace,
+    site,
+    tags,
+    tagList,
+    tagPages,
+    indexPages,
+    // Every page: a build with a page cache renders only those it does not have (build.ts).
+    render: { entries, indexPages, tagPages },
+    entries,
+    feedEntries: feed.entries,
+    feed,
+    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
+    feedDates: feedDates.record,
+    latest: latestEntry(entries, siteUrl),
+    problems,
+    hidden,
+    pageSize: PAGE_SIZE,
+    siteUrl,
+    updated: feed.updated,
+    builtAt: new Date().toISOString(),
+    css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
+  });
+}

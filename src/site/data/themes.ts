@@ -1,0 +1,126 @@
+/**
+ * Themes: the workspace's `theme` value (docs/service-interface.md#workspace; its allowed values are
+ * not published) selects a stylesheet `_includes/css/themes/<name>.css` of the site. Three
+ * ship with changelog-sync; a team adds its own by putting a file of that name in its
+ * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning. The
+ * configuration's `theme` (`CHANGELOG_THEME`) wins over the workspace's: a team keeps its
+ * choice across pulls, which rewrite `workspace.json` (see {@link checkThemeOverride}).
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangelogSyncError } from '../../core/errors.js';
+
+/** The themes shipped in `site/_includes/css/themes/`. `commit` is the service's own default. */
+export const BUILT_IN_THEMES = ['commit', 'paper', 'mono'] as const;
+
+/** The theme used when the workspace names none, or one the site does not have. */
+const DEFAULT_THEME = 'commit';
+
+/** Where theme stylesheets live, relative to the site directory. */
+const THEMES_DIR = '_includes/css/themes';
+
+/**
+ * Where the built site keeps its stylesheet: the bundle plugin's `css` bundle (theme and
+ * custom CSS) is written there as one file named by the hash of its content.
+ */
+export const BUNDLE_DIR = 'bundle';
+
+/** The theme a build uses. */
+export interface ThemeChoice {
+  /** The theme used. */
+  name: string;
+  /** The value the workspace asked for (`''` when none). */
+  requested: string;
+  /** True when `requested` was set but is not a theme of this site. */
+  fellBack: boolean;
+  /** The stylesheet, relative to `_includes/` (for `{% include %}`). */
+  include: string;
+}
+
+/** Lowercase `[a-z0-9-]` only: a theme name becomes a file name. */
+function normalise(name: unknown): string {
+  return typeof name === 'string' ? name.trim().toLowerCase() : '';
+}
+
+/**
+ * Resolves the workspace's `theme` against the available themes.
+ *
+ * @param requested the workspace's `theme` value (any type: it comes from a JSON file).
+ * @param available theme names the site provides (see {@link listThemes}).
+ */
+export function resolveTheme(requested: unknown, available: readonly string[]): ThemeChoice {
+  const want = normalise(requested);
+  const known = /^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want);
+  const name = known ? want : DEFAULT_THEME;
+  return { name, requested: want, fellBack: want !== '' && !known, include: `css/themes/${name}.css` };
+}
+
+/** The theme names a site directory provides (its `_includes/css/themes/*.css`). */
+export async function listThemes(siteDir: string): Promise<string[]> {
+  try {
+    const names = await readdir(join(siteDir, THEMES_DIR));
+    return names.filter((n) => n.endsWith('.css')).map((n) => n.slice(0, -4).toLowerCase());
+  } catch {
+    return [...BUILT_IN_THEMES];
+  }
+}
+
+/**
+ * Checks the configured theme (`theme` in changelog.config.json, `CHANGELOG_THEME`), which
+ * wins over the workspace's: unlike the workspace's, which the service may set to a theme
+ * this site lacks, it is the team's own choice, so an unknown name stops the build.
+ *
+ * @param configured the configured theme, or undefined (the workspace's is used).
+ * @param available theme names the site provides (see {@link listThemes}).
+ * @returns the theme to use instead of the workspace's, or undefined.
+ * @throws {ChangelogSyncError} `E_CONFIG` when it is not one of `available`, listing them.
+ */
+export function checkThemeOverride(configured: string | undefined, available: readonly string[]): string | undefined {
+  if (configured === undefined || configured === '') return undefined;
+  const want = normalise(configured);
+  if (/^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want)) return want;
+  const names = [...available].sort();
+  throw new ChangelogSyncError('E_CONFIG', `theme ${JSON.stringify(configured)} (changelog.config.json "theme" or CHANGELOG_THEME) is not a theme of this site: the themes are ${names.join(', ')}`, {
+    field: 'theme',
+    hint: `set theme to one of ${names.join(', ')}, or add site/${THEMES_DIR}/<name>.css for a theme of your own`,
+  });
+}
+
+/**
+ * The site's stylesheet: `_includes/css/base.css`, the theme's file, then
+ * `_includes/css/custom.css` when the site has one. Read once per build and written as one
+ * file named by its content's hash ({@link stylesheetFile}).
+ *
+ * @param siteDir the site directory (Eleventy's input).
+ */
+export async function readStylesheet(siteDir: string, theme: ThemeChoice): Promise<string> {
+  const parts: string[] = [];
+  for (const rel of ['css/base.css', theme.include, 'css/custom.css']) {
+    try {
+      parts.push((await readFile(join(siteDir, '_includes', rel), 'utf8')).trim());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * Where the stylesheet is written and what: `/bundle/<hash>.css`, the hash the first ten
+ * characters of the base64url SHA-256 of the trimmed text. That is the bundle plugin's
+ * naming and content (`BundleFileOutput` of @11ty/eleventy-plugin-bundle, whose `css` bundle
+ * trims what it is given): a build that writes the file itself and one whose layout fills the
+ * `css` bundle with the same text link the same file. Null for an empty stylesheet (the
+ * bundle plugin writes none either).
+ *
+ * @param css the stylesheet's text ({@link readStylesheet}).
+ */
+export function stylesheetFile(css: string): { url: string; content: string } | null {
+  const content = css.trim();
+  if (!content) return null;
+  const hash = createHash('sha256').update(content).digest('base64url').slice(0, 10);
+  return { url: `/${BUNDLE_DIR}/${hash}.css`, content };
+}

@@ -1,0 +1,249 @@
+/**
+ * Eleventy's dev server over the mirror, with live reload (the `dev` command).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Eleventy from '@11ty/eleventy';
+import { watch } from 'chokidar';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { PACKAGED_SITE_DIR } from '../../core/config.js';
+import { isInside } from '../../core/project-path.js';
+import type { BuildOptions } from '../build/build.js';
+import changelogSitePlugin, { OPTIONS_KEY } from '../build/plugin.js';
+import { problemBanner, refusesRebuild, type PageProblem } from '../render/problem-banner.js';
+import { buildSearchIndex } from '../search/search-index.js';
+import { replaceStalePages } from '../build/stale-pages.js';
+import { hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
+import { prepareSiteInput } from '../build/site-stage.js';
+import { checkThemeOverride, listThemes } from '../data/themes.js';
+
+/**
+ * Eleventy's own error class. In watch mode an error of its kind is logged and the watch
+ * goes on; any other error stops the watch for good. The package does not export it, so it
+ * is loaded from its file (Eleventy is pinned in the lock file).
+ */
+async function eleventyBaseError(): Promise<new (message: string) => Error> {
+  const entry = createRequire(import.meta.url).resolve('@11ty/eleventy');
+  return ((await import(pathToFileURL(join(dirname(entry), 'Errors', 'EleventyBaseError.js')).href)) as { default: new (message: string) => Error }).default;
+}
+
+/**
+ * Starts Eleventy's watch (its first build), and has a removed content file rebuild too.
+ * Eleventy 3 rebuilds when a watched file is saved or added, not when one is removed (its
+ * watcher only forgets the file): a removed entry would stay in the preview, in the index
+ * and its tags, until the next save. Its `watch()` resolves with the function its watcher
+ * calls for a change (kept "for testability"), and `watcher` is that watcher: a file
+ * removed under the content directory goes through the same function, and so rebuilds and
+ * reloads as a save does. Errors of a rebuild are Eleventy's to report, as for a save.
+ */
+async function startWatch(eleventy: Eleventy, contentDir: string, log: (message: string) => void): Promise<void> {
+  const rebuild = (await eleventy.watch()) as unknown as ((path: string) => Promise<void>) | undefined;
+  const watcher = (eleventy as unknown as { watcher?: { on(event: 'unlink', fn: (path: string) => void): void; options?: { cwd?: string } } }).watcher;
+  if (typeof rebuild !== 'function' || !watcher) return;
+  watcher.on('unlink', (path) => {
+    if (!isInside(contentDir, resolve(watcher.options?.cwd ?? '', path))) return;
+    rebuild(path).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
+  });
+}
+
+/** What {@link serveSite} uses of Eleventy's configuration. */
+interface ServeConfig {
+  addGlobalData(name: string, data: unknown): void;
+  addPlugin(plugin: unknown, options?: unknown): void;
+  addWatchTarget(path: string): void;
+  setUseGitIgnore(use: boolean): void;
+  setServerOptions(options: Record<string, unknown>): void;
+  on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
+  addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
+}
+
+/** Options of {@link serveSite}. */
+export interface ServeOptions extends BuildOptions {
+  /** Port to try first; Eleventy's server moves up when it is taken. */
+  port: number;
+  /** Called before every (re)build; what it returns is shown as a banner on every page. */
+  problems?: () => Promise<PageProblem[]>;
+  /** Eleventy's own log lines (rebuilds, reloads). */
+  onLog?: (message: string) => void;
+}
+
+/** A running dev server. */
+export interface DevServer {
+  /** e.g. `http://localhost:8080/`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The first port from `start` up that nothing listens on (tried on all interfaces, as the
+ * dev server listens), so that the preview's URL is known before its first build.
+ * @throws {ChangelogSyncError} `E_USAGE` when none of the 20 ports from `start` is free.
+ */
+export async function freePortFrom(start: number): Promise<number> {
+  for (let port = start; port < start + 20 && port <= 65535; port++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new ChangelogSyncError('E_USAGE', `ports ${start} to ${start + 19} are all in use`, { hint: 'pick another with --port <n>' });
+}
+
+/**
+ * Builds the site, serves it with live reload, and rebuilds when the templates or the
+ * content directory change. The input is a build's: the packaged templates with a team's
+ * `site/` laid over them (edits to the team's files are copied in as they are saved), and
+ * the Pagefind index is rebuilt after each build so search works in the preview.
+ * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
+ */
+export async function serveSite(options: ServeOptions): Promise<DevServer> {
+  const configFile = join(options.root, '.eleventy.js');
+  const configPath = existsSync(configFile) ? configFile : undefined;
+  let problems: PageProblem[] = [];
+  const log = options.onLog ?? (() => undefined);
+  let resolveUrl: (url: string) => void = () => undefined;
+  const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
+  // The same input as a build: the packaged templates with the team's site/ laid over them.
+  const input = await prepareSiteInput(options.siteDir);
+  // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
+  const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl, options.hostedPageUrl);
+  let theme: string | undefined;
+  try {
+    theme = checkThemeOverride(options.theme, await listThemes(input.dir));
+  } catch (err) {
+    await input.cleanup();
+    throw err;
+  }
+  const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
+  // Team templates are watched where they are written, and copied into the staged input.
+  // The copies run one after another, in the order of the events, once a save has settled:
+  // two copies of one file racing (the truncated file of a save, then its content) could
+  // otherwise leave the staged file empty. A file gone before its copy is a line, not a crash.
+  let copies = Promise.resolve();
+  const stage = (event: string, path: string) => async () => {
+    const rel = relative(options.siteDir, path);
+    const staged = join(input.dir, rel);
+    if (event === 'add' || event === 'change') {
+      await mkdir(dirname(staged), { recursive: true });
+      await cp(path, staged, { force: true });
+    } else if (event === 'unlink') {
+      const packaged = join(PACKAGED_SITE_DIR, rel);
+      await (existsSync(packaged) ? cp(packaged, staged, { force: true }) : rm(staged, { force: true }));
+    }
+  };
+  const teamWatcher = layered
+    ? watch(options.siteDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } })
+        .on('all', (event, path) => {
+          copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
+        })
+        // Without a listener, an error event would be thrown and end the preview.
+        .on('error', (err) => log(`${relative(process.cwd(), options.siteDir) || '.'} not watched: ${(err as Error).message}`))
+    : undefined;
+  // The search index runs one at a time (Pagefind is one process per Node process); the
+  // builds that end while one runs are covered by a single next run, over the newest pages.
+  /** The HTML pages the builds of this preview wrote, absolute: one a rebuild leaves is stale (stale-pages.ts). */
+  let pagesWritten = new Set<string>();
+  let indexChain: Promise<void> = Promise.resolve();
+  let indexQueued: Promise<void> | undefined;
+  /** The latest build's index, once written (or failed, with a log line). */
+  let indexing: Promise<void> = Promise.resolve();
+  const indexSite = (): Promise<void> => {
+    if (indexQueued) return indexQueued;
+    const run = indexChain.then(async () => {
+      indexQueued = undefined;
+      try {
+        await buildSearchIndex(options.outputDir);
+      } catch (err) {
+        log(`search index not built: ${(err as Error).message}`);
+      }
+    });
+    indexQueued = run;
+    indexChain = run;
+    return run;
+  };
+  const eleventy = new Eleventy(input.dir, options.outputDir, {
+    quietMode: true,
+    runMode: 'serve',
+    configPath,
+    // The preview is served at the root of its local address, whatever base path the
+    // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
+    pathPrefix: '/',
+    config(eleventyConfig: ServeConfig) {
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
+      if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
+      eleventyConfig.addWatchTarget(options.contentDir);
+      // Eleventy's watcher skips what the project's .gitignore lists, and the demo's content
+      // (.demo/) is git-ignored, as a team's content may be: its input is a staged copy of
+      // the templates (nothing of the project's to ignore), so the content is watched as is.
+      eleventyConfig.setUseGitIgnore(false);
+      eleventyConfig.setServerOptions({
+        port: options.port,
+        showAllHosts: false,
+        messageOnStart: ({ localhostUrl }: { localhostUrl: string }) => {
+          resolveUrl(localhostUrl);
+          return false;
+        },
+      });
+      eleventyConfig.on('eleventy.before', async () => {
+        problems = options.problems ? await options.problems() : [];
+        const refused = problems.filter(refusesRebuild);
+        if (refused.length > 0) {
+          const EleventyBaseError = await eleventyBaseError();
+          throw new EleventyBaseError(`rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
+        }
+      });
+      // Search works in the preview too: the index is rebuilt after every build, off the
+      // rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
+      // runs no rebuild while one is running: an index that never finished (a Pagefind
+      // process that dies or stops answering leaves the package's promise pending for good)
+      // would hold that reload and every later rebuild for the life of the preview.
+      eleventyConfig.on('eleventy.after', async (event) => {
+        // A page this build did not write (an entry whose file now breaks) would reload with
+        // its last content and no banner: it becomes the not-found page with the banner.
+        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])));
+        if (written.size > 0) {
+          const replaced = await replaceStalePages(options.outputDir, written, pagesWritten, problems).catch((err: unknown) => {
+            log(`stale pages not replaced: ${(err as Error).message}`);
+            return [];
+          });
+          // A replaced page stays stale until a build writes it again.
+          pagesWritten = new Set([...written, ...replaced]);
+        }
+        indexing = indexSite();
+      });
+      eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
+        if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
+        return content.replace(/<body([^>]*)>/i, (m) => `${m}${problemBanner(problems)}`);
+      });
+    },
+  });
+  eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
+  try {
+    await eleventy.init();
+    await startWatch(eleventy, options.contentDir, log);
+    // Search works from the first page served.
+    await indexing;
+  } catch (cause) {
+    await teamWatcher?.close();
+    await input.cleanup();
+    throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, { cause });
+  }
+  await eleventy.serve(options.port);
+  const url = await listening;
+  return {
+    url,
+    async close() {
+      await eleventy.stopWatch();
+      await teamWatcher?.close();
+      await input.cleanup();
+    },
+  };
+}

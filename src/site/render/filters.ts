@@ -1,0 +1,84 @@
+/**
+ * The site's template filters (eleventy-base-blog keeps its own in `_config/filters.js`):
+ * dates for readers and feeds, a tag's colours, absolute URLs outside HTML pages, and an
+ * entry's HTML made fit for feeds. The feed item filters are feed-item-cache.ts's.
+ *
+ * @module
+ */
+import { basePathTransform } from './base-path.js';
+import type { BuildState } from '../build/build-memo.js';
+import { addFeedItemCache } from '../cache/feed-item-cache.js';
+import { siteAbsoluteUrl } from '../../core/site-url.js';
+import { tagStyle } from '../data/tags.js';
+
+const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const readableDates = new Map<string, string>();
+
+/** `YYYY-MM-DD` (or a Date) as "November 22, 2026" (also the `readableDate` filter). */
+export function readableDate(d: Date | string): string {
+  const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
+  let text = readableDates.get(key);
+  if (text === undefined) {
+    const date = new Date(`${key}T00:00:00Z`);
+    text = Number.isNaN(date.getTime()) ? String(d) : READABLE_DATE.format(date);
+    readableDates.set(key, text);
+  }
+  return text;
+}
+
+/** What {@link addSiteFilters} uses of Eleventy's configuration. */
+export interface FilterConfig {
+  addFilter(name: string, fn: (...args: never[]) => unknown): void;
+  addAsyncFilter(name: string, fn: (...args: never[]) => Promise<unknown>): void;
+  getFilter(name: string): (...args: unknown[]) => unknown;
+}
+
+/** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
+function hasRelativeUrl(html: string): boolean {
+  return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
+}
+
+type WithBase = (this: unknown, html: string, base: string, pageUrl: string) => Promise<string>;
+type UrlWithBase = (this: unknown, url: string, base: string, pageUrl: string) => string;
+
+/**
+ * Registers the site's filters. Call it after the HTML base plugin is added: `feedHtml`
+ * uses its filters.
+ *
+ * @param state the configuration's per-build state (build-state.ts): what `feedHtml` and the
+ *   feed item filters remember, until the next build starts.
+ */
+export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState): void {
+  eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
+  eleventyConfig.addFilter('readableDate', readableDate);
+  eleventyConfig.addFilter('tagStyle', tagStyle);
+  // RFC 822 dates for RSS (the feed plugin's dateToRfc822 builds an Intl formatter per call).
+  eleventyConfig.addFilter('rfc822Date', (d: Date) => d.toUTCString());
+  // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
+  // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
+  eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
+  // The same URL's path, base path included, for a reference that must stay on the origin
+  // the file is read from: the feeds' <?xml-stylesheet?> (a browser applies XSLT only from
+  // the feed's own origin).
+  eleventyConfig.addFilter('sitePath', (url: string, siteUrl: string) => new URL(siteAbsoluteUrl(url, siteUrl)).pathname);
+  // Each entry's feed item rendered once per format, for the site's feed and its tags'.
+  addFeedItemCache(eleventyConfig, state);
+  // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
+  // (most entries need no change at all): relative URLs against the entry's page,
+  // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
+  // URL function, found with base-path.ts's scan rather than a posthtml parse per entry.
+  eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
+    if (!hasRelativeUrl(entry.html)) return entry.html;
+    const key = siteAbsoluteUrl(entry.url, siteUrl);
+    let converted = state.feedHtml.get(key);
+    if (!converted) {
+      // The base plugin's filters: the origin with Eleventy's pathPrefix (the site URL's path).
+      const url = eleventyConfig.getFilter('htmlBaseUrl') as UrlWithBase;
+      const html = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
+      const origin = new URL(siteUrl).origin;
+      converted = basePathTransform({ url: (u) => url.call({}, u, origin, entry.url), html: (h) => html.call({}, h, origin, entry.url) })(entry.html);
+      state.feedHtml.set(key, converted);
+    }
+    return converted;
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Heading anchors of an entry body (issue 16): every heading of a body gets a stable `id`
+ * made from its text (`### Bug Fixes` → `bug-fixes`; a second one `bug-fixes-1`), and a
+ * link to itself beside it that shows on hover and keyboard focus, named for screen readers
+ * ("Link to this section: Bug Fixes"). Run on the sanitiser's output, so the markup added
+ * here is the site's own (the sanitiser does not have to let a body write it), and every
+ * text in it comes from already-escaped HTML.
+ *
+ * Ids are unique within the body and never one of the page's own (`main`, `search`,
+ * `site-search`, `entry-*`) nor one the body already uses. An index page shows many bodies:
+ * `_includes/entry-card.njk` prefixes their heading ids with the entry's slug.
+ *
+ * @module
+ */
+import slugifyLib from '@sindresorhus/slugify';
+import { escapeHtml } from '../../core/html-escape.js';
+
+/** Ids the layout uses (see `_includes/`), never given to a heading. */
+const LAYOUT_IDS = new Set(['main', 'search', 'site-search']);
+
+/**
+ * A heading as sanitize-html writes it: attributes double-quoted with their values
+ * escaped, and no heading inside a heading.
+ */
+const HEADING = /<h([1-6])((?: [a-z-]+="[^"]*")*)>([\s\S]*?)<\/h\1>/g;
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
+
+/** The text of sanitised inline HTML (tags removed, sanitize-html's entities decoded). */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => ENTITIES[name]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The `id` made from a heading's text: lowercase ASCII letters, digits and `-`. */
+export function headingSlug(text: string): string {
+  const slug = slugifyLib(text, { decamelize: false });
+  return slug === '' ? 'section' : slug;
+}
+
+/**
+ * Gives the headings of a sanitised body ids and anchor links:
+ * `<div class="heading-anchored"><h3 id="bug-fixes">Bug Fixes</h3><a class="heading-anchor"
+ * href="#bug-fixes" aria-label="Link to this section: Bug Fixes" data-pagefind-ignore></a></div>`.
+ * A heading that has an `id` keeps it. The link has no text of its own (the stylesheet
+ * draws its `#`), so neither the search index nor a feed reader shows it.
+ *
+ * @param html sanitize-html's output for an entry body.
+ */
+export function addHeadingAnchors(html: string): string {
+  if (!/<h[1-6][ >]/.test(html)) return html;
+  const taken = new Set<string>(LAYOUT_IDS);
+  for (const m of html.matchAll(/ id="([^"]*)"/g)) taken.add(m[1]!);
+  return html.replace(HEADING, (heading, level: string, attrs: string, inner: string) => {
+    const text = textOf(inner);
+    let id = / id="([^"]*)"/.exec(attrs)?.[1];
+    if (id === undefined) {
+      const slug = headingSlug(text);
+      const base = slug.startsWith('entry-') ? `section-${slug}` : slug;
+      id = base;
+      for (let n = 1; taken.has(id); n++) id = `${base}-${n}`;
+      taken.add(id);
+      heading = `<h${level} id="${id}"${attrs}>${inner}</h${level}>`;
+    }
+    const label = escapeHtml(`Link to this section: ${text}`);
+    return `<div class="heading-anchored">${heading}<a class="heading-anchor" href="#${id}" aria-label="${label}" data-pagefind-ignore></a></div>`;
+  });
+}

@@ -1,0 +1,309 @@
+/**
+ * Encoded images (issue 24, item 6; docs/site.md#images): each local image of an entry
+ * encoded once by `@11ty/eleventy-img` (sharp) into WebP and its own format, at the widths
+ * of {@link IMAGE_WIDTHS} (never wider than the original), or an SVG copied as it is
+ * (`svgShortCircuit`). The files are named by eleventy-img from a hash of the image's bytes
+ * and published under {@link IMAGE_URL_PATH}.
+ *
+ * With a build cache the encoded files are kept in its folder (`images/`) beside a manifest
+ * (`images.json`: the format, a fingerprint of eleventy-img's and sharp's versions and of
+ * the options, the SHA-256 and length of the rest, then each image's outputs keyed by the
+ * SHA-256 of its bytes), so that a build encodes only the images it has not seen: a warm
+ * build loads neither sharp nor eleventy-img's encoder. An output whose file is missing or
+ * of another size than recorded is encoded again. The manifest is written atomically, with
+ * this build's images only, and the files no image of this build uses are removed. The
+ * fingerprint leaves out the tool's own code (unlike the body cache's): a new changelog-sync
+ * does not encode every image again unless the encoder or its options changed.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EleventyImageMetadata } from '@11ty/eleventy-img';
+import pLimit from 'p-limit';
+import writeFileAtomic from 'write-file-atomic';
+import { sha256 } from '../../core/hash.js';
+
+/** The site-relative URL path of the encoded images. */
+const IMAGE_URL_PATH = '/img/';
+
+/** Their folder in the output (and in the cache folder, `images/`). */
+const IMAGE_OUTPUT_DIR = 'img';
+
+/** The manifest in the build cache folder. */
+const IMAGE_MANIFEST_FILE = 'images.json';
+
+/** The encoded files in the build cache folder. */
+const IMAGE_STORE_DIR = 'images';
+
+/**
+ * Widths of the raster outputs, pixels: the entry column (44 to 56 rem) at 1x and 2x; an
+ * image narrower than one is not enlarged (its own width is the largest output).
+ */
+const IMAGE_WIDTHS = [720, 1440] as const;
+
+/** The format of `images.json`; another one is ignored. */
+const FORMAT = 'changelog-sync-images/1';
+
+/**
+ * eleventy-img's options: WebP beside the original format (`auto`), an SVG as it is, an
+ * animated GIF or WebP kept animated. Its own caches are off: the manifest is the cache
+ * (eleventy-img's disk cache would take a file left half-written by a killed build).
+ */
+const ENCODE_OPTIONS = {
+  widths: [...IMAGE_WIDTHS],
+  formats: ['svg', 'webp', 'auto'],
+  svgShortCircuit: true,
+  // An image up to 10% wider than a width gets that width only; wider, its own too (up to 1440).
+  minimumThreshold: 1.1,
+  sharpOptions: { animated: true },
+  urlPath: IMAGE_URL_PATH,
+  useCache: false,
+};
+
+/** Files copied into the output at once. */
+const COPY_CONCURRENCY = 16;
+
+/** One output file of an image, as eleventy-img describes it (without its path on this machine). */
+interface ImageVariant {
+  /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
+  format: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  /** Site-relative, under {@link IMAGE_URL_PATH}. */
+  url: string;
+  /** Its media type (`image/webp`). */
+  sourceType: string;
+  /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
+  srcset: string;
+  /** Its name in the store and in the output's `img/`. */
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+}
+
+/** An image's outputs by format, smallest first. */
+export type ImageVariants = Record<string, ImageVariant[]>;
+
+/** Images looked up in a build: encoded, and found already encoded. */
+export interface ImageStats {
+  encoded: number;
+  reused: number;
+}
+
+/** The encoded images of a build. */
+export interface ImageStore {
+  /**
+   * The outputs of an image (a file under the content or site directory), encoded unless
+   * the store has them for these bytes.
+   * @param file its path (eleventy-img reads it).
+   * @param bytes its bytes (the key is their SHA-256).
+   * @throws when eleventy-img cannot read it as an image (a corrupt or truncated file).
+   */
+  variants(file: string, bytes: Buffer): Promise<ImageVariants>;
+  readonly stats: ImageStats;
+  /** Why an earlier manifest was not used (corrupt, another encoder), else undefined. */
+  readonly note: string | undefined;
+  /**
+   * Copies this build's files into `outputDir/img/` (a file already there with the same
+   * name and size is kept: the name is a hash of the image and the options).
+   * @returns the paths written or kept.
+   */
+  writeInto(outputDir: string): Promise<string[]>;
+  /**
+   * Writes the manifest with this build's images and removes the other files (a store with
+   * a cache folder; else nothing).
+   * @throws when the folder cannot be written (the build reports it as a warning).
+   */
+  save(): Promise<void>;
+  /** Removes a temporary store's folder (a build without a cache). */
+  close(): Promise<void>;
+}
+
+/** Where a store keeps its files. */
+export type ImageStoreLocation =
+  /** The build cache folder: files in `images/`, the manifest beside them, both kept. */
+  | { cacheDir: string }
+  /** A temporary folder, removed by `close()` (a build without a cache). */
+  | { temporary: true }
+  /** The output's `img/` itself, nothing else kept (plain Eleventy, `dev`: files written once per process). */
+  | { outputDir: string };
+
+/** The installed version of a package (its package.json), or `?`. */
+function versionOf(name: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string }).version ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
+/** What an image's outputs depend on besides its bytes. */
+function encoderFingerprint(): string {
+  return createHash('sha256')
+    .update(JSON.stringify([FORMAT, versionOf('@11ty/eleventy-img'), versionOf('sharp'), ENCODE_OPTIONS]))
+    .digest('hex');
+}
+
+/** eleventy-img's stats without their paths (the same on every machine). */
+function portable(metadata: EleventyImageMetadata): ImageVariants {
+  return Object.fromEntries(
+    Object.entries(metadata).map(([format, stats]) => [
+      format,
+      stats.map((s): ImageVariant => ({ format: s.format, width: s.width, height: s.height, url: s.url, sourceType: s.sourceType, srcset: s.srcset, filename: s.filename, size: s.size })),
+    ]),
+  );
+}
+
+/** Every output file of some variants. */
+function filesOf(variants: ImageVariants): ImageVariant[] {
+  return Object.values(variants).flat();
+}
+
+/** A manifest's images, or why it is not used. */
+function readManifest(text: string, fingerprint: string): { images: Record<string, ImageVariants> } | { note: string } {
+  const newline = text.indexOf('\n');
+  const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };
+  const rest = newline < 0 ? '' : text.slice(newline + 1);
+  if (header.format !== FORMAT) return { note: 'it was written by another version of changelog-sync' };
+  if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
+  if (header.fingerprint !== fingerprint) return { note: 'it was made by another version of eleventy-img or sharp, or with other options' };
+  const images = JSON.parse(rest) as unknown;
+  if (!images || typeof images !== 'object' || Array.isArray(images)) return { note: 'it is corrupt (not a map of images)' };
+  return { images: images as Record<string, ImageVariants> };
+}
+
+/**
+ * Opens the store of a build. Nothing is read, created or loaded before the first image:
+ * a site without local images pays nothing.
+ */
+export function openImageStore(location: ImageStoreLocation): ImageStore {
+  // Computed with the first image: a build without local images reads nothing.
+  let fingerprint: string | undefined;
+  const print = () => (fingerprint ??= encoderFingerprint());
+  const cacheDir = 'cacheDir' in location ? location.cacheDir : undefined;
+  const manifestFile = cacheDir && join(cacheDir, IMAGE_MANIFEST_FILE);
+  let dir: Promise<string> | undefined;
+  const folder = () =>
+    (dir ??= (async () => {
+      const d = cacheDir ? join(cacheDir, IMAGE_STORE_DIR) : 'outputDir' in location ? join(location.outputDir, IMAGE_OUTPUT_DIR) : await mkdtemp(join(tmpdir(), 'changelog-sync-images-'));
+      await mkdir(d, { recursive: true });
+      return d;
+    })());
+  let previous: Promise<Record<string, ImageVariants>> | undefined;
+  let note: string | undefined;
+  const earlier = () =>
+    (previous ??= (async () => {
+      if (!manifestFile) return {};
+      let text: string;
+      try {
+        text = await readFile(manifestFile, 'utf8');
+      } catch {
+        return {};
+      }
+      try {
+        const read = readManifest(text, print());
+        if ('images' in read) return read.images;
+        note = read.note;
+      } catch (err) {
+        note = `it is corrupt or incomplete (${(err as Error).message})`;
+      }
+      note = `the image cache (${manifestFile}) was not used: ${note}; every image was encoded again`;
+      return {};
+    })());
+  /** This build's images, by SHA-256 (one lookup per distinct image). */
+  const current = new Map<string, Promise<ImageVariants>>();
+  /** Outputs encoded by this process (a store that lives across `dev`'s rebuilds). */
+  const known = new Map<string, ImageVariants>();
+  const stats: ImageStats = { encoded: 0, reused: 0 };
+
+  /** Whether every output of `variants` is in the store folder, at its recorded size. */
+  const present = (d: string, variants: ImageVariants) =>
+    filesOf(variants).every((s) => {
+      try {
+        return s.filename !== undefined && statSync(join(d, s.filename)).size === s.size;
+      } catch {
+        return false;
+      }
+    });
+
+  const lookUp = async (key: string, file: string): Promise<ImageVariants> => {
+    const d = await folder();
+    const cached = known.get(key) ?? (await earlier())[key];
+    if (cached && present(d, cached)) {
+      stats.reused++;
+      return cached;
+    }
+    // Loaded on the first image to encode: a warm build does without sharp.
+    const { default: Image } = await import('@11ty/eleventy-img');
+    const variants = portable(await Image(file, { ...ENCODE_OPTIONS, outputDir: d }));
+    stats.encoded++;
+    known.set(key, variants);
+    return variants;
+  };
+
+  return {
+    stats,
+    get note() {
+      return note;
+    },
+    variants(file, bytes) {
+      const key = sha256(bytes);
+      let found = current.get(key);
+      if (!found) {
+        found = lookUp(key, file);
+        current.set(key, found);
+        // A failed image is tried again by the next build, not kept.
+        found.catch(() => current.delete(key));
+      }
+      return found;
+    },
+    async writeInto(outputDir) {
+      if (current.size === 0) return [];
+      const d = await folder();
+      const target = join(outputDir, IMAGE_OUTPUT_DIR);
+      await mkdir(target, { recursive: true });
+      const names = new Set((await Promise.all([...current.values()].map((p) => p.catch((): ImageVariants => ({}))))).flatMap((v) => filesOf(v).map((s) => s.filename!)));
+      const limit = pLimit(COPY_CONCURRENCY);
+      return Promise.all(
+        [...names].map((name) =>
+          limit(async () => {
+            const from = join(d, name);
+            const to = join(target, name);
+            if (from === to) return to;
+            const [source, existing] = await Promise.all([stat(from), stat(to).catch(() => undefined)]);
+            if (existing?.size !== source.size) await copyFile(from, to);
+            return to;
+          }),
+        ),
+      );
+    },
+    async save() {
+      if (!cacheDir || !manifestFile || current.size === 0) {
+        // No image in this build: an earlier build's files go, with their manifest.
+        if (cacheDir && current.size === 0) await Promise.all([rm(join(cacheDir, IMAGE_STORE_DIR), { recursive: true, force: true }), rm(join(cacheDir, IMAGE_MANIFEST_FILE), { force: true })]);
+        return;
+      }
+      const images: Record<string, ImageVariants> = {};
+      for (const [key, found] of current) {
+        const variants = await found.catch(() => undefined);
+        if (variants) images[key] = variants;
+      }
+      const rest = JSON.stringify(images);
+      const header = JSON.stringify({ format: FORMAT, fingerprint: print(), sha256: sha256(rest), length: rest.length, images: Object.keys(images).length });
+      await writeFileAtomic(manifestFile, `${header}\n${rest}`);
+      const used = new Set(Object.values(images).flatMap((v) => filesOf(v).map((s) => s.filename)));
+      const d = await folder();
+      await Promise.all((await readdir(d)).filter((name) => !used.has(name)).map((name) => rm(join(d, name), { force: true })));
+    },
+    async close() {
+      if ('temporary' in location && dir) await rm(await dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * Images of entries on the site (issue 24, item 6; docs/site.md#images). A local image, a
+ * file under the content directory (`/images/x.png` for `content/images/`, `/media/...` for
+ * pulled copies in `content/media/`, or a path relative to the entry file, `../images/x.png`)
+ * or under the site's `images/`, becomes eleventy-img's responsive markup: a `<picture>`
+ * with a WebP `<source srcset sizes>` and an `<img>` in the image's own format with its
+ * `srcset`, `width`, `height`, `loading="lazy"` and `decoding="async"`, every URL under
+ * `/img/` (image-store.ts's `IMAGE_URL_PATH`; site-relative: the base path is added as for any other URL of a
+ * body). An SVG stays one `<img>` with the width and height of the file. The encoding is
+ * image-store.ts's, cached by the image's content hash.
+ *
+ * Kept as it is, but for `width` and `height` from the file: an image in a `<picture>` or
+ * with a `srcset` of the writer's own, one that cannot be encoded (a corrupt file: reported
+ * as a warning), and every local image when no store is given (`loadSiteData` called
+ * without one). Remote images (`http`, `https`) and `data:` URLs are never fetched: they
+ * keep what the entry says, with the sanitiser's `loading="lazy"` and `decoding="async"`.
+ *
+ * The input is sanitised HTML (sanitize.ts): attributes double-quoted, a tag is `<img ...>`.
+ * The markup produced is within the sanitiser's allowlist (`test/site/render/images.test.ts`).
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join, relative } from 'node:path';
+import { imageSize } from 'image-size';
+import { escapeHtml } from '../../core/html-escape.js';
+import { isInside } from '../../core/project-path.js';
+import type { ImageStore, ImageVariants } from './image-store.js';
+
+/** The folder name of local images, in the content directory and in the site directory. */
+export const IMAGES_DIR = 'images';
+
+/** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
+const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
+
+/** eleventy-img's markup as tags and attributes. */
+type GenerateObject = (typeof import('@11ty/eleventy-img/src/generate-html.js'))['generateObject'];
+
+/** Files encoded; other local files (`.bmp`, `.ico`) only get their size. */
+const ENCODED = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg']);
+
+/** An opening `<picture>`, a closing one, or an `<img>` with its attributes. */
+const TAGS = /<picture\b[^>]*>|<\/picture\s*>|<img\b([^>]*?)\s*\/?>/gi;
+/** One attribute as sanitize-html writes it. */
+const ATTRIBUTE = /\s([^\s="'>/]+)(?:="([^"]*)")?/g;
+/** Attributes the responsive markup sets itself. */
+const REPLACED = new Set(['src', 'srcset', 'sizes', 'width', 'height', 'loading', 'decoding']);
+
+/** sanitize-html's attribute escapes, undone. */
+function unescapeAttribute(value: string): string {
+  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+}
+
+/** The attributes of an `<img>`'s attribute text, in order. */
+function attributesOf(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(ATTRIBUTE)) {
+    const name = m[1]!.toLowerCase();
+    if (!out.has(name)) out.set(name, unescapeAttribute(m[2] ?? ''));
+  }
+  return out;
+}
+
+/** A tag with its attributes, every value escaped. */
+function tag(name: string, attributes: Record<string, unknown>): string {
+  const parts = Object.entries(attributes)
+    .filter(([key, value]) => key !== '@children' && value !== undefined)
+    .map(([key, value]) => ` ${key}="${escapeHtml(String(value))}"`);
+  return `<${name}${parts.join('')}>`;
+}
+
+/** Options of {@link EntryImages}. Paths absolute. */
+export interface EntryImagesOptions {
+  contentDir: string;
+  /** Folders whose `images/` is also published at `/images/` (the site directory), after the content directory's. */
+  imageRoots?: string[];
+  /** Where images are encoded; without one, local images only get their `width` and `height`. */
+  store?: ImageStore;
+}
+
+/** A local image of a body, read. */
+interface LocalImage {
+  file: string;
+  bytes: Buffer;
+}
+
+/** The images of a build's entries: {@link EntryImages.transform} for each body. */
+export class EntryImages {
+  readonly #contentDir: string;
+  readonly #roots: string[];
+  readonly #store: ImageStore | undefined;
+  /** Each file read once per build (several entries may show one screenshot). */
+  readonly #files = new Map<string, Promise<Buffer | undefined>>();
+  readonly #reported = new Set<string>();
+  /** Local images that could not be encoded: the file and why (for the build's warnings). */
+  readonly warnings: string[] = [];
+
+  constructor(options: EntryImagesOptions) {
+    this.#contentDir = options.contentDir;
+    this.#roots = (options.imageRoots ?? []).map((r) => join(r, IMAGES_DIR));
+    this.#store = options.store;
+  }
+
+  /** Whether sanitised HTML may hold a local image (a cheap test before {@link transform}). */
+  static mayHaveLocalImage(html: string): boolean {
+    return /<img\b[^>]*\ssrc="(?!https?:|data:)/i.test(html);
+  }
+
+  /** The files a `src` may name, most likely first; none for a remote or `data:` URL. */
+  #candidates(src: string, entryFile: string): string[] {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//')) return [];
+    let path: string;
+    try {
+      path = decodeURIComponent(src.split(/[?#]/)[0]!);
+    } catch {
+      return [];
+    }
+    if (path === '' || path.includes('\0')) return [];
+    const inContent = path.startsWith('/') ? join(this.#contentDir, path) : join(this.#contentDir, dirname(entryFile), path);
+    const out = isInside(this.#contentDir, inContent) ? [inContent] : [];
+    if (path.startsWith(`/${IMAGES_DIR}/`)) {
+      for (const root of this.#roots) {
+        const file = join(root, path.slice(IMAGES_DIR.length + 2));
+        if (isInside(root, file)) out.push(file);
+      }
+    }
+    return out;
+  }
+
+  /** The first of `files` that can be read (not a folder), with its bytes. */
+  async #read(files: string[]): Promise<LocalImage | undefined> {
+    for (const file of files) {
+      let pending = this.#files.get(file);
+      if (!pending) {
+        pending = readFile(file).catch(() => undefined);
+        this.#files.set(file, pending);
+      }
+      const bytes = await pending;
+      if (bytes) return { file, bytes };
+    }
+    return undefined;
+  }
+
+  /**
+   * An entry's sanitised HTML with its local images made responsive (see the module's
+   * description). Never throws: an image that cannot be read or encoded stays as it is.
+   *
+   * @param html the body's sanitised HTML.
+   * @param entryFile the entry file, relative to the content directory (for relative `src`s).
+   */
+  async transform(html: string, entryFile: string): Promise<string> {
+    if (!EntryImages.mayHaveLocalImage(html)) return html;
+    const parts: Array<Promise<string>> = [];
+    let last = 0;
+    let inPicture = 0;
+    for (const m of html.matchAll(TAGS)) {
+      const text = m[0];
+      if (/^<picture/i.test(text)) inPicture++;
+      else if (/^<\/picture/i.test(text)) inPicture = Math.max(0, inPicture - 1);
+      else {
+        parts.push(Promise.resolve(html.slice(last, m.index)));
+        parts.push(this.#image(text, attributesOf(m[1] ?? ''), entryFile, inPicture > 0));
+        last = m.index + text.length;
+      }
+    }
+    parts.push(Promise.resolve(html.slice(last)));
+    return (await Promise.all(parts)).join('');
+  }
+
+  /** One `<img>`: responsive markup, the same tag with its size, or the tag as it was. */
+  async #image(original: string, attributes: Map<string, string>, entryFile: string, inPicture: boolean): Promise<string> {
+    const src = attributes.get('src');
+    if (src === undefined) return original;
+    const local = await this.#read(this.#candidates(src, entryFile));
+    if (!local) return original;
+    const own = attributes.has('srcset') || inPicture;
+    if (this.#store && !own && ENCODED.has(extname(local.file).toLowerCase())) {
+      try {
+        const variants = await this.#store.variants(local.file, local.bytes);
+        // eleventy-img's markup module alone: sharp is loaded only to encode (image-store.ts).
+        const { generateObject } = await import('@11ty/eleventy-img/src/generate-html.js');
+        return this.#markup(generateObject, variants, attributes);
+      } catch (err) {
+        this.#warn(local.file, `not an image eleventy-img can encode (${(err as Error).message.split('\n')[0]}): shown as it is, without responsive versions`);
+      }
+    }
+    return this.#sized(original, attributes, local);
+  }
+
+  /** eleventy-img's markup for an image's outputs, with the entry's own attributes (alt, title, id, lang, dir). */
+  #markup(generateObject: GenerateObject, variants: ImageVariants, attributes: Map<string, string>): string {
+    const kept: Record<string, string> = {};
+    for (const [name, value] of attributes) if (!REPLACED.has(name)) kept[name] = value;
+    const largest = Object.values(variants)[0]!.at(-1)!;
+    const size = ownSize(attributes, largest);
+    // eleventy-img requires an `alt`; an image without one is written without one.
+    const markup = generateObject(variants, { ...kept, alt: kept.alt ?? '', loading: 'lazy', decoding: 'async', sizes: IMAGE_SIZES });
+    const out: string[] = [];
+    for (const [name, value] of Object.entries(markup)) {
+      const children = (value['@children'] as Array<Record<string, Record<string, unknown>>> | undefined) ?? [];
+      const img = name === 'img' ? value : undefined;
+      out.push(tag(name, img ? this.#imgAttributes(img, attributes, size) : value));
+      for (const child of children) {
+        for (const [childName, childValue] of Object.entries(child)) out.push(tag(childName, childName === 'img' ? this.#imgAttributes(childValue, attributes, size) : childValue));
+      }
+      if (children.length > 0) out.push(`</${name}>`);
+    }
+    return out.join('');
+  }
+
+  /** The `<img>`'s attributes: without an `alt` when the entry's had none, with the entry's own width and height if it gave them. */
+  #imgAttributes(img: Record<string, unknown>, attributes: Map<string, string>, size: { width: number; height: number } | undefined): Record<string, unknown> {
+    const out = { ...img };
+    if (!attributes.has('alt')) delete out.alt;
+    if (size) Object.assign(out, size);
+    return out;
+  }
+
+  /** The tag as it was, with `width` and `height` from the file when it has neither. */
+  #sized(original: string, attributes: Map<string, string>, local: LocalImage): string {
+    if (attributes.has('width') || attributes.has('height')) return original;
+    let size: { width?: number; height?: number };
+    try {
+      size = imageSize(local.bytes);
+    } catch {
+      this.#warn(local.file, 'not an image that can be read: shown as it is, without its width and height');
+      return original;
+    }
+    if (!size.width || !size.height) return original;
+    return original.replace(/\s*\/?>$/, ` width="${size.width}" height="${size.height}"$&`);
+  }
+
+  #warn(file: string, message: string): void {
+    if (this.#reported.has(file)) return;
+    this.#reported.add(file);
+    this.warnings.push(`${relative(process.cwd(), file) || file}: ${message}`);
+  }
+}
+
+/**
+ * The width and height an entry gave its image (either, or both), completed from the
+ * image's aspect ratio; undefined when it gave neither.
+ */
+function ownSize(attributes: Map<string, string>, image: { width: number; height: number }): { width: number; height: number } | undefined {
+  const width = Number(attributes.get('width'));
+  const height = Number(attributes.get('height'));
+  const w = attributes.has('width') && Number.isFinite(width) && width > 0 ? width : undefined;
+  const h = attributes.has('height') && Number.isFinite(height) && height > 0 ? height : undefined;
+  if (w === undefined && h === undefined) return undefined;
+  return { width: w ?? Math.round((h! * image.width) / image.height), height: h ?? Math.round((w! * image.height) / image.width) };
+}

@@ -1,0 +1,159 @@
+/**
+ * Pull's image mirror (docs/sync.md#images): before the entry files of a pull are written,
+ * every image they show is downloaded once (`media-fetch.ts`, at most
+ * {@link MediaOptions.concurrency} at a time), stored content-addressed as
+ * `content/media/<sha256>.<ext>`, and recorded in `.changelog/media.json`
+ * (`media-record.ts`); each entry's Markdown then names the copy (`/media/<file>`).
+ *
+ * Order, for crash safety: the copies are written (atomically) first, then the record, and
+ * only then the entry files that name them (`pull-write.ts`): a pull killed at any point
+ * never leaves an entry file that names a copy that is not there. A copy written before a
+ * kill and not yet recorded is found again by its name (content-addressed) the next time.
+ *
+ * A failed download keeps the entry's remote URL, is reported once per URL with the
+ * entries that show it, is recorded with its reason and tried again a day later
+ * (`MEDIA_RETRY_MS`), and never fails the pull.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { RemoteEntry } from '../../service/schemas.js';
+import { sha256 } from '../../core/hash.js';
+import { writeFileAtomicSync } from '../../core/atomic-file.js';
+import { MediaFetcher, type MediaFetcherOptions } from './media-fetch.js';
+import type { MediaRecord } from './media-record.js';
+import { imageSources, isMirrorable, MEDIA_DIR, mediaReference } from '../../convert/media-refs.js';
+
+/** How pull mirrors images (`PullOptions.media`). */
+export interface MediaOptions extends MediaFetcherOptions {
+  /** False: no image is mirrored (the Markdown keeps the service's URLs). Default true. */
+  enabled?: boolean;
+  /** Downloads at once. Default 4. */
+  concurrency?: number;
+  /** The clock, ms since the epoch (tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** An image that was not downloaded, once per URL. */
+interface MediaFailure {
+  /** The URL as the service's content has it. */
+  url: string;
+  reason: string;
+  /** The entries that show it: identifier, title and file. */
+  entries: Array<{ identifier: string; title: string; file: string }>;
+}
+
+/** What the image mirror of a pull did (`PullResult.media`). */
+export interface MediaReport {
+  /** Downloads made (each URL at most once); in a dry run, the downloads it would make. */
+  fetched: number;
+  /** Copies written, relative to the content directory (`media/<sha256>.<ext>`). */
+  written: string[];
+  /** Images not downloaded: the entries keep the remote URL. */
+  failed: MediaFailure[];
+  /** SVGs stored sanitised: the URL and what was removed. */
+  sanitized: Array<{ url: string; removed: string[] }>;
+  /** Entry files rewritten only to name the copies of their images (the entry itself unchanged). */
+  rewritten: Array<{ identifier: string; title: string; file: string }>;
+}
+
+/** An empty report. */
+export function emptyMediaReport(): MediaReport {
+  return { fetched: 0, written: [], failed: [], sanitized: [], rewritten: [] };
+}
+
+/** The mirrorable image URLs of an entry's content. */
+function mirrorableSources(entry: RemoteEntry): string[] {
+  return imageSources(entry.content).filter(isMirrorable);
+}
+
+/**
+ * Whether an entry has an image the record wants downloaded (pull-plan.ts rewrites such an
+ * unchanged entry's file, so that a mirror made before images were mirrored, or after a
+ * failure a day old, gets its copies).
+ */
+export function entryWantsMedia(record: MediaRecord, entry: RemoteEntry, now: number): boolean {
+  return mirrorableSources(entry).some((src) => record.wants(src, now));
+}
+
+/** One entry file to be written, and the entry it mirrors. */
+export interface MediaTarget {
+  entry: RemoteEntry;
+  /** The file, relative to the content directory (for reports). */
+  file: string;
+}
+
+/**
+ * Downloads and stores the images of the entries about to be written, records them, and
+ * returns for each target the references its conversion uses.
+ *
+ * @param targets the entries about to be written, in the pull's order.
+ * @returns per target (same index): original `src` -> `/media/<file>`, undefined when none;
+ *   the report; whether the record was saved.
+ * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written (a full
+ *   disk): nothing of the entries is written then.
+ */
+export async function mirrorMedia(
+  record: MediaRecord,
+  contentDir: string,
+  targets: MediaTarget[],
+  options: MediaOptions & { dryRun?: boolean } = {},
+): Promise<{ maps: Array<Record<string, string> | undefined>; report: MediaReport; recordSaved: boolean }> {
+  const report = emptyMediaReport();
+  let recordSaved = false;
+  const now = (options.now ?? Date.now)();
+  const sources = targets.map((t) => (options.enabled === false ? [] : mirrorableSources(t.entry)));
+  const wanted = new Map<string, MediaTarget[]>();
+  sources.forEach((list, i) => {
+    for (const src of list) {
+      if (!record.wants(src, now)) continue;
+      const users = wanted.get(src);
+      if (users) users.push(targets[i]!);
+      else wanted.set(src, [targets[i]!]);
+    }
+  });
+  report.fetched = wanted.size;
+  if (wanted.size > 0 && !options.dryRun) {
+    const fetcher = new MediaFetcher(options);
+    const limit = pLimit(options.concurrency ?? 4);
+    try {
+      await Promise.all(
+        [...wanted].map(([src, users]) =>
+          limit(async () => {
+            const got = await fetcher.fetch(src.trim());
+            if (got.reason !== undefined) {
+              record.failed(src, got.reason, now);
+              report.failed.push({ url: src, reason: got.reason, entries: users.map((t) => ({ identifier: t.entry.identifier, title: t.entry.title, file: t.file })) });
+              return;
+            }
+            const name = `${sha256(got.bytes)}.${got.type.ext}`;
+            const rel = `${MEDIA_DIR}/${name}`;
+            if (!existsSync(join(contentDir, rel))) {
+              writeFileAtomicSync(join(contentDir, rel), got.bytes);
+              report.written.push(rel);
+            }
+            if (got.removed.length > 0) report.sanitized.push({ url: src, removed: got.removed });
+            record.mirrored(src, name);
+          }),
+        ),
+      );
+    } finally {
+      await fetcher.close();
+    }
+    // The record before any entry file that names a copy (see the module documentation).
+    recordSaved = await record.save();
+  }
+  report.failed.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  report.written.sort();
+  const maps = sources.map((list) => {
+    let map: Record<string, string> | undefined;
+    for (const src of list) {
+      const copy = record.copyOf(src);
+      if (copy !== undefined) (map ??= Object.create(null) as Record<string, string>)[src] = mediaReference(copy);
+    }
+    return map;
+  });
+  return { maps, report, recordSaved };
+}

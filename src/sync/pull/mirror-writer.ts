@@ -1,0 +1,139 @@
+/**
+ * The file that mirrors a remote entry (docs/entry-file.md): frontmatter from the
+ * service's fields, the body converted to Markdown, and the writer's own fields (`tags`,
+ * unknown fields) of the previous version kept.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { RemoteEntry } from '../../service/schemas.js';
+import { failpoint } from '../../core/failpoint.js';
+import { writeFileAtomicSync } from '../../core/atomic-file.js';
+import { remoteContentToMarkdown } from '../../convert/html-to-markdown.js';
+import { publishDay } from '../../entry/frontmatter.js';
+import { mirrorTitle } from '../../entry/remote-data.js';
+import { serializeEntryFile } from '../../entry/frontmatter-writer.js';
+import { dropXmlInvalid } from '../../core/xml-chars.js';
+import { contentHash, syncedHash } from '../store/state.js';
+
+/** What a rewrite keeps of the file it replaces: the writer's local fields. */
+export interface KeptFields {
+  /** `tags` as the file has them (the writer's, and those an earlier pull brought: see {@link mergedTags}). */
+  tags?: string[];
+  /** Unknown frontmatter fields, verbatim. */
+  extra?: Record<string, unknown>;
+}
+
+/** A rendered mirror file: its text and the {@link syncedHash} of what mirrors the service. */
+export interface RenderedFile {
+  text: string;
+  synced: string;
+}
+
+/**
+ * The file that mirrors a remote entry.
+ * @param entry the entry as listed by the service (docs/service-interface.md#entry).
+ * @param keep local fields of the file being replaced.
+ * @param media the entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`).
+ */
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
+  const fields = {
+    // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts). A blank
+    // title gets one made from the slug: pull notes that too (remote-data.ts).
+    title: mirrorTitle({ ...entry, title: dropXmlInvalid(entry.title) }),
+    slug: entry.slug || undefined,
+    // A publish_at that is not a date is left out (the file is named undated-...): it would
+    // make the file invalid. The service keeps the value; the state keeps its hash.
+    publish_at: publishDay(entry.publish_at),
+    notify_subscribers: entry.notify_subscribers,
+    status: entry.status,
+    identifier: entry.identifier,
+  };
+  const body = remoteContentToMarkdown(entry.content, media);
+  const text = serializeEntryFile({ ...fields, tags: mergedTags(entry.tags, keep.tags) }, body, keep.extra);
+  return { text, synced: syncedHash(fields, body) };
+}
+
+/**
+ * The `tags` of a mirrored file (docs/entry-file.md#tags): the service's, when it sends them,
+ * followed by the file's own that the service does not have (compared without case), so a
+ * tag a writer added is never lost; the file's as they are when the service sends none (the
+ * listing as the spec shows it). `tags` stays the writer's field too: changing it is not an
+ * edit of the entry, and push never sends it (the interface cannot assign tags).
+ *
+ * @param remote the entry's tags from the service, or undefined when it sent none.
+ * @param local the file's `tags` before this pull.
+ */
+function mergedTags(remote: readonly string[] | undefined, local: readonly string[] | undefined): string[] | undefined {
+  if (remote === undefined || remote.length === 0) return local ? [...local] : undefined;
+  const seen = new Set(remote.map((t) => t.toLowerCase()));
+  return [...remote, ...(local ?? []).filter((t) => !seen.has(t.trim().toLowerCase()))];
+}
+
+/** One file to write from a remote entry. */
+export interface MirrorJob {
+  entry: RemoteEntry;
+  keep?: KeptFields;
+  /** The entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`). */
+  media?: Record<string, string>;
+  /** Absolute path of the file to write. */
+  path: string;
+  /** True when the path is a new name: a file found there (under any spelling) is never replaced (`atomic-file.ts`). */
+  exclusive?: boolean;
+  /** The text the file has now, when known: an identical rendering is not written. */
+  current?: string;
+  /** True when the file's text is not known: it is read to find out (conflict copies). */
+  readCurrent?: boolean;
+  /**
+   * For a conflict copy: the text of the writer's file. When the rendering equals it, the
+   * writer has already taken the remote version: nothing is written (`matchesLocal`).
+   */
+  local?: string;
+}
+
+/** What became of a {@link MirrorJob}: the file's hashes and whether it was written, or why not. */
+export type MirrorOutcome =
+  | { hash: string; synced: string; written: boolean; matchesLocal?: boolean; error?: undefined }
+  | { error: string; hash?: undefined; synced?: undefined; written?: undefined; matchesLocal?: undefined };
+
+/** A job's rendered file, or why it could not be rendered. Never throws. */
+export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
+  try {
+    return renderMirrorFile(job.entry, job.keep, job.media);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Called with the hashes of a file's new text right before it is written (pull's
+ * write-ahead log, `pull-ahead.ts`). A throw stops the write: the job's outcome is the error.
+ */
+export type BeforeWrite = (hash: string, synced: string) => void;
+
+/**
+ * Writes a job's rendered text atomically, unless the file already has that text.
+ * Never throws: a failure is an outcome with `error`.
+ */
+export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
+  try {
+    if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
+    let current = job.current;
+    if (job.readCurrent) {
+      try {
+        current = readFileSync(job.path, 'utf8');
+      } catch {
+        current = undefined;
+      }
+    }
+    const hash = contentHash(text);
+    if (current === text) return { hash, synced, written: false };
+    beforeWrite?.(hash, synced);
+    failpoint('pull:before-write');
+    writeFileAtomicSync(job.path, text, { exclusive: job.exclusive === true });
+    failpoint('pull:after-write');
+    return { hash, synced, written: true };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Pull's writes (docs/sync.md#sync-semantics): once the plan is complete, each planned file
+ * is converted (on worker threads for large pulls, `convert-pool.ts`) and written
+ * atomically as soon as its text is ready, after its hashes are in the write-ahead log
+ * (`pull-ahead.ts`); each outcome is booked in the result and the state.
+ *
+ * @module
+ */
+import { failpoint } from '../../core/failpoint.js';
+import type { MirrorOutcome } from './mirror-writer.js';
+import { openPullAhead } from './write-ahead-log.js';
+import type { Action } from './pull-plan.js';
+import type { PullItem, PullRun } from './pull-run.js';
+import type { RenderQueue } from './convert-pool.js';
+import { mirrorTitle } from '../../entry/remote-data.js';
+import { conflictFile } from '../store/state.js';
+
+/**
+ * Converts and writes the planned files (books them only, in a dry run).
+ * @param queue the conversion queue every action was added to, in plan order.
+ */
+export async function writePull(run: PullRun, actions: Action[], queue: RenderQueue): Promise<void> {
+  if (run.dryRun) {
+    for (const a of actions) record(run, a, null);
+  } else {
+    failpoint('pull:after-plan');
+    let converted = 0;
+    const log = openPullAhead(run.stateDir);
+    const ran = await queue.commit(
+      (i, outcome) => {
+        run.options.onConverted?.(++converted, actions.length);
+        const a = actions[i]!;
+        if (outcome.error !== undefined) run.result.failed.push({ ...itemOf(a), reason: outcome.error });
+        else record(run, a, outcome);
+      },
+      (i, localHash, syncedHash) => {
+        const a = actions[i]!;
+        if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
+      },
+    ).finally(() => log.close());
+    run.result.threads = ran === 'inline' ? 0 : ran;
+  }
+}
+
+function itemOf(a: Action): PullItem {
+  return { identifier: a.entry.identifier, file: a.file, title: mirrorTitle(a.entry) };
+}
+
+/** Books one action's outcome (`null`: planned in a dry run). */
+function record(run: PullRun, a: Action, outcome: MirrorOutcome | null): void {
+  const { state, result } = run;
+  const id = a.entry.identifier;
+  const item = itemOf(a);
+  if (a.kind === 'conflict' && outcome?.matchesLocal) {
+    // The writer's file already is the remote version: the conflict is resolved.
+    result.unchanged++;
+    state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash, syncedHash: outcome.synced };
+    run.stateChanged = true;
+    if (run.existingConflicts.has(conflictFile(id))) run.remove(`state:${conflictFile(id)}`);
+    return;
+  }
+  if (a.kind === 'conflict') {
+    const rel = conflictFile(id);
+    if (!outcome || outcome.written) result.writes.push(`state:${rel}`);
+    result.conflicts.push({ ...item, conflictFile: rel });
+    return;
+  }
+  if (a.mediaOnly) {
+    // The entry is unchanged: its file was rewritten only to name its images' copies.
+    result.unchanged++;
+    if (!outcome || outcome.written) {
+      result.writes.push(a.file);
+      result.media.rewritten.push(item);
+    }
+  } else if (outcome && !outcome.written) {
+    result.unchanged++; // the new version renders to the file as it is (or the writer already took it over)
+  } else {
+    result.writes.push(a.file);
+    if (a.from) {
+      failpoint('pull:mid-rename');
+      run.remove(a.from);
+      failpoint('pull:after-rename');
+    }
+    if (a.kind === 'create') result.created.push(item);
+    else if (a.kind === 'restore') result.restored.push(item);
+    else if (a.from) result.renamed.push({ ...item, from: a.from });
+    else result.updated.push(item);
+  }
+  if (outcome) {
+    state.entries[id] = { file: a.file, remoteHash: a.rh, localHash: outcome.hash!, syncedHash: outcome.synced! };
+    run.stateChanged = true;
+  }
+  if (run.existingConflicts.has(conflictFile(id))) run.remove(`state:${conflictFile(id)}`);
+}

@@ -1,0 +1,123 @@
+/**
+ * Pull's write-ahead log, `.changelog/pull-ahead.jsonl` (docs/sync.md#sync-state).
+ *
+ * Pull writes mirror files first and saves the state last. A pull killed in between
+ * leaves files the state does not describe: a created file the state does not know (the
+ * next pull would take its older text as a pushed file's and adopt it, even once the
+ * service has changed the entry again), a rewritten file whose hash is not the state's
+ * (the next pull would see a local edit, and a conflict on every run once the service
+ * changes the entry again).
+ *
+ * So before each mirror file is written, one line goes to this log: the identifier, the
+ * file, the remote hash of the version written and the hashes of the text about to be
+ * written. The next pull applies the log before anything else: a record whose file now
+ * has exactly that text describes what pull wrote (the state record is replaced by it);
+ * any other record describes a write that never happened, or a file the writer has
+ * edited since, and is dropped. The log is removed once the state is saved.
+ *
+ * A line is appended with one `write` call before the file's rename: a process killed at
+ * any point leaves every line whole or absent (a torn last line, from a full disk, is
+ * ignored). The log is not fsynced, like the mirror files it describes (`atomic-file.ts`).
+ *
+ * @module
+ */
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EntryState, SyncState } from '../store/state.js';
+
+/** The log's file name, inside the state directory. */
+export const PULL_AHEAD_FILE = 'pull-ahead.jsonl';
+
+/** One line of the log: the state record a mirror file write will make true. */
+export interface AheadRecord {
+  identifier: string;
+  /** The file written, relative to the content directory (`entries/...`). */
+  file: string;
+  /** `remoteHash` of the entry version written. */
+  remoteHash: string;
+  /** `contentHash` of the text written. */
+  localHash: string;
+  /** `syncedHash` of the text written. */
+  syncedHash: string;
+}
+
+/** What {@link applyPullAhead} did. */
+export interface AheadApplied {
+  /** Identifiers whose state record the log replaced, with the record they had before (undefined: none). */
+  previous: Map<string, EntryState | undefined>;
+}
+
+/** The log, open for appending (see {@link openPullAhead}). */
+export interface PullAheadLog {
+  /**
+   * Appends one record (one `write` call).
+   * @throws the file system's error (ENOSPC, EACCES): the file is then not written either.
+   */
+  write(record: AheadRecord): void;
+  /** Closes the log's file (when it was opened). */
+  close(): void;
+}
+
+/**
+ * The log of this run, opened on the first record (a pull that writes nothing creates no
+ * log): one descriptor for the run, not an open per file (10,000 files on a first pull).
+ */
+export function openPullAhead(stateDir: string): PullAheadLog {
+  let fd: number | undefined;
+  return {
+    write(record) {
+      fd ??= openSync(join(stateDir, PULL_AHEAD_FILE), 'a');
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/**
+ * Applies the log a killed pull left to `state` (in memory; the caller saves it): each
+ * record whose file has the recorded text replaces the identifier's state record.
+ * @param readHash `contentHash` of a file relative to the content directory, or undefined when it is missing.
+ */
+export function applyPullAhead(stateDir: string, state: SyncState, readHash: (rel: string) => string | undefined): AheadApplied {
+  const applied: AheadApplied = { previous: new Map() };
+  let text: string;
+  try {
+    text = readFileSync(join(stateDir, PULL_AHEAD_FILE), 'utf8');
+  } catch {
+    return applied;
+  }
+  for (const line of text.split('\n')) {
+    const record = parseRecord(line);
+    if (!record || readHash(record.file) !== record.localHash) continue;
+    if (!applied.previous.has(record.identifier)) applied.previous.set(record.identifier, state.entries[record.identifier]);
+    state.entries[record.identifier] = { file: record.file, remoteHash: record.remoteHash, localHash: record.localHash, syncedHash: record.syncedHash };
+  }
+  return applied;
+}
+
+/** Removes the log (after the state that includes it is saved). */
+export function clearPullAhead(stateDir: string): void {
+  rmSync(join(stateDir, PULL_AHEAD_FILE), { force: true });
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+
+/** A well-formed record, or undefined (a torn or foreign line). Paths stay inside `entries/`. */
+function parseRecord(line: string): AheadRecord | undefined {
+  if (!line.trim()) return undefined;
+  let r: Partial<AheadRecord>;
+  try {
+    r = JSON.parse(line) as Partial<AheadRecord>;
+  } catch {
+    return undefined;
+  }
+  if (typeof r !== 'object' || r === null) return undefined;
+  const { identifier, file, remoteHash, localHash, syncedHash } = r;
+  if (typeof identifier !== 'string' || !identifier || typeof file !== 'string' || typeof remoteHash !== 'string' || typeof syncedHash !== 'string') return undefined;
+  if (typeof localHash !== 'string' || !HASH.test(localHash)) return undefined;
+  if (!/^entries\/[^/\\]+\.md$/.test(file) || file.includes('..')) return undefined;
+  return { identifier, file, remoteHash, localHash, syncedHash };
+}

@@ -1,0 +1,193 @@
+/**
+ * The push lease's ref on the git remote every clone shares (docs/sync.md#the-push-lease):
+ * `refs/changelog-sync/push-lease` on `origin`, pointing at a commit (empty tree) whose
+ * message is the lease record as JSON. Read with `git ls-remote` (and `git fetch` of that
+ * one ref when its commit is not here yet); changed only by compare-and-swap
+ * (`git push --force-with-lease=<ref>:<expected>`, checked again by the remote under its
+ * ref lock), so of two clones writing at once exactly one wins.
+ *
+ * Every git command runs without a terminal prompt and with a time limit: an unreachable
+ * remote is an error ({@link LeaseRemoteError}), never a hang.
+ *
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import type { ProcessIdentity } from '../../core/process-alive.js';
+
+/** The ref the lease lives in, on the remote. */
+export const LEASE_REF = 'refs/changelog-sync/push-lease';
+
+/** The lease record, the ref's commit message. */
+export interface LeaseRecord extends ProcessIdentity {
+  /** Random, per lease: whose lease it is. */
+  token: string;
+  /** What runs under it (`push`, `sync`). */
+  command: string;
+  /** The content directory of the holder (absolute), for messages and same-directory takeover. */
+  dir: string;
+  /** ISO time it was taken, and of its last renewal. */
+  takenAt: string;
+  renewedAt: string;
+  /** ISO time it expires by the holder's clock, unless renewed. */
+  expiresAt: string;
+  /** Its time to live, ms: renewed every third of it. */
+  ttlMs: number;
+}
+
+/** Where the lease is: a git work tree and a remote of it. */
+export interface LeaseRemote {
+  /** The work tree's top level. */
+  cwd: string;
+  /** The remote's name (`origin`). */
+  remote: string;
+  /** Time limit of one git command, ms. */
+  timeoutMs: number;
+}
+
+/** The remote cannot be read or written (offline, no access, refused): the lease cannot be held. */
+export class LeaseRemoteError extends Error {}
+
+interface GitRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git; rejects only when it cannot start or runs past the time limit. */
+function git(cwd: string, args: string[], timeoutMs: number, input?: string): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        GIT_TERMINAL_PROMPT: '0',
+        LC_ALL: 'C',
+        GIT_AUTHOR_NAME: 'changelog-sync',
+        GIT_AUTHOR_EMAIL: 'changelog-sync@localhost',
+        GIT_COMMITTER_NAME: 'changelog-sync',
+        GIT_COMMITTER_EMAIL: 'changelog-sync@localhost',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new LeaseRemoteError(`cannot run git: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') reject(new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`));
+      else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined); // git exited without reading it: its exit code tells
+      child.stdin.end(input);
+    }
+  });
+}
+
+/**
+ * The remote the lease lives on, for a content directory: its git work tree and `remote`.
+ * @returns the remote, or why there is none (not a git work tree, no such remote).
+ */
+export async function findLeaseRemote(dir: string, remote: string, timeoutMs: number): Promise<LeaseRemote | { none: string }> {
+  let top: GitRun;
+  try {
+    top = await git(dir, ['rev-parse', '--show-toplevel'], timeoutMs);
+  } catch (err) {
+    return { none: (err as Error).message };
+  }
+  if (top.code !== 0) return { none: 'the project is not in a git repository' };
+  const url = await git(top.stdout, ['remote', 'get-url', remote], timeoutMs);
+  if (url.code !== 0) return { none: `the git repository has no remote "${remote}"` };
+  return { cwd: top.stdout, remote, timeoutMs };
+}
+
+/** The lease on the remote now: its commit and record (undefined: no lease). */
+export interface SeenLease {
+  oid: string;
+  /** Undefined when the commit's message is not a lease record. */
+  record: LeaseRecord | undefined;
+}
+
+/**
+ * Reads the lease on the remote.
+ * @returns undefined when the ref does not exist.
+ * @throws {LeaseRemoteError} when the remote cannot be read.
+ */
+export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> {
+  // The ref may move or go between the listing and the fetch (its holder renews or releases
+  // it): then look again.
+  for (let attempt = 1; ; attempt++) {
+    const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
+    if (ls.code === 2) return undefined;
+    if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
+    const oid = ls.stdout.split(/\s/)[0]!;
+    let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+    if (body.code !== 0) {
+      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);
+      if (fetched.code === 0) body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+      else if (attempt >= 5) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
+    }
+    if (body.code === 0) return { oid, record: parseRecord(body.stdout) };
+    if (attempt >= 5) return { oid, record: undefined }; // keeps moving: an unknown holder, by time only
+  }
+}
+
+function parseRecord(commit: string): LeaseRecord | undefined {
+  const message = commit.slice(commit.indexOf('\n\n') + 2);
+  try {
+    const r = JSON.parse(message) as Partial<LeaseRecord>;
+    // Written by another clone: only a well-formed record names a holder (a pid that is not a
+    // positive integer could pass for a dead process of this machine).
+    if (typeof r.token !== 'string' || !Number.isSafeInteger(r.pid) || r.pid! <= 0 || typeof r.host !== 'string' || typeof r.takenAt !== 'string' || typeof r.dir !== 'string') return undefined;
+    if ((r.procStart !== undefined && typeof r.procStart !== 'string') || (r.machine !== undefined && typeof r.machine !== 'string') || typeof r.command !== 'string') return undefined;
+    return r as LeaseRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a lease record by compare-and-swap: only when the ref is still `expected` (its
+ * commit), or absent when `expected` is undefined.
+ * @returns the new commit, or `lost` when the ref had moved (another clone wrote it first).
+ * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref (no write access).
+ */
+export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
+  const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, '');
+  if (tree.code !== 0) throw new LeaseRemoteError(`git hash-object failed: ${gist(tree)}`);
+  const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs);
+  if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${gist(commit)}`);
+  const oid = commit.stdout;
+  return (await casPush(r, `${oid}:${LEASE_REF}`, expected)) ? { oid } : 'lost';
+}
+
+/**
+ * Removes the lease by compare-and-swap (only while it is still `expected`).
+ * @returns false when the ref had moved (the lease was someone else's by then).
+ * @throws {LeaseRemoteError} as {@link writeLease}.
+ */
+export async function deleteLease(r: LeaseRemote, expected: string): Promise<boolean> {
+  return casPush(r, `:${LEASE_REF}`, expected);
+}
+
+async function casPush(r: LeaseRemote, refspec: string, expected: string | undefined): Promise<boolean> {
+  const pushed = await git(r.cwd, ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expected ?? ''}`, r.remote, refspec], r.timeoutMs);
+  if (pushed.code === 0) return true;
+  // Refused: by the compare-and-swap (the ref moved: checked by git before sending, and by
+  // the remote under its ref lock) or for another reason. The ref tells which.
+  const now = await readLease(r);
+  if ((now?.oid ?? '') !== (expected ?? '')) return false;
+  throw new LeaseRemoteError(`git push ${r.remote} ${LEASE_REF} was refused: ${gist(pushed)}`);
+}
+
+/** What git said, in one line: its `fatal:`/`error:` line, else its first line. */
+function gist(run: GitRun): string {
+  const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(fatal|error|remote):/.test(l)) ?? lines[0] ?? `exit code ${run.code}`;
+}

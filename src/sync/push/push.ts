@@ -1,0 +1,245 @@
+/**
+ * Push: create remote entries from new local files (docs/sync.md#sync-semantics;
+ * docs/service-interface.md#endpoints, endpoint 5). Only files without `identifier` are sent.
+ *
+ * The guarantees (docs/sync.md#push-guarantees), and where each is kept:
+ *
+ * 1. **At most once.** The content directory's lock (`lock.ts`) keeps a second push out.
+ *    Every POST is journaled and flushed first (`journal.ts`). A journaled POST of an
+ *    earlier run, and every POST of this run whose answer was lost, failed or came without
+ *    an identifier, is looked up in the remote list by slug (one `GET /api/entries` for
+ *    all of them) before anything is sent again. A POST that got no answer at all may
+ *    still be processed by the service: it is not taken as "not created" before its
+ *    in-doubt time has passed (twice the request timeout), however long that means waiting.
+ *    Push always sends an explicit slug (`push-plan.ts`), so that this match is exact.
+ * 2. **Nothing lost.** Every candidate file ends the run pushed (identifier written back,
+ *    atomically, on the file's current content), pending (with its reason), deferred, or
+ *    rejected (with file, field and fix).
+ * 3. **Within the limits.** Every request goes through the client's `RateBudget`;
+ *    `p-limit` bounds how many are in flight; what the day's budget cannot cover is
+ *    deferred, oldest first.
+ * 4. **Validated before sending** (`push-plan.ts`).
+ * 5. **Every answer shape**: the entry, an identifier only, `{success: true}`, an empty
+ *    201: the identifier is taken from the answer, else found by the batched list.
+ *
+ * 6. **URLs the service can resolve, images that answer** (issue 24): a body's site URLs
+ *    are sent absolute on the site (`push-body.ts`); before its journal record and POST, each
+ *    image an entry shows must answer (`image-probe.ts`), or the entry is deferred to a later
+ *    run. These checks go to the site, not the service: no request of the budget is spent.
+ *
+ * This module runs the steps in order; the parts are `push-run.ts` (options, shared run
+ * state, the result), `push-journal.ts` (earlier runs' POSTs), `push-send.ts` (the send
+ * rounds) and `push-settle.ts` (the write-back of a created entry).
+ *
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RemoteEntry } from '../../service/schemas.js';
+import { isErrorCode } from '../../core/errors.js';
+import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
+import { failpoint } from '../../core/failpoint.js';
+import { entryPermalinks } from '../../entry/permalinks.js';
+import { probeImages } from './image-probe.js';
+import { readServiceTagNames } from '../../entry/entry-problems.js';
+import { Journal } from '../recovery/journal.js';
+import { readEntryFiles } from '../../entry/entry-files.js';
+import { acquireLock, type HeldLock } from '../store/lock.js';
+import { takeLeaseFor } from './push-fence.js';
+import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate } from './push-plan.js';
+import { reconcileJournal } from './reconcile.js';
+import { outgoingBody, type OutgoingBody } from './push-body.js';
+import type { PushLease } from './push-lease.js';
+import { defer, isBudgetRefusal, pend, planItem, type PushOptions, type PushResult, type Run } from './push-run.js';
+import { send } from './push-send.js';
+import { settle } from './push-settle.js';
+import { stopPush } from './push-stopped.js';
+import { loadState, saveState } from '../store/state.js';
+import { removeLeftoverTempFiles } from '../recovery/temp-files.js';
+import { assertWorkspaceBinding } from '../../entry/workspace-binding.js';
+
+/**
+ * Pushes new local entry files.
+ *
+ * @throws {ChangelogSyncError} `E_LOCKED` when another process pushes to this content
+ *   directory; `E_WORKSPACE_MISMATCH`, `E_AUTH` (nothing sent then), or a failure of the
+ *   initial remote listing. Failures of single POSTs are reported per file, not thrown;
+ *   an `E_AUTH` met while sending, or a file that cannot be written (`E_FILE`: the journal,
+ *   the state), is thrown after the report is complete on disk, with the result so far:
+ *   see `stoppedPushResult` (`push-stopped.ts`).
+ */
+export async function push(options: PushOptions): Promise<PushResult> {
+  const dryRun = options.dryRun ?? false;
+  const result: PushResult = { plan: [], pushed: [], pending: [], deferred: [], rejected: [], requests: 0, schedule: [], dayRemaining: 0, notes: [], dryRun };
+  const lock = dryRun ? undefined : await acquireLock(options.stateDir, 'push');
+  const fence: Fence = {};
+  try {
+    if (lock?.recovered) {
+      const r = lock.recovered;
+      const note = 'unknown' in r ? 'took over a stale lock left by a process that died' : `took over a stale lock left by pid ${r.pid} on host "${r.host}" (${r.command}, since ${r.startedAt}), which is gone`;
+      result.notes.push(note);
+      options.onProgress?.(note);
+    }
+    await pushLocked(options, result, lock, fence);
+  } catch (err) {
+    throw stopPush(err, result);
+  } finally {
+    result.dayRemaining = options.client.budget.dayRemaining();
+    await fence.lease?.release();
+    await lock?.release();
+  }
+  return result;
+}
+
+async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, fence: Fence): Promise<void> {
+  const { client, contentDir, stateDir, dryRun = false } = options;
+  if (!dryRun) {
+    const left = await removeLeftoverTempFiles(contentDir, stateDir);
+    if (left.length > 0) result.notes.push(`removed ${left.length} temporary file(s) left by an interrupted write: ${left.join(', ')}`);
+  }
+
+  // 1. Read and validate every local file first.
+  const files = await readEntryFiles(contentDir);
+  const journal = await Journal.open(stateDir);
+  const serviceTags = readServiceTagNames(contentDir);
+  // Images and links are checked as `check` checks them (entry-links.ts), against the site's routes.
+  const permalinks = entryPermalinks(files, options.today ?? new Date().toISOString().slice(0, 10));
+  const imageRoots = [contentDir, ...(options.siteDir ? [options.siteDir] : [])];
+  const local = planLocal(files, serviceTags, { imageRoots, permalinks, maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20 });
+  if (local.candidates.length === 0 && journal.list().length === 0) {
+    result.rejected.push(...local.rejected);
+    return;
+  }
+
+  // Across clones: the push lease, taken before the listing, so that the listing shows what
+  // another clone's push created (adopted below, never sent twice).
+  if (!dryRun && local.candidates.length > 0) fence.lease = await takeLeaseFor(options, result);
+
+  // 2. One remote listing: slugs in use, mirrored entries, reconciliation.
+  let remote: RemoteEntry[];
+  try {
+    const workspace = await client.getWorkspace();
+    await assertWorkspaceBinding(contentDir, workspace);
+    remote = await client.listEntries();
+  } catch (err) {
+    if (!isBudgetRefusal(err)) throw err;
+    // The day's budget cannot even list: everything valid is deferred, nothing is lost.
+    result.rejected.push(...local.rejected);
+    result.plan = local.candidates.map(planItem);
+    for (const p of result.plan) defer(result, p, (err as Error).message);
+    return;
+  }
+  result.rejected.push(...local.rejected);
+  const run: Run = {
+    options,
+    client,
+    journal,
+    state: await loadState(stateDir),
+    claimed: local.claimed,
+    result,
+    lock,
+    lease: fence.lease,
+    bodies: new Map(),
+    inDoubtMs: options.inDoubtMs ?? 2 * client.timeoutMs,
+    sleep: options.sleep ?? ((ms) => sleep(ms)),
+    progress: (m) => options.onProgress?.(m),
+  };
+
+  try {
+    // 3. POSTs journaled by earlier runs.
+    const settled = await reconcileJournal(run, local.candidates, remote, files.map((f) => f.rel), new Set(local.rejected.map((r) => r.file)));
+
+    // 4. Slugs used remotely by entries no local file mirrors: adopt or reject.
+    const bySlug = indexBySlug(remote);
+    const toSend: PushCandidate[] = [];
+    for (const c of local.candidates) {
+      if (settled.has(c.file)) continue;
+      // A slug held remotely by an entry a local file carries (one renamed on the service
+      // since the last pull, or whose file does not parse): the service would rename this
+      // one, and the write-back would record a slug it does not have.
+      const carried = (bySlug.get(c.slug) ?? []).find((r) => run.claimed.has(r.identifier));
+      if (carried) {
+        result.rejected.push(carriedSlugRejection(c, carried, local.carriers.get(carried.identifier) ?? '?'));
+        continue;
+      }
+      const used = (bySlug.get(c.slug) ?? []).filter((r) => !run.claimed.has(r.identifier));
+      if (used.length === 0) {
+        toSend.push(c);
+        continue;
+      }
+      const match = matchUnclaimed(c, used);
+      if ('reject' in match) result.rejected.push(match.reject);
+      else await settle(run, c, undefined, match.adopt.identifier, match.adopt.status, 'adopted');
+    }
+
+    // 5. The HTML each file is sent with; before anything is journaled, its images must answer.
+    const bodies = new Map(toSend.map((c) => [c.file, outgoingBody(c.entry.body, c.file, permalinks, options.siteUrl)]));
+    const ready = await readyToSend(run, toSend, bodies);
+    run.bodies = new Map([...bodies].map(([file, b]) => [file, b.html]));
+
+    // 6. The plan, oldest first; what the day cannot cover is deferred (one list request kept for reconciliation).
+    const planned = toSend.filter((c) => bodies.get(c.file)!.unresolved.length === 0);
+    result.plan = planned.map((c) => (dryRun ? { ...planItem(c), html: bodies.get(c.file)!.html, images: bodies.get(c.file)!.images } : planItem(c)));
+    const fits = Math.max(0, client.budget.dayRemaining() - 1);
+    const now = ready.slice(0, fits);
+    for (const c of ready.slice(fits)) defer(result, planItem(c), 'the day\'s request budget cannot cover it');
+    result.requests = now.length + (now.length > 0 ? 1 : 0);
+    result.schedule = client.budget.schedule(now.length).map((t) => new Date(t).toISOString());
+    if (dryRun) return;
+    failpoint('push:after-plan');
+
+    // 7. Send, in rounds: what a 5xx refused before creating anything is sent again.
+    await send(run, now);
+  } finally {
+    // Report in plan order (oldest first), not in the order answers came back.
+    const order = new Map(local.candidates.map((c, i) => [c.file, i]));
+    const byPlan = (a: { file: string }, b: { file: string }) => (order.get(a.file) ?? -1) - (order.get(b.file) ?? -1);
+    result.pushed.sort(byPlan);
+    result.pending.sort(byPlan);
+    if (!dryRun) {
+      failpoint('push:before-state-save');
+      await saveState(stateDir, run.state);
+      failpoint('push:after-state-save');
+    }
+  }
+  if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
+}
+
+/** What fences this run's POSTs beyond the lock: the push lease, once taken. */
+interface Fence {
+  lease?: PushLease | undefined;
+}
+
+/**
+ * The files whose body can be sent as it is now: the others are recorded pending (site URLs
+ * but no site URL configured) or deferred (an image that does not answer yet, named with
+ * why). A dry run checks no image (it sends nothing, and `status` runs it).
+ */
+async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap<string, OutgoingBody>): Promise<PushCandidate[]> {
+  const { options, result } = run;
+  const withSite = files.filter((c) => {
+    const unresolved = bodies.get(c.file)!.unresolved;
+    if (unresolved.length === 0) return true;
+    pend(result, c, `not sent: its body links to the site (${unresolved.slice(0, 3).join(', ')}) and no site URL is configured, so the service could not resolve those links (fix: set CHANGELOG_SITE_URL or \`siteUrl\` in changelog.config.json to the published site's URL)`);
+    return false;
+  });
+  if (options.dryRun) return withSite;
+  const urls = withSite.flatMap((c) => bodies.get(c.file)!.images);
+  if (urls.length === 0) return withSite;
+  const outcomes = await probeImages(urls, options.probeImage, options.concurrency ?? 4);
+  return withSite.filter((c) => {
+    const dead = bodies.get(c.file)!.images.flatMap((u) => {
+      const o = outcomes.get(u)!;
+      return o.live ? [] : [`${u} (${o.reason})`];
+    });
+    if (dead.length === 0) return true;
+    (result.awaitingImages ??= []).push(c.file);
+    defer(result, planItem(c), `an image it shows does not answer yet: ${dead.join(', ')}; it is sent once the site serves ${dead.length === 1 ? 'it' : 'them'}`);
+    return false;
+  });
+}
+
+function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {
+  const m = new Map<string, RemoteEntry[]>();
+  for (const e of entries) m.set(e.slug, [...(m.get(e.slug) ?? []), e]);
+  return m;
+}

@@ -1,0 +1,157 @@
+/**
+ * The push journal (docs/sync.md#at-most-once: crash-safe, at-most-once push).
+ *
+ * Before each `POST /api/entry`, the file, its slug and title are recorded and flushed to
+ * `.changelog/journal.json` (write-file-atomic: temp file, fsync, rename). A record that
+ * is still there when a later push starts means the earlier run crashed or lost the
+ * response: that entry may exist remotely, and it is looked up by slug before anything is
+ * sent again.
+ *
+ * A record's life:
+ *
+ * | state | meaning | when a later run finds it |
+ * |---|---|---|
+ * | `sending` | the POST was started; no answer (yet) | found by slug: settled. Not found: not created, once `inDoubtUntil` has passed (until then the service may still be working on it) |
+ * | `answered` | the service answered with an error (5xx, a body we cannot read) | found by slug: settled. Not found: not created |
+ * | `created` | the identifier is known; the write-back to the file is not done | written back, without asking the service |
+ *
+ * A record in `sending` whose sender (recorded with it) still runs on this machine is left to
+ * that process: another run neither sends its file nor removes the record.
+ *
+ * A record is removed once its outcome is settled: the identifier written to the file, or
+ * the entry known not to exist.
+ *
+ * @module
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { failpoint } from '../../core/failpoint.js';
+import { fileError } from '../../core/file-error.js';
+import type { ProcessIdentity } from '../../core/process-alive.js';
+import { JOURNAL_FILE } from '../store/state.js';
+
+/** One POST that was started and not yet settled. */
+export interface JournalRecord {
+  /** Entry file, relative to the content directory. */
+  file: string;
+  /** The slug sent: the key of reconciliation. */
+  slug: string;
+  title: string;
+  /** ISO time the POST was started. */
+  startedAt: string;
+  /**
+   * ISO time until which a POST that got no answer may still be processed by the service
+   * (start + twice the request timeout of the run that sent it). Until then, "not in the
+   * list" does not prove "not created".
+   */
+  inDoubtUntil?: string;
+  /**
+   * `sending`: the POST was started, its outcome unknown.
+   * `answered`: the service answered with an error; the list shows the outcome.
+   * `created`: the service created the entry, but its identifier is not yet written to the file.
+   */
+  state: 'sending' | 'answered' | 'created';
+  /** The identifier, once known. */
+  identifier?: string;
+  /** The status the service gave, once known. */
+  status?: string;
+  /** What went wrong, for reports. */
+  reason?: string;
+  /**
+   * The process that sent it (pid, host, start time, machine: `process-alive.ts`): a record
+   * in `sending` whose process still runs on this machine is never sent again by another
+   * (docs/sync.md#fencing). Absent in records of older versions.
+   */
+  sender?: ProcessIdentity;
+}
+
+/** The journal, kept in memory and flushed on every change. */
+export class Journal {
+  private records = new Map<string, JournalRecord>();
+  /** The write in progress (or the last one). */
+  private flushing: Promise<void> = Promise.resolve();
+  /** A write queued behind it, not started yet: later changes join it. */
+  private queued: Promise<void> | undefined;
+
+  private constructor(private readonly path: string) {}
+
+  /**
+   * Opens `.changelog/journal.json` (empty when absent).
+   * @throws {ChangelogSyncError} `E_FILE` when it exists and is not a journal, or cannot be
+   *   read (a directory in its place, no permission), naming it.
+   */
+  static async open(stateDir: string): Promise<Journal> {
+    const journal = new Journal(join(stateDir, JOURNAL_FILE));
+    let text: string | undefined;
+    try {
+      text = await readFile(journal.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(err, { file: journal.path, step: 'reading the push journal' });
+    }
+    if (text !== undefined && text.trim() !== '') {
+      try {
+        const json = JSON.parse(text) as { records?: JournalRecord[] };
+        for (const r of json.records ?? []) journal.records.set(r.file, r);
+      } catch (cause) {
+        throw new ChangelogSyncError('E_FILE', `${journal.path} is not valid JSON`, {
+          file: journal.path,
+          cause,
+          hint: 'do not delete it blindly: it lists entries whose creation may have happened; restore it from git or inspect it',
+        });
+      }
+    }
+    return journal;
+  }
+
+  /** Records left by earlier runs (or this one). */
+  list(): JournalRecord[] {
+    return [...this.records.values()];
+  }
+
+  get(file: string): JournalRecord | undefined {
+    return this.records.get(file);
+  }
+
+  /**
+   * Records (or replaces) a record and waits until it is on disk.
+   * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
+   */
+  async put(record: JournalRecord): Promise<void> {
+    this.records.set(record.file, record);
+    await this.flush();
+  }
+
+  /**
+   * Removes a settled record and waits until that is on disk.
+   * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
+   */
+  async remove(file: string): Promise<void> {
+    if (!this.records.delete(file)) return;
+    await this.flush();
+  }
+
+  /**
+   * Resolves once a write that started after this call is on disk. Changes made while a
+   * write runs share the next one (the snapshot is taken when a write starts).
+   */
+  private flush(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.flushing.then(async () => {
+      this.queued = undefined;
+      const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
+      try {
+        await mkdir(dirname(this.path), { recursive: true });
+        failpoint('journal:before-flush');
+        await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
+      } catch (err) {
+        throw fileError(err, { file: this.path, step: 'saving the push journal (the record of each POST, written before it is sent)' });
+      }
+      failpoint('journal:after-flush');
+    });
+    this.queued = next;
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The request budget of a run, bound to the daily ledger persisted in the state
+ * directory (`budget.json`, see `state.ts`): loaded at the start, saved before every
+ * request starts, and saved once more at the end.
+ *
+ * @module
+ */
+import { RateBudget } from '../../service/rate-budget.js';
+import { loadLedger, saveLedger } from './state.js';
+
+/** Options of {@link openBudgetLedger}. */
+export interface BudgetLedgerOptions {
+  /** The state directory holding `budget.json`. */
+  stateDir: string;
+  /** Length of the per-minute window in ms (see {@link RateBudget}). */
+  windowMs: number;
+  /**
+   * Told, once per run, that a save before a request failed (the request still starts:
+   * the final {@link BudgetLedger.save} reports its own failure by throwing).
+   */
+  onSaveError?: (err: Error) => void;
+}
+
+/** A budget and how to save its ledger. */
+export interface BudgetLedger {
+  budget: RateBudget;
+  /**
+   * Saves the ledger as it is now.
+   * @throws the file system's error.
+   */
+  save(): Promise<void>;
+}
+
+/**
+ * Loads the daily ledger from `stateDir` and returns a budget that saves it after every
+ * booking, before the request may start: a run that is killed must not let the next one
+ * believe the day is less spent than it is. Saves run one at a time; bookings made while
+ * one runs share the next one, so a burst of requests costs at most two writes.
+ */
+export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<BudgetLedger> {
+  const { stateDir, onSaveError } = options;
+  let warned = false;
+  let queued: Promise<void> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const persist = (): Promise<void> => {
+    queued ??= running.then(async () => {
+      queued = undefined;
+      await saveLedger(stateDir, budget.toLedger()).catch((err: Error) => {
+        if (!warned) onSaveError?.(err);
+        warned = true;
+      });
+    });
+    running = queued;
+    return queued;
+  };
+  const budget: RateBudget = new RateBudget({ ledger: await loadLedger(stateDir), windowMs: options.windowMs, onBook: persist });
+  return {
+    budget,
+    async save() {
+      await saveLedger(stateDir, budget.toLedger());
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The scheduled job's commit-back (docs/github-actions.md): commit the mirror
+ * and its state, and push it to the branch it was checked out from, even when the branch
+ * moved meanwhile (a writer merged while the job ran). A rejected push is rebased onto the
+ * branch (`git pull --rebase`) and pushed again, a few times; a rebase that cannot apply is
+ * aborted, the commit is pushed to a branch of its own so that nothing is lost, and the
+ * command fails naming the files in conflict.
+ *
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ChangelogSyncError } from '../../core/errors.js';
+
+/** Options of {@link commitBack}. */
+export interface CommitBackOptions {
+  /** The git work tree (the project root). */
+  cwd: string;
+  /** Paths to add (relative to `cwd`); missing ones are skipped. */
+  paths: string[];
+  /**
+   * Paths under `paths` that are never committed (relative to `cwd`): not staged, and removed
+   * from the index when a repository tracks them (that removal is committed once). The
+   * request ledger: it changes on every run, and a commit of it alone is churn.
+   */
+  exclude?: string[];
+  /** Commit message. */
+  message: string;
+  /** Pushes to try at most (the first and the retries after a rebase). Default 4. */
+  attempts?: number;
+  /** The first retry is at once; the pause before retry n (n = 2, 3, ...) is n - 1 times this, ms. Default 2,000. */
+  retryDelayMs?: number;
+  /** List what would be committed only: no staging, no commit, no push. */
+  dryRun?: boolean;
+  /** Called with each step, for the log. */
+  onStep?: (message: string) => void;
+}
+
+/** What {@link commitBack} did. */
+export interface CommitBackResult {
+  /** False when nothing was staged (nothing committed or pushed). */
+  committed: boolean;
+  /** The pushed commit (after any rebase). */
+  commit?: string;
+  /** Pushes tried. */
+  attempts: number;
+  /** Rebases onto a moved branch. */
+  rebases: number;
+  /** Files staged (git's names), in a dry run or before the commit. */
+  staged: string[];
+}
+
+interface GitRun {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+function git(cwd: string, args: string[]): GitRun {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  if (r.error) throw new ChangelogSyncError('E_GIT', `cannot run git: ${r.error.message}`, { cause: r.error, hint: 'install git and run this in the repository' });
+  return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
+}
+
+function must(cwd: string, args: string[], what: string): string {
+  const r = git(cwd, args);
+  if (!r.ok) throw new ChangelogSyncError('E_GIT', `${what} failed (git ${args.join(' ')}): ${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+/**
+ * A push refused because the remote branch moved: it has commits the local one lacks, or
+ * another push moved it while this one was being received (the ref lock's old value).
+ */
+const REJECTED = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref .* but expected/i;
+
+/**
+ * Commits the given paths and pushes, rebasing onto a moved branch and retrying.
+ *
+ * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (the message names the
+ *   files in conflict and the branch the commit was saved to; the local commit is kept),
+ *   when the push is still rejected after `attempts` tries, or when git fails otherwise
+ *   (no upstream, authentication: git's message is kept).
+ */
+export async function commitBack(options: CommitBackOptions): Promise<CommitBackResult> {
+  const { cwd, message } = options;
+  const attempts = Math.max(1, options.attempts ?? 4);
+  const delay = options.retryDelayMs ?? 2000;
+  const step = options.onStep ?? (() => {});
+  const paths = options.paths.filter((p) => existsSync(`${cwd}/${p}`));
+  const exclude = options.exclude ?? [];
+  // Excluded files a repository still tracks (committed by an earlier version): untracked once.
+  const tracked = exclude.length > 0 ? must(cwd, ['ls-files', '--', ...exclude], 'listing the tracked files').split('\n').filter(Boolean) : [];
+  if (options.dryRun) {
+    // `git add --dry-run` prints "add 'x'" / "remove 'x'" and leaves the index alone.
+    const listed = paths.length > 0 ? must(cwd, ['add', '--all', '--dry-run', '--', ...paths], 'listing the changes') : '';
+    const added = listed.split('\n').filter(Boolean).map((l) => l.replace(/^\w+ '(.*)'$/, '$1'));
+    const staged = [...added.filter((f) => !exclude.includes(f)), ...tracked];
+    step(staged.length ? `Would commit ${staged.length} files and push them.` : 'Nothing changed: nothing to commit.');
+    return { committed: false, attempts: 0, rebases: 0, staged };
+  }
+  if (paths.length > 0) must(cwd, ['add', '--all', '--', ...paths], 'staging');
+  // Out of the index again: a new file unstaged, a tracked one untracked (its removal committed).
+  if (exclude.length > 0) must(cwd, ['rm', '--cached', '--ignore-unmatch', '--quiet', '--', ...exclude], 'leaving out the files never committed');
+  const staged = must(cwd, ['diff', '--cached', '--name-only'], 'listing the staged files').split('\n').filter(Boolean);
+  if (staged.length === 0) {
+    step('Nothing changed: nothing to commit.');
+    return { committed: false, attempts: 0, rebases: 0, staged };
+  }
+  must(cwd, ['commit', '--quiet', '-m', message], 'the commit');
+  let rebases = 0;
+  for (let attempt = 1; ; attempt++) {
+    const pushed = git(cwd, ['push', '--porcelain']);
+    if (pushed.ok) {
+      const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
+      step(`Pushed ${commit.slice(0, 12)}${rebases ? ` after ${rebases} rebase${rebases > 1 ? 's' : ''}` : ''}.`);
+      return { committed: true, commit, attempts: attempt, rebases, staged };
+    }
+    const output = `${pushed.stdout}\n${pushed.stderr}`;
+    if (!REJECTED.test(output)) {
+      throw new ChangelogSyncError('E_GIT', `the push failed (git push): ${pushed.stderr || pushed.stdout}`, {
+        hint: 'check that the job may push (permissions: contents: write) and that no branch protection rule refuses the bot; the commit is kept in this clone',
+      });
+    }
+    if (attempt >= attempts) {
+      const saved = saveToBranch(cwd);
+      throw new ChangelogSyncError('E_GIT', `the push was still rejected after ${attempts} tries: the branch keeps moving. ${saved.sentence}`, {
+        hint: saved.branch ? `merge the branch ${saved.branch} into the main branch (or run the workflow again), then delete it` : 'run the workflow again from this clone',
+      });
+    }
+    step(`The push was rejected (the branch moved): rebasing onto it (try ${attempt + 1} of ${attempts}) ...`);
+    // The first retry at once (a writer's merge is the usual cause); later ones after a pause
+    // (two pushers racing).
+    if (delay > 0 && attempt > 1) await sleep(delay * (attempt - 1));
+    const pulled = git(cwd, ['pull', '--rebase', '--quiet']);
+    if (!pulled.ok) throw rebaseFailed(cwd, pulled);
+    rebases++;
+  }
+}
+
+/**
+ * Pushes the commit at HEAD to a branch of its own (`changelog-sync/unmerged-<time>`), so
+ * that a commit-back that cannot land on the moved branch is not lost with the runner.
+ */
+function saveToBranch(cwd: string): { branch?: string; sentence: string } {
+  const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
+  const branch = `changelog-sync/unmerged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  const saved = git(cwd, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]).ok;
+  return saved
+    ? { branch, sentence: `The commit ${commit.slice(0, 12)} was pushed to the branch ${branch}` }
+    : { sentence: `The commit ${commit.slice(0, 12)} was kept in this clone only (saving it to a branch failed too)` };
+}
+
+/** Aborts a rebase that stopped (or explains a pull that failed), saves the commit to a branch of its own. */
+function rebaseFailed(cwd: string, pulled: GitRun): ChangelogSyncError {
+  const inRebase = ['rebase-merge', 'rebase-apply'].some((d) => existsSync(`${cwd}/${git(cwd, ['rev-parse', '--git-path', d]).stdout}`));
+  const conflicts = inRebase ? git(cwd, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean) : [];
+  if (inRebase) must(cwd, ['rebase', '--abort'], 'aborting the rebase');
+  const saved = saveToBranch(cwd);
+  const why = conflicts.length ? `conflict in ${conflicts.join(', ')}` : pulled.stderr || pulled.stdout;
+  return new ChangelogSyncError(
+    'E_GIT',
+    inRebase ? `the commit-back cannot be rebased onto the moved branch: ${why}. ${saved.sentence}` : `git pull --rebase failed: ${why}. ${saved.sentence}`,
+    {
+      hint: saved.branch
+        ? `merge the branch ${saved.branch} into the main branch by hand (resolve any conflict keeping the service's identifiers), then delete it`
+        : 'the files changed on both sides; resolve by hand from this clone',
+    },
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * The content directory's lock (issue "Push that never duplicates": two pushes at once
+ * on one content directory must not both send).
+ *
+ * A lock directory `<stateDir>/lock`, taken with proper-lockfile (an atomic `mkdir`, its
+ * mtime refreshed while held), and beside it `<stateDir>/lock.json` naming the holder:
+ * pid, host, start time and command. A second process fails fast with `E_LOCKED` naming
+ * that holder.
+ *
+ * A lock whose holder died (SIGKILL, a crashed runner) is recovered:
+ * - on the same host at once, when the recorded process is no longer alive;
+ * - held by another host, once its mtime is older than {@link LOCK_STALE_MS}
+ *   (proper-lockfile's rule: a living holder refreshes it every few seconds).
+ *
+ * Fencing (docs/sync.md#fencing): a lock whose holder still runs on this machine is never
+ * taken over, however old its mtime (a process stopped with SIGSTOP, a laptop asleep, does
+ * not refresh it). The holder records a random token; {@link HeldLock.verify} reads it back
+ * before each POST, so a process whose lock was taken over sends nothing more.
+ *
+ * The lock is re-entrant within one process (a `sync` that holds it can run push).
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { isOnThisMachine, isRecordedProcessAlive, thisProcess, type ProcessIdentity } from '../../core/process-alive.js';
+
+/** Name of the lock directory inside the state directory. */
+const LOCK_DIR = 'lock';
+/** Name of the holder file inside the state directory. */
+const LOCK_HOLDER_FILE = 'lock.json';
+/** A lock not refreshed for this long (ms) is stale, whoever holds it. */
+const LOCK_STALE_MS = 30_000;
+
+/** Who holds a lock, as recorded in `lock.json`. */
+interface LockHolder extends ProcessIdentity {
+  /** ISO time the lock was taken. */
+  startedAt: string;
+  /** What runs under it, e.g. `push`. */
+  command: string;
+  /** Inode of the lock directory it belongs to: a holder file left by an earlier lock is not taken for the current one. */
+  ino: number;
+  /** Random, per lock: who holds it now, read back by {@link HeldLock.verify}. */
+  token?: string;
+}
+
+/** A held lock. */
+export interface HeldLock {
+  /** The holder record written for this lock. */
+  holder: LockHolder;
+  /** A stale lock that was taken over to get this one, if any. */
+  recovered?: LockHolder | { unknown: true };
+  /**
+   * Set when the lock was lost while held (its directory removed or its mtime changed by
+   * someone else): stop sending and report.
+   */
+  readonly compromised: Error | undefined;
+  /**
+   * Whether this process still holds the lock: not compromised, and the holder file still
+   * names this lock's token (a cheap local read, made before each POST).
+   * @returns why it was lost, or undefined while it is held.
+   */
+  verify(): Promise<string | undefined>;
+  /** Releases the lock (the outermost release of a re-entrant hold). */
+  release(): Promise<void>;
+}
+
+interface Entry {
+  count: number;
+  lock: HeldLock;
+  release: () => Promise<void>;
+}
+const held = new Map<string, Entry>();
+
+/**
+ * Takes the lock of a content directory's state directory, failing fast when another
+ * process holds it.
+ *
+ * @param stateDir the state directory (`.changelog`); created when missing.
+ * @param command what will run under the lock, recorded for other processes' messages.
+ * @throws {ChangelogSyncError} `E_LOCKED` naming the holder (pid, host, start time,
+ *   command) when a living process holds it; `E_FILE` when the state directory cannot
+ *   hold a lock (not writable).
+ */
+export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
+  const key = join(stateDir);
+  const existing = held.get(key);
+  if (existing) {
+    existing.count++;
+    const inner = existing.lock;
+    let released = false;
+    return {
+      holder: inner.holder,
+      get compromised() {
+        return inner.compromised;
+      },
+      verify: () => inner.verify(),
+      release: async () => {
+        if (released) return;
+        released = true;
+        await releaseOne(key);
+      },
+    };
+  }
+  await mkdir(stateDir, { recursive: true });
+  const lockPath = join(stateDir, LOCK_DIR);
+  const holderPath = join(stateDir, LOCK_HOLDER_FILE);
+  let compromised: Error | undefined;
+  const options: lockfile.LockOptions = {
+    lockfilePath: lockPath,
+    realpath: false,
+    retries: 0,
+    stale: LOCK_STALE_MS,
+    update: 5_000,
+    onCompromised: (err) => {
+      compromised = err; // proper-lockfile's default throws from a timer and kills the process
+    },
+  };
+
+  let recovered: HeldLock['recovered'];
+  let release: () => Promise<void>;
+  // A lock directory that is already stale now will be taken over by proper-lockfile: say so.
+  const before = await stat(lockPath).catch(() => undefined);
+  const current = before === undefined ? undefined : await readHolder(stateDir);
+  // Never on time alone while its holder lives on this machine (stopped, asleep: not refreshing).
+  if (current && isOnThisMachine(current) && isRecordedProcessAlive(current)) throw lockedError(stateDir, current);
+  const staleBefore = before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS ? (current ?? { unknown: true as const }) : undefined;
+  try {
+    release = await lockfile.lock(stateDir, options);
+    recovered = staleBefore;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockError(stateDir, err);
+    const holder = await readHolder(stateDir);
+    if (!holder || !isOnThisMachine(holder) || isRecordedProcessAlive(holder)) throw lockedError(stateDir, holder);
+    // The holder died on this host: move its lock aside (atomic, so only one of several
+    // recovering processes gets it) and take a fresh one.
+    const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
+    try {
+      await rename(lockPath, aside);
+    } catch {
+      throw lockedError(stateDir, await readHolder(stateDir));
+    }
+    await rm(aside, { recursive: true, force: true });
+    recovered = holder;
+    try {
+      release = await lockfile.lock(stateDir, options);
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw lockedError(stateDir, await readHolder(stateDir));
+      throw lockError(stateDir, again);
+    }
+  }
+
+  const holder: LockHolder = {
+    ...thisProcess(),
+    startedAt: new Date().toISOString(),
+    command,
+    ino: (await stat(lockPath)).ino,
+    token: randomBytes(8).toString('hex'),
+  };
+  await writeFileAtomic(holderPath, `${JSON.stringify(holder, null, 2)}\n`);
+  let released = false;
+  const lock: HeldLock = {
+    holder,
+    recovered,
+    get compromised() {
+      return compromised;
+    },
+    verify: async () => {
+      if (compromised) return compromised.message;
+      const now = await readHolder(stateDir);
+      if (now?.token !== holder.token) return now ? `pid ${now.pid} on host "${now.host}" holds it now` : 'its holder file is gone';
+      return undefined;
+    },
+    release: async () => {
+      if (released) return;
+      released = true;
+      await releaseOne(key);
+    },
+  };
+  held.set(key, {
+    count: 1,
+    lock,
+    release: async () => {
+      await rm(holderPath, { force: true });
+      await release().catch(() => undefined); // already released when compromised
+    },
+  });
+  return lock;
+}
+
+async function releaseOne(key: string): Promise<void> {
+  const entry = held.get(key);
+  if (!entry) return;
+  if (--entry.count > 0) return;
+  held.delete(key);
+  await entry.release();
+}
+
+/**
+ * The holder of a content directory's lock, when it is held and the holder file belongs
+ * to the current lock directory.
+ */
+async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
+  let ino: number;
+  try {
+    ino = (await stat(join(stateDir, LOCK_DIR))).ino;
+  } catch {
+    return undefined;
+  }
+  try {
+    const h = JSON.parse(await readFile(join(stateDir, LOCK_HOLDER_FILE), 'utf8')) as Partial<LockHolder>;
+    if (typeof h.pid !== 'number' || typeof h.host !== 'string' || h.ino !== ino) return undefined;
+    const holder: LockHolder = { pid: h.pid, host: h.host, startedAt: String(h.startedAt), command: String(h.command), ino };
+    if (typeof h.procStart === 'string') holder.procStart = h.procStart;
+    if (typeof h.machine === 'string') holder.machine = h.machine;
+    if (typeof h.token === 'string') holder.token = h.token;
+    return holder;
+  } catch {
+    return undefined;
+  }
+}
+
+function lockedError(stateDir: string, holder: LockHolder | undefined): ChangelogSyncError {
+  const who = holder
+    ? `pid ${holder.pid} on host "${holder.host}", running \`${holder.command}\` since ${holder.startedAt}`
+    : 'a process that has not recorded itself yet (it took the lock a moment ago)';
+  return new ChangelogSyncError('E_LOCKED', `another changelog-sync process holds the lock of this content directory: ${who}`, {
+    file: join(stateDir, LOCK_DIR),
+    hint: `wait for it to finish and run again. A lock left by a process that died is taken over automatically: at once on the same host (never while its process lives, even stopped), after ${LOCK_STALE_MS / 1000} s when it was taken on another host`,
+  });
+}
+
+function lockError(stateDir: string, cause: unknown): ChangelogSyncError {
+  return new ChangelogSyncError('E_FILE', `cannot take the lock ${join(stateDir, LOCK_DIR)}: ${(cause as Error).message}`, {
+    file: join(stateDir, LOCK_DIR),
+    cause,
+    hint: 'check that the state directory is writable',
+  });
+}

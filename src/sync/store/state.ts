@@ -1,0 +1,190 @@
+/**
+ * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed with the
+ * content, records per remote identifier the file that mirrors it, the hash of the remote
+ * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
+ * holds the daily request ledger of the rate budget, so that it holds across runs of a
+ * scheduled job: kept out of git (it changes every run), the workflow's cache carries it
+ * from one run to the next (docs/github-actions.md).
+ *
+ * @module
+ */
+import { isUtf8 } from 'node:buffer';
+import { hash } from 'node:crypto';
+import { sha256 } from '../../core/hash.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { ChangelogSyncError } from '../../core/errors.js';
+import type { DailyLedger } from '../../service/rate-budget.js';
+import { failpoint } from '../../core/failpoint.js';
+import { fileStep } from '../../core/file-error.js';
+
+/** What the state knows of one remote entry. */
+export interface EntryState {
+  /** Path of the mirroring file, relative to the content directory, with `/` separators. */
+  file: string;
+  /** sha256 of the remote entry as last pulled; `null` when it was pushed and never pulled. */
+  remoteHash: string | null;
+  /** {@link contentHash} of the file as last written by pull or push. */
+  localHash: string;
+  /**
+   * {@link syncedHash} of the file as last written: of what the service owns (its fields
+   * and the body). A file that differs from `localHash` only in the writer's own fields
+   * (`tags`, unknown fields) is not an edit: the next remote change rewrites it and keeps them.
+   */
+  syncedHash?: string;
+}
+
+/** The whole sync state. */
+export interface SyncState {
+  version: 1;
+  /** Identifier of the workspace this content directory mirrors. */
+  workspace?: string;
+  /** Per remote identifier (an object without prototype: an identifier is data, even `__proto__`). */
+  entries: Record<string, EntryState>;
+}
+
+/** File names inside the state directory. */
+const STATE_FILE = 'state.json';
+/** The rate budget's daily ledger, in the state directory (never committed: see `commit-back.ts`). */
+export const BUDGET_FILE = 'budget.json';
+export const JOURNAL_FILE = 'journal.json';
+export const CONFLICTS_DIR = 'conflicts';
+
+/**
+ * The hash pull records for a file: sha256 of its bytes with CRLF line ends read as LF,
+ * so that a checkout with `core.autocrlf` does not look like an edit of every file.
+ */
+export function contentHash(raw: string | Buffer): string {
+  // Bytes that are valid UTF-8 without a CR hash as they are: the same digest as their
+  // text, without decoding and re-encoding every file of a no-op pull.
+  if (typeof raw !== 'string' && raw.indexOf(13) === -1 && isUtf8(raw)) return hash('sha256', raw, 'hex');
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
+}
+
+/** The fields of an entry file that mirror the service (the rest is the writer's own). */
+export interface SyncedFields {
+  title: string;
+  slug?: string | undefined;
+  publish_at?: string | undefined;
+  notify_subscribers?: boolean | undefined;
+  status?: string | undefined;
+  identifier?: string | undefined;
+}
+
+/** sha256 of the part of an entry file that mirrors the service: its fields and the body (trimmed, LF line ends). */
+export function syncedHash(fields: SyncedFields, body: string): string {
+  const f = fields;
+  const text = JSON.stringify([f.title.trim(), f.slug ?? null, f.publish_at ?? null, f.notify_subscribers ?? null, f.status ?? null, f.identifier ?? null, body.replace(/\r\n/g, '\n').trim()]);
+  return hash('sha256', text, 'hex');
+}
+
+/**
+ * sha256 of a remote entry as the service listed it: every field, in the service's order,
+ * each written as its name and value with their lengths (unambiguous); a string value
+ * as it is, any other as JSON. Serialising the whole entry as JSON instead escapes every
+ * quote and line end of the HTML content and took most of the time of hashing a
+ * 10,000-entry listing.
+ */
+export function remoteHash(entry: object): string {
+  let text = '';
+  for (const [key, value] of Object.entries(entry)) {
+    const v = typeof value === 'string' ? `s${value}` : `j${String(JSON.stringify(value))}`;
+    text += `${key.length}:${key}${v.length}:${v};`;
+  }
+  return hash('sha256', text, 'hex');
+}
+
+/**
+ * The conflict copy of a remote entry, relative to the state directory:
+ * `conflicts/<identifier>.md`, or a hash of the identifier when it is not a plain
+ * `[A-Za-z0-9_-]` name (an identifier never chooses a path).
+ */
+export function conflictFile(identifier: string): string {
+  const safe = /^[A-Za-z0-9_-]{1,100}$/.test(identifier) ? identifier : `id-${sha256(identifier).slice(0, 32)}`;
+  return `${CONFLICTS_DIR}/${safe}.md`;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ChangelogSyncError('E_FILE', `cannot read ${path}: ${(err as Error).message}`, { file: path, cause: err });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(cause as Error).message}`, {
+      file: path,
+      cause,
+      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
+    });
+  }
+}
+
+/**
+ * Writes JSON atomically (temp file, fsync, rename), only when the text changed.
+ * @returns true when the file was written.
+ */
+export async function writeJsonIfChanged(path: string, value: unknown, tmpfileCreated?: () => void): Promise<boolean> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    if ((await readFile(path, 'utf8')) === text) return false;
+  } catch {
+    /* missing: write it */
+  }
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFileAtomic(path, text, tmpfileCreated ? { tmpfileCreated } : {});
+  return true;
+}
+
+/**
+ * Loads `.changelog/state.json`; an empty state when it does not exist.
+ * @throws {ChangelogSyncError} `E_FILE` when it exists but is unreadable or not a state.
+ */
+export async function loadState(stateDir: string): Promise<SyncState> {
+  const path = join(stateDir, STATE_FILE);
+  const json = (await readJson(path)) as SyncState | undefined;
+  if (json === undefined) return { version: 1, entries: Object.create(null) as Record<string, EntryState> };
+  if (json.version !== 1 || typeof json.entries !== 'object' || json.entries === null || Array.isArray(json.entries)) {
+    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1)`, {
+      file: path,
+      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
+    });
+  }
+  return { version: 1, workspace: json.workspace, entries: Object.assign(Object.create(null) as Record<string, EntryState>, json.entries) };
+}
+
+/**
+ * Saves the state atomically when it changed. @returns true when written.
+ * @throws {ChangelogSyncError} `E_FILE` naming `state.json` when it cannot be written.
+ */
+export async function saveState(stateDir: string, state: SyncState): Promise<boolean> {
+  // Sorted by identifier so that the committed file diffs cleanly.
+  const entries = Object.fromEntries(Object.entries(state.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Object.fromEntries defines own properties, so an identifier `__proto__` is kept as data.
+  const path = join(stateDir, STATE_FILE);
+  const written = await fileStep({ file: path, step: 'saving the sync state' }, () =>
+    writeJsonIfChanged(path, { version: 1, workspace: state.workspace, entries }, () => failpoint('state:tmp-created')),
+  );
+  if (written) failpoint('state:after-save');
+  return written;
+}
+
+/** Loads the rate budget's daily ledger (`.changelog/budget.json`). */
+export async function loadLedger(stateDir: string): Promise<DailyLedger> {
+  const json = (await readJson(join(stateDir, BUDGET_FILE))) as { ledger?: DailyLedger } | undefined;
+  return Array.isArray(json?.ledger) ? json.ledger : [];
+}
+
+/**
+ * Saves the daily ledger when it changed.
+ * @throws {ChangelogSyncError} `E_FILE` naming `budget.json` when it cannot be written.
+ */
+export async function saveLedger(stateDir: string, ledger: DailyLedger): Promise<boolean> {
+  const path = join(stateDir, BUDGET_FILE);
+  return fileStep({ file: path, step: "saving the day's request ledger" }, () => writeJsonIfChanged(path, { ledger }));
+}

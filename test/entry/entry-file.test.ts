@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { ChangelogSyncError, ValidationError } from '../../src/core/errors.js';
+import { entryFileName, parseEntryFile, slugify } from '../../src/entry/entry-file.js';
+import { isRealDate } from '../../src/entry/frontmatter.js';
+import { addFrontmatterFields, serializeEntryFile } from '../../src/entry/frontmatter-writer.js';
+
+describe('parseEntryFile', () => {
+  it('reads the known fields, turns a YAML date back into YYYY-MM-DD, keeps unknown fields', () => {
+    const f = parseEntryFile('e.md', '---\ntitle: Hello\npublish_at: 2026-11-22\nis_published: true\ntags: API\nowner: docs-team\n---\n\nBody *text*.\n');
+    expect(f.data).toEqual({ title: 'Hello', publish_at: '2026-11-22', is_published: true, tags: ['API'] });
+    expect(f.extra).toEqual({ owner: 'docs-team' });
+    expect(f.body.trim()).toBe('Body *text*.');
+  });
+
+  it('never runs ---js frontmatter', () => {
+    (globalThis as Record<string, unknown>).__pwned = false;
+    const text = '---js\n{ title: (globalThis.__pwned = true, "x") }\n---\nbody\n';
+    expect(() => parseEntryFile('evil.md', text)).toThrow(ChangelogSyncError);
+    expect(() => parseEntryFile('evil.md', text)).toThrow(/frontmatter language "js" is not allowed/);
+    expect((globalThis as Record<string, unknown>).__pwned).toBe(false);
+  });
+
+  it('reports invalid YAML with file and line', () => {
+    try {
+      parseEntryFile('bad.md', '---\ntitle: ok\npublish_at: [unclosed\n---\nbody\n');
+      throw new Error('no error');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ChangelogSyncError);
+      expect((err as ChangelogSyncError).code).toBe('E_FILE');
+      expect((err as ChangelogSyncError).file).toBe('bad.md');
+      expect((err as ChangelogSyncError).message).toMatch(/^bad\.md:\d+: invalid YAML frontmatter/);
+    }
+  });
+
+  it('names the field and the fix for schema errors', () => {
+    try {
+      parseEntryFile('x.md', '---\ntitle: T\npublish_at: 22/11/2026\n---\n');
+      throw new Error('no error');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      const v = err as ValidationError;
+      expect(v.field).toBe('publish_at');
+      expect(v.line).toBe(3);
+      expect(v.message).toContain('x.md: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD');
+    }
+    expect(() => parseEntryFile('y.md', '---\nslug: a\n---\n')).toThrow(/y\.md: title: is required/);
+    expect(() => parseEntryFile('z.md', '---\ntitle: T\nis_published: "yes"\n---\n')).toThrow(/is_published: must be true or false/);
+  });
+
+  it('refuses invalid UTF-8 and NUL bytes', () => {
+    expect(() => parseEntryFile('u.md', Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]))).toThrow(/not valid UTF-8/);
+    expect(() => parseEntryFile('n.md', '---\ntitle: a\u0000b\n---\n')).toThrow(/n\.md:2: contains a NUL byte/);
+  });
+});
+
+describe('serializeEntryFile', () => {
+  it('round-trips titles with YAML-significant characters, quotes, newlines, emoji and RTL text', () => {
+    for (const title of ['Fix: exports # 2', '"Smart" filters', "it's - [not] a list", 'line one\nline two', 'Dark mode 🌙', 'עדכון גרסה', 'yes', '2026-01-01', '@here', '- dash']) {
+      const text = serializeEntryFile({ title, identifier: 'id' }, 'body');
+      expect(parseEntryFile('t.md', text).data.title).toBe(title);
+    }
+  });
+
+  it('writes every string so that it reads back exactly (random strings over YAML\'s hard characters)', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = [...'aZ09 :#-?[]{},&*!|>\'"%@`~.\\/\t\n\r=+_()', '\u0000', '\u0007', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029', '\ufeff', '\ufffe', '🌙', 'ע', '\u202e', 'ß', 'é'];
+    const words = ['yes', 'No', 'null', '~', 'true', 'FALSE', 'on', '0x1F', '1e3', '.inf', '2026-01-01', '12:30', '---', '...', '<<'];
+    const samples: string[] = [...words];
+    for (let i = 0; i < 3000; i++) samples.push(Array.from({ length: 1 + Math.floor(rnd() * 10) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join(''));
+    for (const s of samples) {
+      const text = serializeEntryFile({ title: s.trim() ? s : `x${s}`, status: s, slug: s, identifier: 'id' }, 'body');
+      const f = parseEntryFile('t.md', text);
+      expect(f.data.status, JSON.stringify(s)).toBe(s);
+      expect(f.data.slug, JSON.stringify(s)).toBe(s);
+      expect(f.data.title).toBe(s.trim() ? s : `x${s}`);
+    }
+    const id = '9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57';
+    expect(serializeEntryFile({ title: 'T', identifier: id }, 'b')).toContain(`identifier: ${id}\n`);
+  });
+
+  it('writes known fields in a fixed order, then unknown ones', () => {
+    const text = serializeEntryFile({ identifier: 'i', title: 'T', status: 'published' }, 'b', { zeta: 1, alpha: 2 });
+    expect(text).toBe('---\ntitle: T\nstatus: published\nidentifier: i\nzeta: 1\nalpha: 2\n---\n\nb\n');
+  });
+});
+
+describe('addFrontmatterFields', () => {
+  it('adds lines before the closing --- and keeps every other byte', () => {
+    const original = '---\r\ntitle:   "Spaced"   # a comment\r\ncustom: [1, 2]\r\n---\r\n\r\nBody\r\n';
+    const out = addFrontmatterFields('f.md', original, { slug: 'spaced', identifier: 'abc' });
+    expect(out).toBe('---\r\ntitle:   "Spaced"   # a comment\r\ncustom: [1, 2]\r\nslug: spaced\r\nidentifier: abc\r\n---\r\n\r\nBody\r\n');
+  });
+  it('refuses a file without frontmatter', () => {
+    expect(() => addFrontmatterFields('f.md', 'no frontmatter', { identifier: 'x' })).toThrow(/no frontmatter block/);
+  });
+});
+
+describe('names', () => {
+  it('slugify gives what @sindresorhus/slugify gives (its fast path for strings that already are slugs included)', async () => {
+    const lib = (await import('@sindresorhus/slugify')).default;
+    const samples = ['new-export-api', 'a', 'a-b-c', 'x1-2y', 'abc--def', '-a', 'a-', 'a_b', 'Abc', '123', 'a-1-', 'Dark mode 🌙', 'Über & Co', 'v2.4.1', 'CON', '../../etc/x', 'user_id', 'ÅÄÖ-åäö'];
+    for (const s of samples) expect(slugify(s), s).toBe(lib(s, { decamelize: false }) || 'entry');
+  });
+
+  it('derives ASCII slugs', () => {
+    expect(slugify('Dark mode is here 🌙')).toBe('dark-mode-is-here');
+    expect(slugify('Über & Co: v2.4')).toBe('ueber-and-co-v2-4');
+  });
+  it('keeps hostile slugs inside entries/ with portable names', () => {
+    expect(entryFileName('2026-01-02T00:00:00.000000Z', '../../etc/x')).toBe('2026-01-02-etc-x.md');
+    expect(entryFileName('2026-01-02', 'a/b')).toBe('2026-01-02-a-b.md');
+    expect(entryFileName('2026-01-02', 'CON')).toBe('2026-01-02-con.md');
+    expect(entryFileName('2026-01-02', 'x'.repeat(300)).length).toBeLessThanOrEqual(100);
+    expect(entryFileName(null, 'x', 'ab12-cd34-ef')).toBe('undated-x-ab12cd34.md');
+  });
+});
+
+describe('isRealDate', () => {
+  it('agrees with the calendar on every day from 1899 to 2101, and refuses days that do not exist', () => {
+    // The calendar's answer, from Date: a day exists when it survives a round trip.
+    const viaDate = (s: string) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    };
+    let checked = 0;
+    const disagreements: string[] = [];
+    for (let year = 1899; year <= 2101; year++) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const s = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          if (isRealDate(s) !== viaDate(s)) disagreements.push(s);
+          checked++;
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(checked).toBe(203 * 14 * 33);
+    for (const s of ['2024-02-29', '2000-02-29']) expect(isRealDate(s), s).toBe(true);
+    for (const s of ['2023-02-29', '1900-02-29', '2024-04-31', '2024-1-01', '24-01-01', '2024-01-01T00:00:00Z', '']) expect(isRealDate(s), s).toBe(false);
+  });
+});

@@ -1,0 +1,81 @@
+// The Subscribe page and the feeds' stylesheet, as a build writes them under a base path: the
+// site's and every tag's feed URLs, absolute; the hosted page's email sign-up only for a
+// public workspace whose hosted page is known; the widget's snippet; the header's and the
+// footer's "Subscribe" link to it; each Atom and RSS feed names /<base>/feed.xsl, which
+// escapes what it shows (xsl:value-of, never disable-output-escaping). An XML parser
+// (saxes) reads the feeds and the stylesheet: well-formed, the stylesheet's PI before the root.
+import { join } from 'node:path';
+import { SaxesParser } from 'saxes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
+import { buildSite } from '../../../src/site/build/build.js';
+import { useTempDir } from '../../helpers/cli.js';
+import { readSite, WORKSPACE, writeContent } from '../../helpers/site-fixture.js';
+
+const SITE = 'https://acme.github.io/changelog/';
+const EVIL = '<b>Bold</b> & "co"';
+
+/** The processing instructions before the root element, and whether the document is well-formed. */
+function prolog(xml: string): Array<{ target: string; body: string }> {
+  const pis: Array<{ target: string; body: string }> = [];
+  let root = false;
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('processinginstruction', (pi) => (root ? undefined : pis.push({ target: pi.target, body: pi.body })));
+  parser.on('opentag', () => (root = true));
+  parser.write(xml).close();
+  return pis;
+}
+
+describe('the Subscribe page and the feeds stylesheet', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+  const build = async (name: string, workspace: Record<string, unknown>, hostedPageUrl?: string | false) => {
+    const content = await writeContent(join(dir, name), { workspace, entries: [{ title: 'Tagged', date: '2026-03-01', tags: ['New', EVIL] }] });
+    const out = join(dir, name, '_site');
+    await buildSite({ contentDir: content, siteDir: PACKAGED_SITE_DIR, outputDir: out, siteUrl: SITE, root: dir, search: false, baseUrl: 'https://service.example.com', hostedPageUrl });
+    return out;
+  };
+  let out: string;
+  beforeAll(async () => {
+    out = await build('public', WORKSPACE);
+  });
+
+  it('lists the feeds of the site and of each tag by absolute URL under the base path, escaped', async () => {
+    const page = await readSite(out, 'subscribe/index.html');
+    for (const feed of ['feed.xml', 'rss.xml', 'feed.json', 'tags/new/feed.xml']) expect(page).toContain(`<code class="copy-text">${SITE}${feed}</code>`);
+    expect(page).toContain('&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;co&quot;');
+    expect(page).not.toContain('<b>Bold</b>');
+    // The widget's snippet, as text to copy.
+    expect(page).toContain(`&lt;script src=&quot;${SITE}widget.js&quot; data-target=&quot;#whats-new&quot; defer&gt;&lt;/script&gt;`);
+  });
+
+  it('"Subscribe" in the header and the footer opens it, not the raw feed', async () => {
+    const index = await readSite(out, 'index.html');
+    expect(index).toMatch(/<li><a href="\/changelog\/subscribe\/">Subscribe<\/a><\/li>/);
+    expect(index).toContain('<p class="feeds"><a href="/changelog/subscribe/">Subscribe</a>');
+    expect(await readSite(out, 'sitemap.xml')).toContain(`<loc>${SITE}subscribe/</loc>`);
+  });
+
+  it("the email sign-up links the hosted page: the service's <root>/<slug>, or the configured one; none when private, unknown or off", async () => {
+    expect(await readSite(out, 'subscribe/index.html')).toContain('sign up on <a href="https://service.example.com/acme" rel="noopener">');
+    const configured = await build('configured', WORKSPACE, 'https://updates.acme.example/');
+    expect(await readSite(configured, 'subscribe/index.html')).toContain('sign up on <a href="https://updates.acme.example/" rel="noopener">');
+    const off = await build('off', WORKSPACE, false);
+    expect(await readSite(off, 'subscribe/index.html')).not.toContain('id="email"');
+    const content = await writeContent(join(dir, 'private'), { workspace: { ...WORKSPACE, is_public: false }, entries: [{ title: 'Private', date: '2026-03-01' }] });
+    const privateOut = join(dir, 'private', '_site');
+    await buildSite({ contentDir: content, siteDir: PACKAGED_SITE_DIR, outputDir: privateOut, siteUrl: SITE, root: dir, search: false, baseUrl: 'https://service.example.com', allowPrivate: true });
+    expect(await readSite(privateOut, 'subscribe/index.html')).not.toContain('id="email"');
+  });
+
+  it('every Atom and RSS feed names the stylesheet under the base path; the stylesheet escapes what it shows', async () => {
+    for (const feed of ['feed.xml', 'rss.xml', 'tags/new/feed.xml', 'tags/new/rss.xml']) {
+      expect(prolog(await readSite(out, feed)), feed).toContainEqual({ target: 'xml-stylesheet', body: 'type="text/xsl" href="/changelog/feed.xsl"' });
+    }
+    const xsl = await readSite(out, 'feed.xsl');
+    expect(prolog(xsl)).toEqual([]);
+    expect(xsl).toContain('<xsl:value-of select="atom:title"/>');
+    expect(xsl).not.toContain('disable-output-escaping');
+    expect(xsl).toContain(`<a href="${SITE}subscribe/">All the ways to subscribe to Acme</a>`);
+  });
+});

@@ -1,0 +1,169 @@
+// The build cache (src/site/cache/build-cache.ts), through the real CLI and the real Eleventy
+// build: a build that takes its bodies from the cache writes the same bytes as one that
+// renders them all; anything that may change a body's HTML (the body, the templates, the
+// base path, the tool's version) makes the cache unused; a corrupt cache is ignored with a
+// note. Correctness only: speed is the benchmark's (`npm run bench -- build`).
+import { cp, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_FILE } from '../../../src/site/cache/build-cache.js';
+import { DEFAULT_CACHE_DIR, PACKAGE_ROOT } from '../../../src/core/config.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
+import { dailyEntries, pngHeader, writeContent } from '../../helpers/site-fixture.js';
+
+const SITE_URL = 'https://acme.github.io/changelog/';
+
+interface Built {
+  code: number | null;
+  stderr: string;
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages?: { rendered: number; reused: number; note?: string } };
+}
+
+/** Every file of a built site, by path relative to it. */
+async function siteFiles(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const d of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (d.isFile()) out.set(relative(dir, join(d.parentPath, d.name)), await readFile(join(d.parentPath, d.name)));
+  }
+  return out;
+}
+
+/** The paths whose bytes differ between two sites (or that only one has). */
+async function differences(a: string, b: string): Promise<string[]> {
+  const [x, y] = await Promise.all([siteFiles(a), siteFiles(b)]);
+  const names = new Set([...x.keys(), ...y.keys()]);
+  return [...names].filter((n) => !x.get(n) || !y.get(n) || !x.get(n)!.equals(y.get(n)!)).sort();
+}
+
+// Each test runs several builds: minutes on a busy machine.
+describe('the build cache, through the CLI', { timeout: 300_000 }, () => {
+  let dir: string;
+  let outputs = 0;
+  useTempDir((d) => (dir = d));
+
+  /** `changelog-sync --json build` into a new output folder; the folder and the result. */
+  async function build(args: string[] = [], env: Record<string, string> = {}, cli?: string): Promise<Built & { out: string }> {
+    const out = join(dir, `out-${++outputs}`);
+    const r = await runCli(['--json', 'build', ...args], { cwd: dir, cli, env: { CHANGELOG_SITE_URL: SITE_URL, CHANGELOG_OUTPUT_DIR: out, ...env }, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { cache?: Built['cache'] };
+    return { code: r.code, stderr: r.stderr, cache: json.cache, out };
+  }
+  const cacheFile = () => join(dir, DEFAULT_CACHE_DIR, CACHE_FILE);
+
+  beforeAll(async () => {
+    await writeContent(dir, {
+      entries: [
+        ...dailyEntries(6, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])),
+        {
+          title: 'Code, pictures and links',
+          date: '2026-03-15',
+          tags: ['New'],
+          body: 'A chart:\n\n![Chart](/images/chart.png)\n\n```js\nconst answer = 42;\n```\n\nSee [the previous update](/entries/update-6/).\n',
+        },
+      ],
+      images: { 'chart.png': pngHeader(640, 360) },
+    });
+  });
+
+  it('a build from the cache writes the same bytes as one that renders every body', async () => {
+    const cold = await build(['--no-cache']);
+    expect(cold.cache).toBeUndefined();
+    expect(existsSync(cacheFile())).toBe(false); // --no-cache neither reads nor writes it
+    const first = await build();
+    expect(first.cache).toMatchObject({ hits: 0, rendered: 7 });
+    expect(first.cache?.note).toBeUndefined();
+    const warm = await build();
+    expect(warm.cache).toMatchObject({ hits: 7, rendered: 0 });
+    // The page cache: 7 entry pages, 1 index page, the pages of New and Fix.
+    expect(first.cache?.pages).toEqual({ rendered: 10, reused: 0 });
+    expect(warm.cache?.pages).toEqual({ rendered: 0, reused: 10 });
+    expect(await differences(cold.out, first.out)).toEqual([]);
+    expect(await differences(cold.out, warm.out)).toEqual([]);
+    // Without --json, the summary says it too.
+    const text = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, CHANGELOG_OUTPUT_DIR: join(dir, `out-${++outputs}`) }, timeoutMs: 120_000 });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Built 1\d pages \(\d+ files, 7 entries searchable\) into .* in [\d.]+s; 0 pages rendered, 10 from the page cache$/m);
+  });
+
+  it('a changed entry is rendered again, the others come from the cache, and the site is the cold one', async () => {
+    await build(); // the cache of the content as it is
+    const file = join(dir, 'content/entries/2026-03-15-code-pictures-and-links.md');
+    const before = await readFile(file, 'utf8');
+    await writeFile(file, before.replace('const answer = 42;', 'const answer = 43;'));
+    try {
+      const warm = await build();
+      expect(warm.cache).toMatchObject({ hits: 6, rendered: 1 });
+      const page = await readFile(join(warm.out, 'entries/code-pictures-and-links/index.html'), 'utf8');
+      expect(page).toContain('43');
+      expect(page).not.toContain('answer = 42');
+      const cold = await build(['--no-cache']);
+      expect(await differences(cold.out, warm.out)).toEqual([]);
+    } finally {
+      await writeFile(file, before);
+    }
+  });
+
+  it('another template set, another base path or another tool version: the cache is not used', async () => {
+    await build();
+    // A team's template over the packaged ones.
+    await mkdir(join(dir, 'site/_includes'), { recursive: true });
+    await cp(join(PACKAGE_ROOT, 'site/_includes/footer.njk'), join(dir, 'site/_includes/footer.njk'));
+    await writeFile(join(dir, 'site/_includes/footer.njk'), `${await readFile(join(dir, 'site/_includes/footer.njk'), 'utf8')}<!-- team -->\n`);
+    const templated = await build();
+    expect(templated.cache).toMatchObject({ hits: 0, rendered: 7 });
+    expect(templated.cache?.note).toMatch(/other templates/);
+    expect(templated.stderr).toContain('was not used');
+    expect((await build()).cache).toMatchObject({ hits: 7, rendered: 0 });
+
+    // Another base path (the site URL's path).
+    const moved = await build([], { CHANGELOG_SITE_URL: 'https://acme.github.io/other/' });
+    expect(moved.cache).toMatchObject({ hits: 0, rendered: 7 });
+    const page = await readFile(join(moved.out, 'index.html'), 'utf8');
+    expect(page).toContain('href="/other/feed.xml"');
+    expect(page).not.toContain('/changelog/');
+    expect((await build()).cache).toMatchObject({ hits: 0, rendered: 7 }); // and back: the other one's cache
+
+    // The same tool copied: same code, same version, the cache is used; a new version: not.
+    const tool = async (name: string, version: string) => {
+      const root = join(dir, name);
+      await mkdir(root);
+      await cp(join(PACKAGE_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+      await cp(join(PACKAGE_ROOT, 'site'), join(root, 'site'), { recursive: true });
+      await symlink(join(PACKAGE_ROOT, 'node_modules'), join(root, 'node_modules'));
+      const pkg = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+      await writeFile(join(root, 'package.json'), JSON.stringify({ ...pkg, version }));
+      return join(root, 'dist/cli.js');
+    };
+    const current = (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect((await build([], {}, await tool('tool-same', current))).cache).toMatchObject({ hits: 7, rendered: 0 });
+    const upgraded = await build([], {}, await tool('tool-next', `${current}-next.1`));
+    expect(upgraded.cache).toMatchObject({ hits: 0, rendered: 7 });
+  });
+
+  it('a corrupt or cut-short cache is ignored with a note, and the site is the cold one', async () => {
+    await build();
+    const text = await readFile(cacheFile(), 'utf8');
+    const cold = await build(['--no-cache']);
+    // Cut short, as a killed write without the atomic rename would leave it.
+    await writeFile(cacheFile(), text.slice(0, Math.floor(text.length / 2)));
+    const cut = await build();
+    expect(cut.cache).toMatchObject({ hits: 0, rendered: 7 });
+    expect(cut.cache?.note).toMatch(/corrupt or incomplete/);
+    expect(cut.stderr).toMatch(/build cache .* was not used: it is corrupt or incomplete/);
+    expect(await differences(cold.out, cut.out)).toEqual([]);
+    // The same length, one body changed: the checksum finds it; a stale body is never served.
+    const at = text.indexOf('answer');
+    await writeFile(cacheFile(), `${text.slice(0, at)}ANSWER${text.slice(at + 6)}`);
+    const flipped = await build();
+    expect(flipped.cache).toMatchObject({ hits: 0, rendered: 7 });
+    expect(flipped.cache?.note).toMatch(/checksum/);
+    expect(await differences(cold.out, flipped.out)).toEqual([]);
+    // Not JSON at all.
+    await writeFile(cacheFile(), 'not a cache');
+    expect((await build()).cache?.note).toMatch(/corrupt/);
+    // Each of those builds wrote a good cache again.
+    expect((await build()).cache).toMatchObject({ hits: 7, rendered: 0 });
+  });
+});

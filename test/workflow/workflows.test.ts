@@ -1,0 +1,233 @@
+// The GitHub workflows: validated by a well-kept validator (@action-validator), and the
+// properties the scheduled job must have asserted one by one.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CACHE_DIR } from '../../src/core/config.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
+// `require.resolve` by that name: knip reads it as a use of the package.
+const VALIDATOR = require.resolve('@action-validator/cli/cli.mjs');
+const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', '.github/workflows/ci.yml'];
+
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string; 'continue-on-error'?: boolean };
+type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string | string[]; environment?: unknown; if?: string; outputs?: Record<string, string> };
+type Workflow = { on: Record<string, unknown>; permissions?: Record<string, string>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; jobs: Record<string, Job> };
+
+const load = (path: string): Workflow => yaml.load(readFileSync(`${ROOT}/${path}`, 'utf8')) as Workflow;
+
+describe('workflow files', () => {
+  it.each(WORKFLOWS)('%s passes action-validator', (path) => {
+    // Throws (and fails the test) on a non-zero exit: a schema violation.
+    const out = execFileSync(process.execPath, [VALIDATOR, `${ROOT}/${path}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(out).not.toMatch(/error/i);
+  });
+
+  it('the validator does reject a broken workflow (so the check above can fail)', () => {
+    const broken = `${ROOT}/test-artifacts/broken.yml`;
+    execFileSync('mkdir', ['-p', `${ROOT}/test-artifacts`]);
+    execFileSync('sh', ['-c', `printf 'name: x\\non: push\\njobs:\\n  a:\\n    runs-on: ubuntu-latest\\n    stepz: []\\n' > ${broken}`]);
+    expect(() => execFileSync(process.execPath, [VALIDATOR, broken], { stdio: 'pipe' })).toThrow();
+  });
+});
+
+describe('the scheduled changelog workflow', () => {
+  const wf = load('.github/workflows/changelog.yml');
+  const text = readFileSync(`${ROOT}/.github/workflows/changelog.yml`, 'utf8');
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+
+  it("runs hourly, on demand, and on pushes to main that touch the site's inputs", () => {
+    const schedule = wf.on.schedule as Array<{ cron: string }>;
+    expect(schedule).toHaveLength(1);
+    expect(schedule[0]!.cron).toMatch(/^\d{1,2} \* \* \* \*$/);
+    expect(wf.on).toHaveProperty('workflow_dispatch');
+    expect(wf.on.push).toEqual({ branches: ['main'], paths: ['content/**', 'site/**', 'changelog.config.json', '.eleventy.js', 'package-lock.json'] });
+  });
+
+  it('never runs twice at once', () => {
+    expect(wf.concurrency?.group).toBeTruthy();
+    expect(wf.concurrency?.['cancel-in-progress']).toBe(false);
+  });
+
+  it('has least-privilege permissions: none by default, each job only what it needs', () => {
+    expect(wf.permissions).toEqual({});
+    expect(wf.jobs.sync!.permissions).toEqual({ contents: 'write', pages: 'read' });
+    expect(wf.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+  });
+
+  it('checks out, sets up node with the npm cache, installs from the lock file, syncs', () => {
+    const uses = steps.map((s) => s.uses ?? s.run ?? '');
+    expect(uses.some((u) => u.startsWith('actions/checkout@'))).toBe(true);
+    const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(setup?.with?.cache).toBe('npm');
+    expect(steps.some((s) => s.run?.includes('npm ci'))).toBe(true);
+    expect(steps.some((s) => s.run?.includes('changelog-sync sync'))).toBe(true);
+  });
+
+  it('commits the mirror and the state back as the bot, with [skip ci], through commit-back (rebase and retry), even after a failed build', () => {
+    const commit = steps.find((s) => s.run?.includes('commit-back'))!;
+    // No paths: commit-back takes the configured content and state directories.
+    expect(commit.run).toMatch(/npx --no-install changelog-sync commit-back --attempts [3-5] --message "[^"]*\[skip ci\]"$/m);
+    expect(commit.run).toContain('github-actions[bot]');
+    expect(commit.run).toContain('[skip ci]');
+    expect(commit.if).toBe('${{ !cancelled() }}');
+    // test/workflow/commit-back.test.ts runs this very script against a moved main.
+  });
+
+  it("takes the site URL from actions/configure-pages unless the repository variable is set, the same for sync and build", () => {
+    const sync = wf.jobs.sync!.steps;
+    const pages = sync.findIndex((s) => s.uses?.startsWith('actions/configure-pages@'));
+    expect(pages).toBeGreaterThan(-1);
+    const id = sync[pages]!.id!;
+    expect(id).toBeTruthy();
+    const expected = `\${{ vars.CHANGELOG_SITE_URL || steps.${id}.outputs.base_url }}`;
+    const syncStep = sync.findIndex((s) => s.run?.includes('changelog-sync sync'));
+    const buildStep = sync.findIndex((s) => s.run?.includes('changelog-sync build'));
+    expect(syncStep).toBeGreaterThan(pages);
+    // Both see the same URL: it is one of the inputs sync compares with the last build's.
+    expect(sync[syncStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
+    expect(sync[buildStep]!.env?.CHANGELOG_SITE_URL).toBe(expected);
+    expect(wf.jobs.sync!.env?.CHANGELOG_SITE_URL).toBeUndefined();
+  });
+
+  it("keeps the build cache between runs: restored after npm ci (which empties node_modules/), before the build, at the folder the build uses", () => {
+    const sync = wf.jobs.sync!.steps;
+    const cache = sync.findIndex((s) => s.uses?.startsWith('actions/cache@'));
+    const npmCi = sync.findIndex((s) => s.run?.includes('npm ci'));
+    const build = sync.findIndex((s) => s.run?.includes('changelog-sync build'));
+    expect(cache).toBeGreaterThan(npmCi);
+    expect(cache).toBeLessThan(build);
+    expect(sync[cache]!.with?.path).toBe(DEFAULT_CACHE_DIR);
+    // A new key each run (keys are immutable), the newest restored by prefix.
+    expect(String(sync[cache]!.with?.key)).toContain('${{ github.run_id }}');
+    expect(String(sync[cache]!.with?.key).startsWith(String(sync[cache]!.with?.['restore-keys']))).toBe(true);
+    expect(sync[cache]!.if).toBe(sync[build]!.if);
+  });
+
+  it('builds, uploads and deploys only when site_changed, on a manual run, or on a push', () => {
+    const sync = wf.jobs.sync!.steps;
+    const syncStep = sync.find((s) => s.run?.includes('changelog-sync sync'))!;
+    const build = sync.find((s) => s.run?.includes('changelog-sync build'))!;
+    expect(build.if).toBe(`\${{ steps.${syncStep.id}.outputs.site_changed == 'true' || github.event_name == 'workflow_dispatch' || github.event_name == 'push' }}`);
+    const upload = sync.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!;
+    expect(upload.if).toBe(`\${{ steps.${build.id}.outcome == 'success' }}`);
+    expect(wf.jobs.sync!.outputs?.deploy).toBe(`\${{ steps.${build.id}.outcome == 'success' }}`);
+    expect(wf.jobs.deploy!.needs).toBe('sync');
+    expect(wf.jobs.deploy!.if).toBe("${{ needs.sync.outputs.deploy == 'true' }}");
+  });
+
+  it('forgets the record of a build whose deployment failed, on the branch as it is now (either deployment)', () => {
+    const forget = wf.jobs['forget-build']!;
+    expect(forget.needs).toEqual(['sync', 'deploy', 'push-after-deploy', 'redeploy']);
+    expect(forget.if).toBe(
+      "${{ always() && ((needs.sync.outputs.deploy == 'true' && needs.deploy.result != 'success') || (needs.push-after-deploy.outputs.deploy == 'true' && needs.redeploy.result != 'success')) }}",
+    );
+    expect(forget.permissions).toEqual({ contents: 'write' });
+    expect(forget.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/) as string, with: { ref: '${{ github.ref_name }}' } });
+    const run = forget.steps.map((s) => s.run ?? '').join('\n');
+    expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
+  });
+
+  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/e2e/workflow-images.test.ts runs it)', () => {
+    expect(wf.jobs.sync!.outputs?.awaiting_images).toBe('${{ steps.sync.outputs.awaiting_images }}');
+    const after = wf.jobs['push-after-deploy']!;
+    expect(after.needs).toEqual(['sync', 'deploy']);
+    expect(after.if).toBe("${{ !cancelled() && needs.sync.outputs.awaiting_images == 'true' && needs.deploy.result == 'success' }}");
+    expect(after.permissions).toEqual({ contents: 'write', pages: 'read' });
+    expect(after.env?.CHANGELOG_TOKEN).toBe('${{ secrets.CHANGELOG_TOKEN }}');
+    expect(after.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@/) as string, with: { ref: '${{ github.ref_name }}' } });
+    const upload = after.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))!;
+    const redeploy = wf.jobs.redeploy!;
+    expect(redeploy.needs).toBe('push-after-deploy');
+    expect(redeploy.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+    // Two Pages artifacts in one run: the second has its own name, and the second deployment takes it.
+    expect(upload.with?.name).toBe('github-pages-after-push');
+    expect(redeploy.steps[0]!.with?.artifact_name).toBe(upload.with?.name);
+  });
+
+  it('takes the token from a repository secret and never echoes a secret', () => {
+    expect(wf.jobs.sync!.env?.CHANGELOG_TOKEN).toBe('${{ secrets.CHANGELOG_TOKEN }}');
+    for (const s of steps) expect(s.run ?? '').not.toMatch(/secrets\./);
+    expect(text).not.toMatch(/echo[^\n]*(TOKEN|secrets)/);
+  });
+});
+
+describe('the pull-request check workflow', () => {
+  const wf = load('.github/workflows/changelog-check.yml');
+  const steps = wf.jobs.check!.steps;
+  it('checks the changed entry files with changelog-sync check, read-only, no secret', () => {
+    expect(wf.permissions).toEqual({ contents: 'read' });
+    const run = steps.map((s) => s.run ?? '').join('\n');
+    expect(run).toContain('git diff --name-only');
+    expect(run).toContain('changelog-sync check');
+    expect(readFileSync(`${ROOT}/.github/workflows/changelog-check.yml`, 'utf8')).not.toContain('secrets.');
+  });
+
+  it('runs on every pull request (no paths filter), so that it can be a required check', () => {
+    expect(wf.on).toEqual({ pull_request: null });
+  });
+
+  it('is a quick no-op when no entry changed: the diff comes first, nothing is installed without a change', () => {
+    const diff = steps.findIndex((s) => s.run?.includes('git diff --name-only'));
+    const id = steps[diff]!.id!;
+    expect(id).toBeTruthy();
+    expect(steps[diff]!.run).toMatch(/echo "any=(true|false)" >> "\$GITHUB_OUTPUT"/);
+    const after = steps.slice(diff + 1);
+    expect(after.map((s) => s.uses ?? s.run)).toEqual([expect.stringMatching(/^actions\/setup-node@/), 'npm ci --no-audit --no-fund', expect.stringContaining('changelog-sync check'), expect.stringContaining('changelog-sync build')]);
+    for (const s of after) expect(s.if).toBe(`\${{ steps.${id}.outputs.any == 'true' }}`);
+    expect(steps.slice(0, diff).map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/checkout@/)]);
+  });
+});
+
+describe('workflow hygiene (every workflow, and the copies init writes)', () => {
+  const all = WORKFLOWS.map((path) => ({ path, wf: load(path), text: readFileSync(`${ROOT}/${path}`, 'utf8') }));
+
+  it('pins every action to a full commit SHA, with its version in a comment', () => {
+    let pinned = 0;
+    for (const { path, text } of all) {
+      const lines = text.split('\n').filter((l) => /^\s*(- )?uses:/.test(l));
+      for (const line of lines) {
+        expect(line, `${path}: ${line.trim()}`).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+        pinned++;
+      }
+    }
+    expect(pinned).toBeGreaterThanOrEqual(10);
+  });
+
+  it('pins one action to one commit everywhere (a Dependabot update moves them together)', () => {
+    const pins = new Map<string, Set<string>>();
+    for (const { text } of all) {
+      for (const m of text.matchAll(/uses: (actions\/[\w-]+)(?:\/[\w-]+)?@([0-9a-f]{40}) # (v[\d.]+)/g)) {
+        pins.set(m[1]!, (pins.get(m[1]!) ?? new Set()).add(`${m[2]} ${m[3]}`));
+      }
+    }
+    expect([...pins.keys()].sort()).toEqual(['actions/cache', 'actions/checkout', 'actions/configure-pages', 'actions/deploy-pages', 'actions/setup-node', 'actions/upload-pages-artifact']);
+    for (const [name, versions] of pins) expect([...versions], name).toHaveLength(1);
+  });
+
+  it('gives every job a timeout', () => {
+    for (const { path, wf } of all) {
+      for (const [name, job] of Object.entries(wf.jobs)) expect((job as { 'timeout-minutes'?: number })['timeout-minutes'], `${path}: ${name}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('has a Dependabot configuration for the actions and for npm', () => {
+    const config = yaml.load(readFileSync(`${ROOT}/.github/dependabot.yml`, 'utf8')) as { version: number; updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string } }> };
+    expect(config.version).toBe(2);
+    expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm']);
+    for (const u of config.updates) expect(u).toMatchObject({ directory: '/', schedule: { interval: expect.any(String) as string } });
+  });
+});
+
+describe("the tool's own CI", () => {
+  const wf = load('.github/workflows/ci.yml');
+  it("runs in changelog-sync's own repository (a template), or where the repository variable asks for it: not in a team's repository made from the template", () => {
+    const jobs = Object.values(wf.jobs);
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job.if).toBe("${{ github.event.repository.is_template || vars.CHANGELOG_SYNC_TESTS == 'true' }}");
+  });
+});
