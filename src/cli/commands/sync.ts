@@ -14,7 +14,7 @@ import type { Config } from '../../core/config.js';
 import { isGitHubActions } from '../../core/ci-env.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import type { PushResult } from '../../sync/push/push-run.js';
-import { syncWorkspace } from '../../sync/sync.js';
+import { syncWorkspace } from '../../sync/sync-job.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
@@ -63,7 +63,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     const pushBar = reporter.counter('push');
     /** The pull stage's result, for the report of a push an error stopped. */
     let pullStage: PullResult | undefined;
-    // One job (src/sync/sync.ts): one lock from the pull through the push, the workspace and
+    // One job (src/sync/sync-job.ts): one lock from the pull through the push, the workspace and
     // the listing read once; the project's paths checked once, for the build too.
     const job = await syncWorkspace({
       client: ctx.client,

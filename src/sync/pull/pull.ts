@@ -86,7 +86,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 
 /**
  * The pull of a job that holds the content directory's lock already (unless a dry run) and
- * loaded the state: `pull` alone, or the pull stage of a sync (`sync.ts`). Books into
+ * loaded the state: `pull` alone, or the pull stage of a sync (`sync-job.ts`). Books into
  * `state`, and saves it at the end (unless a dry run).
  *
  * @param options with the service reads already sent.

@@ -77,7 +77,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
 }
 
 /**
- * What the pull stage of a sync read and booked, handed to its push stage (`sync.ts`): the
+ * What the pull stage of a sync read and booked, handed to its push stage (`sync-job.ts`): the
  * same job, under the same lock, so that none of it is read again.
  */
 export interface PushShared {
