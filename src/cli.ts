@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * The command line: declares commands and options only. Each command is a function in
- * src/commands/ that returns its exit code once it has printed its report (its report and
- * exit-code functions are unit-tested: test/cli/*-report.test.ts); errors are mapped once,
- * in handleError.
+ * The command line: declares commands and options only. Each command is one function in
+ * src/cli/commands/ (src/cli/subscribers/ for `subscribers ...`) that calls the engine and
+ * returns its exit code once it has printed its report; commands do not import each other:
+ * what several share is in src/cli/ (the context, the demo) and src/cli/reports/ (each
+ * step's progress, summary and exit code, unit-tested: test/cli/*-report.test.ts). Errors
+ * are mapped once, in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
 import { readFileSync } from 'node:fs';

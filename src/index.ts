@@ -22,17 +22,15 @@
  *
  * @module
  */
-import { Writable } from 'node:stream';
-import { buildWithProgress } from './cli/commands/build.js';
-import { openContext } from './cli/commands/context.js';
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
 import { push as mirrorPush } from './sync/push/push.js';
 import type { PushResult } from './sync/push/push-run.js';
-import { Reporter } from './cli/output/reporter.js';
+import { openServiceSession, type ServiceSession } from './sync/service-session.js';
 import { assertInsideProject } from './core/project-path.js';
 import type { BuildResult } from './site/build/build.js';
+import { buildProject } from './site/build/build-project.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './core/errors.js';
 export { startEmulator, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
@@ -121,24 +119,25 @@ export function resolveConfig(options: ProjectOptions = {}): Config {
   return loadConfig(options.root, env);
 }
 
-/** A reporter that prints nothing: warnings go to `onWarning`, everything else is dropped. */
-function silentReporter(options: ProjectOptions, config: Config): Reporter {
-  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const reporter = new Reporter({ quiet: true, out: sink, err: sink, env: {}, secrets: config.token ? [config.token] : [] });
-  reporter.warn = (message: string) => options.onWarning?.(reporter.mask(message));
-  return reporter;
+/**
+ * Where the library's warnings go: {@link ProjectOptions.onWarning}, with the token masked
+ * (as the CLI masks it in everything it prints).
+ */
+function warningsTo(options: ProjectOptions, config: Config): (message: string) => void {
+  const token = config.token;
+  return (message) => options.onWarning?.(token ? message.split(token).join('***') : message);
 }
 
 /** Runs `work` with a client for the configured service, saving the request ledger at the end. */
-async function withService<T>(options: ProjectOptions, work: (config: Config, context: Awaited<ReturnType<typeof openContext>>) => Promise<T>): Promise<T> {
+async function withService<T>(options: ProjectOptions, work: (config: Config, session: ServiceSession) => Promise<T>): Promise<T> {
   const config = resolveConfig(options);
   // Nothing is read or written through a symbolic link out of the project.
   await assertInsideProject(config);
-  const context = await openContext(config, silentReporter(options, config));
+  const session = await openServiceSession(config, { onWarning: warningsTo(options, config) });
   try {
-    return await work(config, context);
+    return await work(config, session);
   } finally {
-    await context.close();
+    await session.close();
   }
 }
 
@@ -207,5 +206,8 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
  */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
-  return buildWithProgress(config, silentReporter(options, config), { allowPrivate: options.allowPrivate, noCache: options.noCache });
+  const result = await buildProject(config, { allowPrivate: options.allowPrivate, noCache: options.noCache });
+  const warn = warningsTo(options, config);
+  for (const w of result.warnings) warn(w);
+  return result;
 }

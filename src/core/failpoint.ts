@@ -12,6 +12,10 @@
  * later one (a disk that stays full): tests see how a failing write is reported, without
  * filling a disk or running as another user (issue 25, item 8).
  *
+ * With `CHANGELOG_FAILPOINT_STOP=1` instead, the process sends itself SIGSTOP there: it
+ * stays alive, holding what it holds (a lock), until the test sends SIGCONT; tests see what
+ * another process can do meanwhile (`sync:after-pull`: take no lock, test/e2e/sync-one-job.test.ts).
+ *
  * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/cli/kill-matrix.test.ts)
  * kills at each one and resumes with `sync`, and a test fails when the code uses a name
  * the list lacks or the list names a point the code no longer has.
@@ -69,6 +73,7 @@ export type FailpointName = (typeof FAILPOINTS)[number];
 
 const spec = parse(process.env.CHANGELOG_FAILPOINT);
 const errno = process.env.CHANGELOG_FAILPOINT_ERRNO?.trim() || undefined;
+const stop = process.env.CHANGELOG_FAILPOINT_STOP === '1';
 let reached = 0;
 
 /** Node's wording of the system errors tests inject. */
@@ -95,8 +100,8 @@ function parse(value: string | undefined): { name: string; n: number } | undefin
 }
 
 /**
- * A checkpoint: kills the process (SIGKILL) when `CHANGELOG_FAILPOINT` names it and this is
- * the chosen pass. Otherwise does nothing.
+ * A checkpoint: kills the process (SIGKILL; SIGSTOP with `CHANGELOG_FAILPOINT_STOP=1`) when
+ * `CHANGELOG_FAILPOINT` names it and this is the chosen pass. Otherwise does nothing.
  *
  * @throws a system error with the code of `CHANGELOG_FAILPOINT_ERRNO`, when that is set,
  *   instead of killing (at the chosen pass and every later one).
@@ -105,5 +110,5 @@ export function failpoint(name: FailpointName): void {
   if (spec === undefined || spec.name !== name) return;
   if (++reached < spec.n) return;
   if (errno) throw systemError(errno, name);
-  process.kill(process.pid, 'SIGKILL');
+  process.kill(process.pid, stop ? 'SIGSTOP' : 'SIGKILL');
 }

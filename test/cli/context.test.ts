@@ -1,10 +1,10 @@
-// The networked commands' context (commands/context.ts): the configuration checked, and the
+// The networked commands' context (cli/context.ts): the configuration checked, and the
 // day's request ledger saved before every request starts (mirror/budget-ledger.ts), against
 // the real emulator over HTTP.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openContext } from '../../src/cli/commands/context.js';
+import { openContext } from '../../src/cli/context.js';
 import { loadConfig, type Config } from '../../src/core/config.js';
 import { tempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';

@@ -3,7 +3,7 @@
 // over HTTP on port 0: pull into an empty directory, push a new file, status, build.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build, ChangelogSyncError, isErrorCode, loadSeed, pull, push, startEmulator, status, type RunningEmulator } from '../../dist/index.js';
@@ -39,10 +39,30 @@ describe('package.json', () => {
   });
 });
 
+describe('the library below the CLI', () => {
+  it('dist/index.js loads no module of dist/cli/, statically or by dynamic import', async () => {
+    const dist = join(ROOT, 'dist');
+    const seen = new Set<string>();
+    const visit = async (file: string): Promise<void> => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = await readFile(file, 'utf8');
+      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) await visit(resolve(dirname(file), m[1]!));
+    };
+    await visit(join(dist, 'index.js'));
+    const modules = [...seen].map((f) => relative(dist, f).split('\\').join('/'));
+    expect(modules.length).toBeGreaterThan(20);
+    expect(modules.filter((m) => m.startsWith('cli/') || m === 'cli.js')).toEqual([]);
+  });
+});
+
 describe('the programmatic API against the emulator', () => {
-  it('pull mirrors the workspace into an empty directory', async () => {
+  it('pull mirrors the workspace into an empty directory, printing nothing', async () => {
     const ws = emu.store.workspaces[0]!;
-    const result = await pull(project());
+    const printed: string[] = [];
+    const spies = [vi.spyOn(process.stdout, 'write'), vi.spyOn(process.stderr, 'write')].map((s) => s.mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true)));
+    const result = await pull(project()).finally(() => spies.forEach((s) => s.mockRestore()));
+    expect(printed).toEqual([]);
     expect(result.dryRun).toBe(false);
     expect(result.workspace).toEqual({ identifier: ws.info.identifier, name: 'Lumen' });
     expect(result.remote).toBe(ws.entries.length);

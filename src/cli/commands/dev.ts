@@ -25,10 +25,10 @@ import { assertInsideProject } from '../../core/project-path.js';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
 import type { PageProblem } from '../../site/render/problem-banner.js';
 import { freePortFrom, serveSite } from '../../site/dev/serve.js';
-import { problemText } from './check.js';
-import { openContext } from './context.js';
-import { startDemo, type Demo } from './demo.js';
-import { formatPull, pullWithProgress } from './pull.js';
+import { problemText } from '../reports/check-report.js';
+import { openContext } from '../context.js';
+import { startDemo, type Demo } from '../demo.js';
+import { formatPull, pullWithProgress } from '../reports/pull-report.js';
 
 /** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
 const DEMO_PREVIEW_DIR = 'preview';
@@ -120,12 +120,13 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     if (demo || options.pull) {
       const ctx = await openContext(cfg, reporter);
       try {
+        // Checked once for the pull and the preview: nothing is written or served through a link out of the project.
+        await assertInsideProject(cfg);
         reporter.info(formatPull(await pullWithProgress(ctx.client, cfg, reporter)));
       } finally {
         await ctx.close();
       }
-    }
-    await assertInsideProject(cfg);
+    } else await assertInsideProject(cfg);
     const shown = (rel: string) => relative(process.cwd(), join(cfg.contentDir, rel));
     /** The out-of-project problem last printed: printed once, not on every rebuild. */
     let outsideShown: string | undefined;

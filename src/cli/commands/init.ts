@@ -16,7 +16,7 @@ import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../../core/config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { PACKAGE_NAME } from '../../core/project-command.js';
-import { differences, fitWorkflow, gitignoreLines, repositoryFit, type RepositoryFit } from './init-fit.js';
+import { differences, fitWorkflow, gitignoreLines, repositoryFit, type RepositoryFit } from '../init-fit.js';
 
 /** Workflows copied from the package, fitted to the repository (`init-fit.ts`). */
 export const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml'];

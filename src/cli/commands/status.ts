@@ -14,7 +14,7 @@ import { push } from '../../sync/push/push.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { openContext } from './context.js';
+import { openContext } from '../context.js';
 
 /** The status: both plans. */
 export interface StatusResult {

@@ -11,20 +11,21 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../../core/config.js';
-import { failpoint } from '../../core/failpoint.js';
+import { isGitHubActions } from '../../core/ci-env.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import type { PushResult } from '../../sync/push/push-run.js';
+import { syncWorkspace } from '../../sync/sync-job.js';
 import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import { commandLine } from '../../core/project-command.js';
 import type { BuildResult } from '../../site/build/build.js';
-import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from './build.js';
-import { requireServiceInActions } from './actions-secrets.js';
-import { openContext } from './context.js';
-import { isDemo, startDemo } from './demo.js';
-import { formatPull, pullExitCode, pullWithProgress } from './pull.js';
-import { formatPush, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from './push.js';
+import { requireServiceInActions } from '../actions-secrets.js';
+import { openContext } from '../context.js';
+import { isDemo, startDemo } from '../demo.js';
+import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../reports/build-report.js';
+import { configuredPull, formatPull, pullExitCode } from '../reports/pull-report.js';
+import { configuredPush, formatPush, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -46,23 +47,47 @@ export interface SyncCommandOptions {
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
-  if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
-  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
-  return runSync(config, reporter, options);
+  // Decided once: the build of a sync in GitHub Actions deploys (the site URL it needs, the inputs it records).
+  const inActions = isGitHubActions();
+  if (options.demo || isDemo(config)) return demoSync(config, reporter, options, inActions);
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, inActions);
+  return runSync(config, reporter, options, inActions);
 }
 
-async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
+async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
   const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
   try {
-    const pulled = await pullWithProgress(ctx.client, config, reporter, { prune: options.prune, force: options.force, dryRun });
-    if (!dryRun) failpoint('sync:after-pull');
-    reporter.info(formatPull(pulled));
-    reporter.info('Pushing new local entries ...');
-    const pushed = await pushWithProgress(ctx.client, config, reporter, { dryRun }).catch((err: unknown) => {
-      throw withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pulled, push: r }));
-    });
-    if (!dryRun) failpoint('sync:after-push');
+    reporter.info(`Pulling from ${config.baseUrl} ...`);
+    const pullBar = reporter.counter('pull');
+    const pushBar = reporter.counter('push');
+    /** The pull stage's result, for the report of a push an error stopped. */
+    let pullStage: PullResult | undefined;
+    // One job (src/sync/sync-job.ts): one lock from the pull through the push, the workspace and
+    // the listing read once; the project's paths checked once, for the build too.
+    const job = await syncWorkspace({
+      client: ctx.client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun,
+      project: config,
+      pull: configuredPull(config, options, pullBar),
+      push: configuredPush(config, reporter, pushBar),
+      onPulled: (r) => {
+        pullStage = r;
+        pullBar.stop();
+        reporter.info(formatPull(r));
+        reporter.info('Pushing new local entries ...');
+      },
+    })
+      .catch((err: unknown) => {
+        throw pullStage ? withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pullStage, push: r })) : err;
+      })
+      .finally(() => {
+        pullBar.stop();
+        pushBar.stop();
+      });
+    const { pull: pulled, push: pushed } = job;
     reporter.info(formatPush(pushed));
     let built;
     reportRejected(reporter, config.contentDir, pushed.rejected);
@@ -70,7 +95,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     // The workflow pushes these again once its deployment has put their images on the site.
     if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
     if (!dryRun && !options.skipBuild) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs });
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, deploying: inActions, pathsChecked: true });
       reporter.info(formatBuild(built));
     }
     const summary = [
@@ -95,10 +120,10 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
   return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
 }
 
-async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
+async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const code = await runSync(demo.config, reporter, options);
+    const code = await runSync(demo.config, reporter, options, inActions);
     if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
     return code;
   } finally {

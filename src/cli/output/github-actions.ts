@@ -6,11 +6,6 @@
  */
 import { appendFileSync } from 'node:fs';
 
-/** True when running as a step of a GitHub Actions job. */
-export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.GITHUB_ACTIONS === 'true';
-}
-
 /** Escapes a workflow command's message (`%`, CR, LF). */
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

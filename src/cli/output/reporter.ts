@@ -14,7 +14,8 @@
  * @module
  */
 import pc from 'picocolors';
-import { addMask, annotation, appendJobSummary, escapeControl, isGitHubActions, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
+import { isGitHubActions } from '../../core/ci-env.js';
+import { addMask, annotation, appendJobSummary, escapeControl, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
 import { Progress } from './progress.js';
 
 /** Options of {@link Reporter}. */

@@ -11,7 +11,7 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { exportSubscribers, type ProtectedDir } from '../../subscribers/export.js';
 import { emailDisplay, withMaskedErrors } from '../../subscribers/privacy.js';
-import { openContext } from '../commands/context.js';
+import { openContext } from '../context.js';
 import { plural } from './report.js';
 
 /** The directories an export must stay out of: what this tool commits or publishes. */

@@ -13,7 +13,7 @@ import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { INVALID_REASONS, importSubscribers, type ImportBatchSummary, type ImportResult, type SkipReason, type SkippedRow } from '../../subscribers/import.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { parseVerifiedAtOption, utcToday } from '../../subscribers/validate.js';
-import { openContext } from '../commands/context.js';
+import { openContext } from '../context.js';
 import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
 
 const REASON_LABEL: Record<SkipReason, string> = {

@@ -12,7 +12,7 @@ import type { Reporter } from '../output/reporter.js';
 import { subscribersToCsv } from '../../subscribers/csv-write.js';
 import { listSubscribers, type SubscriberList } from '../../subscribers/list.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
-import { openContext } from '../commands/context.js';
+import { openContext } from '../context.js';
 import { plural, printable } from './report.js';
 
 /** Human table of a subscriber list. */

@@ -13,7 +13,7 @@ import type { Reporter } from '../output/reporter.js';
 import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type RemoveBatchSummary, type RemoveResult } from '../../subscribers/remove.js';
-import { openContext } from '../commands/context.js';
+import { openContext } from '../context.js';
 import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
 
 /** Human summary of a removal (or of its plan). */

@@ -71,6 +71,8 @@ export interface BuildOptions {
   cacheDir?: string;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
   onPhase?: (done: number, total: number) => void;
+  /** The caller checked the project's paths in this job already (`assertInsideProject`): not walked again. */
+  pathsChecked?: boolean;
   /** The feeds' dates of the last recorded build (`.changelog/feed-dates.json`, feed-item.ts), and the build's time for entries changed since. */
   feedDates?: FeedDates;
   now?: Date;
@@ -148,7 +150,7 @@ async function sameBytes(a: string, b: string): Promise<boolean> {
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  await assertInsideProject(options);
+  if (!options.pathsChecked) await assertInsideProject(options);
   const workspace = await readWorkspace(options.contentDir);
   if (!flag(workspace.is_public, true) && !options.allowPrivate) {
     throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {

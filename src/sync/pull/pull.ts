@@ -56,7 +56,7 @@ import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull } from '../recovery/recovery.js';
 import { remoteNotes } from '../../entry/remote-data.js';
 import { RenderQueue } from './convert-pool.js';
-import { startServiceReads } from '../../service/reads.js';
+import { startServiceReads, type ServiceReads } from '../../service/reads.js';
 import { contentHash, loadState, saveState, writeJsonIfChanged, type SyncState } from '../store/state.js';
 import { removeLeftoverTempFiles } from '../recovery/temp-files.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
@@ -71,28 +71,33 @@ import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
   const { client, stateDir, dryRun = false } = options;
-  // The three reads go out at once (or went out already); the binding is checked before
-  // anything is written. When they fail, the workspace's failure is the one reported (it says most).
+  // The three reads go out at once (or went out already).
   const reads = options.reads ?? startServiceReads(client);
-  const service = reads.workspace.then(async (workspace) => [workspace, await reads.entries, await reads.tags] as [Workspace, RemoteEntry[], Tag[]]);
-  service.catch(() => undefined);
   // The content directory's lock (push takes it too): a pull and a push at once would
   // both write the state.
   const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
   try {
     const state = await loadState(stateDir);
-    return await pullWith(options, state, service);
+    return await pullLoaded({ ...options, reads }, state);
   } finally {
     await lock?.release();
   }
 }
 
-async function pullWith(
-  options: PullOptions,
-  state: SyncState,
-  service: Promise<[Workspace, RemoteEntry[], Tag[]]>,
-): Promise<PullResult> {
-  const { contentDir, stateDir, dryRun = false } = options;
+/**
+ * The pull of a job that holds the content directory's lock already (unless a dry run) and
+ * loaded the state: `pull` alone, or the pull stage of a sync (`sync-job.ts`). Books into
+ * `state`, and saves it at the end (unless a dry run).
+ *
+ * @param options with the service reads already sent.
+ * @throws {ChangelogSyncError} as {@link pull}, but `E_LOCKED`.
+ */
+export async function pullLoaded(options: PullOptions & { reads: ServiceReads }, state: SyncState): Promise<PullResult> {
+  const { contentDir, stateDir, reads, dryRun = false } = options;
+  // The binding is checked before anything is written. When the reads fail, the
+  // workspace's failure is the one reported (it says most).
+  const service = reads.workspace.then(async (workspace) => [workspace, await reads.entries, await reads.tags] as [Workspace, RemoteEntry[], Tag[]]);
+  service.catch(() => undefined);
   // A pull killed after writing files and before saving the state left what it wrote in
   // its write-ahead log: the files that have exactly that text are pull's (pull-ahead.ts).
   const ahead = applyPullAhead(stateDir, state, (rel) => readMirrorFile(contentDir, rel)?.hash);

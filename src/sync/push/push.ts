@@ -53,7 +53,7 @@ import { defer, isBudgetRefusal, pend, planItem, type PushOptions, type PushResu
 import { send } from './push-send.js';
 import { settle } from './push-settle.js';
 import { stopPush } from './push-stopped.js';
-import { loadState, saveState } from '../store/state.js';
+import { loadState, saveState, type SyncState } from '../store/state.js';
 import { removeLeftoverTempFiles } from '../recovery/temp-files.js';
 import { assertWorkspaceBinding } from '../../entry/workspace-binding.js';
 
@@ -68,9 +68,43 @@ import { assertWorkspaceBinding } from '../../entry/workspace-binding.js';
  *   see `stoppedPushResult` (`push-stopped.ts`).
  */
 export async function push(options: PushOptions): Promise<PushResult> {
+  const lock = options.dryRun ? undefined : await acquireLock(options.stateDir, 'push');
+  try {
+    return await pushHolding(options, lock);
+  } finally {
+    await lock?.release();
+  }
+}
+
+/**
+ * What the pull stage of a sync read and booked, handed to its push stage (`sync-job.ts`): the
+ * same job, under the same lock, so that none of it is read again.
+ */
+export interface PushShared {
+  /**
+   * The listing the pull read (`GET /api/entries`), after the lock was taken. Its workspace
+   * was checked against the binding by the pull, so push reads the workspace not again.
+   */
+  remote: RemoteEntry[];
+  /** The state as the pull left it (saved, unless a dry run). */
+  state: SyncState;
+}
+
+/**
+ * The push of a job that holds the content directory's lock already (unless a dry run):
+ * `push` alone, or the push stage of a sync, which hands over what its pull read
+ * (`shared`). The lock is the caller's to release; the push lease, taken here when there
+ * is something to send, is released here.
+ *
+ * With `shared`, the push reads again only what it must (docs/sync.md, "A sync is one job"):
+ * the listing after taking the push lease across clones (another clone may have created an
+ * entry since the pull's listing), and the lookups of POSTs whose outcome is in doubt.
+ *
+ * @throws {ChangelogSyncError} as {@link push}, but `E_LOCKED` for the content directory.
+ */
+export async function pushHolding(options: PushOptions, lock: HeldLock | undefined, shared?: PushShared): Promise<PushResult> {
   const dryRun = options.dryRun ?? false;
   const result: PushResult = { plan: [], pushed: [], pending: [], deferred: [], rejected: [], requests: 0, schedule: [], dayRemaining: 0, notes: [], dryRun };
-  const lock = dryRun ? undefined : await acquireLock(options.stateDir, 'push');
   const fence: Fence = {};
   try {
     if (lock?.recovered) {
@@ -79,20 +113,20 @@ export async function push(options: PushOptions): Promise<PushResult> {
       result.notes.push(note);
       options.onProgress?.(note);
     }
-    await pushLocked(options, result, lock, fence);
+    await pushLocked(options, result, lock, fence, shared);
   } catch (err) {
     throw stopPush(err, result);
   } finally {
     result.dayRemaining = options.client.budget.dayRemaining();
     await fence.lease?.release();
-    await lock?.release();
   }
   return result;
 }
 
-async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, fence: Fence): Promise<void> {
+async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, fence: Fence, shared: PushShared | undefined): Promise<void> {
   const { client, contentDir, stateDir, dryRun = false } = options;
-  if (!dryRun) {
+  // A sync's pull swept them already, under the same lock.
+  if (!dryRun && !shared) {
     const left = await removeLeftoverTempFiles(contentDir, stateDir);
     if (left.length > 0) result.notes.push(`removed ${left.length} temporary file(s) left by an interrupted write: ${left.join(', ')}`);
   }
@@ -114,12 +148,16 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   // another clone's push created (adopted below, never sent twice).
   if (!dryRun && local.candidates.length > 0) fence.lease = await takeLeaseFor(options, result);
 
-  // 2. One remote listing: slugs in use, mirrored entries, reconciliation.
+  // 2. One remote listing: slugs in use, mirrored entries, reconciliation. A sync's pull read
+  // it under the same lock; read again only when the lease was taken since: the listing
+  // must show what another clone's push created before this run held the lease.
   let remote: RemoteEntry[];
   try {
-    const workspace = await client.getWorkspace();
-    await assertWorkspaceBinding(contentDir, workspace);
-    remote = await client.listEntries();
+    if (!shared) {
+      const workspace = await client.getWorkspace();
+      await assertWorkspaceBinding(contentDir, workspace);
+    }
+    remote = shared && !fence.lease ? shared.remote : await client.listEntries();
   } catch (err) {
     if (!isBudgetRefusal(err)) throw err;
     // The day's budget cannot even list: everything valid is deferred, nothing is lost.
@@ -133,7 +171,7 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     options,
     client,
     journal,
-    state: await loadState(stateDir),
+    state: shared?.state ?? (await loadState(stateDir)),
     claimed: local.claimed,
     result,
     lock,

@@ -1,23 +1,20 @@
 /**
- * What every networked command needs: the configuration, a client whose rate budget
- * carries the persisted daily ledger (`mirror/budget-ledger.ts`), and a way to save that
- * ledger at the end.
+ * A session with the configured service: a client whose rate budget carries the persisted
+ * daily ledger (`store/budget-ledger.ts`), and a way to save that ledger at the end. What
+ * every networked job needs, whoever runs it: the CLI's commands (`cli/context.ts` adds the
+ * reporter) and the library (`index.ts`).
  *
  * @module
  */
-import { ChangelogClient } from '../../service/client.js';
-import { requireServiceInActions } from './actions-secrets.js';
-import { commandLine } from '../../core/project-command.js';
-import { ChangelogSyncError } from '../../core/errors.js';
-import type { Config } from '../../core/config.js';
-import { openBudgetLedger } from '../../sync/store/budget-ledger.js';
-import type { Reporter } from '../output/reporter.js';
+import { ChangelogClient, type ClientOptions } from '../service/client.js';
+import { commandLine } from '../core/project-command.js';
+import { ChangelogSyncError } from '../core/errors.js';
+import type { Config } from '../core/config.js';
+import { openBudgetLedger } from './store/budget-ledger.js';
 
 /** A client bound to the configuration, and how to persist its budget. */
-export interface CommandContext {
-  config: Config;
+export interface ServiceSession {
   client: ChangelogClient;
-  reporter: Reporter;
   /**
    * Saves the daily ledger and closes connections. Call once, at the end.
    * @throws the file system's error when the ledger cannot be saved (the connections are closed all the same).
@@ -25,14 +22,20 @@ export interface CommandContext {
   close(): Promise<void>;
 }
 
+/** Where a session's warnings and request records go. */
+export interface ServiceSessionHooks {
+  /** A warning: a ledger that cannot be saved, a rate-limit header that does not parse. */
+  onWarning?: (message: string) => void;
+  /** Each answered request (method, URL, status, milliseconds), e.g. for `--verbose`. */
+  onResponse?: ClientOptions['onResponse'];
+}
+
 /**
- * Creates the client for a configured service.
- * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (in
- *   GitHub Actions naming the repository secret and variable, see `actions-secrets.ts`).
+ * Opens a session with the configured service.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (field
+ *   `CHANGELOG_BASE_URL` or `CHANGELOG_TOKEN`).
  */
-export async function openContext(config: Config, reporter: Reporter): Promise<CommandContext> {
-  // In GitHub Actions: the secret and the variable by name, with their settings page.
-  requireServiceInActions(config, reporter);
+export async function openServiceSession(config: Config, hooks: ServiceSessionHooks = {}): Promise<ServiceSession> {
   if (!config.baseUrl) {
     throw new ChangelogSyncError('E_CONFIG', 'no service configured: CHANGELOG_BASE_URL is not set', {
       field: 'CHANGELOG_BASE_URL',
@@ -48,7 +51,7 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
   const ledger = await openBudgetLedger({
     stateDir: config.stateDir,
     windowMs: config.rateWindowMs,
-    onSaveError: (err) => reporter.warn(`cannot save the request ledger: ${err.message}`),
+    onSaveError: (err) => hooks.onWarning?.(`cannot save the request ledger: ${err.message}`),
   });
   const client = new ChangelogClient({
     baseUrl: config.baseUrl,
@@ -56,13 +59,11 @@ export async function openContext(config: Config, reporter: Reporter): Promise<C
     budget: ledger.budget,
     timeoutMs: config.requestTimeoutMs,
     maxResponseBytes: config.maxResponseMb * 2 ** 20,
-    onWarning: (m) => reporter.warn(m),
-    onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
+    onWarning: (m) => hooks.onWarning?.(m),
+    onResponse: hooks.onResponse,
   });
   return {
-    config,
     client,
-    reporter,
     async close() {
       // The connections close even when the last save fails (its error is thrown).
       try {

@@ -14,10 +14,10 @@
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Config } from '../../core/config.js';
-import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../../emulator/seed.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Config } from '../core/config.js';
+import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../emulator/seed.js';
+import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import type { Reporter } from './output/reporter.js';
 
 /** The demo workspace's token in the shipped seed. */
 const DEMO_TOKEN = 'demo-token';

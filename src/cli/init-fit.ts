@@ -11,9 +11,9 @@
 import { spawnSync } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { structuredPatch } from 'diff';
-import type { Config } from '../../core/config.js';
-import { ChangelogSyncError } from '../../core/errors.js';
-import { PACKAGE_NAME } from '../../core/project-command.js';
+import type { Config } from '../core/config.js';
+import { ChangelogSyncError } from '../core/errors.js';
+import { PACKAGE_NAME } from '../core/project-command.js';
 
 /** The repository's branch and folders, relative to its root with `/` separators. */
 export interface RepositoryFit {

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import type { Config } from '../../core/config.js';
-import { ChangelogSyncError } from '../../core/errors.js';
-import { annotation } from '../output/github-actions.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Config } from '../core/config.js';
+import { ChangelogSyncError } from '../core/errors.js';
+import { annotation } from './output/github-actions.js';
+import type { Reporter } from './output/reporter.js';
 
 /** Where a repository's secrets and variables are added (GitHub's settings page). */
 const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';

@@ -1,0 +1,93 @@
+/**
+ * The build step of `build` and `sync`: the site built with a progress bar, its warnings
+ * and unreadable files reported, its human summary and exit code, the refusal to deploy a
+ * site without a site URL, and the `site_changed` decision of the scheduled job.
+ * @module
+ */
+import { join, relative, sep } from 'node:path';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { ENV, type Config } from '../../core/config.js';
+import { setStepOutput } from '../output/github-actions.js';
+import { EXIT, type ExitCode } from '../output/exit-codes.js';
+import type { Reporter } from '../output/reporter.js';
+import type { BuildResult } from '../../site/build/build.js';
+import { buildProject, type BuildProjectOptions } from '../../site/build/build-project.js';
+import { siteChange, type SiteChange } from '../../site/build/build-inputs.js';
+
+/** Human summary of a build. */
+export function formatBuild(r: BuildResult): string {
+  const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
+  const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
+  const imageCount = r.images.encoded + r.images.reused;
+  const images = imageCount > 0 ? `; ${imageCount} image${imageCount === 1 ? '' : 's'}: ${r.images.encoded} encoded, ${r.images.reused} from the cache` : '';
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}\n${entriesShown(r.entries)}`;
+}
+
+/**
+ * Why the site has fewer entry pages than there are entry files: "19 of 23 entries are on the
+ * site; left out: 2 drafts, 2 scheduled after today" (docs/site.md#what-appears).
+ */
+function entriesShown(e: BuildResult['entries']): string {
+  const all = e.shown + e.drafts + e.scheduled;
+  const out = [e.drafts ? `${e.drafts} draft${e.drafts === 1 ? '' : 's'} (not published)` : '', e.scheduled ? `${e.scheduled} scheduled after today (on the site from their date)` : ''].filter(Boolean);
+  return `${e.shown} of ${all} entr${all === 1 ? 'y is' : 'ies are'} on the site${out.length ? `; left out: ${out.join(', ')}` : ''}`;
+}
+
+/**
+ * Refuses to build for deployment without a site URL: in GitHub Actions a site built with
+ * the local preview default would send feeds, canonical links, the sitemap and `latest.json`
+ * to localhost. Locally the default stays (the preview).
+ *
+ * @param inActions whether the command runs in GitHub Actions (decided once by the command).
+ * @throws {ChangelogSyncError} `E_CONFIG` (field `CHANGELOG_SITE_URL`) when running in
+ *   GitHub Actions and neither `CHANGELOG_SITE_URL` nor `siteUrl` is set.
+ */
+export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
+  if (config.siteUrlConfigured || !inActions) return;
+  throw new ChangelogSyncError('E_CONFIG', `${ENV.siteUrl} is not set: a site built in GitHub Actions would point its feeds, canonical links and sitemap at ${config.siteUrl}`, {
+    field: ENV.siteUrl,
+    hint:
+      'add an actions/configure-pages step with `id: pages` before the build and give the build `CHANGELOG_SITE_URL: ${{ vars.CHANGELOG_SITE_URL || steps.pages.outputs.base_url }}` ' +
+      '(the workflow `changelog-sync init` writes does), or set the repository variable CHANGELOG_SITE_URL, or `siteUrl` in changelog.config.json',
+  });
+}
+
+/**
+ * Builds the site from the configuration with a progress bar and its warnings on stderr
+ * (the build step of `build` and `sync`).
+ * @param deploying whether this is the build that deploys (it records its inputs): decided
+ *   once by the command, see `site/build/build-project.ts`.
+ * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
+ */
+export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildProjectOptions & { deploying: boolean }): Promise<BuildResult> {
+  reporter.info('Building the site ...');
+  const bar = reporter.counter('build');
+  // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
+  bar.update(0, 2);
+  const result = await buildProject(config, { ...options, onPhase: bar.update }).finally(() => bar.stop());
+  for (const w of result.warnings) reporter.warn(w);
+  if (result.cache?.note) reporter.info(result.cache.note);
+  if (result.cache?.pages.note) reporter.info(result.cache.pages.note);
+  // An entry file the build could not read is missing from the site: each is named.
+  for (const u of result.unreadable) {
+    reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
+  }
+  return result;
+}
+
+/** Exit code of a build: 5 when an entry file could not be read (it is not in the site), else 0 (README "Exit codes"). */
+export function buildExitCode(result: Pick<BuildResult, 'unreadable'>): ExitCode {
+  return result.unreadable.length > 0 ? EXIT.INVALID : EXIT.OK;
+}
+
+/**
+ * Decides whether the site changed since the last deployed build (src/site/build/build-inputs.ts),
+ * says so, and sets the step output `site_changed=true|false` (`$GITHUB_OUTPUT`, when set)
+ * that gates the workflow's build and deployment.
+ */
+export async function reportSiteChange(config: Config, reporter: Reporter): Promise<SiteChange> {
+  const change = await siteChange(config);
+  reporter.info(`Site ${change.changed ? 'changed' : 'unchanged'}: ${change.reason}`);
+  setStepOutput('site_changed', String(change.changed));
+  return change;
+}

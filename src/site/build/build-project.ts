@@ -1,0 +1,77 @@
+/**
+ * The configured project's site build, as `build`, `sync` and the library's `build()` run
+ * it: {@link buildSite} over the configuration's folders, with the feeds' dates of the last
+ * recorded build, and, for the build that deploys, the record of its inputs and feed dates
+ * afterwards (`build-inputs.ts`, `site/data/feed-item.ts`). Prints nothing: the caller
+ * reports the result's warnings and unreadable files.
+ *
+ * @module
+ */
+import type { Config } from '../../core/config.js';
+import { isGitHubActions } from '../../core/ci-env.js';
+import { loadFeedDates, recordFeedDates } from '../data/feed-item.js';
+import { buildSite, type BuildResult } from './build.js';
+import { recordSiteBuild, siteInputs, type SiteInputs } from './build-inputs.js';
+
+/** Options of {@link buildProject}. */
+export interface BuildProjectOptions {
+  /** Build a private workspace's site (`is_public` 0) too. */
+  allowPrivate?: boolean;
+  /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
+  noCache?: boolean;
+  /** The site's inputs as `sync` just computed them for its `site_changed` decision (not read again). */
+  inputs?: SiteInputs;
+  /**
+   * Whether this is the build that deploys, which records its inputs and its feeds' dates
+   * in the state directory. Decided once, by the caller; default: running in GitHub Actions
+   * (`GITHUB_ACTIONS=true`). A writer's local preview build does not record: it would change
+   * the committed record, and collide with the job's.
+   */
+  deploying?: boolean;
+  /** The project's paths were checked in this job already (`assertInsideProject`, e.g. by `sync` before its pull). */
+  pathsChecked?: boolean;
+  /** Called as the build moves from one phase to the next: `done` of `total` (for a progress bar). */
+  onPhase?: (done: number, total: number) => void;
+}
+
+/**
+ * Builds the configured project's site into its output directory.
+ * @throws {ChangelogSyncError} as {@link buildSite}: `E_CONFIG` for a private workspace
+ *   without `allowPrivate` or an unknown theme; `E_OUTSIDE_PROJECT`; `E_BUILD`.
+ */
+export async function buildProject(config: Config, options: BuildProjectOptions = {}): Promise<BuildResult> {
+  const deploying = options.deploying ?? isGitHubActions();
+  // One build and out: Eleventy's ESM resolver, which lets a watching Eleventy import a
+  // changed module again, is not needed; on Node 20 registering it starts a loader thread
+  // that every later import waits on (a quarter of a second of start-up in a profile).
+  // Eleventy's own switch (11ty/eleventy#3371); `dev` keeps the resolver.
+  process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
+  // The inputs as the build reads them, recorded once it succeeded: the scheduled job's
+  // `site_changed` compares the next run's inputs with them (build-inputs.ts).
+  const inputs = deploying ? (options.inputs ?? (await siteInputs(config))) : undefined;
+  const result = await buildSite({
+    contentDir: config.contentDir,
+    siteDir: config.siteDir,
+    outputDir: config.outputDir,
+    siteUrl: config.siteUrl,
+    root: config.root,
+    baseUrl: config.baseUrl,
+    hostedPageUrl: config.hostedPageUrl,
+    theme: config.theme,
+    allowPrivate: options.allowPrivate,
+    cacheDir: options.noCache ? undefined : config.buildCacheDir,
+    pathsChecked: options.pathsChecked,
+    onPhase: options.onPhase,
+    // The feeds' `updated` dates of the last recorded build (site/data/feed-item.ts).
+    feedDates: await loadFeedDates(config.stateDir),
+  });
+  if (deploying) {
+    // A build that left an entry out (exit 5: the workflow deploys nothing) is not recorded,
+    // so the next run builds again rather than find the site unchanged.
+    if (inputs && result.unreadable.length === 0) await recordSiteBuild(config.stateDir, inputs);
+    // The feeds' dates, recorded even when an entry was left out (its recorded date is
+    // kept): committed with the state, a fresh clone gives every feed item the same `updated`.
+    if (result.feedDates) await recordFeedDates(config.stateDir, result.feedDates);
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+/**
+ * A sync: pull, then push, as one job (docs/sync.md, "A sync is one job"). One lock of the
+ * content directory from before the pull's reads to the end of the push; the workspace and
+ * the listing read once, by the pull, and handed to the push with the state as the pull
+ * left it; leftover temporary files swept once, the workspace binding checked once, the
+ * project's paths checked once. The push reads again only what it must: the listing after
+ * it took the push lease across clones, and the POSTs whose outcome is in doubt.
+ *
+ * `pull` and `push` run alone (`pull/pull.ts`, `push/push.ts`) each take the lock and read
+ * what they need themselves.
+ *
+ * @module
+ */
+import { failpoint } from '../core/failpoint.js';
+import { assertInsideProject, type ProjectPaths } from '../core/project-path.js';
+import type { ChangelogClient } from '../service/client.js';
+import { startServiceReads } from '../service/reads.js';
+import type { PullOptions, PullResult } from './pull/pull-run.js';
+import type { PushOptions, PushResult } from './push/push-run.js';
+import { acquireLock } from './store/lock.js';
+import { loadState } from './store/state.js';
+
+/** Options of {@link syncWorkspace}. */
+export interface SyncOptions {
+  client: ChangelogClient;
+  contentDir: string;
+  stateDir: string;
+  /** Plan both stages: send nothing, write nothing, take no lock. */
+  dryRun?: boolean;
+  /** The project's paths, checked once before anything is read (`assertInsideProject`); default: not checked here. */
+  project?: ProjectPaths;
+  /** The pull stage's own options (prune, progress, conversion threads, images). */
+  pull?: Omit<PullOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun' | 'reads'>;
+  /** The push stage's own options (lease, concurrency, site URL, progress). */
+  push?: Omit<PushOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun'>;
+  /** Called between the stages with the pull's result (a report printed before the push starts). */
+  onPulled?: (pulled: PullResult) => void;
+}
+
+/** What a sync did (or, with `dryRun`, would do). */
+export interface SyncResult {
+  pull: PullResult;
+  push: PushResult;
+}
+
+/**
+ * Pulls the workspace into the content directory, then pushes its new local entries, under
+ * one lock.
+ *
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (with `project`), `E_LOCKED` when another
+ *   process holds the content directory, and whatever the pull throws (nothing pushed
+ *   then) or the push throws (see `push/push.ts`: a stopped push carries its result).
+ */
+export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
+  const { client, contentDir, stateDir, dryRun = false } = options;
+  if (options.project) await assertInsideProject(options.project);
+  // The lock before the reads: the listing the push uses must be read while no other push
+  // of this directory can create an entry (a dry run sends nothing, and takes none).
+  const lock = dryRun ? undefined : await acquireLock(stateDir, 'sync');
+  let result: SyncResult;
+  try {
+    // The reads go out before the stages' modules load: loading them overlaps the wait.
+    const reads = startServiceReads(client);
+    const [{ pullLoaded }, { pushHolding }, state] = await Promise.all([import('./pull/pull.js'), import('./push/push.js'), loadState(stateDir)]);
+    // A dry-run pull books into the state without saving it: the push plans from the state on disk.
+    const pushState = dryRun ? structuredClone(state) : state;
+    const pulled = await pullLoaded({ ...options.pull, client, contentDir, stateDir, dryRun, reads }, state);
+    options.onPulled?.(pulled);
+    if (!dryRun) failpoint('sync:after-pull');
+    const pushed = await pushHolding({ ...options.push, client, contentDir, stateDir, dryRun }, lock, { remote: await reads.entries, state: pushState });
+    result = { pull: pulled, push: pushed };
+  } finally {
+    await lock?.release();
+  }
+  if (!dryRun) failpoint('sync:after-push');
+  return result;
+}
