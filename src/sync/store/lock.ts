@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { isOnThisMachine, isRecordedProcessAlive, thisProcess, type ProcessIdentity } from '../../core/process-alive.js';
 
