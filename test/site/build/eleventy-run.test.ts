@@ -10,7 +10,7 @@ import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const dist = (path: string) => import(new URL(`../../../dist/site/build/${path}`, import.meta.url).href);
 const { runEleventyIsolated, startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
 const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
 

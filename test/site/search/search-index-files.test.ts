@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { filesUnder } from '../../../src/site/build/file-list.js';
 import type { IndexFile } from '../../../src/site/search/search-index-files.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const dist = (path: string) => import(new URL(`../../../dist/site/search/${path}`, import.meta.url).href);
 const compiled = (await dist('search-index-files.js')) as typeof import('../../../src/site/search/search-index-files.js');
 const inThread = await import('../../../src/site/search/search-index-files.js');
 
