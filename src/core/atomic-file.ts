@@ -1,35 +1,64 @@
 /**
- * Atomic writes of many mirror files: each file is written to a temporary file beside it
- * and renamed over the target, so a reader (git, Eleventy, a crash) sees the old file or
- * the new one, never a partial one.
+ * The one atomic file writer (issue 26, item 4): every file the tool writes whole (entry
+ * files, state, journal, lock holder, `_data/*.json`, caches, subscriber files) is written
+ * to a temporary file beside it and renamed over the target, so that a reader (git,
+ * Eleventy, a crash) sees the old file or the new one, never a partial one.
  *
- * write-file-atomic does the same for single files (state, journal, data files), but
- * costs 0.3-0.7 ms per file on top of the write (realpath, stat, chmod, a signal-exit
- * listener per call): 3-7 s for a pull of 10,000 entries. Here it is four system calls.
- * Entry files are not fsynced one by one (that alone takes ~7 s for 10,000 files on the
- * benchmark machine): they mirror the service and are in git; the state written after
- * them is fsynced, and a file a crash left stale is seen as a local edit and reported,
- * never overwritten silently.
+ * Temporary files are named `.<name>.<pid>.<n>.tmp` ({@link TEMP_FILE}): hidden, in the
+ * target's folder (a rename never crosses file systems), with the writing process's pid so
+ * that a sweep ({@link removeTempLeftovers}, run under the lock by
+ * `sync/recovery/temp-files.ts`) removes those of a process that died and never those of
+ * one that runs. `<n>` counts the writes of the process; a worker thread counts from
+ * `threadId * 2^32`, so two threads never pick the same name.
+ *
+ * Why not write-file-atomic, which the tool used beside this module until issue 26: its
+ * temporary names (`<name>.<uint32>`) are private and carry no pid, so a sweep had to parse
+ * them and could not tell a running writer's; and it costs 0.3-0.7 ms a file on top of the
+ * write (realpath, stat, chown, chmod, a signal-exit listener per call): 3-7 s for a pull of
+ * 10,000 entries. Here a write is open, write, (fsync,) close, rename. What this writer does
+ * not do that write-file-atomic did: follow a symbolic link at the target (the link is
+ * replaced by a file), give a file written as root its previous owner, remove its temporary
+ * file on a signal (the sweep does, for the folders a sync writes), or queue concurrent
+ * writes of one path (every caller writes a path from one chain of promises).
+ *
+ * Durability: by default the temporary file is fsynced before the rename (what the state,
+ * the journal and the lock rely on). Pull's entry files opt out (`fsync: false`: ~7 s for
+ * 10,000 files on the benchmark machine): they mirror the service and are in git; the state
+ * written after them is fsynced, and a file a crash left stale is seen as a local edit and
+ * reported, never overwritten silently.
  *
  * @module
  */
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { chmod, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { ChangelogSyncError } from './errors.js';
 import { isProcessAlive } from './process-alive.js';
 
-let counter = 0;
-
-/** Temporary files of {@link writeFileAtomicSync}: `.<name>.<pid>.<n>.tmp`. */
-const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
+let counter = threadId * 2 ** 32;
 
 /**
- * Removes the temporary files a process killed mid-write left in `dir` (those of running
- * processes are left alone): a scheduled job would otherwise commit them.
- * @param names the names in `dir`, when the caller has listed it already.
- * @returns the names removed.
+ * A temporary file of this writer: `.<target name>.<pid>.<n>.tmp`; groups: the target's
+ * name, the pid.
  */
-export function removeTempLeftovers(dir: string, names?: readonly string[]): string[] {
+export const TEMP_FILE = /^\.(.+)\.(\d+)\.\d+\.tmp$/;
+
+/** The temporary file a write of `path` uses (see {@link TEMP_FILE}). */
+function tempPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+}
+
+/**
+ * Removes the temporary files this writer left in `dir` when its process died mid-write
+ * (those of running processes are left alone): a scheduled job would otherwise commit them.
+ *
+ * @param names the names in `dir`, when the caller has listed it already.
+ * @param targets which targets' temporary files to remove (by the target's name); default all.
+ * @returns the names removed.
+ * @throws {ChangelogSyncError} `E_FILE` when a leftover cannot be removed.
+ */
+export function removeTempLeftovers(dir: string, names?: readonly string[], targets: (name: string) => boolean = () => true): string[] {
   if (!names) {
     try {
       names = readdirSync(dir);
@@ -40,14 +69,14 @@ export function removeTempLeftovers(dir: string, names?: readonly string[]): str
   const removed: string[] = [];
   for (const name of names) {
     const m = TEMP_FILE.exec(name);
-    if (!m || isProcessAlive(Number(m[1]))) continue;
+    if (!m || !targets(m[1]!) || isProcessAlive(Number(m[2]))) continue;
     removeFileSync(join(dir, name));
     removed.push(name);
   }
   return removed;
 }
 
-/** Options of {@link writeFileAtomicSync}. */
+/** Options of {@link writeFileAtomicSync} and {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
   /**
    * The file must not exist yet (a new name pull claimed): it is never replaced, under any
@@ -57,6 +86,24 @@ export interface AtomicWriteOptions {
    * finds it under any case) and only then renamed.
    */
   exclusive?: boolean;
+  /** Whether the data is flushed to the disk before the rename. Default true. */
+  fsync?: boolean;
+  /**
+   * The file's permission bits (e.g. `0o600`). Default: {@link writeFileAtomic} keeps those
+   * of the file it replaces; a new file (and any {@link writeFileAtomicSync}) gets `0o666`
+   * less the umask.
+   */
+  mode?: number;
+}
+
+/** Options of {@link writeFileAtomic}. */
+export interface AsyncAtomicWriteOptions extends AtomicWriteOptions {
+  /**
+   * Called once the temporary file exists, before anything is written into it (a crash
+   * test's checkpoint; a last check that the target did not change). When it throws, the
+   * temporary file is removed, the target is left as it was and its error is thrown.
+   */
+  tmpfileCreated?: (tmp: string) => void | Promise<void>;
 }
 
 /** Link errors of a file system that has no hard links: the name is looked up instead. */
@@ -65,7 +112,8 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 
 /**
  * Writes `text` (UTF-8), or bytes, to `path` atomically: temporary file in the same
  * directory, then rename (or, with `exclusive`, a link that never replaces a file). Creates
- * the directory when missing.
+ * the directory when missing. For the many files of a pull: synchronous, no stat of the
+ * target.
  *
  * @param path absolute path.
  * @throws {ChangelogSyncError} `E_FILE` naming the file (with `exclusive`: also when a file
@@ -73,7 +121,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 
  */
 export function writeFileAtomicSync(path: string, text: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const tmp = tempPath(path);
   let fd: number | undefined;
   try {
     try {
@@ -85,8 +133,10 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array, opt
     }
     const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (options.fsync !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
+    if (options.mode !== undefined) chmodSync(tmp, options.mode);
     if (options.exclusive) placeNew(tmp, path);
     else renameSync(tmp, path);
   } catch (cause) {
@@ -98,6 +148,41 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array, opt
     }
     if (cause instanceof ChangelogSyncError) throw cause;
     throw new ChangelogSyncError('E_FILE', `cannot write ${path}: ${(cause as Error).message}`, { file: path, cause, hint: 'check that the directory is writable and the disk is not full' });
+  }
+}
+
+/**
+ * Writes `data` (a string as UTF-8, or bytes) to `path` atomically, as
+ * {@link writeFileAtomicSync} does, without blocking: for single files (state, journal,
+ * lock holder, caches, a writer's file). The directory must exist. The file keeps the
+ * permission bits of the one it replaces unless `options.mode` says otherwise.
+ *
+ * @param path absolute path.
+ * @throws the file system's own error (`ENOSPC`, `EACCES`, ...; callers name the step, see
+ *   `core/file-error.ts`), or what `tmpfileCreated` threw; with `exclusive`, a
+ *   {@link ChangelogSyncError} `E_FILE` when a file has the name already. The temporary
+ *   file is removed and the target left as it was.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AsyncAtomicWriteOptions = {}): Promise<void> {
+  const tmp = tempPath(path);
+  const replaced = options.mode === undefined ? await stat(path).catch(() => undefined) : undefined;
+  const mode = options.mode ?? (replaced && replaced.mode & 0o7777);
+  let file: FileHandle | undefined;
+  try {
+    file = await open(tmp, 'wx', mode ?? 0o666);
+    await options.tmpfileCreated?.(tmp);
+    await file.writeFile(data);
+    if (options.fsync !== false) await file.sync();
+    await file.close();
+    file = undefined;
+    // open's mode is masked by the umask: the replaced file's bits are kept as they were.
+    if (mode !== undefined) await chmod(tmp, mode);
+    if (options.exclusive) placeNew(tmp, path);
+    else await rename(tmp, path);
+  } catch (err) {
+    await file?.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
   }
 }
 

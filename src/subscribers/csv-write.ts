@@ -10,7 +10,7 @@
  * @module
  */
 import { stringify } from 'csv-stringify/sync';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import type { Subscriber } from '../service/schemas.js';
 
 /** The columns of an export: the service's own field names (spec "Subscriber"). */

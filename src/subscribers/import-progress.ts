@@ -13,7 +13,7 @@
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { fileError } from '../core/file-error.js';
 import { sha256 } from '../core/hash.js';
 import { emailKey } from './validate.js';

@@ -137,9 +137,6 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   addBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin), scan);
   const pageHtml = entryPageHtml(eleventyConfig, scan);
   eleventyConfig.addFilter('pageHtml', (entry: { html: string }) => pageHtml.html(entry));
-  // The bundle plugin ships with Eleventy 3 without bundles. Its "prune empty bundles" step
-  // parses every page with posthtml: off.
-  eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
   // Read by base.njk: which of the two ways the stylesheet is linked.
   eleventyConfig.addGlobalData('cssBundle', scan);
   if (scan) {
@@ -147,7 +144,13 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     eleventyConfig.addFilter('url', (url: string) => url);
     // eleventy-base-blog's CSS bundle, which a team's templates may add to with `{% css %}`:
     // base.njk fills it with the stylesheet and links the one hashed file it writes. The
-    // bundle plugin's transform then splits every page to find its placeholders.
+    // bundle plugin's transform then splits every page to find its placeholders. Eleventy 3
+    // ships the bundle plugin without bundles; once one exists, the plugin's "prune empty
+    // bundles" step parses every page with posthtml to drop empty `<style>`, `<script>` and
+    // stylesheet links. This bundle is never empty (it holds the stylesheet): the plugin is
+    // added again only to turn that step off (`pruneEmptySelector: false`), which is why it
+    // is a dependency of ours. Without a team's templates there is no bundle and no step.
+    eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
     eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
   } else {
     // The packaged templates write every site-relative URL through `url`: each worked out once.

@@ -14,6 +14,7 @@
  */
 import slugifyLib from '@sindresorhus/slugify';
 import { escapeHtml } from '../../core/html-escape.js';
+import { htmlText } from './html-text.js';
 
 /** Ids the layout uses (see `_includes/`), never given to a heading. */
 const LAYOUT_IDS = new Set(['main', 'search', 'site-search']);
@@ -24,15 +25,9 @@ const LAYOUT_IDS = new Set(['main', 'search', 'site-search']);
  */
 const HEADING = /<h([1-6])((?: [a-z-]+="[^"]*")*)>([\s\S]*?)<\/h\1>/g;
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", nbsp: ' ' };
-
-/** The text of sanitised inline HTML (tags removed, sanitize-html's entities decoded). */
+/** The text of sanitised inline HTML as htmlparser2 reads it (html-text.ts), its white space collapsed. */
 function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => ENTITIES[name]!)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return htmlText(html).replace(/\s+/g, ' ').trim();
 }
 
 /** The `id` made from a heading's text: lowercase ASCII letters, digits and `-`. */

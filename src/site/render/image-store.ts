@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EleventyImageMetadata } from '@11ty/eleventy-img';
 import pLimit from 'p-limit';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { sha256 } from '../../core/hash.js';
 
 /** The site-relative URL path of the encoded images. */

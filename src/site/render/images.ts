@@ -15,13 +15,18 @@
  * without one). Remote images (`http`, `https`) and `data:` URLs are never fetched: they
  * keep what the entry says, with the sanitiser's `loading="lazy"` and `decoding="async"`.
  *
- * The input is sanitised HTML (sanitize.ts): attributes double-quoted, a tag is `<img ...>`.
- * The markup produced is within the sanitiser's allowlist (`test/site/render/images.test.ts`).
+ * The input is sanitised HTML (sanitize.ts), read with htmlparser2; each `<img>` is replaced
+ * where it stands, everything else kept byte for byte. The markup produced is within the
+ * sanitiser's allowlist (`test/site/render/images.test.ts`). Not sanitize-html's
+ * `transformTags`: that runs in the body render (a worker thread, cached by the Markdown's
+ * hash: body-render-pool.ts, build-cache.ts) while the images are read and encoded here,
+ * per build and asynchronously, and it turns one tag into one tag, not a `<picture>`.
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, relative } from 'node:path';
+import { Parser } from 'htmlparser2';
 import { imageSize } from 'image-size';
 import { escapeHtml } from '../../core/html-escape.js';
 import { isInside } from '../../core/project-path.js';
@@ -39,25 +44,33 @@ type GenerateObject = (typeof import('@11ty/eleventy-img/src/generate-html.js'))
 /** Files encoded; other local files (`.bmp`, `.ico`) only get their size. */
 const ENCODED = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg']);
 
-/** An opening `<picture>`, a closing one, or an `<img>` with its attributes. */
-const TAGS = /<picture\b[^>]*>|<\/picture\s*>|<img\b([^>]*?)\s*\/?>/gi;
-/** One attribute as sanitize-html writes it. */
-const ATTRIBUTE = /\s([^\s="'>/]+)(?:="([^"]*)")?/g;
 /** Attributes the responsive markup sets itself. */
 const REPLACED = new Set(['src', 'srcset', 'sizes', 'width', 'height', 'loading', 'decoding']);
 
-/** sanitize-html's attribute escapes, undone. */
-function unescapeAttribute(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+/** An `<img>` of sanitised HTML: where it is, its attributes as htmlparser2 reads them (decoded, first of each name). */
+interface ImgTag {
+  start: number;
+  /** Just past its `>`. */
+  end: number;
+  attributes: Map<string, string>;
+  /** Inside a `<picture>` (whose sources are the writer's own). */
+  inPicture: boolean;
 }
 
-/** The attributes of an `<img>`'s attribute text, in order. */
-function attributesOf(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of text.matchAll(ATTRIBUTE)) {
-    const name = m[1]!.toLowerCase();
-    if (!out.has(name)) out.set(name, unescapeAttribute(m[2] ?? ''));
-  }
+/** The `<img>` tags of HTML, in order (htmlparser2, the parser sanitize-html itself uses). */
+function imgTags(html: string): ImgTag[] {
+  const out: ImgTag[] = [];
+  let inPicture = 0;
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      if (name === 'picture') inPicture++;
+      else if (name === 'img') out.push({ start: parser.startIndex, end: parser.endIndex + 1, attributes: new Map(Object.entries(attribs)), inPicture: inPicture > 0 });
+    },
+    onclosetag(name) {
+      if (name === 'picture') inPicture = Math.max(0, inPicture - 1);
+    },
+  });
+  parser.end(html);
   return out;
 }
 
@@ -152,16 +165,10 @@ export class EntryImages {
     if (!EntryImages.mayHaveLocalImage(html)) return html;
     const parts: Array<Promise<string>> = [];
     let last = 0;
-    let inPicture = 0;
-    for (const m of html.matchAll(TAGS)) {
-      const text = m[0];
-      if (/^<picture/i.test(text)) inPicture++;
-      else if (/^<\/picture/i.test(text)) inPicture = Math.max(0, inPicture - 1);
-      else {
-        parts.push(Promise.resolve(html.slice(last, m.index)));
-        parts.push(this.#image(text, attributesOf(m[1] ?? ''), entryFile, inPicture > 0));
-        last = m.index + text.length;
-      }
+    for (const img of imgTags(html)) {
+      parts.push(Promise.resolve(html.slice(last, img.start)));
+      parts.push(this.#image(html.slice(img.start, img.end), img.attributes, entryFile, img.inPicture));
+      last = img.end;
     }
     parts.push(Promise.resolve(html.slice(last)));
     return (await Promise.all(parts)).join('');

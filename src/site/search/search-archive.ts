@@ -16,7 +16,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { IndexFile } from './search-index-files.js';
 import { sha256 } from '../../core/hash.js';
 

@@ -131,7 +131,7 @@ export async function mirrorMedia(
             const name = `${sha256(got.bytes)}.${got.type.ext}`;
             const rel = `${MEDIA_DIR}/${name}`;
             if (!existsSync(join(contentDir, rel))) {
-              writeFileAtomicSync(join(contentDir, rel), got.bytes);
+              writeFileAtomicSync(join(contentDir, rel), got.bytes, { fsync: false });
               report.written.push(rel);
             }
             if (got.removed.length > 0) report.sanitized.push({ url: src, removed: got.removed });

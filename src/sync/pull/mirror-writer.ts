@@ -130,7 +130,7 @@ export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, before
     if (current === text) return { hash, synced, written: false };
     beforeWrite?.(hash, synced);
     failpoint('pull:before-write');
-    writeFileAtomicSync(job.path, text, { exclusive: job.exclusive === true });
+    writeFileAtomicSync(job.path, text, { exclusive: job.exclusive === true, fsync: false });
     failpoint('pull:after-write');
     return { hash, synced, written: true };
   } catch (err) {

@@ -136,7 +136,7 @@ export function openPullRun(options: PullOptions, state: SyncState, result: Pull
     absolute,
     write(rel, text) {
       result.writes.push(rel);
-      if (!dryRun) writeFileAtomicSync(absolute(rel), text);
+      if (!dryRun) writeFileAtomicSync(absolute(rel), text, { fsync: false });
     },
     remove(rel) {
       result.writes.push(rel);

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileError } from '../../core/file-error.js';
@@ -45,7 +45,6 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
     let changed = false;
     try {
       await writeFileAtomic(abs, text, {
-        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- write-file-atomic awaits tmpfileCreated (lib/index.js); @types/write-file-atomic declares it void
         tmpfileCreated: async () => {
           failpoint('write-back:tmp-created');
           if ((await readFile(abs, 'utf8').catch(() => undefined)) !== current) {

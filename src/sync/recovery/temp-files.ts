@@ -1,56 +1,23 @@
 /**
- * Leftovers of atomic writes (issue 12, item 5). Two writers leave temporary files beside
- * their target when a process is killed between writing and renaming (SIGKILL, a runner
- * that died, a cancelled workflow):
+ * Leftovers of atomic writes (issue 12, item 5). The tool's one writer (`core/atomic-file.ts`)
+ * leaves a temporary file `.<name>.<pid>.<n>.tmp` beside its target when the process is
+ * killed between writing and renaming (SIGKILL, a runner that died, a cancelled workflow).
  *
- * - write-file-atomic (state, journal, ledger, lock holder, `_data/*.json`, push's
- *   write-back, `new`): `<name>.<n>`, where `<n>` is the first 32 bits of a SHA-1 as a
- *   decimal number (its `getTmpname`);
- * - `atomic-file.ts` (pull's entry files and conflict copies): `.<name>.<pid>.<n>.tmp`.
- *
- * A scheduled workflow's `git add content` would commit them. Under the lock nothing else
- * of ours writes, so {@link removeLeftoverTempFiles} removes them before a run, in every
- * folder the tool writes: `content/entries/`, `content/_data/`, the state directory and its
- * `conflicts/`. Only names that are exactly a temporary file of a file the tool writes
- * there are touched: never a writer's file.
+ * A scheduled workflow's `git add content` would commit them. {@link removeLeftoverTempFiles}
+ * removes them before a run, in every folder the tool writes: `content/entries/`,
+ * `content/_data/`, `content/media/`, the state directory and its `conflicts/`. Only names
+ * that are exactly a temporary file of a file the tool writes there, of a process that no
+ * longer runs (`core/process-alive.ts`), are touched: never a writer's file.
  *
  * @module
  */
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { removeTempLeftovers } from '../../core/atomic-file.js';
 import { ENTRIES_DIR } from '../../entry/entry-files.js';
 import { MEDIA_COPY, MEDIA_DIR } from '../../convert/media-refs.js';
 import { CONFLICTS_DIR } from '../store/state.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
-
-/** write-file-atomic's temporary name: `<target>.<uint32 in decimal>`. */
-const WRITE_FILE_ATOMIC_TEMP = /^(.+)\.(\d{1,10})$/;
-
-/**
- * Removes `<name>.<n>` files (write-file-atomic's temporary files) in `dir` whose `<name>`
- * satisfies `targets`.
- *
- * @param names the names in `dir`, when the caller has listed it already.
- * @returns the names removed.
- */
-async function removeAtomicWriteLeftovers(dir: string, targets: (name: string) => boolean, names?: readonly string[]): Promise<string[]> {
-  if (!names) {
-    try {
-      names = await readdir(dir);
-    } catch {
-      return [];
-    }
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const m = WRITE_FILE_ATOMIC_TEMP.exec(name);
-    if (!m || Number(m[2]) > 0xffffffff || !targets(m[1]!)) continue;
-    await rm(join(dir, name), { force: true });
-    removed.push(name);
-  }
-  return removed;
-}
 
 /** One folder the tool writes, and which of its names are the tool's files. */
 interface WrittenFolder {
@@ -93,18 +60,7 @@ export async function removeLeftoverTempFiles(contentDir: string, stateDir: stri
         continue; // not there yet: nothing to clean
       }
     }
-    const left = [
-      ...removeTempLeftovers(folder.dir, names.filter((n) => ours(folder, n.match(ATOMIC_FILE_TARGET)?.[1]))),
-      ...(await removeAtomicWriteLeftovers(folder.dir, folder.ours, names)),
-    ];
-    removed.push(...left.map(folder.report));
+    removed.push(...removeTempLeftovers(folder.dir, names, folder.ours).map(folder.report));
   }
   return removed;
-}
-
-/** The target of an `atomic-file.ts` temporary file: `.<target>.<pid>.<n>.tmp`. */
-const ATOMIC_FILE_TARGET = /^\.(.+)\.\d+\.\d+\.tmp$/;
-
-function ours(folder: WrittenFolder, target: string | undefined): boolean {
-  return target !== undefined && folder.ours(target);
 }

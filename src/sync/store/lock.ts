@@ -17,15 +17,13 @@
  * not refresh it). The holder records a random token; {@link HeldLock.verify} reads it back
  * before each POST, so a process whose lock was taken over sends nothing more.
  *
- * The lock is re-entrant within one process (a `sync` that holds it can run push).
- *
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { isOnThisMachine, isRecordedProcessAlive, thisProcess, type ProcessIdentity } from '../../core/process-alive.js';
 
@@ -65,20 +63,19 @@ export interface HeldLock {
    * @returns why it was lost, or undefined while it is held.
    */
   verify(): Promise<string | undefined>;
-  /** Releases the lock (the outermost release of a re-entrant hold). */
+  /** Releases the lock (the holder file, then the lock directory); a second call does nothing. */
   release(): Promise<void>;
 }
 
-interface Entry {
-  count: number;
-  lock: HeldLock;
-  release: () => Promise<void>;
-}
-const held = new Map<string, Entry>();
-
 /**
  * Takes the lock of a content directory's state directory, failing fast when another
- * process holds it.
+ * process holds it, this one included (a job takes it once, for all it does).
+ *
+ * Which lock is taken over: one whose holder ran on this machine and no longer runs, at
+ * once; one held elsewhere, or by a holder not recorded yet, once proper-lockfile finds it
+ * stale (not refreshed for {@link LOCK_STALE_MS}); never one whose holder runs on this
+ * machine ({@link isRecordedProcessAlive}: pid, start time, boot id and pid namespace),
+ * however old its mtime.
  *
  * @param stateDir the state directory (`.changelog`); created when missing.
  * @param command what will run under the lock, recorded for other processes' messages.
@@ -87,32 +84,13 @@ const held = new Map<string, Entry>();
  *   hold a lock (not writable).
  */
 export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
-  const key = join(stateDir);
-  const existing = held.get(key);
-  if (existing) {
-    existing.count++;
-    const inner = existing.lock;
-    let released = false;
-    return {
-      holder: inner.holder,
-      get compromised() {
-        return inner.compromised;
-      },
-      verify: () => inner.verify(),
-      release: async () => {
-        if (released) return;
-        released = true;
-        await releaseOne(key);
-      },
-    };
-  }
   await mkdir(stateDir, { recursive: true });
   const lockPath = join(stateDir, LOCK_DIR);
   const holderPath = join(stateDir, LOCK_HOLDER_FILE);
   let compromised: Error | undefined;
   const options: lockfile.LockOptions = {
     lockfilePath: lockPath,
-    realpath: false,
+    realpath: false, // the lock is `lockfilePath`: the state directory's own path need not be resolved
     retries: 0,
     stale: LOCK_STALE_MS,
     update: 5_000,
@@ -121,23 +99,14 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
     },
   };
 
-  let recovered: HeldLock['recovered'];
-  let release: () => Promise<void>;
-  // A lock directory that is already stale now will be taken over by proper-lockfile: say so.
   const before = await stat(lockPath).catch(() => undefined);
   const current = before === undefined ? undefined : await readHolder(stateDir);
-  // Never on time alone while its holder lives on this machine (stopped, asleep: not refreshing).
-  if (current && isOnThisMachine(current) && isRecordedProcessAlive(current)) throw lockedError(stateDir, current);
-  const staleBefore = before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS ? (current ?? { unknown: true as const }) : undefined;
-  try {
-    release = await lockfile.lock(stateDir, options);
-    recovered = staleBefore;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockError(stateDir, err);
-    const holder = await readHolder(stateDir);
-    if (!holder || !isOnThisMachine(holder) || isRecordedProcessAlive(holder)) throw lockedError(stateDir, holder);
-    // The holder died on this host: move its lock aside (atomic, so only one of several
-    // recovering processes gets it) and take a fresh one.
+  let recovered: HeldLock['recovered'];
+  if (current && isOnThisMachine(current)) {
+    // Never on time alone while its holder lives here (stopped, asleep: not refreshing).
+    if (isRecordedProcessAlive(current)) throw lockedError(stateDir, current);
+    // Its holder died here: move its lock aside (atomic, so only one of several recovering
+    // processes gets it) and take a fresh one.
     const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
     try {
       await rename(lockPath, aside);
@@ -145,13 +114,17 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
       throw lockedError(stateDir, await readHolder(stateDir));
     }
     await rm(aside, { recursive: true, force: true });
-    recovered = holder;
-    try {
-      release = await lockfile.lock(stateDir, options);
-    } catch (again) {
-      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw lockedError(stateDir, await readHolder(stateDir));
-      throw lockError(stateDir, again);
-    }
+    recovered = current;
+  } else if (before !== undefined && before.mtimeMs < Date.now() - LOCK_STALE_MS) {
+    // Stale now: proper-lockfile takes it over (unless its holder refreshes it first). Say so.
+    recovered = current ?? { unknown: true };
+  }
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(stateDir, options);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw lockedError(stateDir, await readHolder(stateDir));
+    throw lockError(stateDir, err);
   }
 
   const holder: LockHolder = {
@@ -163,7 +136,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   };
   await writeFileAtomic(holderPath, `${JSON.stringify(holder, null, 2)}\n`);
   let released = false;
-  const lock: HeldLock = {
+  return {
     holder,
     recovered,
     get compromised() {
@@ -178,26 +151,10 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
     release: async () => {
       if (released) return;
       released = true;
-      await releaseOne(key);
-    },
-  };
-  held.set(key, {
-    count: 1,
-    lock,
-    release: async () => {
       await rm(holderPath, { force: true });
       await release().catch(() => undefined); // already released when compromised
     },
-  });
-  return lock;
-}
-
-async function releaseOne(key: string): Promise<void> {
-  const entry = held.get(key);
-  if (!entry) return;
-  if (--entry.count > 0) return;
-  held.delete(key);
-  await entry.release();
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { hash } from 'node:crypto';
 import { sha256 } from '../../core/hash.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';

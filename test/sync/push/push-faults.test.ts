@@ -222,13 +222,12 @@ describe('the lock', () => {
     await writeFile(join(stateDir, 'lock.json'), JSON.stringify({ ...holder, startedAt: '2026-01-01T00:00:00.000Z', command: 'push', ino }));
   }
 
-  it('is re-entrant in one process and released at the end', async () => {
+  it('is taken once per process (a second take fails fast) and released at the end', async () => {
     await setup();
-    const outer = await acquireLock(stateDir, 'sync');
-    const inner = await acquireLock(stateDir, 'push');
-    await inner.release();
+    const lock = await acquireLock(stateDir, 'sync');
+    await expect(acquireLock(stateDir, 'push')).rejects.toMatchObject({ code: 'E_LOCKED' });
     await expect(readFile(join(stateDir, 'lock.json'), 'utf8')).resolves.toContain('"command": "sync"');
-    await outer.release();
+    await lock.release();
     await expect(readFile(join(stateDir, 'lock.json'))).rejects.toThrow();
   });
 });

@@ -1,16 +1,13 @@
 // Temporary files of atomic writes a killed run left (issue 12, item 5): pull and push
 // through the real CLI remove them in every folder the tool writes, and only them. The
-// leftovers are named exactly as write-file-atomic names its temporary files (its own
-// `_getTmpname`) and as atomic-file.ts names its own.
+// leftovers are named exactly as the tool's one writer (core/atomic-file.ts) names its
+// temporary files: `.<name>.<pid>.<n>.tmp`, here of a process that no longer runs.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, useTempDir } from '../../helpers/cli.js';
 import { useEmulatorFixture } from '../../helpers/emulator.js';
-
-const { _getTmpname: writeFileAtomicTemp } = createRequire(import.meta.url)('write-file-atomic') as { _getTmpname: (file: string) => string };
 
 /** A pid no process has (above Linux's pid_max). */
 const DEAD_PID = 99_999_999;
@@ -27,7 +24,8 @@ describe('leftover temporary files', () => {
   async function plant(): Promise<{ ours: string[]; writers: string[] }> {
     await mkdir(join(dir, '.changelog/conflicts'), { recursive: true });
     await mkdir(join(dir, 'content/notes'), { recursive: true });
-    const temp = (rel: string) => writeFileAtomicTemp(join(dir, rel)).slice(dir.length + 1);
+    let n = 100;
+    const temp = (rel: string) => `${dirname(rel)}/.${basename(rel)}.${DEAD_PID}.${++n}.tmp`;
     const ours = [
       temp('content/_data/workspace.json'),
       temp('content/_data/tags.json'),
