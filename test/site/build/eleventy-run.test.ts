@@ -9,7 +9,7 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
+const dist = (path: string) => import(new URL(`../../../dist/site/build/${path}`, import.meta.url).href);
 const { startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
 const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
 
