@@ -28,7 +28,7 @@ export interface EleventyRun {
   heapLimitMb?: number;
   /**
    * Write pages with asynchronous calls (see {@link writePagesAsynchronously}). Default
-   * false. {@link runEleventyIsolated} sets it for a run in this thread.
+   * false. {@link BuildEleventy.run} sets it for a run in this thread.
    */
   asyncWrites?: boolean;
 }
@@ -111,7 +111,7 @@ function loadEleventy(): NonNullable<typeof loading> {
 }
 
 /**
- * Starts loading Eleventy in this thread for a run here ({@link runsOnWorker} false): its
+ * Starts loading Eleventy in this thread for a run in this thread: its
  * modules take about half a second to load, which then passes while the build reads the
  * entries and waits for files and Pagefind.
  */
@@ -155,16 +155,16 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
 export const ISOLATE_THRESHOLD = 2000;
 
 /**
- * Whether {@link runEleventyIsolated} runs a build of `entryFiles` entry files on a worker
- * thread: from {@link ISOLATE_THRESHOLD} on, from compiled code (TypeScript sources, as in
- * tests, have no compiled worker).
+ * Whether Eleventy renders `pages` pages on a worker thread: from {@link ISOLATE_THRESHOLD} on,
+ * from compiled code (TypeScript sources, as in tests, have no compiled worker). The one rule
+ * of where a build's Eleventy runs ({@link startBuildEleventy}).
  */
-export function runsOnWorker(entryFiles: number): boolean {
-  return entryFiles >= ISOLATE_THRESHOLD && COMPILED_BUILD;
+function runsOnWorker(pages: number): boolean {
+  return pages >= ISOLATE_THRESHOLD && COMPILED_BUILD;
 }
 
 /** A worker thread with Eleventy loading or loaded, waiting for its one run (see {@link startEleventyThread}). */
-export interface EleventyThread {
+interface EleventyThread {
   /**
    * Runs Eleventy on the thread, then ends the thread.
    * @returns what it wrote.
@@ -182,6 +182,7 @@ export interface EleventyThread {
  * reads and renders the entries on other threads, and runs when {@link EleventyThread.run}
  * gives it the run. Only from compiled code ({@link runsOnWorker}).
  *
+ * @public Used by `test/site/build/eleventy-run.test.ts`, through `dist/`, which knip does not map back to `src/`.
  * @param heapLimitMb old-generation heap limit of the thread, MB (see {@link EleventyRun.heapLimitMb}); the run's own is not used.
  */
 export function startEleventyThread(heapLimitMb?: number): EleventyThread {
@@ -226,19 +227,58 @@ export function startEleventyThread(heapLimitMb?: number): EleventyThread {
 }
 
 /**
- * Runs Eleventy on a worker thread for a large mirror, else in this thread (also from
- * TypeScript sources, as in tests, which have no compiled worker).
- *
- * @param entryFiles the number of entry files (decides the thread).
- * @param thread a thread started for this run ({@link startEleventyThread}, with the run's
- *   heap limit); default a new one. Used only when the run goes to a worker.
- * @returns what it wrote.
- * @throws {EleventyRunError} with Eleventy's messages when the run fails.
+ * A build's Eleventy: loading from the build's start, and run where {@link place} decides,
+ * once, when the pages to render are known.
  */
-export async function runEleventyIsolated(run: EleventyRun, entryFiles: number, thread?: EleventyThread): Promise<EleventyWritten> {
-  if (!runsOnWorker(entryFiles)) {
-    await thread?.close();
-    return runEleventy({ ...run, asyncWrites: true });
-  }
-  return (thread ?? startEleventyThread(run.heapLimitMb)).run(run);
+export interface BuildEleventy {
+  /**
+   * Decides where Eleventy runs for `pages` pages to render ({@link runsOnWorker}): true on
+   * a worker thread. Decided by the first call; later calls answer the same.
+   */
+  place(pages: number): boolean;
+  /**
+   * Runs Eleventy where {@link place} put it; a second run (after one out of its heap
+   * limit) goes to a new thread.
+   * @throws {EleventyRunError} with Eleventy's messages when the run fails, with
+   *   `outOfMemory` when a worker thread ran out of its heap limit.
+   * @throws {Error} when called before {@link place}.
+   */
+  run(run: EleventyRun): Promise<EleventyWritten>;
+  /** Ends the thread started early, if it had no run (the build failed before it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts loading Eleventy as a build starts, while the entries are read and rendered: on a
+ * worker thread ({@link startEleventyThread}) for a large mirror, or in this thread
+ * ({@link preloadEleventy}). A guess, for the loading only: a page cache that is likely to
+ * leave few pages to render keeps it in this thread, which saves starting a thread and
+ * copying the data to it; {@link BuildEleventy.place} decides.
+ *
+ * @param entryFiles the entry files of the mirror.
+ * @param likelyWarm whether a page cache is likely to leave few pages to render (a pack exists).
+ * @param heapLimitMb the heap limit of the worker thread, MB (see {@link EleventyRun.heapLimitMb}).
+ */
+export function startBuildEleventy(entryFiles: number, likelyWarm: boolean, heapLimitMb: number): BuildEleventy {
+  let thread = !likelyWarm && runsOnWorker(entryFiles) ? startEleventyThread(heapLimitMb) : undefined;
+  if (!thread) preloadEleventy();
+  let onWorker: boolean | undefined;
+  return {
+    place(pages) {
+      onWorker ??= runsOnWorker(pages);
+      return onWorker;
+    },
+    async run(run) {
+      if (onWorker === undefined) throw new Error("the build's Eleventy runs once it is placed");
+      const early = thread;
+      thread = undefined;
+      if (onWorker) return (early ?? startEleventyThread(run.heapLimitMb)).run(run);
+      await early?.close();
+      // In this thread (also from TypeScript sources, as in tests, which have no compiled worker).
+      return runEleventy({ ...run, asyncWrites: true });
+    },
+    async close() {
+      await thread?.close();
+    },
+  };
 }

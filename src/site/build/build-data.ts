@@ -1,0 +1,58 @@
+/**
+ * The data stage of a build (build.ts): the entries read and their bodies rendered (on
+ * worker threads, from the body cache when it has them), once, for the pages and for the
+ * search index; and, with a page cache, the pages it has taken out of Eleventy's work.
+ *
+ * @module
+ */
+import { readEntryFiles } from '../../entry/entry-files.js';
+import type { PageCache } from '../cache/page-cache.js';
+import { planPages, type PagePlan } from '../cache/page-keys.js';
+import { loadSiteData } from '../data/site-data.js';
+import type { SiteData } from '../data/site-model.js';
+import type { PreparedBuild } from './build-prepare.js';
+
+/** The site data of a build, and what Eleventy is left to render. */
+export interface BuildData {
+  /** The site data; with a page cache, its `render` holds only the pages the cache does not have. */
+  siteData: SiteData;
+  /** With a page cache: the pages it has (written from it) and every page's key. */
+  cached?: { pageCache: PageCache; plan: PagePlan };
+  /** What Eleventy renders: the pages not in the page cache, else the entry files (decides where it runs). */
+  rendering: number;
+}
+
+/**
+ * Loads the site data. Reads the entry files, the content's `_data/` and images (encoded
+ * into the image store), the body cache and the page cache (opened by {@link prepareBuild});
+ * sends each rendered entry to Pagefind as it comes. Writes nothing.
+ *
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` when an entry file or an image is a
+ *   symbolic link out of the project; errors of reading the content folder.
+ */
+export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
+  const { options } = build;
+  const entryFiles = await readEntryFiles(options.contentDir, build.entryNames);
+  let siteData = await loadSiteData(options.contentDir, {
+    siteUrl: build.siteUrl,
+    today: options.today,
+    files: entryFiles,
+    themes: build.themes,
+    theme: options.theme,
+    backlinkUrl: build.backlinkUrl,
+    images: build.entryImages,
+    siteDir: build.input.dir,
+    onRendered: build.search?.add,
+    feedDates: options.feedDates,
+    now: options.now,
+    bodyCache: build.cache?.bodies,
+  });
+  let cached: BuildData['cached'];
+  if (build.pageCache && build.cache) {
+    const pageCache = await build.pageCache;
+    const plan = planPages(siteData, build.cache.fingerprint, (key) => pageCache.has(key));
+    siteData = plan.data;
+    cached = { pageCache, plan };
+  }
+  return { siteData, cached, rendering: cached ? cached.plan.rendered : entryFiles.length };
+}

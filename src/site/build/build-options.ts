@@ -1,0 +1,93 @@
+/**
+ * What a build is given and what it reports ({@link buildSite} in build.ts): the types its
+ * stages share, apart from the function, so that the stages need not import it.
+ *
+ * @module
+ */
+import type { FeedDates } from '../data/feed-item.js';
+import type { ImageStats } from '../render/image-store.js';
+import type { SearchSegments } from '../search/search-index.js';
+
+/** Options of `buildSite`. Paths absolute. */
+export interface BuildOptions {
+  contentDir: string;
+  siteDir: string;
+  outputDir: string;
+  siteUrl: string;
+  /** Project root: its `.eleventy.js`, when present, is the Eleventy configuration. */
+  root: string;
+  /** Build even when the workspace is private (`is_public` 0). Default false. */
+  allowPrivate?: boolean;
+  /** The service root (`CHANGELOG_BASE_URL`): the `show_backlink` link goes to its page of the workspace. */
+  baseUrl?: string;
+  /** The hosted page as configured (`hostedPageUrl`: a URL, or false for none); default `<baseUrl>/<slug>` (settings.ts). */
+  hostedPageUrl?: string | false;
+  /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
+  today?: string;
+  /** The theme, over the workspace's (`theme` of the configuration); it must be a theme of the site. */
+  theme?: string;
+  /**
+   * The site's base path (Eleventy's `pathPrefix`), e.g. `/changelog/`: every URL of the
+   * pages under it. Default: the path of `siteUrl` (see `site-url.ts`); `/` serves the site
+   * at the root whatever the site URL. (The search index keeps site-relative URLs: Pagefind
+   * puts the path its files are served under in front of them.)
+   */
+  pathPrefix?: string;
+  /** Build the Pagefind search index. Default true. */
+  search?: boolean;
+  /**
+   * The build cache folder (build-cache.ts, page-cache.ts): bodies and pages rendered by an
+   * earlier build with the same fingerprint are taken from it, and this build's are written
+   * to it. Default: none (every body and page is rendered).
+   */
+  cacheDir?: string;
+  /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
+  onPhase?: (done: number, total: number) => void;
+  /** The caller checked the project's paths in this job already (`assertInsideProject`): not walked again. */
+  pathsChecked?: boolean;
+  /** The feeds' dates of the last recorded build (`.changelog/feed-dates.json`, feed-item.ts), and the build's time for entries changed since. */
+  feedDates?: FeedDates;
+  now?: Date;
+}
+
+/** What a build wrote. */
+export interface BuildResult {
+  outputDir: string;
+  /** HTML pages written. */
+  pages: number;
+  /** Every file written, relative to the output directory. */
+  files: string[];
+  /** Entry pages in the search index (0 when search is off). */
+  indexed: number;
+  /** Things the user should know, e.g. an unknown theme. */
+  warnings: string[];
+  /**
+   * Entry files that could not be read or parsed, so are missing from the site (path
+   * relative to the content directory, message without the path).
+   */
+  unreadable: Array<{ file: string; line?: number; message: string }>;
+  /** The entries shown, and those left out (docs/site.md#what-appears): drafts and entries scheduled after today. */
+  entries: { shown: number; drafts: number; scheduled: number };
+  /** Wall time of the whole build, ms. */
+  ms: number;
+  /**
+   * Wall time of the steps, ms: the site data (reading and rendering the entries), the data
+   * and Eleventy's pages and feeds together, and the search index (from its start: built
+   * from the data, it runs while Eleventy renders).
+   */
+  timings: { dataMs: number; eleventyMs: number; searchMs: number };
+  /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */
+  feedDates?: FeedDates;
+  /**
+   * The build cache, when one was given: its folder, the bodies taken from it and those
+   * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so;
+   * and the entry, index and tag pages rendered and taken from its page cache, and why
+   * its pages were not used, if so (page-cache.ts; with templates of the team's own,
+   * every page renders).
+   */
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
+  /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
+  search?: SearchSegments;
+  /** Local images made responsive (images.ts): encoded now, reused from the build cache (image-store.ts), files under `/img/`. */
+  images: ImageStats & { files: number };
+}

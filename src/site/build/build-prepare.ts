@@ -1,0 +1,221 @@
+/**
+ * The first stage of a build (build.ts): the checks, Eleventy's input staged, the site's
+ * options resolved, and what runs beside the data load started: Eleventy loading (on its
+ * thread, or here), the output folder listed or emptied, the build cache opened, Pagefind.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangelogSyncError } from '../../core/errors.js';
+import { commandLine } from '../../core/project-command.js';
+import { PACKAGED_ELEVENTY_CONFIG } from '../../core/config.js';
+import { assertInsideProject } from '../../core/project-path.js';
+import { sitePathPrefix } from '../../core/site-url.js';
+import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
+import { listEntryFiles } from '../../entry/entry-files.js';
+import { buildFingerprint, openBodyCache, type BodyCache } from '../cache/build-cache.js';
+import { openPageCache, PAGE_PACK_FILE, type PageCache } from '../cache/page-cache.js';
+import { templateOfItsOwn } from '../cache/page-keys.js';
+import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
+import { checkThemeOverride, listThemes, resolveTheme } from '../data/themes.js';
+import { openImageStore, type ImageStore } from '../render/image-store.js';
+import { EntryImages } from '../render/images.js';
+import { SEARCH_INDEX_DIR } from '../search/search-index.js';
+import type { BuildOptions, BuildResult } from './build-options.js';
+import { emptyOutput } from './build-output.js';
+import { startSearch, type BuildSearch } from './build-search.js';
+import { startBuildEleventy, type BuildEleventy } from './eleventy-run.js';
+import { filesUnder } from './file-list.js';
+import { prepareSiteInput, type SiteInput } from './site-stage.js';
+
+/** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */
+export interface PreparedBuild {
+  options: BuildOptions;
+  /** When the build started (`Date.now()`). */
+  started: number;
+  /** Things the user should know, added to by every stage. */
+  warnings: string[];
+  /** The steps' wall times, ms, set as they end (see {@link BuildResult.timings}). */
+  timings: BuildResult['timings'];
+  /** The entry files (relative to the content directory). */
+  entryNames: string[];
+  /** The site URL, ending in `/`. */
+  siteUrl: string;
+  /** Eleventy's `pathPrefix`: `pathPrefix` of the options, else the path of the site URL. */
+  basePath: string;
+  /** Where the `show_backlink` footer links to (workspace-settings.ts `hostedPageUrl`). */
+  backlinkUrl: string | null;
+  /** The themes of the staged site. */
+  themes: string[];
+  /** Eleventy's input: the team's site over the packaged one. */
+  input: SiteInput;
+  /** The project's `.eleventy.js`, when it has one. */
+  configPath?: string;
+  /** The same, when it is not the packaged one byte for byte (its templates may be anything). */
+  ownConfig?: string;
+  /** The entries' encoded images, kept with the build cache or in a temporary folder. */
+  imageStore: ImageStore;
+  entryImages: EntryImages;
+  /** Eleventy, loading; where it runs is decided once the pages to render are known. */
+  eleventy: BuildEleventy;
+  /** The heap limit of Eleventy's worker thread, MB. */
+  heapLimitMb: number;
+  /** The previous build's files, to prune after this one (build-output.ts); none once the output is emptied. */
+  previous: Promise<string[]>;
+  /** With a build cache: the build's fingerprint and its bodies. */
+  cache?: { dir: string; fingerprint: string; bodies: BodyCache };
+  /** The page cache, being read: with a build cache and the packaged templates only. */
+  pageCache?: Promise<PageCache>;
+  /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
+  ownTemplate?: string;
+  /** The search index, started; undefined when search is off. */
+  search?: BuildSearch;
+  /** The build failed: Pagefind is stopped and waited for, and the output listing. Never rejects. */
+  abandon(): Promise<void>;
+  /** Ends what the build opened (Eleventy's thread if it had no run, the staged input, the image store). */
+  close(): Promise<void>;
+}
+
+/**
+ * The heap limit of the Eleventy thread, MB: 512, or 48 KB an entry above that. A
+ * 10,000-entry build of the real corpus has about 38 KB an entry live at its peak (pages
+ * kept until the end of the run, feeds, data); the limit keeps its memory near that instead
+ * of twice that. Should a build need more, it runs again without one.
+ */
+function heapLimitFor(entryFiles: number): number {
+  return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
+}
+
+/** Whether two files hold the same bytes (false when either cannot be read). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const [x, y] = await Promise.all([readFile(a).catch(() => undefined), readFile(b).catch(() => undefined)]);
+  return x !== undefined && y !== undefined && x.equals(y);
+}
+
+/**
+ * The workspace settings (`content/_data/workspace.json`), of a workspace whose site may be built.
+ * @throws {ChangelogSyncError} `E_CONFIG` when it is private and `allowPrivate` is not set.
+ */
+async function readBuildableWorkspace(options: BuildOptions): Promise<Record<string, unknown>> {
+  const workspace = await readWorkspace(options.contentDir);
+  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
+      file: join(options.contentDir, WORKSPACE_DATA_FILE),
+      field: 'is_public',
+      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
+    });
+  }
+  return workspace;
+}
+
+/**
+ * Prepares a build. Reads the workspace settings, the entry files' names, the templates
+ * (staged into a temporary folder), the project's `.eleventy.js` and the build cache;
+ * starts loading Eleventy, listing the output folder (or emptying it, with a project
+ * `.eleventy.js`), reading the page cache and Pagefind. Writes nothing but the staged input
+ * (and the emptied output). Whatever happens later, the caller calls `close()`; on a
+ * failure, `abandon()` first.
+ *
+ * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private and `allowPrivate` is
+ *   not set, or `theme` is not a theme of the site; `E_OUTSIDE_PROJECT` when a path is a
+ *   symbolic link out of the project. Nothing is left open or running then.
+ */
+export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
+  const started = Date.now();
+  if (!options.pathsChecked) await assertInsideProject(options);
+  const workspace = await readBuildableWorkspace(options);
+  const entryNames = await listEntryFiles(options.contentDir);
+  const heapLimitMb = heapLimitFor(entryNames.length);
+  const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
+  const input = await prepareSiteInput(options.siteDir);
+  // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
+  const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
+  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore });
+  // Eleventy loads (on its thread, or here) while the entries are read and rendered.
+  const likelyWarm = options.cacheDir !== undefined && existsSync(join(options.cacheDir, PAGE_PACK_FILE));
+  const eleventy = startBuildEleventy(entryNames.length, likelyWarm, heapLimitMb);
+  const close = async () => {
+    await eleventy.close(); // ended by its run, or the build failed before it
+    await input.cleanup();
+    await imageStore.close();
+  };
+  let previous: Promise<string[]> | undefined;
+  let search: BuildSearch | undefined;
+  const abandon = async () => {
+    await search?.abandon();
+    await previous?.catch(() => undefined);
+  };
+  try {
+    const warnings: string[] = [];
+    const themes = await listThemes(input.dir);
+    const theme = resolveTheme(checkThemeOverride(options.theme, themes) ?? workspace.theme, themes);
+    if (theme.fellBack) {
+      warnings.push(`the workspace's theme "${theme.requested}" is not a theme of this site: using "${theme.name}" (add site/_includes/css/themes/${theme.requested}.css to provide it)`);
+    }
+    const configFile = join(options.root, '.eleventy.js');
+    const configPath = existsSync(configFile) ? configFile : undefined;
+    // The packaged `.eleventy.js` (this repository's, or a copy of it) adds only the site
+    // plugin: the page cache and the templates' own base path hold as without one.
+    const ownConfig = configPath && !(await sameBytes(configPath, PACKAGED_ELEVENTY_CONFIG)) ? configPath : undefined;
+    const siteUrl = options.siteUrl.replace(/\/?$/, '/');
+    const backlinkUrl = hostedPageUrl(workspace, options.baseUrl, options.hostedPageUrl);
+    // The previous build's files: listed (or removed) while the data loads. Without a
+    // project `.eleventy.js` everything in the output is Eleventy's (it reports what it
+    // wrote) or the bundle plugin's: the new site is written over the old one, and what it
+    // did not write is removed afterwards. Writing over files is much cheaper than removing
+    // 10,000 pages and creating them again. A project's `.eleventy.js` may add plugins that
+    // write files Eleventy does not report (eleventy-img keeps an image already in the
+    // output), so with one the output is emptied first.
+    previous = configPath
+      ? emptyOutput(options.outputDir, options.search !== false).then(() => [] as string[])
+      : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
+        filesUnder(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
+    previous.catch(() => undefined); // awaited by the render stage
+    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
+    const cache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint, bodies: await openBodyCache(options.cacheDir, fingerprint) } : undefined;
+    // The page cache (read while the data loads): only where the pages' keys cover what
+    // their templates read, the packaged templates' without a project `.eleventy.js`.
+    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
+    const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
+    pageCache?.catch(() => undefined); // awaited by the data stage
+    const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
+    // Pagefind (a process of its own) indexes the entries from the site data as they are
+    // rendered, and writes the index while Eleventy renders the pages; unless the team's
+    // templates change what it would read of the pages (then it reads the written pages).
+    if (options.search !== false) {
+      search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache, timings });
+    }
+    return {
+      options,
+      started,
+      warnings,
+      timings,
+      entryNames,
+      siteUrl,
+      basePath,
+      backlinkUrl,
+      themes,
+      input,
+      configPath,
+      ownConfig,
+      imageStore,
+      entryImages,
+      eleventy,
+      heapLimitMb,
+      previous,
+      cache,
+      pageCache,
+      ownTemplate: ownTemplate || undefined,
+      search,
+      abandon,
+      close,
+    };
+  } catch (err) {
+    await abandon();
+    await close();
+    throw err;
+  }
+}
