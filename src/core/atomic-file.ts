@@ -30,7 +30,7 @@
  * @module
  */
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { chmod, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ChangelogSyncError } from './errors.js';
@@ -228,4 +228,26 @@ export function removeFileSync(path: string): void {
   } catch (cause) {
     throw new ChangelogSyncError('E_FILE', `cannot remove ${path}: ${(cause as Error).message}`, { file: path, cause });
   }
+}
+
+/**
+ * Writes JSON atomically (temp file, fsync, rename: write-file-atomic), only when the text
+ * changed: the sync state, the budget ledger, the media record, the workspace data files pull
+ * writes and the build's records (feed dates, site inputs).
+ * @param path absolute path; its directory is created when missing.
+ * @param value written as `JSON.stringify(value, null, 2)` and a newline.
+ * @param tmpfileCreated called once the temporary file exists (a failpoint's hook).
+ * @returns true when the file was written, false when it already held that text.
+ * @throws the file system's error when the directory or the file cannot be written.
+ */
+export async function writeJsonIfChanged(path: string, value: unknown, tmpfileCreated?: () => void): Promise<boolean> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    if ((await readFile(path, 'utf8')) === text) return false;
+  } catch {
+    /* missing: write it */
+  }
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFileAtomic(path, text, tmpfileCreated ? { tmpfileCreated } : {});
+  return true;
 }

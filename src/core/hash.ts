@@ -4,9 +4,23 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { createHash, hash } from 'node:crypto';
 
 /** SHA-256 (hex) of a string's UTF-8 bytes or of bytes. */
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The hash pull records for a file: sha256 of its bytes with CRLF line ends read as LF,
+ * so that a checkout with `core.autocrlf` does not look like an edit of every file. The sync
+ * state records it per file (docs/sync.md#sync-state); the build fingerprints its inputs with it.
+ */
+export function contentHash(raw: string | Buffer): string {
+  // Bytes that are valid UTF-8 without a CR hash as they are: the same digest as their
+  // text, without decoding and re-encoding every file of a no-op pull.
+  if (typeof raw !== 'string' && raw.indexOf(13) === -1 && isUtf8(raw)) return hash('sha256', raw, 'hex');
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
 }

@@ -14,7 +14,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import { IMAGES_DIR } from '../site/render/images.js';
+import { IMAGES_DIR } from '../core/content-layout.js';
 
 /** A URL the site does not serve: absolute (`https:`, `mailto:`, `data:`), protocol-relative, or a fragment of the page itself. */
 interface ExternalRef {

@@ -20,7 +20,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { Marked, type Token, type Tokens } from 'marked';
-import { IMAGES_DIR } from '../site/render/images.js';
+import { IMAGES_DIR } from '../core/content-layout.js';
 import { bodyRef } from './body-refs.js';
 
 /** What the image and link rules need besides the file. */

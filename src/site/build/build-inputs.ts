@@ -23,7 +23,8 @@ import { createHash } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
 import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../../core/config.js';
 import { ENTRIES_DIR, readEntryFiles } from '../../entry/entry-files.js';
-import { contentHash, writeJsonIfChanged } from '../../sync/store/state.js';
+import { writeJsonIfChanged } from '../../core/atomic-file.js';
+import { contentHash } from '../../core/hash.js';
 import { visibility } from '../../entry/permalinks.js';
 
 /** File name of the record of the last successful build, in the state directory. */

@@ -23,7 +23,8 @@ import { loadSiteData } from '../data/site-data.js';
 import { addSiteFilters } from '../render/filters.js';
 import { MEDIA_DIR } from '../../convert/media-refs.js';
 import { openImageStore, type ImageStore } from '../render/image-store.js';
-import { EntryImages, IMAGES_DIR } from '../render/images.js';
+import { EntryImages } from '../render/images.js';
+import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { SiteData } from '../data/site-model.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 

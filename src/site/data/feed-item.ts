@@ -26,7 +26,7 @@
 import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonIfChanged } from '../../sync/store/state.js';
+import { writeJsonIfChanged } from '../../core/atomic-file.js';
 
 /** File name of the record of feed dates, in the state directory (`.changelog/`). */
 export const FEED_DATES_FILE = 'feed-dates.json';

@@ -30,10 +30,8 @@ import { Parser } from 'htmlparser2';
 import { imageSize } from 'image-size';
 import { escapeHtml } from '../../core/html-escape.js';
 import { isInside } from '../../core/project-path.js';
+import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { ImageStore, ImageVariants } from './image-store.js';
-
-/** The folder name of local images, in the content directory and in the site directory. */
-export const IMAGES_DIR = 'images';
 
 /** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
 const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';

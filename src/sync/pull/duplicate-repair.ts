@@ -23,7 +23,8 @@ import { failpoint } from '../../core/failpoint.js';
 import { removeFileSync } from '../../core/atomic-file.js';
 import type { IndexedFile } from '../../entry/entry-files.js';
 import { syncedOf } from './mirror-reader.js';
-import { CONFLICTS_DIR, contentHash, remoteHash, type EntryState, type SyncState } from '../store/state.js';
+import { CONFLICTS_DIR, remoteHash, type EntryState, type SyncState } from '../store/state.js';
+import { contentHash } from '../../core/hash.js';
 
 /** One repair. */
 export interface DuplicateRepair {

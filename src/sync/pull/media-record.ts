@@ -23,7 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { MEDIA_COPY, MEDIA_DIR } from '../../convert/media-refs.js';
-import { writeJsonIfChanged } from '../store/state.js';
+import { writeJsonIfChanged } from '../../core/atomic-file.js';
 
 /** The record's file name, in the state directory. */
 const MEDIA_RECORD_FILE = 'media.json';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { parseEntryFile, type EntryFile } from '../../entry/entry-file.js';
 import type { KeptFields } from './mirror-writer.js';
-import { CONFLICTS_DIR, contentHash, syncedHash, type EntryState } from '../store/state.js';
+import { CONFLICTS_DIR, syncedHash, type EntryState } from '../store/state.js';
+import { contentHash } from '../../core/hash.js';
 
 /** A mirror file as read: its bytes and {@link contentHash}. */
 export interface LocalFile {

@@ -14,7 +14,8 @@ import { publishDay } from '../../entry/frontmatter.js';
 import { mirrorTitle } from '../../entry/remote-data.js';
 import { serializeEntryFile } from '../../entry/frontmatter-writer.js';
 import { dropXmlInvalid } from '../../core/xml-chars.js';
-import { contentHash, syncedHash } from '../store/state.js';
+import { syncedHash } from '../store/state.js';
+import { contentHash } from '../../core/hash.js';
 
 /** What a rewrite keeps of the file it replaces: the writer's local fields. */
 export interface KeptFields {

@@ -19,7 +19,8 @@ import { mirrorTitle } from '../../entry/remote-data.js';
 import type { KeptFields, MirrorJob } from './mirror-writer.js';
 import { isEdited, keptFields, parsedOrNull, syncedOf } from './mirror-reader.js';
 import type { PullItem, PullProblem, PullRun } from './pull-run.js';
-import { conflictFile, contentHash, remoteHash, type EntryState } from '../store/state.js';
+import { conflictFile, remoteHash, type EntryState } from '../store/state.js';
+import { contentHash } from '../../core/hash.js';
 
 /** What to do with one remote entry, decided before anything is converted or written. */
 export interface Action {

@@ -57,7 +57,9 @@ import { recoverBeforePull } from '../recovery/recovery.js';
 import { remoteNotes } from '../../entry/remote-data.js';
 import { RenderQueue } from './convert-pool.js';
 import { startServiceReads, type ServiceReads } from '../../service/reads.js';
-import { contentHash, loadState, saveState, writeJsonIfChanged, type SyncState } from '../store/state.js';
+import { loadState, saveState, type SyncState } from '../store/state.js';
+import { writeJsonIfChanged } from '../../core/atomic-file.js';
+import { contentHash } from '../../core/hash.js';
 import { removeLeftoverTempFiles } from '../recovery/temp-files.js';
 import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
 

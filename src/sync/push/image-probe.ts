@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import { request, type Dispatcher } from 'undici';
-import { IMAGES_DIR } from '../../site/render/images.js';
+import { IMAGES_DIR } from '../../core/content-layout.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;

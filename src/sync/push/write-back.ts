@@ -14,7 +14,8 @@ import { fileError } from '../../core/file-error.js';
 import { parseEntryFile } from '../../entry/entry-file.js';
 import { hasFieldLine } from '../../entry/frontmatter.js';
 import { addFrontmatterFields } from '../../entry/frontmatter-writer.js';
-import { contentHash, syncedHash, type EntryState, type SyncState } from '../store/state.js';
+import { syncedHash, type EntryState, type SyncState } from '../store/state.js';
+import { contentHash } from '../../core/hash.js';
 
 /** Attempts of a write-back that finds the file changed under it. */
 const WRITE_BACK_ATTEMPTS = 5;

@@ -8,12 +8,11 @@
  *
  * @module
  */
-import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import { sha256 } from '../../core/hash.js';
-import { mkdir, readFile } from 'node:fs/promises';
+import { writeJsonIfChanged } from '../../core/atomic-file.js';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-file.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';
@@ -25,7 +24,7 @@ export interface EntryState {
   file: string;
   /** sha256 of the remote entry as last pulled; `null` when it was pushed and never pulled. */
   remoteHash: string | null;
-  /** {@link contentHash} of the file as last written by pull or push. */
+  /** `contentHash` (core/hash.ts) of the file as last written by pull or push. */
   localHash: string;
   /**
    * {@link syncedHash} of the file as last written: of what the service owns (its fields
@@ -50,18 +49,6 @@ const STATE_FILE = 'state.json';
 export const BUDGET_FILE = 'budget.json';
 export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
-
-/**
- * The hash pull records for a file: sha256 of its bytes with CRLF line ends read as LF,
- * so that a checkout with `core.autocrlf` does not look like an edit of every file.
- */
-export function contentHash(raw: string | Buffer): string {
-  // Bytes that are valid UTF-8 without a CR hash as they are: the same digest as their
-  // text, without decoding and re-encoding every file of a no-op pull.
-  if (typeof raw !== 'string' && raw.indexOf(13) === -1 && isUtf8(raw)) return hash('sha256', raw, 'hex');
-  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-  return hash('sha256', text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text, 'hex');
-}
 
 /** The fields of an entry file that mirror the service (the rest is the writer's own). */
 export interface SyncedFields {
@@ -123,22 +110,6 @@ async function readJson(path: string): Promise<unknown> {
       hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
     });
   }
-}
-
-/**
- * Writes JSON atomically (temp file, fsync, rename), only when the text changed.
- * @returns true when the file was written.
- */
-export async function writeJsonIfChanged(path: string, value: unknown, tmpfileCreated?: () => void): Promise<boolean> {
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  try {
-    if ((await readFile(path, 'utf8')) === text) return false;
-  } catch {
-    /* missing: write it */
-  }
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFileAtomic(path, text, tmpfileCreated ? { tmpfileCreated } : {});
-  return true;
 }
 
 /**

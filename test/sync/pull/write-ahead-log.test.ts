@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPullAhead, clearPullAhead, openPullAhead, PULL_AHEAD_FILE, type AheadRecord } from '../../../src/sync/pull/write-ahead-log.js';
 import { readMirrorFile } from '../../../src/sync/pull/mirror-reader.js';
-import { contentHash, type SyncState } from '../../../src/sync/store/state.js';
+import type { SyncState } from '../../../src/sync/store/state.js';
+import { contentHash } from '../../../src/core/hash.js';
 import { useTempDir } from '../../helpers/cli.js';
 
 describe('pull write-ahead log', () => {

@@ -7,7 +7,8 @@ import { Journal } from '../../../src/sync/recovery/journal.js';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import { push } from '../../../src/sync/push/push.js';
-import { contentHash, loadState } from '../../../src/sync/store/state.js';
+import { loadState } from '../../../src/sync/store/state.js';
+import { contentHash } from '../../../src/core/hash.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
 import { entryNames, expectEachOnceAndIntact, pushSetup, writeEntries, writeEntry, type PushSetup } from '../../helpers/entries.js';
 
