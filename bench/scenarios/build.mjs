@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import { stringify as stringifyYaml } from 'yaml';
 import { runnerImport } from 'vite';
 import { settleDisk } from '../disk.mjs';
 
@@ -52,7 +52,7 @@ export async function writeContent(dir, entries, n) {
     const slug = `${e.slug}-${round}-${i}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 70);
     const tags = Array.isArray(e.frontmatter.applies_to) ? e.frontmatter.applies_to.map(String) : [];
     tags.forEach((t) => tagNames.add(t));
-    const fm = yaml.dump({ title: e.title, slug, publish_at: e.date, status: 'published', tags }, { lineWidth: -1 });
+    const fm = stringifyYaml({ title: e.title, slug, publish_at: e.date, status: 'published', tags }, { lineWidth: 0 });
     const file = `${e.date}-${slug}.md`;
     files.push(file);
     await writeFile(join(entriesDir, file), `---\n${fm}---\n\n${e.body}\n`);

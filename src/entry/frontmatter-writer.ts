@@ -1,95 +1,146 @@
 /**
- * The entry file's text as pull and push write it (docs/entry-file.md): the
- * frontmatter fields in a fixed order, YAML written by js-yaml, and the fields push adds
- * to a writer's file. Reading is in `frontmatter.ts`, validating in `entry-file.ts`; this
- * part is separate so that the conversion worker threads load only what writing needs.
+ * The entry file's text as pull and push write it (docs/entry-file.md): the frontmatter
+ * fields in a fixed order, written by the `yaml` package, and the fields push adds to a
+ * writer's file, edited into its YAML document with every other byte kept. Reading is in
+ * `frontmatter.ts`, validating in `entry-file.ts`; this part is separate so that the
+ * conversion worker threads load only what writing needs.
  *
  * @module
  */
-import yaml from 'js-yaml';
+import type * as Yaml from 'yaml';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { EntryFrontmatter } from './entry-file.js';
-import { DATE, isPlainScalar, isRealDate, KNOWN_FIELDS } from './frontmatter.js';
+import { DATE, isRealDate, KNOWN_FIELDS, parseFrontmatterDocument, yamlLib } from './frontmatter.js';
+
+const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+/** The format of a timestamp node written as its day (`publish_at: 2026-06-14`). */
+const DAY_FORMAT = 'DAY';
+
+/** Characters YAML does not allow raw in a file (or reads as a line break or a byte order mark): escaped as \uXXXX. */
+const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+/**
+ * Strings written double-quoted wherever they are, as js-yaml wrote them: with a control
+ * character (a line break alone makes a block), an unsafe character or a no-break space, or
+ * starting with `-`, `?`, `:` or `=`, or `---`.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are the point
+const QUOTED_ANYWHERE = /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ufffe\uffff]|^[-?:=]/;
+
+/** Plain YAML scalars that read back as the same string: a letter first, no indicator characters, no trailing space. */
+const PLAIN_SAFE = /^[A-Za-z][A-Za-z0-9 ._,()/+-]*$/;
+/** A UUID (the service's identifiers) reads back as a string: never a number or a date. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Plain words YAML (1.1 or 1.2) reads as booleans or null. */
+const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
+
+/**
+ * True when a string, written plain (unquoted) as a YAML value, reads back as that very
+ * string: the known fields' strings are written plain exactly then, else double-quoted
+ * (the files pull has always written, byte for byte).
+ */
+function isPlainScalar(value: string): boolean {
+  return (PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value);
+}
+
+let writeOptions: (Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions) | undefined;
+
+/**
+ * How frontmatter is written: YAML 1.2 core plus timestamps (a date is written as
+ * js-yaml wrote it, `toISOString()`, or as its day for `publish_at`), strings that YAML 1.1
+ * would read as something else quoted (`yes`, `12:30`: what js-yaml did), and shared values
+ * written out, never as aliases.
+ */
+function documentOptions(): Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions {
+  if (writeOptions) return writeOptions;
+  const timestamp = new (yamlLib().Schema)({ customTags: ['timestamp'] }).tags.find((t) => t.tag === TIMESTAMP_TAG) as Yaml.ScalarTag;
+  const stringify = (item: Yaml.Scalar): string => {
+    const iso = (item.value as Date).toISOString();
+    return item.format === DAY_FORMAT ? iso.slice(0, 10) : iso;
+  };
+  return (writeOptions = { version: '1.2', customTags: [{ ...timestamp, stringify }], compat: 'yaml-1.1', aliasDuplicateObjects: false });
+}
+
+/** Line width 0: never fold; double quotes as JSON writes them (the bytes pull has always written). */
+const TO_STRING_OPTIONS: Yaml.ToStringOptions = { lineWidth: 0, singleQuote: false, doubleQuotedAsJSON: true };
+
+/**
+ * The YAML of frontmatter fields, one `key: value` per field (lists and maps as blocks),
+ * each string of a known field plain when {@link isPlainScalar}, else double-quoted; other
+ * strings as `yaml` writes them. Every value reads back exactly (tested).
+ */
+function fieldsYaml(fields: Record<string, unknown>): string {
+  const Y = yamlLib();
+  const doc = new Y.Document(fields, documentOptions());
+  if (!Y.isMap(doc.contents) || doc.contents.items.length === 0) return '';
+  Y.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && QUOTED_ANYWHERE.test(node.value)) node.type = Y.Scalar.QUOTE_DOUBLE;
+    },
+  });
+  for (const pair of doc.contents.items) {
+    const { key, value } = pair as Yaml.Pair<Yaml.Scalar, unknown>;
+    if (!(KNOWN_FIELDS as readonly unknown[]).includes(key.value) || !Y.isScalar(value)) continue;
+    if (value.value instanceof Date) value.format = DAY_FORMAT;
+    else if (typeof value.value === 'string') value.type = isPlainScalar(value.value) ? Y.Scalar.PLAIN : Y.Scalar.QUOTE_DOUBLE;
+  }
+  return doc.toString(TO_STRING_OPTIONS).replace(YAML_UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * Serialises frontmatter and body into an entry file's text. Known fields come first in
- * {@link KNOWN_FIELDS} order, then unknown fields in their original order.
- *
- * Strings and booleans are written directly (a pull writes 10,000 files; js-yaml's
- * general dumper was a tenth of the conversion time): a string is plain only when YAML
- * cannot read it as anything but that string, else double-quoted with JSON's escapes
- * (valid YAML) and every character YAML will not read raw escaped. Lists and the
- * writer's own fields go through js-yaml. Every value reads back exactly (tested).
+ * {@link KNOWN_FIELDS} order, then unknown fields in their original order. A `publish_at`
+ * that is a real `YYYY-MM-DD` is written plain, as writers write it: YAML reads it as a
+ * date, which the schema turns back into the same day.
  */
 export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
-  let fm = '';
-  const rest: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const seen = new Set<string>();
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of KNOWN_FIELDS) {
     const value = data[key];
     if (value === undefined) continue;
-    seen.add(key);
-    // A date is written plain, as writers write it: YAML reads it as a date, which the
-    // schema turns back into the same YYYY-MM-DD.
-    if (key === 'publish_at' && typeof value === 'string' && DATE.test(value) && isRealDate(value)) fm += `${key}: ${value}\n`;
-    else if (typeof value === 'string') fm += `${key}: ${yamlString(value)}\n`;
-    else if (typeof value === 'boolean') fm += `${key}: ${value}\n`;
-    else fm += yaml.dump({ [key]: value }, { lineWidth: -1, noRefs: true, quotingType: '"' });
+    fields[key] = key === 'publish_at' && typeof value === 'string' && DATE.test(value) && isRealDate(value) ? new Date(`${value}T00:00:00Z`) : value;
   }
-  for (const [k, v] of Object.entries(extra)) if (!seen.has(k)) rest[k] = v;
-  if (Object.keys(rest).length > 0) fm += yaml.dump(rest, { lineWidth: -1, noRefs: true, quotingType: '"' });
+  for (const [k, v] of Object.entries(extra)) if (!(k in fields)) fields[k] = v;
   // trimEnd, not /\s+$/: that expression is quadratic on a long run of spaces (a 5 MB entry).
   const trimmed = body.replace(/^\n+/, '').trimEnd();
-  return `---\n${fm}---\n\n${trimmed}\n`;
-}
-
-/** Characters js-yaml refuses raw, or reads as line breaks or a byte order mark: escaped as \uXXXX. */
-const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
-
-/** A string as a YAML scalar (see {@link serializeEntryFile}). */
-function yamlString(value: string): string {
-  if (isPlainScalar(value)) return value;
-  return JSON.stringify(value).replace(YAML_UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `---\n${fieldsYaml(fields)}---\n\n${trimmed}\n`;
 }
 
 /**
- * Adds fields to a file's frontmatter as new lines before the closing `---`, leaving
- * every existing byte as it was (push's write-back: "no file changed except its
- * frontmatter additions"; docs/sync.md#push-guarantees): each line keeps its own line
- * ending (a file with CRLF, LF and mixed endings keeps each), a byte order mark and
- * trailing spaces stay. An added line ends as the line before it does. Fields already
- * present are replaced in place, their line ending kept.
+ * Sets fields in a file's frontmatter as an edit of its YAML document that keeps every
+ * other byte (push's write-back: "no file changed except its frontmatter additions";
+ * docs/sync.md#push-guarantees): a field already there has its `key: value` replaced in
+ * place (a comment after it, and its line ending, stay); a new field is a line added before
+ * the closing `---`, ending as the line before it does. Each line keeps its own line ending
+ * (CRLF, LF and mixed), and a byte order mark and trailing spaces stay.
  *
- * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block.
+ * @param fields written as {@link serializeEntryFile} writes them.
+ * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block, or it is not closed.
  */
 export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
-  // [line, ending, line, ending, ..., last line]: the endings as the file has them.
-  const parts = text.split(/(\r?\n)/);
-  const lineAt = (i: number) => parts[2 * i]!;
-  const count = (parts.length + 1) / 2;
-  if (lineAt(0).trim() !== '---') throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
-  let close = -1;
-  for (let i = 1; i < count; i++) {
-    if (lineAt(i).trim() === '---') {
-      close = i;
-      break;
-    }
-  }
-  if (close < 0) throw new ChangelogSyncError('E_FILE', `${path}: the frontmatter block is not closed with ---`, { file: path, line: 1 });
-  // The ending of the line before the closing `---` (the opening line's, for an empty block).
-  const eol = parts[2 * close - 1]!;
-  const additions: string[] = [];
+  const fm = parseFrontmatterDocument(text);
+  if (!fm || fm.block.language) throw new ChangelogSyncError('E_FILE', `${path}: no frontmatter block`, { file: path, line: 1 });
+  const { block, doc } = fm;
+  if (!block.closed) throw new ChangelogSyncError('E_FILE', `${path}: the frontmatter block is not closed with ---`, { file: path, line: 1 });
+  const Y = yamlLib();
+  const pairs = Y.isMap(doc.contents) ? (doc.contents.items as Array<Yaml.Pair<Yaml.Node, Yaml.Node | null>>) : [];
+  // An added line ends as the line before the closing `---` does.
+  const eol = text[block.end - 2] === '\r' && block.end - 2 >= block.start ? '\r\n' : '\n';
+  const edits: Array<{ from: number; to: number; text: string }> = [];
+  let additions = '';
   for (const [key, value] of Object.entries(fields)) {
-    const line = yaml.dump({ [key]: value }, { lineWidth: -1, quotingType: '"' }).trimEnd();
-    let at = -1;
-    for (let i = 1; i < close; i++) {
-      if (lineAt(i).startsWith(`${key}:`)) {
-        at = i;
-        break;
-      }
+    const line = fieldsYaml({ [key]: value }).trimEnd();
+    const pair = pairs.find((p) => Y.isScalar(p.key) && p.key.value === key);
+    const [from, to] = [pair?.key.range?.[0], (pair?.value ?? pair?.key)?.range?.[1]];
+    if (from === undefined || to === undefined) {
+      additions += line + eol;
+      continue;
     }
-    if (at >= 0) parts[2 * at] = line;
-    else additions.push(line + eol);
+    // The spaces and line endings a value's range takes after it (an empty value's, a block's) stay.
+    const replaced = text.slice(block.start + from, block.start + to);
+    edits.push({ from: block.start + from, to: block.start + from + replaced.replace(/[ \t\r\n]+$/, '').length, text: line });
   }
-  return parts.slice(0, 2 * close).join('') + additions.join('') + parts.slice(2 * close).join('');
+  edits.push({ from: block.end, to: block.end, text: additions });
+  let out = text;
+  for (const e of edits.sort((a, b) => b.from - a.from)) out = out.slice(0, e.from) + e.text + out.slice(e.to);
+  return out;
 }

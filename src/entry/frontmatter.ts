@@ -1,65 +1,123 @@
 /**
- * Reading an entry file's frontmatter (docs/entry-file.md): the one module that
- * does. gray-matter with every executable engine disabled and YAML (js-yaml, aliases
- * bounded) the only language; the fields' formats (dates); and the fast reads of a single
- * field's line that pull and push use where a full parse would cost too much (10,000 files)
- * or cannot be had (a file that does not parse). Each fast read gives what gray-matter
- * gives for every value the writer (`frontmatter-writer.ts`) writes plain (tested).
+ * Reading an entry file's frontmatter (docs/entry-file.md): the one module that does.
+ * The block between the `---` lines is found as gray-matter found it (the contract writers
+ * have relied on), then read as a YAML document by the `yaml` package: plain data only
+ * (YAML 1.2 core schema plus timestamps and `<<` merge keys, no code, no custom tags),
+ * aliases bounded, and every error and field placed on the file's own line. One parse
+ * serves the values, the lines of fields for error messages, and the single-field reads
+ * of files that do not parse (pull and push read a broken file's identifier).
  *
  * Validation against the schema is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
- * Nothing here loads zod: the conversion worker threads import the formats from here.
+ * Nothing here loads zod, and `yaml` is loaded on the first parse (a no-op pull of 10,000
+ * entries parses no frontmatter): the conversion worker threads import the formats from here.
  *
  * @module
  */
 import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
-import yaml from 'js-yaml';
+import type * as Yaml from 'yaml';
 import { ChangelogSyncError } from '../core/errors.js';
 
 /** The known frontmatter keys, in the order files are written. */
 export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'notify_subscribers', 'status', 'identifier', 'tags'] as const;
 
-// gray-matter (and the js-yaml 3 it brings) is loaded when a file is first parsed: a no-op
-// pull of 10,000 entries reads no frontmatter, and loading it costs ~100 ms.
 const require = createRequire(import.meta.url);
-let matterLib: typeof matterType | undefined;
-const matter = (input: string, options: Parameters<typeof matterType>[1]) => (matterLib ??= require('gray-matter') as typeof matterType)(input, options);
+let yamlModule: typeof Yaml | undefined;
 
-/**
- * gray-matter options with every executable engine disabled (`---js` runs code by
- * default) and YAML the only language read (`---json` and any other language is refused).
- */
-const MATTER_OPTIONS = {
-  engines: {
-    js: refuseEngine('js'),
-    javascript: refuseEngine('javascript'),
-    coffee: refuseEngine('coffee'),
-    coffeescript: refuseEngine('coffeescript'),
-    cson: refuseEngine('cson'),
-    json: refuseEngine('json'),
-    toml: refuseEngine('toml'),
-    yaml: {
-      parse: loadFrontmatterYaml,
-      stringify: (o: object) => yaml.dump(o),
-    },
-  },
-  language: 'yaml',
-} as const;
-
-function refuseEngine(name: string) {
-  return {
-    parse: (): object => {
-      throw new ChangelogSyncError('E_FILE', `frontmatter language "${name}" is not allowed: only YAML frontmatter is read, code is never run`, {
-        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
-      });
-    },
-    stringify: (): string => {
-      throw new Error(`frontmatter language "${name}" is not allowed`);
-    },
-  };
+/** The `yaml` package, loaded when first needed (loading it costs ~100 ms on a busy machine). */
+export function yamlLib(): typeof Yaml {
+  return (yamlModule ??= require('yaml') as typeof Yaml);
 }
 
-/** An entry file's text split by gray-matter: its frontmatter fields and its body. */
+/**
+ * How entry files' YAML is read: YAML 1.2's core schema (what js-yaml 4 read: `yes` is a
+ * string, `true` a boolean) with timestamps (`publish_at: 2026-06-14` is a date) and `<<`
+ * merge keys; duplicate keys are an error; errors carry offsets, placed by the caller.
+ */
+const YAML_READ_OPTIONS = { version: '1.2', schema: 'core', customTags: ['timestamp'], merge: true, uniqueKeys: true, prettyErrors: false } as const satisfies Yaml.ParseOptions &
+  Yaml.DocumentOptions &
+  Yaml.SchemaOptions;
+
+/**
+ * How many times aliases may be expanded (yaml's `maxAliasCount`: an alias counts once per
+ * use, times the aliases inside what it refers to). A "billion laughs" bomb (nine levels of
+ * nine aliases) passes it at once; a frontmatter without aliases never comes near it.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * How many characters aliases may repeat beyond twice the frontmatter's own length: the
+ * text of what each alias refers to, summed over the aliases. A long string aliased many
+ * times (which `maxAliasCount` lets through) is refused before pull writes it back expanded.
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** Where an entry file's frontmatter is in its text, found as gray-matter found it. */
+interface FrontmatterBlock {
+  /** The language written after the opening `---` (`js`, `json`...), trimmed; '' for YAML. */
+  language: string;
+  /** Offset of the YAML in the text: just after the opening `---` (and language), at the line ending. */
+  start: number;
+  /** Offset just past the YAML: the closing `---` line (the YAML ends with the line ending before it), or the text's end. */
+  end: number;
+  /** False when there is no closing `---` line: the block runs to the end of the text. */
+  closed: boolean;
+  /** The body: after the closing `---` line's first 3 characters and one line ending; '' when unclosed. */
+  body: string;
+}
+
+/**
+ * Finds the frontmatter block of a text (a leading byte order mark is skipped; offsets
+ * count it). The rules are gray-matter 4's, which entry files have been read by: the text
+ * starts with `---` not followed by `-`; anything else on that line names the language; the
+ * block ends at the first line that starts with `---`, or at the end of the text.
+ * @returns undefined when the text has no frontmatter.
+ */
+function findFrontmatter(text: string): FrontmatterBlock | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!text.startsWith('---', bom) || text.charAt(bom + 3) === '-') return undefined;
+  const after = bom + 3;
+  const lineEnd = text.slice(after).search(/\r?\n/);
+  // gray-matter's own slice: with no line ending the language is all but the last character.
+  const languageRaw = text.slice(after, lineEnd < 0 ? -1 : after + lineEnd);
+  const start = after + languageRaw.length;
+  const close = text.indexOf('\n---', start);
+  if (close < 0) return { language: languageRaw.trim(), start, end: text.length, closed: false, body: '' };
+  let body = text.slice(close + 4);
+  if (body.startsWith('\r')) body = body.slice(1);
+  if (body.startsWith('\n')) body = body.slice(1);
+  // The YAML takes the whole line ending before the closing line (gray-matter's block ended
+  // just before its "\n"; js-yaml then added one): errors at the end are on the `---` line.
+  return { language: languageRaw.trim(), start, end: close + 1, closed: true, body };
+}
+
+/** A frontmatter's YAML as a document, and how to turn its offsets into the file's lines. */
+export interface FrontmatterDocument {
+  block: FrontmatterBlock;
+  doc: Yaml.Document.Parsed;
+  /** 1-based line and column in the file of an offset in the YAML (the block starts on line 1). */
+  position: (offset: number) => { line: number; col: number };
+}
+
+/**
+ * Parses a text's frontmatter as a YAML document, errors kept on it (`doc.errors`): a
+ * document that does not parse still gives the fields it could read.
+ * @returns undefined when the text has no frontmatter.
+ */
+export function parseFrontmatterDocument(text: string): FrontmatterDocument | undefined {
+  const block = findFrontmatter(text);
+  if (!block) return undefined;
+  const { parseDocument, LineCounter } = yamlLib();
+  const lines = new LineCounter();
+  const doc = parseDocument(text.slice(block.start, block.end), { ...YAML_READ_OPTIONS, lineCounter: lines });
+  // The YAML starts with the line ending of the opening `---` line: its line N is the file's line N.
+  return { block, doc, position: (offset) => lines.linePos(offset) };
+}
+
+/** Frontmatter languages gray-matter knows (most run code), refused by name; other spellings of them by the name they stand for. */
+const REFUSED_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson', 'json', 'toml']);
+const LANGUAGE_ALIASES: Record<string, string> = { js: 'javascript', javascript: 'javascript', coffee: 'coffee', coffeescript: 'coffee', cson: 'coffee' };
+
+/** An entry file's text split: its frontmatter fields and its body. */
 export interface FrontmatterRead {
   /** The fields as YAML reads them, except `publish_at`: see {@link readFrontmatter}. */
   data: Record<string, unknown>;
@@ -68,203 +126,143 @@ export interface FrontmatterRead {
 }
 
 /**
- * Reads an entry file's frontmatter with gray-matter (no code, YAML only, aliases bounded).
- * A `publish_at` YAML reads as a date that is not the day written (it rolls
- * `2026-13-01` over into 2027; a time with an offset is another day in UTC) is given as
- * written, so that the schema judges what the writer wrote.
+ * Reads an entry file's frontmatter (no code, YAML only, aliases bounded). A `publish_at`
+ * YAML reads as a date that is not the day written (it rolls `2026-13-01` over into 2027; a
+ * time with an offset is another day in UTC) is given as written, so that the schema judges
+ * what the writer wrote.
  *
  * @param path the file's path, used in errors only.
  * @param text the file's text (decoded, without a byte order mark).
- * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a code frontmatter
- *   language, invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
+ * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a frontmatter language
+ *   other than YAML, invalid YAML (with its column in the message), an alias bomb, or a
+ *   frontmatter that is not a mapping.
  */
 export function readFrontmatter(path: string, text: string): FrontmatterRead {
-  let parsed: matterType.GrayMatterFile<string>;
-  try {
-    parsed = matter(text, MATTER_OPTIONS);
-  } catch (cause) {
-    if (cause instanceof ChangelogSyncError) {
-      // A line from the YAML block is the file's line (the block starts on the `---` line).
-      const line = cause.line ?? 1;
-      throw new ChangelogSyncError(cause.code, `${path}:${line}: ${cause.message}`, { file: path, line, hint: cause.hint, cause });
-    }
-    const language = /gray-matter engine "(.*)" is not registered/.exec((cause as Error).message)?.[1];
-    if (language !== undefined) {
-      throw new ChangelogSyncError('E_FILE', `${path}:1: frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, {
-        file: path,
-        line: 1,
-        cause,
-        hint: 'start the file with a plain `---` line and write the frontmatter as YAML',
-      });
-    }
-    const mark = (cause as { mark?: { line?: number } }).mark;
-    // js-yaml counts from 0 in gray-matter's block, which starts with the newline that ends
-    // the opening `---` line: its line N is the file's line N + 1.
-    const line = mark?.line !== undefined ? mark.line + 1 : undefined;
-    throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: invalid YAML frontmatter: ${(cause as { reason?: string }).reason ?? (cause as Error).message}`, {
-      file: path,
-      line,
-      cause,
-      hint: 'quote values that contain ":" or "#", e.g. title: "Fix: exports"',
-    });
+  const block = findFrontmatter(text);
+  if (!block) return { data: {}, body: text };
+  const fail = (line: number | undefined, message: string, hint: string, cause?: unknown): never => {
+    throw new ChangelogSyncError('E_FILE', `${path}${line ? `:${line}` : ''}: ${message}`, { file: path, line, hint, cause });
+  };
+  const yamlHint = 'start the file with a plain `---` line and write the frontmatter as YAML';
+  const { language } = block;
+  if (language && !['yaml', 'yml'].includes(language.toLowerCase())) {
+    const named = REFUSED_LANGUAGES.has(language) ? language : LANGUAGE_ALIASES[language.toLowerCase()];
+    if (named) fail(1, `frontmatter language "${named}" is not allowed: only YAML frontmatter is read, code is never run`, yamlHint);
+    fail(1, `frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, yamlHint);
   }
-  const data = (parsed.data ?? {}) as Record<string, unknown>;
-  if (typeof data !== 'object' || Array.isArray(data)) {
+  // gray-matter's rule: a block of nothing but comments is an empty frontmatter, whatever its language.
+  if (text.slice(block.start, block.end).replace(/^\s*#[^\n]+/gm, '').trim() === '') return { data: {}, body: block.body };
+  const { doc, position } = parseFrontmatterDocument(text)!;
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = position(error.pos[0]);
+    fail(line, `invalid YAML frontmatter at column ${col}: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, 'quote values that contain ":" or "#", e.g. title: "Fix: exports"', error);
+  }
+  const bomb = (cause?: unknown): never =>
+    fail(
+      firstAliasLine(doc, position),
+      `YAML aliases expand the frontmatter beyond ${MAX_ALIAS_COUNT} aliases or ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} repeated characters, or into themselves (an alias bomb)`,
+      'write the values out instead of using `&anchor` and `*alias` in the frontmatter',
+      cause,
+    );
+  if (aliasesRepeatTooMuch(doc, MAX_ALIAS_EXPANSION + 2 * (block.end - block.start))) bomb();
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (cause) {
+    if (/Excessive alias count/.test((cause as Error).message)) bomb(cause);
+    fail(firstAliasLine(doc, position), `invalid YAML frontmatter: ${(cause as Error).message}`, 'define each `&anchor` before its `*alias`', cause);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || data instanceof Date) {
     throw new ChangelogSyncError('E_FILE', `${path}: frontmatter must be a mapping of fields`, { file: path, line: 1 });
   }
-  if (data.publish_at instanceof Date) {
+  const fields = data as Record<string, unknown>;
+  if (fields.publish_at instanceof Date) {
     // YAML rolls an impossible date over (2026-13-01 reads as 2027-01-01) and reads a time
     // with an offset as another day in UTC (2026-06-14T23:30:00-05:00 is June 15): judge
     // what was written, never the converted value.
-    const written = /^publish_at:[ \t]*(.*)$/m.exec(frontmatterHead(text))?.[1]?.replace(/[ \t]+#.*$/, '').trim().replace(/^(["'])(.*)\1$/, '$2');
-    if (written && written !== data.publish_at.toISOString().slice(0, 10)) data.publish_at = written;
+    const node = doc.get('publish_at', true);
+    const written = yamlLib().isScalar(node) ? node.source?.trim() : undefined;
+    if (written && written !== fields.publish_at.toISOString().slice(0, 10)) fields.publish_at = written;
   }
-  return { data, body: parsed.content };
+  return { data: fields, body: block.body };
+}
+
+/** Visits a document's aliases in order, with the node each refers to (the last one anchored before it). */
+function eachAlias(doc: Yaml.Document, onAlias: (alias: Yaml.Alias, source: Yaml.Node | undefined) => boolean | void): void {
+  const { visit, isAlias } = yamlLib();
+  const anchored = new Map<string, Yaml.Node>();
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) return onAlias(node, anchored.get(node.source)) === true ? visit.BREAK : undefined;
+      if (node.anchor) anchored.set(node.anchor, node);
+      return undefined;
+    },
+  });
 }
 
 /**
- * How far YAML aliases may expand an entry file's frontmatter: its values plus the
- * characters of its strings, counted with every alias expanded, may exceed twice the
- * frontmatter's own length by at most this much. A frontmatter without aliases never
- * comes near it; a "billion laughs" alias bomb (a few hundred bytes that expand to 10^9
- * values when written back with `noRefs`) is refused at once.
+ * True when an alias refers to a node that contains it (an endless value), or the aliases
+ * together repeat more than `limit` characters of the frontmatter's text.
  */
-export const MAX_ALIAS_EXPANSION = 100_000;
+function aliasesRepeatTooMuch(doc: Yaml.Document, limit: number): boolean {
+  let repeated = 0;
+  let tooMuch = false;
+  eachAlias(doc, (alias, source) => {
+    if (!source?.range || !alias.range) return false;
+    if (alias.range[0] >= source.range[0] && alias.range[0] < source.range[1]) tooMuch = true;
+    else tooMuch = (repeated += source.range[1] - source.range[0]) > limit;
+    return tooMuch;
+  });
+  return tooMuch;
+}
+
+/** The file's line of a document's first alias, if it has one. */
+function firstAliasLine(doc: Yaml.Document, position: FrontmatterDocument['position']): number | undefined {
+  let line: number | undefined;
+  eachAlias(doc, (alias) => {
+    if (alias.range) line = position(alias.range[0]).line;
+    return true;
+  });
+  return line;
+}
+
+/** The top-level pair of `field` in a frontmatter document, if there is one. */
+function fieldPair(fm: FrontmatterDocument, field: string): Yaml.Pair<Yaml.Node, Yaml.Node | null> | undefined {
+  const { isMap, isScalar } = yamlLib();
+  const contents = fm.doc.contents;
+  if (!isMap(contents)) return undefined;
+  return (contents.items as Array<Yaml.Pair<Yaml.Node, Yaml.Node | null>>).find((p) => isScalar(p.key) && p.key.value === field);
+}
 
 /**
- * Reads an entry file's frontmatter YAML (js-yaml, default schema: no code, no custom
- * tags) and refuses aliases that expand it beyond {@link MAX_ALIAS_EXPANSION}. js-yaml
- * keeps an alias as a shared reference, so reading is cheap; the size is counted once per
- * distinct node (memoised, stopping at the limit), so a bomb costs microseconds here
- * instead of gigabytes when pull later writes the fields back.
+ * The value of a top-level frontmatter field as written, from a file that may not parse
+ * (pull reads a pushed file's `status` and a gone entry's `title`; pull and push read the
+ * `identifier` and `slug` of a broken file): a string value as YAML reads it, any other
+ * value as its text (`3`, `2026-06-14`, `[a, b]`), '' for an empty one.
  *
- * @param source the YAML between the `---` lines.
- * @returns the parsed value (`{}` for an empty frontmatter).
- * @throws {ChangelogSyncError} `E_FILE` with `line` (1-based, within `source`) of the
- *   first alias when the expansion is too large or an alias refers to itself.
- * @throws {Error} js-yaml's `YAMLException` for invalid YAML.
+ * @param text the file's text (a byte order mark is skipped).
+ * @returns undefined when the file has no frontmatter or no such field.
  */
-function loadFrontmatterYaml(source: string): object {
-  const value = yaml.load(source, { schema: yaml.DEFAULT_SCHEMA }) ?? {};
-  if (source.includes('*')) {
-    const limit = MAX_ALIAS_EXPANSION + 2 * source.length;
-    if (expandedSize(value, limit, new Map()) > limit) {
-      const line = firstAliasLine(source);
-      throw new ChangelogSyncError(
-        'E_FILE',
-        `YAML aliases expand the frontmatter beyond ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values and characters (an alias bomb)`,
-        { line, hint: 'write the values out instead of using `&anchor` and `*alias` in the frontmatter' },
-      );
-    }
-  }
-  return value;
-}
-
-/** Size of a value with aliases expanded (1 per value + string lengths), at most `limit + 1`; a cycle counts as too large. */
-function expandedSize(value: unknown, limit: number, memo: Map<object, number>): number {
-  if (typeof value === 'string') return 1 + value.length;
-  if (value === null || typeof value !== 'object' || value instanceof Date) return 1;
-  const known = memo.get(value);
-  if (known !== undefined) return known;
-  memo.set(value, limit + 1); // in progress: an alias to an ancestor never ends
-  let size = 1;
-  if (Array.isArray(value)) {
-    for (const item of value) if ((size += expandedSize(item, limit, memo)) > limit) break;
-  } else {
-    for (const [k, v] of Object.entries(value)) if ((size += k.length + expandedSize(v, limit, memo)) > limit) break;
-  }
-  size = Math.min(size, limit + 1);
-  memo.set(value, size);
-  return size;
-}
-
-/** 1-based line (within the YAML) of the first `*alias`, outside quotes and comments, if any. */
-function firstAliasLine(source: string): number | undefined {
-  const lines = source.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const code = lines[i]!.replace(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'/g, '""').replace(/(^|\s)#.*$/, '$1');
-    if (/(?:^|[\s,[{:-])\*[^\s,[\]{}]/.test(code)) return i + 1;
-  }
-  return undefined;
+export function frontmatterField(text: string, field: string): string | undefined {
+  const fm = parseFrontmatterDocument(text);
+  const pair = fm && fieldPair(fm, field);
+  if (!fm || !pair) return undefined;
+  const value = pair.value;
+  if (!value?.range) return '';
+  if (yamlLib().isScalar(value) && typeof value.value === 'string') return value.value;
+  return text.slice(fm.block.start + value.range[0], fm.block.start + value.range[1]);
 }
 
 /**
- * The frontmatter of a text that may not parse: everything before the first line that
- * starts with `---` after the opening one (the whole text when there is none).
+ * The 1-based line of a top-level frontmatter field, for error messages (of a file that
+ * may not parse); a missing `title` is placed on line 1.
  */
-function frontmatterHead(text: string): string {
-  return text.split(/\r?\n---/)[0] ?? '';
-}
-
-/** The frontmatter block of a file's text (between the first two `---` lines), or ''. */
-function frontmatterBlock(text: string): string {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
-  return m ? m[1]! : '';
-}
-
-/** True when the frontmatter (of a text that may not parse) has a line `field:`. */
-export function hasFieldLine(text: string, field: string): boolean {
-  return new RegExp(`^${field}:`, 'm').test(frontmatterHead(text));
-}
-
-/** 1-based line of `field:` in the frontmatter, when it is there (for error messages). */
 export function lineOfField(text: string, field: string): number | undefined {
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i]!.trim() === '---') break;
-    if (lines[i]!.startsWith(`${field}:`)) return i + 1;
-  }
+  const fm = parseFrontmatterDocument(text);
+  const key = fm && fieldPair(fm, field)?.key;
+  if (fm && key?.range) return fm.position(key.range[0]).line;
   return field === 'title' ? 1 : undefined;
-}
-
-/**
- * The value of a one-line `field:` in a file's frontmatter block without parsing the file
- * (pull reads a pushed file's `status`, and a gone entry's `title`, this way): the line's
- * value with the quotes around it dropped. A value the writer would not write plain or in
- * quotes without escapes (an escape, a comment, a flow or block value) is read by
- * gray-matter instead; when the file does not parse, the line's value is given.
- *
- * @returns the value as a string, or undefined when there is no such line.
- */
-export function quickField(text: string, field: string): string | undefined {
-  const m = new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(frontmatterBlock(text));
-  if (!m) return undefined;
-  const value = m[1]!.trim();
-  const quoted = /^"([^"\\]*)"$/.exec(value) ?? /^'([^']*)'$/.exec(value);
-  if (quoted) return quoted[1];
-  if (isPlainScalar(value)) return value;
-  try {
-    const read = readFrontmatter('', text).data[field];
-    if (typeof read === 'string') return read;
-  } catch {
-    /* the file does not parse: the line is all there is */
-  }
-  return value.replace(/^(["'])(.*)\1$/, '$2');
-}
-
-/**
- * The value of a one-line `field:` in the frontmatter of a file that may not parse (its
- * first word, quotes dropped). Only for recovery's reads of broken files (push's plan,
- * pull's hold on their entries): a file that parses is read by {@link readFrontmatter}.
- * @param raw the file's bytes.
- */
-export function brokenFileField(raw: Buffer, field: 'identifier' | 'slug'): string | undefined {
-  return new RegExp(`^${field}:\\s*["']?([^"'\\s]+)`, 'm').exec(frontmatterHead(raw.toString('utf8')))?.[1];
-}
-
-/** Plain YAML scalars that read back as the same string: a letter first, no indicator characters, no trailing space. */
-const PLAIN_SAFE = /^[A-Za-z][A-Za-z0-9 ._,()/+-]*$/;
-/** A UUID (the service's identifiers) reads back as a string: never a number or a date. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Plain words YAML (1.1 or 1.2) reads as booleans or null. */
-const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
-
-/**
- * True when a string, written plain (unquoted) as a YAML value, reads back as that very
- * string: the writer writes such strings plain, and {@link quickField} reads them without YAML.
- */
-export function isPlainScalar(value: string): boolean {
-  return (PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value);
 }
 
 /** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
@@ -292,4 +290,3 @@ export function publishDay(publishAt: string | null | undefined): string | undef
   const day = publishAt?.slice(0, 10);
   return day && DATE.test(day) && isRealDate(day) ? day : undefined;
 }
-

@@ -116,7 +116,7 @@ describe('check refuses what must never be published, and push refuses the same,
       'content/entries/2026-02-30-x.md:2: error: title: is required: a non-empty string (fix: add a line `title: "Your title"` to the frontmatter)',
       'content/entries/2026-02-30-x.md:3: error: publish_at: 2026-02-30 is not a date that exists (fix: write a real day, e.g. `publish_at: 2026-02-01`)',
       'content/entries/2026-02-30-x.md:4: error: is_published: must be true or false (fix: write `is_published: true` or `is_published: false`)',
-      'content/entries/2026-03-07-y.md:4: error: invalid YAML frontmatter: unexpected end of the stream within a double quoted scalar (fix: quote values that contain ":" or "#", e.g. title: "Fix: exports")',
+      'content/entries/2026-03-07-y.md:4: error: invalid YAML frontmatter at column 1: missing closing "quote (fix: quote values that contain ":" or "#", e.g. title: "Fix: exports")',
     ]);
     expect(r.push).toEqual(r.check.map(asPush));
     // Each problem once across stdout and stderr, and no path named twice on a line.

@@ -131,7 +131,7 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
   });
 
   it('invalid YAML names the file once: the line is the one check prints', async () => {
-    const line = 'error: content/entries/2026-11-03-yaml.md:4: invalid YAML frontmatter: unexpected end of the stream within a double quoted scalar (fix: quote values that contain ":" or "#", e.g. title: "Fix: exports")';
+    const line = 'error: content/entries/2026-11-03-yaml.md:4: invalid YAML frontmatter at column 1: missing closing "quote (fix: quote values that contain ":" or "#", e.g. title: "Fix: exports")';
     await writeFile(join(fx.dir, 'content/entries/2026-11-03-yaml.md'), '---\ntitle: "Y\nbad: [\n---\n\nText.\n');
     await fx.dev.output(/content\/entries\/2026-11-03-yaml\.md:4: .*\n/, 'the YAML error line');
     expect(fx.dev.stderr.split('\n')).toContain(line);

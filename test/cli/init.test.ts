@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli, useTempDir } from '../helpers/cli.js';
 
@@ -17,7 +17,7 @@ const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOS
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 type Workflow = { on: { push?: { branches: string[]; paths: string[] } }; jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }> };
-const workflow = async (dir: string, name: string) => yaml.load(await readFile(join(dir, '.github/workflows', name), 'utf8')) as Workflow;
+const workflow = async (dir: string, name: string) => parseYaml(await readFile(join(dir, '.github/workflows', name), 'utf8')) as Workflow;
 
 describe('init', () => {
   let dir: string;

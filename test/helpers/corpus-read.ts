@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import matter from 'gray-matter';
+import { readFrontmatter } from '../../src/entry/frontmatter.js';
 
 /** 50 real entries kept in the repository, with their LICENSE (test/fixtures/corpus/README.md). */
 export const FIXTURE_CORPUS_DIR = fileURLToPath(new URL('../fixtures/corpus/box-developer-changelog/content', import.meta.url));
@@ -36,9 +36,9 @@ export function readCorpus(contentDir: string): CorpusEntry[] {
       const m = /^(\d{1,2})-(\d{2})-(.+?)(?:\.md)?$/.exec(name);
       if (!m) continue;
       const text = readFileSync(join(contentDir, year, name), 'utf8');
-      // The corpus frontmatter is plain YAML; engines are irrelevant here (trusted test input).
-      const parsed = matter(text, {});
-      const lines = parsed.content.split('\n');
+      // The corpus frontmatter is plain YAML, read as entry files are read.
+      const parsed = readFrontmatter(`${year}/${name}`, text);
+      const lines = parsed.body.split('\n');
       const h = lines.findIndex((l) => /^#{1,2} /.test(l));
       const title = h >= 0 ? lines[h]!.replace(/^#{1,2} /, '').trim() : m[3]!;
       const body = (h >= 0 ? [...lines.slice(0, h), ...lines.slice(h + 1)] : lines).join('\n').trim();

@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { crc32, deflateSync } from 'node:zlib';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
+import { stringify as stringifyYaml } from 'yaml';
 
 /** One entry file. */
 export interface EntrySpec {
@@ -76,7 +76,7 @@ export async function writeContent(
     if (e.tags) fm.tags = e.tags;
     Object.assign(fm, e.extra ?? {});
     const body = e.body ?? `The first paragraph of ${e.title}.\n\nMore about it.\n`;
-    await writeFile(join(content, 'entries', `${e.date}-${slug}.md`), `---\n${yaml.dump(fm, { lineWidth: -1 })}---\n\n${body}`);
+    await writeFile(join(content, 'entries', `${e.date}-${slug}.md`), `---\n${stringifyYaml(fm, { lineWidth: 0 })}---\n\n${body}`);
   }
   return content;
 }

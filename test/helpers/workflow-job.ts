@@ -8,7 +8,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { CLI } from './cli.js';
 
 type Step = { name?: string; id?: string; uses?: string; run?: string; if?: string; with?: Record<string, string>; env?: Record<string, string> };
@@ -40,7 +40,7 @@ export interface StepRun {
 
 /** A job of `workflow` (a path), parsed. */
 export function loadJob(workflow: string, job: string): Job {
-  return (yaml.load(readFileSync(workflow, 'utf8')) as { jobs: Record<string, Job> }).jobs[job]!;
+  return (parseYaml(readFileSync(workflow, 'utf8')) as { jobs: Record<string, Job> }).jobs[job]!;
 }
 
 /**

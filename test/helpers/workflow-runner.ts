@@ -10,7 +10,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { CLI } from './cli.js';
 
 type Step = { id?: string; name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown>; 'continue-on-error'?: boolean };
@@ -52,7 +52,7 @@ function git(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
 
 /** Runs every job of the workflow in the order of its `needs`, as one run. */
 export async function runWorkflow(world: WorkflowWorld, runId: number): Promise<Record<string, JobRun>> {
-  const wf = yaml.load(readFileSync(world.workflow, 'utf8')) as { jobs: Record<string, Job> };
+  const wf = parseYaml(readFileSync(world.workflow, 'utf8')) as { jobs: Record<string, Job> };
   const runs: Record<string, JobRun> = {};
   const pending = Object.keys(wf.jobs);
   while (pending.length > 0) {

@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli, useTempDir } from '../helpers/cli.js';
 import { writeEntry } from '../helpers/entries.js';
@@ -92,7 +92,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
 
 describe("the scheduled workflow's first check", () => {
   type Step = { name?: string; run?: string; uses?: string };
-  const wf = yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
+  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
   const steps = wf.jobs.sync!.steps;
   const check = steps.findIndex((s) => s.name === 'Check the secret and the variable');
   let dir = '';

@@ -5,14 +5,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers/cli.js';
 import { installTool } from '../helpers/workflow-job.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 type Step = { id?: string; uses?: string; run?: string; if?: string; env?: Record<string, string> };
-const steps = (yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog-check.yml'), 'utf8')) as { jobs: { check: { steps: Step[] } } }).jobs.check.steps;
+const steps = (parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog-check.yml'), 'utf8')) as { jobs: { check: { steps: Step[] } } }).jobs.check.steps;
 
 const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'w', GIT_AUTHOR_EMAIL: 'w@x', GIT_COMMITTER_NAME: 'w', GIT_COMMITTER_EMAIL: 'w@x' };
 for (const k of Object.keys(GIT_ENV)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_')) delete GIT_ENV[k];

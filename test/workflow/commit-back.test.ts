@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CLI, useTempDir } from '../helpers/cli.js';
 
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 type Step = { run?: string; if?: string; name?: string };
 /** The script of a job's commit-back step, exactly as the workflow has it. */
 function commitStep(job = 'sync'): string {
-  const wf = yaml.load(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
   const steps = wf.jobs[job]!.steps.filter((s) => s.run?.includes('commit-back'));
   expect(steps).toHaveLength(1);
   return steps[0]!.run!;

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CACHE_DIR } from '../../src/core/config.js';
 
@@ -18,7 +18,7 @@ type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?:
 type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string | string[]; environment?: unknown; if?: string; outputs?: Record<string, string> };
 type Workflow = { on: Record<string, unknown>; permissions?: Record<string, string>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; jobs: Record<string, Job> };
 
-const load = (path: string): Workflow => yaml.load(readFileSync(`${ROOT}/${path}`, 'utf8')) as Workflow;
+const load = (path: string): Workflow => parseYaml(readFileSync(`${ROOT}/${path}`, 'utf8')) as Workflow;
 
 describe('workflow files', () => {
   it.each(WORKFLOWS)('%s passes action-validator', (path) => {
@@ -216,7 +216,7 @@ describe('workflow hygiene (every workflow, and the copies init writes)', () => 
   });
 
   it('has a Dependabot configuration for the actions and for npm', () => {
-    const config = yaml.load(readFileSync(`${ROOT}/.github/dependabot.yml`, 'utf8')) as { version: number; updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string } }> };
+    const config = parseYaml(readFileSync(`${ROOT}/.github/dependabot.yml`, 'utf8')) as { version: number; updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string } }> };
     expect(config.version).toBe(2);
     expect(config.updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm']);
     for (const u of config.updates) expect(u).toMatchObject({ directory: '/', schedule: { interval: expect.any(String) as string } });

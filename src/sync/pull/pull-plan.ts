@@ -11,7 +11,7 @@ import type { ChangelogSyncError } from '../../core/errors.js';
 import { failpoint } from '../../core/failpoint.js';
 import { entryFileName, parseEntryFile, type EntryFile } from '../../entry/entry-file.js';
 import { stripPath } from '../../entry/entry-problems.js';
-import { quickField } from '../../entry/frontmatter.js';
+import { frontmatterField } from '../../entry/frontmatter.js';
 import { addFrontmatterFields } from '../../entry/frontmatter-writer.js';
 import { ENTRIES_DIR } from '../../entry/entry-files.js';
 import { FoldedNames, portableNameProblem } from '../../entry/portable-name.js';
@@ -159,7 +159,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
         continue;
       }
       const text = raw.toString('utf8');
-      const statusNow = held.found.get(id)?.data.status ?? quickField(text, 'status');
+      const statusNow = held.found.get(id)?.data.status ?? frontmatterField(text, 'status');
       let newText = text;
       if (statusNow !== entry.status) {
         try {

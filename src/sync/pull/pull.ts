@@ -41,7 +41,7 @@ import { dropXmlInvalid, XML_INVALID } from '../../core/xml-chars.js';
 import { repairDuplicates } from './duplicate-repair.js';
 import type { EntryFile } from '../../entry/entry-file.js';
 import { stripPath } from '../../entry/entry-problems.js';
-import { brokenFileField, quickField } from '../../entry/frontmatter.js';
+import { frontmatterField } from '../../entry/frontmatter.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from '../../entry/entry-files.js';
 import { acquireLock } from '../store/lock.js';
 import { isEdited, readMirrorFile, syncedOf, type LocalFile } from './mirror-reader.js';
@@ -163,7 +163,7 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   const unreadable = new Set<string>();
   for (const item of left) {
     if (item.error) {
-      const id = brokenFileField(item.raw, 'identifier');
+      const id = frontmatterField(item.raw.toString('utf8'), 'identifier');
       const held = id && !state.entries[id] ? `; it carries identifier ${id}, which is not mirrored again until the file is fixed` : '';
       if (held) unreadable.add(id!);
       result.problems.push({ file: item.rel, line: item.error.line, message: stripPath(item.error.message, item.rel) + held });
@@ -217,7 +217,7 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
     const localFile = run.readLocal(rec.file);
     const raw = localFile?.raw ?? null;
     const edited = isEdited(rec, localFile);
-    const title = found.get(id)?.data.title ?? (raw ? quickField(raw.toString('utf8'), 'title') : undefined) ?? rec.file;
+    const title = found.get(id)?.data.title ?? (raw ? frontmatterField(raw.toString('utf8'), 'title') : undefined) ?? rec.file;
     const pruned = Boolean(options.prune) && !edited;
     if (pruned) {
       if (raw !== null) run.remove(rec.file);

@@ -28,7 +28,7 @@
 import { ValidationError, type FieldIssue } from '../../core/errors.js';
 import type { RemoteEntry } from '../../service/schemas.js';
 import { isSafeSlug, slugify, type EntryFile } from '../../entry/entry-file.js';
-import { brokenFileField, lineOfField } from '../../entry/frontmatter.js';
+import { frontmatterField, lineOfField } from '../../entry/frontmatter.js';
 import type { LinkContext } from '../../entry/entry-links.js';
 import { entryProblems, splitFix, tagContext, type EntryProblem } from '../../entry/entry-problems.js';
 import type { IndexedFile } from '../../entry/entry-files.js';
@@ -112,13 +112,13 @@ export function planLocal(files: IndexedFile[], serviceTags: readonly string[] =
 
   for (const f of files) {
     if (f.error) {
-      const pushedId = brokenFileField(f.raw, 'identifier');
+      const pushedId = frontmatterField(f.raw.toString('utf8'), 'identifier');
       if (pushedId) {
         localIdentifiers.add(pushedId);
         carriers.set(pushedId, f.rel);
         // A mirrored file that does not parse still holds its entry's slug (pull writes
         // `slug:` in every mirror file): no new file may be sent with it.
-        const slug = brokenFileField(f.raw, 'slug');
+        const slug = frontmatterField(f.raw.toString('utf8'), 'slug');
         if (slug) taken.set(slug, f.rel);
       } else rejected.push(rejection(f.rel, entryProblems(f, tags), f.error instanceof ValidationError ? f.error.issues : undefined));
       continue;

@@ -12,7 +12,7 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileError } from '../../core/file-error.js';
 import { parseEntryFile } from '../../entry/entry-file.js';
-import { hasFieldLine } from '../../entry/frontmatter.js';
+import { frontmatterField } from '../../entry/frontmatter.js';
 import { addFrontmatterFields } from '../../entry/frontmatter-writer.js';
 import { syncedHash, type EntryState, type SyncState } from '../store/state.js';
 import { contentHash } from '../../core/hash.js';
@@ -39,7 +39,7 @@ export async function writeBack(contentDir: string, rel: string, identifier: str
       throw fileError(cause, { file: rel, step: 'reading the file to write the identifier back' });
     }
     const fields: Record<string, string> = {};
-    if (!hasFieldLine(current, 'slug')) fields.slug = slug;
+    if (frontmatterField(current, 'slug') === undefined) fields.slug = slug;
     if (status) fields.status = status;
     fields.identifier = identifier;
     const text = addFrontmatterFields(rel, current, fields);
