@@ -6,15 +6,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
 
-const dist = (path: string) => import(new URL(`../../../dist/site/${path}`, import.meta.url).href);
-const { runEleventyIsolated, startEleventyThread } = (await dist('build/eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
-const { prepareSiteInput } = (await dist('build/site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
+const dist = (path: string) => import(new URL(`../../../dist/site/build/${path}`, import.meta.url).href);
+const { startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
+const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
 
-describe('runEleventyIsolated on a worker thread', () => {
+describe('Eleventy on a worker thread (startEleventyThread)', () => {
   let dir: string;
   let content: string;
   useTempDir((d) => (dir = d));
@@ -25,11 +24,12 @@ describe('runEleventyIsolated on a worker thread', () => {
   async function run(siteDir: string, outputDir: string, heapLimitMb?: number, thread?: ReturnType<typeof startEleventyThread>) {
     const input = await prepareSiteInput(siteDir);
     try {
-      return await runEleventyIsolated(
-        { inputDir: input.dir, outputDir, pluginOptions: { contentDir: content, siteDir: input.dir, siteUrl: 'https://x.test/', today: '2026-03-15' }, heapLimitMb },
-        ISOLATE_THRESHOLD,
-        thread,
-      );
+      return await (thread ?? startEleventyThread(heapLimitMb)).run({
+        inputDir: input.dir,
+        outputDir,
+        pluginOptions: { contentDir: content, siteDir: input.dir, siteUrl: 'https://x.test/', today: '2026-03-15' },
+        heapLimitMb,
+      });
     } finally {
       await input.cleanup();
     }
