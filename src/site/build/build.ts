@@ -23,7 +23,7 @@ export type { BuildOptions, BuildResult } from './build-options.js';
  * one does not write (a removed entry's page) are removed: written over and pruned, or, with
  * a project `.eleventy.js`, emptied first (see `pruneOutput` in build-output.ts).
  *
- * The build is a pipeline of stages, each in a module of its own (docs/site.md):
+ * The build is a pipeline of stages, each in a module of its own (docs/architecture.md):
  *
  * 1. prepare (build-prepare.ts): the checks, the templates staged, the site's options; Eleventy
  *    starts loading, the output folder is listed (or emptied), the build cache opened and

@@ -4,16 +4,13 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Eleventy from '@11ty/eleventy';
-import { watch } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
-import { isInside } from '../../core/project-path.js';
 import type { BuildOptions } from '../build/build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from '../build/plugin.js';
 import { problemBanner, refusesRebuild, type PageProblem } from '../render/problem-banner.js';
@@ -24,32 +21,30 @@ import { prepareSiteInput } from '../build/site-stage.js';
 import { checkThemeOverride, listThemes } from '../data/themes.js';
 
 /**
- * Eleventy's own error class. In watch mode an error of its kind is logged and the watch
- * goes on; any other error stops the watch for good. The package does not export it, so it
- * is loaded from its file (Eleventy is pinned in the lock file).
+ * A file of the staged input that Eleventy watches (`addWatchTarget`): written to have it
+ * rebuild (see {@link rebuildOnRemoval}). Not a template: Eleventy neither renders nor copies it.
  */
-async function eleventyBaseError(): Promise<new (message: string) => Error> {
-  const entry = createRequire(import.meta.url).resolve('@11ty/eleventy');
-  return ((await import(pathToFileURL(join(dirname(entry), 'Errors', 'EleventyBaseError.js')).href)) as { default: new (message: string) => Error }).default;
-}
+const REBUILD_FILE = '.changelog-sync-rebuild';
 
 /**
- * Starts Eleventy's watch (its first build), and has a removed content file rebuild too.
+ * Has a file removed under the content directory rebuild the preview, as a save does.
  * Eleventy 3 rebuilds when a watched file is saved or added, not when one is removed (its
  * watcher only forgets the file): a removed entry would stay in the preview, in the index
- * and its tags, until the next save. Its `watch()` resolves with the function its watcher
- * calls for a change (kept "for testability"), and `watcher` is that watcher: a file
- * removed under the content directory goes through the same function, and so rebuilds and
- * reloads as a save does. Errors of a rebuild are Eleventy's to report, as for a save.
+ * and its tags, until the next save. A watcher of our own sees the removal and writes
+ * {@link REBUILD_FILE}, which Eleventy watches: it rebuilds and reloads through its public
+ * API. Errors of a rebuild are Eleventy's to report, as for a save; no event or error of
+ * this watcher ends the preview.
+ *
+ * @param rebuildFile {@link REBUILD_FILE} in the staged input (absolute).
+ * @returns the watcher, to close with the preview.
  */
-async function startWatch(eleventy: Eleventy, contentDir: string, log: (message: string) => void): Promise<void> {
-  const rebuild = (await eleventy.watch()) as unknown as ((path: string) => Promise<void>) | undefined;
-  const watcher = (eleventy as unknown as { watcher?: { on(event: 'unlink', fn: (path: string) => void): void; options?: { cwd?: string } } }).watcher;
-  if (typeof rebuild !== 'function' || !watcher) return;
-  watcher.on('unlink', (path) => {
-    if (!isInside(contentDir, resolve(watcher.options?.cwd ?? '', path))) return;
-    rebuild(path).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
-  });
+function rebuildOnRemoval(contentDir: string, rebuildFile: string, log: (message: string) => void): FSWatcher {
+  let removals = 0;
+  return watch(contentDir, { ignoreInitial: true })
+    .on('unlink', (path) => {
+      writeFile(rebuildFile, `${++removals}\n`).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
+    })
+    .on('error', (err) => log(`removals under ${relative(process.cwd(), contentDir) || '.'} not watched: ${(err as Error).message}`));
 }
 
 /** What {@link serveSite} uses of Eleventy's configuration. */
@@ -113,6 +108,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const listening = new Promise<string>((resolve) => (resolveUrl = resolve));
   // The same input as a build: the packaged templates with the team's site/ laid over them.
   const input = await prepareSiteInput(options.siteDir);
+  const rebuildFile = join(input.dir, REBUILD_FILE);
   // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
   const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl, options.hostedPageUrl);
   let theme: string | undefined;
@@ -180,6 +176,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
+      eleventyConfig.addWatchTarget(rebuildFile);
       // Eleventy's watcher skips what the project's .gitignore lists, and the demo's content
       // (.demo/) is git-ignored, as a team's content may be: its input is a staged copy of
       // the templates (nothing of the project's to ignore), so the content is watched as is.
@@ -195,10 +192,10 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.on('eleventy.before', async () => {
         problems = options.problems ? await options.problems() : [];
         const refused = problems.filter(refusesRebuild);
-        if (refused.length > 0) {
-          const EleventyBaseError = await eleventyBaseError();
-          throw new EleventyBaseError(`rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
-        }
+        // Thrown before Eleventy writes or copies anything. A rebuild's error is Eleventy's to
+        // report (its watch logs it, shows it in the browser and goes on): the served site
+        // stays as it was, and the next save after the problem is gone rebuilds.
+        if (refused.length > 0) throw new ChangelogSyncError('E_BUILD', `rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
       });
       // Search works in the preview too: the index is rebuilt after every build, off the
       // rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
@@ -226,12 +223,16 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     },
   });
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
+  let removals: FSWatcher | undefined;
   try {
+    await writeFile(rebuildFile, '0\n');
     await eleventy.init();
-    await startWatch(eleventy, options.contentDir, log);
+    await eleventy.watch(); // the first build
+    removals = rebuildOnRemoval(options.contentDir, rebuildFile, log);
     // Search works from the first page served.
     await indexing;
   } catch (cause) {
+    await removals?.close();
     await teamWatcher?.close();
     await input.cleanup();
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, { cause });
@@ -242,6 +243,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     url,
     async close() {
       await eleventy.stopWatch();
+      await removals?.close();
       await teamWatcher?.close();
       await input.cleanup();
     },
