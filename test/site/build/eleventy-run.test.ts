@@ -10,9 +10,9 @@ import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
-const { runEleventyIsolated, startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
-const { prepareSiteInput } = (await dist('site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
+const dist = (path: string) => import(new URL(`../../../dist/site/${path}`, import.meta.url).href);
+const { runEleventyIsolated, startEleventyThread } = (await dist('build/eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');
+const { prepareSiteInput } = (await dist('build/site-stage.js')) as typeof import('../../../src/site/build/site-stage.js');
 
 describe('runEleventyIsolated on a worker thread', () => {
   let dir: string;
