@@ -1,9 +1,12 @@
 // The codebase's shape (issue 15; docs/architecture.md "Conventions"): no source file over
-// 400 lines, no two source files of the same name, and the README within its 15 KB budget
-// (the rest lives in docs/). Lint, knip and the import-cycle check run in .ci/run.
+// 400 lines, no two source files of the same name, every folder of src/ in the tree that
+// opens docs/architecture.md (issue 26), runtime dependencies as caret ranges that the lock
+// file pins, and the README within its 15 KB budget (the rest lives in docs/). Lint, knip and
+// the layer rule (test/repo/layers.test.ts) run in .ci/run.
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { satisfies } from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,6 +38,34 @@ describe('codebase shape', () => {
     const twice = [...byName.values()].filter((paths) => paths.length > 1 && !commandPair(paths));
     expect(twice).toEqual([]);
     expect([...byName.values()].filter(commandPair).length).toBeGreaterThan(0);
+  });
+
+  it('every folder under src/ has its line in the tree that opens docs/architecture.md', async () => {
+    const doc = await readFile(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const tree = /## The tree\n[\s\S]*?```text\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const listed = new Set(tree.split('\n').map((line) => /^(src\/\S*)\s/.exec(line)?.[1]));
+    const entries = await readdir(join(ROOT, 'src'), { recursive: true, withFileTypes: true });
+    const folders = ['src/', ...entries.filter((e) => e.isDirectory()).map((e) => `${relative(ROOT, join(e.parentPath, e.name)).split(sep).join('/')}/`)];
+    expect(folders.length).toBeGreaterThan(20);
+    expect(folders.filter((f) => !listed.has(f)).sort()).toEqual([]);
+    // And no line for a folder that is gone.
+    expect([...listed].filter((f) => f !== undefined && !folders.includes(f))).toEqual([]);
+  });
+
+  it('runtime dependencies are caret ranges, and the lock file pins each to one version in its range', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+    };
+    const deps = Object.entries(pkg.dependencies);
+    expect(deps.length).toBeGreaterThan(10);
+    expect(deps.filter(([, range]) => !/^\^\d+\.\d+\.\d+$/.test(range))).toEqual([]);
+    expect(lock.packages['']?.dependencies).toEqual(pkg.dependencies);
+    for (const [name, range] of deps) {
+      const pinned = lock.packages[`node_modules/${name}`]?.version ?? '';
+      expect(pinned, name).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(satisfies(pinned, range), `${name}: ${pinned} is not in ${range}`).toBe(true);
+    }
   });
 
   it('the README is at most 15 KB, and every docs/ page it links to exists', async () => {
