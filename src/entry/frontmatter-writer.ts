@@ -72,18 +72,23 @@ function fieldsYaml(fields: Record<string, unknown>): string {
   const Y = yamlLib();
   const doc = new Y.Document(fields, documentOptions());
   if (!Y.isMap(doc.contents) || doc.contents.items.length === 0) return '';
-  Y.visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && QUOTED_ANYWHERE.test(node.value)) node.type = Y.Scalar.QUOTE_DOUBLE;
-    },
-  });
   for (const pair of doc.contents.items) {
     const { key, value } = pair as Yaml.Pair<Yaml.Scalar, unknown>;
-    if (!(KNOWN_FIELDS as readonly unknown[]).includes(key.value) || !Y.isScalar(value)) continue;
-    if (value.value instanceof Date) value.format = DAY_FORMAT;
+    if (!(KNOWN_FIELDS as readonly unknown[]).includes(key.value) || !Y.isScalar(value)) styleStrings(Y, pair);
+    else if (value.value instanceof Date) value.format = DAY_FORMAT;
     else if (typeof value.value === 'string') value.type = isPlainScalar(value.value) ? Y.Scalar.PLAIN : Y.Scalar.QUOTE_DOUBLE;
   }
   return doc.toString(TO_STRING_OPTIONS).replace(YAML_UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Double-quotes the strings of a node, wherever they are, that {@link QUOTED_ANYWHERE} names (a walk: `visit` cost a pull of 10,000 files more). */
+function styleStrings(Y: typeof Yaml, node: unknown): void {
+  if (Y.isScalar(node)) {
+    if (typeof node.value === 'string' && QUOTED_ANYWHERE.test(node.value)) node.type = Y.Scalar.QUOTE_DOUBLE;
+  } else if (Y.isPair(node)) {
+    styleStrings(Y, node.key);
+    styleStrings(Y, node.value);
+  } else if (Y.isCollection(node)) for (const item of node.items) styleStrings(Y, item);
 }
 
 /**

@@ -101,10 +101,10 @@ export interface FrontmatterDocument {
 /**
  * Parses a text's frontmatter as a YAML document, errors kept on it (`doc.errors`): a
  * document that does not parse still gives the fields it could read.
+ * @param block the text's block, when the caller has found it already.
  * @returns undefined when the text has no frontmatter.
  */
-export function parseFrontmatterDocument(text: string): FrontmatterDocument | undefined {
-  const block = findFrontmatter(text);
+export function parseFrontmatterDocument(text: string, block = findFrontmatter(text)): FrontmatterDocument | undefined {
   if (!block) return undefined;
   const { parseDocument, LineCounter } = yamlLib();
   const lines = new LineCounter();
@@ -150,9 +150,10 @@ export function readFrontmatter(path: string, text: string): FrontmatterRead {
     if (named) fail(1, `frontmatter language "${named}" is not allowed: only YAML frontmatter is read, code is never run`, yamlHint);
     fail(1, `frontmatter language "${language}" is not allowed: only YAML frontmatter is read`, yamlHint);
   }
+  const source = text.slice(block.start, block.end);
   // gray-matter's rule: a block of nothing but comments is an empty frontmatter, whatever its language.
-  if (text.slice(block.start, block.end).replace(/^\s*#[^\n]+/gm, '').trim() === '') return { data: {}, body: block.body };
-  const { doc, position } = parseFrontmatterDocument(text)!;
+  if (source.replace(/^\s*#[^\n]+/gm, '').trim() === '') return { data: {}, body: block.body };
+  const { doc, position } = parseFrontmatterDocument(text, block)!;
   const error = doc.errors[0];
   if (error) {
     const { line, col } = position(error.pos[0]);
@@ -165,11 +166,12 @@ export function readFrontmatter(path: string, text: string): FrontmatterRead {
       'write the values out instead of using `&anchor` and `*alias` in the frontmatter',
       cause,
     );
-  if (aliasesRepeatTooMuch(doc, MAX_ALIAS_EXPANSION + 2 * (block.end - block.start))) bomb();
+  if (source.includes('*') && aliasesRepeatTooMuch(doc, MAX_ALIAS_EXPANSION + 2 * source.length)) bomb();
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (cause) {
+    // yaml throws a ReferenceError, told apart by its message, when maxAliasCount is passed.
     if (/Excessive alias count/.test((cause as Error).message)) bomb(cause);
     fail(firstAliasLine(doc, position), `invalid YAML frontmatter: ${(cause as Error).message}`, 'define each `&anchor` before its `*alias`', cause);
   }
