@@ -1,7 +1,7 @@
 /**
  * The search stage of a build (build.ts): Pagefind's index, built from the site data beside
  * Eleventy (a process of its own, fed the entries as they are rendered, building the index
- * while or after Eleventy renders), or from the written pages once Eleventy is done when the
+ * while Eleventy renders), or from the written pages once Eleventy is done when the
  * team's templates change what it would read of the pages (search-index.ts).
  *
  * @module
@@ -19,10 +19,10 @@ export interface BuildSearch {
    */
   add?: (entries: readonly IndexedEntry[]) => void;
   /**
-   * Every entry is added: Pagefind builds the index (its memory peak) once `after` settles,
-   * and writes it into the output folder. Called once; nothing for an index of the pages.
+   * Every entry is added: Pagefind builds the index and writes it into the output folder.
+   * Called once; nothing for an index of the pages.
    */
-  finish(after?: Promise<unknown>): void;
+  finish(): void;
   /**
    * The bundles the search page merges (search-bundles.ts `mergeBundles`: `['/pagefind/recent/']`
    * or none); undefined for an index of the pages. Never rejects.
@@ -77,8 +77,8 @@ export async function startSearch(options: SearchStageOptions): Promise<BuildSea
   const cache = options.cache ? { ...options.cache, siteDir: input.dir } : undefined;
   const indexer = startSearchIndex(outputDir, language, stop.signal, cache);
   let finishing: Promise<SearchIndexResult> | undefined;
-  const finish = (after?: Promise<unknown>) => {
-    finishing ??= indexer.finish(after).then((index) => {
+  const finish = () => {
+    finishing ??= indexer.finish().then((index) => {
       timings.searchMs = Date.now() - started;
       return index;
     });
@@ -87,7 +87,7 @@ export async function startSearch(options: SearchStageOptions): Promise<BuildSea
   };
   return {
     add: (entries) => indexer.add(entries),
-    finish: (after) => void finish(after),
+    finish: () => void finish(),
     bundles: () => indexer.mergeBundles(),
     result: () => finish(),
     async abandon() {

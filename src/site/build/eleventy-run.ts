@@ -1,8 +1,7 @@
 /**
- * One Eleventy run (the pages and feeds of a build), on a worker thread: when the thread
- * ends, its heap (every page Eleventy keeps until the end of a run) goes with it, before
- * Pagefind indexes the site. In a 10,000-entry build that is the difference between the
- * two running side by side in memory or one after the other.
+ * One Eleventy run (the pages and feeds of a build), on a worker thread for a large mirror:
+ * the thread loads Eleventy while the build reads and renders the entries, and when it
+ * ends its heap (every page Eleventy keeps until the end of a run) goes with it.
  *
  * @module
  */

@@ -108,7 +108,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       return { read, hashes, split };
     }));
 
-  async function build(after?: Promise<unknown>): Promise<SearchIndexResult> {
+  async function build(): Promise<SearchIndexResult> {
     const { read, hashes, split } = await decide();
     if (signal?.aborted) throw new ChangelogSyncError('E_BUILD', 'the search index was not built: the build stopped');
     const { archive, note } = read;
@@ -118,8 +118,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
         const urls = new Set(split.recent);
         const indexer = indexEntries(language, signal);
         indexer.add(all.filter((e) => urls.has(e.url)));
-        // A handful of entries: no memory peak to keep apart from Eleventy's, so the
-        // archive's files are written while Eleventy renders.
+        // The recent entries' bundle is built, and the archive's files written, while Eleventy renders.
         recent = await indexer.finish();
       }
       const files = [...archive.files, ...recent.files.map((f) => ({ path: `${RECENT_BUNDLE_DIR}/${f.path}`, content: f.content }))];
@@ -127,7 +126,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       const bundles = recent.pages > 0 ? [MAIN_BUNDLE, RECENT_BUNDLE] : [MAIN_BUNDLE];
       return { ...written, segments: { indexed: recent.pages, archived: archive.entries.size, bundles, note } };
     }
-    const built = await startFull().finish(after);
+    const built = await startFull().finish();
     const written = await writeSearchIndex(outputDir, built);
     let warning: string | undefined;
     try {
@@ -145,8 +144,8 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       all.push(...entries);
       full?.add(entries);
     },
-    finish(after) {
-      result ??= build(after);
+    finish() {
+      result ??= build();
       return result;
     },
     async mergeBundles() {

@@ -150,12 +150,12 @@ export interface EntryIndexer<T = SearchIndexResult> {
   /** Sends entries to Pagefind (it indexes them in its own process). */
   add(entries: readonly IndexedEntry[]): void;
   /**
-   * No more entries: Pagefind builds the index. Resolves when it is built (and written).
-   * @param after Pagefind builds the index, its memory peak (about 550 MB at 10,000 entries),
-   *   only once this settles (the Eleventy run of a large mirror, whose heap goes with it).
-   * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
+   * No more entries: Pagefind builds the index (its memory peak, about 550 MB at 10,000
+   * entries, beside Eleventy's run). Resolves when it is built (and written).
+   * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error,
+   *   or the build stopped (the signal).
    */
-  finish(after?: Promise<unknown>): Promise<T>;
+  finish(): Promise<T>;
 }
 
 /**
@@ -171,18 +171,8 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
   const started = new Promise<PagefindIndex>((resolve) => (indexReady = resolve));
   let allAdded: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (allAdded = resolve));
-  let buildAfter: Promise<unknown> | undefined;
-  // A stop ends the waits: for more entries, and for `after`.
-  const stopped = new Promise<void>((resolve) =>
-    signal?.addEventListener(
-      'abort',
-      () => {
-        allAdded();
-        resolve();
-      },
-      { once: true },
-    ),
-  );
+  // A stop ends the wait for more entries.
+  signal?.addEventListener('abort', () => allAdded(), { once: true });
   const pending: Array<Promise<{ errors: string[] }>> = [];
   const throwIfStopped = () => {
     if (signal?.aborted) throw new ChangelogSyncError('E_BUILD', 'the search index was not built: the build stopped');
@@ -192,7 +182,6 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
     await finished;
     throwIfStopped();
     const added = await Promise.all(pending);
-    if (buildAfter) await Promise.race([buildAfter.catch(() => undefined), stopped]);
     throwIfStopped();
     return { pages: added.length, errors: added.flatMap((a) => a.errors) };
   }, signal);
@@ -207,8 +196,7 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
         pending.push(request);
       }
     },
-    finish(after) {
-      buildAfter = after;
+    finish() {
       allAdded();
       return result;
     },
@@ -223,7 +211,7 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
  */
 export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
   const indexer = indexEntries(language, signal);
-  return { add: (entries) => indexer.add(entries), finish: async (after) => writeSearchIndex(outputDir, await indexer.finish(after)) };
+  return { add: (entries) => indexer.add(entries), finish: async () => writeSearchIndex(outputDir, await indexer.finish()) };
 }
 
 /** Files of a team's site that decide what the search index holds: the entry page and its route. */

@@ -195,56 +195,18 @@ describe('searchLanguageFromData', () => {
   });
 });
 
-/**
- * `promise`, and `waited`: resolves when something first waits on it (calls its `then`, as
- * `await`, `catch` and `Promise.race` do).
- */
-function watched<T>(promise: Promise<T>): { promise: Promise<T>; waited: Promise<void> } {
-  let waitedOn: () => void = () => undefined;
-  const waited = new Promise<void>((resolve) => (waitedOn = resolve));
-  const then = promise.then.bind(promise);
-  promise.then = ((...args: Parameters<typeof then>) => {
-    waitedOn();
-    return then(...args);
-  }) as typeof promise.then;
-  return { promise, waited };
-}
-
-describe('startEntryIndex with finish(after)', () => {
+describe('startEntryIndex stopped', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
 
   const entry = (n: number) => ({ url: `/entries/update-${n}/`, date: '2026-03-01', displayDate: 'March 1, 2026', title: `Update ${n}`, html: `<p>Body of update ${n}.</p>` });
 
-  it('builds and writes the index only once `after` settles (the two memory peaks of a build apart)', async () => {
-    const out = join(dir, 'after');
-    const indexer = startEntryIndex(out, 'en');
-    indexer.add([entry(2), entry(1)]);
-    let release: () => void = () => undefined;
-    const after = watched(new Promise<void>((resolve) => (release = resolve)));
-    let written = false;
-    const done = indexer.finish(after.promise).then((r) => {
-      written = true;
-      return r;
-    });
-    // The index waits on `after` once Pagefind has every entry: from then on nothing is
-    // written until it settles.
-    await after.waited;
-    expect(written).toBe(false);
-    expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(false);
-    release();
-    expect(await done).toMatchObject({ pages: 2, files: expect.arrayContaining(['pagefind-entry.json']) as unknown });
-    expect(existsSync(join(out, 'pagefind/pagefind-entry.json'))).toBe(true);
-  });
-
-  it('stopped while it waits, rejects at once and leaves no index', async () => {
+  it('stopped as it finishes, rejects and leaves no index', async () => {
     const out = join(dir, 'stopped');
     const stop = new AbortController();
     const indexer = startEntryIndex(out, 'en', stop.signal);
     indexer.add([entry(1)]);
-    const after = watched(new Promise<void>(() => undefined)); // never settles
-    const done = indexer.finish(after.promise);
-    await after.waited;
+    const done = indexer.finish();
     stop.abort();
     await expect(done).rejects.toMatchObject({ code: 'E_BUILD', message: expect.stringContaining('the build stopped') as unknown });
     expect(existsSync(join(out, 'pagefind'))).toBe(false);
