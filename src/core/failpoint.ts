@@ -12,7 +12,7 @@
  * later one (a disk that stays full): tests see how a failing write is reported, without
  * filling a disk or running as another user (issue 25, item 8).
  *
- * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/cli/kill-matrix.test.ts)
+ * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/e2e/kill-matrix.test.ts)
  * kills at each one and resumes with `sync`, and a test fails when the code uses a name
  * the list lacks or the list names a point the code no longer has.
  *

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
 
 describe('new', () => {
   let dir: string;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
 
 /** The demo's site URL (the configuration's default). */
 const SITE_URL = 'http://localhost:8080/';

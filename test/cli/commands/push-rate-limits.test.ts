@@ -5,10 +5,10 @@
 // after a few 429s, not a minute of them).
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries } from '../../helpers/entries.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 

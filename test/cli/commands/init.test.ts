@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
 
 // `require.resolve` by that name: knip reads it as a use of the package.
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');

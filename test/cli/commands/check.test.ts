@@ -4,8 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

@@ -10,10 +10,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, spawnCli, tempDir } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries } from '../../helpers/entries.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 

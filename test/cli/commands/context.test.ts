@@ -4,11 +4,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openContext } from '../../src/cli/commands/context.js';
-import { loadConfig, type Config } from '../../src/core/config.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { captureReporter } from '../helpers/reporter.js';
+import { openContext } from '../../../src/cli/commands/context.js';
+import { loadConfig, type Config } from '../../../src/core/config.js';
+import { tempDir } from '../../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
+import { captureReporter } from '../../helpers/reporter.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -5,10 +5,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { ValidationError } from '../../src/core/errors.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { ValidationError } from '../../../src/core/errors.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

@@ -5,10 +5,10 @@ import { hostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../helpers/entries.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, spawnCli, tempDir } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../../helpers/entries.js';
 
 // Several CLI runs per test, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });
@@ -104,7 +104,7 @@ describe('push --dry-run', () => {
     expect(lines[0]).toBe(
       'Plan (dry run, nothing sent): push 4 new entries, oldest first, in at most 5 requests (4 POST /api/entry, and one GET /api/entries only if an answer is lost or lacks the identifier); 1438 requests left today',
     );
-    // Each file's line, then the HTML it would be sent with (test/cli/push-media.test.ts).
+    // Each file's line, then the HTML it would be sent with (test/cli/commands/push-media.test.ts).
     expect(lines.slice(1).filter((l) => /^ {2}\d+\. /.test(l)).map((l) => l.replace(/at \S+Z$/, 'at T'))).toEqual([
       '  1. entries/2026-01-01-entry-1.md -> POST /api/entry slug=entry-1-things (from the title), budget allows it at T',
       '  2. entries/2026-01-02-entry-2.md -> POST /api/entry slug=entry-2-things (from the title), budget allows it at T',
