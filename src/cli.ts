@@ -2,8 +2,8 @@
 /**
  * The command line: declares commands and options only. Each command is a function in
  * src/commands/ that returns its exit code once it has printed its report (its report and
- * exit-code functions are unit-tested: test/cli/output/*-report.test.ts, test/cli/subscribers/report.test.ts); errors are mapped once,
- * in handleError.
+ * exit-code functions are unit-tested: test/cli/output/*-report.test.ts and
+ * test/cli/subscribers/report.test.ts); errors are mapped once, in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
 import { readFileSync } from 'node:fs';
