@@ -1,12 +1,18 @@
-// The demo looks like a real changelog: its logo, Open Graph image and entry images ship
-// with the package and are in the built site (the service's screenshots by way of the
-// emulator's image host and pull's mirror); no page of `npm start`'s site names an image
-// that does not resolve to a file of the site.
+// `npm start` (`sync` with no token): the demo, one run. It pulls the demo workspace from the
+// built-in emulator, pushes the local demo entries, builds, and writes only under .demo/. The
+// demo looks like a real changelog: its logo, Open Graph image and entry images ship with the
+// package and are in the built site (the service's screenshots by way of the emulator's image
+// host and pull's mirror); no page of its site names an image that does not resolve to a file
+// of the site.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, useTempDir, type CliResult } from '../../helpers/cli.js';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The demo's site URL (the configuration's default). */
 const SITE_URL = 'http://localhost:8080/';
@@ -20,12 +26,46 @@ function imageUrls(html: string): string[] {
   ];
 }
 
-describe("the demo's images", () => {
+describe('npm start: the demo main job', () => {
   let dir = '';
   useTempDir((d) => (dir = d));
+  let r: CliResult;
+  beforeAll(async () => {
+    // A git repository with the project's .gitignore, to prove `git status` stays clean.
+    await cp(join(REPO, '.gitignore'), join(dir, '.gitignore'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '.gitignore'], { cwd: dir });
+    r = await runCli(['sync'], { cwd: dir });
+  });
+
+  it('with no token: emulator, pull, push, build, summary, exit 0, and writes only under .demo/', async () => {
+    expect(r.stderr).toContain('No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator');
+    expect(r.code).toBe(0);
+    // 19 entry pages, the index, 5 tag pages (the service's tags and the local entries') and the tag index, search, subscribe, 404.
+    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 29 pages in \.demo\/_site/);
+    // Why 23 entries make 19 pages, and how to look at the site.
+    expect(r.stderr).toContain('19 of 23 entries are on the site; left out: 2 drafts (not published), 2 scheduled after today (on the site from their date)');
+    expect(r.stderr).toContain('View the site: `npx changelog-sync dev --demo` (a live preview), or serve .demo/_site/ at http://localhost:8080/ with any static file server');
+    const entries = await readdir(join(dir, '.demo/content/entries'));
+    expect(entries).toHaveLength(23);
+    const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
+    expect(index).toContain('Funnel step timing'); // pushed by the demo
+    // show_backlink is set in the demo workspace, but the demo has no hosted page: the
+    // emulator serves none and is gone when the command ends. No link to its port.
+    expect(index).not.toContain('on the hosted changelog');
+    const port = /built-in emulator of the changelog service\n\(http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stderr)![1]!;
+    for (const file of ['index.html', 'subscribe/index.html', 'feed.xml']) expect(await readFile(join(dir, '.demo/_site', file), 'utf8'), file).not.toContain(`127.0.0.1:${port}`);
+    // The service's tags of each entry are pulled (the demo's listing carries them).
+    expect(index).toContain('href="/tags/fix/"');
+    expect(index).toContain('Dark mode is here'); // pulled
+    expect(index).not.toContain('Custom roles for workspace admins'); // a draft
+    expect(index).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
+    const feed = await readFile(join(dir, '.demo/_site/feed.xml'), 'utf8');
+    expect(feed.match(/<entry>/g)).toHaveLength(19);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir }).toString()).toBe('A  .gitignore\n');
+  });
 
   it('every image of every page of the demo site is a file of the site', async () => {
-    const r = await runCli(['sync'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const site = join(dir, '.demo/_site');
     const pages = (await readdir(site, { recursive: true })).filter((f) => f.endsWith('.html'));
