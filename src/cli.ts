@@ -4,7 +4,7 @@
  * src/cli/commands/ (src/cli/subscribers/ for `subscribers ...`) that calls the engine and
  * returns its exit code once it has printed its report; commands do not import each other:
  * what several share is in src/cli/ (the context, the demo) and src/cli/reports/ (each
- * step's progress, summary and exit code, unit-tested: test/cli/*-report.test.ts). Errors
+ * step's progress, summary and exit code, unit-tested: test/cli/output/*-report.test.ts). Errors
  * are mapped once, in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */

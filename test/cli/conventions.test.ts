@@ -1,12 +1,16 @@
 // CLI conventions through the built CLI as a child process: --help with examples for every
-// command, --version, --json, exit codes, and the GitHub Actions outputs.
+// command, --version, --json, exit codes, errors in one line with their fix, the token never
+// printed, a closed pipe, and the GitHub Actions outputs.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/core/config.js';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
+import { loadSeed } from '../../src/emulator/seed.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { useDemoEmulator } from '../helpers/emulator.js';
 
@@ -38,61 +42,8 @@ describe('help and version', () => {
   });
 });
 
-describe('new, init, latest', () => {
+describe('--json errors', () => {
   const fx = useDemoEmulator();
-
-  it('new: a valid, correctly named entry file; refuses to overwrite (exit 2)', async () => {
-    const r = await runCli(['--json', 'new', 'Faster exports: "3×"', '--date', '2026-12-01', '--tags', 'Fix,API'], { cwd: fx.dir });
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { file: string };
-    expect(out.file).toBe('content/entries/2026-12-01-faster-exports-3.md');
-    const f = parseEntryFile(out.file, await readFile(join(fx.dir, out.file)));
-    expect(f.data).toEqual({ title: 'Faster exports: "3×"', publish_at: '2026-12-01', is_published: true, notify_subscribers: false, tags: ['Fix', 'API'] });
-    const again = await runCli(['new', 'Faster exports: "3×"', '--date', '2026-12-01'], { cwd: fx.dir });
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('error E_USAGE: content/entries/2026-12-01-faster-exports-3.md already exists');
-    const bad = await runCli(['new', 'x', '--date', '01/12/2026'], { cwd: fx.dir });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--date must be YYYY-MM-DD');
-  });
-
-  it('init: adds config, workflows, .gitignore lines; keeps what exists; --dry-run writes nothing', async () => {
-    const { dir: repo, cleanup: done } = await tempDir();
-    try {
-      await writeFile(join(repo, '.gitignore'), 'dist/\n_site\n');
-      await mkdir(join(repo, '.github/workflows'), { recursive: true });
-      await writeFile(join(repo, '.github/workflows/changelog.yml'), 'mine\n');
-      const dry = await runCli(['--json', 'init', '--dry-run'], { cwd: repo });
-      expect(dry.code).toBe(0);
-      expect(existsSync(join(repo, 'changelog.config.json'))).toBe(false);
-      const r = await runCli(['--json', 'init'], { cwd: repo });
-      expect(r.code).toBe(0);
-      const out = JSON.parse(r.stdout) as { created: string[]; updated: string[]; kept: string[] };
-      expect(out.created.sort()).toEqual(['.github/workflows/changelog-check.yml', 'changelog.config.json', 'content/entries/.gitkeep']);
-      expect(out.updated).toEqual(['.gitignore']);
-      expect(out.kept).toEqual(['.github/workflows/changelog.yml']);
-      expect(await readFile(join(repo, '.github/workflows/changelog.yml'), 'utf8')).toBe('mine\n');
-      expect(await readFile(join(repo, '.gitignore'), 'utf8')).toBe('dist/\n_site\n# changelog-sync\nnode_modules/\n.demo/\n.changelog/lock/\n.changelog/lock.json\n.changelog/budget.json\nchangelog-sync-*.tgz\n');
-      expect((JSON.parse(await readFile(join(repo, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./node_modules/changelog-sync/changelog.config.schema.json');
-      // The written config is valid for changelog-sync itself.
-      expect((await runCli(['build', '--help'], { cwd: repo })).code).toBe(0);
-    } finally {
-      await done();
-    }
-  });
-
-  it('latest: the public endpoint with no token; E_NOT_FOUND for an unknown workspace', async () => {
-    const ws = '9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57';
-    const r = await runCli(['--json', 'latest', ws], { cwd: fx.dir, env: { CHANGELOG_BASE_URL: fx.emu.url } });
-    expect(r.code).toBe(0);
-    const latest = JSON.parse(r.stdout) as { uuid: string; title: string };
-    const newest = fx.emu.store.listEntries(fx.emu.store.byIdentifier(ws)!).find((e) => e.status === 'published')!;
-    expect(latest).toMatchObject({ uuid: newest.identifier, title: newest.title });
-    expect(fx.emu.log.at(-1)).toMatchObject({ method: 'GET', path: `/api/entries/latest/${ws}`, status: 200 });
-    const missing = await runCli(['latest', 'nope', '--base-url', fx.emu.url], { cwd: fx.dir });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('error E_NOT_FOUND');
-  });
 
   it('--json errors are one JSON document too', async () => {
     const r = await runCli(['--json', 'pull'], { cwd: fx.dir, env: { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: 'wrong-token' } });
@@ -137,5 +88,81 @@ describe('changelog.config.json schema', () => {
   });
   it("the project's own config file references it", () => {
     expect((JSON.parse(readFileSync(join(ROOT, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./changelog.config.schema.json');
+  });
+});
+
+describe('commands against a running emulator', () => {
+  let emu: RunningEmulator;
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
+    ({ dir, cleanup } = await tempDir());
+    env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'demo-token' };
+  });
+  afterAll(async () => {
+    await emu.close();
+    await cleanup();
+  });
+
+  it('pull --json, push, build; the token never appears in output', async () => {
+    const pulled = await runCli(['--json', 'pull'], { cwd: dir, env });
+    expect(pulled.code).toBe(0);
+    const json = JSON.parse(pulled.stdout) as { command: string; created: unknown[] };
+    expect(json.command).toBe('pull');
+    expect(json.created).toHaveLength(20);
+
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-22-cli-entry.md'), '---\ntitle: From the CLI\npublish_at: 2026-11-01\nis_published: true\n---\n\nHello.\n');
+    const pushed = await runCli(['push'], { cwd: dir, env });
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout).toMatch(/Pushed 1 new entry\n {2}\+ entries\/2026-11-22-cli-entry\.md -> [0-9a-f-]{36} \(published\)/);
+
+    const built = await runCli(['build'], { cwd: dir, env });
+    expect(built.code).toBe(0);
+    // 17 entry pages, 5 tag pages (the service's tags, which the demo's listing carries) and
+    // the tag index, the index, search, subscribe, 404.
+    expect(built.stdout).toMatch(/^Built 27 pages \(\d+ files, 17 entries searchable\)/);
+    expect(await readFile(join(dir, '_site/entries/from-the-cli/index.html'), 'utf8')).toContain('data-pagefind-meta="title">From the CLI</h1>');
+    for (const r of [pulled, pushed, built]) expect(r.stdout + r.stderr).not.toContain('demo-token');
+  });
+
+  it('a wrong token: one-line E_AUTH error with the fix, exit 1, token not printed', async () => {
+    const { dir: other, cleanup: done } = await tempDir();
+    const r = await runCli(['pull'], { cwd: other, env: { ...env, CHANGELOG_TOKEN: 'wrong-token-xyz' } });
+    await done();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error E_AUTH: GET ${emu.url}/api/workspace: 401 Unauthorized`);
+    expect(r.stderr).toContain('fix: check CHANGELOG_TOKEN');
+    expect(r.stderr).not.toContain('wrong-token-xyz');
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack without --debug
+  });
+
+  it('a service that is not there: E_NETWORK, exit 1', async () => {
+    const { dir: other, cleanup: done } = await tempDir();
+    const r = await runCli(['pull'], { cwd: other, env: { CHANGELOG_BASE_URL: 'http://127.0.0.1:9', CHANGELOG_TOKEN: 't0ken' } });
+    await done();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error E_NETWORK: GET http:\/\/127\.0\.0\.1:9\/api\/(workspace|entries|tags): no response \(ECONNREFUSED/);
+  });
+
+  it('usage errors exit 2', async () => {
+    const r = await runCli(['pull', '--no-such-flag'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--no-such-flag'");
+  });
+});
+
+describe('a reader that closes the pipe', () => {
+  it('--help into a closed pipe exits 0 without an EPIPE crash', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the child has even loaded: its first write meets a pipe with no reader.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
   });
 });

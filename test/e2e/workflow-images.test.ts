@@ -5,7 +5,6 @@
 // under a base path as GitHub Pages serves a project site. A writer merges an entry with a
 // screenshot; ONE scheduled run ends with the entry created on the service, every image
 // and link of it absolute on the site and answering there, and its identifier committed.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,16 +14,12 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/server.j
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
 import { tempDir } from '../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { runWorkflow, type WorkflowWorld } from '../helpers/workflow-runner.js';
+import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../helpers/workflow-runner.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-/** git with no global or system configuration: the test's own repositories only. */
-const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', npm_config_offline: 'true' };
-for (const k of Object.keys(GIT_ENV)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_')) delete GIT_ENV[k];
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 function write(path: string, data: string | Buffer): void {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, data);
@@ -51,14 +46,14 @@ beforeAll(async () => {
   site = await serveStatic(deployed, {}, { prefix: '/changelog/' });
   // The team's repository: nothing mirrored yet.
   const origin = join(dir, 'origin.git');
-  git(dir, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(dir, ['init', '-q', '--bare', '-b', 'main', origin]);
   writer = join(dir, 'writer');
-  git(dir, 'clone', '-q', origin, writer);
+  git(dir, ['clone', '-q', origin, writer]);
   write(join(writer, 'package.json'), JSON.stringify({ name: 'acme-changelog', private: true, dependencies: { 'changelog-sync': '*' } }));
   write(join(writer, '.gitignore'), 'node_modules/\n_site/\n');
-  git(writer, 'add', '-A');
-  git(writer, '-c', 'user.name=writer', '-c', 'user.email=writer@example.test', 'commit', '-qm', 'start');
-  git(writer, 'push', '-q', 'origin', 'main');
+  git(writer, ['add', '-A']);
+  git(writer, ['-c', 'user.name=writer', '-c', 'user.email=writer@example.test', 'commit', '-qm', 'start']);
+  git(writer, ['push', '-q', 'origin', 'main']);
   mkdirSync(join(dir, 'work'));
   world = {
     workflow: join(ROOT, '.github/workflows/changelog.yml'),
@@ -90,15 +85,15 @@ describe('the scheduled workflow, a merged entry with a screenshot', () => {
 
   it('ONE run after the merge: the entry is created once, with its image live and every URL absolute on the site', async () => {
     // The writer's pull request, merged: the entry, its screenshot, a link to another entry.
-    git(writer, 'pull', '-q', '--rebase', 'origin', 'main');
+    git(writer, ['pull', '-q', '--rebase', 'origin', 'main']);
     write(join(writer, 'content/images/dark-mode.png'), PNG);
     write(
       join(writer, 'content/entries/2026-04-01-dark-mode.md'),
       '---\ntitle: Dark mode\nis_published: true\npublish_at: 2026-04-01\n---\n![The dashboard in dark mode](../images/dark-mode.png)\n\nIt works with [custom roles](./2026-03-01-custom-roles.md).\n',
     );
-    git(writer, 'add', '-A');
-    git(writer, '-c', 'user.name=writer', '-c', 'user.email=writer@example.test', 'commit', '-qm', 'Dark mode');
-    git(writer, 'push', '-q', 'origin', 'main');
+    git(writer, ['add', '-A']);
+    git(writer, ['-c', 'user.name=writer', '-c', 'user.email=writer@example.test', 'commit', '-qm', 'Dark mode']);
+    git(writer, ['push', '-q', 'origin', 'main']);
     expect((await fetch(`${world.pagesBaseUrl}/images/dark-mode.png`)).status).toBe(404);
 
     const run = await runWorkflow(world, 2);
@@ -120,7 +115,7 @@ describe('the scheduled workflow, a merged entry with a screenshot', () => {
     for (const u of urls) expect((await fetch(u.url)).status, u.url).toBe(200);
     expect((await fetch(`${world.pagesBaseUrl}/images/dark-mode.png`)).headers.get('content-type')).toMatch(/^image\/png/);
     // The identifier push wrote back is on main; the deployed page is the entry's.
-    expect(git(world.origin, 'show', 'main:content/entries/2026-04-01-dark-mode.md')).toContain(`identifier: ${created[0]!.identifier}`);
+    expect(git(world.origin, ['show', 'main:content/entries/2026-04-01-dark-mode.md'])).toContain(`identifier: ${created[0]!.identifier}`);
     expect(await (await fetch(`${world.pagesBaseUrl}/entries/dark-mode/`)).text()).toContain('Dark mode');
   });
 

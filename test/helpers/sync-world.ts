@@ -1,8 +1,9 @@
-// Shared by the crash tests of `sync` (test/cli/kill-matrix.test.ts, lost-commit-back,
-// rename-kill, push-crash): a workspace of remote entries seeded once and copied into a
-// fresh emulator per case, writer's files, the real CLI run with a failpoint, and the
-// invariant checked at the end (docs/sync.md#the-invariant): each file at most one remote entry,
-// each remote entry in at most one file, nothing a writer wrote lost.
+// Shared by the crash tests of `sync` (test/e2e/kill-matrix, commit-back-lost-twice,
+// pull-killed-mid-rename) and the CLI tests of recovery and sync's exit code: a workspace of
+// remote entries seeded once and copied into a fresh emulator per case, writer's files, the
+// real CLI run with a failpoint, and the invariant checked at the end
+// (docs/sync.md#the-invariant): each file at most one remote entry, each remote entry in at
+// most one file, nothing a writer wrote lost.
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -52,8 +53,8 @@ export interface World {
   dir: string;
   contentDir: string;
   env: Record<string, string>;
-  /** Runs the real CLI in the project, optionally with `CHANGELOG_FAILPOINT`. */
-  cli(args: string[], failpoint?: string): Promise<CliResult>;
+  /** Runs the real CLI in the project, optionally with `CHANGELOG_FAILPOINT` and more environment. */
+  cli(args: string[], failpoint?: string, extraEnv?: Record<string, string>): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -75,7 +76,7 @@ export async function startWorld(base: EmulatorStore, dir: string, project?: str
     dir,
     contentDir: join(dir, 'content'),
     env,
-    cli: (args, failpoint) => runCli(args, { cwd: dir, env: failpoint ? { ...env, CHANGELOG_FAILPOINT: failpoint } : env, timeoutMs: 120_000 }),
+    cli: (args, failpoint, extraEnv = {}) => runCli(args, { cwd: dir, env: { ...env, ...(failpoint ? { CHANGELOG_FAILPOINT: failpoint } : {}), ...extraEnv }, timeoutMs: 120_000 }),
     close: () => emu.close(),
   };
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers/cli.js';
-import { installTool } from '../helpers/workflow-job.js';
+import { installTool } from '../helpers/workflow-runner.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 type Step = { id?: string; uses?: string; run?: string; if?: string; env?: Record<string, string> };
@@ -54,7 +54,7 @@ describe('the pull-request check on a pull request', () => {
       }
       if (!step.run) continue;
       if (/^npm ci\b/.test(step.run)) {
-        installTool(dir, ROOT);
+        installTool(dir);
         ran.push('npm ci');
         continue;
       }

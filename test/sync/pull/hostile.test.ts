@@ -31,7 +31,7 @@ const entryNames = async () => (await readdir(join(contentDir, 'entries'))).sort
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 
-/** Not a warning about a file's name (`a.md` is not named YYYY-MM-DD-<slug>.md): those are tested in test/cli/names-dates.test.ts. */
+/** Not a warning about a file's name (`a.md` is not named YYYY-MM-DD-<slug>.md): those are tested in test/cli/commands/check-names-dates.test.ts. */
 const notNameWarning = (p: { message: string }) => !p.message.startsWith('the file name ');
 describe('hostile remote slugs', () => {
   it('files stay inside content/entries/ with portable names, and the slug itself is kept exactly', async () => {

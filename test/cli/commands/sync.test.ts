@@ -4,9 +4,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/output/exit-codes.js';
-import { useTempDir } from '../helpers/cli.js';
-import { seedStore, startWorld, type World } from '../helpers/sync-world.js';
+import { EXIT } from '../../../src/cli/output/exit-codes.js';
+import { useTempDir } from '../../helpers/cli.js';
+import { seedStore, startWorld, type World } from '../../helpers/sync-world.js';
 
 describe('sync exits with the build outcome', () => {
   let dir = '';

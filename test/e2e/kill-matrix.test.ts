@@ -8,6 +8,11 @@
 // The real CLI (dist/cli.js) against the real emulator over HTTP; one seed shared by every
 // case (each case gets a copy of the store and of the project); the rate window is
 // compressed (a minute of 100 ms for the client, 600 a second at the emulator).
+//
+// Beyond one case per failpoint: the service changes between the kill and the resume, and
+// scenario 1 of issue 12, a `push` killed after its 3rd POST and resumed by `sync`: the
+// entries whose answers were lost are bound to their files (never mirrored as new files,
+// never sent again), and the job summary names every identifier the resumed run wrote.
 import { existsSync } from 'node:fs';
 import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,8 +26,24 @@ import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } 
 const REMOTE = 200;
 const FILES = 40;
 
-/** A step before the final resume: a run killed at a failpoint (`name[:n]`), a run to completion, a run whose result is lost (the tree goes back, as after a lost commit-back), or a change. */
-type Step = { kill: string } | { run: true } | { lose: true } | { change: (w: World) => void | Promise<void>; adds?: number };
+/** What the resumed run printed (`--json`) and wrote to the job summary, for a {@link Step} `verify`. */
+interface Resumed {
+  out: { pull: { created: unknown[]; bound: unknown[] }; push: { pushed: unknown[] } };
+  summary: string;
+}
+
+/**
+ * A step before the final resume: a run killed at a failpoint (`name[:n]`; `sync
+ * --skip-build` unless `command` says otherwise), a run to completion, a run whose result is
+ * lost (the tree goes back, as after a lost commit-back), or a change. A `verify` step makes
+ * the resume a `--json` run in GitHub Actions with a job summary, and checks both after it.
+ */
+type Step =
+  | { kill: string; command?: string[] }
+  | { run: true }
+  | { lose: true }
+  | { change: (w: World) => void | Promise<void>; adds?: number }
+  | { verify: (w: World, resumed: Resumed) => void | Promise<void> };
 
 const kill = (spec: string): Step => ({ kill: spec });
 /** Publishes the pushed drafts on the service: the next pull brings their status into the files. */
@@ -111,11 +132,37 @@ const changeWritten: Step = {
   },
 };
 
-/** Cases beyond one per failpoint: the service changes between the kill and the resume. */
-const CHANGED_BETWEEN: Array<[string, Step[]]> = [
+/** The kill left at least one POST the service created whose answer the journal never saw. */
+const answerLost: Step = {
+  change: async (w) => {
+    const journal = JSON.parse(await readFile(join(w.dir, '.changelog/journal.json'), 'utf8')) as { records: Array<{ slug: string }> };
+    const listed = new Set(w.store.listEntries(w.ws).map((e) => e.slug));
+    expect(journal.records.filter((r) => listed.has(r.slug)).length).toBeGreaterThanOrEqual(1);
+  },
+};
+/**
+ * The resumed sync bound the entries whose answers were lost (pull created no file for
+ * them), and its job summary names every identifier it wrote: each one bound by pull or
+ * pushed, all the writer's files' but those the killed run had written back itself.
+ */
+const boundAndSummarised: Step = {
+  verify: async (w, { out, summary }) => {
+    expect(out.pull.created).toEqual([]);
+    expect(out.pull.bound.length).toBeGreaterThanOrEqual(1);
+    const written = summary.split('\n').filter((l) => /^- `entries\/.*` → /.test(l));
+    const ids = await Promise.all([...writers.keys()].map(async (rel) => /^identifier: (.*)$/m.exec(await readFile(join(w.contentDir, rel), 'utf8'))![1]!));
+    expect(written.length).toBe(out.pull.bound.length + out.push.pushed.length);
+    expect(written.length).toBeGreaterThanOrEqual(FILES - 3);
+    for (const line of written) expect(ids.some((id) => line.includes(id)), line).toBe(true);
+  },
+};
+
+/** Cases beyond one per failpoint: the service changes between the kill and the resume; push killed alone. */
+const BEYOND: Array<[string, Step[]]> = [
   ['pull:before-state-save, then the service changes what it wrote', [addRemote, kill('pull:before-state-save'), changeWritten]],
   ['pull:after-write, then the service changes what it wrote', [addRemote, kill('pull:after-write:8'), changeWritten]],
   ['pull:mid-rename, then the service changes what it wrote', [addRemote, kill('pull:mid-rename:3'), changeWritten]],
+  ['push (alone) killed after its 3rd POST, resumed by sync: the lost answers bound, the summary complete', [{ kill: 'push:after-post:3', command: ['push'] }, answerLost, boundAndSummarised]],
 ];
 
 describe('the kill matrix covers every failpoint', () => {
@@ -124,11 +171,13 @@ describe('the kill matrix covers every failpoint', () => {
   });
 });
 
+/** The writer's files and their texts (written in beforeAll below). */
+let writers: Map<string, string>;
+
 describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each failpoint, resumed by sync`, () => {
   let base: EmulatorStore;
   let root = '';
   let project = '';
-  let writers: Map<string, string>;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
@@ -151,13 +200,13 @@ describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each 
   }, 120_000);
   afterAll(() => cleanup?.());
 
-  it.concurrent.each([...Object.entries(CASES), ...CHANGED_BETWEEN])('%s', async (name, steps) => {
+  it.concurrent.each([...Object.entries(CASES), ...BEYOND])('%s', async (name, steps) => {
     const dir = join(root, name.replace(/[^a-z0-9-]/g, '_'));
     const world = await startWorld(base, dir, project);
     try {
       for (const step of steps) {
         if ('kill' in step) {
-          const r = await world.cli(['sync', '--skip-build'], step.kill);
+          const r = await world.cli(step.command ?? ['sync', '--skip-build'], step.kill);
           expect(r.signal, `${step.kill} was not reached:\n${r.stdout}\n${r.stderr}`).toBe('SIGKILL');
         } else if ('run' in step) {
           const r = await world.cli(['sync', '--skip-build']);
@@ -170,9 +219,11 @@ describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each 
           await rm(dir, { recursive: true, force: true });
           await cp(saved, dir, { recursive: true });
           await rm(saved, { recursive: true, force: true });
-        } else await step.change(world);
+        } else if ('change' in step) await step.change(world);
       }
-      const resumed = await world.cli(['sync', '--skip-build']);
+      const verify = steps.flatMap((step) => ('verify' in step ? [step.verify] : []));
+      const summaryFile = `${dir}.summary.md`;
+      const resumed = verify.length === 0 ? await world.cli(['sync', '--skip-build']) : await world.cli(['--json', 'sync', '--skip-build'], undefined, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
       expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
       const added = steps.reduce((n, step) => n + ('adds' in step ? (step.adds ?? 0) : 0), 0);
       await expectInvariant(world, REMOTE + added + FILES, writers);
@@ -182,6 +233,7 @@ describe(`sync of ${FILES} new files into a mirror of ${REMOTE}, killed at each 
         expect(parked).toHaveLength(1);
         expect(await readFile(join(dir, '.changelog/conflicts', parked[0]!), 'utf8')).toContain('A local edit.');
       }
+      for (const check of verify) await check(world, { out: JSON.parse(resumed.stdout) as Resumed['out'], summary: await readFile(summaryFile, 'utf8') });
     } finally {
       await world.close();
     }

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
 
 // `require.resolve` by that name: knip reads it as a use of the package.
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
@@ -56,6 +56,26 @@ describe('init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('also need');
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^dist\n# changelog-sync\nnode_modules\/\n_site\//);
+  });
+
+  it('adds config, workflows, .gitignore lines; keeps what exists; --dry-run writes nothing (--json)', async () => {
+    await writeFile(join(dir, '.gitignore'), 'dist/\n_site\n');
+    await mkdir(join(dir, '.github/workflows'), { recursive: true });
+    await writeFile(join(dir, '.github/workflows/changelog.yml'), 'mine\n');
+    const dry = await runCli(['--json', 'init', '--dry-run'], { cwd: dir });
+    expect(dry.code).toBe(0);
+    expect(existsSync(join(dir, 'changelog.config.json'))).toBe(false);
+    const r = await runCli(['--json', 'init'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { created: string[]; updated: string[]; kept: string[] };
+    expect(out.created.sort()).toEqual(['.github/workflows/changelog-check.yml', 'changelog.config.json', 'content/entries/.gitkeep']);
+    expect(out.updated).toEqual(['.gitignore']);
+    expect(out.kept).toEqual(['.github/workflows/changelog.yml']);
+    expect(await readFile(join(dir, '.github/workflows/changelog.yml'), 'utf8')).toBe('mine\n');
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('dist/\n_site\n# changelog-sync\nnode_modules/\n.demo/\n.changelog/lock/\n.changelog/lock.json\n.changelog/budget.json\nchangelog-sync-*.tgz\n');
+    expect((JSON.parse(await readFile(join(dir, 'changelog.config.json'), 'utf8')) as { $schema: string }).$schema).toBe('./node_modules/changelog-sync/changelog.config.schema.json');
+    // The written config is valid for changelog-sync itself.
+    expect((await runCli(['build', '--help'], { cwd: dir })).code).toBe(0);
   });
 });
 

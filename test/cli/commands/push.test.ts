@@ -4,107 +4,87 @@
 import { hostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../helpers/entries.js';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, spawnCli } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../../helpers/entries.js';
+import { useProject } from '../../helpers/project.js';
 
 // Several CLI runs per test, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });
 
-let emu: RunningEmulator;
-let store: EmulatorStore;
-let ws: EmulatorWorkspace;
-let dir: string;
-let content: string;
-let cleanup: () => Promise<void>;
-let env: Record<string, string>;
-
-beforeEach(async () => {
-  store = new EmulatorStore();
-  ws = store.addWorkspace({ name: 'CLI', tokens: ['cli-token'] });
-  emu = await startEmulator({ port: 0, store });
-  ({ dir, cleanup } = await tempDir());
-  content = join(dir, 'content');
-  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'cli-token' };
-});
-afterEach(async () => {
-  await emu.close();
-  await cleanup();
-});
+const p = useProject({ name: 'CLI', token: 'cli-token' });
 
 const ledgerTotal = async () =>
-  (JSON.parse(await readFile(join(dir, '.changelog/budget.json'), 'utf8')) as { ledger: Array<[number, number]> }).ledger.reduce((s, [, c]) => s + c, 0);
-const counted = () => emu.log.filter((r) => r.workspace && r.status !== 429).length;
+  (JSON.parse(await readFile(join(p.dir, '.changelog/budget.json'), 'utf8')) as { ledger: Array<[number, number]> }).ledger.reduce((s, [, c]) => s + c, 0);
+const counted = () => p.emu.log.filter((r) => r.workspace && r.status !== 429).length;
 
 describe('two pushes at once on one content directory', () => {
   it('the second fails fast with E_LOCKED naming the holder; the first completes; no duplicate', async () => {
-    const originals = await writeEntries(content, 3);
+    const originals = await writeEntries(p.content, 3);
     // The service holds every request until the second push is over.
     let resume!: () => void;
-    emu.faults.pause = new Promise<void>((resolve) => (resume = resolve));
-    const first = spawnCli(['push'], { cwd: dir, env });
+    p.emu.faults.pause = new Promise<void>((resolve) => (resume = resolve));
+    const first = spawnCli(['push'], { cwd: p.dir, env: p.env });
     // The first holds the lock before its first request.
-    await new Promise<void>((resolve) => emu.events.once('request', () => resolve()));
-    const second = await runCli(['push'], { cwd: dir, env });
+    await new Promise<void>((resolve) => p.emu.events.once('request', () => resolve()));
+    const second = await runCli(['push'], { cwd: p.dir, env: p.env });
     resume();
     const one = await first.done;
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`error E_LOCKED: ${join(dir, '.changelog/lock')}: another changelog-sync process holds the lock of this content directory: pid ${first.child.pid} on host "${hostname()}", running \`push\` since 20`);
+    expect(second.stderr).toContain(`error E_LOCKED: ${join(p.dir, '.changelog/lock')}: another changelog-sync process holds the lock of this content directory: pid ${first.child.pid} on host "${hostname()}", running \`push\` since 20`);
     expect(second.stderr).toContain('fix: wait for it to finish and run again');
     expect(one.code, one.stderr).toBe(0);
-    expect(emu.log.filter((r) => r.path === '/api/workspace')).toHaveLength(1); // the second sent nothing
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    expect(p.emu.log.filter((r) => r.path === '/api/workspace')).toHaveLength(1); // the second sent nothing
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
 describe('the day: one ledger for every run', () => {
   it('is kept in .changelog/budget.json across runs, counting every request', async () => {
-    await writeEntries(content, 2);
-    const plan = await runCli(['--json', 'push', '--dry-run'], { cwd: dir, env });
+    await writeEntries(p.content, 2);
+    const plan = await runCli(['--json', 'push', '--dry-run'], { cwd: p.dir, env: p.env });
     expect((JSON.parse(plan.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - 2);
-    const pushed = await runCli(['--json', 'push'], { cwd: dir, env });
+    const pushed = await runCli(['--json', 'push'], { cwd: p.dir, env: p.env });
     expect(pushed.code).toBe(0);
     expect((JSON.parse(pushed.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - counted());
     expect(await ledgerTotal()).toBe(counted());
   });
 
   it('a push the day cannot cover sends what fits, oldest first, and exits 4 naming the rest', async () => {
-    const originals = await writeEntries(content, 6);
+    const originals = await writeEntries(p.content, 6);
     // Earlier runs today used 1,433 of 1,440: 7 left. 2 reads to plan, 1 kept to reconcile: 4 POSTs.
     const minute = Math.floor(Date.now() / 60_000);
-    await mkdir(join(dir, '.changelog'), { recursive: true });
-    await writeFile(join(dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 90, 1000], [minute, 433]] }));
-    const r = await runCli(['push'], { cwd: dir, env });
+    await mkdir(join(p.dir, '.changelog'), { recursive: true });
+    await writeFile(join(p.dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 90, 1000], [minute, 433]] }));
+    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('Pushed 4 new entries, 2 deferred');
     expect(r.stdout).toMatch(/… entries\/2026-01-05-entry-5\.md: deferred to the next run: the day's request budget cannot cover it/);
     expect(r.stdout).toMatch(/… entries\/2026-01-06-entry-6\.md: deferred to the next run/);
     // The four oldest are sent (which four, not the order they reach the service: four POSTs
     // are in flight at once, and each is checked against the lock and lease just before it leaves).
-    expect(emu.log.filter((l) => l.method === 'POST').map((l) => l.slug).sort()).toEqual(['entry-1-things', 'entry-2-things', 'entry-3-things', 'entry-4-things']);
+    expect(p.emu.log.filter((l) => l.method === 'POST').map((l) => l.slug).sort()).toEqual(['entry-1-things', 'entry-2-things', 'entry-3-things', 'entry-4-things']);
     expect(await ledgerTotal()).toBe(1433 + 6);
 
     // The next day (the ledger's entries are older than 24 hours): the rest goes.
-    await writeFile(join(dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 1441, 1440]] }));
-    const next = await runCli(['push'], { cwd: dir, env });
+    await writeFile(join(p.dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 1441, 1440]] }));
+    const next = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(next.code, next.stdout).toBe(0);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
 describe('push --dry-run', () => {
   it('prints the exact plan and sends no mutating request', async () => {
-    await writeEntries(content, 3);
-    await writeEntry(content, 'weekly-a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-02\n---\n\nText.\n');
-    const r = await runCli(['push', '--dry-run'], { cwd: dir, env });
+    await writeEntries(p.content, 3);
+    await writeEntry(p.content, 'weekly-a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-02\n---\n\nText.\n');
+    const r = await runCli(['push', '--dry-run'], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe(
       'Plan (dry run, nothing sent): push 4 new entries, oldest first, in at most 5 requests (4 POST /api/entry, and one GET /api/entries only if an answer is lost or lacks the identifier); 1438 requests left today',
     );
-    // Each file's line, then the HTML it would be sent with (test/cli/push-media.test.ts).
+    // Each file's line, then the HTML it would be sent with (test/cli/commands/push-media.test.ts).
     expect(lines.slice(1).filter((l) => /^ {2}\d+\. /.test(l)).map((l) => l.replace(/at \S+Z$/, 'at T'))).toEqual([
       '  1. entries/2026-01-01-entry-1.md -> POST /api/entry slug=entry-1-things (from the title), budget allows it at T',
       '  2. entries/2026-01-02-entry-2.md -> POST /api/entry slug=entry-2-things (from the title), budget allows it at T',
@@ -112,22 +92,22 @@ describe('push --dry-run', () => {
       '  4. entries/2026-01-03-entry-3.md -> POST /api/entry slug=entry-3-things (from the title), budget allows it at T',
     ]);
     expect(lines.slice(lines.findIndex((l) => l.startsWith('  3. ')) + 1, lines.findIndex((l) => l.startsWith('  4. ')))).toEqual(['     html:', '       <p>Text.</p>']);
-    expect(emu.log.filter((l) => l.method !== 'GET')).toEqual([]);
-    expect(store.listEntries(ws)).toEqual([]);
+    expect(p.emu.log.filter((l) => l.method !== 'GET')).toEqual([]);
+    expect(p.store.listEntries(p.ws)).toEqual([]);
   });
 });
 
 describe('invalid files', () => {
   it('are reported with file, field and fix (exit 5); the valid ones are pushed', async () => {
-    await writeEntry(content, 'bad', '---\ntitle: Bad\npublish_at: 22/11/2026\n---\n\nText.\n');
-    await writeEntry(content, 'good', '---\ntitle: Good\n---\n\nText.\n');
-    const r = await runCli(['push'], { cwd: dir, env });
+    await writeEntry(p.content, 'bad', '---\ntitle: Bad\npublish_at: 22/11/2026\n---\n\nText.\n');
+    await writeEntry(p.content, 'good', '---\ntitle: Good\n---\n\nText.\n');
+    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(5);
     expect(r.stdout).toContain('Pushed 1 new entry, 1 rejected');
     // Each problem once, on stderr, worded as check words it; the summary names the file only.
     expect(r.stderr).toContain('error: content/entries/bad.md:3: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
     expect(r.stdout).toContain('  x entries/bad.md: not sent (1 problem, listed above)');
     expect(`${r.stdout}${r.stderr}`.split('must be a date written').length - 1).toBe(1);
-    expect(store.listEntries(ws).map((e) => e.slug)).toEqual(['good']);
+    expect(p.store.listEntries(p.ws).map((e) => e.slug)).toEqual(['good']);
   });
 });

@@ -4,13 +4,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorFaults } from '../../src/emulator/faults.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { listContaining, objectWith } from '../helpers/matchers.js';
+import type { EmulatorFaults } from '../../../src/emulator/faults.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, tempDir, type CliResult } from '../../helpers/cli.js';
+import { listContaining, objectWith } from '../../helpers/matchers.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/subscribers/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/subscribers/', import.meta.url));
 const TOKEN = 'subscribers-test-token';
 const WINDOW_MS = 100;
 // Each test spawns the CLI several times; on a busy 2-core machine one spawn can take

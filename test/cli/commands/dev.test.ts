@@ -8,11 +8,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeed } from '../../src/emulator/seed.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { reportSaved } from '../../src/cli/commands/dev.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { DevProcess, useDev } from '../helpers/dev-process.js';
+import { loadSeed } from '../../../src/emulator/seed.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { reportSaved } from '../../../src/cli/commands/dev.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { DevProcess, useDev } from '../../helpers/dev-process.js';
 
 /** Eleventy's live-reload channel, as the page's reload client opens it. */
 class ReloadChannel {

@@ -1,13 +1,13 @@
 // The subscriber commands' reports and exit codes, called directly (commands/subscribers-*.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatImport, formatImportBatch, importExitCode, importSummaryMarkdown } from '../../src/cli/subscribers/import.js';
-import { formatList } from '../../src/cli/subscribers/list.js';
-import { formatRemove, removeExitCode, removeSummaryMarkdown } from '../../src/cli/subscribers/remove.js';
-import { EXIT } from '../../src/cli/output/exit-codes.js';
-import type { ImportResult, SkippedRow } from '../../src/subscribers/import.js';
-import { emailDisplay } from '../../src/subscribers/privacy.js';
-import type { RemoveResult } from '../../src/subscribers/remove.js';
+import { formatImport, formatImportBatch, importExitCode, importSummaryMarkdown } from '../../../src/cli/subscribers/import.js';
+import { formatList } from '../../../src/cli/subscribers/list.js';
+import { formatRemove, removeExitCode, removeSummaryMarkdown } from '../../../src/cli/subscribers/remove.js';
+import { EXIT } from '../../../src/cli/output/exit-codes.js';
+import type { ImportResult, SkippedRow } from '../../../src/subscribers/import.js';
+import { emailDisplay } from '../../../src/subscribers/privacy.js';
+import type { RemoveResult } from '../../../src/subscribers/remove.js';
 
 const email = (n: number) => `person${n}@example.org`;
 const PLAIN = emailDisplay(false);

@@ -8,12 +8,12 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { htmlUrls } from '../../src/convert/html-urls.js';
-import { JOURNAL_FILE } from '../../src/sync/store/state.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
+import { htmlUrls } from '../../../src/convert/html-urls.js';
+import { JOURNAL_FILE } from '../../../src/sync/store/state.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 

@@ -6,10 +6,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import type { EmulatorEntry } from '../../src/emulator/store.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import type { EmulatorEntry } from '../../../src/emulator/store.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

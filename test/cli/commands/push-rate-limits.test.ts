@@ -3,61 +3,44 @@
 // a note, the push goes on); 429s without a usable Retry-After (a minimum backoff, never a
 // burst of retries); the daily limit answered with a short Retry-After (deferred, exit 4,
 // after a few 429s, not a minute of them).
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EmulatorOptions } from '../../../src/emulator/server.js';
+import { runCli } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries } from '../../helpers/entries.js';
+import { startProject, type Project } from '../../helpers/project.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 /** The budget's window in these runs: its minimum backoff after a 429 is a sixtieth, 100 ms. */
 const WINDOW_MS = 6000;
 
-let emu: RunningEmulator;
-let store: EmulatorStore;
-let ws: EmulatorWorkspace;
-let dir: string;
-let content: string;
-let cleanup: () => Promise<void>;
-let env: Record<string, string>;
-
-async function start(options: EmulatorOptions): Promise<void> {
-  store = new EmulatorStore();
-  ws = store.addWorkspace({ name: 'Limits', tokens: ['limits-token'] });
-  emu = await startEmulator({ ...options, port: 0, store });
-  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'limits-token', CHANGELOG_RATE_WINDOW_MS: String(WINDOW_MS) };
+let p: Project;
+/** Starts the test's emulator with these options, and its project. */
+async function start(emulator: EmulatorOptions): Promise<void> {
+  p = await startProject({ name: 'Limits', token: 'limits-token', emulator, env: { CHANGELOG_RATE_WINDOW_MS: String(WINDOW_MS) } });
 }
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  content = join(dir, 'content');
-});
-afterEach(async () => {
-  await emu.close();
-  await cleanup();
-});
+afterEach(async () => p.close());
 
-const refused = () => emu.log.filter((r) => r.status === 429);
+const refused = () => p.emu.log.filter((r) => r.status === 429);
 
 describe('rate-limit headers out of bounds', () => {
   it('x-ratelimit-limit: 2000000000 with remaining 0: ignored with a note, memory flat, every file pushed', async () => {
     await start({ faults: { rateLimitLimitHeader: '2000000000', rateLimitRemainingHeader: '0' } });
-    const originals = await writeEntries(content, 3);
+    const originals = await writeEntries(p.content, 3);
     // A heap of 64 MB: a window sized by the header (two billion slots) cannot fit in it.
-    const r = await runCli(['--json', 'push'], { cwd: dir, env: { ...env, CHANGELOG_RATE_WINDOW_MS: '1000', NODE_OPTIONS: '--max-old-space-size=64' } });
+    const r = await runCli(['--json', 'push'], { cwd: p.dir, env: { ...p.env, CHANGELOG_RATE_WINDOW_MS: '1000', NODE_OPTIONS: '--max-old-space-size=64' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('warning: GET ' + emu.url + '/api/workspace: 200: x-ratelimit-limit "2000000000" is not a whole number from 1 to 10,000; ignored (the limit stays 60 a window)');
+    expect(r.stderr).toContain('warning: GET ' + p.emu.url + '/api/workspace: 200: x-ratelimit-limit "2000000000" is not a whole number from 1 to 10,000; ignored (the limit stays 60 a window)');
     // Said once per header, not once per response.
     expect(r.stderr.split('x-ratelimit-limit "2000000000"').length - 1).toBe(1);
     expect((JSON.parse(r.stdout) as { pushed: unknown[] }).pushed).toHaveLength(3);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 
   it('a negative or fractional count is ignored too: the window is not taken as spent', async () => {
     await start({ faults: { rateLimitLimitHeader: '60.5', rateLimitRemainingHeader: '-7' } });
-    await writeEntries(content, 2);
-    const r = await runCli(['push'], { cwd: dir, env });
+    await writeEntries(p.content, 2);
+    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('x-ratelimit-limit "60.5" is not a whole number from 1 to 10,000; ignored');
     expect(r.stderr).toContain('x-ratelimit-remaining "-7" is not a whole number from 0 to the limit (60); ignored');
@@ -68,16 +51,16 @@ describe('rate-limit headers out of bounds', () => {
 describe('429 with Retry-After: 0', () => {
   it('the next request waits at least the minimum backoff, never at once', async () => {
     await start({ faults: { rateLimitBurst: 3, rateLimitBurstRetryAfter: 0 } });
-    const originals = await writeEntries(content, 1);
-    const r = await runCli(['push'], { cwd: dir, env });
+    const originals = await writeEntries(p.content, 1);
+    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(r.code, r.stderr).toBe(0);
     expect(refused()).toHaveLength(3);
     // The request after each 429 arrived at least the minimum backoff (WINDOW_MS / 60) later.
     for (const no of refused()) {
-      const next = emu.log[emu.log.indexOf(no) + 1]!;
+      const next = p.emu.log[p.emu.log.indexOf(no) + 1]!;
       expect(next.at - no.at, `after the 429 at ${no.at}`).toBeGreaterThanOrEqual(WINDOW_MS / 60);
     }
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
@@ -85,8 +68,8 @@ describe('the daily limit answered with a short Retry-After', () => {
   it('is taken for the day after four 429s in a row: the rest deferred, exit 4, no more requests', async () => {
     // 3 requests a day: the workspace and the listing, one POST; then 429 "Retry-After: 1" for the day.
     await start({ limits: { perDay: 3 }, faults: { dayLimitRetryAfter: 1 } });
-    await writeEntries(content, 3);
-    const r = await runCli(['--json', 'push'], { cwd: dir, env });
+    await writeEntries(p.content, 3);
+    const r = await runCli(['--json', 'push'], { cwd: p.dir, env: p.env });
     expect(r.code, r.stderr).toBe(4);
     const result = JSON.parse(r.stdout) as { pushed: unknown[]; deferred: Array<{ file: string }>; pending: Array<{ reason: string }> };
     expect(result.pushed).toHaveLength(1);
@@ -97,6 +80,6 @@ describe('the daily limit answered with a short Retry-After', () => {
     ]);
     // Four strikes, each answered to the two POSTs in flight together: not a minute of retries.
     expect(refused().length).toBeLessThanOrEqual(4 * 2);
-    expect(store.listEntries(ws)).toHaveLength(1);
+    expect(p.store.listEntries(p.ws)).toHaveLength(1);
   });
 });

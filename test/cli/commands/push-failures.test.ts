@@ -9,35 +9,17 @@
 // EISDIR is real: a directory in the place of the push journal.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries } from '../helpers/entries.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCli, spawnCli } from '../../helpers/cli.js';
+import { expectEachOnceAndIntact, writeEntries } from '../../helpers/entries.js';
+import { useProject } from '../../helpers/project.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
-let emu: RunningEmulator;
-let store: EmulatorStore;
-let ws: EmulatorWorkspace;
-let dir: string;
-let content: string;
-let cleanup: () => Promise<void>;
-let env: Record<string, string>;
-
+const p = useProject({ name: 'Failures', token: 'fail-token' });
 beforeEach(async () => {
-  store = new EmulatorStore();
-  ws = store.addWorkspace({ name: 'Failures', tokens: ['fail-token'] });
-  emu = await startEmulator({ port: 0, store });
-  ({ dir, cleanup } = await tempDir());
-  content = join(dir, 'content');
-  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'fail-token' };
   // One POST at a time: the failpoints' passes are then in a known order.
-  await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ concurrency: 1 }));
-});
-afterEach(async () => {
-  await emu.close();
-  await cleanup();
+  await writeFile(join(p.dir, 'changelog.config.json'), JSON.stringify({ concurrency: 1 }));
 });
 
 interface StoppedJson {
@@ -48,14 +30,14 @@ interface StoppedJson {
 }
 
 /** The identifier the service gave the entry with this title. */
-const idOf = (title: string) => store.listEntries(ws).find((e) => e.title === title)!.identifier;
+const idOf = (title: string) => p.store.listEntries(p.ws).find((e) => e.title === title)!.identifier;
 
 describe('a full disk while pushing (ENOSPC)', () => {
   it('names the journal and the step, lists the entry created before it (written back), and the rerun sends the rest once', async () => {
-    const originals = await writeEntries(content, 3);
+    const originals = await writeEntries(p.content, 3);
     // Journal writes: 1-3 for the first file (sending, created, removed); the 4th and every later one fail.
-    const failing = { ...env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' };
-    const human = await runCli(['push'], { cwd: dir, env: failing });
+    const failing = { ...p.env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' };
+    const human = await runCli(['push'], { cwd: p.dir, env: failing });
     expect(human.code).toBe(1);
     expect(human.stderr).toContain('error E_FILE: .changelog/journal.json: saving the push journal (the record of each POST, written before it is sent) failed: ENOSPC: no space left on device, write');
     expect(human.stderr).toContain('  fix: the disk is full: free some space and run the same command again');
@@ -66,16 +48,16 @@ describe('a full disk while pushing (ENOSPC)', () => {
     expect(human.stdout).toContain(`  entries/2026-01-01-entry-1.md -> ${first}: identifier written to the file`);
     expect(human.stdout).toMatch(/… entries\/2026-01-02-entry-2\.md: stopped by an error \(.*ENOSPC/);
     expect(human.stdout).toMatch(/… entries\/2026-01-03-entry-3\.md: not sent: .*ENOSPC/);
-    expect(store.listEntries(ws)).toHaveLength(1);
+    expect(p.store.listEntries(p.ws)).toHaveLength(1);
 
-    const rerun = await runCli(['push'], { cwd: dir, env });
+    const rerun = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 
   it('--json: one document with the created entries, what was not settled, and the error', async () => {
-    await writeEntries(content, 3);
-    const r = await runCli(['--json', 'push'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
+    await writeEntries(p.content, 3);
+    const r = await runCli(['--json', 'push'], { cwd: p.dir, env: { ...p.env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as StoppedJson;
     expect(doc.created).toEqual([{ file: 'entries/2026-01-01-entry-1.md', identifier: idOf('Entry 1: things'), written_back: true }]);
@@ -85,8 +67,8 @@ describe('a full disk while pushing (ENOSPC)', () => {
   });
 
   it('a full disk at the write-back: the entry is listed as created with its identifier NOT written back, the step named', async () => {
-    const originals = await writeEntries(content, 2);
-    const r = await runCli(['--json', 'push'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: 'write-back:tmp-created:2', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
+    const originals = await writeEntries(p.content, 2);
+    const r = await runCli(['--json', 'push'], { cwd: p.dir, env: { ...p.env, CHANGELOG_FAILPOINT: 'write-back:tmp-created:2', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as StoppedJson;
     const second = idOf('Entry 2: things');
@@ -97,16 +79,16 @@ describe('a full disk while pushing (ENOSPC)', () => {
         reason: `created on the service as ${second}, but the identifier could not be written to the file (entries/2026-01-02-entry-2.md: writing the identifier back into the file failed: ENOSPC: no space left on device, write); fix the file and push again: it writes the identifier and sends nothing`,
       }),
     ]);
-    const rerun = await runCli(['push'], { cwd: dir, env });
+    const rerun = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
 describe('no permission to save the state (EACCES)', () => {
   it('after every entry was created and written back: each listed, the state file and the step named', async () => {
-    const originals = await writeEntries(content, 2);
-    const r = await runCli(['push'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: 'state:tmp-created', CHANGELOG_FAILPOINT_ERRNO: 'EACCES' } });
+    const originals = await writeEntries(p.content, 2);
+    const r = await runCli(['push'], { cwd: p.dir, env: { ...p.env, CHANGELOG_FAILPOINT: 'state:tmp-created', CHANGELOG_FAILPOINT_ERRNO: 'EACCES' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_FILE: .changelog/state.json: saving the sync state failed: EACCES: permission denied, write');
     expect(r.stderr).toContain('  fix: this user may not write there: check the owner and permissions of the file and of its directory');
@@ -114,39 +96,39 @@ describe('no permission to save the state (EACCES)', () => {
     for (const [file, title] of [['entries/2026-01-01-entry-1.md', 'Entry 1: things'], ['entries/2026-01-02-entry-2.md', 'Entry 2: things']]) {
       expect(r.stdout).toContain(`  ${file} -> ${idOf(title!)}: identifier written to the file`);
     }
-    const rerun = await runCli(['push'], { cwd: dir, env });
+    const rerun = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
 describe('a directory in the place of the push journal (EISDIR, real)', () => {
   it('names the journal, the step and the fix; nothing is sent', async () => {
-    await writeEntries(content, 1);
-    await mkdir(join(dir, '.changelog/journal.json'), { recursive: true });
-    const r = await runCli(['push'], { cwd: dir, env });
+    await writeEntries(p.content, 1);
+    await mkdir(join(p.dir, '.changelog/journal.json'), { recursive: true });
+    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_FILE: .changelog/journal.json: reading the push journal failed: EISDIR: illegal operation on a directory, read');
     expect(r.stderr).toContain('  fix: a directory is where the file should be: move the directory away and run again');
-    expect(emu.log.filter((l) => l.method === 'POST')).toEqual([]);
+    expect(p.emu.log.filter((l) => l.method === 'POST')).toEqual([]);
   });
 });
 
 describe('a directory in the place of the entry file at the write-back (EISDIR, real)', () => {
   it('the entry is listed as created, its identifier not written back, the file and the step named; the rerun writes it and sends nothing', async () => {
-    const originals = await writeEntries(content, 1);
-    const file = join(content, 'entries/2026-01-01-entry-1.md');
+    const originals = await writeEntries(p.content, 1);
+    const file = join(p.content, 'entries/2026-01-01-entry-1.md');
     // The service holds the POST while the test puts a directory where the file was.
     let release!: () => void;
     const posted = new Promise<void>((resolve) =>
-      emu.events.on('request', (rec) => {
-        if (rec.method === 'POST' && !emu.faults.pause) {
-          emu.faults.pause = new Promise<void>((r) => (release = r));
+      p.emu.events.on('request', (rec) => {
+        if (rec.method === 'POST' && !p.emu.faults.pause) {
+          p.emu.faults.pause = new Promise<void>((r) => (release = r));
           resolve();
         }
       }),
     );
-    const run = spawnCli(['--json', 'push'], { cwd: dir, env });
+    const run = spawnCli(['--json', 'push'], { cwd: p.dir, env: p.env });
     await posted;
     await rm(file);
     await mkdir(file);
@@ -167,17 +149,17 @@ describe('a directory in the place of the entry file at the write-back (EISDIR, 
     // The writer puts the file back: the rerun writes the identifier and sends nothing.
     await rm(file, { recursive: true });
     await writeFile(file, originals.get('entries/2026-01-01-entry-1.md')!);
-    const rerun = await runCli(['push'], { cwd: dir, env });
+    const rerun = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(emu.log.filter((l) => l.method === 'POST')).toHaveLength(1);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    expect(p.emu.log.filter((l) => l.method === 'POST')).toHaveLength(1);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });
 
 describe('sync stopped by a full disk in its push', () => {
   it('--json: one document with the pull, the push so far, the created entries and the error', async () => {
-    await writeEntries(content, 3);
-    const r = await runCli(['--json', 'sync', '--skip-build'], { cwd: dir, env: { ...env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
+    await writeEntries(p.content, 3);
+    const r = await runCli(['--json', 'sync', '--skip-build'], { cwd: p.dir, env: { ...p.env, CHANGELOG_FAILPOINT: 'journal:tmp-created:4', CHANGELOG_FAILPOINT_ERRNO: 'ENOSPC' } });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as { command: string; pull: unknown; push: { pushed: unknown[] }; created: StoppedJson['created']; error: StoppedJson['error'] };
     expect(doc.command).toBe('sync');
@@ -190,24 +172,24 @@ describe('sync stopped by a full disk in its push', () => {
 
 describe('the token revoked in the middle of the run (401)', () => {
   it('lists the entry created before it, with its file and identifier, and exits 1 with E_AUTH', async () => {
-    const originals = await writeEntries(content, 3);
+    const originals = await writeEntries(p.content, 3);
     // The first POST's answer revokes the token: the second POST gets 401.
     const revoke = (rec: { method: string; status: number }) => {
-      if (rec.method === 'POST' && rec.status === 201) ws.tokens.splice(0, ws.tokens.length, 'another-token');
+      if (rec.method === 'POST' && rec.status === 201) p.ws.tokens.splice(0, p.ws.tokens.length, 'another-token');
     };
-    emu.events.on('response', revoke);
-    const r = await runCli(['--json', 'push'], { cwd: dir, env });
+    p.emu.events.on('response', revoke);
+    const r = await runCli(['--json', 'push'], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as StoppedJson;
     expect(doc.error.code).toBe('E_AUTH');
     expect(doc.created).toEqual([{ file: 'entries/2026-01-01-entry-1.md', identifier: idOf('Entry 1: things'), written_back: true }]);
     expect(doc.pending.map((p) => p.file)).toEqual(['entries/2026-01-02-entry-2.md', 'entries/2026-01-03-entry-3.md']);
-    expect(r.stderr).toContain('error E_AUTH: POST ' + emu.url + '/api/entry: 401 Unauthorized');
+    expect(r.stderr).toContain('error E_AUTH: POST ' + p.emu.url + '/api/entry: 401 Unauthorized');
 
-    emu.events.off('response', revoke);
-    ws.tokens.splice(0, ws.tokens.length, 'fail-token');
-    const rerun = await runCli(['push'], { cwd: dir, env });
+    p.emu.events.off('response', revoke);
+    p.ws.tokens.splice(0, p.ws.tokens.length, 'fail-token');
+    const rerun = await runCli(['push'], { cwd: p.dir, env: p.env });
     expect(rerun.code, rerun.stderr).toBe(0);
-    await expectEachOnceAndIntact({ store, ws }, content, originals);
+    await expectEachOnceAndIntact(p, p.content, originals);
   });
 });

@@ -3,9 +3,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { changedPaths, snapshot } from '../helpers/snapshot.js';
+import { runCli, tempDir, useTempDir } from '../../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
+import { changedPaths, snapshot } from '../../helpers/snapshot.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -2,12 +2,12 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { pullExitCode } from '../../src/cli/reports/pull-report.js';
-import { pushExitCode } from '../../src/cli/reports/push-report.js';
-import { identifiersWritten, syncExitCode, syncSummaryMarkdown } from '../../src/cli/commands/sync.js';
-import type { PullResult } from '../../src/sync/pull/pull-run.js';
-import type { PushResult } from '../../src/sync/push/push-run.js';
-import { EXIT } from '../../src/cli/output/exit-codes.js';
+import { pullExitCode } from '../../../src/cli/reports/pull-report.js';
+import { pushExitCode } from '../../../src/cli/reports/push-report.js';
+import { identifiersWritten, syncExitCode, syncSummaryMarkdown } from '../../../src/cli/commands/sync.js';
+import type { PullResult } from '../../../src/sync/pull/pull-run.js';
+import type { PushResult } from '../../../src/sync/push/push-run.js';
+import { EXIT } from '../../../src/cli/output/exit-codes.js';
 
 const pullItem = (n: number) => ({ identifier: `r${n}`, file: `entries/2026-02-${String(n).padStart(2, '0')}-r${n}.md`, title: `Remote ${n}` });
 const planItem = (n: number) => ({ file: `entries/2026-03-${String(n).padStart(2, '0')}-l${n}.md`, title: `Local ${n}`, slug: `l${n}`, derived_slug: false, is_published: true });

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
 
 describe('new', () => {
   let dir: string;
@@ -36,5 +36,20 @@ describe('new', () => {
     expect(tagged.code).toBe(0);
     const t = await readFile(join(dir, 'content/entries/2026-03-01-tagged.md'), 'utf8');
     expect(t).toMatch(/^tags:\n {2}- API\n {2}- Fix\n|^tags: \[API, Fix\]/m);
+  });
+
+  it('new: a valid, correctly named entry file; refuses to overwrite (exit 2)', async () => {
+    const r = await runCli(['--json', 'new', 'Faster exports: "3×"', '--date', '2026-12-01', '--tags', 'Fix,API'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { file: string };
+    expect(out.file).toBe('content/entries/2026-12-01-faster-exports-3.md');
+    const f = parseEntryFile(out.file, await readFile(join(dir, out.file)));
+    expect(f.data).toEqual({ title: 'Faster exports: "3×"', publish_at: '2026-12-01', is_published: true, notify_subscribers: false, tags: ['Fix', 'API'] });
+    const again = await runCli(['new', 'Faster exports: "3×"', '--date', '2026-12-01'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('error E_USAGE: content/entries/2026-12-01-faster-exports-3.md already exists');
+    const bad = await runCli(['new', 'x', '--date', '01/12/2026'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--date must be YYYY-MM-DD');
   });
 });

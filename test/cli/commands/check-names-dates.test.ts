@@ -2,32 +2,19 @@
 // offset is an error in check and push, never converted; a file not named
 // YYYY-MM-DD-<slug>.md, or not portable, is a warning in check with the expected name. The
 // real CLI, push against the emulator over HTTP.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { ValidationError } from '../../src/core/errors.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { ValidationError } from '../../../src/core/errors.js';
+import { runCli } from '../../helpers/cli.js';
+import { useEntriesProject } from '../../helpers/project.js';
 
-let fx: EmulatorFixture;
-let env: Record<string, string>;
-beforeAll(async () => {
-  fx = await emulatorFixture();
-  env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-});
-afterAll(() => fx.close());
-
-let d: string;
-useTempDir((made) => (d = made), { each: true });
-const e = (n: string) => join(d, 'content/entries', n);
-beforeEach(async () => {
-  await mkdir(join(d, 'content/entries'), { recursive: true });
-});
+const w = useEntriesProject();
 
 /** check's lines (without the summary). */
 async function check(): Promise<{ lines: string[]; code: number | null }> {
-  const c = await runCli(['check'], { cwd: d });
+  const c = await runCli(['check'], { cwd: w.dir });
   return { lines: c.stdout.trim().split('\n').slice(0, -1), code: c.code };
 }
 
@@ -53,29 +40,29 @@ describe('publish_at is a day: a time or an offset is refused, never converted',
   });
 
   it('check and push: an error naming file, line and the day to write; nothing sent', async () => {
-    await writeFile(e('2026-06-14-launch.md'), '---\ntitle: Launch\npublish_at: 2026-06-14T23:30:00-05:00\n---\n\nText.\n');
+    await writeFile(w.entry('2026-06-14-launch.md'), '---\ntitle: Launch\npublish_at: 2026-06-14T23:30:00-05:00\n---\n\nText.\n');
     const c = await check();
     expect(c.lines).toEqual([
       'content/entries/2026-06-14-launch.md:3: error: publish_at: 2026-06-14T23:30:00-05:00 has a time or a UTC offset: publish_at is a day, and is never converted (fix: write `publish_at: 2026-06-14`)',
     ]);
     expect(c.code).toBe(5);
-    const before = fx.store.listEntries(fx.ws).length;
-    const p = await runCli(['push'], { cwd: d, env });
+    const before = w.fx.store.listEntries(w.fx.ws).length;
+    const p = await runCli(['push'], { cwd: w.dir, env: w.env });
     expect(p.code).toBe(5);
     expect(p.stderr).toContain('error: content/entries/2026-06-14-launch.md:3: publish_at: 2026-06-14T23:30:00-05:00 has a time or a UTC offset');
     expect(p.stderr).toContain('write `publish_at: 2026-06-14`');
-    expect(fx.store.listEntries(fx.ws).length).toBe(before);
+    expect(w.fx.store.listEntries(w.fx.ws).length).toBe(before);
   });
 });
 
 describe('check warns about file names', () => {
   it('a new file not named YYYY-MM-DD-<slug>.md, with the expected name; a warning, not an error', async () => {
-    await writeFile(e('launch.md'), '---\ntitle: The launch\npublish_at: 2026-06-14\n---\n\nText.\n');
-    await writeFile(e('2026-06-13-the-launch.md'), '---\ntitle: The launch\npublish_at: 2026-06-14\nslug: launch-day\n---\n\nText.\n');
+    await writeFile(w.entry('launch.md'), '---\ntitle: The launch\npublish_at: 2026-06-14\n---\n\nText.\n');
+    await writeFile(w.entry('2026-06-13-the-launch.md'), '---\ntitle: The launch\npublish_at: 2026-06-14\nslug: launch-day\n---\n\nText.\n');
     // Named after its date and slug (the case of the name aside): no warning.
-    await writeFile(e('2026-06-15-Release-Notes.md'), '---\ntitle: Release notes\npublish_at: 2026-06-15\n---\n\nText.\n');
+    await writeFile(w.entry('2026-06-15-Release-Notes.md'), '---\ntitle: Release notes\npublish_at: 2026-06-15\n---\n\nText.\n');
     // A mirrored file is named by pull (with a suffix when it must): no warning.
-    await writeFile(e('2026-06-16-x-0190abcd.md'), '---\ntitle: Other\npublish_at: 2026-06-16\nidentifier: 0190abcd-0000-7000-8000-000000000001\n---\n\nText.\n');
+    await writeFile(w.entry('2026-06-16-x-0190abcd.md'), '---\ntitle: Other\npublish_at: 2026-06-16\nidentifier: 0190abcd-0000-7000-8000-000000000001\n---\n\nText.\n');
     const c = await check();
     expect(c.lines).toEqual([
       'content/entries/2026-06-13-the-launch.md: warning: the file name does not follow YYYY-MM-DD-<slug>.md for its date and slug: expected 2026-06-14-launch-day.md (fix: rename the file to 2026-06-14-launch-day.md)',
@@ -86,11 +73,11 @@ describe('check warns about file names', () => {
 
   it('names that are one file on macOS or Windows, and names Windows cannot hold', async () => {
     const body = (t: string) => `---\ntitle: ${t}\npublish_at: 2026-06-14\n---\n\nText.\n`;
-    await writeFile(e('2026-06-14-notes.md'), body('Notes'));
-    await writeFile(e('2026-06-14-Notes.md'), body('Notes'));
-    await writeFile(e('2026-06-14-caf\u00e9.md'), body('Café'));
-    await writeFile(e('2026-06-14-cafe\u0301.md'), body('Café'));
-    await writeFile(e('con.md'), body('Con'));
+    await writeFile(w.entry('2026-06-14-notes.md'), body('Notes'));
+    await writeFile(w.entry('2026-06-14-Notes.md'), body('Notes'));
+    await writeFile(w.entry('2026-06-14-caf\u00e9.md'), body('Café'));
+    await writeFile(w.entry('2026-06-14-cafe\u0301.md'), body('Café'));
+    await writeFile(w.entry('con.md'), body('Con'));
     const lines = (await check()).lines.filter((l) => l.includes('warning: the file name') && !l.includes('does not follow'));
     expect(lines).toEqual([
       'content/entries/2026-06-14-Notes.md: warning: the file name differs from 2026-06-14-notes.md only in case or Unicode form: on macOS and Windows they are one file (fix: rename one of them)',
@@ -105,11 +92,11 @@ describe('check warns about file names', () => {
 describe('new never makes a name another file has under another spelling', () => {
   it('refuses 2026-03-01-release-notes.md beside 2026-03-01-Release-notes.md, and leaves that file alone', async () => {
     const draft = '---\ntitle: Release notes\npublish_at: 2026-03-01\n---\n\nThe writer\'s text.\n';
-    await writeFile(e('2026-03-01-Release-notes.md'), draft);
-    const r = await runCli(['new', 'Release notes', '--date', '2026-03-01'], { cwd: d });
+    await writeFile(w.entry('2026-03-01-Release-notes.md'), draft);
+    const r = await runCli(['new', 'Release notes', '--date', '2026-03-01'], { cwd: w.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('content/entries/2026-03-01-Release-notes.md already exists, and is the same file as content/entries/2026-03-01-release-notes.md on macOS and Windows');
-    expect(await readdir(join(d, 'content/entries'))).toEqual(['2026-03-01-Release-notes.md']);
-    expect(await readFile(e('2026-03-01-Release-notes.md'), 'utf8')).toBe(draft);
+    expect(await readdir(join(w.dir, 'content/entries'))).toEqual(['2026-03-01-Release-notes.md']);
+    expect(await readFile(w.entry('2026-03-01-Release-notes.md'), 'utf8')).toBe(draft);
   });
 });

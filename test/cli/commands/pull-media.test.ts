@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../helpers/media.js';
-import { serveStatic } from '../helpers/static-server.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore } from '../../../src/emulator/store.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/media.js';
+import { serveStatic } from '../../helpers/static-server.js';
 
 const TOKEN = 'media-token';
 

@@ -3,31 +3,20 @@
 // problems in the same words, each once, with no path written twice.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { useEntriesProject } from '../../helpers/project.js';
 
-let fx: EmulatorFixture;
-let env: Record<string, string>;
-beforeAll(async () => {
-  fx = await emulatorFixture();
-  env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-});
-afterAll(() => fx.close());
-
-let d: string;
-useTempDir((made) => (d = made), { each: true });
-const e = (n: string) => join(d, 'content/entries', n);
+const w = useEntriesProject();
 beforeEach(async () => {
-  await mkdir(join(d, 'content/entries'), { recursive: true });
-  await mkdir(join(d, 'content/_data'), { recursive: true });
-  await writeFile(join(d, 'content/_data/tags.json'), JSON.stringify([{ name: 'Improvement', slug: 'improvement' }, { name: 'API', slug: 'api' }]));
+  await mkdir(join(w.dir, 'content/_data'), { recursive: true });
+  await writeFile(join(w.dir, 'content/_data/tags.json'), JSON.stringify([{ name: 'Improvement', slug: 'improvement' }, { name: 'API', slug: 'api' }]));
 });
 
 /** check's lines (stdout, without the summary) and push's problem lines (stderr, without `error: `). */
 async function both(): Promise<{ check: string[]; push: string[]; checkCode: number | null; pushCode: number | null; pushOut: string; pushErr: string }> {
-  const c = await runCli(['check'], { cwd: d });
-  const p = await runCli(['push', '--dry-run'], { cwd: d, env });
+  const c = await runCli(['check'], { cwd: w.dir });
+  const p = await runCli(['push', '--dry-run'], { cwd: w.dir, env: w.env });
   return {
     check: c.stdout.trim().split('\n').slice(0, -1),
     push: p.stderr.split('\n').filter((l) => l.startsWith('error: ') || l.startsWith('warning: ')),
@@ -43,7 +32,7 @@ const asPush = (line: string) => line.replace(/^(\S+?): (error|warning): /, '$2:
 
 describe('check refuses what must never be published, and push refuses the same, in the same words', () => {
   it("text left from new's template, from the one constant new writes", async () => {
-    const made = await runCli(['new', 'My first entry', '--date', '2026-03-01'], { cwd: d });
+    const made = await runCli(['new', 'My first entry', '--date', '2026-03-01'], { cwd: w.dir });
     expect(made.code, made.stderr).toBe(0);
     const r = await both();
     const file = 'content/entries/2026-03-01-my-first-entry.md';
@@ -58,26 +47,26 @@ describe('check refuses what must never be published, and push refuses the same,
     expect(r.pushOut).toContain(`  x entries/2026-03-01-my-first-entry.md: not sent (3 problems, listed above)`);
 
     // One line of the template left among real text is still refused.
-    await writeFile(e('2026-03-01-my-first-entry.md'), '---\ntitle: My first entry\npublish_at: 2026-03-01\n---\n\nExports are faster.\n\n- How to use it\n');
+    await writeFile(w.entry('2026-03-01-my-first-entry.md'), '---\ntitle: My first entry\npublish_at: 2026-03-01\n---\n\nExports are faster.\n\n- How to use it\n');
     expect((await both()).check).toEqual([
       `${file}:8: error: "- How to use it" is left from the template of \`changelog-sync new\` (fix: replace the template lines with the entry's text)`,
     ]);
   });
 
   it('an empty body', async () => {
-    await writeFile(e('2026-03-02-empty.md'), '---\ntitle: Empty\npublish_at: 2026-03-02\n---\n\n  \n');
+    await writeFile(w.entry('2026-03-02-empty.md'), '---\ntitle: Empty\npublish_at: 2026-03-02\n---\n\n  \n');
     const r = await both();
     expect(r.check).toEqual(['content/entries/2026-03-02-empty.md:5: error: the body is empty: the entry would be published without text (fix: write the entry below the frontmatter)']);
     expect(r.push).toEqual(r.check.map(asPush));
   });
 
   it("a near-miss tag, named with its fix: against tags.json, case-insensitively, and against the tags other entries use", async () => {
-    await writeFile(e('2026-03-03-a.md'), '---\ntitle: A\npublish_at: 2026-03-03\ntags: [Improvment, api]\n---\n\nText.\n');
-    await writeFile(e('2026-03-04-b.md'), '---\ntitle: B\npublish_at: 2026-03-04\ntags: [Security]\n---\n\nText.\n');
-    await writeFile(e('2026-03-05-c.md'), '---\ntitle: C\npublish_at: 2026-03-05\ntags: [Security]\n---\n\nText.\n');
-    await writeFile(e('2026-03-06-d.md'), '---\ntitle: D\npublish_at: 2026-03-06\ntags: [SECURTY, Billing]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-03-a.md'), '---\ntitle: A\npublish_at: 2026-03-03\ntags: [Improvment, api]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-04-b.md'), '---\ntitle: B\npublish_at: 2026-03-04\ntags: [Security]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-05-c.md'), '---\ntitle: C\npublish_at: 2026-03-05\ntags: [Security]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-06-d.md'), '---\ntitle: D\npublish_at: 2026-03-06\ntags: [SECURTY, Billing]\n---\n\nText.\n');
     // A mirrored entry: its body is the service's (empty is not its writer's doing), its tags are local.
-    await writeFile(e('2026-01-01-pulled.md'), '---\ntitle: Pulled\npublish_at: 2026-01-01\nidentifier: 0b6f1c9e-1111-4c7e-8a3f-2d6e1b0c9a57\ntags: [Improvment]\n---\n');
+    await writeFile(w.entry('2026-01-01-pulled.md'), '---\ntitle: Pulled\npublish_at: 2026-01-01\nidentifier: 0b6f1c9e-1111-4c7e-8a3f-2d6e1b0c9a57\ntags: [Improvment]\n---\n');
     const r = await both();
     expect(r.check).toEqual([
       'content/entries/2026-01-01-pulled.md:5: error: tags: "Improvment" is not a known tag, and tags.json has "Improvement": it would get a tag page of its own (fix: write `Improvement`)',
@@ -93,11 +82,11 @@ describe('check refuses what must never be published, and push refuses the same,
   });
 
   it('a near miss is no misspelling when the digits differ (versions, years) or two known tags are as near', async () => {
-    await writeFile(join(d, 'content/_data/tags.json'), JSON.stringify([{ name: '2025', slug: '2025' }, { name: 'Cards', slug: 'cards' }, { name: 'Carts', slug: 'carts' }]));
-    await writeFile(e('2026-03-10-a.md'), '---\ntitle: A\npublish_at: 2026-03-10\ntags: [v1.3, Meta]\n---\n\nText.\n');
-    await writeFile(e('2026-03-11-b.md'), '---\ntitle: B\npublish_at: 2026-03-11\ntags: [v1.3, Meta]\n---\n\nText.\n');
+    await writeFile(join(w.dir, 'content/_data/tags.json'), JSON.stringify([{ name: '2025', slug: '2025' }, { name: 'Cards', slug: 'cards' }, { name: 'Carts', slug: 'carts' }]));
+    await writeFile(w.entry('2026-03-10-a.md'), '---\ntitle: A\npublish_at: 2026-03-10\ntags: [v1.3, Meta]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-11-b.md'), '---\ntitle: B\npublish_at: 2026-03-11\ntags: [v1.3, Meta]\n---\n\nText.\n');
     // v1.2 and 2026: other digits; Carps: as near to Cards as to Carts; Beta: only other entries use Meta.
-    await writeFile(e('2026-03-12-c.md'), '---\ntitle: C\npublish_at: 2026-03-12\ntags: [v1.2, "2026", Carps, Beta]\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-12-c.md'), '---\ntitle: C\npublish_at: 2026-03-12\ntags: [v1.2, "2026", Carps, Beta]\n---\n\nText.\n');
     const r = await both();
     expect(r.check).toEqual([
       'content/entries/2026-03-12-c.md:4: warning: tags: "Beta" is not a known tag, and other entries use "Meta": it would get a tag page of its own (fix: write `Meta`)',
@@ -109,8 +98,8 @@ describe('check refuses what must never be published, and push refuses the same,
   });
 
   it('a date that does not exist says so; every problem of a file once; no doubled path', async () => {
-    await writeFile(e('2026-02-30-x.md'), '---\ntitle: ""\npublish_at: 2026-02-30\nis_published: 3\n---\n\nText.\n');
-    await writeFile(e('2026-03-07-y.md'), '---\ntitle: "Y\nbad: [\n---\n\nText.\n');
+    await writeFile(w.entry('2026-02-30-x.md'), '---\ntitle: ""\npublish_at: 2026-02-30\nis_published: 3\n---\n\nText.\n');
+    await writeFile(w.entry('2026-03-07-y.md'), '---\ntitle: "Y\nbad: [\n---\n\nText.\n');
     const r = await both();
     expect(r.check).toEqual([
       'content/entries/2026-02-30-x.md:2: error: title: is required: a non-empty string (fix: add a line `title: "Your title"` to the frontmatter)',
@@ -127,15 +116,15 @@ describe('check refuses what must never be published, and push refuses the same,
 
 describe('push states that what it sends is permanent', () => {
   it('one line before sending, on stderr: never in --json stdout, never on --dry-run', async () => {
-    await writeFile(e('2026-03-08-real.md'), '---\ntitle: Real entry\npublish_at: 2026-03-08\n---\n\nExports are faster.\n');
+    await writeFile(w.entry('2026-03-08-real.md'), '---\ntitle: Real entry\npublish_at: 2026-03-08\n---\n\nExports are faster.\n');
     // The temp directory is an adopting repository: check is named as it runs there.
     const line = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `npx changelog-sync check` first).';
     // A dry run sends nothing: no notice.
-    const dry = await runCli(['push', '--dry-run'], { cwd: d, env });
+    const dry = await runCli(['push', '--dry-run'], { cwd: w.dir, env: w.env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain('Pushing new entries to ');
     expect(dry.stderr).not.toContain('cannot edit');
-    const r = await runCli(['--json', 'push'], { cwd: d, env });
+    const r = await runCli(['--json', 'push'], { cwd: w.dir, env: w.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l === line)).toHaveLength(1);
     expect(r.stdout).not.toContain('cannot edit');

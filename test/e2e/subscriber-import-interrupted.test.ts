@@ -51,6 +51,24 @@ function accounted(doc: ImportDoc): number[] {
   return [...doc.added, ...doc.skipped, ...doc.failed, ...doc.notSent].map((r) => r.line).sort((a, b) => a - b);
 }
 
+/**
+ * Sends SIGTERM to the run and waits until it says it will stop after the batch in flight (or
+ * has ended: a CLI that dies of the signal never says it stops); then lets the held batch be
+ * answered.
+ */
+async function stopBySigterm(run: ReturnType<typeof spawnCli>, release: () => void): Promise<void> {
+  const stopping = new Promise<void>((resolve) => {
+    let seen = '';
+    run.child.stderr!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (seen.includes('SIGTERM: stopping after the batch in flight')) resolve();
+    });
+  });
+  run.child.kill('SIGTERM');
+  await Promise.race([stopping, run.done]);
+  release();
+}
+
 describe('subscribers import stopped by SIGTERM', () => {
   it('finishes the batch in flight, reports every row, and with the rerun adds each row exactly once', async () => {
     const args = ['--json', 'subscribers', 'import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '100'];
@@ -68,16 +86,7 @@ describe('subscribers import stopped by SIGTERM', () => {
     );
     const run = spawnCli(args, { cwd: dir, env });
     await third;
-    const stopping = new Promise<void>((resolve) => {
-      let seen = '';
-      run.child.stderr!.on('data', (d: Buffer) => {
-        seen += d.toString();
-        if (seen.includes('SIGTERM: stopping after the batch in flight')) resolve();
-      });
-    });
-    run.child.kill('SIGTERM');
-    await Promise.race([stopping, run.done]); // a CLI that dies of the signal never says it stops
-    release();
+    await stopBySigterm(run, release);
     const killed = await run.done;
     expect(killed.code, killed.stderr).toBe(1);
     const first = JSON.parse(killed.stdout) as ImportDoc;
@@ -150,16 +159,7 @@ describe('subscribers import stopped by SIGTERM', () => {
     );
     const run = spawnCli(['subscribers', 'import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '100'], { cwd: dir, env });
     await first;
-    const stopping = new Promise<void>((resolve) => {
-      let seen = '';
-      run.child.stderr!.on('data', (d: Buffer) => {
-        seen += d.toString();
-        if (seen.includes('SIGTERM: stopping after the batch in flight')) resolve();
-      });
-    });
-    run.child.kill('SIGTERM');
-    await Promise.race([stopping, run.done]); // a CLI that dies of the signal never says it stops
-    release();
+    await stopBySigterm(run, release);
     const r = await run.done;
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('100 subscribers added');

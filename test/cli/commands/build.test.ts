@@ -4,8 +4,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { WORKSPACE, writeContent } from '../helpers/site-fixture.js';
+import { runCli, useTempDir } from '../../helpers/cli.js';
+import { WORKSPACE, writeContent } from '../../helpers/site-fixture.js';
 
 /** The theme the built index page uses: its body class and the theme named in its stylesheet bundle. */
 async function builtTheme(dir: string): Promise<{ bodyClass: string; stylesheetThemes: string[] }> {

@@ -4,9 +4,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { useTempDir } from '../helpers/cli.js';
-import { seedStore, startWorld, type World } from '../helpers/sync-world.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { useTempDir } from '../../helpers/cli.js';
+import { seedStore, startWorld, type World } from '../../helpers/sync-world.js';
 
 interface SyncJson {
   pull: { created: unknown[]; bound: Array<{ how: string; file: string; identifier: string }>; problems: Array<{ file: string }> };
