@@ -108,7 +108,7 @@ describe('npm pack, install into a fresh repository, init, sync and build there'
   });
 
   it('packs what build and sync need at run time, and no sources or tests', () => {
-    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/site/build/plugin.js', 'dist/site/render/body-render-worker.js', 'site/index.11ty.mjs', 'site/_includes/base.njk', 'site/widget.js', 'src/emulator/demo/seed.json', '.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', 'changelog.config.schema.json', 'package.json', 'README.md', 'docs/README.md', 'docs/sync.md']) {
+    for (const f of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/site/build/plugin.js', 'dist/sync/pull/convert-worker.js', 'site/index.11ty.mjs', 'site/_includes/base.njk', 'site/widget.js', 'src/emulator/demo/seed.json', '.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml', 'changelog.config.schema.json', 'package.json', 'README.md', 'docs/README.md', 'docs/sync.md']) {
       expect(files, f).toContain(f);
     }
     // The README's links into docs/ work in the installed package; the screenshots stay out.

@@ -2,7 +2,7 @@
  * The data the site is built from (the `changelog` global of the templates): the mirror,
  * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
  * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
- * (on worker threads for a large mirror, see body-render-pool.ts). Drafts never appear; an entry
+ * (body-render.ts). Drafts never appear; an entry
  * dated after today appears in the first build on or after its date. Entries are grouped
  * into index and tag pages here (tags.ts), so the templates only paginate, and into the site's and
  * the tags' feeds (site-feeds.ts). The shapes are site-model.ts's.
@@ -18,7 +18,7 @@ import type { BodyCache } from '../cache/build-cache.js';
 import { readableDate } from '../render/filters.js';
 import { htmlText } from '../render/html-text.js';
 import { EntryImages } from '../render/images.js';
-import { renderBodies } from '../render/body-render-pool.js';
+import { renderBodies } from '../render/body-render.js';
 import { latestEntry } from './latest.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
 import { siteSettings } from './workspace-settings.js';
