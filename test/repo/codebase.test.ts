@@ -1,5 +1,5 @@
 // The codebase's shape (issue 15; docs/architecture.md "Conventions"): no source file over
-// 400 lines, no two source files of the same name, every folder of src/ in the tree that
+// 400 lines, no folder of more than 20 files, no two source files of the same name, every folder of src/ in the tree that
 // opens docs/architecture.md (issue 26), runtime dependencies as caret ranges that the lock
 // file pins, and the README within its 15 KB budget (the rest lives in docs/). Lint, knip and
 // the layer rule (test/repo/layers.test.ts) run in .ci/run.
@@ -28,6 +28,15 @@ describe('codebase shape', () => {
       if (lines > MAX_LINES) over.push(`${f}: ${lines}`);
     }
     expect(over).toEqual([]);
+  });
+
+  it('no folder under src/ holds more than 20 files (a folder is a pipeline stage or a layer)', async () => {
+    const entries = await readdir(join(ROOT, 'src'), { recursive: true, withFileTypes: true });
+    const perFolder = new Map<string, number>();
+    for (const e of entries) if (e.isFile()) perFolder.set(e.parentPath, (perFolder.get(e.parentPath) ?? 0) + 1);
+    expect(perFolder.size).toBeGreaterThan(15);
+    const crowded = [...perFolder].filter(([, n]) => n > 20).map(([dir, n]) => `${relative(ROOT, dir)}: ${n}`);
+    expect(crowded).toEqual([]);
   });
 
   it('no two files under src/ share a name, but a command and the one module it calls', async () => {
