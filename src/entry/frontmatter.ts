@@ -247,13 +247,36 @@ function fieldPair(fm: FrontmatterDocument, field: string): Yaml.Pair<Yaml.Node,
  * @returns undefined when the file has no frontmatter or no such field.
  */
 export function frontmatterField(text: string, field: string): string | undefined {
-  const fm = parseFrontmatterDocument(text);
-  const pair = fm && fieldPair(fm, field);
-  if (!fm || !pair) return undefined;
+  const whole = parseFrontmatterDocument(text);
+  if (!whole) return undefined;
+  // A document with errors may have swallowed later fields (an unclosed quote runs on):
+  // the field's own top-level line is read as a document of its own.
+  const fm = whole.doc.errors.length > 0 ? (fieldLineDocument(text, whole.block, field) ?? whole) : whole;
+  const pair = fieldPair(fm, field);
+  if (!pair) return undefined;
   const value = pair.value;
   if (!value?.range) return '';
   if (yamlLib().isScalar(value) && typeof value.value === 'string') return value.value;
   return text.slice(fm.block.start + value.range[0], fm.block.start + value.range[1]);
+}
+
+/**
+ * The top-level line `field: ...` of a frontmatter block parsed alone, for a block that does
+ * not parse as a whole; undefined when there is no such line or it does not parse either.
+ */
+function fieldLineDocument(text: string, block: FrontmatterBlock, field: string): FrontmatterDocument | undefined {
+  const source = text.slice(block.start, block.end);
+  let offset = 0;
+  for (const line of source.split('\n')) {
+    if (line.startsWith(field) && /^\s*:/.test(line.slice(field.length))) {
+      const start = block.start + offset;
+      const lineBlock: FrontmatterBlock = { ...block, start, end: start + line.length };
+      const fm = parseFrontmatterDocument(text, lineBlock);
+      if (fm && fm.doc.errors.length === 0) return fm;
+    }
+    offset += line.length + 1;
+  }
+  return undefined;
 }
 
 /**
