@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { WORKER_THRESHOLD } from '../../../src/site/render/body-render-pool.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
-const { renderBody } = (await dist('sanitize.js')) as typeof import('../../../src/site/render/sanitize.js');
-const { renderBodies } = (await dist('body-render-pool.js')) as typeof import('../../../src/site/render/body-render-pool.js');
+const dist = (path: string) => import(new URL(`../../../dist/site/${path}`, import.meta.url).href);
+const { renderBody } = (await dist('render/sanitize.js')) as typeof import('../../../src/site/render/sanitize.js');
+const { renderBodies } = (await dist('render/body-render-pool.js')) as typeof import('../../../src/site/render/body-render-pool.js');
 
 describe('renderBodies', () => {
   it('renders a large mirror on worker threads, in order, exactly as renderBody does', async () => {
