@@ -30,8 +30,8 @@ describe('codebase shape', () => {
   it('no two files under src/ share a name, but a command and the one module it calls', async () => {
     const byName = new Map<string, string[]>();
     for (const f of await sourceFiles()) byName.set(basename(f), [...(byName.get(basename(f)) ?? []), f]);
-    // `commands/pull.ts` is the `pull` command over `mirror/pull.ts` (changesets' layout): a pair.
-    const commandPair = (paths: string[]) => paths.length === 2 && paths.filter((p) => p.startsWith('commands/')).length === 1;
+    // `cli/commands/pull.ts` is the `pull` command over `sync/pull/pull.ts` (changesets' layout): a pair.
+    const commandPair = (paths: string[]) => paths.length === 2 && paths.filter((p) => p.startsWith('cli/')).length === 1;
     const twice = [...byName.values()].filter((paths) => paths.length > 1 && !commandPair(paths));
     expect(twice).toEqual([]);
     expect([...byName.values()].filter(commandPair).length).toBeGreaterThan(0);

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { filesUnder } from '../../../src/site/build/file-list.js';
 import type { IndexFile } from '../../../src/site/search/search-index-files.js';
 
-const dist = (path: string) => import(new URL(`../../dist/site/${path}`, import.meta.url).href);
-const compiled = (await dist('search-index-files.js')) as typeof import('../../../src/site/search/search-index-files.js');
+const dist = (path: string) => import(new URL(`../../../dist/site/${path}`, import.meta.url).href);
+const compiled = (await dist('search/search-index-files.js')) as typeof import('../../../src/site/search/search-index-files.js');
 const inThread = await import('../../../src/site/search/search-index-files.js');
 
 const dirs: string[] = [];
