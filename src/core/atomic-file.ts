@@ -106,6 +106,9 @@ export interface AsyncAtomicWriteOptions extends AtomicWriteOptions {
   tmpfileCreated?: (tmp: string) => void | Promise<void>;
 }
 
+/** chmod errors of a file system that has no Unix modes (FAT, some FUSE mounts): the file keeps the modes it has. */
+const NO_MODES = new Set(['ENOSYS', 'ENOTSUP', 'EOPNOTSUPP', 'EPERM', 'EINVAL']);
+
 /** Link errors of a file system that has no hard links: the name is looked up instead. */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV', 'EACCES']);
 
@@ -136,7 +139,13 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array, opt
     if (options.fsync !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    if (options.mode !== undefined) chmodSync(tmp, options.mode);
+    if (options.mode !== undefined) {
+      try {
+        chmodSync(tmp, options.mode);
+      } catch (err) {
+        if (!NO_MODES.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      }
+    }
     if (options.exclusive) placeNew(tmp, path);
     else renameSync(tmp, path);
   } catch (cause) {
@@ -176,7 +185,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await file.close();
     file = undefined;
     // open's mode is masked by the umask: the replaced file's bits are kept as they were.
-    if (mode !== undefined) await chmod(tmp, mode);
+    // A file system without modes (FAT through FUSE: ENOSYS) keeps its own, as write-file-atomic did.
+    if (mode !== undefined) await chmod(tmp, mode).catch((err: NodeJS.ErrnoException) => {
+      if (!NO_MODES.has(err.code ?? '')) throw err;
+    });
     if (options.exclusive) placeNew(tmp, path);
     else await rename(tmp, path);
   } catch (err) {
