@@ -5,25 +5,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import type { EmulatorFixture } from '../helpers/emulator.js';
+import { openMirror } from '../helpers/mirror.js';
 
 let fx: EmulatorFixture;
-let dir: string;
 let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
 
 beforeEach(async () => {
-  fx = await emulatorFixture();
-  ({ dir, cleanup } = await tempDir());
-  contentDir = join(dir, 'content');
-  stateDir = join(dir, '.changelog');
+  const mirror = await openMirror();
+  ({ fx, contentDir, stateDir } = mirror);
+  cleanup = () => mirror.cleanup();
 });
-afterEach(async () => {
-  await fx.close();
-  await cleanup();
-});
+afterEach(async () => cleanup());
 
 async function files(): Promise<string[]> {
   return (await readdir(join(contentDir, 'entries')).catch(() => [])).sort();
