@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { tempDir } from './cli.js';
 import { emulatorFixture, type EmulatorFixture } from './emulator.js';
 
@@ -26,4 +27,20 @@ export async function openMirror(): Promise<MirrorFixture> {
       await cleanup();
     },
   };
+}
+
+/**
+ * A {@link MirrorFixture} for each test of the file: opened before each test and handed to
+ * `use` (`useMirror((m) => ({ fx, contentDir, stateDir } = m))`), closed after it.
+ */
+export function useMirror(use: (mirror: MirrorFixture) => void): void {
+  let mirror: MirrorFixture | undefined;
+  beforeEach(async () => {
+    mirror = await openMirror();
+    use(mirror);
+  });
+  afterEach(async () => {
+    await mirror?.cleanup();
+    mirror = undefined;
+  });
 }

@@ -5,30 +5,26 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { syncWorkspace } from '../../src/sync/sync-job.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
-import { openMirror } from '../helpers/mirror.js';
+import { useMirror } from '../helpers/mirror.js';
 import { writeEntry } from '../helpers/entries.js';
 
 let fx: EmulatorFixture;
 let dir: string;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
 
+useMirror((mirror) => ({ fx, dir, contentDir, stateDir } = mirror));
 beforeEach(async () => {
-  const mirror = await openMirror();
-  ({ fx, dir, contentDir, stateDir } = mirror);
-  cleanup = () => mirror.cleanup();
   fx.store.insertEntry(fx.ws, { title: 'Remote one', slug: 'remote-one', publish_at: '2026-01-02', content: '<p>From the service.</p>' });
   fx.store.insertEntry(fx.ws, { title: 'Remote two', slug: 'remote-two', publish_at: '2026-01-03', content: '<p>Also from the service.</p>' });
   await writeEntry(contentDir, '2026-01-05-local-news', '---\ntitle: Local news\npublish_at: 2026-01-05\nis_published: true\n---\n\nWritten here.\n');
 });
-afterEach(async () => cleanup());
 
 /** The API requests the emulator answered, as `METHOD /path` without the query, counted. */
 function requests(): Record<string, number> {

@@ -1,24 +1,18 @@
 // pull and push against the emulator over HTTP, in temporary directories.
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
-import { openMirror } from '../helpers/mirror.js';
+import { useMirror } from '../helpers/mirror.js';
 
 let fx: EmulatorFixture;
-let cleanup: () => Promise<void>;
 let contentDir: string;
 let stateDir: string;
 
-beforeEach(async () => {
-  const mirror = await openMirror();
-  ({ fx, contentDir, stateDir } = mirror);
-  cleanup = () => mirror.cleanup();
-});
-afterEach(async () => cleanup());
+useMirror((mirror) => ({ fx, contentDir, stateDir } = mirror));
 
 async function files(): Promise<string[]> {
   return (await readdir(join(contentDir, 'entries')).catch(() => [])).sort();

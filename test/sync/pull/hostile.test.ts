@@ -3,13 +3,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkEntryFiles } from '../../../src/sync/push/entry-check.js';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import { runCli } from '../../helpers/cli.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { openMirror } from '../../helpers/mirror.js';
+import { useMirror } from '../../helpers/mirror.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
 import { elementsOf, scriptVectors } from '../../helpers/html.js';
 
@@ -17,14 +17,8 @@ let fx: EmulatorFixture;
 let dir: string;
 let contentDir: string;
 let stateDir: string;
-let cleanup: () => Promise<void>;
 
-beforeEach(async () => {
-  const mirror = await openMirror();
-  ({ fx, dir, contentDir, stateDir } = mirror);
-  cleanup = () => mirror.cleanup();
-});
-afterEach(async () => cleanup());
+useMirror((mirror) => ({ fx, dir, contentDir, stateDir } = mirror));
 
 const run = () => pull({ client: fx.client(), contentDir, stateDir });
 const entryNames = async () => (await readdir(join(contentDir, 'entries'))).sort();

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MediaOptions } from '../../../src/sync/pull/media-mirror.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
@@ -13,20 +13,14 @@ import type { EmulatorEntry } from '../../../src/emulator/store.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
 import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/media.js';
-import { openMirror } from '../../helpers/mirror.js';
+import { useMirror } from '../../helpers/mirror.js';
 
 let fx: EmulatorFixture;
 let dir: string;
 let contentDir: string;
 let stateDir: string;
-let cleanup: () => Promise<void>;
 
-beforeEach(async () => {
-  const mirror = await openMirror();
-  ({ fx, dir, contentDir, stateDir } = mirror);
-  cleanup = () => mirror.cleanup();
-});
-afterEach(async () => cleanup());
+useMirror((mirror) => ({ fx, dir, contentDir, stateDir } = mirror));
 
 const run = (o: { dryRun?: boolean; media?: MediaOptions } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
 const read = (rel: string) => readFile(join(contentDir, rel), 'utf8');

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
@@ -13,20 +13,14 @@ import { contentHash } from '../../../src/core/hash.js';
 import type { EmulatorEntry } from '../../../src/emulator/store.js';
 import { ageFiles, changedPaths, snapshot } from '../../helpers/snapshot.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { openMirror } from '../../helpers/mirror.js';
+import { useMirror } from '../../helpers/mirror.js';
 
 let fx: EmulatorFixture;
 let dir: string;
 let contentDir: string;
 let stateDir: string;
-let cleanup: () => Promise<void>;
 
-beforeEach(async () => {
-  const mirror = await openMirror();
-  ({ fx, dir, contentDir, stateDir } = mirror);
-  cleanup = () => mirror.cleanup();
-});
-afterEach(async () => cleanup());
+useMirror((mirror) => ({ fx, dir, contentDir, stateDir } = mirror));
 
 const run = (o: { prune?: boolean; force?: boolean; dryRun?: boolean } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
 const read = (rel: string) => readFile(join(contentDir, rel), 'utf8');
