@@ -26,6 +26,7 @@ import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
 import { push as mirrorPush } from './sync/push/push.js';
+import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
 import { openServiceSession, type ServiceSession } from './sync/service-session.js';
 import { assertInsideProject } from './core/project-path.js';
@@ -186,10 +187,10 @@ export async function push(options: PushOptions = {}): Promise<PushResult> {
  * @throws {ChangelogSyncError} as {@link pull} and {@link push}.
  */
 export async function status(options: ProjectOptions = {}): Promise<StatusResult> {
-  return withService(options, async (config, { client }) => ({
-    pull: await mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true }),
-    push: await mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, concurrency: config.concurrency }),
-  }));
+  // The sync job's dry run: one workspace read and one listing serve both plans.
+  return withService(options, (config, { client }) =>
+    syncWorkspace({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } }),
+  );
 }
 
 /**

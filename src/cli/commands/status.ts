@@ -8,9 +8,8 @@
  * @module
  */
 import type { Config } from '../../core/config.js';
-import { pull } from '../../sync/pull/pull.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
-import { push } from '../../sync/push/push.js';
+import { syncWorkspace } from '../../sync/sync-job.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -50,9 +49,8 @@ export function formatStatus(s: StatusResult): string {
 export async function statusCommand(config: Config, reporter: Reporter): Promise<ExitCode> {
   const ctx = await openContext(config, reporter);
   try {
-    const pulled = await pull({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true });
-    const pushed = await push({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, concurrency: config.concurrency });
-    const result: StatusResult = { pull: pulled, push: pushed };
+    // The sync job's dry run: one workspace read and one listing serve both plans.
+    const result: StatusResult = await syncWorkspace({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } });
     reporter.result(formatStatus(result), { command: 'status', ...result });
     return EXIT.OK;
   } finally {

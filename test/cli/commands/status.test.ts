@@ -67,8 +67,9 @@ describe('status', () => {
   it('shows what the day\'s request budget defers', async () => {
     await rm(entry('2026-04-11-broken.md'));
     await writeFile(entry('2026-04-12-second.md'), '---\ntitle: Second new\n---\n\nTwo.\n');
-    // 1,434 requests already made today: after status's own 5 requests, none is left for POSTs.
-    await writeFile(join(dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[Math.floor(Date.now() / 60_000), 1434]] }));
+    // 1,437 requests already made today: after status's own 3 requests (one workspace read, one
+    // listing, the tags: the sync job's dry run), none is left for POSTs.
+    await writeFile(join(dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[Math.floor(Date.now() / 60_000), 1437]] }));
     const r = await runCli(['status'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Deferred: the day's request budget is spent; the next run sends them (2):");
