@@ -1,9 +1,8 @@
 /**
  * The worker threads changelog-sync starts, in one place: the piscina pool that converts
  * remote entries for a pull (`sync/pull/convert-pool.ts`), and the single threads of an
- * Eleventy run of a large mirror (`site/build/eleventy-run.ts`), of a cold build's site data
- * (`site/data/data-thread.ts`) and of writing the search index
- * (`site/search/search-index-files.ts`). This module decides whether threads can run at all (the
+ * Eleventy run of a large mirror (`site/build/eleventy-run.ts`) and of writing the search
+ * index (`site/search/search-index-files.ts`). This module decides whether threads can run at all (the
  * compiled build), how many a pool gets, and how each is started.
  *
  * @module

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readEntryFilesBeside } from '../data/data-thread.js';
+import { readEntryFiles } from '../../entry/entry-files.js';
 import type { PageCache } from '../cache/page-cache.js';
 import { planPages, type PagePlan } from '../cache/page-keys.js';
 import { loadSiteData } from '../data/site-data.js';
@@ -32,7 +32,7 @@ export interface BuildData {
  */
 export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
-  const entryFiles = await readEntryFilesBeside(options.contentDir, build.entryNames, build.dataThread);
+  const entryFiles = await readEntryFiles(options.contentDir, build.entryNames);
   let siteData = await loadSiteData(options.contentDir, {
     siteUrl: build.siteUrl,
     today: options.today,
@@ -46,10 +46,7 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
     feedDates: options.feedDates,
     now: options.now,
     bodyCache: build.cache?.bodies,
-    renderThread: build.dataThread,
   });
-  // Its work is done: its memory goes before Eleventy's run.
-  await build.dataThread?.close();
   let cached: BuildData['cached'];
   if (build.pageCache && build.cache) {
     const pageCache = await build.pageCache;

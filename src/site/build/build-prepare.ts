@@ -22,7 +22,6 @@ import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.j
 import { checkThemeOverride, listThemes, resolveTheme } from '../data/themes.js';
 import { openImageStore, type ImageStore } from '../render/image-store.js';
 import { EntryImages } from '../render/images.js';
-import { startDataThread, type DataThread } from '../data/data-thread.js';
 import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
@@ -59,8 +58,6 @@ export interface PreparedBuild {
   /** The entries' encoded images, kept with the build cache or in a temporary folder. */
   imageStore: ImageStore;
   entryImages: EntryImages;
-  /** A cold build's data thread ({@link DATA_THREAD_FROM}, data-thread.ts), loading the parser and the renderer; ended once the data is loaded. */
-  dataThread?: DataThread;
   /** Eleventy, loading; where it runs is decided once the pages to render are known. */
   eleventy: BuildEleventy;
   /** The heap limit of Eleventy's worker thread, MB. */
@@ -90,14 +87,6 @@ export interface PreparedBuild {
 function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
-
-/**
- * From this many entry files on, a cold build reads and renders the entries with a thread of
- * its own beside this one (data-thread.ts): below, the thread's start-up (loading the parser
- * and the renderer and warming them up, about 0.4 CPU-seconds on the other core) is about
- * what it would save.
- */
-const DATA_THREAD_FROM = 300;
 
 /** Whether two files hold the same bytes (false when either cannot be read). */
 async function sameBytes(a: string, b: string): Promise<boolean> {
@@ -148,10 +137,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
   const likelyWarm = options.cacheDir !== undefined && existsSync(join(options.cacheDir, PAGE_PACK_FILE));
   const eleventy = startBuildEleventy(entryNames.length, likelyWarm, heapLimitMb);
-  // A warm build's bodies come from the build cache: no thread to render them.
-  const dataThread = !likelyWarm && entryNames.length >= DATA_THREAD_FROM ? startDataThread() : undefined;
   const close = async () => {
-    await dataThread?.close(); // ended once the data is loaded, or the build failed before
     await eleventy.close(); // ended by its run, or the build failed before it
     await input.cleanup();
     await imageStore.close();
@@ -217,7 +203,6 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       ownConfig,
       imageStore,
       entryImages,
-      dataThread,
       eleventy,
       heapLimitMb,
       previous,

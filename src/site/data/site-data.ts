@@ -18,7 +18,7 @@ import type { BodyCache } from '../cache/build-cache.js';
 import { readableDate } from '../render/filters.js';
 import { htmlText } from '../render/html-text.js';
 import { EntryImages } from '../render/images.js';
-import { renderBodies, type BodyRenderer } from '../render/body-render.js';
+import { renderBodies } from '../render/body-render.js';
 import { latestEntry } from './latest.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
 import { siteSettings } from './workspace-settings.js';
@@ -83,8 +83,6 @@ export interface LoadSiteDataOptions {
   now?: Date;
   /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
   bodyCache?: BodyCache;
-  /** A renderer beside this thread (the data thread, data-thread.ts) that renders some of the bodies. Default none. */
-  renderThread?: BodyRenderer;
 }
 
 /**
@@ -220,7 +218,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
         });
         handOut();
       },
-      thread: options.renderThread,
     },
   );
   await Promise.all(withImages);
