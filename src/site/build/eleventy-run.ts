@@ -150,8 +150,14 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
   }
 }
 
-/** From this many entry files on, Eleventy runs on a worker thread (below, starting one costs more than it saves). */
-export const ISOLATE_THRESHOLD = 2000;
+/**
+ * From this many entry files on, Eleventy runs on a worker thread: it loads Eleventy there
+ * while this thread reads and renders the entries. Weighed on a quiet machine (alternated
+ * with plain Eleventy + Pagefind, docs/benchmarks.md): at 10,000 entries the thread bought
+ * 14 to 20% of the wall time, at 1,000 about 7%; at 300 nothing, and at 100 it cost 10%
+ * (starting a thread and copying the data to it).
+ */
+export const ISOLATE_THRESHOLD = 500;
 
 /**
  * Whether Eleventy renders `pages` pages on a worker thread: from {@link ISOLATE_THRESHOLD} on,

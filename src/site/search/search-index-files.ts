@@ -4,7 +4,7 @@
  * fragment per entry, so 10,000 entries are more than 10,000 small files to create. Creating
  * them is system time that would stop the thread doing it for 0.3 to 1 s at 10,000 entries
  * (more right after many files were removed: see bench/disk.mjs); with Eleventy rendering
- * in this thread (a mirror of fewer than 2,000 entries, eleventy-run.ts) the pages waited
+ * in this thread (a mirror of fewer than 500 entries, eleventy-run.ts) the pages waited
  * for it. So the compiled build writes them on a worker thread of their own
  * (search-index-files-worker.ts), which the other core runs while this one renders.
  *
