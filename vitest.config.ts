@@ -5,12 +5,16 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/corpus/**', 'test/browser/**', 'test/adoption/**', 'test/e2e/**', 'node_modules/**'],
     // A bound on a failure, not a condition of passing: every test waits on events (a
-    // process's exit, a reload message, a file), never on time. Tests that run the real CLI,
-    // Eleventy and git take several times longer on a loaded 2-core runner (load 20: a dev
-    // rebuild took over 30 s), and a timeout that a slow machine reaches is a flaky test.
+    // process's exit, a message, a file), never on time. Tests that run the real CLI, Eleventy
+    // and git take several times longer on a loaded 2-core runner, and a timeout that a slow
+    // machine reaches is a flaky test.
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // CLI tests spawn processes; two cores.
+    // Two cores. Commands mostly run in the test's own process (test/helpers/command.ts: it
+    // changes the working directory, which the forks pool allows, the threads pool does not);
+    // the real CLI only where a process is the point. Suites of many real processes, git
+    // repositories or full builds are test/e2e/ (vitest.e2e.config.ts, `npm run test:e2e`).
+    pool: 'forks',
     maxWorkers: 2,
   },
 });

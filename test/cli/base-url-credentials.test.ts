@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { loadSeed } from '../../src/emulator/seed.js';
+import { syncCommand } from '../../src/cli/commands/sync.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -92,7 +94,8 @@ describe('a base URL without credentials', () => {
     const project = join(dir, 'plain');
     await mkdir(project, { recursive: true });
     const token = (await loadSeed('demo')).workspaces[0]!.tokens[0]!;
-    const r = await runCli(['sync', '--verbose'], { cwd: project, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: token } });
+    // The sync command in the test's process, as the CLI runs it (helpers/command.ts).
+    const r = await runCommand((config, reporter) => syncCommand(config, reporter), { cwd: project, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: token }, verbose: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(emu.url.replace(/\/$/, ''));
     expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/entries/);

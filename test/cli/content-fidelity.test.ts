@@ -1,14 +1,19 @@
 // Content that never changes on the way (issue 14), end to end as a user runs it: the
-// service's HTML (the emulator over HTTP) through the real `pull`, the Markdown file it
-// writes, `check`, and the real `build` (Eleventy): hostile text reaches the page as text,
-// feeds stay well-formed XML (read by a strict parser, saxes), NUL from the service gives a
-// file the tool reads back, and `build` names every entry file it could not read.
+// service's HTML (the emulator over HTTP) through `pull`, the Markdown file it writes,
+// `check`, and `build` (the real Eleventy), each command run in the test's process as the CLI
+// runs it (helpers/command.ts): hostile text reaches the page as text, feeds stay well-formed
+// XML (read by a strict parser, saxes), NUL from the service gives a file the tool reads back,
+// and `build` names every entry file it could not read.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { buildCommand } from '../../src/cli/commands/build.js';
+import { checkCommand } from '../../src/cli/commands/check.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { runCommand } from '../helpers/command.js';
+import { tempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 
 /** The errors a strict XML 1.0 parser reports on a document (none when well-formed). */
@@ -51,7 +56,7 @@ afterAll(async () => {
 
 describe('pull, check and build keep the service text as text', () => {
   it('pull writes files the tool reads back, with a note for the title it changed', async () => {
-    const r = await runCli(['pull'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`  note: the title of ${ids.backspace} ("Backspace  title") has 2 characters no feed can hold (U+0008, U+FFFE): dropped in the mirror file`);
     const nul = await readFile(join(dir, 'content/entries/2026-05-01-nul-body.md'), 'utf8');
@@ -60,12 +65,12 @@ describe('pull, check and build keep the service text as text', () => {
     const markdown = await readFile(join(dir, 'content/entries/2026-05-01-select-menu.md'), 'utf8');
     expect(markdown).toContain('Fixed the \\<select> menu; List\\<String> works.');
     // Every pulled file passes the gate before something permanent.
-    const check = await runCli(['check'], { cwd: dir });
+    const check = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: dir });
     expect(check.stdout).toBe('Checked 4 files: no errors\n');
   });
 
   it('build: the page shows the text; Atom and RSS are well-formed XML', async () => {
-    const r = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://changelog.example.com/' } });
+    const r = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://changelog.example.com/' } });
     expect(r.code, r.stderr).toBe(0);
     const page = (slug: string) => readFile(join(dir, '_site/entries', slug, 'index.html'), 'utf8');
     const select = entryText(await page('select-menu'));
@@ -93,7 +98,7 @@ describe('pull, check and build keep the service text as text', () => {
   it('build names every entry file it could not read, and exits 5', async () => {
     await writeFile(join(dir, 'content/entries/2026-05-02-bad-utf8.md'), Buffer.concat([Buffer.from('---\ntitle: Bad\n---\n\nText '), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]));
     await writeFile(join(dir, 'content/entries/2026-05-03-nul.md'), '---\ntitle: Nul\n---\n\nA\u0000B\n');
-    const r = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://changelog.example.com/' } });
+    const r = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://changelog.example.com/' } });
     expect(r.code).toBe(5);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
     expect(lines).toEqual([

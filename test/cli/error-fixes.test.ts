@@ -1,13 +1,17 @@
-// Errors a user can fix name the fix, through the real CLI: a refused connection and a
-// base URL that is a page (404 on /api/workspace) point at CHANGELOG_BASE_URL; a repository
-// that installed the package is never told to run this repository's `npm start`.
+// Errors a user can fix name the fix, through the commands run in the test's process as the
+// CLI runs them (helpers/command.ts): a refused connection and a base URL that is a page (404
+// on /api/workspace) point at CHANGELOG_BASE_URL; a repository that installed the package is
+// never told to run this repository's `npm start`.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { networkHint, notFoundHint } from '../../src/core/errors.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { statusCommand } from '../../src/cli/commands/status.js';
+import { runCommand } from '../helpers/command.js';
+import { useTempDir } from '../helpers/cli.js';
 
 /** A loopback port that nothing listens on: bound, then closed. */
 function closedPort(): Promise<number> {
@@ -30,7 +34,7 @@ describe('errors name their fix', () => {
 
   it('a refused connection: check CHANGELOG_BASE_URL, with its address', async () => {
     const port = await closedPort();
-    const r = await runCli(['status'], { cwd: dir, env: { CHANGELOG_BASE_URL: `http://127.0.0.1:${port}`, CHANGELOG_TOKEN: 'tok' } });
+    const r = await runCommand((config, reporter) => statusCommand(config, reporter), { cwd: dir, env: { CHANGELOG_BASE_URL: `http://127.0.0.1:${port}`, CHANGELOG_TOKEN: 'tok' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error E_NETWORK: GET http://127.0.0.1:${port}/api/workspace: no response (ECONNREFUSED`);
     expect(fixes(r.stderr)).toEqual([`  fix: check CHANGELOG_BASE_URL (http://127.0.0.1:${port}): nothing accepts connections there; are the host and port right, and is the service up?`]);
@@ -41,7 +45,7 @@ describe('errors name their fix', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const r = await runCli(['pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: `http://127.0.0.1:${port}/changelog/lumen`, CHANGELOG_TOKEN: 'tok' } });
+      const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env: { CHANGELOG_BASE_URL: `http://127.0.0.1:${port}/changelog/lumen`, CHANGELOG_TOKEN: 'tok' } });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`error E_NOT_FOUND: GET http://127.0.0.1:${port}/changelog/lumen/api/workspace: 404 Not Found`);
       expect(fixes(r.stderr)).toEqual([`  fix: CHANGELOG_BASE_URL must be the service root, not a page: http://127.0.0.1:${port}/changelog/lumen has no /api/workspace (try http://127.0.0.1:${port})`]);
@@ -52,7 +56,7 @@ describe('errors name their fix', () => {
 
   it('status in a repository that installed the package suggests npx changelog-sync, never npm start', async () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'acme-app', scripts: { start: 'node server.js' } }));
-    const r = await runCli(['status'], { cwd: dir });
+    const r = await runCommand((config, reporter) => statusCommand(config, reporter), { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('npm start');
     expect(fixes(r.stderr)).toEqual([
@@ -62,7 +66,7 @@ describe('errors name their fix', () => {
 
   it("status in changelog-sync's own repository suggests npm start", async () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'changelog-sync' }));
-    const r = await runCli(['status'], { cwd: dir });
+    const r = await runCommand((config, reporter) => statusCommand(config, reporter), { cwd: dir });
     expect(fixes(r.stderr)[0]).toContain('run `npm start` (sync against the built-in emulator)');
   });
 });

@@ -1,6 +1,7 @@
 // Files stay inside the project (issue 13): an entry file, an image or a template that is
 // a symbolic link resolving outside the project is refused by build, push, pull, sync,
-// check and dev, through the real CLI; nothing is copied or written through it. A link that stays
+// check (each command run in the test's process as the CLI runs it, helpers/command.ts) and
+// dev (the real CLI, serving); nothing is copied or written through it. A link that stays
 // inside the project is fine.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -8,7 +9,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
+import type { Config } from '../../src/core/config.js';
+import type { Reporter } from '../../src/cli/output/reporter.js';
+import { buildCommand } from '../../src/cli/commands/build.js';
+import { checkCommand } from '../../src/cli/commands/check.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { pushCommand } from '../../src/cli/commands/push.js';
+import { syncCommand } from '../../src/cli/commands/sync.js';
 import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 import { writeEntries } from '../helpers/entries.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -45,12 +54,19 @@ afterEach(async () => {
 });
 
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: project, env: { ...env, ...extra } });
+/** A command in the project (`changelog-sync [--quiet] <command>`), in the test's process. */
+const run = (body: (config: Config, reporter: Reporter) => Promise<number>, options: { quiet?: boolean } = {}) => runCommand(body, { cwd: project, env, quiet: options.quiet });
+const build = (config: Config, reporter: Reporter) => buildCommand(config, reporter);
+const push = (config: Config, reporter: Reporter) => pushCommand(config, reporter);
+const sync = (config: Config, reporter: Reporter) => syncCommand(config, reporter);
+const pull = (config: Config, reporter: Reporter) => pullCommand(config, reporter);
+const check = (files: string[]) => (config: Config, reporter: Reporter) => checkCommand(config, reporter, files);
 const posts = () => emu.log.filter((r) => r.method === 'POST');
 
 describe('a symlink out of the project', () => {
   it('build refuses an image in content/images/ and copies nothing', async () => {
     await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
-    const r = await cli(['build']);
+    const r = await run(build);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/images/leak.png: a symbolic link that resolves outside the project');
     expect(r.stderr).toContain(join(outside, 'secret.png'));
@@ -61,7 +77,7 @@ describe('a symlink out of the project', () => {
     await mkdir(join(project, 'site/_includes'), { recursive: true });
     await symlink('../../../outside/entry.md', join(project, 'site/_includes/footer.njk'));
     await symlink('../../outside', join(project, 'site/images'));
-    const r = await cli(['build']);
+    const r = await run(build);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: site/_includes/footer.njk:');
     expect(r.stderr).toContain('site/images -> ');
@@ -70,8 +86,8 @@ describe('a symlink out of the project', () => {
 
   it('push, sync and pull refuse an entry file, send nothing and write nothing into it', async () => {
     await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
-    for (const command of ['push', 'sync', 'pull']) {
-      const r = await cli([command]);
+    for (const command of [push, sync, pull]) {
+      const r = await run(command);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md: a symbolic link that resolves outside the project');
     }
@@ -83,7 +99,7 @@ describe('a symlink out of the project', () => {
     await mkdir(join(project, '.changelog'), { recursive: true });
     await writeFile(join(outside, 'state.json'), '{}');
     await symlink('../../outside/state.json', join(project, '.changelog/state.json'));
-    const r = await cli(['push']);
+    const r = await run(push);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: .changelog/state.json:');
     expect(await readFile(join(outside, 'state.json'), 'utf8')).toBe('{}');
@@ -92,8 +108,8 @@ describe('a symlink out of the project', () => {
 
   it('check refuses it, for the whole mirror and for the file named', async () => {
     await symlink('../../../outside/entry.md', join(project, 'content/entries/2026-02-01-outside.md'));
-    for (const args of [['check'], ['check', 'content/entries/2026-02-01-outside.md']]) {
-      const r = await runCli(args, { cwd: project });
+    for (const files of [[], ['content/entries/2026-02-01-outside.md']]) {
+      const r = await runCommand(check(files), { cwd: project });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md:');
     }
@@ -152,12 +168,12 @@ describe('a symlink that stays inside the project', () => {
     await writeFile(join(project, 'drafts/inside.md'), SECRET_ENTRY.replace('Outside', 'Inside'));
     await symlink('../../drafts/inside.md', join(project, 'content/entries/2026-02-01-inside.md'));
 
-    const built = await cli(['build', '--quiet']);
+    const built = await run(build, { quiet: true });
     expect(built.code, built.stderr).toBe(0);
     expect(await readFile(join(project, '_site/images/logo.png'))).toEqual(PNG);
-    const checked = await cli(['check']);
+    const checked = await run(check([]));
     expect(checked.code, checked.stderr + checked.stdout).toBe(0);
-    const pushed = await cli(['push']);
+    const pushed = await run(push);
     expect(pushed.code, pushed.stderr + pushed.stdout).toBe(0);
     expect(posts()).toHaveLength(3);
     expect(store.listEntries(store.workspaces[0]!).map((e) => e.title)).toContain('Inside');

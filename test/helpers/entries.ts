@@ -1,4 +1,4 @@
-// Shared by the push tests (test/mirror/push*.test.ts, test/cli/push*.test.ts): entry
+// Shared by the push tests (test/sync/push/push*.test.ts, test/cli/commands/push*.test.ts, test/e2e/): entry
 // files in a temporary content directory, and checks that every file maps to exactly one
 // remote entry.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';

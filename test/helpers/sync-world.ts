@@ -1,7 +1,8 @@
 // Shared by the crash tests of `sync` (test/e2e/kill-matrix, commit-back-lost-twice,
-// pull-killed-mid-rename) and the CLI tests of recovery and sync's exit code: a workspace of
+// pull-killed-mid-rename) and the tests of recovery and sync's exit code: a workspace of
 // remote entries seeded once and copied into a fresh emulator per case, writer's files, the
-// real CLI run with a failpoint, and the invariant checked at the end
+// real CLI run with a failpoint (or a command run in the test's process when no process is
+// killed, helpers/command.ts), and the invariant checked at the end
 // (docs/sync.md#the-invariant): each file at most one remote entry, each remote entry in at
 // most one file, nothing a writer wrote lost.
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -13,7 +14,10 @@ import type { RemoteEntry } from '../../src/service/schemas.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { renderMirrorFile } from '../../src/sync/pull/mirror-writer.js';
 import { syncedOf } from '../../src/sync/pull/mirror-reader.js';
+import type { Config } from '../../src/core/config.js';
+import type { Reporter } from '../../src/cli/output/reporter.js';
 import { runCli, type CliResult } from './cli.js';
+import { runCommand } from './command.js';
 import { withoutAddedLines } from './entries.js';
 
 const TOKEN = 'world-token';
@@ -55,6 +59,8 @@ export interface World {
   env: Record<string, string>;
   /** Runs the real CLI in the project, optionally with `CHANGELOG_FAILPOINT` and more environment. */
   cli(args: string[], failpoint?: string, extraEnv?: Record<string, string>): Promise<CliResult>;
+  /** Runs a command function in this process as the CLI runs it in the project (`json`: `--json`). */
+  run(body: (config: Config, reporter: Reporter) => Promise<number>, options?: { json?: boolean }): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -77,6 +83,7 @@ export async function startWorld(base: EmulatorStore, dir: string, project?: str
     contentDir: join(dir, 'content'),
     env,
     cli: (args, failpoint, extraEnv = {}) => runCli(args, { cwd: dir, env: { ...env, ...(failpoint ? { CHANGELOG_FAILPOINT: failpoint } : {}), ...extraEnv }, timeoutMs: 120_000 }),
+    run: (body, options = {}) => runCommand(body, { cwd: dir, env, json: options.json }),
     close: () => emu.close(),
   };
 }

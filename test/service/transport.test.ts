@@ -1,7 +1,8 @@
 // The cap on a response's size (issue 12, item 7): the client stops reading a body larger
 // than the limit, with E_RESPONSE_TOO_LARGE naming method, URL, limit and the setting.
 // Against the emulator over HTTP on port 0, whose oversize-body fault streams a body with
-// backpressure and logs how much of it went out; through the library and the real CLI.
+// backpressure and logs how much of it went out; through the library and the pull command
+// (run in the test's process as the CLI runs it, helpers/command.ts).
 // Memory is measured by hand only (see docs/security.md#hostile-input), never asserted here.
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import type { RequestLogRecord } from '../../src/emulator/server.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { runCommand } from '../helpers/command.js';
+import { useTempDir } from '../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
 
 const MB = 2 ** 20;
@@ -83,7 +86,7 @@ describe('response size cap (CLI)', () => {
   it('pull fails with E_RESPONSE_TOO_LARGE under CHANGELOG_MAX_RESPONSE_MB and writes no entry', async () => {
     fx = await emulatorFixture({ faults: { oversizeBodyMb: 32, oversizeBodyChunked: true } });
     const env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token, CHANGELOG_MAX_RESPONSE_MB: '4' };
-    const r = await runCli(['pull'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('E_RESPONSE_TOO_LARGE');
     expect(r.stderr).toContain('limit of 4 MB');
@@ -96,13 +99,13 @@ describe('response size cap (CLI)', () => {
     fx = await emulatorFixture({ faults: { oversizeBodyMb: 3 } });
     const env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
     await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ maxResponseMb: 2 }));
-    const refused = await runCli(['pull'], { cwd: dir, env });
+    const refused = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('limit of 2 MB');
     // 3 MB of whitespace is read, then fails as a listing of nothing: the cap let it through.
-    const allowed = await runCli(['pull'], { cwd: dir, env: { ...env, CHANGELOG_MAX_RESPONSE_MB: '8' } });
+    const allowed = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env: { ...env, CHANGELOG_MAX_RESPONSE_MB: '8' } });
     expect(allowed.stderr).not.toContain('E_RESPONSE_TOO_LARGE');
-    const bad = await runCli(['pull'], { cwd: dir, env: { ...env, CHANGELOG_MAX_RESPONSE_MB: 'lots' } });
+    const bad = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env: { ...env, CHANGELOG_MAX_RESPONSE_MB: 'lots' } });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('CHANGELOG_MAX_RESPONSE_MB must be a positive number of MB');
   });

@@ -1,8 +1,9 @@
 // No demo in GitHub Actions (issue 27): a repository made from the template runs the hourly
-// job before anyone has added the secret and the variable. The real CLI in an Actions-like
-// environment (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fails, names
-// what is missing and where to add it, and writes nothing; and the workflow's own first
-// check, run by bash as the runner runs it, fails before anything is installed.
+// job before anyone has added the secret and the variable. The commands (run in the test's
+// process as the CLI runs them, helpers/command.ts) in an Actions-like environment
+// (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fail, name what is
+// missing and where to add it, and write nothing; and the workflow's own first check, run by
+// bash as the runner runs it, fails before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +11,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import type { Config } from '../../src/core/config.js';
+import type { Reporter } from '../../src/cli/output/reporter.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { pushCommand } from '../../src/cli/commands/push.js';
+import { statusCommand } from '../../src/cli/commands/status.js';
+import { syncCommand } from '../../src/cli/commands/sync.js';
+import { useTempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 import { writeEntry } from '../helpers/entries.js';
 import { ageFiles, changedPaths, snapshot } from '../helpers/snapshot.js';
 
@@ -38,10 +46,19 @@ describe('in GitHub Actions without the secret or the variable', () => {
     ...extra,
   });
 
-  it.each(['sync', 'sync --skip-build', 'pull', 'push', 'status'])('`%s` fails naming both and the settings page, in the log and the job summary; nothing is written', async (command) => {
+  /** The commands as `changelog-sync <command>` runs them. */
+  const COMMANDS: Record<string, (config: Config, reporter: Reporter) => Promise<number>> = {
+    sync: (config, reporter) => syncCommand(config, reporter),
+    'sync --skip-build': (config, reporter) => syncCommand(config, reporter, { skipBuild: true }),
+    pull: (config, reporter) => pullCommand(config, reporter),
+    push: (config, reporter) => pushCommand(config, reporter),
+    status: (config, reporter) => statusCommand(config, reporter),
+  };
+
+  it.each(Object.keys(COMMANDS))('`%s` fails naming both and the settings page, in the log and the job summary; nothing is written', async (command) => {
     await repository();
     const before = await snapshot(dir);
-    const r = await runCli(command.split(' '), { cwd: dir, env: actionsEnv() });
+    const r = await runCommand(COMMANDS[command]!, { cwd: dir, env: actionsEnv() });
     expect(r.code, r.stderr).toBe(1);
     // The log: the error with its fix, and an annotation (one workflow command line).
     expect(r.stderr).toContain('error E_CONFIG: the repository secret CHANGELOG_TOKEN and the repository variable CHANGELOG_BASE_URL are not set');
@@ -65,7 +82,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
     await repository();
     await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ baseUrl: 'https://changelog.acme.test' }));
     const before = await snapshot(dir);
-    const r = await runCli(['sync', '--skip-build'], { cwd: dir, env: actionsEnv() });
+    const r = await runCommand(COMMANDS['sync --skip-build']!, { cwd: dir, env: actionsEnv() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: the repository secret CHANGELOG_TOKEN is not set');
     expect(r.stderr).not.toContain('CHANGELOG_BASE_URL');
@@ -75,7 +92,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
 
   it('names only what is missing: the variable, with the token set (and never prints the token)', async () => {
     await repository();
-    const r = await runCli(['pull'], { cwd: dir, env: actionsEnv({ CHANGELOG_TOKEN: 'secret-token-1234' }) });
+    const r = await runCommand(COMMANDS.pull!, { cwd: dir, env: actionsEnv({ CHANGELOG_TOKEN: 'secret-token-1234' }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: the repository variable CHANGELOG_BASE_URL is not set');
     expect(r.stderr).not.toContain('CHANGELOG_TOKEN');
@@ -84,7 +101,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
   });
 
   it('`sync --demo` still runs the demo when asked for, in Actions too (the refusal is of a silent fallback)', async () => {
-    const r = await runCli(['sync', '--demo', '--dry-run'], { cwd: dir, env: actionsEnv() });
+    const r = await runCommand((config, reporter) => syncCommand(config, reporter, { demo: true, dryRun: true }), { cwd: dir, env: actionsEnv() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('running the DEMO');
   });

@@ -75,7 +75,7 @@ describe('the scheduled changelog workflow', () => {
     expect(commit.run).toContain('github-actions[bot]');
     expect(commit.run).toContain('[skip ci]');
     expect(commit.if).toBe('${{ !cancelled() }}');
-    // test/workflow/commit-back.test.ts runs this very script against a moved main.
+    // test/e2e/commit-back-step.test.ts runs this very script against a moved main.
   });
 
   it("takes the site URL from actions/configure-pages unless the repository variable is set, the same for sync and build", () => {

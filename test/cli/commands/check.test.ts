@@ -1,10 +1,14 @@
-// `check` as the gate before something permanent (issue 14): every rule through the real
-// CLI, and `push --dry-run` / `push` against the emulator over HTTP reporting the same
-// problems in the same words, each once, with no path written twice.
+// `check` as the gate before something permanent (issue 14): every rule through the check
+// command, and `push --dry-run` / `push` against the emulator over HTTP reporting the same
+// problems in the same words, each once, with no path written twice. The commands run in the
+// test's process as the CLI runs them (helpers/command.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { checkCommand } from '../../../src/cli/commands/check.js';
+import { newCommand } from '../../../src/cli/commands/new.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { runCommand } from '../../helpers/command.js';
 import { useEntriesProject } from '../../helpers/project.js';
 
 const w = useEntriesProject();
@@ -15,8 +19,8 @@ beforeEach(async () => {
 
 /** check's lines (stdout, without the summary) and push's problem lines (stderr, without `error: `). */
 async function both(): Promise<{ check: string[]; push: string[]; checkCode: number | null; pushCode: number | null; pushOut: string; pushErr: string }> {
-  const c = await runCli(['check'], { cwd: w.dir });
-  const p = await runCli(['push', '--dry-run'], { cwd: w.dir, env: w.env });
+  const c = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: w.dir });
+  const p = await runCommand((config, reporter) => pushCommand(config, reporter, { dryRun: true }), { cwd: w.dir, env: w.env });
   return {
     check: c.stdout.trim().split('\n').slice(0, -1),
     push: p.stderr.split('\n').filter((l) => l.startsWith('error: ') || l.startsWith('warning: ')),
@@ -32,7 +36,7 @@ const asPush = (line: string) => line.replace(/^(\S+?): (error|warning): /, '$2:
 
 describe('check refuses what must never be published, and push refuses the same, in the same words', () => {
   it("text left from new's template, from the one constant new writes", async () => {
-    const made = await runCli(['new', 'My first entry', '--date', '2026-03-01'], { cwd: w.dir });
+    const made = await runCommand((config, reporter) => newCommand(config, reporter, 'My first entry', { date: '2026-03-01' }), { cwd: w.dir });
     expect(made.code, made.stderr).toBe(0);
     const r = await both();
     const file = 'content/entries/2026-03-01-my-first-entry.md';
@@ -120,11 +124,11 @@ describe('push states that what it sends is permanent', () => {
     // The temp directory is an adopting repository: check is named as it runs there.
     const line = 'Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run `npx changelog-sync check` first).';
     // A dry run sends nothing: no notice.
-    const dry = await runCli(['push', '--dry-run'], { cwd: w.dir, env: w.env });
+    const dry = await runCommand((config, reporter) => pushCommand(config, reporter, { dryRun: true }), { cwd: w.dir, env: w.env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain('Pushing new entries to ');
     expect(dry.stderr).not.toContain('cannot edit');
-    const r = await runCli(['--json', 'push'], { cwd: w.dir, env: w.env });
+    const r = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: w.dir, env: w.env, json: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l === line)).toHaveLength(1);
     expect(r.stdout).not.toContain('cannot edit');

@@ -1,10 +1,11 @@
 // dev's startup report of the content's problems, called directly (commands/dev.ts): each
 // problem at the severity check gives it, so a tag a letter away from another local tag is
-// a warning, as on save and in `check`, not an error.
+// a warning, as on save and in `check`, not an error; and its check on save, which never
+// rejects. (The real `dev` process, its live reload and its rebuilds: test/e2e/dev-live-reload.test.ts.)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportPageProblems } from '../../../src/cli/commands/dev.js';
+import { reportPageProblems, reportSaved } from '../../../src/cli/commands/dev.js';
 import { pageProblems } from '../../../src/site/dev/entry-watch.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { captureReporter } from '../../helpers/reporter.js';
@@ -31,5 +32,23 @@ describe("dev's startup problem report", () => {
     expect(lines.filter((l) => l.startsWith('warning: content/entries/2026-11-0') && l.includes('Reportng'))).toHaveLength(lines.filter((l) => l.includes('Reportng')).length);
     expect(lines.some((l) => l.includes('Reportng'))).toBe(true);
     expect(lines.some((l) => l.startsWith('error: content/entries/2026-11-03-c.md') && l.includes('the body is empty'))).toBe(true);
+  });
+});
+
+describe("dev's check on save never rejects", () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it('a file removed between the watcher\'s event and the read is reported as removed, and the check resolves', async () => {
+    await mkdir(join(dir, 'content/entries'), { recursive: true });
+    await writeFile(join(dir, 'content/entries/2026-11-01-kept.md'), entry('Kept', []));
+    const lines: string[] = [];
+    const reporter = { info: (m: string) => lines.push(`info: ${m}`), problem: (p: { file: string; message: string }) => lines.push(`problem: ${p.file}: ${p.message}`) };
+    await expect(reportSaved(join(dir, 'content'), 'entries/2026-11-02-gone.md', reporter, (rel) => `content/${rel}`)).resolves.toBeUndefined();
+    expect(lines).toEqual(['info: removed: content/entries/2026-11-02-gone.md']);
+    // A content directory that is gone altogether (a checkout of another branch): still resolves, and says so.
+    lines.length = 0;
+    await expect(reportSaved(join(dir, 'nowhere'), 'entries/x.md', reporter, (rel) => rel)).resolves.toBeUndefined();
+    expect(lines).toHaveLength(1);
   });
 });

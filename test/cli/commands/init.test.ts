@@ -1,6 +1,7 @@
 // `changelog-sync init` in an existing repository: it writes the config, the workflows and
 // .gitignore lines, keeps what exists, and says what the workflows need that it does not
-// write (package.json listing changelog-sync, package-lock.json for `npm ci`).
+// write (package.json listing changelog-sync, package-lock.json for `npm ci`). The command runs
+// in the test's process as the CLI runs it (helpers/command.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -8,13 +9,19 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { initCommand } from '../../../src/cli/commands/init.js';
+import { runCli, useTempDir, type CliResult } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/command.js';
 
 // `require.resolve` by that name: knip reads it as a use of the package.
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
 /** git with no global or system configuration. */
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** `changelog-sync init` in `cwd`: `--json`, `--dry-run`, more environment. */
+const init = (cwd: string, options: { json?: boolean; dryRun?: boolean; env?: Record<string, string> } = {}): Promise<CliResult> =>
+  runCommand((config, reporter) => initCommand(config, reporter, { dryRun: options.dryRun }), { cwd, env: options.env, json: options.json });
 
 type Workflow = { on: { push?: { branches: string[]; paths: string[] } }; jobs: Record<string, { steps: Array<{ uses?: string; run?: string; with?: Record<string, string> }> }> };
 const workflow = async (dir: string, name: string) => parseYaml(await readFile(join(dir, '.github/workflows', name), 'utf8')) as Workflow;
@@ -24,14 +31,14 @@ describe('init', () => {
   useTempDir((d) => (dir = d), { each: true });
 
   it('without package.json or lock file: writes its files and tells how to add both', async () => {
-    const r = await runCli(['init'], { cwd: dir });
+    const r = await init(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('+ .github/workflows/changelog.yml (created)');
     expect(r.stdout).toContain('The workflows also need:');
     expect(r.stdout).toContain('! package.json: missing. The workflows install with `npm ci` and run `npx --no-install changelog-sync`: run `npm init -y`, then `npm install --save-exact changelog-sync');
     expect(r.stdout).toContain('! package-lock.json: missing. The workflows install with `npm ci`');
     expect(existsSync(join(dir, '.github/workflows/changelog-check.yml'))).toBe(true);
-    const json = await runCli(['init', '--json'], { cwd: dir });
+    const json = await init(dir, { json: true });
     const result = JSON.parse(json.stdout) as { needs: string[]; kept: string[]; created: string[] };
     expect(result.created).toEqual([]);
     expect(result.kept).toContain('changelog.config.json');
@@ -41,7 +48,7 @@ describe('init', () => {
   it('with package.json but not the dependency, and yarn.lock: says both', async () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'docs', dependencies: { lodash: '4.17.21' } }));
     await writeFile(join(dir, 'yarn.lock'), '');
-    const r = await runCli(['init', '--dry-run'], { cwd: dir });
+    const r = await init(dir, { dryRun: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('! package.json does not list changelog-sync');
     expect(r.stdout).toContain('! package-lock.json: missing (this repository has yarn.lock)');
@@ -52,7 +59,7 @@ describe('init', () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'docs', devDependencies: { 'changelog-sync': '0.1.0' } }));
     await writeFile(join(dir, 'package-lock.json'), '{}');
     await writeFile(join(dir, '.gitignore'), 'dist\n');
-    const r = await runCli(['init'], { cwd: dir });
+    const r = await init(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('also need');
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^dist\n# changelog-sync\nnode_modules\/\n_site\//);
@@ -62,10 +69,10 @@ describe('init', () => {
     await writeFile(join(dir, '.gitignore'), 'dist/\n_site\n');
     await mkdir(join(dir, '.github/workflows'), { recursive: true });
     await writeFile(join(dir, '.github/workflows/changelog.yml'), 'mine\n');
-    const dry = await runCli(['--json', 'init', '--dry-run'], { cwd: dir });
+    const dry = await init(dir, { json: true, dryRun: true });
     expect(dry.code).toBe(0);
     expect(existsSync(join(dir, 'changelog.config.json'))).toBe(false);
-    const r = await runCli(['--json', 'init'], { cwd: dir });
+    const r = await init(dir, { json: true });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { created: string[]; updated: string[]; kept: string[] };
     expect(out.created.sort()).toEqual(['.github/workflows/changelog-check.yml', 'changelog.config.json', 'content/entries/.gitkeep']);
@@ -95,7 +102,7 @@ describe('init fits the repository', () => {
     const repo = join(dir, 'repo');
     git(dir, 'clone', '-q', origin, repo);
     git(repo, 'checkout', '-q', '-b', 'add-changelog');
-    const r = await runCli(['init'], { cwd: repo });
+    const r = await init(repo);
     expect(r.code, r.stderr).toBe(0);
     expect((await workflow(repo, 'changelog.yml')).on.push!.branches).toEqual(['master']);
     expect(r.stdout).toContain("the push trigger on master (origin's default branch)");
@@ -103,13 +110,13 @@ describe('init fits the repository', () => {
 
   it('without a remote: the branch checked out (an unborn master); outside git: main', async () => {
     git(dir, 'init', '-q', '-b', 'master');
-    const r = await runCli(['init', '--json'], { cwd: dir });
+    const r = await init(dir, { json: true });
     expect(JSON.parse(r.stdout)).toMatchObject({ fit: { branch: 'master', branchSource: 'current' } });
     expect((await workflow(dir, 'changelog.yml')).on.push!.branches).toEqual(['master']);
     const plain = join(dir, 'plain');
     await mkdir(plain);
     // GIT_CEILING_DIRECTORIES: git does not find the repository above.
-    const outside = await runCli(['init', '--json', '--dry-run'], { cwd: plain, env: { GIT_CEILING_DIRECTORIES: dir } });
+    const outside = await init(plain, { json: true, dryRun: true, env: { GIT_CEILING_DIRECTORIES: dir } });
     expect(JSON.parse(outside.stdout)).toMatchObject({ fit: { branch: 'main', branchSource: 'default' } });
   });
 
@@ -117,7 +124,7 @@ describe('init fits the repository', () => {
     git(dir, 'init', '-q', '-b', 'main');
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'docs', dependencies: { 'changelog-sync': 'file:changelog-sync-0.1.0.tgz' } }));
     await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ contentDir: 'docs/changelog', stateDir: 'docs/.sync', outputDir: 'public' }));
-    const r = await runCli(['init'], { cwd: dir });
+    const r = await init(dir);
     expect(r.code, r.stderr).toBe(0);
     const sync = await workflow(dir, 'changelog.yml');
     expect(sync.on.push!.paths).toContain('docs/changelog/**');
@@ -144,7 +151,7 @@ describe('init fits the repository', () => {
   });
 
   it('the folders from CHANGELOG_*_DIR go into the config it writes too (the workflows do not see the variables)', async () => {
-    const r = await runCli(['init'], { cwd: dir, env: { CHANGELOG_CONTENT_DIR: 'notes', CHANGELOG_OUTPUT_DIR: 'site-out' } });
+    const r = await init(dir, { env: { CHANGELOG_CONTENT_DIR: 'notes', CHANGELOG_OUTPUT_DIR: 'site-out' } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(dir, 'changelog.config.json'), 'utf8'))).toMatchObject({ contentDir: 'notes', outputDir: 'site-out' });
     expect((await workflow(dir, 'changelog.yml')).on.push!.paths).toContain('notes/**');
@@ -152,7 +159,7 @@ describe('init fits the repository', () => {
 
   it('refuses a folder it cannot write into a workflow, naming the field and the fix, and writes nothing', async () => {
     await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ contentDir: "it's here" }));
-    const r = await runCli(['init'], { cwd: dir });
+    const r = await init(dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: contentDir "it\'s here" cannot be written into the workflows');
     expect(r.stderr).toContain('fix: set contentDir in changelog.config.json');
@@ -161,8 +168,8 @@ describe('init fits the repository', () => {
 
   it('run again, says what each existing file differs in from what it would write, and overwrites nothing', async () => {
     git(dir, 'init', '-q', '-b', 'main');
-    expect((await runCli(['init'], { cwd: dir })).code).toBe(0);
-    const again = await runCli(['init'], { cwd: dir });
+    expect((await init(dir)).code).toBe(0);
+    const again = await init(dir);
     expect(again.stdout).toContain('= .github/workflows/changelog.yml (exists, kept)');
     expect(again.stdout).not.toContain('differs');
     // The team edits its workflow (another cron), and the repository's branch becomes trunk.
@@ -170,7 +177,7 @@ describe('init fits the repository', () => {
     const edited = (await readFile(path, 'utf8')).replace("- cron: '17 * * * *'", "- cron: '5 6-18 * * 1-5'");
     await writeFile(path, edited);
     git(dir, 'checkout', '-q', '-b', 'trunk');
-    const r = await runCli(['init'], { cwd: dir });
+    const r = await init(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("* .github/workflows/changelog.yml (exists, kept; differs from what init would write: 2 lines added, 2 removed; - yours, + init's):");
     expect(r.stdout).toMatch(/^ {6}- {4}- cron: '5 6-18 \* \* 1-5'$/m);
@@ -179,7 +186,7 @@ describe('init fits the repository', () => {
     expect(r.stdout).toMatch(/^ {6}\+ {4}branches: \[trunk\]$/m);
     expect(r.stdout).toContain('= .github/workflows/changelog-check.yml (exists, kept)');
     expect(await readFile(path, 'utf8')).toBe(edited);
-    const json = JSON.parse((await runCli(['init', '--json', '--dry-run'], { cwd: dir })).stdout) as { differs: Array<{ file: string; added: number; removed: number; diff: string[] }> };
+    const json = JSON.parse((await init(dir, { json: true, dryRun: true })).stdout) as { differs: Array<{ file: string; added: number; removed: number; diff: string[] }> };
     expect(json.differs).toEqual([expect.objectContaining({ file: '.github/workflows/changelog.yml', added: 2, removed: 2 })]);
   });
 });

@@ -1,7 +1,8 @@
-// Pull of entries with images on the service's image host, through the real CLI (issue 24,
-// item 5, "What must show it"): the copies are in the repository; pull, status and push
-// agree that nothing changed; the site shows them under a base path with the emulator
-// stopped; a pull killed at any write never leaves an entry naming a missing copy.
+// Pull of entries with images on the service's image host (issue 24, item 5, "What must show
+// it"): the copies are in the repository; pull, status and push agree that nothing changed;
+// the site shows them under a base path with the emulator stopped; a pull killed at any write
+// (the real CLI, at a failpoint) never leaves an entry naming a missing copy. The other runs
+// are the commands in the test's process, as the CLI runs them (helpers/command.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
@@ -9,6 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore } from '../../../src/emulator/store.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { statusCommand } from '../../../src/cli/commands/status.js';
+import { runCommand } from '../../helpers/command.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/media.js';
 import { serveStatic } from '../../helpers/static-server.js';
@@ -62,7 +68,7 @@ describe('pull of entries with images on the service image host (real CLI)', () 
   });
 
   it('puts the copies in the repository and reports each image not downloaded once, with its entry', async () => {
-    const r = await runCli(['pull'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout + r.stderr;
     expect(out).toContain('images: 4 downloaded, 3 new in content/media/, 1 not downloaded');
@@ -80,7 +86,7 @@ describe('pull of entries with images on the service image host (real CLI)', () 
 
   it('a second pull fetches 0 images and writes 0 files; status and push agree nothing changed', async () => {
     const requests = emu.mediaLog.length;
-    const r = await runCli(['--json', 'pull'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env, json: true });
     expect(r.code, r.stderr).toBe(0);
     const pulled = JSON.parse(r.stdout) as { writes: string[]; media: { fetched: number } };
     expect(pulled.writes).toEqual([]);
@@ -88,13 +94,13 @@ describe('pull of entries with images on the service image host (real CLI)', () 
     expect(emu.mediaLog.length).toBe(requests);
     // Only the request ledger counts the run's requests.
     expect(git(dir, 'status', '--porcelain')).toBe(' M .changelog/budget.json\n');
-    const s = await runCli(['--json', 'status'], { cwd: dir, env });
+    const s = await runCommand((config, reporter) => statusCommand(config, reporter), { cwd: dir, env, json: true });
     expect(s.code, s.stderr).toBe(0);
     const status = JSON.parse(s.stdout) as { pull: Record<string, unknown[]>; push: Record<string, unknown[]> };
     for (const k of ['created', 'updated', 'renamed', 'restored', 'conflicts', 'localEdits']) expect(status.pull[k], k).toEqual([]);
     expect([status.push.plan, status.push.rejected, status.push.pending]).toEqual([[], [], []]);
     const posts = emu.log.filter((l) => l.method === 'POST').length;
-    const p = await runCli(['--json', 'push'], { cwd: dir, env });
+    const p = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env, json: true });
     expect(p.code, p.stderr).toBe(0);
     expect((JSON.parse(p.stdout) as { pushed: unknown[] }).pushed).toEqual([]);
     expect(emu.log.filter((l) => l.method === 'POST').length).toBe(posts);
@@ -103,7 +109,7 @@ describe('pull of entries with images on the service image host (real CLI)', () 
 
   it('the site shows the copies under its base path with the emulator stopped; the SVG carries no script', async () => {
     await emu.close();
-    const b = await runCli(['build'], { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://example.github.io/changelog/' }, timeoutMs: 120_000 });
+    const b = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir, env: { CHANGELOG_SITE_URL: 'https://example.github.io/changelog/' } });
     expect(b.code, b.stderr).toBe(0);
     const server = await serveStatic(join(dir, '_site'), {}, { prefix: '/changelog/' });
     try {
@@ -142,14 +148,14 @@ describe('a pull killed at any write never leaves an entry naming a missing copy
         expect(killed.signal).toBe('SIGKILL');
         expect((await mediaRefs(dir)).filter((x) => !x.exists)).toEqual([]);
         const requests = emu.mediaLog.length;
-        const resumed = await runCli(['--json', 'pull'], { cwd: dir, env });
+        const resumed = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env, json: true });
         expect(resumed.code, resumed.stderr).toBe(0);
         // The copies written before the kill are not fetched again (the failed one is retried a day later).
         expect(emu.mediaLog.length).toBe(requests);
         const refs = await mediaRefs(dir);
         expect(refs).toHaveLength(7);
         expect(refs.every((x) => x.exists)).toBe(true);
-        const after = await runCli(['--json', 'pull'], { cwd: dir, env });
+        const after = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env, json: true });
         expect((JSON.parse(after.stdout) as { writes: string[] }).writes).toEqual([]);
       } finally {
         await emu.close();

@@ -1,14 +1,19 @@
 // Remote data never blocks the site (issue 25, item 5): a null or empty title, a status of
 // another type, one identifier twice in a listing are mirrored with a note; the rest of the
 // pull and the build go on, exit 0 (a warning, not an error). `check` tells a mirrored
-// entry's odd data (a warning) from a writer's new file (an error). The real CLI against
-// the emulator over HTTP, and a real build.
+// entry's odd data (a warning) from a writer's new file (an error). The commands (run in the
+// test's process as the CLI runs them, helpers/command.ts) against the emulator over HTTP,
+// and a real build.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import type { EmulatorEntry } from '../../../src/emulator/store.js';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { checkCommand } from '../../../src/cli/commands/check.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { runCommand } from '../../helpers/command.js';
+import { useTempDir } from '../../helpers/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 
 let fx: EmulatorFixture;
@@ -41,7 +46,7 @@ describe('odd entries from the service', () => {
   });
 
   it('pull mirrors every entry once, with a note for each odd one, and exits 0', async () => {
-    const r = await runCli(['pull'], { cwd: d, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: d, env });
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout + r.stderr;
     expect(out).toContain(`note: entry ${ids.nullTitle} has no title on the service: mirrored with the title "Release notes", made from its slug`);
@@ -57,10 +62,10 @@ describe('odd entries from the service', () => {
   });
 
   it('the build goes on and exits 0; check passes the mirror', async () => {
-    const b = await runCli(['build', '--no-cache'], { cwd: d, env, timeoutMs: 240_000 });
+    const b = await runCommand((config, reporter) => buildCommand(config, reporter, { noCache: true }), { cwd: d, env });
     expect(b.code, b.stderr).toBe(0);
     expect(await readFile(join(d, '_site/entries/release-notes/index.html'), 'utf8')).toContain('Release notes');
-    const c = await runCli(['check'], { cwd: d });
+    const c = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: d });
     expect(c.code, c.stdout).toBe(0);
   });
 });
@@ -73,15 +78,15 @@ describe('check: a mirrored entry without a title is a warning, a new file witho
     await mkdir(join(d, 'content/entries'), { recursive: true });
     // As pull wrote a null title before: `title: ""`.
     await writeFile(join(d, 'content/entries/2026-03-01-release-notes.md'), '---\ntitle: ""\nslug: release-notes\npublish_at: 2026-03-01\nnotify_subscribers: false\nstatus: published\nidentifier: 0190abcd-0000-7000-8000-000000000001\n---\n\nFrom the service.\n');
-    const c1 = await runCli(['check'], { cwd: d });
+    const c1 = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: d });
     expect(c1.stdout).toContain('content/entries/2026-03-01-release-notes.md:2: warning: title: a mirrored entry without a title: shown as "Release notes", made from its slug');
     expect(c1.code).toBe(0);
-    const b = await runCli(['build', '--no-cache'], { cwd: d, env, timeoutMs: 240_000 });
+    const b = await runCommand((config, reporter) => buildCommand(config, reporter, { noCache: true }), { cwd: d, env });
     expect(b.code, b.stderr).toBe(0);
     expect(await readFile(join(d, '_site/entries/release-notes/index.html'), 'utf8')).toContain('From the service.');
 
     await writeFile(join(d, 'content/entries/2026-03-02-new.md'), '---\ntitle: ""\npublish_at: 2026-03-02\n---\n\nA writer\'s text.\n');
-    const c2 = await runCli(['check'], { cwd: d });
+    const c2 = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: d });
     expect(c2.stdout).toContain('content/entries/2026-03-02-new.md:2: error: title: is required');
     expect(c2.code).toBe(5);
   });

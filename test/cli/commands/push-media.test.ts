@@ -1,4 +1,5 @@
-// Issue 24, "What must show it": the real CLI, the emulator, and a real HTTP server serving
+// Issue 24, "What must show it": the commands (run in the test's process as the CLI runs
+// them, helpers/command.ts), the emulator, and a real HTTP server serving
 // the built site under a base path (as GitHub Pages serves a project site). A new entry
 // with a local screenshot and links to another entry is created with every `img src` and
 // `a href` absolute on the site, each answering 200 there; while the screenshot is not
@@ -12,7 +13,12 @@ import { htmlUrls } from '../../../src/convert/html-urls.js';
 import { JOURNAL_FILE } from '../../../src/sync/store/state.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { checkCommand } from '../../../src/cli/commands/check.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { runCommand } from '../../helpers/command.js';
+import { tempDir } from '../../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -55,7 +61,7 @@ describe('push of an entry with a local screenshot and links to another entry', 
   const entryFile = 'content/entries/2026-04-01-dark-mode.md';
 
   beforeAll(async () => {
-    const pull = await runCli(['pull'], { cwd: dir, env });
+    const pull = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(pull.code, pull.stderr).toBe(0);
     const mirrored = (await readdir(join(dir, 'content/entries'))).find((f) => f.includes('custom-roles'))!;
     expect(mirrored).toBeTruthy();
@@ -68,7 +74,7 @@ describe('push of an entry with a local screenshot and links to another entry', 
   });
 
   it('--dry-run prints the HTML it would send, with absolute URLs on the site, and sends nothing', async () => {
-    const run = await runCli(['push', '--dry-run'], { cwd: dir, env });
+    const run = await runCommand((config, reporter) => pushCommand(config, reporter, { dryRun: true }), { cwd: dir, env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`<img src="${siteUrl}images/dark-mode.png" alt="The dashboard in dark mode">`);
     expect(run.stdout).toContain(`<a href="${siteUrl}entries/custom-roles/">custom roles</a>`);
@@ -78,13 +84,13 @@ describe('push of an entry with a local screenshot and links to another entry', 
 
   it('while the site does not serve the screenshot yet: deferred (exit 4) naming the URL, nothing sent or journaled', async () => {
     // The site as it was deployed before this entry: built and served, without the image.
-    const build = await runCli(['build'], { cwd: dir, env });
+    const build = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir, env });
     expect(build.code, build.stderr).toBe(0);
     await cp(join(dir, '_site'), deployed, { recursive: true });
     await rm(join(deployed, 'images/dark-mode.png'));
     expect((await fetch(`${siteUrl}images/dark-mode.png`)).status).toBe(404);
 
-    const run = await runCli(['push'], { cwd: dir, env });
+    const run = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env });
     expect(run.code, run.stderr).toBe(4);
     expect(run.stdout + run.stderr).toContain(`deferred to the next run: an image it shows does not answer yet: ${siteUrl}images/dark-mode.png (HTTP 404)`);
     expect(posts()).toHaveLength(0);
@@ -98,7 +104,7 @@ describe('push of an entry with a local screenshot and links to another entry', 
   it('once the site serves it: created, every img src and a href absolute on the site and answering 200 there', async () => {
     // Deployed: the built site, with the screenshot.
     await cp(join(dir, '_site'), deployed, { recursive: true });
-    const run = await runCli(['push'], { cwd: dir, env });
+    const run = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env });
     expect(run.code, run.stderr).toBe(0);
     expect(posts()).toHaveLength(1);
     const created = ws.entries.find((e) => e.title === 'Dark mode')!;
@@ -129,7 +135,7 @@ describe('a new entry with site URLs while no site URL is configured', () => {
     const file = join(dir, 'content/entries/2026-04-03-no-site.md');
     await writeFile(file, '---\ntitle: No site\nis_published: true\npublish_at: 2026-04-03\n---\n![The dashboard](/images/dark-mode.png)\n');
     const before = posts().length;
-    const run = await runCli(['push'], { cwd: dir, env: { ...env, CHANGELOG_SITE_URL: '' } });
+    const run = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env: { ...env, CHANGELOG_SITE_URL: '' } });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(
       'entries/2026-04-03-no-site.md: not sent: its body links to the site (/images/dark-mode.png) and no site URL is configured, so the service could not resolve those links (fix: set CHANGELOG_SITE_URL or `siteUrl` in changelog.config.json',
@@ -146,7 +152,7 @@ describe('a new entry whose local image is missing', () => {
   });
 
   it('check: an error with file, line, the missing path and the fix (exit 5)', async () => {
-    const run = await runCli(['check'], { cwd: dir, env: {} });
+    const run = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: dir, env: {} });
     expect(run.code, run.stdout + run.stderr).toBe(5);
     expect(run.stdout).toContain(
       `${file}:8: error: the image "/images/new-menu.png" is not in the repository (no images/new-menu.png in the content or site directory): the entry would show a broken image (fix: add the file as content/images/new-menu.png (published at /images/), or correct the path)`,
@@ -155,7 +161,7 @@ describe('a new entry whose local image is missing', () => {
 
   it('push: refused (exit 5), nothing sent', async () => {
     const before = posts().length;
-    const run = await runCli(['push'], { cwd: dir, env });
+    const run = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env });
     expect(run.code, run.stderr).toBe(5);
     expect(run.stderr).toContain(`${file}:8: the image "/images/new-menu.png" is not in the repository`);
     expect(posts()).toHaveLength(before);

@@ -1,15 +1,18 @@
-// `changelog-sync push` as a user runs it: the real CLI against the emulator in this
-// process. Two pushes at once, the daily ledger shared by runs, deferral (exit 4),
-// the dry-run plan, invalid files (exit 5).
+// `changelog-sync push` as a user runs it, against the emulator in this process: two real CLI
+// pushes at once (the lock between processes); the daily ledger shared by runs, deferral
+// (exit 4), the dry-run plan, invalid files (exit 5) through the push command run in the
+// test's process as the CLI runs it (helpers/command.ts).
 import { hostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { runCommand } from '../../helpers/command.js';
 import { runCli, spawnCli } from '../../helpers/cli.js';
 import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../../helpers/entries.js';
 import { useProject } from '../../helpers/project.js';
 
-// Several CLI runs per test, on two shared cores.
+// Several runs per test, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });
 
 const p = useProject({ name: 'CLI', token: 'cli-token' });
@@ -42,9 +45,9 @@ describe('two pushes at once on one content directory', () => {
 describe('the day: one ledger for every run', () => {
   it('is kept in .changelog/budget.json across runs, counting every request', async () => {
     await writeEntries(p.content, 2);
-    const plan = await runCli(['--json', 'push', '--dry-run'], { cwd: p.dir, env: p.env });
+    const plan = await runCommand((config, reporter) => pushCommand(config, reporter, { dryRun: true }), { cwd: p.dir, env: p.env, json: true });
     expect((JSON.parse(plan.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - 2);
-    const pushed = await runCli(['--json', 'push'], { cwd: p.dir, env: p.env });
+    const pushed = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: p.dir, env: p.env, json: true });
     expect(pushed.code).toBe(0);
     expect((JSON.parse(pushed.stdout) as { dayRemaining: number }).dayRemaining).toBe(1440 - counted());
     expect(await ledgerTotal()).toBe(counted());
@@ -56,7 +59,7 @@ describe('the day: one ledger for every run', () => {
     const minute = Math.floor(Date.now() / 60_000);
     await mkdir(join(p.dir, '.changelog'), { recursive: true });
     await writeFile(join(p.dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 90, 1000], [minute, 433]] }));
-    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
+    const r = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: p.dir, env: p.env });
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('Pushed 4 new entries, 2 deferred');
     expect(r.stdout).toMatch(/… entries\/2026-01-05-entry-5\.md: deferred to the next run: the day's request budget cannot cover it/);
@@ -68,7 +71,7 @@ describe('the day: one ledger for every run', () => {
 
     // The next day (the ledger's entries are older than 24 hours): the rest goes.
     await writeFile(join(p.dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[minute - 1441, 1440]] }));
-    const next = await runCli(['push'], { cwd: p.dir, env: p.env });
+    const next = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: p.dir, env: p.env });
     expect(next.code, next.stdout).toBe(0);
     await expectEachOnceAndIntact(p, p.content, originals);
   });
@@ -78,7 +81,7 @@ describe('push --dry-run', () => {
   it('prints the exact plan and sends no mutating request', async () => {
     await writeEntries(p.content, 3);
     await writeEntry(p.content, 'weekly-a', '---\ntitle: Weekly fixes\npublish_at: 2026-01-02\n---\n\nText.\n');
-    const r = await runCli(['push', '--dry-run'], { cwd: p.dir, env: p.env });
+    const r = await runCommand((config, reporter) => pushCommand(config, reporter, { dryRun: true }), { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe(
@@ -101,7 +104,7 @@ describe('invalid files', () => {
   it('are reported with file, field and fix (exit 5); the valid ones are pushed', async () => {
     await writeEntry(p.content, 'bad', '---\ntitle: Bad\npublish_at: 22/11/2026\n---\n\nText.\n');
     await writeEntry(p.content, 'good', '---\ntitle: Good\n---\n\nText.\n');
-    const r = await runCli(['push'], { cwd: p.dir, env: p.env });
+    const r = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: p.dir, env: p.env });
     expect(r.code).toBe(5);
     expect(r.stdout).toContain('Pushed 1 new entry, 1 rejected');
     // Each problem once, on stderr, worded as check words it; the summary names the file only.

@@ -1,9 +1,15 @@
 // `status` (a read-only plan of pull and push) and `check` (offline validation for
-// pull-request checks), as a user runs them: the real CLI against the emulator over HTTP.
+// pull-request checks), as a user runs them against the emulator over HTTP: each command
+// function run in the test's process as the CLI runs it (helpers/command.ts).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, useTempDir } from '../../helpers/cli.js';
+import { checkCommand } from '../../../src/cli/commands/check.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { statusCommand } from '../../../src/cli/commands/status.js';
+import { tempDir, useTempDir } from '../../helpers/cli.js';
+import { runCommand, type CommandOptions } from '../../helpers/command.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
 
@@ -23,6 +29,11 @@ afterAll(async () => {
 });
 
 const entry = (name: string) => join(dir, 'content/entries', name);
+/** `changelog-sync [--json] pull|status|push|check [files]` where `options` say. */
+const pull = (options: CommandOptions) => runCommand((config, reporter) => pullCommand(config, reporter), options);
+const status = (options: CommandOptions) => runCommand((config, reporter) => statusCommand(config, reporter), options);
+const push = (options: CommandOptions) => runCommand((config, reporter) => pushCommand(config, reporter), options);
+const check = (options: CommandOptions, files: string[] = []) => runCommand((config, reporter) => checkCommand(config, reporter, files), options);
 
 describe('status', () => {
   it('lists remote-only, changed, conflicts, local edits, gone, new local entries and invalid files, and changes nothing but the request ledger', async () => {
@@ -30,7 +41,7 @@ describe('status', () => {
     const b = fx.store.insertEntry(fx.ws, { title: 'Beta', slug: 'beta', publish_at: '2026-04-02', content: '<p>b</p>' });
     const c = fx.store.insertEntry(fx.ws, { title: 'Gamma', slug: 'gamma', publish_at: '2026-04-03', content: '<p>c</p>' });
     const d = fx.store.insertEntry(fx.ws, { title: 'Delta', slug: 'delta', publish_at: '2026-04-04', content: '<p>d</p>' });
-    expect((await runCli(['pull'], { cwd: dir, env })).code).toBe(0);
+    expect((await pull({ cwd: dir, env })).code).toBe(0);
 
     fx.store.insertEntry(fx.ws, { title: 'Epsilon', slug: 'epsilon', publish_at: '2026-04-05', content: '<p>e</p>' }); // remote only
     fx.store.updateEntry(fx.ws, a.identifier, { content: '<p>a, changed</p>' }); // changed remotely
@@ -42,7 +53,7 @@ describe('status', () => {
     await writeFile(entry('2026-04-11-broken.md'), '---\npublish_at: 2026-04-11\n---\n\nNo title.\n');
 
     const before = await snapshot(dir);
-    const r = await runCli(['status'], { cwd: dir, env });
+    const r = await status({ cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
     expect(out).toContain('Remote only: pull would write (1):\n  + entries/2026-04-05-epsilon.md  "Epsilon"');
@@ -55,7 +66,7 @@ describe('status', () => {
     expect(changedPaths(before, await snapshot(dir))).toEqual(['.changelog/budget.json']);
     expect(fx.emu.log.filter((l) => l.method !== 'GET')).toEqual([]);
 
-    const json = await runCli(['--json', 'status'], { cwd: dir, env });
+    const json = await status({ cwd: dir, env, json: true });
     const data = JSON.parse(json.stdout) as { command: string; pull: { created: unknown[]; conflicts: unknown[] }; push: { plan: unknown[] } };
     expect(data.command).toBe('status');
     expect(data.pull.created).toHaveLength(1);
@@ -70,7 +81,7 @@ describe('status', () => {
     // 1,437 requests already made today: after status's own 3 requests (one workspace read, one
     // listing, the tags: the sync job's dry run), none is left for POSTs.
     await writeFile(join(dir, '.changelog/budget.json'), JSON.stringify({ ledger: [[Math.floor(Date.now() / 60_000), 1437]] }));
-    const r = await runCli(['status'], { cwd: dir, env });
+    const r = await status({ cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Deferred: the day's request budget is spent; the next run sends them (2):");
     expect(r.stdout).toContain('… entries/2026-04-10-new-api.md');
@@ -84,8 +95,8 @@ describe('status', () => {
       try {
         const e2 = { CHANGELOG_BASE_URL: other.emu.url, CHANGELOG_TOKEN: other.token };
         other.store.insertEntry(other.ws, { title: 'Only', slug: 'only', publish_at: '2026-01-01', content: '<p>x</p>' });
-        await runCli(['pull'], { cwd: clean, env: e2 });
-        const r = await runCli(['status'], { cwd: clean, env: e2 });
+        await pull({ cwd: clean, env: e2 });
+        const r = await status({ cwd: clean, env: e2 });
         expect(r.stdout).toBe('Workspace "Test Workspace": 1 remote entries, 1 mirrored and up to date\nNothing to do: the mirror and the service agree.\n');
       } finally {
         await other.close();
@@ -107,7 +118,7 @@ describe('check', () => {
 
   it('passes on a valid mirror, with no service configured', async () => {
     await writeFile(e('2026-01-01-a.md'), '---\ntitle: A\npublish_at: 2026-01-01\n---\n\nText.\n');
-    const r = await runCli(['check'], { cwd: d });
+    const r = await check({ cwd: d });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Checked 1 file: no errors\n');
   });
@@ -121,7 +132,7 @@ describe('check', () => {
     await writeFile(e('f.md'), '---\ntitle: F\nidentifier: 11111111-1111-1111-1111-111111111111\n---\n\nText.\n');
     await writeFile(e('ok.md'), '---\ntitle: Fine\n---\n\nText.\n');
 
-    const r = await runCli(['check'], { cwd: d });
+    const r = await check({ cwd: d });
     expect(r.code).toBe(5);
     // Names such as a.md get a warning each (entry-file-name.ts, tested in names-dates.test.ts): not what this is about.
     const lines = r.stdout.trim().split('\n').filter((l) => !l.includes(': warning: the file name '));
@@ -136,16 +147,16 @@ describe('check', () => {
       'Checked 7 files: 6 errors, 4 warnings',
     ]);
 
-    const gh = await runCli(['check', 'content/entries/a.md'], { cwd: d, env: { GITHUB_ACTIONS: 'true' } });
+    const gh = await check({ cwd: d, env: { GITHUB_ACTIONS: 'true' } }, ['content/entries/a.md']);
     expect(gh.code).toBe(5);
     expect(gh.stdout).toContain('::error file=content/entries/a.md,line=3,title=changelog-sync check%3A publish_at::publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)');
     expect(gh.stdout).toContain('Checked 1 file: 2 errors');
 
-    const ok = await runCli(['check', 'content/entries/ok.md', 'content/entries/missing.md'], { cwd: d });
+    const ok = await check({ cwd: d }, ['content/entries/ok.md', 'content/entries/missing.md']);
     expect(ok.code).toBe(5);
     expect(ok.stdout).toContain('content/entries/missing.md: error: no such file (fix: check the path)');
 
-    const json = await runCli(['--json', 'check'], { cwd: d });
+    const json = await check({ cwd: d, json: true });
     const data = JSON.parse(json.stdout) as { command: string; checked: number; errors: number; problems: Array<{ file: string; line?: number; field?: string }> };
     expect(data).toMatchObject({ command: 'check', checked: 7, errors: 6 });
     expect(data.problems[0]).toMatchObject({ file: 'content/entries/a.md', line: 3, field: 'publish_at', severity: 'error' });
@@ -157,16 +168,16 @@ describe('check', () => {
     await writeFile(e('weekly-fixes-undated.md'), '---\ntitle: Weekly fixes\n---\n\nThree.\n');
     await writeFile(e('2026-05-12-long.md'), `---\ntitle: ${'Long '.repeat(60)}\npublish_at: 2026-05-12\n---\n\nLong.\n`);
 
-    const check = await runCli(['--json', 'check'], { cwd: d });
-    expect(check.code).toBe(5);
-    const problems = (JSON.parse(check.stdout) as { problems: Array<{ file: string; field?: string; message: string }> }).problems.filter((p) => !p.message.startsWith('the file name '));
+    const checked = await check({ cwd: d, json: true });
+    expect(checked.code).toBe(5);
+    const problems = (JSON.parse(checked.stdout) as { problems: Array<{ file: string; field?: string; message: string }> }).problems.filter((p) => !p.message.startsWith('the file name '));
     expect(problems.map((p) => [p.file, p.field])).toEqual([
       ['content/entries/2026-05-12-long.md', 'slug'],
       ['content/entries/weekly-fixes-undated.md', 'slug'],
     ]);
 
-    const push = await runCli(['--json', 'push'], { cwd: d, env });
-    const pushed = JSON.parse(push.stdout) as { pushed: Array<{ file: string; slug: string; how: string }>; rejected: Array<{ file: string }> };
+    const sent = await push({ cwd: d, env, json: true });
+    const pushed = JSON.parse(sent.stdout) as { pushed: Array<{ file: string; slug: string; how: string }>; rejected: Array<{ file: string }> };
     expect(pushed.pushed.map((c) => [c.file, c.slug, c.how]).sort()).toEqual([
       ['entries/2026-05-04-weekly-fixes.md', 'weekly-fixes', 'created'],
       ['entries/2026-05-11-weekly-fixes.md', 'weekly-fixes-2026-05-11', 'created'],

@@ -1,5 +1,6 @@
-// `changelog-sync subscribers ...`: the real CLI as a child process against the real
-// emulator over HTTP, as a user runs it.
+// `changelog-sync subscribers ...` against the real emulator over HTTP: each command function
+// run in the test's process as the CLI runs it (helpers/command.ts); the real CLI as a child
+// process for what commander checks (a bad --batch-size). --help: test/cli/conventions.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,14 +8,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmulatorFaults } from '../../../src/emulator/faults.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { subscribersExportCommand } from '../../../src/cli/subscribers/export.js';
+import { subscribersImportCommand, type ImportCommandOptions } from '../../../src/cli/subscribers/import.js';
+import { subscribersListCommand } from '../../../src/cli/subscribers/list.js';
+import { subscribersRemoveCommand, type RemoveCommandOptions } from '../../../src/cli/subscribers/remove.js';
 import { runCli, tempDir, type CliResult } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/command.js';
 import { listContaining, objectWith } from '../../helpers/matchers.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/subscribers/', import.meta.url));
 const TOKEN = 'subscribers-test-token';
 const WINDOW_MS = 100;
-// Each test spawns the CLI several times; on a busy 2-core machine one spawn can take
-// seconds, so the limit is generous (a limit, not a timing assertion).
+// A bound for a busy 2-core machine (a limit, not a timing assertion).
 const SLOW = { timeout: 180_000 };
 
 let emu: RunningEmulator;
@@ -39,14 +44,20 @@ afterEach(async () => {
   await cleanup();
 });
 
-const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> => runCli(['subscribers', ...args], { cwd: dir, env: { ...env, ...extra } });
+/** `changelog-sync [--json] subscribers import|list|remove|export ...` in the project, with more environment. */
+type Extra = { env?: Record<string, string>; json?: boolean };
+const run = (body: Parameters<typeof runCommand>[0], extra: Extra = {}): Promise<CliResult> => runCommand(body, { cwd: dir, env: { ...env, ...extra.env }, json: extra.json });
+const importing = (options: ImportCommandOptions, extra?: Extra) => run((config, reporter) => subscribersImportCommand(config, reporter, options), extra);
+const listing = (options: { csv?: boolean }, extra?: Extra) => run((config, reporter) => subscribersListCommand(config, reporter, options), extra);
+const removing = (options: RemoveCommandOptions, extra?: Extra) => run((config, reporter) => subscribersRemoveCommand(config, reporter, options), extra);
+const exporting = (options: { out?: string }, extra?: Extra) => run((config, reporter) => subscribersExportCommand(config, reporter, options), extra);
 const mutating = () => emu.log.filter((r) => r.method !== 'GET');
 const all = (r: CliResult) => r.stdout + r.stderr;
 
 describe('subscribers import', SLOW, () => {
   it('imports the BOM/semicolon/CRLF fixture: per-batch progress, added and skipped with lines and reasons, exit 5', async () => {
     await start();
-    const r = await cli(['import', join(FIXTURES, 'bom-semicolon-crlf.csv'), '--verified-column', 'confirmed_at']);
+    const r = await importing({ file: join(FIXTURES, 'bom-semicolon-crlf.csv'), verifiedColumn: 'confirmed_at' });
     expect(r.code).toBe(5); // invalid rows reported
     expect(r.stderr).toContain('batch 1/1 (lines 2-6, 5 rows): 5 added');
     expect(r.stdout).toMatch(/, 10 rows: 5 subscribers added, 5 skipped \(3 invalid, 2 duplicate or already subscribed\), 0 failed \(1 batch of up to \d+; 2 requests/);
@@ -63,14 +74,14 @@ describe('subscribers import', SLOW, () => {
 
   it('consent: rows without a date are refused with the reason and nothing is sent; --verified-at today sends them', async () => {
     await start();
-    const refused = await cli(['import', join(FIXTURES, 'no-dates.csv')]);
+    const refused = await importing({ file: join(FIXTURES, 'no-dates.csv') });
     expect(refused.code).toBe(5);
     expect(refused.stdout).toContain('0 subscribers added, 3 skipped (3 invalid)');
     expect(refused.stdout).toContain('the service records a subscriber sent without verified_at as verified today');
     expect(refused.stdout).toContain('pass --verified-at YYYY-MM-DD|today');
     expect(mutating()).toEqual([]);
 
-    const declared = await cli(['import', join(FIXTURES, 'no-dates.csv'), '--verified-at', 'today']);
+    const declared = await importing({ file: join(FIXTURES, 'no-dates.csv'), verifiedAt: 'today' });
     expect(declared.code).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
     expect(ws.subscribers.slice(1).map((s) => s.verified_at)).toEqual(Array(3).fill(`${today}T00:00:00.000000Z`));
@@ -78,13 +89,13 @@ describe('subscribers import', SLOW, () => {
 
   it('--dry-run sends no mutating request, for import and for remove; --json prints one document', async () => {
     await start();
-    const plan = await runCli(['--json', 'subscribers', 'import', join(FIXTURES, 'comma-quoted.csv'), '--verified-column', 'verified_at', '--dry-run'], { cwd: dir, env });
+    const plan = await importing({ file: join(FIXTURES, 'comma-quoted.csv'), verifiedColumn: 'verified_at', dryRun: true }, { json: true });
     expect(plan.code).toBe(5);
     const doc = JSON.parse(plan.stdout) as { command: string; dryRun: boolean; batches: Array<{ status: string; size: number }>; skipped: unknown[]; added: unknown[] };
     expect(doc).toMatchObject({ command: 'subscribers import', dryRun: true, added: [] });
     expect(doc.batches).toEqual([expect.objectContaining({ status: 'planned', size: 5 })]);
     expect(doc.skipped).toHaveLength(6);
-    const removal = await cli(['remove', 'existing.member@example.com', 'nobody@example.com', '--dry-run']);
+    const removal = await removing({ emails: ['existing.member@example.com', 'nobody@example.com'], dryRun: true });
     expect(removal.code).toBe(0);
     expect(removal.stdout).toContain('Plan: remove 1 subscriber of 2 asked for (1 not subscribed)');
     expect(emu.log.map((x) => x.method)).toEqual(['GET', 'GET']);
@@ -97,7 +108,7 @@ describe('subscribers import', SLOW, () => {
     for (let i = 1; i <= 10_000; i++) lines.push(`member${String(i).padStart(5, '0')}@example.org,Member ${i},2024-02-0${(i % 9) + 1}`);
     lines.push('member00001@example.org,Again,2024-02-01', 'existing.member@example.com,Existing,2024-02-01');
     await writeFile(join(dir, 'big.csv'), `${lines.join('\r\n')}\r\n`);
-    const r = await runCli(['--json', 'subscribers', 'import', 'big.csv', '--verified-column', 'confirmed_at'], { cwd: dir, env, timeoutMs: 120_000 });
+    const r = await importing({ file: 'big.csv', verifiedColumn: 'confirmed_at' }, { json: true });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { rows: number; added: unknown[]; skipped: Array<{ reason: string }>; failed: unknown[]; notSent: unknown[]; batchSize: number; requests: number };
     expect(doc.rows).toBe(10_002);
@@ -120,7 +131,7 @@ describe('subscribers import', SLOW, () => {
     const lines = ['email,name'];
     for (let i = 1; i <= 500; i++) lines.push(`p${i}@example.com,P ${i}`);
     await writeFile(join(dir, 'list.csv'), `${lines.join('\n')}\n`);
-    const r = await cli(['import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '100']);
+    const r = await importing({ file: 'list.csv', verifiedAt: '2024-01-01', batchSize: 100 });
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('200 subscribers added');
     expect(r.stdout).toContain('Not sent (300): 300 deferred: the day\'s request budget is spent');
@@ -134,7 +145,7 @@ describe('subscribers import', SLOW, () => {
     const lines = ['email,name'];
     for (let i = 1; i <= 5; i++) lines.push(`p${i}@example.com,P ${i}`);
     await writeFile(join(dir, 'list.csv'), `${lines.join('\n')}\n`);
-    const r = await cli(['import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '2']);
+    const r = await importing({ file: 'list.csv', verifiedAt: '2024-01-01', batchSize: 2 });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('2 subscribers added, 0 skipped, 2 failed, 1 not sent');
     expect(r.stdout).toMatch(/Added \(2\):\n {2}line 2 {2}p1@example\.com/);
@@ -146,14 +157,14 @@ describe('subscribers import', SLOW, () => {
   it('bad input: file, line, field and fix, before any request; bad options are usage errors', async () => {
     await start();
     await writeFile(join(dir, 'nomail.csv'), 'Mail,Name\nann@example.com,Ann\n');
-    const r = await cli(['import', 'nomail.csv', '--verified-at', 'today']);
+    const r = await importing({ file: 'nomail.csv', verifiedAt: 'today' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_VALIDATION: nomail.csv:1: no email column in the header ("Mail", "Name")');
     expect(r.stderr).toContain('fix: name the address column "email", "Email Address", "E-mail" (any case)');
-    const date = await cli(['import', 'nomail.csv', '--verified-at', '2024-02-30']);
+    const date = await importing({ file: 'nomail.csv', verifiedAt: '2024-02-30' });
     expect(date.code).toBe(2);
     expect(date.stderr).toContain('error E_USAGE: --verified-at: "2024-02-30" is not a date');
-    const size = await cli(['import', 'nomail.csv', '--batch-size', '0']);
+    const size = await runCli(['subscribers', 'import', 'nomail.csv', '--batch-size', '0'], { cwd: dir, env });
     expect(size.code).toBe(2);
     expect(size.stderr).toContain('--batch-size must be a whole number of at least 1');
     expect(emu.log).toEqual([]);
@@ -164,7 +175,7 @@ describe('subscribers list, remove, export', SLOW, () => {
   it('list: a table, --json, --csv', async () => {
     await start();
     ws.subscribers.push({ email: 'ada@example.com', name: '=1+2', verified_at: '2024-05-06T00:00:00.000000Z', created_at: '2025-02-01T00:00:00.000000Z' });
-    const table = await cli(['list']);
+    const table = await listing({});
     expect(table.code).toBe(0);
     expect(table.stdout).toBe(
       [
@@ -175,9 +186,9 @@ describe('subscribers list, remove, export', SLOW, () => {
         '',
       ].join('\n'),
     );
-    const json = await cli(['list', '--json']);
+    const json = await listing({}, { json: true });
     expect(JSON.parse(json.stdout)).toMatchObject({ command: 'subscribers list', count: 2, subscribers: [{ email: 'existing.member@example.com' }, { email: 'ada@example.com', name: '=1+2' }] });
-    const csv = await cli(['list', '--csv']);
+    const csv = await listing({ csv: true });
     expect(csv.stdout).toBe('email,name,verified_at,created_at\nexisting.member@example.com,Existing Member,,2025-01-01T00:00:00.000000Z\nada@example.com,\'=1+2,2024-05-06T00:00:00.000000Z,2025-02-01T00:00:00.000000Z\n');
   });
 
@@ -185,12 +196,12 @@ describe('subscribers list, remove, export', SLOW, () => {
     await start();
     ws.subscribers.push({ email: 'ada@example.com', name: 'Ada', verified_at: null, created_at: '2025-01-01T00:00:00.000000Z' });
     ws.subscribers.push({ email: 'grace@example.org', name: 'Grace', verified_at: null, created_at: '2025-01-01T00:00:00.000000Z' });
-    const byArgs = await cli(['remove', 'Existing.Member@EXAMPLE.com', 'nobody@example.com']);
+    const byArgs = await removing({ emails: ['Existing.Member@EXAMPLE.com', 'nobody@example.com'] });
     expect(byArgs.code).toBe(0);
     expect(byArgs.stdout).toMatch(/^Removed 1 subscriber of 2 asked for: 1 not found, 0 failed/);
     expect(byArgs.stdout).toContain('  - Existing.Member@example.com (argument 1)');
     expect(byArgs.stdout).toContain('  ? nobody@example.com (argument 2)');
-    const byFile = await cli(['remove', '--file', join(FIXTURES, 'remove.csv')]);
+    const byFile = await removing({ emails: [], file: join(FIXTURES, 'remove.csv') });
     expect(byFile.code).toBe(5); // one invalid address in the file
     expect(byFile.stdout).toContain('  - ada@example.com (line 2)\n  - GRACE@example.org (line 3)');
     expect(byFile.stdout).toContain('  ? nobody@example.com (line 4)');
@@ -201,11 +212,11 @@ describe('subscribers list, remove, export', SLOW, () => {
 
   it('export: --out writes the file; never inside content/', async () => {
     await start();
-    const ok = await cli(['export', '--out', 'subscribers.csv']);
+    const ok = await exporting({ out: 'subscribers.csv' });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('Exported 1 subscriber to subscribers.csv');
     expect(await readFile(join(dir, 'subscribers.csv'), 'utf8')).toBe('\uFEFFemail,name,verified_at,created_at\r\nexisting.member@example.com,Existing Member,,2025-01-01T00:00:00.000000Z\r\n');
-    const refused = await cli(['export', '--out', 'content/_data/subscribers.csv']);
+    const refused = await exporting({ out: 'content/_data/subscribers.csv' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--out content/_data/subscribers.csv is inside the content directory (committed to git): subscriber data must not be committed or published');
     expect(emu.log).toHaveLength(1);
@@ -217,7 +228,7 @@ describe('in GitHub Actions', SLOW, () => {
     await start();
     const summary = join(dir, 'summary.md');
     const gha = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
-    const imported = await cli(['import', join(FIXTURES, 'bom-semicolon-crlf.csv'), '--verified-column', 'confirmed_at'], gha);
+    const imported = await importing({ file: join(FIXTURES, 'bom-semicolon-crlf.csv'), verifiedColumn: 'confirmed_at' }, { env: gha });
     expect(imported.code).toBe(5);
     const md = await readFile(summary, 'utf8');
     expect(md).toContain('### changelog-sync subscribers import');
@@ -226,9 +237,9 @@ describe('in GitHub Actions', SLOW, () => {
     expect(md).not.toContain('@');
     expect(imported.stdout).toContain('  line 2  z***@example.com  Zoë Martin  verified_at 2024-03-01');
     expect(imported.stdout).toContain('  line 10  n***\n');
-    const list = await cli(['list'], gha);
-    const json = await cli(['list', '--json'], gha);
-    const removed = await cli(['remove', 'zoe.martin@example.com', 'nobody@example.com', '--dry-run'], gha);
+    const list = await listing({}, { env: gha });
+    const json = await listing({}, { env: gha, json: true });
+    const removed = await removing({ emails: ['zoe.martin@example.com', 'nobody@example.com'], dryRun: true }, { env: gha });
     expect(JSON.parse(json.stdout)).toMatchObject({ masked: true, subscribers: listContaining([objectWith({ email: 'z***@example.com' })]) });
     expect(removed.stdout).toContain('  - z***@example.com (argument 1)');
     for (const r of [imported, list, json, removed]) {
@@ -236,11 +247,11 @@ describe('in GitHub Actions', SLOW, () => {
         expect(all(r)).not.toContain(email);
       }
     }
-    const stdout = await cli(['export'], gha);
+    const stdout = await exporting({}, { env: gha });
     expect(stdout.code).toBe(2);
     expect(stdout.stderr).toContain('in GitHub Actions stdout is the job log');
     expect(stdout.stdout).not.toContain('@example'); // only the runner's ::add-mask:: line for the token
-    const file = await cli(['export', '--out', 'subs.csv'], gha);
+    const file = await exporting({ out: 'subs.csv' }, { env: gha });
     expect(file.code).toBe(0);
     expect(await readFile(join(dir, 'subs.csv'), 'utf8')).toContain('zoe.martin@example.com');
   });

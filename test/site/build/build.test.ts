@@ -7,7 +7,9 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/build/build.js';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { runCommand } from '../../helpers/command.js';
+import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, pngHeader, readSite, TAGS, WORKSPACE, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
 
 const TODAY = '2026-03-15';
@@ -338,7 +340,7 @@ describe('changelog-sync build and a private workspace', () => {
   });
 
   it('is_public 0: refuses with the fix, exit 1, writes nothing', async () => {
-    const r = await runCli(['build'], { cwd: dir });
+    const r = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG:');
     expect(r.stderr).toContain('the workspace "Acme" is private (is_public is 0): its site is not built');
@@ -348,7 +350,7 @@ describe('changelog-sync build and a private workspace', () => {
   });
 
   it('--allow-private builds it', async () => {
-    const r = await runCli(['--json', 'build', '--allow-private'], { cwd: dir });
+    const r = await runCommand((config, reporter) => buildCommand(config, reporter, { allowPrivate: true }), { cwd: dir, json: true });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ command: 'build', indexed: 2, warnings: [] });
     expect(await readSite(join(dir, '_site'), 'index.html')).toContain('Update 2');

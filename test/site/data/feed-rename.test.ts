@@ -1,6 +1,6 @@
-// Feed items stay the same items when the service renames an entry's slug: the real CLI
-// pulls from the emulator over HTTP and builds (as the scheduled job does, recording the
-// feed dates), the slug is renamed on the service, pulled and built again. In the site's
+// Feed items stay the same items when the service renames an entry's slug: the pull and build
+// commands (in the test's process as the CLI runs them, helpers/command.ts) pull from the
+// emulator over HTTP and build (as the scheduled job does, recording the feed dates), the slug is renamed on the service, pulled and built again. In the site's
 // feeds and the tag's (Atom, RSS, JSON Feed) the entry keeps its id and, its content
 // unchanged, its `updated`; a change of its content moves `updated` (and nothing else's).
 // A fresh copy of the project built under another site URL gives the same ids and dates.
@@ -8,7 +8,12 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import type { Config } from '../../../src/core/config.js';
+import type { Reporter } from '../../../src/cli/output/reporter.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { useTempDir } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/command.js';
 import { useEmulatorFixture } from '../../helpers/emulator.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
@@ -50,11 +55,13 @@ describe('feed items across a slug rename and a content change', () => {
   let renamed = '';
   let other = '';
 
-  const cli = (args: string[], cwd = dir, extra: Record<string, string | undefined> = {}) =>
-    runCli(args, { cwd, env: { ...ctx.env, CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: 'true', ...extra }, timeoutMs: 120_000 });
+  /** A command in GitHub Actions (`GITHUB_ACTIONS=true`) with the site URL, as the scheduled job runs it. */
+  const cli = (body: (config: Config, reporter: Reporter) => Promise<number>, cwd = dir, extra: Record<string, string | undefined> = {}) =>
+    runCommand(body, { cwd, env: { ...ctx.env, CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: 'true', ...extra } });
+  const pull = (config: Config, reporter: Reporter) => pullCommand(config, reporter);
   /** `build` as the scheduled job runs it (GitHub Actions: the feed dates are recorded). */
   const build = async (cwd = dir, extra: Record<string, string | undefined> = {}) => {
-    const r = await cli(['build'], cwd, extra);
+    const r = await cli((config, reporter) => buildCommand(config, reporter), cwd, extra);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     return readFeeds(join(cwd, '_site'));
   };
@@ -63,7 +70,7 @@ describe('feed items across a slug rename and a content change', () => {
     const { fx } = ctx;
     renamed = fx.store.insertEntry(fx.ws, { title: 'Faster exports', slug: 'faster-exports', publish_at: '2026-03-02', content: '<p>Exports are faster.</p>' }).identifier;
     other = fx.store.insertEntry(fx.ws, { title: 'Dark mode', slug: 'dark-mode', publish_at: '2026-03-01', content: '<p>Dark mode is here.</p>' }).identifier;
-    const pulled = await cli(['pull']);
+    const pulled = await cli(pull);
     expect(pulled.code, pulled.stderr).toBe(0);
     // The writer tags both entries (tags are the writer's own field: pull keeps them).
     for (const name of ['2026-03-02-faster-exports.md', '2026-03-01-dark-mode.md']) {
@@ -88,7 +95,7 @@ describe('feed items across a slug rename and a content change', () => {
 
     // Renamed on the service: pulled (the file moves, the tag stays) and built again.
     fx.store.updateEntry(fx.ws, renamed, { slug: 'exports-twice-as-fast' });
-    const pulled = await cli(['pull']);
+    const pulled = await cli(pull);
     expect(pulled.code, pulled.stderr).toBe(0);
     const second = await build();
     const after = itemsOf(second, 'Faster exports');
@@ -101,7 +108,7 @@ describe('feed items across a slug rename and a content change', () => {
 
     // The content changes on the service: updated moves to the build's time, the id stays.
     fx.store.updateEntry(fx.ws, renamed, { content: '<p>Exports are twice as fast.</p>' });
-    expect((await cli(['pull'])).code).toBe(0);
+    expect((await cli(pull)).code).toBe(0);
     const buildStarted = Math.floor(Date.now() / 1000) * 1000;
     const third = await build();
     const buildEnded = Date.now();

@@ -1,6 +1,7 @@
 // The site under a base path, as GitHub Pages serves a project site: built with
 // `https://acme.github.io/changelog/` and served under /changelog/ only, every link, asset,
-// feed link and search file resolves. The corpus suite crawls the real changelog the same way.
+// feed link and search file resolves. The corpus suite crawls the real changelog the same way;
+// test/e2e/large-site-under-base-path.test.ts a site of 2,000 entries that the real CLI builds.
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,9 +10,7 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
 import { serveSite } from '../../../src/site/dev/serve.js';
 import { siteAbsoluteUrl, sitePathPrefix } from '../../../src/core/site-url.js';
-import { runCli, useTempDir } from '../../helpers/cli.js';
-import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
-import { PAGE_SIZE } from '../../../src/site/data/site-model.js';
+import { useTempDir } from '../../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
 import { crawlSite, pagefindResultUrls } from '../../helpers/crawl.js';
 import { dailyEntries, pngHeader, writeContent } from '../../helpers/site-fixture.js';
@@ -167,30 +166,6 @@ describe('a scheduled build with the build cache, after one new entry, served un
       await server.close();
     }
   });
-});
-
-describe('a mirror large enough for Eleventy on a worker thread, built by the CLI, served under /changelog/ only', () => {
-  let dir: string;
-  useTempDir((d) => (dir = d));
-
-  it(`writes every page of ${ISOLATE_THRESHOLD} entries (Eleventy on its worker thread) and none of its links is broken`, async () => {
-    await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', (i) => (i % 3 ? ['New'] : ['Fix'])) });
-    const r = await runCli(['--json', 'build', '--no-cache'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: undefined }, timeoutMs: 240_000 });
-    expect(r.code, r.stderr).toBe(0);
-    const out = join(dir, '_site');
-    const server = await serveStatic(out, {}, { prefix: PREFIX });
-    try {
-      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
-      expect(crawl.broken).toEqual([]);
-      expect(crawl.brokenEverywhere).toEqual([]);
-      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
-      expect(paths.filter((p) => /^\/changelog\/entries\/[^/]+\/$/.test(p))).toHaveLength(ISOLATE_THRESHOLD);
-      expect(paths).toContain(`/changelog/page/${ISOLATE_THRESHOLD / PAGE_SIZE}/`);
-      expect(crawl.searchResults).toBe(ISOLATE_THRESHOLD);
-    } finally {
-      await server.close();
-    }
-  }, 300_000);
 });
 
 function freePort(): Promise<number> {

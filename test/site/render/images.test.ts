@@ -1,11 +1,11 @@
-// Responsive entry images (issue 24, item 6; src/site/render/images.ts and image-store.ts): a real
-// CLI build under a base path of a content directory with a PNG, a JPEG and an SVG in
-// content/images/ and a pulled copy in content/media/: every local image has its width and
-// height, lazy loading and async decoding, a WebP <source> and a srcset whose files are in
-// the output under the base path; a second build with the cache encodes none, a new image
-// only itself; a build without the cache writes the same bytes. And the transform alone:
-// the markup it writes is within the sanitiser's allowlist, and it reads nothing outside the
-// content and site directories.
+// Responsive entry images (issue 24, item 6; src/site/render/images.ts and image-store.ts): the
+// build command (in the test's process as the CLI runs it, helpers/command.ts) under a base
+// path, of a content directory with a PNG, a JPEG and an SVG in content/images/ and a pulled
+// copy in content/media/: every local image has its width and height, lazy loading and async
+// decoding, a WebP <source> and a srcset whose files are in the output under the base path; a
+// second build with the cache encodes none, a new image only itself; a build without the cache
+// writes the same bytes. And the transform alone: the markup it writes is within the
+// sanitiser's allowlist, and it reads nothing outside the content and site directories.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -16,7 +16,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openImageStore } from '../../../src/site/render/image-store.js';
 import { EntryImages } from '../../../src/site/render/images.js';
 import { renderBody, sanitizeBody } from '../../../src/site/render/sanitize.js';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';
+import { useTempDir } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/command.js';
 import { dailyEntries, drawnPng, writeContent } from '../../helpers/site-fixture.js';
 
 const SITE_URL = 'https://owner.github.io/repo/';
@@ -55,7 +57,7 @@ function normalised(html: string): string {
 /** The URLs of a `srcset`. */
 const srcsetUrls = (srcset: string) => srcset.split(',').map((c) => c.trim().split(/\s+/)[0]!);
 
-describe('responsive entry images, through the CLI', { timeout: 300_000 }, () => {
+describe('responsive entry images, through the build command', { timeout: 300_000 }, () => {
   let dir: string;
   let outputs = 0;
   useTempDir((d) => (dir = d));
@@ -65,9 +67,11 @@ describe('responsive entry images, through the CLI', { timeout: 300_000 }, () =>
     images: { encoded: number; reused: number; files: number };
     warnings: string[];
   }
-  async function build(args: string[] = [], json = true): Promise<{ out: string; result: Built; stdout: string }> {
+  /** `changelog-sync [--json] build [--no-cache]` into a new output folder. */
+  async function build(options: BuildCommandOptions = {}, json = true): Promise<{ out: string; result: Built; stdout: string }> {
     const out = join(dir, `out-${++outputs}`);
-    const r = await runCli([...(json ? ['--json'] : []), 'build', ...args], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, CHANGELOG_OUTPUT_DIR: out, CHANGELOG_BUILD_CACHE: join(dir, 'cache') }, timeoutMs: 120_000 });
+    const env = { CHANGELOG_SITE_URL: SITE_URL, CHANGELOG_OUTPUT_DIR: out, CHANGELOG_BUILD_CACHE: join(dir, 'cache') };
+    const r = await runCommand((config, reporter) => buildCommand(config, reporter, options), { cwd: dir, env, json });
     expect(r.code, r.stderr).toBe(0);
     return { out, result: (json ? JSON.parse(r.stdout) : {}) as Built, stdout: r.stdout };
   }
@@ -156,13 +160,13 @@ describe('responsive entry images, through the CLI', { timeout: 300_000 }, () =>
     const warm = await build();
     expect(warm.result.images).toMatchObject({ encoded: 0, reused: 4 });
     expect(await differences(cold.out, warm.out)).toEqual([]);
-    const human = await build([], false);
+    const human = await build({}, false);
     expect(human.stdout).toContain('4 images: 0 encoded, 4 from the cache');
     await writeFile(join(dir, 'content/images/new.png'), drawnPng(400, 300, [220, 38, 38]));
     await writeFile(join(dir, 'content/entries/2026-03-13-new.md'), '---\ntitle: New\nslug: new\npublish_at: 2026-03-13\nstatus: published\n---\n\n![New](/images/new.png)\n');
     const added = await build();
     expect(added.result.images).toMatchObject({ encoded: 1, reused: 4 });
-    const uncached = await build(['--no-cache']);
+    const uncached = await build({ noCache: true });
     expect(uncached.result.images).toMatchObject({ encoded: 5, reused: 0 });
     expect(await differences(added.out, uncached.out)).toEqual([]);
   });

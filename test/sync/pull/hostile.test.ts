@@ -1,5 +1,6 @@
 // Hostile input, handled (issue 4, "Behaviour" 4): each case against the emulator over
-// HTTP and temporary directories, through the library or the real CLI.
+// HTTP and temporary directories, through the library, a command run in the test's process as
+// the CLI runs it (helpers/command.ts), or the real CLI.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -7,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { checkEntryFiles } from '../../../src/sync/push/entry-check.js';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
+import { buildCommand } from '../../../src/cli/commands/build.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { runCommand } from '../../helpers/command.js';
 import { runCli } from '../../helpers/cli.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
 import { useMirror } from '../../helpers/mirror.js';
@@ -214,7 +218,7 @@ describe('remote HTML with script', () => {
     ].join('\n');
     fx.store.insertEntry(fx.ws, { title: 'Hostile <script>alert("t")</script>', slug: 'hostile', publish_at: '2020-01-10', status: 'published', content: hostile });
     const env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
-    const pulled = await runCli(['pull'], { cwd: dir, env });
+    const pulled = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(pulled.code, pulled.stderr).toBe(0);
     const mirrored = await readFile(join(contentDir, 'entries/2020-01-10-hostile.md'), 'utf8');
     expect(mirrored).toContain('<script>alert("x3")</script>'); // the mirror is faithful
@@ -224,7 +228,7 @@ describe('remote HTML with script', () => {
       join(contentDir, 'entries/2020-01-11-local.md'),
       '---\ntitle: Local\npublish_at: 2020-01-11\nis_published: true\n---\n\n[x9](javascript:alert(\'x9\'))\n\n<div onmouseover="alert(\'x10\')">hover</div>\n\n<iframe srcdoc="<script>alert(\'x11\')</script>"></iframe>\n',
     );
-    const built = await runCli(['build'], { cwd: dir, env, timeoutMs: 120_000 });
+    const built = await runCommand((config, reporter) => buildCommand(config, reporter), { cwd: dir, env });
     expect(built.code, built.stderr).toBe(0);
     const pages = (await readdir(join(dir, '_site'), { recursive: true, withFileTypes: true })).filter((e) => !e.isDirectory() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
     const entryPages = pages.filter((p) => /hostile|local/.test(relative(join(dir, '_site'), p)));

@@ -1,10 +1,14 @@
 // Gaps in recovery before pull (recovery.ts): entries a local file created must be bound
 // to that file even when the file is refused by push today, or unparseable for a run;
-// never mirrored as a second file, never sent again.
+// never mirrored as a second file, never sent again. The commands run in the test's process
+// (helpers/command.ts); a push killed at a failpoint is the real CLI.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { syncCommand } from '../../../src/cli/commands/sync.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { seedStore, startWorld, type World } from '../../helpers/sync-world.js';
 
@@ -19,7 +23,7 @@ describe('recovery before pull', () => {
   let world: World;
   beforeEach(async () => {
     world = await startWorld(seedStore(2), dir);
-    const pulled = await world.cli(['pull']);
+    const pulled = await world.run((config, reporter) => pullCommand(config, reporter));
     expect(pulled.code, pulled.stderr).toBe(0);
   });
   afterEach(() => world.close());
@@ -32,7 +36,7 @@ describe('recovery before pull', () => {
     world.store.insertEntry(world.store.workspaces[0]!, { identifier: 'lost-1', title: 'Empty entry', slug: 'empty-entry', publish_at: '2026-03-02', content: '<p>Was here.</p>' });
     const before = await entryNames();
 
-    const r = await world.cli(['--json', 'sync', '--skip-build']);
+    const r = await world.run((config, reporter) => syncCommand(config, reporter, { skipBuild: true }), { json: true });
     const out = JSON.parse(r.stdout) as SyncJson;
     expect(out.pull.created).toEqual([]);
     expect(out.pull.bound.map((b) => [b.how, b.file, b.identifier])).toEqual([['adopted', rel, 'lost-1']]);
@@ -55,17 +59,17 @@ describe('recovery before pull', () => {
     await writeFile(join(world.contentDir, rel), good.replace('title: "Journal entry"', 'title: "Journal entry'));
     const before = await entryNames();
 
-    const held = await world.cli(['--json', 'sync', '--skip-build']);
+    const held = await world.run((config, reporter) => syncCommand(config, reporter, { skipBuild: true }), { json: true });
     const out = JSON.parse(held.stdout) as SyncJson;
     expect(out.pull.created).toEqual([]);
     expect(await entryNames()).toEqual(before);
     // Recovery's note reaches the writer.
-    const pulled = await world.cli(['pull']);
+    const pulled = await world.run((config, reporter) => pullCommand(config, reporter));
     expect(pulled.stdout).toMatch(new RegExp(`note: ${rel}: a POST of an earlier push created \\S+ from this file.*not mirrored`));
     expect(await entryNames()).toEqual(before);
 
     await writeFile(join(world.contentDir, rel), good);
-    const fixed = await world.cli(['--json', 'sync', '--skip-build']);
+    const fixed = await world.run((config, reporter) => syncCommand(config, reporter, { skipBuild: true }), { json: true });
     expect(fixed.code, fixed.stderr).toBe(0);
     const after = JSON.parse(fixed.stdout) as SyncJson;
     expect(after.pull.created).toEqual([]);
@@ -89,7 +93,7 @@ describe('recovery before pull', () => {
     await writeFile(join(world.contentDir, rel), text.replace('title: "Unreadable later"', 'title: "Unreadable later'));
     const before = await entryNames();
 
-    const r = await world.cli(['--json', 'pull']);
+    const r = await world.run((config, reporter) => pullCommand(config, reporter), { json: true });
     const out = JSON.parse(r.stdout) as SyncJson['pull'];
     expect(out.created).toEqual([]);
     expect(await entryNames()).toEqual(before);
@@ -107,7 +111,7 @@ describe('recovery before pull', () => {
     const rel = 'entries/2026-03-05-again.md';
     await writeFile(join(world.contentDir, rel), '---\ntitle: "Remote change 1"\npublish_at: 2026-03-05\n---\n\nA second entry of that name.\n');
 
-    const r = await world.cli(['--json', 'push']);
+    const r = await world.run((config, reporter) => pushCommand(config, reporter), { json: true });
     expect(r.code, r.stderr).toBe(0);
     const sent = world.store.listEntries(world.ws).filter((e) => e.title === 'Remote change 1');
     expect(sent.map((e) => e.slug).sort()).toEqual(['remote-change-1', 'remote-change-1-2026-03-05']);
@@ -122,7 +126,7 @@ describe('recovery before pull', () => {
     await writeFile(join(world.contentDir, rel), '---\ntitle: "Another entry"\nslug: renamed-two\npublish_at: 2026-03-06\n---\n\nBody.\n');
     const count = world.store.listEntries(world.ws).length;
 
-    const r = await world.cli(['push']);
+    const r = await world.run((config, reporter) => pushCommand(config, reporter));
     expect(r.code).not.toBe(0);
     expect(r.stderr + r.stdout).toContain(`slug: "renamed-two" is used on the service by "Remote change 2" (remote-0002), which entries/${mirror} mirrors`);
     expect(world.store.listEntries(world.ws)).toHaveLength(count);

@@ -1,12 +1,16 @@
-// Temporary files of atomic writes a killed run left (issue 12, item 5): pull and push
-// through the real CLI remove them in every folder the tool writes, and only them. The
-// leftovers are named exactly as the tool's one writer (core/atomic-file.ts) names its
-// temporary files: `.<name>.<pid>.<n>.tmp`, here of a process that no longer runs.
+// Temporary files of atomic writes a killed run left (issue 12, item 5): pull and push (the
+// commands, run in the test's process as the CLI runs them, helpers/command.ts) remove them
+// in every folder the tool writes, and only them. The leftovers are named exactly as the
+// tool's one writer (core/atomic-file.ts) names its temporary files: `.<name>.<pid>.<n>.tmp`,
+// here of a process that no longer runs.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
+import { pushCommand } from '../../../src/cli/commands/push.js';
+import { runCommand } from '../../helpers/command.js';
+import { useTempDir } from '../../helpers/cli.js';
 import { useEmulatorFixture } from '../../helpers/emulator.js';
 
 /** A pid no process has (above Linux's pid_max). */
@@ -58,10 +62,10 @@ describe('leftover temporary files', () => {
   it('pull removes them in content/entries, content/_data, .changelog and .changelog/conflicts, and names them', async () => {
 
     const { env } = emulator;
-    const first = await runCli(['pull'], { cwd: dir, env });
+    const first = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(first.code, first.stderr).toBe(0);
     const { ours, writers } = await plant();
-    const r = await runCli(['--json', 'pull'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env, json: true });
     expect(r.code, r.stderr).toBe(0);
     expect(left(ours)).toEqual([]);
     expect(left(writers)).toEqual(writers);
@@ -76,7 +80,7 @@ describe('leftover temporary files', () => {
 
     const { env } = emulator;
     const { ours, writers } = await plant();
-    const r = await runCli(['push'], { cwd: dir, env });
+    const r = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
     expect(left(ours)).toEqual([]);
     expect(left(writers)).toEqual(writers);

@@ -1,13 +1,15 @@
 // Workflow commands cannot be injected (issue 13): under GitHub Actions, a workspace name
 // and a file name holding a line break and `::error ...` (or a carriage return, or the
 // runner's older `##[...]` syntax) print no line that the runner would read as a command.
-// The only command lines are the tool's own annotations, escaped per GitHub's rules.
+// The only command lines are the tool's own annotations, escaped per GitHub's rules. The real
+// CLI, one process per command: every line a process prints counts, not only the Reporter's
+// (the escaping itself, called directly: test/cli/output/reporter.test.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
-import { EmulatorStore } from '../../../src/emulator/store.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { EmulatorStore } from '../../src/emulator/store.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

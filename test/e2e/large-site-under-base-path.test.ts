@@ -1,0 +1,42 @@
+// A mirror large enough for Eleventy on its worker thread (src/site/build/eleventy-run.ts,
+// from ISOLATE_THRESHOLD pages on, compiled code only): the real CLI builds 2,000 entries for
+// https://acme.github.io/changelog/, and the site, served under /changelog/ only, has every
+// page and no broken link, asset or search result (test/helpers/crawl.ts). One full build and
+// crawl of a site that size; the worker thread itself is tested in
+// test/site/build/eleventy-run.test.ts, the base path on small sites in
+// test/site/render/base-path.test.ts.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
+import { PAGE_SIZE } from '../../src/site/data/site-model.js';
+import { runCli, useTempDir } from '../helpers/cli.js';
+import { crawlSite } from '../helpers/crawl.js';
+import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+import { serveStatic } from '../helpers/static-server.js';
+
+const SITE_URL = 'https://acme.github.io/changelog/';
+const PREFIX = '/changelog/';
+
+describe('a mirror large enough for Eleventy on a worker thread, built by the CLI, served under /changelog/ only', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it(`writes every page of ${ISOLATE_THRESHOLD} entries (Eleventy on its worker thread) and none of its links is broken`, async () => {
+    await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', (i) => (i % 3 ? ['New'] : ['Fix'])) });
+    const r = await runCli(['--json', 'build', '--no-cache'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: undefined }, timeoutMs: 240_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = join(dir, '_site');
+    const server = await serveStatic(out, {}, { prefix: PREFIX });
+    try {
+      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
+      expect(crawl.broken).toEqual([]);
+      expect(crawl.brokenEverywhere).toEqual([]);
+      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
+      expect(paths.filter((p) => /^\/changelog\/entries\/[^/]+\/$/.test(p))).toHaveLength(ISOLATE_THRESHOLD);
+      expect(paths).toContain(`/changelog/page/${ISOLATE_THRESHOLD / PAGE_SIZE}/`);
+      expect(crawl.searchResults).toBe(ISOLATE_THRESHOLD);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});
