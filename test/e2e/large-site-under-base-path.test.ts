@@ -1,5 +1,5 @@
 // A mirror large enough for Eleventy on its worker thread (src/site/build/eleventy-run.ts,
-// from ISOLATE_THRESHOLD pages on, compiled code only): the real CLI builds 2,000 entries for
+// from ISOLATE_THRESHOLD pages on, compiled code only): the real CLI builds 500 entries for
 // https://acme.github.io/changelog/, and the site, served under /changelog/ only, has every
 // page and no broken link, asset or search result (test/helpers/crawl.ts). One full build and
 // crawl of a site that size; the worker thread itself is tested in
