@@ -60,7 +60,7 @@ describe('alias expansion limit (parser)', () => {
   });
 });
 
-describe('alias bomb through the CLI', () => {
+describe('alias bomb through the commands', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
   const emulator = useEmulatorFixture();
