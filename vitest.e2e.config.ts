@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
 // and pulls killed and resumed, pushes stopped by a failing write, an interrupted subscriber
 // import, a commit-back lost twice and the commit-back step over a moved main, site_changed
 // over builds, the scheduled and pull-request workflows' jobs run step by step, workflow
-// commands in every line of real CLI runs, `dev` serving and reloading, the build cache across
-// installs of the tool, the page cache over random changes, 2,000 entries built and crawled,
+// commands and credentials in every line of real CLI runs, `dev` serving and reloading, plain
+// Eleventy over the plugin, the build cache across installs of the tool, the page cache over
+// random changes, 2,000 entries built and crawled, 260 pulled on the conversion threads,
 // several clones of one bare origin, processes stopped with SIGSTOP and resumed, a
 // case-insensitive file system mounted through FUSE. Each test waits on events (an exit, a
 // file, a failpoint), never on time; the timeouts bound a failure on a loaded 2-core machine.

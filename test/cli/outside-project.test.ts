@@ -1,8 +1,8 @@
 // Files stay inside the project (issue 13): an entry file, an image or a template that is
-// a symbolic link resolving outside the project is refused by build, push, pull, sync,
-// check (each command run in the test's process as the CLI runs it, helpers/command.ts) and
-// dev (the real CLI, serving); nothing is copied or written through it. A link that stays
-// inside the project is fine.
+// a symbolic link resolving outside the project is refused by build, push, pull, sync and
+// check, each command run in the test's process as the CLI runs it (helpers/command.ts);
+// nothing is copied or written through it. A link that stays inside the project is fine.
+// dev, the real CLI serving, refusing one: test/e2e/dev-refuses-links-out.test.ts.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { checkCommand } from '../../src/cli/commands/check.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
 import { writeEntries } from '../helpers/entries.js';
 
@@ -53,7 +53,6 @@ afterEach(async () => {
   await cleanup();
 });
 
-const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: project, env: { ...env, ...extra } });
 /** A command in the project (`changelog-sync [--quiet] <command>`), in the test's process. */
 const run = (body: (config: Config, reporter: Reporter) => Promise<number>, options: { quiet?: boolean } = {}) => runCommand(body, { cwd: project, env, quiet: options.quiet });
 const build = (config: Config, reporter: Reporter) => buildCommand(config, reporter);
@@ -113,49 +112,6 @@ describe('a symlink out of the project', () => {
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/entries/2026-02-01-outside.md:');
     }
-  });
-
-  it('dev refuses one that appears while it serves: the rebuild fails, nothing is copied', async () => {
-    const { child, done } = spawnCli(['dev', '--port', '0'], { cwd: project, env });
-    let out = '';
-    const waiters = new Set<() => void>();
-    const listen = (d: Buffer) => {
-      out += d.toString();
-      for (const w of waiters) w();
-    };
-    child.stdout!.on('data', listen);
-    child.stderr!.on('data', listen);
-    /** Resolves once `what` is printed; rejects should dev exit first. */
-    const printed = (what: string) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!out.includes(what)) return;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        child.once('exit', () => reject(new Error(`dev exited before printing ${what}: ${out}`)));
-        check();
-      });
-    // Eleventy's watch() resolves once its watcher is ready, and dev serves after it: a
-    // save once "Serving" is printed starts a rebuild, which checks the whole project.
-    await printed('Serving the changelog at');
-    await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
-    const entry = join(project, 'content/entries/2026-01-01-entry-1.md');
-    await writeFile(entry, `${await readFile(entry, 'utf8')}\nedit\n`);
-    await printed('error E_OUTSIDE_PROJECT: content/images/leak.png:');
-    expect(existsSync(join(project, '_site/images/leak.png'))).toBe(false);
-    child.kill('SIGTERM');
-    await done;
-    expect(existsSync(join(project, '_site/images/leak.png'))).toBe(false);
-  });
-
-  it('dev refuses it before serving', async () => {
-    await symlink('../../../outside/secret.png', join(project, 'content/images/leak.png'));
-    const r = await cli(['dev', '--port', '0']);
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain('error E_OUTSIDE_PROJECT: content/images/leak.png:');
-    expect(r.stdout).not.toContain('Serving');
   });
 });
 

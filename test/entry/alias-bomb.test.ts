@@ -1,13 +1,19 @@
 // A YAML alias bomb ("billion laughs") in a writer's own frontmatter field (issue 12,
 // item 4): refused at once by check, push and pull, naming the file and line, while the
-// job's other files are still processed. The real CLI against the emulator over HTTP.
+// job's other files are still processed. The commands (check, push, pull) run in the test's
+// process as the CLI runs them (helpers/command.ts), against the emulator over HTTP: the
+// parser's refusal, tested first, is what keeps a bomb from hanging them.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { MAX_ALIAS_EXPANSION } from '../../src/entry/frontmatter.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
+import { checkCommand } from '../../src/cli/commands/check.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { pushCommand } from '../../src/cli/commands/push.js';
+import { runCommand } from '../helpers/command.js';
+import { useTempDir } from '../helpers/cli.js';
 import { useEmulatorFixture } from '../helpers/emulator.js';
 
 /** Nine levels of nine aliases: 9^9 (387 million) strings once expanded, in 500 bytes. */
@@ -54,7 +60,7 @@ describe('alias expansion limit (parser)', () => {
   });
 });
 
-describe('alias bomb through the CLI', () => {
+describe('alias bomb through the commands', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
   const emulator = useEmulatorFixture();
@@ -68,12 +74,12 @@ describe('alias bomb through the CLI', () => {
     await writeFile(join(entries(), '2026-01-01-bomb.md'), `---\ntitle: Bomb\npublish_at: 2026-01-01\n${BOMB}\n---\n\nBoom.\n`);
     await writeFile(join(entries(), '2026-01-02-fine.md'), '---\ntitle: Fine\npublish_at: 2026-01-02\n---\n\nFine.\n');
 
-    const check = await runCli(['check'], { cwd: dir, env, timeoutMs: 20_000 });
+    const check = await runCommand((config, reporter) => checkCommand(config, reporter), { cwd: dir, env });
     expect(check.code, check.stderr).toBe(5);
     expect(check.stdout + check.stderr).toContain('2026-01-01-bomb.md:5: error: YAML aliases expand the frontmatter');
     expect(check.stdout + check.stderr).toContain('write the values out');
 
-    const push = await runCli(['push'], { cwd: dir, env, timeoutMs: 20_000 });
+    const push = await runCommand((config, reporter) => pushCommand(config, reporter), { cwd: dir, env });
     expect(push.code, push.stderr).toBe(5);
     expect(push.stdout).toContain('+ entries/2026-01-02-fine.md');
     // Each problem once on stderr, worded as check words it; the summary names the file.
@@ -89,7 +95,7 @@ describe('alias bomb through the CLI', () => {
     const bomb = join(entries(), '2026-01-01-bomb.md');
     await rm(bomb);
     const other = fx.store.insertEntry(fx.ws, { title: 'Other', slug: 'other', publish_at: '2026-01-03', content: '<p>Other.</p>' });
-    const first = await runCli(['pull'], { cwd: dir, env, timeoutMs: 20_000 });
+    const first = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     expect(first.code, first.stderr).toBe(0);
     const fine = join(entries(), '2026-01-02-fine.md');
     const text = await readFile(fine, 'utf8');
@@ -101,7 +107,7 @@ describe('alias bomb through the CLI', () => {
     fx.store.updateEntry(fx.ws, fineEntry.identifier, { content: '<p>Fine, changed remotely.</p>' });
     fx.store.updateEntry(fx.ws, other.identifier, { content: '<p>Other, changed remotely.</p>' });
 
-    const pull = await runCli(['pull'], { cwd: dir, env, timeoutMs: 20_000 });
+    const pull = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env });
     const out = pull.stdout + pull.stderr;
     expect(out).toContain(`2026-01-02-fine.md:${line}: YAML aliases expand the frontmatter`);
     // The file counts as edited (it no longer reads): a conflict, exit 3, the remote version set aside.

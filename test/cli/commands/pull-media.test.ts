@@ -49,7 +49,7 @@ async function mediaRefs(dir: string): Promise<Array<{ ref: string; exists: bool
   return out;
 }
 
-describe('pull of entries with images on the service image host (real CLI)', () => {
+describe('pull of entries with images on the service image host', () => {
   let emu: RunningEmulator;
   let dir: string;
   let cleanup: () => Promise<void>;

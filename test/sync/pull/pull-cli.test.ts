@@ -1,11 +1,18 @@
-// `changelog-sync pull` as a user runs it: the real CLI against the emulator over HTTP.
+// `changelog-sync pull` as a user runs it, against the emulator over HTTP: exit codes, a
+// conflict and a no-op through the pull command (run in the test's process as the CLI runs it,
+// helpers/command.ts); a pull while another process holds the lock through the real CLI. A
+// large pull on the conversion threads (the real CLI: workers run compiled code) is
+// test/e2e/large-pull-on-worker-threads.test.ts.
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pull } from '../../../src/sync/pull/pull.js';
+import type { Config } from '../../../src/core/config.js';
+import type { Reporter } from '../../../src/cli/output/reporter.js';
+import { pullCommand } from '../../../src/cli/commands/pull.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/command.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
 
@@ -16,18 +23,20 @@ beforeAll(async () => {
   env = { CHANGELOG_BASE_URL: fx.emu.url, CHANGELOG_TOKEN: fx.token };
 });
 afterAll(async () => fx.close());
+/** `changelog-sync pull`. */
+const pullCmd = (config: Config, reporter: Reporter) => pullCommand(config, reporter);
 
-describe('pull through the CLI', () => {
+describe('pull as a user runs it', () => {
   it('exit 0, then exit 3 with the conflict named when a file changed on both sides; no-op writes only the request ledger', async () => {
     const { dir, cleanup } = await tempDir();
     try {
       const a = fx.store.insertEntry(fx.ws, { title: 'Webhooks v2', slug: 'webhooks-v2', publish_at: '2026-02-01', content: '<p>Signed payloads.</p>' });
-      const first = await runCli(['pull'], { cwd: dir, env });
+      const first = await runCommand(pullCmd, { cwd: dir, env });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toContain('+ entries/2026-02-01-webhooks-v2.md');
 
       const before = await snapshot(dir);
-      const again = await runCli(['--json', 'pull'], { cwd: dir, env });
+      const again = await runCommand(pullCmd, { cwd: dir, env, json: true });
       expect(again.code).toBe(0);
       expect((JSON.parse(again.stdout) as PullResult).writes).toEqual([]);
       expect(changedPaths(before, await snapshot(dir))).toEqual(['.changelog/budget.json']); // the requests made are counted against the day
@@ -35,7 +44,7 @@ describe('pull through the CLI', () => {
       const file = join(dir, 'content/entries/2026-02-01-webhooks-v2.md');
       await writeFile(file, (await readFile(file, 'utf8')).replace('Signed payloads.', 'Signed payloads (edited in a PR).'));
       fx.store.updateEntry(fx.ws, a.identifier, { content: '<p>Signed and retried payloads.</p>' });
-      const conflict = await runCli(['pull'], { cwd: dir, env });
+      const conflict = await runCommand(pullCmd, { cwd: dir, env });
       expect(conflict.code).toBe(3);
       expect(conflict.stdout).toContain(`! conflict: entries/2026-02-01-webhooks-v2.md was edited locally and changed remotely; local kept, remote version in .changelog/conflicts/${a.identifier}.md`);
       expect(await readFile(file, 'utf8')).toContain('(edited in a PR)');
@@ -62,36 +71,6 @@ describe('pull through the CLI', () => {
       holder.kill();
       fx.store.deleteEntry(fx.ws, fx.store.listEntries(fx.ws).find((e) => e.slug === 'locked-out')!.identifier);
       await cleanup();
-    }
-  });
-
-  it('a large pull converts on worker threads and writes exactly what an inline pull writes', async () => {
-    for (let i = 0; i < 260; i++) {
-      fx.store.insertEntry(fx.ws, {
-        title: `Release ${i}: "quoted" & <b>`,
-        slug: i % 50 === 0 ? 'same-slug' : `release-${i}`,
-        publish_at: '2026-03-01',
-        content: `<h2>Release ${i}</h2><p>Some <em>text</em> with <a href="https://example.com/${i}">a link</a>.</p><ul><li>one</li><li><input type="checkbox" checked> done</li></ul><pre><code class="language-js">const x = ${i};</code></pre><table><thead><tr><th>a</th></tr></thead><tbody><tr><td>${i}</td></tr></tbody></table>`,
-      });
-    }
-    const viaCli = await tempDir();
-    const inline = await tempDir();
-    try {
-      const r = await runCli(['--json', 'pull'], { cwd: viaCli.dir, env, timeoutMs: 120_000 });
-      expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as PullResult).created).toHaveLength(260);
-      expect((JSON.parse(r.stdout) as PullResult).threads).toBeGreaterThan(1); // the worker pool
-      await pull({ client: fx.client(), contentDir: join(inline.dir, 'content'), stateDir: join(inline.dir, '.changelog'), render: { threads: 0 } });
-      const names = (await readdir(join(inline.dir, 'content/entries'))).sort();
-      expect((await readdir(join(viaCli.dir, 'content/entries'))).sort()).toEqual(names);
-      expect(names.filter((n) => n.startsWith('2026-03-01-same-slug'))).toHaveLength(6);
-      for (const n of names) {
-        expect(await readFile(join(viaCli.dir, 'content/entries', n), 'utf8'), n).toBe(await readFile(join(inline.dir, 'content/entries', n), 'utf8'));
-      }
-      expect(await readFile(join(viaCli.dir, '.changelog/state.json'), 'utf8')).toBe(await readFile(join(inline.dir, '.changelog/state.json'), 'utf8'));
-    } finally {
-      await viaCli.cleanup();
-      await inline.cleanup();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Plain Eleventy over a project's .eleventy.js (the README's `npx @11ty/eleventy`): the
 // plugin, given no options, takes the project's configuration as every command does
-// (CHANGELOG_* over changelog.config.json over the defaults). Real Eleventy CLI, temp dirs.
+// (CHANGELOG_* over changelog.config.json over the defaults). The real Eleventy CLI as a child
+// process, over the compiled plugin (dist/), in temp dirs.
 import { execFile } from 'node:child_process';
 import { rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -8,9 +9,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
+import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
+import { useTempDir } from '../helpers/cli.js';
+import { dailyEntries, readSite, writeContent } from '../helpers/site-fixture.js';
 
 const ELEVENTY = join(createRequire(import.meta.url).resolve('@11ty/eleventy'), '../../cmd.cjs');
 
