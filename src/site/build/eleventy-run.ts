@@ -164,7 +164,7 @@ export const ISOLATE_THRESHOLD = 500;
  * cache was expected to leave few pages) still runs Eleventy on a new worker thread: it
  * loads Eleventy only then, with nothing to overlap, and gets a copy of the whole site data,
  * which a warm build of 10,000 entries rendering its 503 pages paid for in full (0.68x
- * plain Eleventy + Pagefind against 0.24x in this thread).
+ * plain Eleventy + Pagefind against 0.61x in this thread, on a quiet machine).
  */
 const LATE_THREAD_THRESHOLD = 2000;
 
