@@ -1,14 +1,15 @@
 /**
  * The worker threads changelog-sync starts, in one place: the piscina pool that converts
  * remote entries for a pull (`sync/pull/convert-pool.ts`), and the single threads of an
- * Eleventy run of a large mirror (`site/build/eleventy-run.ts`) and of writing the search
- * index (`site/search/search-index-files.ts`). This module decides whether threads can run at all (the
+ * Eleventy run of a large mirror (`site/build/eleventy-run.ts`), of writing the search
+ * index (`site/search/search-index-files.ts`) and of the page cache's pack jobs
+ * (`site/cache/page-pack.ts`). This module decides whether threads can run at all (the
  * compiled build), how many a pool gets, and how each is started.
  *
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 
 /**
@@ -89,4 +90,50 @@ export function startThread(script: URL, workerData: unknown, heapLimitMb?: numb
   });
   worker.stdout.resume();
   return worker;
+}
+
+/** What a one-task thread ({@link runTaskOnThread}) answers: its result, or the error that stopped it. */
+type TaskReply<Result> = { ok: true; result: Result } | { ok: false; message: string; code?: string };
+
+/**
+ * Runs `task` on a worker thread of its own, started for it and ended by it: `script` is a
+ * compiled module that calls {@link answerTask} with the function doing the work. For work of
+ * synchronous file calls (thousands of small files written one after the other are several
+ * times faster than a promise each), which the other core runs while this thread renders.
+ *
+ * @param script the URL of the compiled worker module.
+ * @param task its `workerData` (structured-cloned).
+ * @param what what the thread does, for the error when it ends without answering ("writing the search index into /x").
+ * @returns the task's result.
+ * @throws {Error} the task's error (its message, and its `code` when it had one), or the thread's own failure.
+ */
+export async function runTaskOnThread<Result>(script: URL, task: unknown, what: string): Promise<Result> {
+  const worker = startThread(script, task);
+  return new Promise<Result>((resolve, reject) => {
+    let replied = false;
+    worker.once('message', (reply: TaskReply<Result>) => {
+      replied = true;
+      if (reply.ok) resolve(reply.result);
+      else reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!replied) reject(new Error(`the thread ${what} ended (exit code ${code}) before it was done`));
+    });
+  });
+}
+
+/**
+ * In a worker module run by {@link runTaskOnThread}: runs `work` on the thread's task and
+ * posts its result, or its error's message and `code`.
+ */
+export function answerTask<Task, Result>(work: (task: Task) => Result): void {
+  let reply: TaskReply<Result>;
+  try {
+    reply = { ok: true, result: work(workerData as Task) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    reply = { ok: false, message: (err as Error).message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  parentPort?.postMessage(reply);
 }

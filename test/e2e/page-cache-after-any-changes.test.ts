@@ -5,13 +5,15 @@
 // bytes as one that renders every page. Over 50 builds of 45 entries; the page cache's other
 // cases are test/site/cache/page-cache.test.ts. Correctness only: speed is the benchmark's
 // (`npm run bench -- build`).
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { apply, change, differences, startingMirror, usePageCacheProject } from '../helpers/page-cache-project.js';
 
 describe('the page cache, through the real build', { timeout: 600_000 }, () => {
-  const { writeMirror, build, cacheDir } = usePageCacheProject();
+  const { dir, writeMirror, build, cacheDir, pack } = usePageCacheProject();
 
   it('after any sequence of changes, a build from the cache writes the bytes of a build that renders every page', async () => {
     await fc.assert(
@@ -56,5 +58,38 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
         ],
       },
     );
+  });
+
+  it('through the real CLI, whose pack jobs run on a thread: a warm build writes the bytes of a cold one; a damaged pack is not used', async () => {
+    let mirror = startingMirror();
+    await writeMirror(mirror);
+    let outputs = 0;
+    const cliBuild = async (env: Record<string, string>) => {
+      const out = join(dir(), `cli-out-${++outputs}`);
+      const r = await runCli(['--json', 'build'], { cwd: dir(), env: { CHANGELOG_SITE_URL: 'https://acme.github.io/changelog/', CHANGELOG_OUTPUT_DIR: out, ...env }, timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(0);
+      return { out, result: JSON.parse(r.stdout) as { cache?: { pages: { rendered: number; reused: number; note?: string } } } };
+    };
+    const cached = { CHANGELOG_BUILD_CACHE: cacheDir() };
+    await cliBuild(cached);
+    mirror = apply(mirror, { kind: 'new entry', date: 0, tags: ['Beta'] });
+    await writeMirror(mirror);
+    const warm = await cliBuild(cached);
+    expect(warm.result.cache?.pages).toMatchObject({ rendered: 6 });
+    expect(warm.result.cache?.pages.reused).toBeGreaterThan(40);
+    const cold = await cliBuild({});
+    // But for the search page, which names the index's bundles: a warm build's newest entries
+    // have a bundle of their own (src/site/search/search-bundles.ts).
+    const pagesDiffering = async (a: string, b: string) => (await differences(a, b)).filter((path) => path !== 'search/index.html');
+    expect(await pagesDiffering(cold.out, warm.out)).toEqual([]);
+    // The pack that warm build wrote is used whole by the next; one byte of it changed, none of it.
+    expect((await cliBuild(cached)).result.cache?.pages).toMatchObject({ rendered: 0 });
+    const bytes = await readFile(pack());
+    bytes.write('X', bytes.indexOf('The first paragraph of update 7.') + 4);
+    await writeFile(pack(), bytes);
+    const damaged = await cliBuild(cached);
+    expect(damaged.result.cache?.pages.reused).toBe(0);
+    expect(damaged.result.cache?.pages.note).toMatch(/checksum of a page does not match/);
+    expect(await pagesDiffering(cold.out, damaged.out)).toEqual([]);
   });
 });

@@ -3,16 +3,7 @@
  *
  * @module
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { writeIndexFiles, type IndexFilesReply, type IndexFilesTask } from './search-index-files.js';
+import { answerTask } from '../../core/threads.js';
+import { writeIndexFiles, type IndexFilesTask } from './search-index-files.js';
 
-const { dir, files } = workerData as IndexFilesTask;
-let reply: IndexFilesReply;
-try {
-  writeIndexFiles(dir, files);
-  reply = { ok: true };
-} catch (err) {
-  const code = (err as NodeJS.ErrnoException).code;
-  reply = { ok: false, message: (err as Error).message, ...(typeof code === 'string' ? { code } : {}) };
-}
-parentPort?.postMessage(reply);
+answerTask((task: IndexFilesTask) => writeIndexFiles(task.dir, task.files));

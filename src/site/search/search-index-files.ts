@@ -12,7 +12,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { COMPILED_BUILD, startThread } from '../../core/threads.js';
+import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** A file of a built index: its path relative to the index folder, and its bytes. */
 export interface IndexFile {
@@ -26,9 +26,6 @@ export interface IndexFilesTask {
   dir: string;
   files: readonly IndexFile[];
 }
-
-/** What the worker answers: nothing when done, or the error that stopped it. */
-export type IndexFilesReply = { ok: true } | { ok: false; message: string; code?: string };
 
 /**
  * Writes the files of an index into `dir`: a file already there with the same bytes is left
@@ -87,17 +84,5 @@ export function writeIndexFiles(dir: string, files: readonly IndexFile[]): void 
 export async function writeIndexFilesOffThread(dir: string, files: readonly IndexFile[]): Promise<void> {
   if (!COMPILED_BUILD) return writeIndexFiles(dir, files);
   const task: IndexFilesTask = { dir, files };
-  const worker = startThread(new URL('./search-index-files-worker.js', import.meta.url), task);
-  await new Promise<void>((resolve, reject) => {
-    let replied = false;
-    worker.once('message', (reply: IndexFilesReply) => {
-      replied = true;
-      if (reply.ok) resolve();
-      else reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (!replied) reject(new Error(`the thread writing the search index into ${dir} ended (exit code ${code}) before it was done`));
-    });
-  });
+  await runTaskOnThread<void>(new URL('./search-index-files-worker.js', import.meta.url), task, `writing the search index into ${dir}`);
 }
