@@ -135,6 +135,55 @@ export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   return file;
 }
 
+/**
+ * What a memo of parsed entry files keeps of one (entry-files.ts's {@link ParseMemo}): all of
+ * an {@link EntryFile} that its bytes decide, but for the text itself. Plain JSON.
+ */
+export interface ParsedEntry {
+  data: EntryFrontmatter;
+  extra: Record<string, unknown>;
+  /** Where the body starts in the text (the body is the rest of it). */
+  bodyAt: number;
+  notes?: string[];
+}
+
+/**
+ * What a memo keeps of a parsed file: undefined when JSON would not give it back exactly (a
+ * YAML date or a field named `__proto__` in the writer's own fields, or a body that is not
+ * the end of the text), so that such a file is parsed each time.
+ */
+export function parsedEntryOf(file: EntryFile): ParsedEntry | undefined {
+  const bodyAt = file.raw.length - file.body.length;
+  if (!file.raw.endsWith(file.body) || !isPlainJson(file.data) || !isPlainJson(file.extra)) return undefined;
+  return { data: file.data, extra: file.extra, bodyAt, ...(file.notes && { notes: file.notes }) };
+}
+
+/**
+ * The entry file `raw` from what a memo kept of it ({@link parsedEntryOf}), without parsing
+ * its YAML again: the memo is keyed by the SHA-256 of the same bytes.
+ *
+ * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8 or a NUL byte (a memo holds only
+ *   files that parsed, so only when it does not belong to these bytes).
+ */
+export function entryFromParsed(path: string, raw: string | Buffer, parsed: ParsedEntry): EntryFile {
+  const text = decodeUtf8(path, raw);
+  const extra = Object.assign(Object.create(null) as Record<string, unknown>, parsed.extra);
+  const file: EntryFile = { path, data: parsed.data, extra, body: text.slice(parsed.bodyAt), raw: text, hash: sha256(text) };
+  if (parsed.notes) file.notes = parsed.notes;
+  return file;
+}
+
+/** Whether JSON gives `value` back as it is: strings, finite numbers, booleans, null, arrays and plain objects of them, no key `__proto__`. */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.length === Object.keys(value).length && value.every(isPlainJson);
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.entries(value).every(([k, v]) => k !== '__proto__' && isPlainJson(v));
+}
+
 function decodeUtf8(path: string, raw: string | Buffer): string {
   let text: string;
   if (typeof raw === 'string') text = raw;

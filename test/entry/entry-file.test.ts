@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError, ValidationError } from '../../src/core/errors.js';
-import { entryFileName, parseEntryFile, slugify } from '../../src/entry/entry-file.js';
+import { entryFileName, entryFromParsed, parsedEntryOf, parseEntryFile, slugify } from '../../src/entry/entry-file.js';
 import { isRealDate } from '../../src/entry/frontmatter.js';
 import { addFrontmatterFields, serializeEntryFile } from '../../src/entry/frontmatter-writer.js';
 
@@ -50,6 +52,53 @@ describe('parseEntryFile', () => {
   it('refuses invalid UTF-8 and NUL bytes', () => {
     expect(() => parseEntryFile('u.md', Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]))).toThrow(/not valid UTF-8/);
     expect(() => parseEntryFile('n.md', '---\ntitle: a\u0000b\n---\n')).toThrow(/n\.md:2: contains a NUL byte/);
+  });
+});
+
+describe('parsedEntryOf and entryFromParsed (the entry memo)', () => {
+  // A frontmatter line of the writer's own: YAML scalars of every kind JSON has and some it
+  // has not (a date, a float's -0, .nan), and keys JSON reads another way (__proto__).
+  const scalar = fc.constantFrom('docs-team', '"quoted: yes"', '2026-11-22', '2026-11-22T10:00:00Z', '-0.0', '.nan', '.inf', '12', '1e3', 'null', '~', 'true', '[a, 1, {b: c}]', '{x: [1, 2]}', "'it''s'", '"\\u0000"');
+  const field = fc.tuple(fc.constantFrom('owner', '__proto__', 'constructor', 'toString', 'review', 'x-y', 'title', 'tags', 'slug', 'status'), scalar);
+  const body = fc.constantFrom('', '\nBody *text*.\n', '\n---\nnot frontmatter\n---\n', 'no blank line\n', '\r\nCRLF body\r\n');
+
+  it('gives back, through JSON, the entry file that parsing gives, for any frontmatter that parses', () => {
+    const seen = { kept: 0, notKept: 0 };
+    fc.assert(
+      fc.property(fc.uniqueArray(field, { selector: ([k]) => k, maxLength: 6 }), body, fc.boolean(), (fields, rest, bom) => {
+        const text = `${bom ? '\ufeff' : ''}---\ntitle: T\n${fields.filter(([k]) => k !== 'title').map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n${rest}`;
+        let parsed: ReturnType<typeof parseEntryFile>;
+        try {
+          parsed = parseEntryFile('e.md', text);
+        } catch {
+          return; // a file that does not parse is never kept
+        }
+        const kept = parsedEntryOf(parsed);
+        const values = [parsed.data, { ...parsed.extra }];
+        if (!kept) {
+          // Not kept only when JSON would not give it back (a date, -0, NaN, a key __proto__).
+          seen.notKept++;
+          expect(Object.keys(parsed.extra).includes('__proto__') || !isDeepStrictEqual(JSON.parse(JSON.stringify(values)), values)).toBe(true);
+          return;
+        }
+        seen.kept++;
+        const back = entryFromParsed('e.md', Buffer.from(text), JSON.parse(JSON.stringify(kept)) as typeof kept);
+        expect(back).toEqual(parsed);
+        expect(Object.getPrototypeOf(back.extra)).toBeNull();
+        expect(Object.keys(back.extra)).toEqual(Object.keys(parsed.extra));
+      }),
+      { numRuns: 400 },
+    );
+    // Both sides drawn often enough to mean something.
+    expect(seen.kept).toBeGreaterThan(50);
+    expect(seen.notKept).toBeGreaterThan(50);
+  });
+
+  it('keeps no file whose fields JSON would change', () => {
+    expect(parsedEntryOf(parseEntryFile('e.md', '---\ntitle: T\nowner: docs\n---\nb\n'))).toBeDefined();
+    expect(parsedEntryOf(parseEntryFile('e.md', '---\ntitle: T\nreviewed: 2026-11-22T10:00:00Z\n---\nb\n'))).toBeUndefined();
+    expect(parsedEntryOf(parseEntryFile('e.md', '---\ntitle: T\nscore: .nan\n---\nb\n'))).toBeUndefined();
+    expect(parsedEntryOf(parseEntryFile('e.md', '---\ntitle: T\n__proto__: x\n---\nb\n'))).toBeUndefined();
   });
 });
 

@@ -36,9 +36,9 @@ export interface BuildOptions {
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /**
-   * The build cache folder (build-cache.ts, page-cache.ts): bodies and pages rendered by an
-   * earlier build with the same fingerprint are taken from it, and this build's are written
-   * to it. Default: none (every body and page is rendered).
+   * The build cache folder (build-cache.ts, entry-memo.ts, page-cache.ts): bodies, entry
+   * files and pages rendered or parsed by an earlier build with the same fingerprint are
+   * taken from it, and this build's are written to it. Default: none (every body and page is rendered).
    */
   cacheDir?: string;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
@@ -83,9 +83,10 @@ export interface BuildResult {
    * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so;
    * and the entry, index and tag pages rendered and taken from its page cache, and why
    * its pages were not used, if so (page-cache.ts; with templates of the team's own,
-   * every page renders).
+   * every page renders); and the entry files parsed and taken from its entry memo
+   * (entry-memo.ts).
    */
-  cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string } };
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string }; files: { parsed: number; reused: number } };
   /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */
   search?: SearchSegments;
   /** Local images made responsive (images.ts): encoded now, reused from the build cache (image-store.ts), files under `/img/`. */

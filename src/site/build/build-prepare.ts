@@ -16,6 +16,7 @@ import { sitePathPrefix } from '../../core/site-url.js';
 import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
 import { listEntryFiles } from '../../entry/entry-files.js';
 import { buildFingerprint, openBodyCache, type BodyCache } from '../cache/build-cache.js';
+import { openEntryMemo, type EntryMemo } from '../cache/entry-memo.js';
 import { openPageCache, PAGE_PACK_FILE, type PageCache } from '../cache/page-cache.js';
 import { templateOfItsOwn } from '../cache/page-keys.js';
 import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
@@ -64,8 +65,8 @@ export interface PreparedBuild {
   heapLimitMb: number;
   /** The previous build's files, to prune after this one (build-output.ts); none once the output is emptied. */
   previous: Promise<string[]>;
-  /** With a build cache: the build's fingerprint and its bodies. */
-  cache?: { dir: string; fingerprint: string; bodies: BodyCache };
+  /** With a build cache: the build's fingerprint, its bodies and its parsed entry files. */
+  cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo };
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
   /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
@@ -175,7 +176,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
         filesUnder(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
     previous.catch(() => undefined); // awaited by the render stage
     const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
-    const cache = options.cacheDir && fingerprint ? { dir: options.cacheDir, fingerprint, bodies: await openBodyCache(options.cacheDir, fingerprint) } : undefined;
+    const cacheDir = options.cacheDir;
+    const cache = cacheDir && fingerprint ? await Promise.all([openBodyCache(cacheDir, fingerprint), openEntryMemo(cacheDir, fingerprint)]).then(([bodies, entries]) => ({ dir: cacheDir, fingerprint, bodies, entries })) : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
     const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));

@@ -56,13 +56,14 @@ export async function writeOutput(build: PreparedBuild, data: BuildData, rendere
   let saving = Promise.resolve();
   if (build.cache) {
     const { siteData, cached } = data;
-    const { bodies, dir } = build.cache;
+    const { bodies, entries, dir } = build.cache;
     const pages = cached
       ? { rendered: cached.plan.rendered, reused: cached.plan.reused.length, note: cached.pageCache.note }
       : { rendered: siteData.entries.length + siteData.indexPages.length + siteData.tagPages.length, reused: 0, note: `the page cache is not used with templates of the site's own (${build.ownTemplate}): every page was rendered` };
-    cache = { dir, hits: bodies.stats.hits, rendered: bodies.stats.misses, note: bodies.note, pages };
+    // The memo has the body cache's fingerprint: its note is news only when the bodies had none.
+    cache = { dir, hits: bodies.stats.hits, rendered: bodies.stats.misses, note: bodies.note ?? entries.note, pages, files: { parsed: entries.stats.misses, reused: entries.stats.hits } };
     const warn = (err: Error) => build.warnings.push(`the build cache could not be written to ${dir}: ${err.message} (the next build renders every entry)`);
-    saving = Promise.all([bodies.save().catch(warn), cached?.pageCache.save(options.outputDir, cached.plan.pages).catch(warn), build.imageStore.save().catch(warn)]).then(() => undefined);
+    saving = Promise.all([bodies.save().catch(warn), entries.save().catch(warn), cached?.pageCache.save(options.outputDir, cached.plan.pages).catch(warn), build.imageStore.save().catch(warn)]).then(() => undefined);
   }
   const ours = [...rendered.written.files, ...reused, ...imageFiles];
   await pruneOutput(options.outputDir, await build.previous, ours);

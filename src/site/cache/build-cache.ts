@@ -5,9 +5,9 @@
  * entry; a scheduled build of a large changelog finds almost every body unchanged.
  *
  * One file, `bodies.json` in the cache folder (default
- * `node_modules/.cache/changelog-sync/build/`, see docs/site.md#build-cache): a first line with
- * the cache's format, its fingerprint and the SHA-256 and length of the rest, then the
- * bodies as JSON, keyed by the SHA-256 of the body's Markdown. A body's HTML depends on its
+ * `node_modules/.cache/changelog-sync/build/`, see docs/site.md#build-cache; its format is
+ * cache-file.ts's: a first line with the cache's format, its fingerprint and the SHA-256 and
+ * length of the rest), then the bodies as JSON, keyed by the SHA-256 of the body's Markdown. A body's HTML depends on its
  * Markdown and on the renderer only; the fingerprint covers the renderer and everything else
  * that may shape the output: the tool's version and code (every compiled module, so a
  * changed renderer or highlighter is a new fingerprint), the installed versions of its
@@ -20,13 +20,13 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../../core/atomic-file.js';
 import { filesUnder } from '../build/file-list.js';
 import { sha256 } from '../../core/hash.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 
 /** The format of `bodies.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-build-cache/1';
@@ -140,24 +140,11 @@ export interface BodyCache {
 export async function openBodyCache(dir: string, fingerprint: string): Promise<BodyCache> {
   const file = join(dir, CACHE_FILE);
   let previous: Record<string, string> = {};
-  let note: string | undefined;
-  if (existsSync(file)) {
-    try {
-      const text = await readFile(file, 'utf8');
-      const newline = text.indexOf('\n');
-      const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };
-      const rest = newline < 0 ? '' : text.slice(newline + 1);
-      if (header.format !== FORMAT) note = 'it was written by another version of changelog-sync';
-      else if (header.length !== rest.length || header.sha256 !== sha256(rest)) note = 'it is corrupt or incomplete (its checksum does not match)';
-      else if (header.fingerprint !== fingerprint) note = 'it was made by another version of changelog-sync, other templates or other site options';
-      else {
-        const bodies = JSON.parse(rest) as unknown;
-        if (bodies && typeof bodies === 'object' && !Array.isArray(bodies) && Object.values(bodies).every((v) => typeof v === 'string')) previous = bodies as Record<string, string>;
-        else note = 'it is corrupt (not a map of rendered bodies)';
-      }
-    } catch (err) {
-      note = `it is corrupt or incomplete (${(err as Error).message})`;
-    }
+  const { value: bodies, note: unusable } = await readCacheFile(file, FORMAT, fingerprint);
+  let note = unusable;
+  if (bodies !== undefined) {
+    if (bodies && typeof bodies === 'object' && !Array.isArray(bodies) && Object.values(bodies).every((v) => typeof v === 'string')) previous = bodies as Record<string, string>;
+    else note = 'it is corrupt (not a map of rendered bodies)';
   }
   const current = new Map<string, string>();
   const stats = { hits: 0, misses: 0 };
@@ -179,10 +166,7 @@ export async function openBodyCache(dir: string, fingerprint: string): Promise<B
       current.set(sha256(markdown), html);
     },
     async save() {
-      const rest = JSON.stringify(Object.fromEntries(current));
-      const header = JSON.stringify({ format: FORMAT, fingerprint, sha256: sha256(rest), length: rest.length, bodies: current.size });
-      await mkdir(dir, { recursive: true });
-      await writeFileAtomic(file, `${header}\n${rest}`);
+      await writeCacheFile(file, FORMAT, fingerprint, Object.fromEntries(current), { bodies: current.size });
     },
   };
 }

@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_FILE } from '../../../src/site/cache/build-cache.js';
+import { ENTRY_MEMO_FILE } from '../../../src/site/cache/entry-memo.js';
 import { DEFAULT_CACHE_DIR, PACKAGE_ROOT } from '../../../src/core/config.js';
 import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';
 import { useTempDir, type CliResult } from '../../helpers/cli.js';
@@ -22,7 +23,7 @@ const SITE_URL = 'https://acme.github.io/changelog/';
 interface Built {
   code: number | null;
   stderr: string;
-  cache?: { dir: string; hits: number; rendered: number; note?: string; pages?: { rendered: number; reused: number; note?: string } };
+  cache?: { dir: string; hits: number; rendered: number; note?: string; pages?: { rendered: number; reused: number; note?: string }; files?: { parsed: number; reused: number } };
 }
 
 /** Every file of a built site, by path relative to it. */
@@ -158,5 +159,35 @@ describe('the build cache, through the build command', { timeout: 300_000 }, () 
     expect((await build()).cache?.note).toMatch(/corrupt/);
     // Each of those builds wrote a good cache again.
     expect((await build()).cache).toMatchObject({ hits: 7, rendered: 0 });
+  });
+
+  it('the entry memo: an unchanged file is not parsed again, a changed one is, a corrupt memo is ignored with a note', async () => {
+    await build();
+    const memoFile = join(dir, DEFAULT_CACHE_DIR, ENTRY_MEMO_FILE);
+    const warm = await build();
+    expect(warm.cache?.files).toEqual({ parsed: 0, reused: 7 });
+    const file = join(dir, 'content/entries/2026-03-15-code-pictures-and-links.md');
+    const before = await readFile(file, 'utf8');
+    // A changed title: that file is parsed again, and the page says the new title.
+    await writeFile(file, before.replace('title: Code, pictures and links', 'title: Code, pictures and more links'));
+    try {
+      const changed = await build();
+      expect(changed.cache?.files).toEqual({ parsed: 1, reused: 6 });
+      expect(await readFile(join(changed.out, 'entries/code-pictures-and-links/index.html'), 'utf8')).toContain('Code, pictures and more links');
+      expect(await differences((await build({ noCache: true })).out, changed.out)).toEqual([]);
+    } finally {
+      await writeFile(file, before);
+    }
+    // Corrupt (one title changed, the same length): never served; the bodies' cache still is.
+    await build();
+    const text = await readFile(memoFile, 'utf8');
+    expect(text).toContain('Update 3');
+    await writeFile(memoFile, text.replace('Update 3', 'Update 9'));
+    const flipped = await build();
+    expect(flipped.cache?.files).toEqual({ parsed: 7, reused: 0 });
+    expect(flipped.cache?.note).toMatch(/entry memo .* was not used: it is corrupt or incomplete \(its checksum does not match\)/);
+    expect(flipped.cache).toMatchObject({ hits: 7, rendered: 0 });
+    expect(await differences((await build({ noCache: true })).out, flipped.out)).toEqual([]);
+    expect((await build()).cache?.files).toEqual({ parsed: 0, reused: 7 });
   });
 });
