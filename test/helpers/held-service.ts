@@ -1,8 +1,12 @@
-// A stand-in for the service whose answers a test holds: for the tests of reads that are
-// cancelled while open or waiting out a backoff (service/reads.ts). Nothing here waits on
-// time: a held request stays open until the client closes it or the test answers it.
+// A stand-in for the service whose answers a test holds, and a watch on the reads a job sends:
+// for the tests of a job that stops on one read's failure while its sibling reads are still
+// open or waiting out a backoff (service/reads.ts; sync/sync-job.ts, sync/pull/pull.ts, the
+// pull and status commands). Nothing here waits on time: a held request stays open until the
+// client closes it or the test answers it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
+import { ChangelogClient } from '../../src/service/client.js';
 
 /** One request the service received. */
 export interface HeldRequest {
@@ -72,4 +76,96 @@ export async function startHeldService(route: (req: HeldRequest, service: HeldSe
 export function answer(req: HeldRequest, status: number, data: unknown = null): void {
   const body = status < 300 ? { success: true, version: '1.0', data } : { message: status === 401 ? 'Unauthenticated.' : 'Service Unavailable' };
   req.res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * The route of a service whose workspace read fails with 401 once the listing and the tags
+ * have arrived, and which holds those two open: a job stops on the workspace's failure while
+ * its sibling reads are in flight.
+ */
+function failWorkspaceHoldingSiblings(req: HeldRequest, service: HeldService): void {
+  if (req.path !== '/api/workspace') return;
+  void Promise.all([service.arrived('/api/entries'), service.arrived('/api/tags')]).then(() => answer(req, 401));
+}
+
+/** The three reads a job starts with (`service/reads.ts`). */
+const READS = ['getWorkspace', 'listEntries', 'listTags'] as const;
+
+/** A read a watched client sent. */
+export interface WatchedRead {
+  name: (typeof READS)[number];
+  /** True once its promise settled (set as it settles, before anything that awaited it resumes). */
+  settled: boolean;
+}
+
+/**
+ * Watches the reads of every {@link ChangelogClient} (its prototype's `getWorkspace`,
+ * `listEntries`, `listTags`, which still run): which were sent, and which have settled. A
+ * read that has settled sends, books and writes nothing more. Restore with `restore()`
+ * (or vitest's `restoreAllMocks`).
+ */
+export function watchReads(): { reads: WatchedRead[]; pending(): string[]; restore(): void } {
+  const reads: WatchedRead[] = [];
+  const spies = READS.map((name) => {
+    const original = Object.getOwnPropertyDescriptor(ChangelogClient.prototype, name)!.value as (this: ChangelogClient, ...args: unknown[]) => Promise<unknown>;
+    return vi.spyOn(ChangelogClient.prototype, name).mockImplementation(function (this: ChangelogClient, ...args: unknown[]) {
+      const read: WatchedRead = { name, settled: false };
+      reads.push(read);
+      const sent = original.apply(this, args);
+      sent.then(
+        () => (read.settled = true),
+        () => (read.settled = true),
+      );
+      return sent as never;
+    });
+  });
+  return {
+    reads,
+    pending: () => reads.filter((r) => !r.settled).map((r) => r.name),
+    restore: () => spies.forEach((s) => s.mockRestore()),
+  };
+}
+
+/** What a job did against {@link failWorkspaceHoldingSiblings} ({@link runStoppedByWorkspace}). */
+export interface StoppedJob<T> {
+  /** How the job settled. */
+  outcome: PromiseSettledResult<T>;
+  /** The reads it sent, by name, sorted. */
+  sent: string[];
+  /** The reads it sent that had not settled when it settled: each could still book a request and write the ledger. */
+  pending: string[];
+  /**
+   * Resolves once the service saw the listing and the tags requests closed, with whether each
+   * was answered (call it once `pending` is empty: an open request never closes by itself).
+   */
+  siblingsAnswered(): Promise<boolean[]>;
+  /** The service; the test closes it. */
+  service: HeldService;
+}
+
+/**
+ * Runs `job` against a service that fails the workspace read with 401 and holds the listing
+ * and the tags ({@link failWorkspaceHoldingSiblings}), watching the reads it sends.
+ * @param job given the service's root URL.
+ */
+export async function runStoppedByWorkspace<T>(job: (url: string) => Promise<T>): Promise<StoppedJob<T>> {
+  const service = await startHeldService(failWorkspaceHoldingSiblings);
+  const watch = watchReads();
+  try {
+    const [outcome] = await Promise.allSettled([job(service.url)]);
+    const pending = watch.pending();
+    const siblings = service.requests.filter((r) => r.path !== '/api/workspace');
+    return {
+      outcome,
+      sent: watch.reads.map((r) => r.name).sort(),
+      pending,
+      siblingsAnswered: async () => {
+        await Promise.all(siblings.map((r) => r.closed));
+        return siblings.map((r) => r.answered());
+      },
+      service,
+    };
+  } finally {
+    watch.restore();
+  }
 }
