@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
 import { ChangelogClient } from '../../src/service/client.js';
+import type { RateBudget } from '../../src/service/rate-budget.js';
 
 /** One request the service received. */
 export interface HeldRequest {
@@ -94,6 +95,8 @@ const READS = ['getWorkspace', 'listEntries', 'listTags'] as const;
 /** A read a watched client sent. */
 export interface WatchedRead {
   name: (typeof READS)[number];
+  /** The client that sent it. */
+  client: ChangelogClient;
   /** True once its promise settled (set as it settles, before anything that awaited it resumes). */
   settled: boolean;
 }
@@ -109,7 +112,7 @@ export function watchReads(): { reads: WatchedRead[]; pending(): string[]; resto
   const spies = READS.map((name) => {
     const original = Object.getOwnPropertyDescriptor(ChangelogClient.prototype, name)!.value as (this: ChangelogClient, ...args: unknown[]) => Promise<unknown>;
     return vi.spyOn(ChangelogClient.prototype, name).mockImplementation(function (this: ChangelogClient, ...args: unknown[]) {
-      const read: WatchedRead = { name, settled: false };
+      const read: WatchedRead = { name, client: this, settled: false };
       reads.push(read);
       const sent = original.apply(this, args);
       sent.then(
@@ -130,40 +133,51 @@ export function watchReads(): { reads: WatchedRead[]; pending(): string[]; resto
 export interface StoppedJob<T> {
   /** How the job settled. */
   outcome: PromiseSettledResult<T>;
-  /** The reads it sent, by name, sorted. */
-  sent: string[];
-  /** The reads it sent that had not settled when it settled: each could still book a request and write the ledger. */
-  pending: string[];
+  /**
+   * As the job settled: the reads it had sent (by name, sorted); those not settled yet (each
+   * could still book a request and write the ledger); and, in the budgets of the clients that
+   * sent them, the slots in flight and the requests booked.
+   */
+  ended: { sent: string[]; pending: string[]; inFlight: number; booked: number };
   /**
    * Resolves once the service saw the listing and the tags requests closed, with whether each
-   * was answered (call it once `pending` is empty: an open request never closes by itself).
+   * was answered (call it once `ended.pending` is empty: an open request never closes by itself).
    */
   siblingsAnswered(): Promise<boolean[]>;
-  /** The service; the test closes it. */
-  service: HeldService;
+  /** Closes the client made for the job and the service (once: a second call waits for the first). */
+  close(): Promise<void>;
 }
 
 /**
  * Runs `job` against a service that fails the workspace read with 401 and holds the listing
  * and the tags ({@link failWorkspaceHoldingSiblings}), watching the reads it sends.
- * @param job given the service's root URL.
+ * @param job given a client of the service (its budget `options.budget`, else a fresh one) and
+ *   the service's root URL (for a command, which makes its own client).
  */
-export async function runStoppedByWorkspace<T>(job: (url: string) => Promise<T>): Promise<StoppedJob<T>> {
+export async function runStoppedByWorkspace<T>(job: (client: ChangelogClient, url: string) => Promise<T>, options: { budget?: RateBudget } = {}): Promise<StoppedJob<T>> {
   const service = await startHeldService(failWorkspaceHoldingSiblings);
+  const client = new ChangelogClient({ baseUrl: service.url, token: 't', ...options });
   const watch = watchReads();
+  let closed: Promise<void> | undefined;
   try {
-    const [outcome] = await Promise.allSettled([job(service.url)]);
-    const pending = watch.pending();
+    const [outcome] = await Promise.allSettled([job(client, service.url)]);
+    const budgets = new Set(watch.reads.map((r) => r.client.budget));
+    const sum = (of: (b: RateBudget) => number) => [...budgets].reduce((n, b) => n + of(b), 0);
+    const ended = { sent: watch.reads.map((r) => r.name).sort(), pending: watch.pending(), inFlight: sum((b) => b.inFlight), booked: sum((b) => b.sent) };
     const siblings = service.requests.filter((r) => r.path !== '/api/workspace');
     return {
       outcome,
-      sent: watch.reads.map((r) => r.name).sort(),
-      pending,
+      ended,
       siblingsAnswered: async () => {
         await Promise.all(siblings.map((r) => r.closed));
         return siblings.map((r) => r.answered());
       },
-      service,
+      close: () =>
+        (closed ??= (async () => {
+          // The service first: a request still held (a failing test) would keep the client's close waiting.
+          await service.close();
+          await client.close();
+        })()),
     };
   } finally {
     watch.restore();

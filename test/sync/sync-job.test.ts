@@ -10,13 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { syncWorkspace } from '../../src/sync/sync-job.js';
-import { ChangelogClient } from '../../src/service/client.js';
 import { openBudgetLedger } from '../../src/sync/store/budget-ledger.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
 import { useMirror } from '../helpers/mirror.js';
 import { writeEntry } from '../helpers/entries.js';
-import { runStoppedByWorkspace, type HeldService } from '../helpers/held-service.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -93,22 +92,15 @@ describe('syncWorkspace', () => {
 });
 
 describe('a sync stopped by a failed read', () => {
-  let service: HeldService | undefined;
-  afterEach(async () => service?.close());
+  let run: StoppedJob<unknown> | undefined;
+  afterEach(async () => run?.close());
 
   it('rejects only once the listing and the tags in flight are closed: none open, nothing booked or written after', async () => {
     const ledger = await openBudgetLedger({ stateDir, windowMs: 60_000 });
-    let client!: ChangelogClient;
-    const run = await runStoppedByWorkspace((url) => {
-      client = new ChangelogClient({ baseUrl: url, token: 't', budget: ledger.budget });
-      return syncWorkspace({ client, contentDir, stateDir, push: { lease: false } });
-    });
-    service = run.service;
+    run = await runStoppedByWorkspace((client) => syncWorkspace({ client, contentDir, stateDir, push: { lease: false } }), { budget: ledger.budget });
     expect(run.outcome).toMatchObject({ status: 'rejected', reason: { code: 'E_AUTH' } });
     // Every read the job sent had settled when it rejected: none can book a slot or write the ledger later.
-    expect(run.sent).toEqual(['getWorkspace', 'listEntries', 'listTags']);
-    expect(run.pending).toEqual([]);
-    expect(client.budget.inFlight).toBe(0);
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
     // The service sees the two held requests closed by the client, never answered.
     expect(await run.siblingsAnswered()).toEqual([false, false]);
     // The ledger on disk counts the three requests; the final save, last, changes nothing.
@@ -117,7 +109,6 @@ describe('a sync stopped by a failed read', () => {
     expect((JSON.parse(written) as { ledger: Array<[number, number]> }).ledger.reduce((n, [, c]) => n + c, 0)).toBe(3);
     await ledger.save();
     expect(await readFile(budget, 'utf8')).toBe(written);
-    expect(client.budget.sent).toBe(3);
-    await client.close();
+    expect(ledger.budget.sent).toBe(3);
   });
 });

@@ -13,7 +13,7 @@ import { tempDir, useTempDir } from '../../helpers/cli.js';
 import { runCommand, type CommandOptions } from '../../helpers/command.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
-import { runStoppedByWorkspace, type HeldService } from '../../helpers/held-service.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -191,15 +191,13 @@ describe('check', () => {
 describe('status stopped by a failed workspace read', () => {
   let d = '';
   useTempDir((made) => (d = made), { each: true });
-  let service: HeldService | undefined;
-  afterEach(async () => service?.close());
+  let run: StoppedJob<unknown> | undefined;
+  afterEach(async () => run?.close());
 
   it('returns once the listing and the tags in flight are closed: budget.json is not written after (its folder is removed at once)', async () => {
-    const run = await runStoppedByWorkspace((url) => status({ cwd: d, env: { CHANGELOG_BASE_URL: url, CHANGELOG_TOKEN: 't' } }));
-    service = run.service;
+    run = await runStoppedByWorkspace((_, url) => status({ cwd: d, env: { CHANGELOG_BASE_URL: url, CHANGELOG_TOKEN: 't' } }));
     expect(run.outcome).toMatchObject({ status: 'fulfilled', value: { code: 1 } });
-    expect(run.sent).toEqual(['getWorkspace', 'listEntries', 'listTags']);
-    expect(run.pending).toEqual([]);
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
     expect(await run.siblingsAnswered()).toEqual([false, false]);
     const ledger = JSON.parse(await readFile(join(d, '.changelog/budget.json'), 'utf8')) as { ledger: Array<[number, number]> };
     expect(ledger.ledger.reduce((n, [, c]) => n + c, 0)).toBe(3);

@@ -5,30 +5,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pullWithProgress } from '../../../src/cli/reports/pull-report.js';
 import { loadConfig } from '../../../src/core/config.js';
-import { ChangelogClient } from '../../../src/service/client.js';
 import { useTempDir } from '../../helpers/cli.js';
-import { runStoppedByWorkspace, type HeldService } from '../../helpers/held-service.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/held-service.js';
 import { captureReporter } from '../../helpers/reporter.js';
 
 describe('pullWithProgress stopped by a failed workspace read', () => {
   let dir = '';
   useTempDir((d) => (dir = d));
-  let service: HeldService | undefined;
-  afterEach(async () => service?.close());
+  let run: StoppedJob<unknown> | undefined;
+  afterEach(async () => run?.close());
 
   it('rejects once the listing and the tags in flight are closed, never answered', async () => {
-    let client!: ChangelogClient;
-    const run = await runStoppedByWorkspace((url) => {
-      client = new ChangelogClient({ baseUrl: url, token: 't' });
-      return pullWithProgress(client, loadConfig(dir, { CHANGELOG_BASE_URL: url, CHANGELOG_TOKEN: 't' }), captureReporter().reporter);
-    });
-    service = run.service;
+    const config = (url: string) => loadConfig(dir, { CHANGELOG_BASE_URL: url, CHANGELOG_TOKEN: 't' });
+    run = await runStoppedByWorkspace((client, url) => pullWithProgress(client, config(url), captureReporter().reporter));
     expect(run.outcome).toMatchObject({ status: 'rejected', reason: { code: 'E_AUTH' } });
-    expect(run.sent).toEqual(['getWorkspace', 'listEntries', 'listTags']);
-    expect(run.pending).toEqual([]);
-    expect(client.budget.inFlight).toBe(0);
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
     expect(await run.siblingsAnswered()).toEqual([false, false]);
-    expect(client.budget.sent).toBe(3);
-    await client.close();
   });
 });

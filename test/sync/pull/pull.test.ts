@@ -17,7 +17,7 @@ import type { EmulatorEntry } from '../../../src/emulator/store.js';
 import { ageFiles, changedPaths, snapshot } from '../../helpers/snapshot.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
 import { useMirror } from '../../helpers/mirror.js';
-import { runStoppedByWorkspace, startHeldService, watchReads, type HeldService } from '../../helpers/held-service.js';
+import { runStoppedByWorkspace, startHeldService, watchReads, type HeldService, type StoppedJob } from '../../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -314,20 +314,18 @@ describe('workspace binding', () => {
 });
 
 describe('a pull that stops early', () => {
+  let run: StoppedJob<unknown> | undefined;
   let service: HeldService | undefined;
-  afterEach(async () => service?.close());
+  afterEach(async () => {
+    await run?.close();
+    await service?.close();
+  });
 
   it('on a failed workspace read: rejects once the listing and the tags in flight are closed', async () => {
-    let client!: ChangelogClient;
-    const run = await runStoppedByWorkspace((url) => pull({ client: (client = new ChangelogClient({ baseUrl: url, token: 't' })), contentDir, stateDir }));
-    service = run.service;
+    run = await runStoppedByWorkspace((client) => pull({ client, contentDir, stateDir }));
     expect(run.outcome).toMatchObject({ status: 'rejected', reason: { code: 'E_AUTH' } });
-    expect(run.sent).toHaveLength(3);
-    expect(run.pending).toEqual([]);
-    expect(client.budget.inFlight).toBe(0);
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
     expect(await run.siblingsAnswered()).toEqual([false, false]);
-    expect(client.budget.sent).toBe(3);
-    await client.close();
   });
 
   it('refused by the lock: its reads, sent before, are closed when it rejects', async () => {
