@@ -98,6 +98,14 @@ interface SendOptions {
   query?: Query | undefined;
   /** See {@link Exchange.beforeSend}. */
   beforeSend?: (() => Promise<void>) | undefined;
+  /** Cancels the request and its retries (see {@link Exchange.signal}, {@link withRetries}). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Options of a read that a job may cancel (`reads.ts`). */
+export interface ReadOptions {
+  /** Once aborted, the read stops: no retry, no slot booked, the request in flight closed; it rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -175,10 +183,10 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes of `http-errors.ts`
    *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits").
+   *   budget ("Limits"); `options.signal`'s reason once it aborted.
    */
-  async getWorkspace(): Promise<Workspace> {
-    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace'));
+  async getWorkspace(options: ReadOptions = {}): Promise<Workspace> {
+    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace', undefined, undefined, options.signal));
   }
 
   /**
@@ -187,10 +195,10 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes of `http-errors.ts`
    *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits").
+   *   budget ("Limits"); `options.signal`'s reason once it aborted.
    */
-  async listEntries(options: { limit?: number } = {}): Promise<RemoteEntry[]> {
-    return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }));
+  async listEntries(options: { limit?: number } & ReadOptions = {}): Promise<RemoteEntry[]> {
+    return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }, undefined, options.signal));
   }
 
   /**
@@ -245,10 +253,10 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes of `http-errors.ts`
    *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
    *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits").
+   *   budget ("Limits"); `options.signal`'s reason once it aborted.
    */
-  async listTags(): Promise<Tag[]> {
-    return this.parseList(tagSchema, await this.data('GET', '/api/tags'));
+  async listTags(options: ReadOptions = {}): Promise<Tag[]> {
+    return this.parseList(tagSchema, await this.data('GET', '/api/tags', undefined, undefined, options.signal));
   }
 
   /**
@@ -293,8 +301,8 @@ export class ChangelogClient {
   // --- envelope and shapes ---------------------------------------------------------
 
   /** The envelope's `data` of an authenticated request. */
-  private async data(method: Method, path: string, query?: Query, body?: unknown): Promise<Reply> {
-    const res = await this.send({ method, path, auth: true, query, body });
+  private async data(method: Method, path: string, query?: Query, body?: unknown, signal?: AbortSignal): Promise<Reply> {
+    const res = await this.send({ method, path, auth: true, query, body, signal });
     return { data: this.unwrap(res, method), where: `${method} ${res.url}: ${res.status}` };
   }
 
@@ -361,8 +369,8 @@ export class ChangelogClient {
         hint: 'set CHANGELOG_TOKEN to a workspace access token (workspace settings), or unset CHANGELOG_BASE_URL to use the built-in emulator',
       });
     }
-    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend };
-    return withRetries(options.method, this.retry, () => exchange(this.transport, ex));
+    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend, signal: options.signal };
+    return withRetries(options.method, this.retry, () => exchange(this.transport, ex), options.signal);
   }
 }
 

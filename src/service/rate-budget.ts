@@ -32,6 +32,7 @@
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { abortable } from '../core/abortable.js';
 import { RateLimitedError } from '../core/errors.js';
 import { MAX_RATE_LIMIT } from './rate-headers.js';
 import { RateStrikes } from './rate-strikes.js';
@@ -194,14 +195,14 @@ export class RateBudget {
    *   the next run instead. Such an error has no `status`
    *   (docs/service-interface.md#limits; docs/sync.md#rate-limits).
    * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
+   * @param signal once aborted, no slot is booked: a wait for one stops, and a turn queued
+   *   behind other callers' throws when it comes (theirs end first).
+   * @throws `signal.reason` when `signal` aborted before a slot was booked.
    */
-  acquire(): Promise<Slot> {
-    const turn = this.queue.then(() => this.waitForSlot());
+  acquire(signal?: AbortSignal): Promise<Slot> {
+    const turn = this.queue.then(() => this.waitForSlot(signal));
     // A failed turn must not poison the queue for later callers.
-    this.queue = turn.then(
-      () => undefined,
-      () => undefined,
-    );
+    this.queue = turn.then(() => undefined, () => undefined);
     // Persisting happens outside the queue, so that concurrent callers share writes.
     return turn.then(async (slot) => {
       try {
@@ -235,8 +236,10 @@ export class RateBudget {
     this.window.sort((a, b) => key(a) - key(b));
   }
 
-  private async waitForSlot(): Promise<Slot> {
+  /** @throws `signal.reason` once it aborted: checked on every pass, so never after booking. */
+  private async waitForSlot(signal: AbortSignal | undefined): Promise<Slot> {
     for (;;) {
+      signal?.throwIfAborted();
       if (this.dayRefusal) throw this.dayRefusal;
       if (this.dayRemaining() <= 0) {
         throw new RateLimitedError(
@@ -253,14 +256,14 @@ export class RateBudget {
             hint: 'the workspace has likely spent its daily requests; the remaining work is deferred to the next run',
           });
         }
-        await this.sleep(wait);
+        await abortable(this.sleep(wait), signal);
         continue;
       }
       this.pruneWindow();
       if (this.used() < this.limit) return this.book(now);
       const oldest = this.window[0]!;
-      if (oldest.settled) await this.sleep(Math.max(1, oldest.t + this.windowMs - now));
-      else await new Promise<void>((resolve) => this.settleWaiters.push(resolve)); // every slot is in flight
+      if (oldest.settled) await abortable(this.sleep(Math.max(1, oldest.t + this.windowMs - now)), signal);
+      else await abortable(new Promise<void>((resolve) => this.settleWaiters.push(resolve)), signal); // every slot is in flight
     }
   }
 

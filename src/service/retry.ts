@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { abortable } from '../core/abortable.js';
 import { NetworkError, RateLimitedError, ServiceError } from '../core/errors.js';
 import type { Method } from './transport.js';
 
@@ -29,16 +30,21 @@ export interface RetryPolicy {
 /**
  * Runs `attempt` until it succeeds or the policy gives up.
  *
+ * @param signal once aborted, no attempt starts and no backoff is waited out (the attempt in
+ *   flight is the caller's to stop: `transport.ts` passes the signal to the request).
  * @throws the last attempt's error: anything but a 429 or a GET's transient failure at
  *   once, those once their retries are spent.
+ * @throws `signal.reason` once `signal` aborted, whatever the attempt in flight threw.
  */
-export async function withRetries<T>(method: Method, policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
+export async function withRetries<T>(method: Method, policy: RetryPolicy, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   let transientTries = 0;
   let rateLimitedTries = 0;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       return await attempt();
     } catch (err) {
+      signal?.throwIfAborted();
       if (err instanceof RateLimitedError && err.status === 429 && rateLimitedTries < policy.rateLimitRetries) {
         rateLimitedTries++;
         continue; // the budget already blocks until Retry-After
@@ -47,7 +53,7 @@ export async function withRetries<T>(method: Method, policy: RetryPolicy, attemp
       if (method === 'GET' && transient && transientTries < policy.getRetries) {
         const delay = policy.backoffMs * 2 ** transientTries * (0.5 + Math.random() / 2);
         transientTries++;
-        await policy.sleep(delay);
+        await abortable(policy.sleep(delay), signal);
         continue;
       }
       throw err;

@@ -54,6 +54,11 @@ export interface Exchange {
    * is thrown.
    */
   beforeSend?: (() => Promise<void>) | undefined;
+  /**
+   * Cancels the exchange: a wait for the budget stops without booking a slot, and a request
+   * sent is aborted (its connection closed), its body too.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** A 2xx response. */
@@ -74,11 +79,13 @@ const MAX_RESPONSE_SETTING = '`maxResponseMb` in changelog.config.json or CHANGE
  *   docs/service-interface.md#errors); `E_NETWORK` when no response came or its body was cut off;
  *   `E_RESPONSE_TOO_LARGE` past `maxResponseBytes`; `E_RATE_LIMITED` from the budget
  *   (its daily limit, or a 429 asking for hours: spec "Limits").
+ * @throws `ex.signal`'s reason when it aborted before a slot was booked; after, the abort
+ *   of the request is `E_NETWORK` (no response).
  */
 export async function exchange(transport: Transport, ex: Exchange): Promise<RawResponse> {
   const { method, url } = ex;
   const { budget } = transport;
-  const slot = await budget.acquire();
+  const slot = await budget.acquire(ex.signal);
   if (ex.beforeSend) {
     try {
       await ex.beforeSend();
@@ -105,7 +112,7 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
       bodyTimeout: transport.timeoutMs,
       // undici's own timeouts run on a coarse (about one second) timer; push reasons
       // about how long a request can last, so the whole exchange is also cut exactly.
-      signal: AbortSignal.timeout(transport.timeoutMs),
+      signal: ex.signal ? AbortSignal.any([AbortSignal.timeout(transport.timeoutMs), ex.signal]) : AbortSignal.timeout(transport.timeoutMs),
     });
   } catch (cause) {
     budget.settle(slot);

@@ -14,7 +14,7 @@
 import { failpoint } from '../core/failpoint.js';
 import { assertInsideProject, type ProjectPaths } from '../core/project-path.js';
 import type { ChangelogClient } from '../service/client.js';
-import { startServiceReads } from '../service/reads.js';
+import { startServiceReads, type ServiceReads } from '../service/reads.js';
 import type { PullOptions, PullResult } from './pull/pull-run.js';
 import type { PushOptions, PushResult } from './push/push-run.js';
 import { acquireLock } from './store/lock.js';
@@ -50,6 +50,7 @@ export interface SyncResult {
  * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (with `project`), `E_LOCKED` when another
  *   process holds the content directory, and whatever the pull throws (nothing pushed
  *   then) or the push throws (see `push/push.ts`: a stopped push carries its result).
+ *   Whatever it throws, its reads have ended by then: none is still open or books a request.
  */
 export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
   const { client, contentDir, stateDir, dryRun = false } = options;
@@ -58,9 +59,10 @@ export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
   // of this directory can create an entry (a dry run sends nothing, and takes none).
   const lock = dryRun ? undefined : await acquireLock(stateDir, 'sync');
   let result: SyncResult;
+  let reads: ServiceReads | undefined;
   try {
     // The reads go out before the stages' modules load: loading them overlaps the wait.
-    const reads = startServiceReads(client);
+    reads = startServiceReads(client);
     const [{ pullLoaded }, { pushHolding }, state] = await Promise.all([import('./pull/pull.js'), import('./push/push.js'), loadState(stateDir)]);
     // A dry-run pull books into the state without saving it: the push plans from the state on disk.
     const pushState = dryRun ? structuredClone(state) : state;
@@ -70,6 +72,8 @@ export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
     const pushed = await pushHolding({ ...options.push, client, contentDir, stateDir, dryRun }, lock, { remote: await reads.entries, state: pushState });
     result = { pull: pulled, push: pushed };
   } finally {
+    // A job stopped by one read's failure closes the others before it returns (reads.ts).
+    await reads?.cancel();
     await lock?.release();
   }
   if (!dryRun) failpoint('sync:after-push');

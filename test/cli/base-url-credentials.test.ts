@@ -6,56 +6,32 @@
 // test/e2e/base-url-credentials-every-command.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { loadSeed } from '../../src/emulator/seed.js';
+import { describe, expect, it, vi } from 'vitest';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
+import { expectNoCredentials, PASSWORD, USER, useCredentialsUrl } from '../helpers/credentials-url.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const USER = 'alice-the-user';
-const PASSWORD = 'hunter2-secret';
-
-let emu: RunningEmulator;
-let dir: string;
-let cleanup: () => Promise<void>;
-let withCredentials: string;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
-  ({ dir, cleanup } = await tempDir());
-  const u = new URL(emu.url);
-  u.username = USER;
-  u.password = PASSWORD;
-  withCredentials = u.href;
-});
-afterAll(async () => {
-  await emu.close();
-  await cleanup();
-});
-
-const expectNoCredentials = (text: string) => {
-  expect(text).not.toContain(PASSWORD);
-  expect(text).not.toContain(USER);
-};
+/** The demo workspace's emulator, and its URL with credentials. */
+const service = useCredentialsUrl();
 
 describe('a base URL with credentials', () => {
   it('in `latest --base-url` is refused the same way, and nothing is sent', async () => {
-    const before = emu.log.length;
-    const r = await runCli(['--verbose', 'latest', '00000000-0000-4000-8000-000000000000', '--base-url', withCredentials], { cwd: dir });
+    const before = service.emu.log.length;
+    const r = await runCli(['--verbose', 'latest', '00000000-0000-4000-8000-000000000000', '--base-url', service.withCredentials], { cwd: service.dir });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: --base-url contains credentials');
     expectNoCredentials(r.stdout + r.stderr);
-    expect(emu.log).toHaveLength(before);
+    expect(service.emu.log).toHaveLength(before);
   });
 
   it('in changelog.config.json is refused too, even when the environment overrides it', async () => {
-    const project = join(dir, 'file-config');
+    const project = join(service.dir, 'file-config');
     await mkdir(project, { recursive: true });
-    await writeFile(join(project, 'changelog.config.json'), JSON.stringify({ baseUrl: withCredentials }));
-    for (const extra of [{}, { CHANGELOG_BASE_URL: emu.url }]) {
+    await writeFile(join(project, 'changelog.config.json'), JSON.stringify({ baseUrl: service.withCredentials }));
+    for (const extra of [{}, { CHANGELOG_BASE_URL: service.emu.url }]) {
       const r = await runCli(['build'], { cwd: project, env: extra });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('error E_CONFIG: changelog.config.json: baseUrl contains credentials');
@@ -66,7 +42,7 @@ describe('a base URL with credentials', () => {
 
   it('that is not a URL at all is refused without being shown', async () => {
     const broken = `http://${USER}:${PASSWORD}@127.0.0.1:99999999/`;
-    const r = await runCli(['pull', '--verbose'], { cwd: dir, env: { CHANGELOG_BASE_URL: broken, CHANGELOG_TOKEN: 'x-token' } });
+    const r = await runCli(['pull', '--verbose'], { cwd: service.dir, env: { CHANGELOG_BASE_URL: broken, CHANGELOG_TOKEN: 'x-token' } });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('error E_CONFIG: CHANGELOG_BASE_URL is not a URL (the value is not shown: it may hold a secret)');
     expectNoCredentials(r.stdout + r.stderr);
@@ -75,15 +51,14 @@ describe('a base URL with credentials', () => {
 
 describe('a base URL without credentials', () => {
   it('is printed in "Pulling from" and --verbose lines, and the build links back to it', async () => {
-    const project = join(dir, 'plain');
+    const project = join(service.dir, 'plain');
     await mkdir(project, { recursive: true });
-    const token = (await loadSeed('demo')).workspaces[0]!.tokens[0]!;
     // The sync command in the test's process, as the CLI runs it (helpers/command.ts).
-    const r = await runCommand((config, reporter) => syncCommand(config, reporter), { cwd: project, env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: token }, verbose: true });
+    const r = await runCommand((config, reporter) => syncCommand(config, reporter), { cwd: project, env: { CHANGELOG_BASE_URL: service.emu.url, CHANGELOG_TOKEN: service.token }, verbose: true });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(emu.url.replace(/\/$/, ''));
+    expect(r.stderr).toContain(service.emu.url.replace(/\/$/, ''));
     expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/entries/);
     // The demo workspace shows the backlink: the hosted page under the base URL.
-    expect(await readFile(join(project, '_site/index.html'), 'utf8')).toMatch(new RegExp(`class="backlink"><a href="${emu.url.replace(/\/$/, '').replace(/[.]/g, '\\.')}/`));
+    expect(await readFile(join(project, '_site/index.html'), 'utf8')).toMatch(new RegExp(`class="backlink"><a href="${service.emu.url.replace(/\/$/, '').replace(/[.]/g, '\\.')}/`));
   });
 });

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import type { EmulatorStore } from '../../src/emulator/store.js';
 import type { Config } from '../../src/core/config.js';
 import type { Reporter } from '../../src/cli/output/reporter.js';
 import { buildCommand } from '../../src/cli/commands/build.js';
@@ -16,42 +16,18 @@ import { checkCommand } from '../../src/cli/commands/check.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { tempDir } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
-import { writeEntries } from '../helpers/entries.js';
+import { PNG_1X1 } from '../helpers/media.js';
+import { SECRET_ENTRY, useOutsideProject } from '../helpers/outside-project.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-// A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const SECRET_ENTRY = '---\ntitle: "Outside"\npublish_at: 2026-02-01\nis_published: true\n---\n\nA file of the machine, not of the project.\n';
-
-let base: string;
 let project: string;
 let outside: string;
-let cleanup: () => Promise<void>;
 let emu: RunningEmulator;
 let store: EmulatorStore;
 let env: Record<string, string>;
-
-beforeEach(async () => {
-  ({ dir: base, cleanup } = await tempDir());
-  project = join(base, 'project');
-  outside = join(base, 'outside');
-  await mkdir(join(project, 'content/images'), { recursive: true });
-  await mkdir(outside, { recursive: true });
-  await writeFile(join(outside, 'secret.png'), PNG);
-  await writeFile(join(outside, 'entry.md'), SECRET_ENTRY);
-  await writeEntries(join(project, 'content'), 2);
-  store = new EmulatorStore();
-  store.addWorkspace({ name: 'Links', tokens: ['link-token'] });
-  emu = await startEmulator({ port: 0, store });
-  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'link-token' };
-});
-afterEach(async () => {
-  await emu.close();
-  await cleanup();
-});
+useOutsideProject((made) => ({ project, outside, emu, store, env } = made));
 
 /** A command in the project (`changelog-sync [--quiet] <command>`), in the test's process. */
 const run = (body: (config: Config, reporter: Reporter) => Promise<number>, options: { quiet?: boolean } = {}) => runCommand(body, { cwd: project, env, quiet: options.quiet });
@@ -119,14 +95,14 @@ describe('a symlink that stays inside the project', () => {
   it('is built, checked and pushed like a file', async () => {
     await mkdir(join(project, 'assets'), { recursive: true });
     await mkdir(join(project, 'drafts'), { recursive: true });
-    await writeFile(join(project, 'assets/logo.png'), PNG);
+    await writeFile(join(project, 'assets/logo.png'), PNG_1X1);
     await symlink('../../assets/logo.png', join(project, 'content/images/logo.png'));
     await writeFile(join(project, 'drafts/inside.md'), SECRET_ENTRY.replace('Outside', 'Inside'));
     await symlink('../../drafts/inside.md', join(project, 'content/entries/2026-02-01-inside.md'));
 
     const built = await run(build, { quiet: true });
     expect(built.code, built.stderr).toBe(0);
-    expect(await readFile(join(project, '_site/images/logo.png'))).toEqual(PNG);
+    expect(await readFile(join(project, '_site/images/logo.png'))).toEqual(PNG_1X1);
     const checked = await run(check([]));
     expect(checked.code, checked.stderr + checked.stdout).toBe(0);
     const pushed = await run(push);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/core/config.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
-import { dailyEntries, pngHeader, writeContent } from '../helpers/site-fixture.js';
+import { writeBuildCacheContent } from '../helpers/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 
@@ -27,18 +27,7 @@ describe('the build cache and the installed tool', { timeout: 300_000 }, () => {
   }
 
   it('another tool version: the cache is not used; the same tool copied: it is', async () => {
-    await writeContent(dir, {
-      entries: [
-        ...dailyEntries(6, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])),
-        {
-          title: 'Code, pictures and links',
-          date: '2026-03-15',
-          tags: ['New'],
-          body: 'A chart:\n\n![Chart](/images/chart.png)\n\n```js\nconst answer = 42;\n```\n\nSee [the previous update](/entries/update-6/).\n',
-        },
-      ],
-      images: { 'chart.png': pngHeader(640, 360) },
-    });
+    await writeBuildCacheContent(dir);
     // The installed tool (dist/): the cache of its builds. The same tool copied: same code,
     // same version, the cache is used; a new version: not.
     expect((await buildWith(join(PACKAGE_ROOT, 'dist/cli.js'))).cache).toMatchObject({ hits: 0, rendered: 7 });

@@ -3,46 +3,17 @@
 // when one appears while it serves (the rebuild fails, nothing is copied). The other commands
 // refusing such links: test/cli/outside-project.test.ts.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { writeEntries } from '../helpers/entries.js';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { useOutsideProject } from '../helpers/outside-project.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-// A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const SECRET_ENTRY = '---\ntitle: "Outside"\npublish_at: 2026-02-01\nis_published: true\n---\n\nA file of the machine, not of the project.\n';
-
-let base: string;
 let project: string;
-let outside: string;
-let cleanup: () => Promise<void>;
-let emu: RunningEmulator;
-let store: EmulatorStore;
 let env: Record<string, string>;
-
-beforeEach(async () => {
-  ({ dir: base, cleanup } = await tempDir());
-  project = join(base, 'project');
-  outside = join(base, 'outside');
-  await mkdir(join(project, 'content/images'), { recursive: true });
-  await mkdir(outside, { recursive: true });
-  await writeFile(join(outside, 'secret.png'), PNG);
-  await writeFile(join(outside, 'entry.md'), SECRET_ENTRY);
-  await writeEntries(join(project, 'content'), 2);
-  store = new EmulatorStore();
-  store.addWorkspace({ name: 'Links', tokens: ['link-token'] });
-  emu = await startEmulator({ port: 0, store });
-  env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'link-token' };
-});
-afterEach(async () => {
-  await emu.close();
-  await cleanup();
-});
+useOutsideProject((made) => ({ project, env } = made));
 
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: project, env: { ...env, ...extra } });
 

@@ -6,14 +6,11 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONVERTED_CONTENT_MB } from '../../src/convert/html-to-markdown.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import type { PullResult } from '../../src/sync/pull/pull-run.js';
 import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
 import { useEmulatorFixture } from '../helpers/emulator.js';
-
-const LIMIT = MAX_CONVERTED_CONTENT_MB * 2 ** 20;
-const bigHtml = (chars: number) => `<p>${'x'.repeat(chars - 7)}</p>`;
+import { expectOversizedEntryReported, seedOversizedEntry } from '../helpers/oversized-entry.js';
 
 describe('a large pull on the conversion threads', () => {
   const emulator = useEmulatorFixture();
@@ -58,21 +55,9 @@ describe('pull with one entry too large to convert, on the conversion threads', 
   // are test/entry/entry-size.test.ts).
   for (const small of [259]) {
     it(`names it, exits 1 and mirrors the ${small} others (${small + 1 >= 200 ? 'threads' : 'inline'})`, async () => {
-      const { fx, env } = emulator;
-      for (const e of fx.store.listEntries(fx.ws)) fx.store.deleteEntry(fx.ws, e.identifier);
-      for (let i = 0; i < small; i++) fx.store.insertEntry(fx.ws, { title: `Small ${i}`, slug: `small-${i}`, publish_at: '2026-01-05', content: `<p>Entry ${i}.</p>` });
-      fx.store.insertEntry(fx.ws, { title: 'Huge', slug: 'huge', publish_at: '2026-01-06', content: bigHtml(LIMIT + 1024) });
-      const r = await runCli(['--json', 'pull'], { cwd: dir, env, timeoutMs: 120_000 });
-      expect(r.code, r.stderr).toBe(1);
-      const result = JSON.parse(r.stdout) as { failed: Array<{ file: string; title: string; reason: string }>; created: unknown[]; threads: number };
-      expect(result.failed).toHaveLength(1);
-      expect(result.failed[0]).toMatchObject({ file: 'entries/2026-01-06-huge.md', title: 'Huge' });
-      expect(result.failed[0]!.reason).toMatch(/^its content is 8\.0 MB of HTML, more than the 8 MB/);
-      expect(result.created).toHaveLength(small);
-      expect(result.threads > 1).toBe(small >= 200);
-      const files = await readdir(join(dir, 'content/entries'));
-      expect(files).toHaveLength(small);
-      expect(files).not.toContain('2026-01-06-huge.md');
+      seedOversizedEntry(emulator.fx, small);
+      const r = await runCli(['--json', 'pull'], { cwd: dir, env: emulator.env, timeoutMs: 120_000 });
+      await expectOversizedEntryReported(r, dir, small);
     }, 120_000);
   }
 });

@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
 import { PAGE_SIZE } from '../../src/site/data/site-model.js';
 import { runCli, useTempDir } from '../helpers/cli.js';
-import { crawlSite } from '../helpers/crawl.js';
+import { crawlServedUnbroken } from '../helpers/crawl.js';
 import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
-import { serveStatic } from '../helpers/static-server.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';
@@ -25,18 +24,9 @@ describe('a mirror large enough for Eleventy on a worker thread, built by the CL
     await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', (i) => (i % 3 ? ['New'] : ['Fix'])) });
     const r = await runCli(['--json', 'build', '--no-cache'], { cwd: dir, env: { CHANGELOG_SITE_URL: SITE_URL, GITHUB_ACTIONS: undefined }, timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(0);
-    const out = join(dir, '_site');
-    const server = await serveStatic(out, {}, { prefix: PREFIX });
-    try {
-      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
-      expect(crawl.broken).toEqual([]);
-      expect(crawl.brokenEverywhere).toEqual([]);
-      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
-      expect(paths.filter((p) => /^\/changelog\/entries\/[^/]+\/$/.test(p))).toHaveLength(ISOLATE_THRESHOLD);
-      expect(paths).toContain(`/changelog/page/${ISOLATE_THRESHOLD / PAGE_SIZE}/`);
-      expect(crawl.searchResults).toBe(ISOLATE_THRESHOLD);
-    } finally {
-      await server.close();
-    }
+    const crawl = await crawlServedUnbroken(join(dir, '_site'), PREFIX, SITE_URL);
+    expect(crawl.paths.filter((p) => /^\/changelog\/entries\/[^/]+\/$/.test(p))).toHaveLength(ISOLATE_THRESHOLD);
+    expect(crawl.paths).toContain(`/changelog/page/${ISOLATE_THRESHOLD / PAGE_SIZE}/`);
+    expect(crawl.searchResults).toBe(ISOLATE_THRESHOLD);
   }, 300_000);
 });

@@ -2,8 +2,6 @@
 // others, inline (the pull command in the test's process as the CLI runs it,
 // helpers/command.ts, against the emulator over HTTP) and on the conversion threads (the real
 // CLI: test/e2e/large-pull-on-worker-threads.test.ts).
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import { MAX_CONVERTED_CONTENT_MB, remoteContentToMarkdown } from '../../src/convert/html-to-markdown.js';
@@ -11,9 +9,7 @@ import { pullCommand } from '../../src/cli/commands/pull.js';
 import { useTempDir } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
 import { useEmulatorFixture } from '../helpers/emulator.js';
-
-const LIMIT = MAX_CONVERTED_CONTENT_MB * 2 ** 20;
-const bigHtml = (chars: number) => `<p>${'x'.repeat(chars - 7)}</p>`;
+import { bigHtml, expectOversizedEntryReported, LIMIT, seedOversizedEntry } from '../helpers/oversized-entry.js';
 
 describe('the per-entry conversion limit', () => {
   it('refuses content over the limit before converting it, in either content form', () => {
@@ -37,21 +33,9 @@ describe('pull with one entry too large to convert', () => {
   // real CLI, are test/e2e/large-pull-on-worker-threads.test.ts).
   for (const small of [2]) {
     it(`names it, exits 1 and mirrors the ${small} others (${small + 1 >= 200 ? 'threads' : 'inline'})`, async () => {
-      const { fx, env } = emulator;
-      for (const e of fx.store.listEntries(fx.ws)) fx.store.deleteEntry(fx.ws, e.identifier);
-      for (let i = 0; i < small; i++) fx.store.insertEntry(fx.ws, { title: `Small ${i}`, slug: `small-${i}`, publish_at: '2026-01-05', content: `<p>Entry ${i}.</p>` });
-      fx.store.insertEntry(fx.ws, { title: 'Huge', slug: 'huge', publish_at: '2026-01-06', content: bigHtml(LIMIT + 1024) });
-      const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env, json: true });
-      expect(r.code, r.stderr).toBe(1);
-      const result = JSON.parse(r.stdout) as { failed: Array<{ file: string; title: string; reason: string }>; created: unknown[]; threads: number };
-      expect(result.failed).toHaveLength(1);
-      expect(result.failed[0]).toMatchObject({ file: 'entries/2026-01-06-huge.md', title: 'Huge' });
-      expect(result.failed[0]!.reason).toMatch(/^its content is 8\.0 MB of HTML, more than the 8 MB/);
-      expect(result.created).toHaveLength(small);
-      expect(result.threads > 1).toBe(small >= 200);
-      const files = await readdir(join(dir, 'content/entries'));
-      expect(files).toHaveLength(small);
-      expect(files).not.toContain('2026-01-06-huge.md');
+      seedOversizedEntry(emulator.fx, small);
+      const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env: emulator.env, json: true });
+      await expectOversizedEntryReported(r, dir, small);
     }, 120_000);
   }
 });

@@ -48,10 +48,7 @@ export function spawnCli(
 /** A temporary directory, removed by the returned cleanup. */
 export async function tempDir(prefix = 'changelog-sync-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  // Retried (ENOTEMPTY, EBUSY): a command run in the test's process once wrote into its
-  // state folder while the folder was being removed (.ci/run, error-fixes.test.ts; which
-  // write came late is not yet known: see the stop note of 26 November).
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /**

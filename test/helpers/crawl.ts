@@ -9,6 +9,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { expect } from 'vitest';
+import { serveStatic } from './static-server.js';
 
 type Node = DefaultTreeAdapterMap['parentNode'];
 
@@ -223,4 +225,29 @@ function worksAtRoot(b: BrokenLink, options: CrawlOptions): boolean {
       return false;
     }
   });
+}
+
+/**
+ * Crawls the site ({@link crawlSite}) and checks that no link, asset or search result is
+ * broken, under the base path or at all; returns the crawl and the path of every URL fetched.
+ */
+export async function crawlUnbroken(options: CrawlOptions): Promise<CrawlResult & { paths: string[] }> {
+  const crawl = await crawlSite(options);
+  expect(crawl.broken).toEqual([]);
+  expect(crawl.brokenEverywhere).toEqual([]);
+  return { ...crawl, paths: [...crawl.fetched].map((u) => new URL(u).pathname) };
+}
+
+/**
+ * Serves the built site in `outputDir` under `prefix` only (as GitHub Pages serves a project
+ * site: `serveStatic`), crawls it with {@link crawlUnbroken}, and stops serving it.
+ * @param siteUrl the site URL it was built with.
+ */
+export async function crawlServedUnbroken(outputDir: string, prefix: string, siteUrl: string): Promise<CrawlResult & { paths: string[] }> {
+  const server = await serveStatic(outputDir, {}, { prefix });
+  try {
+    return await crawlUnbroken({ outputDir, server: server.url, prefix, siteUrl });
+  } finally {
+    await server.close();
+  }
 }

@@ -1,13 +1,13 @@
 // Shared by the push tests (test/sync/push/push*.test.ts, test/cli/commands/push*.test.ts, test/e2e/): entry
-// files in a temporary content directory, and checks that every file maps to exactly one
-// remote entry.
+// files in a temporary content directory, checks that every file maps to exactly one
+// remote entry, and of a stopped push's report.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorOptions, RequestLogRecord } from '../../src/emulator/server.js';
 import type { EmulatorStore, EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from './cli.js';
+import { tempDir, type CliResult } from './cli.js';
 import { emulatorFixture, type EmulatorFixture } from './emulator.js';
 
 /** An emulator with one workspace, and a temporary project for push. */
@@ -76,6 +76,24 @@ export async function expectEachOnceAndIntact(fx: { store: EmulatorStore; ws: Em
     expect(mine!.title).toBe(parsed.data.title);
     expect(withoutAddedLines(text, original)).toBe(original);
   }
+}
+
+/**
+ * Checks the `--json` report of a push stopped at the write-back of `file` (the real CLI):
+ * exit 1, and that file alone pending, created on the service as `identifier` but its
+ * identifier not written to the file, the failure (`<step> failed: <error>`) named in the
+ * reason with the fix.
+ */
+export function expectNotWrittenBack(r: CliResult, file: string, identifier: string, failure: string): void {
+  expect(r.code).toBe(1);
+  const doc = JSON.parse(r.stdout) as { pending: Array<{ file: string; reason: string; identifier?: string }> };
+  expect(doc.pending).toEqual([
+    expect.objectContaining({
+      file,
+      identifier,
+      reason: `created on the service as ${identifier}, but the identifier could not be written to the file (${file}: ${failure}); fix the file and push again: it writes the identifier and sends nothing`,
+    }),
+  ]);
 }
 
 /** The text without the frontmatter lines push adds (only those not in the original). */

@@ -91,6 +91,27 @@ export function dailyEntries(n: number, newest: string, tagsOf: (i: number) => s
   }));
 }
 
+/**
+ * Writes the content the build cache's tests build under `dir` (test/site/cache/build-cache.test.ts,
+ * test/e2e/build-cache-tool-version.test.ts): seven entries, six daily updates up to
+ * 2026-03-14 tagged New or Fix, and on 2026-03-15 "Code, pictures and links" (a code block,
+ * the image `chart.png`, 640x360, and a link to another entry). Returns the content dir.
+ */
+export function writeBuildCacheContent(dir: string): Promise<string> {
+  return writeContent(dir, {
+    entries: [
+      ...dailyEntries(6, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])),
+      {
+        title: 'Code, pictures and links',
+        date: '2026-03-15',
+        tags: ['New'],
+        body: 'A chart:\n\n![Chart](/images/chart.png)\n\n```js\nconst answer = 42;\n```\n\nSee [the previous update](/entries/update-6/).\n',
+      },
+    ],
+    images: { 'chart.png': pngHeader(640, 360) },
+  });
+}
+
 /** A file of the built site as text. */
 export function readSite(outputDir: string, rel: string): Promise<string> {
   return readFile(join(outputDir, rel), 'utf8');

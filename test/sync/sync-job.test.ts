@@ -1,18 +1,21 @@
 // A sync is one job (src/sync/sync-job.ts; docs/sync.md, "A sync is one job"): against the
 // real emulator over HTTP on port 0, a sync that pulls and pushes reads the workspace once and
 // the listing once (the emulator's request log), where a pull and a push run one after the
-// other read each twice; a dry run reads them once too and writes nothing.
+// other read each twice; a dry run reads them once too and writes nothing. A job stopped by a
+// failed read has closed its other reads when it rejects (a service on port 0 that holds them).
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { syncWorkspace } from '../../src/sync/sync-job.js';
+import { openBudgetLedger } from '../../src/sync/store/budget-ledger.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import type { EmulatorFixture } from '../helpers/emulator.js';
 import { useMirror } from '../helpers/mirror.js';
 import { writeEntry } from '../helpers/entries.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -85,5 +88,27 @@ describe('syncWorkspace', () => {
     await symlink('/etc/hostname', join(contentDir, 'entries/2026-01-06-outside.md'));
     await expect(syncWorkspace({ client: fx.client(), contentDir, stateDir, project: { root: dir, contentDir, stateDir } })).rejects.toMatchObject({ code: 'E_OUTSIDE_PROJECT' });
     expect(requests()).toEqual({});
+  });
+});
+
+describe('a sync stopped by a failed read', () => {
+  let run: StoppedJob<unknown> | undefined;
+  afterEach(async () => run?.close());
+
+  it('rejects only once the listing and the tags in flight are closed: none open, nothing booked or written after', async () => {
+    const ledger = await openBudgetLedger({ stateDir, windowMs: 60_000 });
+    run = await runStoppedByWorkspace((client) => syncWorkspace({ client, contentDir, stateDir, push: { lease: false } }), { budget: ledger.budget });
+    expect(run.outcome).toMatchObject({ status: 'rejected', reason: { code: 'E_AUTH' } });
+    // Every read the job sent had settled when it rejected: none can book a slot or write the ledger later.
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
+    // The service sees the two held requests closed by the client, never answered.
+    expect(await run.siblingsAnswered()).toEqual([false, false]);
+    // The ledger on disk counts the three requests; the final save, last, changes nothing.
+    const budget = join(stateDir, 'budget.json');
+    const written = await readFile(budget, 'utf8');
+    expect((JSON.parse(written) as { ledger: Array<[number, number]> }).ledger.reduce((n, [, c]) => n + c, 0)).toBe(3);
+    await ledger.save();
+    expect(await readFile(budget, 'utf8')).toBe(written);
+    expect(ledger.budget.sent).toBe(3);
   });
 });

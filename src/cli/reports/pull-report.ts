@@ -69,15 +69,20 @@ export function pullExitCode(r: PullResult): ExitCode {
 /**
  * Pulls into the configured content directory with a progress bar (the pull step of
  * `pull` and `dev --pull`). The caller has checked the project's paths (`assertInsideProject`).
- * @throws {ChangelogSyncError} see `pull` (`sync/pull/pull.ts`).
+ * @throws {ChangelogSyncError} see `pull` (`sync/pull/pull.ts`); its reads have ended by then.
  */
 export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullStepOptions = {}): Promise<PullResult> {
   reporter.info(`Pulling from ${config.baseUrl} ...`);
   // The reads go out before the mirror's modules load: loading them overlaps the wait.
   const reads = startServiceReads(client);
-  const { pull } = await import('../../sync/pull/pull.js');
-  const bar = reporter.counter('pull');
-  return pull({ client, reads, ...configuredPull(config, options, bar), dryRun: options.dryRun }).finally(() => bar.stop());
+  try {
+    const { pull } = await import('../../sync/pull/pull.js');
+    const bar = reporter.counter('pull');
+    return await pull({ client, reads, ...configuredPull(config, options, bar), dryRun: options.dryRun }).finally(() => bar.stop());
+  } finally {
+    // A pull stopped by one read's failure (or the lock) closes the others before it returns.
+    await reads.cancel();
+  }
 }
 
 /**

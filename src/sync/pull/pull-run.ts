@@ -24,7 +24,7 @@ export interface PullOptions {
   prune?: boolean;
   /** Prune even an empty listing, or more than a tenth of the mirror. */
   force?: boolean;
-  /** The service reads, when the caller sent them already (`startServiceReads`); default: sent first thing. */
+  /** The service reads, when the caller sent them already (`startServiceReads`; the caller cancels them); default: sent first thing, and ended by the pull. */
   reads?: ServiceReads;
   /** Compute and return the plan; write nothing, convert nothing. */
   dryRun?: boolean;

@@ -43,7 +43,7 @@ import type { EntryFile } from '../../entry/entry-file.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import { frontmatterField } from '../../entry/frontmatter.js';
 import { ENTRIES_DIR, listEntriesDir, listEntryFiles, readEntryFiles } from '../../entry/entry-files.js';
-import { acquireLock } from '../store/lock.js';
+import { acquireLock, type HeldLock } from '../store/lock.js';
 import { isEdited, readMirrorFile, syncedOf, type LocalFile } from './mirror-reader.js';
 import { applyPullAhead, clearPullAhead } from './write-ahead-log.js';
 import { MediaRecord } from './media-record.js';
@@ -69,19 +69,23 @@ import { assertWorkspaceBinding, TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../
  * @throws {ChangelogSyncError} `E_WORKSPACE_MISMATCH` when the content directory mirrors
  *   another workspace; `E_LOCKED` when another process (a push) holds the content
  *   directory; `E_FILE` for an unreadable state; any client error (`E_AUTH`,
- *   `E_NETWORK`, ...) before anything is written.
+ *   `E_NETWORK`, ...) before anything is written. Whatever it throws, the reads it sent have
+ *   ended by then (`ServiceReads.cancel`).
  */
 export async function pull(options: PullOptions): Promise<PullResult> {
   const { client, stateDir, dryRun = false } = options;
   // The three reads go out at once (or went out already).
   const reads = options.reads ?? startServiceReads(client);
-  // The content directory's lock (push takes it too): a pull and a push at once would
-  // both write the state.
-  const lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
+  let lock: HeldLock | undefined;
   try {
+    // The content directory's lock (push takes it too): a pull and a push at once would
+    // both write the state.
+    lock = dryRun ? undefined : await acquireLock(stateDir, 'pull');
     const state = await loadState(stateDir);
     return await pullLoaded({ ...options, reads }, state);
   } finally {
+    // The reads it sent end with it, while it holds the lock (a caller's are the caller's to end).
+    if (!options.reads) await reads.cancel();
     await lock?.release();
   }
 }
@@ -91,7 +95,8 @@ export async function pull(options: PullOptions): Promise<PullResult> {
  * loaded the state: `pull` alone, or the pull stage of a sync (`sync-job.ts`). Books into
  * `state`, and saves it at the end (unless a dry run).
  *
- * @param options with the service reads already sent.
+ * @param options with the service reads already sent: the caller cancels them when this
+ *   throws before all three settled (the workspace's failure ends it at once).
  * @throws {ChangelogSyncError} as {@link pull}, but `E_LOCKED`.
  */
 export async function pullLoaded(options: PullOptions & { reads: ServiceReads }, state: SyncState): Promise<PullResult> {

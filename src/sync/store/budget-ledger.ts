@@ -25,7 +25,8 @@ export interface BudgetLedgerOptions {
 export interface BudgetLedger {
   budget: RateBudget;
   /**
-   * Saves the ledger as it is now.
+   * Saves the ledger as it is once the saves before requests that are under way or queued
+   * have finished: its write is the last, and holds every booking made until it starts.
    * @throws the file system's error.
    */
   save(): Promise<void>;
@@ -57,7 +58,14 @@ export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<Bu
   return {
     budget,
     async save() {
-      await saveLedger(stateDir, budget.toLedger());
+      // After the chain of saves before requests: two writes at once would leave whichever
+      // renamed last, and that may be the one that read the ledger first.
+      const last = running.then(() => saveLedger(stateDir, budget.toLedger()));
+      running = last.then(
+        () => undefined,
+        () => undefined,
+      );
+      await last;
     },
   };
 }

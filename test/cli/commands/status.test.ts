@@ -1,9 +1,10 @@
 // `status` (a read-only plan of pull and push) and `check` (offline validation for
 // pull-request checks), as a user runs them against the emulator over HTTP: each command
-// function run in the test's process as the CLI runs it (helpers/command.ts).
+// function run in the test's process as the CLI runs it (helpers/command.ts). A status stopped
+// by a failed read has closed its other reads when it returns (helpers/held-service.ts).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../../src/cli/commands/check.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
@@ -12,6 +13,7 @@ import { tempDir, useTempDir } from '../../helpers/cli.js';
 import { runCommand, type CommandOptions } from '../../helpers/command.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
 import { changedPaths, snapshot } from '../../helpers/snapshot.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -183,5 +185,21 @@ describe('check', () => {
       ['entries/2026-05-11-weekly-fixes.md', 'weekly-fixes-2026-05-11', 'created'],
     ]);
     expect(pushed.rejected.map((r) => `content/${r.file}`).sort()).toEqual(problems.map((p) => p.file));
+  });
+});
+
+describe('status stopped by a failed workspace read', () => {
+  let d = '';
+  useTempDir((made) => (d = made), { each: true });
+  let run: StoppedJob<unknown> | undefined;
+  afterEach(async () => run?.close());
+
+  it('returns once the listing and the tags in flight are closed: budget.json is not written after (its folder is removed at once)', async () => {
+    run = await runStoppedByWorkspace((_, url) => status({ cwd: d, env: { CHANGELOG_BASE_URL: url, CHANGELOG_TOKEN: 't' } }));
+    expect(run.outcome).toMatchObject({ status: 'fulfilled', value: { code: 1 } });
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
+    expect(await run.siblingsAnswered()).toEqual([false, false]);
+    const ledger = JSON.parse(await readFile(join(d, '.changelog/budget.json'), 'utf8')) as { ledger: Array<[number, number]> };
+    expect(ledger.ledger.reduce((n, [, c]) => n + c, 0)).toBe(3);
   });
 });

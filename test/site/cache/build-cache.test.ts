@@ -16,7 +16,7 @@ import { DEFAULT_CACHE_DIR, PACKAGE_ROOT } from '../../../src/core/config.js';
 import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';
 import { useTempDir, type CliResult } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/command.js';
-import { dailyEntries, pngHeader, writeContent } from '../../helpers/site-fixture.js';
+import { writeBuildCacheContent } from '../../helpers/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 
@@ -63,18 +63,7 @@ describe('the build cache, through the build command', { timeout: 300_000 }, () 
   const cacheFile = () => join(dir, DEFAULT_CACHE_DIR, CACHE_FILE);
 
   beforeAll(async () => {
-    await writeContent(dir, {
-      entries: [
-        ...dailyEntries(6, '2026-03-14', (i) => (i % 2 ? ['New'] : ['Fix'])),
-        {
-          title: 'Code, pictures and links',
-          date: '2026-03-15',
-          tags: ['New'],
-          body: 'A chart:\n\n![Chart](/images/chart.png)\n\n```js\nconst answer = 42;\n```\n\nSee [the previous update](/entries/update-6/).\n',
-        },
-      ],
-      images: { 'chart.png': pngHeader(640, 360) },
-    });
+    await writeBuildCacheContent(dir);
   });
 
   it('a build from the cache writes the same bytes as one that renders every body', async () => {

@@ -12,7 +12,7 @@ import { serveSite } from '../../../src/site/dev/serve.js';
 import { siteAbsoluteUrl, sitePathPrefix } from '../../../src/core/site-url.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
-import { crawlSite, pagefindResultUrls } from '../../helpers/crawl.js';
+import { crawlServedUnbroken, crawlSite, crawlUnbroken, pagefindResultUrls } from '../../helpers/crawl.js';
 import { dailyEntries, pngHeader, writeContent } from '../../helpers/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
@@ -65,16 +65,13 @@ describe('a site built for https://acme.github.io/changelog/, served under /chan
   });
 
   it('follows every link, asset, feed link and search file: none is broken', async () => {
-    const crawl = await crawlSite({ outputDir: join(dir, '_site'), server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
-    expect(crawl.broken).toEqual([]);
-    expect(crawl.brokenEverywhere).toEqual([]);
-    const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
+    const { paths, searchResults } = await crawlUnbroken({ outputDir: join(dir, '_site'), server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
     // What the crawl reached: pages, the stylesheet bundle, the feeds, search and images.
     for (const p of ['/changelog/', '/changelog/page/2/', '/changelog/entries/pictures-and-links/', '/changelog/tags/new/', '/changelog/search/', '/changelog/feed.xml', '/changelog/rss.xml', '/changelog/feed.json', '/changelog/images/chart.png', '/changelog/pagefind/pagefind-ui.js']) {
       expect(paths).toContain(p);
     }
     expect(paths.some((p) => /^\/changelog\/bundle\/.+\.css$/.test(p))).toBe(true);
-    expect(crawl.searchResults).toBe(25);
+    expect(searchResults).toBe(25);
   });
 
   it('writes the base path into the pages and the site URL into the absolute URLs', async () => {
@@ -153,18 +150,10 @@ describe('a scheduled build with the build cache, after one new entry, served un
     // Warm indeed: most pages from the page cache, the new entry in the recent bundle.
     expect(warm.cache?.pages.reused).toBeGreaterThan(0);
     expect(warm.search?.bundles).toEqual(['/pagefind/', '/pagefind/recent/']);
-    const server = await serveStatic(out, {}, { prefix: PREFIX });
-    try {
-      const crawl = await crawlSite({ outputDir: out, server: server.url, prefix: PREFIX, siteUrl: SITE_URL });
-      expect(crawl.broken).toEqual([]);
-      expect(crawl.brokenEverywhere).toEqual([]);
-      const paths = [...crawl.fetched].map((u) => new URL(u).pathname);
-      expect(paths).toEqual(expect.arrayContaining(['/changelog/entries/the-new-one/', '/changelog/pagefind/recent/pagefind-entry.json']));
-      expect(crawl.searchResults).toBe(26);
-      expect(await pagefindResultUrls(out)).toContain('/entries/the-new-one/');
-    } finally {
-      await server.close();
-    }
+    const crawl = await crawlServedUnbroken(out, PREFIX, SITE_URL);
+    expect(crawl.paths).toEqual(expect.arrayContaining(['/changelog/entries/the-new-one/', '/changelog/pagefind/recent/pagefind-entry.json']));
+    expect(crawl.searchResults).toBe(26);
+    expect(await pagefindResultUrls(out)).toContain('/entries/the-new-one/');
   });
 });
 

@@ -1,19 +1,23 @@
 // Pull as a true mirror (issue 4, "Behaviour" 1 and 2), against the emulator over HTTP in
 // temporary directories. The web editor is simulated with store.updateEntry/deleteEntry/
-// insertEntry.
+// insertEntry. A pull that stops early has closed its reads when it rejects (a service that
+// holds them, helpers/held-service.ts).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
 import { remoteHash, type SyncState } from '../../../src/sync/store/state.js';
 import { contentHash } from '../../../src/core/hash.js';
+import { ChangelogClient } from '../../../src/service/client.js';
+import { acquireLock } from '../../../src/sync/store/lock.js';
 import type { EmulatorEntry } from '../../../src/emulator/store.js';
 import { ageFiles, changedPaths, snapshot } from '../../helpers/snapshot.js';
 import type { EmulatorFixture } from '../../helpers/emulator.js';
 import { useMirror } from '../../helpers/mirror.js';
+import { runStoppedByWorkspace, startHeldService, watchReads, type HeldService, type StoppedJob } from '../../helpers/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;
@@ -306,5 +310,38 @@ describe('workspace binding', () => {
       message: expect.stringContaining('mirrors "Test Workspace"') as unknown,
     });
     expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('a pull that stops early', () => {
+  let run: StoppedJob<unknown> | undefined;
+  let service: HeldService | undefined;
+  afterEach(async () => {
+    await run?.close();
+    await service?.close();
+  });
+
+  it('on a failed workspace read: rejects once the listing and the tags in flight are closed', async () => {
+    run = await runStoppedByWorkspace((client) => pull({ client, contentDir, stateDir }));
+    expect(run.outcome).toMatchObject({ status: 'rejected', reason: { code: 'E_AUTH' } });
+    expect(run.ended).toEqual({ sent: ['getWorkspace', 'listEntries', 'listTags'], pending: [], inFlight: 0, booked: 3 });
+    expect(await run.siblingsAnswered()).toEqual([false, false]);
+  });
+
+  it('refused by the lock: its reads, sent before, are closed when it rejects', async () => {
+    service = await startHeldService(() => undefined); // holds every request
+    const lock = await acquireLock(stateDir, 'push');
+    const client = new ChangelogClient({ baseUrl: service.url, token: 't' });
+    const watch = watchReads();
+    try {
+      await expect(pull({ client, contentDir, stateDir })).rejects.toMatchObject({ code: 'E_LOCKED' });
+      expect(watch.reads).toHaveLength(3);
+      expect(watch.pending()).toEqual([]);
+      expect(client.budget.inFlight).toBe(0);
+    } finally {
+      watch.restore();
+      await lock.release();
+    }
+    await client.close();
   });
 });

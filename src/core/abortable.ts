@@ -1,0 +1,29 @@
+/**
+ * Waiting that a cancelled job stops: a promise raced against an `AbortSignal`
+ * (the service client's backoff and rate-budget waits, `service/retry.ts`,
+ * `service/rate-budget.ts`).
+ *
+ * @module
+ */
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts, whichever comes
+ * first. What `promise` stands for goes on (a timer, another caller's turn): the caller only
+ * stops waiting for it. A rejection of `promise` after the abort is ignored.
+ *
+ * @param signal none: `promise` itself.
+ * @throws `signal.reason` when `signal` aborted first (at once when it is aborted already);
+ *   else what `promise` rejects with.
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
+}
