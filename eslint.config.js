@@ -17,6 +17,21 @@ export default tseslint.config(
     },
   },
   {
+    // npm test runs the test files of a worker in one process (vitest.config.ts, `isolate:
+    // false`): a module mock would not reach a module another file loaded first, and would
+    // reach the files after it. Give the code its collaborator instead (an option, a server).
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|unmock|doUnmock|hoisted)$/]",
+          message: 'npm test shares modules between test files (isolate: false): pass the collaborator in (an option, a local server) instead of mocking a module.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

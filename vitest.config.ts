@@ -19,8 +19,9 @@ export default defineConfig({
     // The test files of a worker share one process and its loaded modules: with isolation,
     // each of the 110 files loaded the engine, Eleventy and vitest anew (62 s of wall time
     // and 115 CPU-seconds only to load them, against 10 s and 16 without; npm test 205 s
-    // against 127 to 158 s). It holds because no file here mocks a module or leaves global
-    // state behind: runCommand (test/helpers/command.ts) restores the working directory and
+    // against 127 to 158 s). It holds because no file here mocks a module (eslint.config.js
+    // refuses `vi.mock` under test/: a mock would not reach a module another file loaded
+    // first) or leaves global state behind: runCommand (test/helpers/command.ts) restores the working directory and
     // process.env, and spies are restored by the test that made them. Files in a shuffled
     // order pass too (`npx vitest run --sequence.shuffle.files`): run that after adding a
     // file that changes anything global.

@@ -19,6 +19,8 @@ export interface BudgetLedgerOptions {
    * the final {@link BudgetLedger.save} reports its own failure by throwing).
    */
   onSaveError?: (err: Error) => void;
+  /** How the ledger is written (default `saveLedger` of state.ts); a test watches or holds the writes with its own. */
+  write?: typeof saveLedger;
 }
 
 /** A budget and how to save its ledger. */
@@ -39,14 +41,14 @@ export interface BudgetLedger {
  * one runs share the next one, so a burst of requests costs at most two writes.
  */
 export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<BudgetLedger> {
-  const { stateDir, onSaveError } = options;
+  const { stateDir, onSaveError, write = saveLedger } = options;
   let warned = false;
   let queued: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
   const persist = (): Promise<void> => {
     queued ??= running.then(async () => {
       queued = undefined;
-      await saveLedger(stateDir, budget.toLedger()).catch((err: Error) => {
+      await write(stateDir, budget.toLedger()).catch((err: Error) => {
         if (!warned) onSaveError?.(err);
         warned = true;
       });
@@ -60,7 +62,7 @@ export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<Bu
     async save() {
       // After the chain of saves before requests: two writes at once would leave whichever
       // renamed last, and that may be the one that read the ledger first.
-      const last = running.then(() => saveLedger(stateDir, budget.toLedger()));
+      const last = running.then(() => write(stateDir, budget.toLedger()));
       running = last.then(
         () => undefined,
         () => undefined,

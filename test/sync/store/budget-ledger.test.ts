@@ -1,12 +1,13 @@
 // The run's request budget bound to budget.json (src/sync/store/budget-ledger.ts): the save
 // after a booking and the final save() never write at once, and the final one writes last,
-// with every booking. The ledger's writes are watched (and the first one held) through a mock
-// of state.js's saveLedger, which still writes; nothing waits on time.
+// with every booking. The ledger's writes are watched (and the first one held) through the
+// writer it is given, state.ts's saveLedger wrapped; nothing waits on time.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DailyLedger } from '../../../src/service/rate-budget.js';
 import { openBudgetLedger } from '../../../src/sync/store/budget-ledger.js';
+import { saveLedger } from '../../../src/sync/store/state.js';
 import { useTempDir } from '../../helpers/cli.js';
 
 /** Each write of the ledger: the requests it counts, and whether another write was under way when it began. */
@@ -17,30 +18,25 @@ let writing = 0;
 /** Told of each write as it begins. */
 let onWrite: () => void = () => undefined;
 
-vi.mock('../../../src/sync/store/state.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/sync/store/state.js')>();
-  return {
-    ...real,
-    saveLedger: async (stateDir: string, ledger: DailyLedger) => {
-      writes.push({ counted: ledger.reduce((n, [, c]) => n + c, 0), overlapping: writing > 0 });
-      writing++;
-      onWrite();
-      try {
-        await hold;
-        return await real.saveLedger(stateDir, ledger);
-      } finally {
-        writing--;
-      }
-    },
-  };
-});
+/** The ledger's writer: state.ts's, watched, and held while {@link hold} is set. */
+const write = async (stateDir: string, ledger: DailyLedger): Promise<boolean> => {
+  writes.push({ counted: ledger.reduce((n, [, c]) => n + c, 0), overlapping: writing > 0 });
+  writing++;
+  onWrite();
+  try {
+    await hold;
+    return await saveLedger(stateDir, ledger);
+  } finally {
+    writing--;
+  }
+};
 
 describe('openBudgetLedger', () => {
   let dir = '';
   useTempDir((d) => (dir = d));
 
   it('save() waits for the save of a booking under way, then writes last, counting every booking', async () => {
-    const ledger = await openBudgetLedger({ stateDir: join(dir, '.changelog'), windowMs: 60_000 });
+    const ledger = await openBudgetLedger({ stateDir: join(dir, '.changelog'), windowMs: 60_000, write });
     let release!: () => void;
     hold = new Promise<void>((resolve) => (release = resolve));
     const began = new Promise<void>((resolve) => (onWrite = resolve));
