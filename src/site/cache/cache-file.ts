@@ -1,6 +1,6 @@
 /**
  * The file format of the build cache's JSON files (build-cache.ts's `bodies.json`,
- * entry-memo.ts's `entries.json`): a first line with the file's format, the build's
+ * entry-memo.ts's `entries.json`, render/image-store.ts's manifest): a first line with the file's format, the build's
  * fingerprint and the SHA-256 and length of the rest; then the rest, one JSON value. A file
  * of another format or fingerprint, or whose rest does not match its checksum (a corrupt or
  * partial file), is not used, and the reason is said. Written atomically (a temporary file,
@@ -26,8 +26,16 @@ export interface CacheFileContent {
  * Reads a cache file written by {@link writeCacheFile} with the same `format`: a missing
  * file is empty, with no note; one of another format or fingerprint, or corrupt, is empty
  * with a note saying why.
+ *
+ * @param foreign the note for a file of another fingerprint, when it is not the build's
+ *   (the image cache's fingerprint is its encoder's).
  */
-export async function readCacheFile(file: string, format: string, fingerprint: string): Promise<CacheFileContent> {
+export async function readCacheFile(
+  file: string,
+  format: string,
+  fingerprint: string,
+  foreign = 'it was made by another version of changelog-sync, other templates or other site options',
+): Promise<CacheFileContent> {
   if (!existsSync(file)) return {};
   try {
     const text = await readFile(file, 'utf8');
@@ -36,7 +44,7 @@ export async function readCacheFile(file: string, format: string, fingerprint: s
     const rest = newline < 0 ? '' : text.slice(newline + 1);
     if (header.format !== format) return { note: 'it was written by another version of changelog-sync' };
     if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
-    if (header.fingerprint !== fingerprint) return { note: 'it was made by another version of changelog-sync, other templates or other site options' };
+    if (header.fingerprint !== fingerprint) return { note: foreign };
     return { value: JSON.parse(rest) as unknown };
   } catch (err) {
     return { note: `it is corrupt or incomplete (${(err as Error).message})` };

@@ -19,14 +19,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EleventyImageMetadata } from '@11ty/eleventy-img';
 import pLimit from 'p-limit';
-import { writeFileAtomic } from '../../core/atomic-file.js';
 import { sha256 } from '../../core/hash.js';
+import { readCacheFile, writeCacheFile } from '../cache/cache-file.js';
 
 /** The site-relative URL path of the encoded images. */
 const IMAGE_URL_PATH = '/img/';
@@ -166,19 +166,6 @@ function filesOf(variants: ImageVariants): ImageVariant[] {
   return Object.values(variants).flat();
 }
 
-/** A manifest's images, or why it is not used. */
-function readManifest(text: string, fingerprint: string): { images: Record<string, ImageVariants> } | { note: string } {
-  const newline = text.indexOf('\n');
-  const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };
-  const rest = newline < 0 ? '' : text.slice(newline + 1);
-  if (header.format !== FORMAT) return { note: 'it was written by another version of changelog-sync' };
-  if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
-  if (header.fingerprint !== fingerprint) return { note: 'it was made by another version of eleventy-img or sharp, or with other options' };
-  const images = JSON.parse(rest) as unknown;
-  if (!images || typeof images !== 'object' || Array.isArray(images)) return { note: 'it is corrupt (not a map of images)' };
-  return { images: images as Record<string, ImageVariants> };
-}
-
 /**
  * Opens the store of a build. Nothing is read, created or loaded before the first image:
  * a site without local images pays nothing.
@@ -201,20 +188,14 @@ export function openImageStore(location: ImageStoreLocation): ImageStore {
   const earlier = () =>
     (previous ??= (async () => {
       if (!manifestFile) return {};
-      let text: string;
-      try {
-        text = await readFile(manifestFile, 'utf8');
-      } catch {
-        return {};
+      const read = await readCacheFile(manifestFile, FORMAT, print(), 'it was made by another version of eleventy-img or sharp, or with other options');
+      const images = read.value;
+      let why = read.note;
+      if (images !== undefined) {
+        if (images && typeof images === 'object' && !Array.isArray(images)) return images as Record<string, ImageVariants>;
+        why = 'it is corrupt (not a map of images)';
       }
-      try {
-        const read = readManifest(text, print());
-        if ('images' in read) return read.images;
-        note = read.note;
-      } catch (err) {
-        note = `it is corrupt or incomplete (${(err as Error).message})`;
-      }
-      note = `the image cache (${manifestFile}) was not used: ${note}; every image was encoded again`;
+      if (why) note = `the image cache (${manifestFile}) was not used: ${why}; every image was encoded again`;
       return {};
     })());
   /** This build's images, by SHA-256 (one lookup per distinct image). */
@@ -295,9 +276,7 @@ export function openImageStore(location: ImageStoreLocation): ImageStore {
         const variants = await found.catch(() => undefined);
         if (variants) images[key] = variants;
       }
-      const rest = JSON.stringify(images);
-      const header = JSON.stringify({ format: FORMAT, fingerprint: print(), sha256: sha256(rest), length: rest.length, images: Object.keys(images).length });
-      await writeFileAtomic(manifestFile, `${header}\n${rest}`);
+      await writeCacheFile(manifestFile, FORMAT, print(), images, { images: Object.keys(images).length });
       const used = new Set(Object.values(images).flatMap((v) => filesOf(v).map((s) => s.filename)));
       const d = await folder();
       await Promise.all((await readdir(d)).filter((name) => !used.has(name)).map((name) => rm(join(d, name), { force: true })));
