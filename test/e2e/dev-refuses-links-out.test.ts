@@ -5,17 +5,15 @@
 import { existsSync } from 'node:fs';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useOutsideProject } from '../helpers/outside-project.js';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 let project: string;
 let env: Record<string, string>;
 useOutsideProject((made) => ({ project, env } = made));
 
-const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: project, env: { ...env, ...extra } });
+const cli = (args: string[]) => runCli(args, { cwd: project, env });
 
 describe('a symlink out of the project, and dev', () => {
   it('dev refuses one that appears while it serves: the rebuild fails, nothing is copied', async () => {
