@@ -180,12 +180,17 @@ export function addBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () =>
   });
 }
 
+/** Whether Eleventy's `pathPrefix` is `/`, where the HTML base plugin leaves every URL as it is. */
+function atRoot(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): boolean {
+  const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
+  return url.call({}, '/') === '/';
+}
+
 /** {@link basePathTransform} with the HTML base plugin's filters for Eleventy's `pathPrefix`; at `/` the identity. */
 function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (html: string) => Promise<string> {
   const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
   const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
-  // At `/` the base plugin leaves every URL as it is.
-  return url.call({}, '/') === '/' ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
+  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
 }
 
 /**
@@ -256,7 +261,8 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
   const converted = new WeakMap<object, string>();
   return {
     async prepare(entries) {
-      if (scan) return;
+      // Not a body is read at `/`: a build whose bodies come later (site/data/deferred-bodies.ts) waits for none here.
+      if (scan || atRoot(eleventyConfig)) return;
       const transform = pathPrefixTransform(eleventyConfig);
       await Promise.all(
         entries.map(async (entry) => {
