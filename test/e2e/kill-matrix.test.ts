@@ -107,6 +107,8 @@ const CASES: Record<FailpointName, Step[]> = {
   'state:after-save': [kill('state:after-save:2')],
   'sync:after-pull': [kill('sync:after-pull')],
   'sync:after-push': [kill('sync:after-push')],
+  // A sync that builds, killed as it renders the bodies: the build leaves nothing sync reads.
+  'build:mid-bodies': [{ kill: 'build:mid-bodies', command: ['sync'] }],
 };
 
 /** New on the service before the killed pull: it creates their files. */

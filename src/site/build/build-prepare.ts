@@ -183,7 +183,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
     const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
-    const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0 };
+    const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };
     // Pagefind (a process of its own) indexes the entries from the site data as they are
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).

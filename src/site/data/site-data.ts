@@ -24,6 +24,7 @@ import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } fr
 import { siteSettings } from './workspace-settings.js';
 import { siteFeed } from './site-feeds.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
+import { failpoint } from '../../core/failpoint.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { listPages, pagesOfTag, tagResolver } from './tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
@@ -83,6 +84,14 @@ export interface LoadSiteDataOptions {
   now?: Date;
   /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
   bodyCache?: BodyCache;
+  /**
+   * Called once, before any body is rendered, with the site data as it will be returned but
+   * for the bodies: every entry's `html` and `excerpt`, and `latest.content`, are empty until
+   * {@link LoadSiteDataOptions.onBody} reports them (the build starts Eleventy on it meanwhile).
+   */
+  onSkeleton?: (data: SiteData) => void;
+  /** Called as each entry's body is complete (its `html` and `excerpt` set), with its index in `entries`, in no set order. */
+  onBody?: (index: number, entry: SiteEntry) => void;
 }
 
 /**
@@ -172,6 +181,39 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       byTag.get(tag)!.push(e);
     }
   });
+  const tagList = tagsOf.used();
+  const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
+  const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
+  const indexPages = listPages(entries, '/');
+  const latest = latestEntry(entries, siteUrl);
+  // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
+  // a frozen object to templates as it is instead of wrapping every access in a Proxy.
+  // Complete but for the bodies (`html`, `excerpt`, `latest.content`), filled in below.
+  const data: SiteData = Object.freeze({
+    workspace,
+    site,
+    tags,
+    tagList,
+    tagPages,
+    indexPages,
+    // Every page: a build with a page cache renders only those it does not have (build.ts).
+    render: { entries, indexPages, tagPages },
+    entries,
+    feedEntries: feed.entries,
+    feed,
+    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
+    feedDates: feedDates.record,
+    latest,
+    problems,
+    hidden,
+    pageSize: PAGE_SIZE,
+    siteUrl,
+    updated: feed.updated,
+    builtAt: new Date().toISOString(),
+    css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
+  });
+  options.onSkeleton?.(data);
   // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
   // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
   // rendered again (build-cache.ts).
@@ -183,7 +225,9 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     const e = entries[i]!;
     e.html = h;
     e.excerpt = excerptOf(h);
+    if (i === 0) (latest as { content?: string }).content = h;
     rendered[i] = true;
+    options.onBody?.(i, e);
   };
   const finish = (i: number, h: string) => {
     if (!EntryImages.mayHaveLocalImage(h)) return complete(i, h);
@@ -217,38 +261,10 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
           finish(i, h);
         });
         handOut();
+        failpoint('build:mid-bodies');
       },
     },
   );
   await Promise.all(withImages);
-  const tagList = tagsOf.used();
-  const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
-  const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
-  const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
-  const indexPages = listPages(entries, '/');
-  // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
-  // a frozen object to templates as it is instead of wrapping every access in a Proxy.
-  return Object.freeze({
-    workspace,
-    site,
-    tags,
-    tagList,
-    tagPages,
-    indexPages,
-    // Every page: a build with a page cache renders only those it does not have (build.ts).
-    render: { entries, indexPages, tagPages },
-    entries,
-    feedEntries: feed.entries,
-    feed,
-    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
-    feedDates: feedDates.record,
-    latest: latestEntry(entries, siteUrl),
-    problems,
-    hidden,
-    pageSize: PAGE_SIZE,
-    siteUrl,
-    updated: feed.updated,
-    builtAt: new Date().toISOString(),
-    css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
-  });
+  return data;
 }

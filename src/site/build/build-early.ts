@@ -1,0 +1,82 @@
+/**
+ * Eleventy's run started before the entries' bodies are rendered (build.ts), for a build
+ * without a build cache whose Eleventy runs on its worker thread: the site data is sent to
+ * the thread as soon as it is complete but for the bodies, and each body follows through a
+ * channel (core/sync-channel.ts) as it is rendered. Eleventy builds its template map
+ * (pagination, permalinks, computed data) while this thread renders the bodies, and a page
+ * that reads a body not rendered yet waits for that one (site/data/deferred-bodies.ts).
+ *
+ * With a build cache the search index decides what to index from every entry before it
+ * merges bundles (search-bundles.ts), and the page cache plans pages from the bodies: such a
+ * build starts Eleventy once the data is complete, as before.
+ *
+ * @module
+ */
+import { openSyncChannel } from '../../core/sync-channel.js';
+import { entryBody, type EntryBody } from '../data/deferred-bodies.js';
+import type { LoadSiteDataOptions } from '../data/site-data.js';
+import type { PreparedBuild } from './build-prepare.js';
+import { renderPages, type RenderedPages } from './build-render.js';
+
+/** A render stage started on the site data before its bodies ({@link startEarlyRender}). */
+export interface EarlyRender {
+  /** What the data load reports to it (`loadSiteData`'s options): the data without bodies, then each body. */
+  hooks: Pick<LoadSiteDataOptions, 'onSkeleton' | 'onBody'>;
+  /** Tells it that the data load ended: every body was reported. */
+  loaded(): void;
+  /**
+   * The render stage, started by the hooks (renderPages).
+   * @throws {ChangelogSyncError} `E_BUILD` as renderPages.
+   * @throws {Error} when the data load did not report the site data.
+   */
+  rendered(): Promise<RenderedPages>;
+  /**
+   * The data load failed: a page waiting for a body gets an error with `message`, and the
+   * run is waited for (its thread may be writing pages). Never rejects.
+   */
+  abandon(message: string): Promise<void>;
+}
+
+/**
+ * Starts the render stage early when the build can: no build cache, and Eleventy placed on
+ * its worker thread (`BuildEleventy.place`, for the entry files: what such a build renders).
+ * @returns undefined when the build renders once its data is complete.
+ */
+export function startEarlyRender(build: PreparedBuild): EarlyRender | undefined {
+  if (build.cache || !build.eleventy.place(build.entryNames.length)) return undefined;
+  const { sender, end } = openSyncChannel<EntryBody>();
+  let loaded!: () => void;
+  let failed!: (err: Error) => void;
+  const complete = new Promise<void>((resolve, reject) => {
+    loaded = resolve;
+    failed = reject;
+  });
+  complete.catch(() => undefined); // awaited by a second run only
+  let rendering: Promise<RenderedPages> | undefined;
+  return {
+    hooks: {
+      onSkeleton(siteData) {
+        rendering = renderPages(build, { siteData, rendering: build.entryNames.length }, true, { bodies: end, complete });
+        rendering.catch(() => undefined); // awaited by rendered() or abandon()
+      },
+      onBody(index, entry) {
+        sender.send([[index, entryBody(entry)]]);
+      },
+    },
+    loaded,
+    async rendered() {
+      if (!rendering) throw new Error('the site data was not reported to the render stage');
+      try {
+        return await rendering;
+      } finally {
+        sender.close();
+      }
+    },
+    async abandon(message) {
+      sender.fail(message);
+      failed(new Error(message));
+      await rendering?.catch(() => undefined);
+      sender.close();
+    },
+  };
+}

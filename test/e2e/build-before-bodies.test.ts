@@ -1,0 +1,56 @@
+// Eleventy's run started on the site data before its bodies are rendered (src/site/build/
+// build-early.ts: a build without a build cache, Eleventy on its worker thread, compiled code
+// only), through the real CLI: it starts before the data's end, and writes the bytes of the
+// build that starts it once the data is complete (a build with a new, empty cache), at `/` and
+// under a base path; a build whose data load fails after the run started (a failpoint that
+// throws EIO as the bodies render) reports that error and ends: no thread left waiting for a
+// body. The channel itself is test/core/sync-channel.test.ts.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
+import { runCli, useTempDir } from '../helpers/cli.js';
+import { differences } from '../helpers/page-cache-project.js';
+import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+
+interface Built {
+  pages: number;
+  indexed: number;
+  timings: { dataMs: number; renderMs: number };
+}
+
+describe('Eleventy started before the bodies, through the CLI', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  const build = async (out: string, siteUrl: string, args: string[], env: Record<string, string> = {}) => {
+    const r = await runCli(['--json', 'build', ...args], { cwd: dir, env: { CHANGELOG_SITE_URL: siteUrl, CHANGELOG_OUTPUT_DIR: join(dir, out), GITHUB_ACTIONS: undefined, ...env }, timeoutMs: 240_000 });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Built;
+  };
+
+  it.each([
+    ['at /', 'https://changelog.example.com/'],
+    ['under /changelog/', 'https://acme.github.io/changelog/'],
+  ])('%s: starts before the data is complete and writes the bytes of a build that starts after it', async (_, siteUrl) => {
+    await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', (i) => (i % 3 ? ['New'] : ['Fix'])) });
+    const early = await build('early', siteUrl, ['--no-cache']);
+    const late = await build('late', siteUrl, [], { CHANGELOG_BUILD_CACHE: join(dir, 'empty-cache') });
+    expect(early.timings.renderMs).toBeLessThan(early.timings.dataMs);
+    expect(late.timings.renderMs).toBeGreaterThanOrEqual(late.timings.dataMs);
+    expect({ pages: early.pages, indexed: early.indexed }).toEqual({ pages: late.pages, indexed: late.indexed });
+    expect(early.indexed).toBe(ISOLATE_THRESHOLD);
+    expect(await differences(join(dir, 'early'), join(dir, 'late'))).toEqual([]);
+  }, 300_000);
+
+  it('a data load that fails after the run started reports its error and ends', async () => {
+    await writeContent(dir, { entries: dailyEntries(ISOLATE_THRESHOLD, '2026-03-14', () => ['New']) });
+    const r = await runCli(['build', '--no-cache'], {
+      cwd: dir,
+      env: { CHANGELOG_SITE_URL: 'https://changelog.example.com/', CHANGELOG_FAILPOINT: 'build:mid-bodies:2', CHANGELOG_FAILPOINT_ERRNO: 'EIO', GITHUB_ACTIONS: undefined },
+      timeoutMs: 60_000,
+    });
+    expect(r.signal, 'the build hung and was killed').toBeNull();
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/EIO: i\/o error/);
+  }, 90_000);
+});
