@@ -17,6 +17,10 @@ import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
+import { setCommandV8Flags } from './cli/v8-flags.js';
+
+// Before any command's modules load (they are imported when the command runs).
+setCommandV8Flags();
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
