@@ -19,9 +19,6 @@ import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { setCommandV8Flags } from './cli/v8-flags.js';
 
-// Before any command's modules load (they are imported when the command runs).
-setCommandV8Flags();
-
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 interface GlobalOptions {
@@ -142,7 +139,12 @@ program
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
-  .action((opts: { allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false }))());
+  .action((opts: { allowPrivate?: boolean; cache?: boolean }) =>
+    run(async (c, r) => {
+      setCommandV8Flags(); // before the build's modules load
+      return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
+    })(),
+  );
 
 program
   .command('emulator')
