@@ -6,9 +6,8 @@
  *   otherwise) and corrected by `x-ratelimit-remaining`: when the service says fewer
  *   requests are left than we have counted, someone else shares the workspace, and the
  *   difference is booked as used.
- * - A daily ledger: requests per minute bucket over the last 24 hours (rolling, which is
- *   never looser than a calendar-day reset). It is serialisable so that it can be
- *   persisted with the sync state and hold across runs of a scheduled job.
+ * - A daily ledger: requests per minute bucket over the last 24 hours (`day-window.ts`),
+ *   persisted between runs.
  * - A 429 blocks every caller until `Retry-After` (or the window's end), and for at least a
  *   minimum backoff with jitter (`rate-strikes.ts`). A block longer than
  *   {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit), or
@@ -34,11 +33,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { abortable } from '../core/abortable.js';
 import { RateLimitedError } from '../core/errors.js';
+import { DayWindow, type DailyLedger } from './day-window.js';
 import { MAX_RATE_LIMIT } from './rate-headers.js';
 import { RateStrikes } from './rate-strikes.js';
 
-/** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */
-export type DailyLedger = Array<[minute: number, count: number]>;
+export type { DailyLedger } from './day-window.js';
 
 /** Options of {@link RateBudget}. All durations are milliseconds. */
 export interface RateBudgetOptions {
@@ -108,9 +107,7 @@ export interface Slot {
  */
 export class RateBudget {
   private limit: number;
-  readonly perDay: number;
   readonly windowMs: number;
-  readonly dayMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /**
@@ -126,9 +123,8 @@ export class RateBudget {
   private settleWaiters: Array<() => void> = [];
   private readonly maxWaitMs: number;
   private readonly onBook: (() => void | Promise<void>) | undefined;
-  /** Requests per ledger bucket (bucket = floor(ms / bucketMs); a minute for a real day). */
-  private ledger = new Map<number, number>();
-  private readonly bucketMs: number;
+  /** The rolling day's requests. */
+  private readonly day: DayWindow;
   /** No request may start before this time (ms); set by a 429. */
   private blockedUntil = 0;
   private readonly strikes: RateStrikes;
@@ -143,12 +139,10 @@ export class RateBudget {
 
   constructor(options: RateBudgetOptions = {}) {
     this.limit = options.perMinute ?? 60;
-    this.perDay = options.perDay ?? 1440;
     this.windowMs = options.windowMs ?? 60_000;
-    this.dayMs = options.dayMs ?? 86_400_000;
     this.now = options.now ?? Date.now;
+    this.day = new DayWindow(options.perDay ?? 1440, options.dayMs ?? 86_400_000, this.now, options.ledger);
     this.sleep = options.sleep ?? ((ms) => sleep(ms));
-    this.bucketMs = Math.max(1, Math.floor(this.dayMs / 1440));
     this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.onBook = options.onBook;
     this.strikes = new RateStrikes({
@@ -156,7 +150,6 @@ export class RateBudget {
       dayAfter: options.dayLimitStrikes ?? 4,
       random: options.random ?? Math.random,
     });
-    for (const [minute, count] of options.ledger ?? []) this.ledger.set(minute, count);
   }
 
   /** The per-window limit in force (from `x-ratelimit-limit` once a response arrived). */
@@ -164,12 +157,14 @@ export class RateBudget {
     return this.limit;
   }
 
+  /** Requests per rolling day. */
+  get perDay(): number {
+    return this.day.perDay;
+  }
+
   /** Requests still allowed in the rolling day. */
   dayRemaining(): number {
-    this.pruneLedger();
-    let used = 0;
-    for (const count of this.ledger.values()) used += count;
-    return Math.max(0, this.perDay - used);
+    return this.day.remaining();
   }
 
   /** Requests still allowed in the current short window. */
@@ -270,8 +265,7 @@ export class RateBudget {
   private book(at: number): Slot {
     const slot: Slot = { t: at, startedAt: at, settled: false };
     this.window.push(slot);
-    const minute = Math.floor(at / this.bucketMs);
-    this.ledger.set(minute, (this.ledger.get(minute) ?? 0) + 1);
+    this.day.book(at);
     this.sent++;
     return slot;
   }
@@ -379,8 +373,7 @@ export class RateBudget {
 
   /** The daily ledger, for persisting with the sync state. */
   toLedger(): DailyLedger {
-    this.pruneLedger();
-    return [...this.ledger.entries()].sort((a, b) => a[0] - b[0]);
+    return this.day.toLedger();
   }
 
   private pruneWindow(): void {
@@ -390,10 +383,5 @@ export class RateBudget {
       if (left.weight === undefined) this.recent.push(left.t);
     }
     while (this.recent.length > 0 && this.recent[0]! <= cutoff - this.windowMs) this.recent.shift();
-  }
-
-  private pruneLedger(): void {
-    const cutoffMinute = Math.floor((this.now() - this.dayMs) / this.bucketMs);
-    for (const minute of this.ledger.keys()) if (minute <= cutoffMinute) this.ledger.delete(minute);
   }
 }
