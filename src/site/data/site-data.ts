@@ -16,7 +16,7 @@ import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-bindi
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
 import type { BodyCache } from '../cache/build-cache.js';
 import { readableDate } from '../render/filters.js';
-import { htmlText } from '../render/html-text.js';
+import { excerptOf } from '../render/html-text.js';
 import { EntryImages } from '../render/images.js';
 import { renderBodies } from '../render/body-render.js';
 import { latestEntry } from './latest.js';
@@ -28,18 +28,6 @@ import { failpoint } from '../../core/failpoint.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { listPages, pagesOfTag, tagResolver } from './tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
-
-/**
- * Plain text of the first paragraph of sanitised HTML, at most 200 characters: its text as
- * htmlparser2 reads it (tags dropped, character references decoded), spaces collapsed.
- */
-export function excerptOf(html: string): string {
-  const start = html.indexOf('<p>');
-  const end = start >= 0 ? html.indexOf('</p>', start) : -1;
-  const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
-  const text = htmlText(para).replace(/\s+/g, ' ').trim();
-  return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
-}
 
 async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
   try {

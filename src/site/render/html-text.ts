@@ -12,3 +12,15 @@ export function htmlText(html: string): string {
   new Parser({ ontext: (t) => (text += t) }, { decodeEntities: true }).end(html);
   return text;
 }
+
+/**
+ * Plain text of the first paragraph of sanitised HTML, at most 200 characters: its text as
+ * htmlparser2 reads it (tags dropped, character references decoded), spaces collapsed.
+ */
+export function excerptOf(html: string): string {
+  const start = html.indexOf('<p>');
+  const end = start >= 0 ? html.indexOf('</p>', start) : -1;
+  const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
+  const text = htmlText(para).replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
+}

@@ -1,6 +1,6 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { describe, expect, it } from 'vitest';
-import { excerptOf, loadSiteData } from '../../../src/site/data/site-data.js';
+import { loadSiteData } from '../../../src/site/data/site-data.js';
 import { visibility } from '../../../src/entry/permalinks.js';
 import { FEED_LIMIT } from '../../../src/site/data/site-feeds.js';
 import { PAGE_SIZE } from '../../../src/site/data/site-model.js';
@@ -21,15 +21,6 @@ describe('visibility', () => {
     expect(visibility('draft', true, '2020-01-01', '2026-01-01')).toBe('draft');
     expect(visibility('archived', undefined, '2020-01-01', '2026-01-01')).toBe('draft');
     expect(visibility('published', undefined, '2020-01-01', '2026-01-01', true)).toBe('draft');
-  });
-});
-
-describe('excerptOf', () => {
-  it('is the text of the first paragraph, entities decoded, at most 200 characters', () => {
-    expect(excerptOf('<h2>Title</h2>\n<p>Fast <strong>exports</strong> &amp; <a href="/x">more</a>.</p><p>Second.</p>')).toBe('Fast exports & more.');
-    const long = excerptOf(`<p>${'word '.repeat(100)}</p>`);
-    expect(long.length).toBeLessThanOrEqual(200);
-    expect(long.endsWith('…')).toBe(true);
   });
 });
 
