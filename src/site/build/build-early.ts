@@ -53,6 +53,11 @@ export function startEarlyRender(build: PreparedBuild): EarlyRender | undefined 
   });
   complete.catch(() => undefined); // awaited by a second run only
   let rendering: Promise<RenderedPages> | undefined;
+  let pending: Array<[number, EntryBody]> = [];
+  const flush = () => {
+    sender.send(pending);
+    pending = [];
+  };
   return {
     hooks: {
       onSkeleton(siteData) {
@@ -60,7 +65,10 @@ export function startEarlyRender(build: PreparedBuild): EarlyRender | undefined 
         rendering.catch(() => undefined); // awaited by rendered() or abandon()
       },
       onBody(index, entry) {
-        sender.send([[index, entryBody(entry)]]);
+        // Sent once the data load's current step ends (a batch of bodies, or an entry's
+        // images): one message and one wake-up of the thread a batch, not a body.
+        if (pending.length === 0) queueMicrotask(flush);
+        pending.push([index, entryBody(entry)]);
       },
     },
     loaded,
