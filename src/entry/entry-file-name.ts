@@ -13,7 +13,8 @@
  * @module
  */
 import { basename } from 'node:path';
-import { entryFileName, slugify } from './entry-file.js';
+import { entryFileName } from './entry-file.js';
+import { slugify } from './slug.js';
 import type { EntryProblem } from './entry-problems.js';
 import type { IndexedFile } from './entry-files.js';
 import { nameKey, portableNameProblem } from './portable-name.js';

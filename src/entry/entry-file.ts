@@ -7,12 +7,12 @@
  *
  * @module
  */
-import slugifyLib from '@sindresorhus/slugify';
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../core/errors.js';
 import { DATE, isRealDate, KNOWN_FIELDS, lineOfField, publishDay, readFrontmatter } from './frontmatter.js';
 import { sha256 } from '../core/hash.js';
 import { readMirroredLeniently } from './remote-data.js';
+import { slugify } from './slug.js';
 
 /**
  * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
@@ -200,25 +200,6 @@ function decodeUtf8(path: string, raw: string | Buffer): string {
     throw new ChangelogSyncError('E_FILE', `${path}:${line}: contains a NUL byte`, { file: path, line, hint: 'remove the NUL character (often from a bad copy and paste)' });
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** The slug push sends for a title when the file has none (lowercase ASCII, hyphens). */
-export function slugify(title: string): string {
-  // Already a slug (the usual case for the service's slugs): the library would return it
-  // unchanged, at ~30 us a call (0.3 s for a pull of 10,000 entries).
-  if (ALREADY_SLUG.test(title)) return title;
-  return slugifyLib(title, { decamelize: false }) || 'entry';
-}
-
-const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/**
- * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
- * starting and ending with a letter or digit, at most 255 characters (the service's
- * string limit). Real changelogs use `user_id`-style and capitalised slugs, so both pass.
- */
-export function isSafeSlug(slug: string): boolean {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;
 }
 
 /** Longest slug part of a file name. Keeps paths portable (Windows MAX_PATH, eCryptfs). */

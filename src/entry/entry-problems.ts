@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { ChangelogSyncError, ValidationError } from '../core/errors.js';
-import { slugify } from './entry-file.js';
+import { slugify } from './slug.js';
 import { lineOfField } from './frontmatter.js';
 import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
 import { linkProblems, type LinkContext } from './entry-links.js';

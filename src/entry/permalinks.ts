@@ -28,7 +28,7 @@
  * @module
  */
 import { sha256 } from '../core/hash.js';
-import { slugify } from './entry-file.js';
+import { slugify } from './slug.js';
 import type { IndexedFile } from './entry-files.js';
 
 /** The site-relative URL path every entry page is under. */

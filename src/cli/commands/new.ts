@@ -5,7 +5,8 @@
 import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
-import { entryFileName, isSafeSlug, slugify } from '../../entry/entry-file.js';
+import { entryFileName } from '../../entry/entry-file.js';
+import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { isRealDate } from '../../entry/frontmatter.js';
 import { serializeEntryFile } from '../../entry/frontmatter-writer.js';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';

@@ -15,11 +15,10 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
-import { loadConfig, type Config } from '../../core/config.js';
+import type { Config } from '../../core/config.js';
 import { xmlCharsTransform } from '../../core/xml-chars.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
 import { BuildState } from './build-memo.js';
-import { loadSiteData } from '../data/site-data.js';
 import { addSiteFilters } from '../render/filters.js';
 import { MEDIA_DIR } from '../../convert/media-refs.js';
 import { openImageStore, type ImageStore } from '../render/image-store.js';
@@ -98,9 +97,11 @@ interface EleventyConfigLike {
  * before `.eleventy.js`) win over the plugin's own options; the project's configuration
  * fills in the rest (plain Eleventy over `.eleventy.js`).
  *
- * @throws {ChangelogSyncError} `E_CONFIG` when the configuration is needed and invalid (see `loadConfig`).
+ * @returns a promise when it loads the configuration (Eleventy 3 awaits a plugin's promise).
+ * @throws {ChangelogSyncError} `E_CONFIG` when the configuration is needed and invalid (see
+ *   `loadConfig`); from the promise.
  */
-export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void {
+export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void | Promise<void> {
   // Once per configuration: a build adds the plugin, and so may the `.eleventy.js` Eleventy
   // finds in the working directory (possibly another copy of this module); twice, every
   // filter, copy and URL transform would be registered twice (the base path added twice).
@@ -113,19 +114,37 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
   // The configuration is loaded only when a path or the URL is not given (plain Eleventy):
   // a build and `dev` give them all, from the configuration they loaded, and their theme.
-  let project: Config | undefined;
-  const fromProject = () => (project ??= loadConfig());
-  const o = {
-    contentDir: given('contentDir') ?? fromProject().contentDir,
-    siteUrl: (given('siteUrl') ?? fromProject().siteUrl).replace(/\/?$/, '/'),
-    siteDir: given('siteDir') ?? fromProject().siteDir,
+  // Loaded with its module (and zod, its schema's library) only then: Eleventy's thread in a
+  // build loads none of it.
+  const resolved = (project: Config | undefined): ResolvedOptions => ({
+    contentDir: given('contentDir') ?? project!.contentDir,
+    siteUrl: (given('siteUrl') ?? project!.siteUrl).replace(/\/?$/, '/'),
+    siteDir: given('siteDir') ?? project!.siteDir,
     backlinkUrl: given('backlinkUrl') ?? null,
     today: given('today'),
-    // After the paths: the configuration's theme when it was loaded for them.
+    // The configuration's theme when it was loaded for the paths.
     theme: given('theme') ?? project?.theme,
     siteData: given('siteData'),
     basePathScan: given('basePathScan') ?? true,
-  };
+  });
+  if (given('contentDir') !== undefined && given('siteUrl') !== undefined && given('siteDir') !== undefined) return setUp(eleventyConfig, resolved(undefined));
+  return import('../../core/config.js').then(({ loadConfig }) => setUp(eleventyConfig, resolved(loadConfig())));
+}
+
+/** The plugin's options with the configuration's values filled in ({@link changelogSitePlugin}). */
+interface ResolvedOptions {
+  contentDir: string;
+  siteUrl: string;
+  siteDir: string;
+  backlinkUrl: string | null;
+  today?: string;
+  theme?: string;
+  siteData?: SiteData;
+  basePathScan: boolean;
+}
+
+/** Adds the site's filters, data, copies and transforms to a configuration, with options `o`. */
+function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   const state = BuildState.attach(eleventyConfig);
 
   // The feed plugin adds Eleventy's HTML base plugin (its URL filters serve `feedHtml`). Not
@@ -184,7 +203,8 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   eleventyConfig.addGlobalData('changelog', async () => {
     const data =
       o.siteData ??
-      (await loadSiteData(o.contentDir, {
+      // Loaded only without a build's data (plain Eleventy, `dev`).
+      (await (await import('../data/site-data.js')).loadSiteData(o.contentDir, {
         siteUrl: o.siteUrl,
         today: o.today,
         themes: await listThemes(o.siteDir),

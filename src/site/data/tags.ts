@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isSafeSlug, slugify } from '../../entry/entry-file.js';
+import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { PAGE_SIZE, type ListPage, type SiteEntry, type SiteTag, type TagPage } from './site-model.js';
 

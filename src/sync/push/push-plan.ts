@@ -27,7 +27,8 @@
  */
 import { ValidationError, type FieldIssue } from '../../core/errors.js';
 import type { RemoteEntry } from '../../service/schemas.js';
-import { isSafeSlug, slugify, type EntryFile } from '../../entry/entry-file.js';
+import type { EntryFile } from '../../entry/entry-file.js';
+import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { frontmatterField, lineOfField } from '../../entry/frontmatter.js';
 import type { LinkContext } from '../../entry/entry-links.js';
 import { entryProblems, splitFix, tagContext, type EntryProblem } from '../../entry/entry-problems.js';

@@ -30,7 +30,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RemoteEntry } from '../../service/schemas.js';
 import { failpoint } from '../../core/failpoint.js';
-import { slugify } from '../../entry/entry-file.js';
+import { slugify } from '../../entry/slug.js';
 import { readServiceTagNames } from '../../entry/entry-problems.js';
 import { Journal } from './journal.js';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';

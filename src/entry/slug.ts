@@ -1,0 +1,28 @@
+/**
+ * Slugs: the one push derives from a title when a file has none, and the test of a slug
+ * that is safe in a URL path segment. On their own, without the entry file's schema (zod)
+ * and YAML reader: the site's tag pages use them on Eleventy's thread, which loads only what
+ * its templates need.
+ *
+ * @module
+ */
+import slugifyLib from '@sindresorhus/slugify';
+
+/** The slug push sends for a title when the file has none (lowercase ASCII, hyphens). */
+export function slugify(title: string): string {
+  // Already a slug (the usual case for the service's slugs): the library would return it
+  // unchanged, at ~30 us a call (0.3 s for a pull of 10,000 entries).
+  if (ALREADY_SLUG.test(title)) return title;
+  return slugifyLib(title, { decamelize: false }) || 'entry';
+}
+
+const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
+ * starting and ending with a letter or digit, at most 255 characters (the service's
+ * string limit). Real changelogs use `user_id`-style and capitalised slugs, so both pass.
+ */
+export function isSafeSlug(slug: string): boolean {
+  return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;
+}
