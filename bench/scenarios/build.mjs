@@ -233,7 +233,7 @@ function timingsOf(run) {
   return {
     dataSeconds: Math.round(result.timings.dataMs / 100) / 10,
     eleventySeconds: Math.round(result.timings.eleventyMs / 100) / 10,
-    // When Eleventy's run started: before the data's end when it started on the data before its bodies.
+    // When the render stage was called: before the data's end when it started on the data before its bodies.
     renderStartSeconds: Math.round(result.timings.renderMs / 100) / 10,
     pagefindSeconds: Math.round(result.timings.searchMs / 100) / 10,
     pages: result.pages,

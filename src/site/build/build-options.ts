@@ -73,9 +73,10 @@ export interface BuildResult {
   /**
    * Wall time of the steps, ms: the site data (reading and rendering the entries), the data
    * and Eleventy's pages and feeds together, and the search index (from its start: built
-   * from the data, it runs while Eleventy renders); and when the render stage started
-   * (Eleventy's run, once the search bundles are known and the output folder listed), which
-   * is before the end of the data when it started on the data before its bodies (build-early.ts).
+   * from the data, it runs while Eleventy renders); and when the render stage was called
+   * (build-render.ts; Eleventy's run follows once the search bundles are known and the output
+   * folder listed), which is before the end of the data when it starts on the data before its
+   * bodies (build-early.ts).
    */
   timings: { dataMs: number; eleventyMs: number; searchMs: number; renderMs: number };
   /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */
