@@ -230,4 +230,18 @@ describe("the tool's own CI", () => {
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) expect(job.if).toBe("${{ github.event.repository.is_template || vars.CHANGELOG_SYNC_TESTS == 'true' }}");
   });
+
+  it("runs the same checks as .ci/run: the type check and npm test, and lint, knip and the layer rule, each a script of package.json", () => {
+    const scripts = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const runs = Object.values(wf.jobs).flatMap((job) => job.steps.map((s) => s.run).filter((r): r is string => r !== undefined));
+    const ciRun = readFileSync(`${ROOT}/.ci/run`, 'utf8');
+    for (const script of ['typecheck', 'lint', 'knip', 'layers']) {
+      expect(scripts[script]).toBeDefined();
+      expect(ciRun).toContain(`npm run ${script}`);
+      expect(runs).toContain(`npm run ${script}`);
+    }
+    expect(runs).toContain('npm test');
+    // The layer rule is dependency-cruiser's, with the project's rules (test/repo/layers.test.ts plants a violation of each).
+    expect(scripts.layers).toContain('--config .dependency-cruiser.mjs');
+  });
 });
