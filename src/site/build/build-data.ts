@@ -52,7 +52,8 @@ export async function loadBuildData(build: PreparedBuild, hooks?: Pick<LoadSiteD
   let cached: BuildData['cached'];
   if (build.pageCache && build.cache) {
     const pageCache = await build.pageCache;
-    const plan = planPages(siteData, build.cache.fingerprint, (key) => pageCache.has(key));
+    // A run started early renders every page (build-early.ts): the plan only keys them, to save.
+    const plan = planPages(siteData, build.cache.fingerprint, hooks ? () => false : (key) => pageCache.has(key));
     siteData = plan.data;
     cached = { pageCache, plan };
   }

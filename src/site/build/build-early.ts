@@ -1,14 +1,17 @@
 /**
  * Eleventy's run started before the entries' bodies are rendered (build.ts), for a build
- * without a build cache whose Eleventy runs on its worker thread: the site data is sent to
+ * with no page cache to take pages from (no build cache, or a first build with one: an empty
+ * cache folder) whose Eleventy runs on its worker thread: the site data is sent to
  * the thread as soon as it is complete but for the bodies, and each body follows through a
  * channel (core/sync-channel.ts) as it is rendered. Eleventy builds its template map
  * (pagination, permalinks, computed data) while this thread renders the bodies, and a page
  * that reads a body not rendered yet waits for that one (site/data/deferred-bodies.ts).
  *
- * With a build cache the search index decides what to index from every entry before it
- * merges bundles (search-bundles.ts), and the page cache plans pages from the bodies: such a
- * build starts Eleventy once the data is complete, as before.
+ * With a page pack in the build cache, the page cache plans the pages from the bodies (a
+ * page whose key it has is taken from it, not rendered): such a build starts Eleventy once
+ * the data is complete. A first build with a build cache renders every page, as a build
+ * without one: it starts early, and its pages and bodies are saved for the next build as
+ * when it starts late.
  *
  * @module
  */
@@ -38,12 +41,13 @@ export interface EarlyRender {
 }
 
 /**
- * Starts the render stage early when the build can: no build cache, and Eleventy placed on
- * its worker thread (`BuildEleventy.place`, for the entry files: what such a build renders).
+ * Starts the render stage early when the build can: no page pack to take pages from
+ * ({@link PreparedBuild.likelyWarm}), and Eleventy placed on its worker thread
+ * (`BuildEleventy.place`, for the entry files: what such a build renders).
  * @returns undefined when the build renders once its data is complete.
  */
 export function startEarlyRender(build: PreparedBuild): EarlyRender | undefined {
-  if (build.cache || !build.eleventy.place(build.entryNames.length)) return undefined;
+  if (build.likelyWarm || !build.eleventy.place(build.entryNames.length)) return undefined;
   const { sender, end } = openSyncChannel<EntryBody>();
   let loaded!: () => void;
   let failed!: (err: Error) => void;

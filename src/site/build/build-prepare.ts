@@ -69,6 +69,12 @@ export interface PreparedBuild {
   cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo };
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
+  /**
+   * Whether the build cache folder holds a page pack, whose pages the build may take: then
+   * the pages to render are known only once the bodies are (build-early.ts). False without
+   * a build cache, and for a first build with one.
+   */
+  likelyWarm: boolean;
   /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
   ownTemplate?: string;
   /** The search index, started; undefined when search is off. */
@@ -210,6 +216,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       previous,
       cache,
       pageCache,
+      likelyWarm,
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,
