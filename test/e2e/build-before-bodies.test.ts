@@ -3,8 +3,9 @@
 // compiled code only), through the real CLI: it starts before the data's end, and writes the
 // bytes of the build that starts it once the data is complete (a build whose cache folder
 // holds a page pack, here one it cannot use), at `/` and under a base path; a first build with
-// a build cache (an empty cache folder) starts early too, and the next build takes every page
-// and body from the cache it saved; a build whose data load fails after the run started (a failpoint that
+// a build cache (an empty cache folder) starts early too, and the next build takes every page,
+// body and search result from the cache it saved (test/e2e/large-site-under-base-path.test.ts
+// adds an entry to such a cache: the recent search bundle); a build whose data load fails after the run started (a failpoint that
 // throws EIO as the bodies render) reports that error and ends: no thread left waiting for a
 // body. The channel itself is test/core/sync-channel.test.ts.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -20,6 +21,7 @@ interface Built {
   indexed: number;
   timings: { dataMs: number; renderMs: number };
   cache?: { hits: number; rendered: number; pages: { rendered: number; reused: number } };
+  search?: { indexed: number; archived: number; bundles: string[] };
 }
 
 describe('Eleventy started before the bodies, through the CLI', () => {
@@ -58,6 +60,8 @@ describe('Eleventy started before the bodies, through the CLI', () => {
     expect(first.cache).toMatchObject({ hits: 0, rendered: ISOLATE_THRESHOLD, pages: { reused: 0 } });
     const second = await build('second', siteUrl, [], cache);
     expect(second.cache).toMatchObject({ hits: ISOLATE_THRESHOLD, rendered: 0, pages: { rendered: 0, reused: first.cache!.pages.rendered } });
+    // The search archive it saved holds every entry: the second build indexes none.
+    expect(second.search).toMatchObject({ indexed: 0, archived: ISOLATE_THRESHOLD, bundles: ['/pagefind/'] });
     expect(first.cache!.pages.rendered).toBeGreaterThan(ISOLATE_THRESHOLD);
     expect(await differences(join(dir, 'first'), join(dir, 'second'))).toEqual([]);
     const uncached = await build('uncached', siteUrl, ['--no-cache']);

@@ -8,10 +8,12 @@
  * that reads a body not rendered yet waits for that one (site/data/deferred-bodies.ts).
  *
  * With a page pack in the build cache, the page cache plans the pages from the bodies (a
- * page whose key it has is taken from it, not rendered): such a build starts Eleventy once
- * the data is complete. A first build with a build cache renders every page, as a build
- * without one: it starts early, and its pages and bodies are saved for the next build as
- * when it starts late.
+ * page whose key it has is taken from it, not rendered), and with a search archive the search
+ * index plans from them which entries it indexes beside it, which the search page must know
+ * (search-bundles.ts): such a build starts Eleventy once the data is complete. A first build
+ * with a build cache renders every page and indexes every entry, as a build without one: it
+ * starts early, and its pages, bodies and index are saved for the next build as when it
+ * starts late.
  *
  * @module
  */
@@ -41,13 +43,13 @@ export interface EarlyRender {
 }
 
 /**
- * Starts the render stage early when the build can: no page pack to take pages from
- * ({@link PreparedBuild.likelyWarm}), and Eleventy placed on its worker thread
- * (`BuildEleventy.place`, for the entry files: what such a build renders).
+ * Starts the render stage early when the build can: no page pack or search archive to plan
+ * from the bodies ({@link PreparedBuild.plansFromBodies}), and Eleventy placed on its worker
+ * thread (`BuildEleventy.place`, for the entry files: what such a build renders).
  * @returns undefined when the build renders once its data is complete.
  */
 export function startEarlyRender(build: PreparedBuild): EarlyRender | undefined {
-  if (build.likelyWarm || !build.eleventy.place(build.entryNames.length)) return undefined;
+  if (build.plansFromBodies || !build.eleventy.place(build.entryNames.length)) return undefined;
   const { sender, end } = openSyncChannel<EntryBody>();
   let loaded!: () => void;
   let failed!: (err: Error) => void;

@@ -23,6 +23,7 @@ import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.j
 import { checkThemeOverride, listThemes, resolveTheme } from '../data/themes.js';
 import { openImageStore, type ImageStore } from '../render/image-store.js';
 import { EntryImages } from '../render/images.js';
+import { SEARCH_ARCHIVE_FILE } from '../search/search-archive.js';
 import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
@@ -70,11 +71,12 @@ export interface PreparedBuild {
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
   /**
-   * Whether the build cache folder holds a page pack, whose pages the build may take: then
-   * the pages to render are known only once the bodies are (build-early.ts). False without
-   * a build cache, and for a first build with one.
+   * Whether the build cache folder holds a page pack or a search archive, which the build
+   * plans from every body: which pages to take from the pack, which entries to index beside
+   * the archive. Then Eleventy's run starts once the data is complete (build-early.ts).
+   * False without a build cache, and for a first build with one.
    */
-  likelyWarm: boolean;
+  plansFromBodies: boolean;
   /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
   ownTemplate?: string;
   /** The search index, started; undefined when search is off. */
@@ -216,7 +218,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       previous,
       cache,
       pageCache,
-      likelyWarm,
+      plansFromBodies: likelyWarm || (options.cacheDir !== undefined && existsSync(join(options.cacheDir, SEARCH_ARCHIVE_FILE))),
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,

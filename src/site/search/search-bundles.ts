@@ -149,6 +149,10 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       return result;
     },
     async mergeBundles() {
+      // Without an archive there is one bundle, whatever the entries: known before they are
+      // all added, which a build that starts Eleventy before its bodies asks for (build-early.ts).
+      const read = await loaded.catch(() => undefined);
+      if (!read?.archive) return [];
       const decision = await decide().catch(() => undefined);
       return decision?.split.kind === 'split' && decision.read.archive && decision.split.recent.length > 0 ? [RECENT_BUNDLE] : [];
     },

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
 import { SEARCH_ARCHIVE_FILE } from '../../../src/site/search/search-archive.js';
+import { startSearchIndex } from '../../../src/site/search/search-bundles.js';
 import { useTempDir } from '../../helpers/cli.js';
 import { dailyEntries, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
 
@@ -148,6 +149,21 @@ describe('the search index in two bundles, with a build cache', { timeout: 300_0
     const warm = await buildSite(teamOptions);
     expect(warm.search).toEqual({ indexed: 41, archived: 0, bundles: ['/pagefind/'], reason: 'the search page (search.njk) does not merge a second bundle (searchBundles)' });
     await rm(join(content, 'entries', '2026-03-16-quokka-two.md'));
+  });
+
+  it('asked for its bundles before any entry is added (a run started before its bodies), with no archive: none, and the archive then holds every entry', async () => {
+    const cache = { dir: join(dir, 'early-cache'), fingerprint: 'early', siteDir: PACKAGED_SITE_DIR };
+    await mkdir(cache.dir, { recursive: true });
+    const entries = old.map((e, i) => ({ url: `/entries/early-${i}/`, date: e.date, displayDate: e.date, title: e.title, html: `<p>Entry ${i}</p>` }));
+    const first = startSearchIndex(join(dir, 'early-1'), 'en', undefined, cache);
+    expect(await first.mergeBundles()).toEqual([]);
+    first.add(entries.slice(0, 10));
+    first.add(entries.slice(10));
+    expect((await first.finish()).segments).toMatchObject({ indexed: 40, archived: 0, bundles: ['/pagefind/'] });
+    const second = startSearchIndex(join(dir, 'early-2'), 'en', undefined, cache);
+    second.add(entries);
+    expect((await second.finish()).segments).toMatchObject({ indexed: 0, archived: 40 });
+    expect(await second.mergeBundles()).toEqual([]);
   });
 
   it('ignores the archive of other site options (another fingerprint)', async () => {
