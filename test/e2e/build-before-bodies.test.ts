@@ -5,9 +5,10 @@
 // holds a page pack, here one it cannot use), at `/` and under a base path; a first build with
 // a build cache (an empty cache folder) starts early too, and the next build takes every page,
 // body and search result from the cache it saved (test/e2e/large-site-under-base-path.test.ts
-// adds an entry to such a cache: the recent search bundle); a build whose data load fails after the run started (a failpoint that
-// throws EIO as the bodies render) reports that error and ends: no thread left waiting for a
-// body. The channel itself is test/core/sync-channel.test.ts.
+// adds an entry to such a cache: the recent search bundle); a build whose data load fails
+// after the run started (a failpoint that throws EIO as the bodies render) reports that error
+// and ends: no thread left waiting for a body. The channel itself is
+// test/core/sync-channel.test.ts.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -143,8 +143,9 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
   const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
   const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore });
+  const cacheHolds = (file: string) => options.cacheDir !== undefined && existsSync(join(options.cacheDir, file));
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
-  const likelyWarm = options.cacheDir !== undefined && existsSync(join(options.cacheDir, PAGE_PACK_FILE));
+  const likelyWarm = cacheHolds(PAGE_PACK_FILE);
   const eleventy = startBuildEleventy(entryNames.length, likelyWarm, heapLimitMb);
   const close = async () => {
     await eleventy.close(); // ended by its run, or the build failed before it
@@ -218,7 +219,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       previous,
       cache,
       pageCache,
-      plansFromBodies: likelyWarm || (options.cacheDir !== undefined && existsSync(join(options.cacheDir, SEARCH_ARCHIVE_FILE))),
+      plansFromBodies: likelyWarm || cacheHolds(SEARCH_ARCHIVE_FILE),
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,

@@ -33,8 +33,9 @@ export type { BuildOptions, BuildResult } from './build-options.js';
  *    pages and for the search index, which Pagefind indexes as they come;
  * 3. render (build-render.ts): Eleventy writes the pages and feeds, on its thread or here,
  *    while the cached pages and the images are written beside it; Pagefind builds the index
- *    meanwhile (build-search.ts). With nothing in the build cache to plan from the bodies, on its thread, this stage starts
- *    during the second, on the data before its bodies, which follow (build-early.ts);
+ *    meanwhile (build-search.ts). With nothing in the build cache to plan from the bodies,
+ *    on its thread, this stage starts during the second, on the data before its bodies,
+ *    which follow (build-early.ts);
  * 4. write (build-write.ts): the build cache saved, the previous build's other files removed;
  * 5. the search index finished (or made from the written pages), and the result.
  *
@@ -48,7 +49,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const build = await prepareBuild(options);
   let data: BuildData;
   let written: WrittenOutput;
-  // With nothing in the build cache to plan from the bodies, Eleventy's run starts on the data before them (build-early.ts).
+  // With nothing in the build cache to plan from the bodies, Eleventy's run starts on the
+  // data before them (build-early.ts).
   const early = startEarlyRender(build);
   try {
     try {
