@@ -25,7 +25,8 @@ export interface BuildSearch {
   finish(): void;
   /**
    * The bundles the search page merges (search-bundles.ts `mergeBundles`: `['/pagefind/recent/']`
-   * or none); undefined for an index of the pages. Never rejects.
+   * or none); undefined for an index of the pages.
+   * @throws {Error} (rejects) when asked before `finish` with a search archive (`mergeBundles`).
    */
   bundles(): Promise<string[] | undefined>;
   /**

@@ -52,7 +52,9 @@ export interface SearchIndexer extends EntryIndexer {
   /**
    * The bundles the search page merges into the main one (site-relative, e.g.
    * `['/pagefind/recent/']`), known once every entry is added and `finish` called; empty
-   * when there is one bundle. Never rejects.
+   * when there is one bundle, which without an archive is known at once.
+   * @throws {Error} (rejects) when asked before `finish` with an archive: the split taken
+   *   from the entries added so far would be wrong, and the archive saved with them too.
    */
   mergeBundles(): Promise<string[]>;
 }
@@ -153,6 +155,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       // all added, which a build that starts Eleventy before its bodies asks for (build-early.ts).
       const read = await loaded.catch(() => undefined);
       if (!read?.archive) return [];
+      if (!result) throw new Error('the search bundles to merge beside an archive are known once every entry is added (finish)');
       const decision = await decide().catch(() => undefined);
       return decision?.split.kind === 'split' && decision.read.archive && decision.split.recent.length > 0 ? [RECENT_BUNDLE] : [];
     },
