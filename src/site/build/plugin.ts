@@ -155,8 +155,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   // base-path.ts's scan puts it in front of every URL of every HTML page.
   const scan = o.basePathScan;
   addBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin), scan);
-  const pageHtml = entryPageHtml(eleventyConfig, scan);
-  eleventyConfig.addFilter('pageHtml', (entry: { html: string }) => pageHtml.html(entry));
+  eleventyConfig.addFilter('pageHtml', entryPageHtml(eleventyConfig, scan));
   // Read by base.njk: which of the two ways the stylesheet is linked.
   eleventyConfig.addGlobalData('cssBundle', scan);
   if (scan) {
@@ -200,8 +199,9 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     if (output) imageStore ??= openImageStore({ outputDir: output });
     return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore });
   };
-  eleventyConfig.addGlobalData('changelog', async () => {
-    const data =
+  eleventyConfig.addGlobalData(
+    'changelog',
+    async () =>
       o.siteData ??
       // Loaded only without a build's data (plain Eleventy, `dev`).
       (await (await import('../data/site-data.js')).loadSiteData(o.contentDir, {
@@ -212,10 +212,8 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
         backlinkUrl: o.backlinkUrl,
         images: entryImages(),
         siteDir: o.siteDir,
-      }));
-    await pageHtml.prepare(data.entries);
-    return data;
-  });
+      })),
+  );
   // A page's date is its template file's creation time by default: the staged copies are
   // created afresh by each build, in no fixed order, so collections (the sitemap) came out
   // in another order from build to build. One date for every page (a page's own `date`

@@ -12,17 +12,21 @@
  * contents of `script`, `style`, `textarea` and `title` as an HTML parser does, and replaces
  * each value by what the base plugin's own URL function (`htmlBaseUrl`) returns for it,
  * remembered per distinct value (a page repeats the same few navigation, tag and entry
- * URLs). The rest of the page is left byte for byte. The multi-URL forms (`srcset`, `ping`,
- * `<meta http-equiv="refresh" content>`), rare in a changelog, go through the base plugin's
- * own posthtml transform, one tag at a time.
+ * URLs). The rest of the page is left byte for byte. A `srcset` (responsive images) is
+ * converted in place too, candidate by candidate, parsed and written again as the plugin
+ * does (posthtml-urls with `parse-srcset`). The other multi-URL forms (`ping`, `<meta
+ * http-equiv="refresh" content>`), which no entry body has, go through the base plugin's own
+ * posthtml transform, one tag at a time.
  *
- * Two differences, both where the plugin's parser reads the page otherwise than a browser:
- * a tag name in capitals (`<A HREF="/x">`) gets the base path (the plugin matches lowercase
- * tag names only), and a `<textarea>`'s text is left alone (the plugin's parser reads
- * markup there).
+ * Three differences, where the plugin's parser reads the page otherwise than a browser or
+ * writes it out otherwise: a tag name in capitals (`<A HREF="/x">`) gets the base path (the
+ * plugin matches lowercase tag names only), a `<textarea>`'s text is left alone (the
+ * plugin's parser reads markup there), and a tag with a `srcset` keeps its bytes around the
+ * value (the plugin writes `<img ... />` as `<img ...>`).
  *
  * @module
  */
+import parseSrcset from 'parse-srcset';
 
 /** posthtml-urls' tags and their URL attributes (`@11ty/posthtml-urls/lib/defaultOptions.js`). */
 const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -76,6 +80,75 @@ export interface BasePathFunctions {
   html(html: string): Promise<string>;
 }
 
+/** A page cut where its URLs change: text, or an opening tag the base plugin's own transform must convert. */
+type Piece = string | { tag: string; compound: string };
+
+/**
+ * Scans a page for URL attributes (see the module's comment) and converts each value in
+ * place with `convert`, a `srcset` candidate by candidate ({@link srcsetWithBasePath}); an
+ * opening tag with another multi-URL attribute (`ping`, a refresh's `content`) is cut out
+ * whole for the caller.
+ * @returns the page in pieces, or undefined when nothing changes.
+ */
+function scanUrls(html: string, convert: (raw: string) => string): Piece[] | undefined {
+  const srcset = (raw: string) => srcsetWithBasePath(raw, convert);
+  const parts: Piece[] = [];
+  let last = 0;
+  SCAN.lastIndex = 0;
+  for (let m = SCAN.exec(html); m; m = SCAN.exec(html)) {
+    const tag = (m[1] ?? m[3])?.toLowerCase();
+    const attributes = m[1] ? m[2] : m[4];
+    if (!tag || !attributes || (tag !== 'script' && !m[3])) continue;
+    // `<meta content>` is a URL only in a refresh (`0; url=/x`).
+    if (tag === 'meta' && !/http-equiv\s*=\s*["']?refresh/i.test(attributes)) continue;
+    const wanted = URL_ATTRIBUTES[tag]!;
+    const start = m.index + 1 + tag.length;
+    const tagEnd = start + attributes.length;
+    let compound = false;
+    const changed = attributes.replace(ATTRIBUTE_PARTS, (whole, space: string, name: string, equals?: string, dq?: string, sq?: string, bare?: string) => {
+      const lower = name.toLowerCase();
+      if (!wanted.includes(lower)) return whole;
+      const inline = lower === 'srcset' ? srcset : COMPOUND.has(lower) ? undefined : convert;
+      if (!inline) {
+        compound = true;
+        return whole;
+      }
+      const value = dq ?? sq ?? bare ?? '';
+      const url = inline(value);
+      if (url === value) return whole;
+      // The value keeps its quotes (the base path adds no quote or space); an attribute
+      // without a value gets one, as the base plugin writes it.
+      const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : equals ? '' : '"';
+      return `${space}${name}${equals ?? '='}${quote}${url}${quote}`;
+    });
+    if (compound) {
+      // The whole opening tag, as it was, for the base plugin's own transform.
+      const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
+      parts.push(html.slice(last, m.index), { tag, compound: html.slice(m.index, openEnd) });
+      last = openEnd;
+    } else if (changed !== attributes) {
+      parts.push(html.slice(last, start), changed);
+      last = tagEnd;
+    }
+  }
+  if (parts.length === 0) return undefined;
+  parts.push(html.slice(last));
+  return parts;
+}
+
+/** Remembers a URL function's result per distinct raw value (trimmed before it is converted). */
+function rememberingConvert(url: (url: string) => string): (raw: string) => string {
+  const converted = new Map<string, string>();
+  return (raw) => {
+    let out = converted.get(raw);
+    if (out === undefined) {
+      out = url(raw.trim());
+      converted.set(raw, out);
+    }
+    return out;
+  };
+}
+
 /**
  * Makes the page transform: `(html) => html with the base path`, equal in its URLs to what
  * the HTML base plugin writes. Each distinct URL value is converted once per transform.
@@ -83,63 +156,44 @@ export interface BasePathFunctions {
  * @param base the base plugin's functions for this build's base path.
  */
 export function basePathTransform(base: BasePathFunctions): (html: string) => Promise<string> {
-  const converted = new Map<string, string>();
-  const convert = (raw: string): string => {
-    let out = converted.get(raw);
-    if (out === undefined) {
-      out = base.url(raw.trim());
-      converted.set(raw, out);
-    }
-    return out;
-  };
+  const convert = rememberingConvert((u) => base.url(u));
   return async (html) => {
-    const parts: string[] = [];
-    /** The compound tags, each filling its slot of `parts` once the base plugin has converted it. */
-    const compounds: Array<Promise<void>> = [];
-    let last = 0;
-    SCAN.lastIndex = 0;
-    for (let m = SCAN.exec(html); m; m = SCAN.exec(html)) {
-      const tag = (m[1] ?? m[3])?.toLowerCase();
-      const attributes = m[1] ? m[2] : m[4];
-      if (!tag || !attributes || (tag !== 'script' && !m[3])) continue;
-      // `<meta content>` is a URL only in a refresh (`0; url=/x`).
-      if (tag === 'meta' && !/http-equiv\s*=\s*["']?refresh/i.test(attributes)) continue;
-      const wanted = URL_ATTRIBUTES[tag]!;
-      const start = m.index + 1 + tag.length;
-      const tagEnd = start + attributes.length;
-      let compound = false;
-      const changed = attributes.replace(ATTRIBUTE_PARTS, (whole, space: string, name: string, equals?: string, dq?: string, sq?: string, bare?: string) => {
-        const lower = name.toLowerCase();
-        if (!wanted.includes(lower)) return whole;
-        if (COMPOUND.has(lower)) {
-          compound = true;
-          return whole;
-        }
-        const value = dq ?? sq ?? bare ?? '';
-        const url = convert(value);
-        if (url === value) return whole;
-        // The value keeps its quotes (the base path adds no quote or space); an attribute
-        // without a value gets one, as the base plugin writes it.
-        const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : equals ? '' : '"';
-        return `${space}${name}${equals ?? '='}${quote}${url}${quote}`;
-      });
-      if (compound) {
-        // The whole opening tag, as it was, through the base plugin's own transform.
-        const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
-        // (posthtml closes an element it is given open: `<a ping>` comes back as `<a ping></a>`.)
-        const close = new RegExp(`</${tag}>$`, 'i');
-        const slot = parts.push(html.slice(last, m.index), '') - 1;
-        compounds.push(base.html(html.slice(m.index, openEnd)).then((t) => void (parts[slot] = t.replace(close, ''))));
-        last = openEnd;
-      } else if (changed !== attributes) {
-        parts.push(html.slice(last, start), changed);
-        last = tagEnd;
-      }
-    }
-    if (parts.length === 0) return html;
-    parts.push(html.slice(last));
-    await Promise.all(compounds);
-    return parts.join('');
+    const parts = scanUrls(html, convert);
+    if (!parts) return html;
+    // (posthtml closes an element it is given open: `<a ping>` comes back as `<a ping></a>`.)
+    const texts = await Promise.all(parts.map((p) => (typeof p === 'string' ? Promise.resolve(p) : base.html(p.compound).then((t) => t.replace(new RegExp(`</${p.tag}>$`, 'i'), '')))));
+    return texts.join('');
+  };
+}
+
+/**
+ * A `srcset` value with each candidate's URL through `url`, written as the HTML base plugin
+ * writes it (posthtml-urls: `parse-srcset`'s candidates, each `url[ Nw][ Nh][ Nx]`, joined
+ * by `, `); a value without a candidate as it is.
+ */
+function srcsetWithBasePath(value: string, url: (url: string) => string): string {
+  const candidates = parseSrcset(value);
+  if (candidates.length === 0) return value;
+  return candidates.map((c) => `${url(c.url)}${c.w !== undefined ? ` ${c.w}w` : ''}${c.h !== undefined ? ` ${c.h}h` : ''}${c.d !== undefined ? ` ${c.d}x` : ''}`).join(', ');
+}
+
+/**
+ * {@link basePathTransform} made synchronous for sanitised HTML (an entry's body), which has
+ * no multi-URL attribute but `srcset` (`sanitize.ts`): nothing for posthtml, the same bytes.
+ *
+ * @throws {Error} when the HTML has another multi-URL attribute (`ping`, a refresh `<meta>`):
+ *   it was not sanitised.
+ */
+export function sanitisedBasePathTransform(url: (url: string) => string): (html: string) => string {
+  const convert = rememberingConvert(url);
+  return (html) => {
+    const parts = scanUrls(html, convert);
+    if (!parts) return html;
+    const texts = parts.map((p) => {
+      if (typeof p === 'string') return p;
+      throw new Error(`sanitised HTML expected: <${p.tag}> has a multi-URL attribute other than srcset`);
+    });
+    return texts.join('');
   };
 }
 
@@ -240,38 +294,34 @@ export function rememberingUrlFilter(url: UrlFilter): UrlFilter {
   };
 }
 
-/** Entry bodies with the base path for the pages (see {@link entryPageHtml}). */
-export interface EntryPageHtml {
-  /** Converts the bodies that need it; before the pages are rendered (the site data's loading). */
-  prepare(entries: ReadonlyArray<{ html: string }>): Promise<void>;
-  /** An entry's body for a page (the `pageHtml` filter): its `html`, with the base path when it needs one. */
-  html(entry: { html: string }): string;
-}
-
 /**
  * Entry bodies (sanitised HTML from the site data) with the base path on their site-relative
- * URLs, byte for byte what the page scan ({@link addBasePath} with `scan`) writes for them.
- * Converted before the pages are rendered, as the site data is loaded, so that the filter is
- * synchronous (Nunjucks drops the output of an asynchronous filter inside a `for` loop): only
- * the bodies {@link mayTakeBasePath} does not clear, each once. With `scan`, or at `/`,
- * bodies are used as they are: the page scan adds the base path.
+ * URLs, byte for byte what the page scan ({@link addBasePath} with `scan`) writes for them:
+ * the `pageHtml` filter. Each body is converted when a page first reads it, once, and
+ * synchronously (Nunjucks drops the output of an asynchronous filter inside a `for` loop),
+ * by {@link sanitisedBasePathTransform}; a body {@link mayTakeBasePath} clears is not scanned.
+ * Nothing reads the bodies before the pages do, so a build whose bodies come later
+ * (site/data/deferred-bodies.ts) starts its pages under a base path too. With `scan`, or at
+ * `/`, bodies are used as they are: the page scan adds the base path.
+ *
+ * @returns the filter: an entry's `html`, with the base path when it needs one.
  */
-export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>, scan: boolean): EntryPageHtml {
+export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>, scan: boolean): (entry: { html: string }) => string {
   /** By entry: each build's site data has entries of its own. */
   const converted = new WeakMap<object, string>();
-  return {
-    async prepare(entries) {
-      // Not a body is read at `/`: a build whose bodies come later (site/data/deferred-bodies.ts) waits for none here.
-      if (scan || atRoot(eleventyConfig)) return;
-      const transform = pathPrefixTransform(eleventyConfig);
-      await Promise.all(
-        entries.map(async (entry) => {
-          if (!mayTakeBasePath(entry.html)) return;
-          const html = await transform(entry.html);
-          if (html !== entry.html) converted.set(entry, html);
-        }),
-      );
-    },
-    html: (entry) => converted.get(entry) ?? entry.html,
+  let transform: ((html: string) => string) | null | undefined;
+  return (entry) => {
+    if (transform === undefined) {
+      const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
+      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform((u) => url.call({}, u));
+    }
+    if (transform === null) return entry.html;
+    let html = converted.get(entry);
+    if (html === undefined) {
+      const body = entry.html; // once: in a build started early, a read waits for the body
+      html = mayTakeBasePath(body) ? transform(body) : body;
+      converted.set(entry, html);
+    }
+    return html;
   };
 }
