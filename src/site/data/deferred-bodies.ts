@@ -30,5 +30,7 @@ export function deferBodies(data: SiteData, read: (index: number) => EntryBody):
     Object.defineProperty(entry, 'html', getter(() => read(i)[0]));
     Object.defineProperty(entry, 'excerpt', getter(() => read(i)[1]));
   });
+  // `latest.content` reads the newest entry's body (latest.ts), but data sent to a thread
+  // arrives with the value it had when sent: the body's reader again.
   if ('content' in data.latest) Object.defineProperty(data.latest, 'content', getter(() => read(0)[0]));
 }

@@ -84,7 +84,10 @@ export function latestEntry(newestFirst: readonly LatestSource[], siteUrl: strin
     ...listItem(newest, siteUrl),
     status: newest.status ?? 'published',
     notify_subscribers: newest.notifySubscribers ?? false,
-    content: newest.html,
+    /** The newest entry's body as it is now: a build completes the bodies after this document is made. */
+    get content() {
+      return newest.html;
+    },
     tags: newest.tags,
     entries: newestFirst.slice(0, LATEST_ENTRIES).map((e) => listItem(e, siteUrl)),
   };

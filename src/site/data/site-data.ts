@@ -177,7 +177,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const latest = latestEntry(entries, siteUrl);
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
-  // Complete but for the bodies (`html`, `excerpt`, `latest.content`), filled in below.
+  // Complete but for the bodies (`html` and `excerpt`; `latest.content` reads the newest's), filled in below.
   const data: SiteData = Object.freeze({
     workspace,
     site,
@@ -213,7 +213,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     const e = entries[i]!;
     e.html = h;
     e.excerpt = excerptOf(h);
-    if (i === 0) (latest as { content?: string }).content = h;
     rendered[i] = true;
     options.onBody?.(i, e);
   };
