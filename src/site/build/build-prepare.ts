@@ -146,6 +146,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   const cacheHolds = (file: string) => options.cacheDir !== undefined && existsSync(join(options.cacheDir, file));
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
   const likelyWarm = cacheHolds(PAGE_PACK_FILE);
+  // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
+  const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
   const eleventy = startBuildEleventy(entryNames.length, likelyWarm, heapLimitMb);
   const close = async () => {
     await eleventy.close(); // ended by its run, or the build failed before it
@@ -197,7 +199,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     // rendered, and writes the index while Eleventy renders the pages; unless the team's
     // templates change what it would read of the pages (then it reads the written pages).
     if (options.search !== false) {
-      search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache, timings });
+      search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache: cache && { ...cache, archived }, timings });
     }
     return {
       options,
@@ -219,7 +221,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       previous,
       cache,
       pageCache,
-      plansFromBodies: likelyWarm || cacheHolds(SEARCH_ARCHIVE_FILE),
+      plansFromBodies: likelyWarm || archived,
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,

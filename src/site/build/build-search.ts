@@ -47,7 +47,7 @@ export interface SearchStageOptions {
   /** Eleventy's input, staged. */
   input: SiteInput;
   /** The build cache, with the build's fingerprint: the index of the last full build is kept and only newer entries indexed (search-bundles.ts). */
-  cache?: { dir: string; fingerprint: string };
+  cache?: { dir: string; fingerprint: string; archived: boolean };
   /** `searchMs` is set in it as the index is written, ms from its start. */
   timings: { searchMs: number };
 }

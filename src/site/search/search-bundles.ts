@@ -42,6 +42,12 @@ export interface SearchCache {
    * that does not would leave the recent entries out of search.
    */
   siteDir: string;
+  /**
+   * False when the build found no archive in the folder as it started, and planned on that
+   * (build-early.ts starts Eleventy before the entries): none is read, not even one another
+   * build writes meanwhile; every entry is indexed and the archive written. Default true.
+   */
+  archived?: boolean;
 }
 
 /** The global data the search page reads the bundles to merge from (`changelogSyncOptions.searchBundles`). */
@@ -91,7 +97,8 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
     }
     return full;
   };
-  const loaded: Promise<ReadArchive> = readSearchArchive(dir, fingerprint, language).then((read) => {
+  const reading: Promise<ReadArchive> = cache.archived === false ? Promise.resolve({}) : readSearchArchive(dir, fingerprint, language);
+  const loaded = reading.then((read) => {
     if (!read.archive && !signal?.aborted) startFull();
     return read;
   });

@@ -166,6 +166,12 @@ describe('the search index in two bundles, with a build cache', { timeout: 300_0
     second.add(entries);
     expect((await second.finish()).segments).toMatchObject({ indexed: 0, archived: 40 });
     expect(await second.mergeBundles()).toEqual([]);
+    // A build that found no archive as it started (and started early on that) reads none,
+    // even one in the folder now: one bundle, known at once, and every entry indexed.
+    const third = startSearchIndex(join(dir, 'early-3'), 'en', undefined, { ...cache, archived: false });
+    expect(await third.mergeBundles()).toEqual([]);
+    third.add(entries);
+    expect((await third.finish()).segments).toMatchObject({ indexed: 40, archived: 0, bundles: ['/pagefind/'] });
   });
 
   it('ignores the archive of other site options (another fingerprint)', async () => {
