@@ -4,11 +4,13 @@
  * fingerprint and the SHA-256 and length of the rest; then the rest, one JSON value. A file
  * of another format or fingerprint, or whose rest does not match its checksum (a corrupt or
  * partial file), is not used, and the reason is said. Written atomically (a temporary file,
- * then renamed).
+ * then renamed), without an fsync: a file a crash tore is refused by its checksum, and the
+ * build renders what it held; and not written at all when the build would write what it
+ * read (a build with nothing new).
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
@@ -20,6 +22,23 @@ export interface CacheFileContent {
   value?: unknown;
   /** Why the file was not used ("it is corrupt ..."), else undefined. */
   note?: string;
+}
+
+/**
+ * The first line of each cache file read and found sound by this process, with the file's
+ * size and modification time then: {@link writeCacheFile} does not write the same file again.
+ */
+const soundFiles = new Map<string, { header: string; size: number; mtimeMs: number }>();
+
+/** Whether `file` is still the file read as `seen` (same size and modification time). */
+export function unchangedSince(file: string, seen: { size: number; mtimeMs: number }): boolean {
+  let now: Stats | undefined;
+  try {
+    now = statSync(file);
+  } catch {
+    return false;
+  }
+  return now.size === seen.size && now.mtimeMs === seen.mtimeMs;
 }
 
 /**
@@ -36,8 +55,10 @@ export async function readCacheFile(
   fingerprint: string,
   foreign = 'it was made by another version of changelog-sync, other templates or other site options',
 ): Promise<CacheFileContent> {
+  soundFiles.delete(file);
   if (!existsSync(file)) return {};
   try {
+    const before = statSync(file);
     const text = await readFile(file, 'utf8');
     const newline = text.indexOf('\n');
     const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };
@@ -45,21 +66,30 @@ export async function readCacheFile(
     if (header.format !== format) return { note: 'it was written by another version of changelog-sync' };
     if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
     if (header.fingerprint !== fingerprint) return { note: foreign };
-    return { value: JSON.parse(rest) as unknown };
+    const value = JSON.parse(rest) as unknown;
+    soundFiles.set(file, { header: text.slice(0, newline), size: before.size, mtimeMs: before.mtimeMs });
+    return { value };
   } catch (err) {
     return { note: `it is corrupt or incomplete (${(err as Error).message})` };
   }
 }
 
 /**
- * Writes `value` as a cache file (its folder made first), atomically.
+ * Writes `value` as a cache file (its folder made first), atomically, unless the file holds
+ * it already: {@link readCacheFile} found it sound in this process, with the same first line
+ * (format, fingerprint, checksum and details), and it has not changed since.
  *
  * @param details more fields of the first line, for a reader of the file (`bodies`: how many).
+ * @returns whether the file was written.
  * @throws the file system's error.
  */
-export async function writeCacheFile(file: string, format: string, fingerprint: string, value: unknown, details: Record<string, unknown> = {}): Promise<void> {
+export async function writeCacheFile(file: string, format: string, fingerprint: string, value: unknown, details: Record<string, unknown> = {}): Promise<boolean> {
   const rest = JSON.stringify(value);
   const header = JSON.stringify({ format, fingerprint, sha256: sha256(rest), length: rest.length, ...details });
+  const sound = soundFiles.get(file);
+  if (sound?.header === header && unchangedSince(file, sound)) return false;
+  soundFiles.delete(file);
   await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${header}\n${rest}`);
+  await writeFileAtomic(file, `${header}\n${rest}`, { fsync: false });
+  return true;
 }

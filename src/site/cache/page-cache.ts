@@ -12,14 +12,16 @@
  * than the folder it is in.
  *
  * The pack is written anew by each build (a temporary file, then renamed over the old one)
- * with this build's pages only, so it does not grow with removed or changed pages. Its
+ * with this build's pages only, so it does not grow with removed or changed pages; a build
+ * whose pages are all the pack's, in its order (nothing new), leaves it as it is. Its
  * pages are copied into the site, and the new pack written, on a thread of their own
  * (page-pack.ts), while Eleventy renders here.
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { unchangedSince } from './cache-file.js';
 import { readPackIndex, runPackJob, UnusablePackError, type PackedPage, type PackSource } from './page-pack.js';
 
 /** The pack in the cache folder. */
@@ -61,9 +63,12 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
   const file = join(dir, PAGE_PACK_FILE);
   let pages = new Map<string, PackedPage>();
   let note: string | undefined;
+  /** The pack's size and modification time when its index was read and found sound. */
+  let read: { size: number; mtimeMs: number } | undefined;
   if (existsSync(file)) {
     try {
       pages = await readPackIndex(file, fingerprint);
+      read = statSync(file);
     } catch (err) {
       if (!(err instanceof UnusablePackError)) throw err;
       note = err.message;
@@ -87,7 +92,23 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
     async save(outputDir, current) {
       const unique = [...new Map(current.map((page) => [page.key, page])).values()];
       const sources: PackSource[] = unique.map((page) => (pages.has(page.key) ? { key: page.key, from: 'pack', page: pages.get(page.key)! } : { key: page.key, from: 'site', path: page.path }));
+      if (read && samePack(sources, pages.size, read.size) && unchangedSince(file, read)) return;
       await runPackJob({ kind: 'write', pack: file, temporary: `${file}.${process.pid}.tmp`, fingerprint, outputDir, pages: sources });
     },
   };
+}
+
+/**
+ * Whether a pack of `sources` would be the pack they come from, byte for byte: every page
+ * from it, all `count` of its pages, each right after the one before, the last at its end
+ * (`size` bytes).
+ */
+function samePack(sources: readonly PackSource[], count: number, size: number): boolean {
+  if (sources.length !== count) return false;
+  let end: number | undefined;
+  for (const source of sources) {
+    if (source.from !== 'pack' || (end !== undefined && source.page.offset !== end)) return false;
+    end = source.page.offset + source.page.length;
+  }
+  return end === undefined ? false : end === size;
 }

@@ -6,7 +6,7 @@
 // the cache writes the bytes of one that renders every page: over 50 builds) is
 // test/e2e/page-cache-after-any-changes.test.ts. Correctness only: speed is the benchmark's
 // (`npm run bench -- build`).
-import { appendFile, copyFile, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,15 +18,31 @@ const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 describe('the page cache, through the real build', { timeout: 600_000 }, () => {
   const { dir, writeMirror, build, cacheDir, pack } = usePageCacheProject();
 
+  /** Each file of the build cache folder: its inode and modification time (a write changes them). */
+  async function cacheFiles(): Promise<Record<string, string>> {
+    const files: Record<string, string> = {};
+    for (const name of await readdir(cacheDir())) {
+      const s = await stat(join(cacheDir(), name));
+      files[name] = `${s.ino}:${s.mtimeMs}`;
+    }
+    return files;
+  }
+
   it('renders only the pages whose key changed: one new entry renders its page, its neighbour, the index pages and its tag pages', async () => {
     const mirror = startingMirror();
     await writeMirror(mirror);
     const first = await build({ cacheDir: cacheDir() });
     const all = 45 + 3 + 3; // entry pages, index pages (20 a page), New, Fix and Beta (15 entries each: a page each)
     expect(first.cache?.pages).toEqual({ rendered: all, reused: 0, note: undefined });
+    const files = await cacheFiles();
+    expect(Object.keys(files)).toEqual(expect.arrayContaining(['bodies.json', 'entries.json', 'pages.pack']));
     expect((await build({ cacheDir: cacheDir() })).cache?.pages).toEqual({ rendered: 0, reused: all, note: undefined });
+    // Nothing new: the cache's files are left as they are (none written and renamed over).
+    expect(await cacheFiles()).toEqual(files);
     await writeMirror(apply(mirror, { kind: 'new entry', date: 0, tags: ['Beta'] }));
     const warm = await build({ cacheDir: cacheDir() });
+    const after = await cacheFiles();
+    for (const name of ['bodies.json', 'entries.json', 'pages.pack']) expect(after[name], name).not.toBe(files[name]);
     // The new page, the previous newest (its "Next" link), 3 index pages (every entry moves by one), Beta's page.
     expect(warm.cache?.pages).toEqual({ rendered: 1 + 1 + 3 + 1, reused: all + 1 - 6, note: undefined });
     const cold = await build();
