@@ -15,7 +15,6 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
-import type { Config } from '../../core/config.js';
 import { xmlCharsTransform } from '../../core/xml-chars.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
 import { BuildState } from './build-memo.js';
@@ -116,19 +115,22 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // a build and `dev` give them all, from the configuration they loaded, and their theme.
   // Loaded with its module (and zod, its schema's library) only then: Eleventy's thread in a
   // build loads none of it.
-  const resolved = (project: Config | undefined): ResolvedOptions => ({
-    contentDir: given('contentDir') ?? project!.contentDir,
-    siteUrl: (given('siteUrl') ?? project!.siteUrl).replace(/\/?$/, '/'),
-    siteDir: given('siteDir') ?? project!.siteDir,
+  const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string): ResolvedOptions => ({
+    ...paths,
+    siteUrl: paths.siteUrl.replace(/\/?$/, '/'),
     backlinkUrl: given('backlinkUrl') ?? null,
     today: given('today'),
     // The configuration's theme when it was loaded for the paths.
-    theme: given('theme') ?? project?.theme,
+    theme: given('theme') ?? projectTheme,
     siteData: given('siteData'),
     basePathScan: given('basePathScan') ?? true,
   });
-  if (given('contentDir') !== undefined && given('siteUrl') !== undefined && given('siteDir') !== undefined) return setUp(eleventyConfig, resolved(undefined));
-  return import('../../core/config.js').then(({ loadConfig }) => setUp(eleventyConfig, resolved(loadConfig())));
+  const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
+  if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved({ contentDir, siteUrl, siteDir }));
+  return import('../../core/config.js').then(({ loadConfig }) => {
+    const project = loadConfig();
+    return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme));
+  });
 }
 
 /** The plugin's options with the configuration's values filled in ({@link changelogSitePlugin}). */
