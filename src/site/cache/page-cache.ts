@@ -67,8 +67,9 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
   let read: { size: number; mtimeMs: number } | undefined;
   if (existsSync(file)) {
     try {
+      const before = statSync(file); // before the read: a pack replaced meanwhile is written again
       pages = await readPackIndex(file, fingerprint);
-      read = statSync(file);
+      read = before;
     } catch (err) {
       if (!(err instanceof UnusablePackError)) throw err;
       note = err.message;
@@ -110,5 +111,5 @@ function samePack(sources: readonly PackSource[], count: number, size: number): 
     if (source.from !== 'pack' || (end !== undefined && source.page.offset !== end)) return false;
     end = source.page.offset + source.page.length;
   }
-  return end === undefined ? false : end === size;
+  return end === size;
 }
