@@ -27,7 +27,7 @@ export interface BuildEvents {
 /** The per-build memos of one Eleventy configuration (see the module documentation). */
 export class BuildState {
   /** An entry's HTML with absolute URLs, by the entry page's absolute URL. */
-  readonly feedHtml = new Map<string, Promise<string>>();
+  readonly feedHtml = new Map<string, string>();
   #feedItems = new WeakMap<object, Map<string, string>>();
 
   /**

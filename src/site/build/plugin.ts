@@ -77,7 +77,6 @@ interface EleventyConfigLike {
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
   addPairedShortcode(name: string, fn: (...args: never[]) => unknown): void;
   addTemplate(virtualPath: string, content: unknown, data?: Record<string, unknown>): void;
-  addAsyncFilter(name: string, fn: (...args: never[]) => Promise<unknown>): void;
   addPreprocessor(name: string, extensions: string, fn: (data: Record<string, unknown>, content: string) => unknown): void;
   addBundle?(name: string, options?: Record<string, unknown>): void;
   addWatchTarget(path: string): void;

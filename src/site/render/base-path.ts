@@ -234,17 +234,26 @@ export function addBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () =>
   });
 }
 
+/**
+ * The HTML base plugin's URL function (its `htmlBaseUrl` filter), called outside a template:
+ * `url` with Eleventy's `pathPrefix` when it is site-relative; with `base` (an origin) and
+ * `pageUrl`, made absolute against them (a feed's URLs).
+ */
+export function baseUrlFunction(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (url: string, base?: string, pageUrl?: string) => string {
+  const filter = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string, base?: string, pageUrl?: string) => string;
+  return (url, base, pageUrl) => filter.call({}, url, base, pageUrl);
+}
+
 /** Whether Eleventy's `pathPrefix` is `/`, where the HTML base plugin leaves every URL as it is. */
 function atRoot(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): boolean {
-  const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
-  return url.call({}, '/') === '/';
+  return baseUrlFunction(eleventyConfig)('/') === '/';
 }
 
 /** {@link basePathTransform} with the HTML base plugin's filters for Eleventy's `pathPrefix`; at `/` the identity. */
 function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (html: string) => Promise<string> {
-  const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
+  const url = baseUrlFunction(eleventyConfig);
   const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
-  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url.call({}, u), html: (h) => html.call({}, h) });
+  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url(u), html: (h) => html.call({}, h) });
 }
 
 /**
@@ -312,8 +321,8 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
   let transform: ((html: string) => string) | null | undefined;
   return (entry) => {
     if (transform === undefined) {
-      const url = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string) => string;
-      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform((u) => url.call({}, u));
+      const url = baseUrlFunction(eleventyConfig);
+      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform((u) => url(u));
     }
     if (transform === null) return entry.html;
     let html = converted.get(entry);

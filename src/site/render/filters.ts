@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basePathTransform } from './base-path.js';
+import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
 import type { BuildState } from '../build/build-memo.js';
 import { addFeedItemCache } from '../cache/feed-item-cache.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
@@ -29,7 +29,6 @@ export function readableDate(d: Date | string): string {
 /** What {@link addSiteFilters} uses of Eleventy's configuration. */
 export interface FilterConfig {
   addFilter(name: string, fn: (...args: never[]) => unknown): void;
-  addAsyncFilter(name: string, fn: (...args: never[]) => Promise<unknown>): void;
   getFilter(name: string): (...args: unknown[]) => unknown;
 }
 
@@ -37,9 +36,6 @@ export interface FilterConfig {
 function hasRelativeUrl(html: string): boolean {
   return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
 }
-
-type WithBase = (this: unknown, html: string, base: string, pageUrl: string) => Promise<string>;
-type UrlWithBase = (this: unknown, url: string, base: string, pageUrl: string) => string;
 
 /**
  * Registers the site's filters. Call it after the HTML base plugin is added: `feedHtml`
@@ -66,17 +62,16 @@ export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState):
   // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
   // (most entries need no change at all): relative URLs against the entry's page,
   // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
-  // URL function, found with base-path.ts's scan rather than a posthtml parse per entry.
-  eleventyConfig.addAsyncFilter('feedHtml', async (entry: { html: string; url: string }, siteUrl: string) => {
+  // URL function, through base-path.ts's scan for sanitised HTML (the bodies' transform).
+  eleventyConfig.addFilter('feedHtml', (entry: { html: string; url: string }, siteUrl: string) => {
     if (!hasRelativeUrl(entry.html)) return entry.html;
     const key = siteAbsoluteUrl(entry.url, siteUrl);
     let converted = state.feedHtml.get(key);
     if (!converted) {
-      // The base plugin's filters: the origin with Eleventy's pathPrefix (the site URL's path).
-      const url = eleventyConfig.getFilter('htmlBaseUrl') as UrlWithBase;
-      const html = eleventyConfig.getFilter('transformWithHtmlBase') as WithBase;
+      // The base plugin's URL function: the origin with Eleventy's pathPrefix (the site URL's path).
+      const url = baseUrlFunction(eleventyConfig);
       const origin = new URL(siteUrl).origin;
-      converted = basePathTransform({ url: (u) => url.call({}, u, origin, entry.url), html: (h) => html.call({}, h, origin, entry.url) })(entry.html);
+      converted = sanitisedBasePathTransform((u) => url(u, origin, entry.url))(entry.html);
       state.feedHtml.set(key, converted);
     }
     return converted;
