@@ -12,6 +12,7 @@ import { configJsonSchema } from '../../src/core/config.js';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
+import { distModules } from '../helpers/import-graph.js';
 import { useDemoEmulator } from '../helpers/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,6 +40,23 @@ describe('help and version', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: changelog-sync ${command}`);
     expect(r.stdout).toMatch(new RegExp(`Examples:\\n  \\$ changelog-sync ${command}`));
+  });
+});
+
+describe('what a command loads', () => {
+  // Commands are imported when they run (src/cli.ts), and a command loads the site build
+  // only when it builds: a CLI process's start is mostly module loading.
+  it('the CLI itself (--help, --version) loads no command and no part of the site', () => {
+    const modules = distModules('cli.js', { dynamic: false });
+    expect(modules.length).toBeGreaterThan(5);
+    expect(modules.filter((m) => m.startsWith('cli/commands/') || m.startsWith('site/'))).toEqual([]);
+  });
+
+  it('sync loads the site build only when it builds (not with --skip-build)', () => {
+    const loaded = distModules('cli/commands/sync.js', { dynamic: false });
+    const reachable = distModules('cli/commands/sync.js', { dynamic: true });
+    expect(loaded.filter((m) => m.startsWith('site/build/build'))).toEqual(['site/build/build-inputs.js']);
+    expect(reachable).toContain('site/build/build-project.js');
   });
 });
 

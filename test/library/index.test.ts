@@ -3,11 +3,12 @@
 // over HTTP on port 0: pull into an empty directory, push a new file, status, build.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build, ChangelogSyncError, isErrorCode, loadSeed, pull, push, startEmulator, status, type RunningEmulator } from '../../dist/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { distModules } from '../helpers/import-graph.js';
 
 // A pull converts 20 entries and a build runs Eleventy and Pagefind, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });
@@ -40,17 +41,8 @@ describe('package.json', () => {
 });
 
 describe('the library below the CLI', () => {
-  it('dist/index.js loads no module of dist/cli/, statically or by dynamic import', async () => {
-    const dist = join(ROOT, 'dist');
-    const seen = new Set<string>();
-    const visit = async (file: string): Promise<void> => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = await readFile(file, 'utf8');
-      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) await visit(resolve(dirname(file), m[1]!));
-    };
-    await visit(join(dist, 'index.js'));
-    const modules = [...seen].map((f) => relative(dist, f).split('\\').join('/'));
+  it('dist/index.js loads no module of dist/cli/, statically or by dynamic import', () => {
+    const modules = distModules('index.js', { dynamic: true });
     expect(modules.length).toBeGreaterThan(20);
     expect(modules.filter((m) => m.startsWith('cli/') || m === 'cli.js')).toEqual([]);
   });
