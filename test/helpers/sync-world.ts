@@ -118,28 +118,43 @@ export async function expectInvariant(world: Pick<World, 'store' | 'ws' | 'conte
   const keys = remote.map((e) => `${e.title} @ ${e.publish_at.slice(0, 10)}`);
   expect(new Set(keys).size, `duplicates on the service: ${keys.filter((k, i) => keys.indexOf(k) !== i).join(' | ')}`).toBe(keys.length);
   expect(remote).toHaveLength(expected);
-  const names = (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md'));
+  const files = await readEntryFiles(world.contentDir);
   const ids = new Map<string, string[]>();
-  for (const name of names) {
-    const rel = `entries/${name}`;
-    const parsed = parseEntryFile(rel, await readFile(join(world.contentDir, rel)));
+  for (const [rel, { parsed }] of files) {
     const id = parsed.data.identifier;
     expect(id, `${rel} has no identifier`).toBeTruthy();
     ids.set(id!, [...(ids.get(id!) ?? []), rel]);
   }
-  const twice = [...ids].filter(([, files]) => files.length > 1);
+  const twice = [...ids].filter(([, names]) => names.length > 1);
   expect(twice, 'identifiers in two files').toEqual([]);
-  expect(names).toHaveLength(expected);
+  expect([...files.keys()]).toHaveLength(expected);
   expect([...ids.keys()].sort()).toEqual(remote.map((e) => e.identifier).sort());
   for (const [rel, original] of writers) {
-    const text = await readFile(join(world.contentDir, rel), 'utf8');
-    expect(withoutAddedLines(text, original), `${rel} changed`).toBe(original);
-    const parsed = parseEntryFile(rel, text);
-    const mine = remote.find((e) => e.identifier === parsed.data.identifier)!;
-    expect(mine.title, rel).toBe(parsed.data.title);
-    expect(mine.slug, rel).toBe(parsed.data.slug);
+    const file = files.get(rel);
+    expect(file, `${rel} is gone`).toBeDefined();
+    expect(withoutAddedLines(file!.text, original), `${rel} changed`).toBe(original);
+    const mine = remote.find((e) => e.identifier === file!.parsed.data.identifier)!;
+    expect(mine.title, rel).toBe(file!.parsed.data.title);
+    expect(mine.slug, rel).toBe(file!.parsed.data.slug);
   }
-  await expectMirrorCurrent(world, writers);
+  await expectMirrorCurrent(world, files, writers);
+}
+
+/** An entry file's text and what parseEntryFile makes of it. */
+interface EntryFileRead {
+  text: string;
+  parsed: ReturnType<typeof parseEntryFile>;
+}
+
+/** The entry files of `contentDir/entries/`, by path (`entries/x.md`): text and parse, each read once. */
+async function readEntryFiles(contentDir: string): Promise<Map<string, EntryFileRead>> {
+  const files = new Map<string, EntryFileRead>();
+  for (const name of (await readdir(join(contentDir, 'entries'))).filter((n) => n.endsWith('.md'))) {
+    const rel = `entries/${name}`;
+    const text = await readFile(join(contentDir, rel), 'utf8');
+    files.set(rel, { text, parsed: parseEntryFile(rel, text) });
+  }
+  return files;
 }
 
 /**
@@ -147,13 +162,11 @@ export async function expectInvariant(world: Pick<World, 'store' | 'ws' | 'conte
  * no conflict copy waits in `.changelog/conflicts/` (parked duplicates aside): nothing
  * stale adopted, no false conflict left by a killed run.
  */
-async function expectMirrorCurrent(world: Pick<World, 'store' | 'ws' | 'contentDir'>, writers: Map<string, string>): Promise<void> {
+async function expectMirrorCurrent(world: Pick<World, 'store' | 'ws' | 'contentDir'>, files: Map<string, EntryFileRead>, writers: Map<string, string>): Promise<void> {
   const byId = new Map(world.store.listEntries(world.ws).map((e) => [e.identifier, e]));
   const stale: string[] = [];
-  for (const name of (await readdir(join(world.contentDir, 'entries'))).filter((n) => n.endsWith('.md'))) {
-    const rel = `entries/${name}`;
+  for (const [rel, { parsed }] of files) {
     if (writers.has(rel)) continue;
-    const parsed = parseEntryFile(rel, await readFile(join(world.contentDir, rel)));
     const entry = byId.get(parsed.data.identifier!);
     if (!entry || renderMirrorFile(entryResource(entry) as unknown as RemoteEntry).synced !== syncedOf(parsed)) stale.push(rel);
   }
