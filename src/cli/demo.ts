@@ -15,8 +15,7 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../core/config.js';
-import { DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed } from '../emulator/seed.js';
-import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import type { RunningEmulator } from '../emulator/server.js';
 import type { Reporter } from './output/reporter.js';
 
 /** The demo workspace's token in the shipped seed. */
@@ -25,7 +24,7 @@ const DEMO_TOKEN = 'demo-token';
 /** Where the demo writes (ignored by git). */
 const DEMO_DIR = '.demo';
 
-/** The demo workspace's logo and Open Graph image, files of {@link DEMO_IMAGES_DIR}. */
+/** The demo workspace's logo and Open Graph image, files of the emulator's `DEMO_IMAGES_DIR`. */
 const DEMO_LOGO = 'lumen-logo.svg';
 const DEMO_OG_IMAGE = 'lumen-og.png';
 
@@ -60,6 +59,8 @@ export interface StartDemoOptions {
  * @param purpose what is done with it, e.g. "running the DEMO".
  */
 export async function startDemo(config: Config, reporter: Reporter, purpose: string, options: StartDemoOptions = {}): Promise<Demo> {
+  // Loaded when the demo runs: a sync against the service loads no emulator.
+  const [{ DEMO_ENTRIES_DIR, DEMO_IMAGES_DIR, loadSeed }, { startEmulator }] = await Promise.all([import('../emulator/seed.js'), import('../emulator/server.js')]);
   const demoRoot = join(config.root, DEMO_DIR, options.subdir ?? '');
   const contentDir = join(demoRoot, 'content');
   const stateDir = join(demoRoot, '.changelog');

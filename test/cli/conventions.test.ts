@@ -58,6 +58,13 @@ describe('what a command loads', () => {
     expect(loaded.filter((m) => m.startsWith('site/build/build'))).toEqual(['site/build/build-inputs.js']);
     expect(reachable).toContain('site/build/build-project.js');
   });
+
+  it('sync and dev load the emulator only for the demo', () => {
+    for (const command of ['sync', 'dev']) {
+      expect(distModules(`cli/commands/${command}.js`, { dynamic: false }).filter((m) => m.startsWith('emulator/')), command).toEqual([]);
+      expect(distModules(`cli/commands/${command}.js`, { dynamic: true }), command).toContain('emulator/server.js');
+    }
+  });
 });
 
 describe('--json errors', () => {
