@@ -2,24 +2,10 @@
 // what the window and the daily ledger count, and how a 429 blocks.
 import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { RateBudget, type RateBudgetOptions } from '../../src/service/rate-budget.js';
-
-function fake(options: RateBudgetOptions = {}) {
-  const t = { now: Date.UTC(2026, 10, 22, 12), sleeps: [] as number[] };
-  const budget = new RateBudget({
-    now: () => t.now,
-    sleep: (ms) => {
-      t.sleeps.push(ms);
-      t.now += ms;
-      return Promise.resolve();
-    },
-    ...options,
-  });
-  return { budget, t };
-}
+import { fakeBudget } from '../helpers/fake-budget.js';
 
 /** Start times of `n` requests that each take `durationMs`, one after another. */
-async function run(b: ReturnType<typeof fake>, n: number, durationMs = 0): Promise<number[]> {
+async function run(b: ReturnType<typeof fakeBudget>, n: number, durationMs = 0): Promise<number[]> {
   const starts: number[] = [];
   for (let i = 0; i < n; i++) {
     const slot = await b.budget.acquire();
@@ -32,7 +18,7 @@ async function run(b: ReturnType<typeof fake>, n: number, durationMs = 0): Promi
 
 describe('the minute window', () => {
   it('lets the limit through at once, then one more per settled slot a window later', async () => {
-    const b = fake({ perMinute: 3, windowMs: 1000 });
+    const b = fakeBudget({ perMinute: 3, windowMs: 1000 });
     const t0 = b.t.now;
     const starts = await run(b, 7, 10);
     // Three at once (each 10 ms), then each waits for the oldest response + one window.
@@ -40,13 +26,13 @@ describe('the minute window', () => {
   });
 
   it('never has more than the limit in any window, counting from the responses', async () => {
-    const b = fake({ perMinute: 5, windowMs: 1000 });
+    const b = fakeBudget({ perMinute: 5, windowMs: 1000 });
     const starts = await run(b, 40, 37);
     for (const s of starts) expect(starts.filter((x) => x > s - 1000 && x <= s).length).toBeLessThanOrEqual(5);
   });
 
   it('keeps a request in flight in the window however long it takes', async () => {
-    const b = fake({ perMinute: 1, windowMs: 1000 });
+    const b = fakeBudget({ perMinute: 1, windowMs: 1000 });
     const first = await b.budget.acquire();
     b.t.now += 5000; // in flight for five windows
     let second: number | undefined;
@@ -62,7 +48,7 @@ describe('the minute window', () => {
   });
 
   it('takes the limit from x-ratelimit-limit and books what others used from x-ratelimit-remaining', () => {
-    const { budget } = fake({ windowMs: 1000 });
+    const { budget } = fakeBudget({ windowMs: 1000 });
     expect(budget.perMinute).toBe(60);
     budget.observe(10, undefined);
     expect(budget.windowRemaining()).toBe(10);
@@ -73,7 +59,7 @@ describe('the minute window', () => {
   });
 
   it('does not take its own requests that just left the window for another client\'s', async () => {
-    const b = fake({ perMinute: 2, windowMs: 1000 });
+    const b = fakeBudget({ perMinute: 2, windowMs: 1000 });
     const a = await b.budget.acquire();
     b.t.now += 10;
     b.budget.settle(a);
@@ -87,7 +73,7 @@ describe('the minute window', () => {
   });
 
   it('schedules the next requests as the window allows (what --dry-run prints)', () => {
-    const b = fake({ perMinute: 2, windowMs: 1000 });
+    const b = fakeBudget({ perMinute: 2, windowMs: 1000 });
     const t0 = b.t.now;
     expect(b.budget.schedule(5).map((t) => t - t0)).toEqual([0, 0, 1000, 1000, 2000]);
   });
@@ -95,7 +81,7 @@ describe('the minute window', () => {
 
 describe('429', () => {
   it('blocks every caller until Retry-After, and counts it', async () => {
-    const b = fake({ windowMs: 1000 });
+    const b = fakeBudget({ windowMs: 1000 });
     const t0 = b.t.now;
     b.budget.onRateLimited(3);
     await b.budget.acquire();
@@ -104,7 +90,7 @@ describe('429', () => {
   });
 
   it('without Retry-After, blocks until the window ends', async () => {
-    const b = fake({ windowMs: 1000 });
+    const b = fakeBudget({ windowMs: 1000 });
     const t0 = b.t.now;
     b.budget.settle(await b.budget.acquire());
     b.t.now += 200;
@@ -114,7 +100,7 @@ describe('429', () => {
   });
 
   it('refuses to wait hours (the daily limit): E_RATE_LIMITED without a status', async () => {
-    const b = fake({ windowMs: 60_000 });
+    const b = fakeBudget({ windowMs: 60_000 });
     b.budget.onRateLimited(3600);
     await expect(b.budget.acquire()).rejects.toMatchObject({ code: 'E_RATE_LIMITED', status: undefined, retryAfter: 3600 });
     expect(b.t.sleeps).toEqual([]);
@@ -127,7 +113,7 @@ describe('the daily ledger', () => {
     const onBook = () => {
       booked++;
     };
-    const b = fake({ perDay: 4, perMinute: 100, onBook });
+    const b = fakeBudget({ perDay: 4, perMinute: 100, onBook });
     await run(b, 3);
     expect(booked).toBe(3);
     expect(b.budget.dayRemaining()).toBe(1);
@@ -135,7 +121,7 @@ describe('the daily ledger', () => {
     expect(ledger.reduce((n, [, c]) => n + c, 0)).toBe(3);
 
     // A later run of the scheduled job, same day: the ledger holds.
-    const later = fake({ perDay: 4, perMinute: 100, ledger });
+    const later = fakeBudget({ perDay: 4, perMinute: 100, ledger });
     later.t.now = b.t.now + 3_600_000;
     expect(later.budget.dayRemaining()).toBe(1);
     await run(later, 1);
@@ -148,7 +134,7 @@ describe('the daily ledger', () => {
   });
 
   it('schedule() stops at the day', () => {
-    const { budget } = fake({ perDay: 2 });
+    const { budget } = fakeBudget({ perDay: 2 });
     expect(budget.schedule(5)).toHaveLength(2);
   });
 });

@@ -4,22 +4,13 @@
 // The budget runs on a fake clock that its fake sleep advances, with a fixed random source.
 import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { RateBudget, type RateBudgetOptions } from '../../src/service/rate-budget.js';
+import type { RateBudgetOptions } from '../../src/service/rate-budget.js';
+import { fakeBudget } from '../helpers/fake-budget.js';
 import { MAX_RATE_LIMIT, readRateHeaders } from '../../src/service/rate-headers.js';
 
+/** The budget on the fake clock, with a fixed random source (the jitter is 0.5 of its range). */
 function fake(options: RateBudgetOptions = {}) {
-  const t = { now: Date.UTC(2026, 10, 25, 12), sleeps: [] as number[] };
-  const budget = new RateBudget({
-    now: () => t.now,
-    sleep: (ms) => {
-      t.sleeps.push(ms);
-      t.now += ms;
-      return Promise.resolve();
-    },
-    random: () => 0.5,
-    ...options,
-  });
-  return { budget, t };
+  return fakeBudget({ random: () => 0.5, ...options });
 }
 
 describe('x-ratelimit-* out of bounds', () => {
