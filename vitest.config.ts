@@ -10,7 +10,7 @@ export default defineConfig({
     // machine reaches is a flaky test.
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Two cores. Commands mostly run in the test's own process (test/helpers/command.ts: it
+    // Two cores. Commands mostly run in the test's own process (test/helpers/process/command.ts: it
     // changes the working directory, which the forks pool allows, the threads pool does not);
     // the real CLI only where a process is the point. Suites of many real processes, git
     // repositories or full builds are test/e2e/ (vitest.e2e.config.ts, `npm run test:e2e`).
@@ -21,7 +21,7 @@ export default defineConfig({
     // and 115 CPU-seconds only to load them, against 10 s and 16 without; npm test 205 s
     // against 127 to 158 s). It holds because no file here mocks a module (eslint.config.js
     // refuses `vi.mock` under test/: a mock would not reach a module another file loaded
-    // first) or leaves global state behind: runCommand (test/helpers/command.ts) restores the working directory and
+    // first) or leaves global state behind: runCommand (test/helpers/process/command.ts) restores the working directory and
     // process.env, and spies are restored by the test that made them. Files in a shuffled
     // order pass too (`npx vitest run --sequence.shuffle.files`): run that after adding a
     // file that changes anything global.

@@ -22,7 +22,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/process/cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -2,14 +2,14 @@
 // axe-core on every page type of the site (home, entry, tag page, tags page, search page
 // with results, 404) in every built-in theme and both colour schemes (prefers-color-scheme
 // emulated): no serious or critical violation, colour contrast included. The site:
-// test/helpers/reading-site.ts (highlighted code, heading anchors, coloured tags).
+// test/helpers/site/reading-site.ts (highlighted code, heading anchors, coloured tags).
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_THEMES } from '../../src/site/data/themes.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { buildThemedSites, CODE_ENTRY, type ThemedSites } from '../helpers/reading-site.js';
+import { seriousViolations } from '../helpers/browser/axe.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { buildThemedSites, CODE_ENTRY, type ThemedSites } from '../helpers/site/reading-site.js';
 
 /** Each page type: its path, and what shows it is ready to check. */
 const PAGES: ReadonlyArray<{ type: string; path: string; ready: string }> = [

@@ -6,9 +6,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { DevProcess } from '../helpers/dev-process.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { DevProcess } from '../helpers/process/dev-process.js';
 
 
 describe('dev in Chromium: a saved entry changes the open page', () => {

@@ -10,11 +10,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite } from '../../src/site/build/build.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { WORKSPACE, writeContent } from '../helpers/site-fixture.js';
+import { seriousViolations } from '../helpers/browser/axe.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { WORKSPACE, writeContent } from '../helpers/site/site-fixture.js';
 
 const PREFIX = '/changelog/';
 const TABLE = [

@@ -11,10 +11,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite } from '../../src/site/build/build.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { dailyEntries, drawnPng, writeContent } from '../helpers/site-fixture.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { dailyEntries, drawnPng, writeContent } from '../helpers/site/site-fixture.js';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" fill="#0ea5e9"/></svg>\n';
 

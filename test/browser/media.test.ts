@@ -8,10 +8,10 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { PNG_3X2, SVG_WITH_SCRIPT } from '../helpers/media.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { runCli, tempDir } from '../helpers/process/cli.js';
+import { PNG_3X2, SVG_WITH_SCRIPT } from '../helpers/sync/media.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
 
 describe('pulled images in Chromium', () => {
   let dir: string;

@@ -1,16 +1,16 @@
 /// <reference lib="dom" />
 // Reading the site in Chromium (issue 16): highlighted code in every theme and both colour
 // schemes, code blocks that scroll instead of wrapping on a phone, heading anchors, tag
-// chips in the dark scheme, and the themed search page. The site: test/helpers/reading-site.ts.
+// chips in the dark scheme, and the themed search page. The site: test/helpers/site/reading-site.ts.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_THEMES } from '../../src/site/data/themes.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { buildThemedSites, CODE_ENTRY, LONG_URL, type ThemedSites } from '../helpers/reading-site.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { buildThemedSites, CODE_ENTRY, LONG_URL, type ThemedSites } from '../helpers/site/reading-site.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 

@@ -9,10 +9,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../src/site/build/build.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
 
 describe('search over the archive and the recent entries, under /repo/', () => {
   let cleanupDir: () => Promise<void>;

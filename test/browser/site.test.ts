@@ -10,11 +10,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite } from '../../src/site/build/build.js';
-import { seriousViolations as seriousViolationsOf } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+import { seriousViolations as seriousViolationsOf } from '../helpers/browser/axe.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { runCli, tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 const PLACEHOLDER = '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630"><rect width="100%" height="100%" fill="#c7d2fe"/></svg>';

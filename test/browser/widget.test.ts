@@ -16,9 +16,9 @@ import sirv from 'sirv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite } from '../../src/site/build/build.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { tempDir } from '../helpers/cli.js';
-import { type EntrySpec, writeContent } from '../helpers/site-fixture.js';
+import { launchChromium } from '../helpers/browser/chromium.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { type EntrySpec, writeContent } from '../helpers/site/site-fixture.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 const TODAY = '2026-03-20';

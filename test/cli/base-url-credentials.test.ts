@@ -8,9 +8,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { runCli } from '../helpers/cli.js';
-import { runCommand } from '../helpers/command.js';
-import { expectNoCredentials, PASSWORD, USER, useCredentialsUrl } from '../helpers/credentials-url.js';
+import { runCli } from '../helpers/process/cli.js';
+import { runCommand } from '../helpers/process/command.js';
+import { expectNoCredentials, PASSWORD, USER, useCredentialsUrl } from '../helpers/service/credentials-url.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -53,7 +53,7 @@ describe('a base URL without credentials', () => {
   it('is printed in "Pulling from" and --verbose lines, and the build links back to it', async () => {
     const project = join(service.dir, 'plain');
     await mkdir(project, { recursive: true });
-    // The sync command in the test's process, as the CLI runs it (helpers/command.ts).
+    // The sync command in the test's process, as the CLI runs it (helpers/process/command.ts).
     const r = await runCommand((config, reporter) => syncCommand(config, reporter), { cwd: project, env: { CHANGELOG_BASE_URL: service.emu.url, CHANGELOG_TOKEN: service.token }, verbose: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(service.emu.url.replace(/\/$/, ''));

@@ -1,7 +1,7 @@
 // Content that never changes on the way (issue 14), end to end as a user runs it: the
 // service's HTML (the emulator over HTTP) through `pull`, the Markdown file it writes,
 // `check`, and `build` (the real Eleventy), each command run in the test's process as the CLI
-// runs it (helpers/command.ts): hostile text reaches the page as text, feeds stay well-formed
+// runs it (helpers/process/command.ts): hostile text reaches the page as text, feeds stay well-formed
 // XML (read by a strict parser, saxes), NUL from the service gives a file the tool reads back,
 // and `build` names every entry file it could not read.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCommand } from '../../src/cli/commands/build.js';
 import { checkCommand } from '../../src/cli/commands/check.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
-import { runCommand } from '../helpers/command.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { runCommand } from '../helpers/process/command.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 
 /** The errors a strict XML 1.0 parser reports on a document (none when well-formed). */
 function xmlErrors(xml: string): string[] {

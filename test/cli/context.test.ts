@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openContext } from '../../src/cli/context.js';
 import { loadConfig, type Config } from '../../src/core/config.js';
-import { tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { captureReporter } from '../helpers/reporter.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
+import { captureReporter } from '../helpers/process/reporter.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../../src/core/config.js';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { runCli, tempDir, useTempDir } from '../helpers/cli.js';
-import { distModules } from '../helpers/import-graph.js';
-import { useDemoEmulator } from '../helpers/emulator.js';
+import { runCli, tempDir, useTempDir } from '../helpers/process/cli.js';
+import { distModules } from '../helpers/process/import-graph.js';
+import { useDemoEmulator } from '../helpers/service/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COMMANDS = ['sync', 'pull', 'push', 'status', 'check', 'build', 'emulator', 'dev', 'new', 'init', 'latest', 'subscribers'];

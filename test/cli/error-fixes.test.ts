@@ -1,5 +1,5 @@
 // Errors a user can fix name the fix, through the commands run in the test's process as the
-// CLI runs them (helpers/command.ts): a refused connection and a base URL that is a page (404
+// CLI runs them (helpers/process/command.ts): a refused connection and a base URL that is a page (404
 // on /api/workspace) point at CHANGELOG_BASE_URL; a repository that installed the package is
 // never told to run this repository's `npm start`.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { networkHint, notFoundHint } from '../../src/core/errors.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { statusCommand } from '../../src/cli/commands/status.js';
-import { runCommand } from '../helpers/command.js';
-import { useTempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/process/command.js';
+import { useTempDir } from '../helpers/process/cli.js';
 
 /** A loopback port that nothing listens on: bound, then closed. */
 function closedPort(): Promise<number> {

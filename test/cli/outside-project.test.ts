@@ -1,6 +1,6 @@
 // Files stay inside the project (issue 13): an entry file, an image or a template that is
 // a symbolic link resolving outside the project is refused by build, push, pull, sync and
-// check, each command run in the test's process as the CLI runs it (helpers/command.ts);
+// check, each command run in the test's process as the CLI runs it (helpers/process/command.ts);
 // nothing is copied or written through it. A link that stays inside the project is fine.
 // dev, the real CLI serving, refusing one: test/e2e/dev-refuses-links-out.test.ts.
 import { existsSync } from 'node:fs';
@@ -16,9 +16,9 @@ import { checkCommand } from '../../src/cli/commands/check.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { runCommand } from '../helpers/command.js';
-import { PNG_1X1 } from '../helpers/media.js';
-import { SECRET_ENTRY, useOutsideProject } from '../helpers/outside-project.js';
+import { runCommand } from '../helpers/process/command.js';
+import { PNG_1X1 } from '../helpers/sync/media.js';
+import { SECRET_ENTRY, useOutsideProject } from '../helpers/sync/outside-project.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -7,7 +7,7 @@ import { editorJsToHtml, escapeMarkdownText, htmlToMarkdown, remoteContentToMark
 import { markdownToHtml } from '../../src/convert/markdown-to-html.js';
 import { HtmlElement, HtmlText } from '../../src/convert/html-dom.js';
 import { MAX_DEPTH, parseHtmlFragment } from '../../src/convert/html-parser.js';
-import { canonicalDom } from '../helpers/html.js';
+import { canonicalDom } from '../helpers/browser/html.js';
 
 /** HTML -> Markdown -> HTML keeps the DOM (after whitespace normalisation). */
 function expectRoundTrip(html: string): string {

@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { crawlSite } from '../helpers/crawl.js';
+import { runCli, tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { crawlSite } from '../helpers/browser/crawl.js';
 import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './corpus.js';
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore } from '../../src/emulator/store.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/process/cli.js';
 import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './corpus.js';
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];

@@ -1,12 +1,12 @@
 // Reads ../shared/corpus/box-developer-changelog (the real changelog of docs/development.md#real-input):
-// the corpus suite only. `npm test` reads the subset in test/fixtures/corpus (test/helpers/corpus-read.ts).
+// the corpus suite only. `npm test` reads the subset in test/fixtures/corpus (test/helpers/site/corpus-read.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serializeEntryFile } from '../../src/entry/frontmatter-writer.js';
-import { readCorpus, type CorpusEntry } from '../helpers/corpus-read.js';
+import { readCorpus, type CorpusEntry } from '../helpers/site/corpus-read.js';
 
-export type { CorpusEntry } from '../helpers/corpus-read.js';
+export type { CorpusEntry } from '../helpers/site/corpus-read.js';
 
 export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/box-developer-changelog/content', import.meta.url));
 

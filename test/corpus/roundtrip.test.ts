@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { markdownToHtml } from '../../src/convert/markdown-to-html.js';
-import { canonicalDom } from '../helpers/html.js';
+import { canonicalDom } from '../helpers/browser/html.js';
 import { CORPUS_DIR, loadCorpus } from './corpus.js';
 
 /** The first line where two canonical forms differ, with context. */

@@ -13,9 +13,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { differences } from '../helpers/page-cache-project.js';
-import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+import { runCli, useTempDir } from '../helpers/process/cli.js';
+import { differences } from '../helpers/site/page-cache-project.js';
+import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
 
 interface Built {
   pages: number;

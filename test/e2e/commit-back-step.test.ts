@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CLI, useTempDir } from '../helpers/cli.js';
+import { CLI, useTempDir } from '../helpers/process/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

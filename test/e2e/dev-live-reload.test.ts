@@ -10,8 +10,8 @@ import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { DevProcess, useDev } from '../helpers/dev-process.js';
+import { runCli, tempDir } from '../helpers/process/cli.js';
+import { DevProcess, useDev } from '../helpers/process/dev-process.js';
 
 /** Eleventy's live-reload channel, as the page's reload client opens it. */
 class ReloadChannel {

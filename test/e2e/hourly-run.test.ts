@@ -1,7 +1,7 @@
 // (test/e2e: two runner clones of one bare origin, a real Eleventy build: about 40 s.)
 // The scheduled job's own steps (.github/workflows/changelog.yml, job `sync`), run twice as
 // two hourly runs on two fresh runners against the emulator and a bare origin
-// (test/helpers/workflow-runner.ts): the first mirrors the workspace and commits it; the second
+// (test/helpers/process/workflow-runner.ts): the first mirrors the workspace and commits it; the second
 // finds nothing new and commits nothing (issue 27: "24 bot commits a day"). The day's
 // request ledger is not committed: the workflow's cache carries it, and the second run's
 // budget counts the first run's requests (the 1,440 a day hold across runs).
@@ -9,9 +9,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { git, GIT_ENV, runWorkflow, stepNamed, type JobRun } from '../helpers/workflow-runner.js';
+import { useTempDir } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
+import { git, GIT_ENV, runWorkflow, stepNamed, type JobRun } from '../helpers/process/workflow-runner.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What actions/configure-pages answers (no trailing slash, as it does). */

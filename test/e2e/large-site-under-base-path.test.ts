@@ -1,7 +1,7 @@
 // A mirror large enough for Eleventy on its worker thread (src/site/build/eleventy-run.ts,
 // from ISOLATE_THRESHOLD pages on, compiled code only): the real CLI builds 500 entries for
 // https://acme.github.io/changelog/, and the site, served under /changelog/ only, has every
-// page and no broken link, asset or search result (test/helpers/crawl.ts). One full build and
+// page and no broken link, asset or search result (test/helpers/browser/crawl.ts). One full build and
 // crawl of a site that size, and one of the warm build after a new entry (the page cache's
 // pages copied on their thread, the entry memo, the search archive and its recent bundle),
 // crawled the same way; the worker thread itself is tested in
@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
 import { PAGE_SIZE } from '../../src/site/data/site-model.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { crawlServedUnbroken } from '../helpers/crawl.js';
-import { dailyEntries, writeContent } from '../helpers/site-fixture.js';
+import { runCli, useTempDir } from '../helpers/process/cli.js';
+import { crawlServedUnbroken } from '../helpers/browser/crawl.js';
+import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';

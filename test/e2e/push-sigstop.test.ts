@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/cli.js';
-import { addEntries, git, makeClones, type Clone } from '../helpers/clones.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { addEntries, git, makeClones, type Clone } from '../helpers/sync/clones.js';
 
 describe('a push stopped with SIGSTOP while its POST is in flight', () => {
   let emu: RunningEmulator;

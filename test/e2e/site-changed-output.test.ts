@@ -4,13 +4,13 @@ import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { writeEntry } from '../helpers/entries.js';
+import { runCli, tempDir, type CliResult } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
+import { writeEntry } from '../helpers/sync/entries.js';
 import { textMatching } from '../helpers/matchers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLOCK_SHIFT = pathToFileURL(fileURLToPath(new URL('../helpers/clock-shift.mjs', import.meta.url))).href;
+const CLOCK_SHIFT = pathToFileURL(fileURLToPath(new URL('../helpers/process/clock-shift.mjs', import.meta.url))).href;
 const SITE_URL = 'https://acme.github.io/changelog/';
 const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);

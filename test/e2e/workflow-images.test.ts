@@ -1,6 +1,6 @@
 // Issue 24, item 3: the scheduled workflow publishes the images before it creates the
 // entries that show them. Its own jobs and steps (.github/workflows/changelog.yml), run in
-// order by test/helpers/workflow-runner.ts against the emulator, a bare "origin" with the
+// order by test/helpers/process/workflow-runner.ts against the emulator, a bare "origin" with the
 // team's repository, and a static server that serves whatever the deploy job deployed,
 // under a base path as GitHub Pages serves a project site. A writer merges an entry with a
 // screenshot; ONE scheduled run ends with the entry created on the service, every image
@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlUrls } from '../../src/convert/html-urls.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/static-server.js';
-import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../helpers/workflow-runner.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
+import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../helpers/process/workflow-runner.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A 1x1 PNG. */

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogRecord } from '../../src/emulator/server.js';
-import { CLI, tempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { CLI, tempDir } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 
 let fx: EmulatorFixture;
 afterEach(async () => fx?.close());

@@ -1,7 +1,7 @@
 // A YAML alias bomb ("billion laughs") in a writer's own frontmatter field (issue 12,
 // item 4): refused at once by check, push and pull, naming the file and line, while the
 // job's other files are still processed. The commands (check, push, pull) run in the test's
-// process as the CLI runs them (helpers/command.ts), against the emulator over HTTP: the
+// process as the CLI runs them (helpers/process/command.ts), against the emulator over HTTP: the
 // parser's refusal, tested first, is what keeps a bomb from hanging them.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,9 +12,9 @@ import { MAX_ALIAS_EXPANSION } from '../../src/entry/frontmatter.js';
 import { checkCommand } from '../../src/cli/commands/check.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
-import { runCommand } from '../helpers/command.js';
-import { useTempDir } from '../helpers/cli.js';
-import { useEmulatorFixture } from '../helpers/emulator.js';
+import { runCommand } from '../helpers/process/command.js';
+import { useTempDir } from '../helpers/process/cli.js';
+import { useEmulatorFixture } from '../helpers/service/emulator.js';
 
 /** Nine levels of nine aliases: 9^9 (387 million) strings once expanded, in 500 bytes. */
 const BOMB = [

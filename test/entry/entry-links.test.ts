@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEntryFiles } from '../../src/sync/push/entry-check.js';
-import { useTempDir } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/process/cli.js';
 
 let d = '';
 useTempDir((made) => (d = made), { each: true });

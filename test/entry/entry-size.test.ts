@@ -1,15 +1,15 @@
 // An entry too large to convert (issue 12, item 7): pull reports it by name and mirrors the
 // others, inline (the pull command in the test's process as the CLI runs it,
-// helpers/command.ts, against the emulator over HTTP) and on the conversion threads (the real
+// helpers/process/command.ts, against the emulator over HTTP) and on the conversion threads (the real
 // CLI: test/e2e/large-pull-on-worker-threads.test.ts).
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import { MAX_CONVERTED_CONTENT_MB, remoteContentToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
-import { useTempDir } from '../helpers/cli.js';
-import { runCommand } from '../helpers/command.js';
-import { useEmulatorFixture } from '../helpers/emulator.js';
-import { bigHtml, expectOversizedEntryReported, LIMIT, seedOversizedEntry } from '../helpers/oversized-entry.js';
+import { useTempDir } from '../helpers/process/cli.js';
+import { runCommand } from '../helpers/process/command.js';
+import { useEmulatorFixture } from '../helpers/service/emulator.js';
+import { bigHtml, expectOversizedEntryReported, LIMIT, seedOversizedEntry } from '../helpers/sync/oversized-entry.js';
 
 describe('the per-entry conversion limit', () => {
   it('refuses content over the limit before converting it, in either content form', () => {

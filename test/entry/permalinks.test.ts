@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { permalinkSlugs, type PermalinkSubject } from '../../src/entry/permalinks.js';
-import { runCli, useTempDir } from '../helpers/cli.js';
-import { readSite, writeContent } from '../helpers/site-fixture.js';
+import { runCli, useTempDir } from '../helpers/process/cli.js';
+import { readSite, writeContent } from '../helpers/site/site-fixture.js';
 
 const SLUGS = ['weekly-fixes', 'release', 'weekly-fixes-2026-03-01', 'weekly-fixes-2026-03-08', 'a'];
 const DATES = ['2026-03-01', '2026-03-08', '2026-03-15'];

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomicSync } from '../../src/core/atomic-file.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { FoldedNames, MAX_NAME_BYTES, nameKey, portableNameProblem } from '../../src/entry/portable-name.js';
-import { openMirror, type MirrorFixture } from '../helpers/mirror.js';
+import { openMirror, type MirrorFixture } from '../helpers/sync/mirror.js';
 
 describe('portableNameProblem', () => {
   it('passes the names pull and new write', () => {

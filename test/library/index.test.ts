@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build, ChangelogSyncError, isErrorCode, loadSeed, pull, push, startEmulator, status, type RunningEmulator } from '../../dist/index.js';
-import { tempDir } from '../helpers/cli.js';
-import { distModules } from '../helpers/import-graph.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { distModules } from '../helpers/process/import-graph.js';
 
 // A pull converts 20 entries and a build runs Eleventy and Pagefind, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import { RateBudget } from '../../src/service/rate-budget.js';
 import { serviceTimestamp } from '../../src/emulator/store.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 
 let fx: EmulatorFixture | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // what the window and the daily ledger count, and how a 429 blocks.
 import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { fakeBudget } from '../helpers/fake-budget.js';
+import { fakeBudget } from '../helpers/service/fake-budget.js';
 
 /** Start times of `n` requests that each take `durationMs`, one after another. */
 async function run(b: ReturnType<typeof fakeBudget>, n: number, durationMs = 0): Promise<number[]> {

@@ -5,7 +5,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { RateBudgetOptions } from '../../src/service/rate-budget.js';
-import { fakeBudget } from '../helpers/fake-budget.js';
+import { fakeBudget } from '../helpers/service/fake-budget.js';
 import { MAX_RATE_LIMIT, readRateHeaders } from '../../src/service/rate-headers.js';
 
 /** The budget on the fake clock, with a fixed random source (the jitter is 0.5 of its range). */

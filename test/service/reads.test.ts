@@ -1,13 +1,13 @@
 // The three reads a pull starts with, and their end (src/service/reads.ts): cancel() closes a
 // read whose request is open, stops one waiting out a backoff or waiting for the rate budget,
 // and resolves once all three have settled, after which none sends, books or writes anything.
-// Against a service on port 0 that holds its answers (helpers/held-service.ts); backoffs on a
+// Against a service on port 0 that holds its answers (helpers/service/held-service.ts); backoffs on a
 // sleep the test holds. Nothing waits on time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogClient, type ClientOptions } from '../../src/service/client.js';
 import { RateBudget } from '../../src/service/rate-budget.js';
 import { startServiceReads } from '../../src/service/reads.js';
-import { answer, startHeldService, type HeldService } from '../helpers/held-service.js';
+import { answer, startHeldService, type HeldService } from '../helpers/service/held-service.js';
 
 let service: HeldService | undefined;
 let client: ChangelogClient | undefined;

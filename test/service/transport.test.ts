@@ -2,7 +2,7 @@
 // than the limit, with E_RESPONSE_TOO_LARGE naming method, URL, limit and the setting.
 // Against the emulator over HTTP on port 0, whose oversize-body fault streams a body with
 // backpressure and logs how much of it went out; through the library and the pull command
-// (run in the test's process as the CLI runs it, helpers/command.ts).
+// (run in the test's process as the CLI runs it, helpers/process/command.ts).
 // Memory is measured by hand only (see docs/security.md#hostile-input), never asserted here.
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -12,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import type { RequestLogRecord } from '../../src/emulator/server.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
-import { runCommand } from '../helpers/command.js';
-import { useTempDir } from '../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { runCommand } from '../helpers/process/command.js';
+import { useTempDir } from '../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 
 const MB = 2 ** 20;
 let fx: EmulatorFixture | undefined;

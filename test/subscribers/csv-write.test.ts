@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscriber } from '../../src/service/schemas.js';
 import { parseSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { subscribersToCsv, writeCsvFile } from '../../src/subscribers/csv-write.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/process/cli.js';
 
 const sub = (email: string, name: string): Subscriber => ({ email, name, verified_at: '2024-05-06T00:00:00.000000Z', created_at: '2026-01-02T03:04:05.000000Z' });
 

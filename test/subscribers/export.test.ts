@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { exportSubscribers } from '../../src/subscribers/export.js';
 import { importSubscribers } from '../../src/subscribers/import.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
-import { tempDir } from '../helpers/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
+import { tempDir } from '../helpers/process/cli.js';
 import { textContaining } from '../helpers/matchers.js';
 
 let fx: EmulatorFixture | undefined;

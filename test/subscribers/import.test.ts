@@ -9,7 +9,7 @@ import { RateBudget } from '../../src/service/rate-budget.js';
 import type { NewSubscriber, Subscriber } from '../../src/service/schemas.js';
 import { parseSubscriberCsv, readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { CONSENT_MESSAGE, importSubscribers } from '../../src/subscribers/import.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 import { textContaining } from '../helpers/matchers.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/subscribers/', import.meta.url));

@@ -6,7 +6,7 @@ import { NetworkError } from '../../src/core/errors.js';
 import { RateBudget } from '../../src/service/rate-budget.js';
 import { readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv } from '../../src/subscribers/remove.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/emulator.js';
+import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/subscribers/', import.meta.url));
 

@@ -12,10 +12,10 @@ import { push } from '../../src/sync/push/push.js';
 import { syncWorkspace } from '../../src/sync/sync-job.js';
 import { openBudgetLedger } from '../../src/sync/store/budget-ledger.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
-import type { EmulatorFixture } from '../helpers/emulator.js';
-import { useMirror } from '../helpers/mirror.js';
-import { writeEntry } from '../helpers/entries.js';
-import { runStoppedByWorkspace, type StoppedJob } from '../helpers/held-service.js';
+import type { EmulatorFixture } from '../helpers/service/emulator.js';
+import { useMirror } from '../helpers/sync/mirror.js';
+import { writeEntry } from '../helpers/sync/entries.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../helpers/service/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
-import type { EmulatorFixture } from '../helpers/emulator.js';
-import { useMirror } from '../helpers/mirror.js';
+import type { EmulatorFixture } from '../helpers/service/emulator.js';
+import { useMirror } from '../helpers/sync/mirror.js';
 
 let fx: EmulatorFixture;
 let contentDir: string;

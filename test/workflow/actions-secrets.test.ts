@@ -1,6 +1,6 @@
 // No demo in GitHub Actions (issue 27): a repository made from the template runs the hourly
 // job before anyone has added the secret and the variable. The commands (run in the test's
-// process as the CLI runs them, helpers/command.ts) in an Actions-like environment
+// process as the CLI runs them, helpers/process/command.ts) in an Actions-like environment
 // (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fail, name what is
 // missing and where to add it, and write nothing; and the workflow's own first check, run by
 // bash as the runner runs it, fails before anything is installed.
@@ -17,10 +17,10 @@ import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
 import { statusCommand } from '../../src/cli/commands/status.js';
 import { syncCommand } from '../../src/cli/commands/sync.js';
-import { useTempDir } from '../helpers/cli.js';
-import { runCommand } from '../helpers/command.js';
-import { writeEntry } from '../helpers/entries.js';
-import { ageFiles, changedPaths, snapshot } from '../helpers/snapshot.js';
+import { useTempDir } from '../helpers/process/cli.js';
+import { runCommand } from '../helpers/process/command.js';
+import { writeEntry } from '../helpers/sync/entries.js';
+import { ageFiles, changedPaths, snapshot } from '../helpers/site/snapshot.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SETTINGS = 'Settings > Secrets and variables > Actions';

@@ -1,14 +1,14 @@
 // A local theme: `theme` in changelog.config.json, or CHANGELOG_THEME, wins over the
 // workspace's (which the next pull rewrites), through the build command (run in the test's
-// process as the CLI runs it, helpers/command.ts). An unknown theme stops the build with the
+// process as the CLI runs it, helpers/process/command.ts). An unknown theme stops the build with the
 // list of themes.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCommand } from '../../../src/cli/commands/build.js';
-import { useTempDir, type CliResult } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
-import { WORKSPACE, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir, type CliResult } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
 
 /** The theme the built index page uses: its body class and the theme named in its stylesheet bundle. */
 async function builtTheme(dir: string): Promise<{ bodyClass: string; stylesheetThemes: string[] }> {

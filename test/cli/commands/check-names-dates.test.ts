@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { ValidationError } from '../../../src/core/errors.js';
-import { runCli } from '../../helpers/cli.js';
-import { useEntriesProject } from '../../helpers/project.js';
+import { runCli } from '../../helpers/process/cli.js';
+import { useEntriesProject } from '../../helpers/service/project.js';
 
 const w = useEntriesProject();
 

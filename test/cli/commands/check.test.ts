@@ -1,15 +1,15 @@
 // `check` as the gate before something permanent (issue 14): every rule through the check
 // command, and `push --dry-run` / `push` against the emulator over HTTP reporting the same
 // problems in the same words, each once, with no path written twice. The commands run in the
-// test's process as the CLI runs them (helpers/command.ts).
+// test's process as the CLI runs them (helpers/process/command.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../../src/cli/commands/check.js';
 import { newCommand } from '../../../src/cli/commands/new.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
-import { runCommand } from '../../helpers/command.js';
-import { useEntriesProject } from '../../helpers/project.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { useEntriesProject } from '../../helpers/service/project.js';
 
 const w = useEntriesProject();
 beforeEach(async () => {

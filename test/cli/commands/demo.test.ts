@@ -10,7 +10,7 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useTempDir, type CliResult } from '../../helpers/cli.js';
+import { runCli, useTempDir, type CliResult } from '../../helpers/process/cli.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 

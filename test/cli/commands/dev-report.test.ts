@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportPageProblems, reportSaved } from '../../../src/cli/commands/dev.js';
 import { pageProblems } from '../../../src/site/dev/entry-watch.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { captureReporter } from '../../helpers/reporter.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { captureReporter } from '../../helpers/process/reporter.js';
 
 const entry = (title: string, tags: string[], body = 'Text.') =>
   `---\ntitle: ${JSON.stringify(title)}\npublish_at: 2026-11-01\nis_published: true\ntags: ${JSON.stringify(tags)}\n---\n\n${body}\n`;

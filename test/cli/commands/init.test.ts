@@ -1,7 +1,7 @@
 // `changelog-sync init` in an existing repository: it writes the config, the workflows and
 // .gitignore lines, keeps what exists, and says what the workflows need that it does not
 // write (package.json listing changelog-sync, package-lock.json for `npm ci`). The command runs
-// in the test's process as the CLI runs it (helpers/command.ts).
+// in the test's process as the CLI runs it (helpers/process/command.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { initCommand } from '../../../src/cli/commands/init.js';
-import { runCli, useTempDir, type CliResult } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
+import { runCli, useTempDir, type CliResult } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
 
 // `require.resolve` by that name: knip reads it as a use of the package.
 const VALIDATOR = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');

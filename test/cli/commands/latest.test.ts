@@ -1,8 +1,8 @@
 // `latest <workspace>` through the built CLI: the public endpoint, with no token; an unknown
 // workspace is E_NOT_FOUND.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
-import { useDemoEmulator } from '../../helpers/emulator.js';
+import { runCli } from '../../helpers/process/cli.js';
+import { useDemoEmulator } from '../../helpers/service/emulator.js';
 
 describe('latest', () => {
   const fx = useDemoEmulator();

@@ -6,7 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
-import { runCli, useTempDir } from '../../helpers/cli.js';
+import { runCli, useTempDir } from '../../helpers/process/cli.js';
 
 describe('new', () => {
   let dir: string;

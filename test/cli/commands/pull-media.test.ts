@@ -2,7 +2,7 @@
 // it"): the copies are in the repository; pull, status and push agree that nothing changed;
 // the site shows them under a base path with the emulator stopped; a pull killed at any write
 // (the real CLI, at a failpoint) never leaves an entry naming a missing copy. The other runs
-// are the commands in the test's process, as the CLI runs them (helpers/command.ts).
+// are the commands in the test's process, as the CLI runs them (helpers/process/command.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
@@ -14,10 +14,10 @@ import { buildCommand } from '../../../src/cli/commands/build.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
 import { statusCommand } from '../../../src/cli/commands/status.js';
-import { runCommand } from '../../helpers/command.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
-import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/media.js';
-import { serveStatic } from '../../helpers/static-server.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { runCli, tempDir } from '../../helpers/process/cli.js';
+import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/sync/media.js';
+import { serveStatic } from '../../helpers/browser/static-server.js';
 
 const TOKEN = 'media-token';
 

@@ -2,7 +2,7 @@
 // another type, one identifier twice in a listing are mirrored with a note; the rest of the
 // pull and the build go on, exit 0 (a warning, not an error). `check` tells a mirrored
 // entry's odd data (a warning) from a writer's new file (an error). The commands (run in the
-// test's process as the CLI runs them, helpers/command.ts) against the emulator over HTTP,
+// test's process as the CLI runs them, helpers/process/command.ts) against the emulator over HTTP,
 // and a real build.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,9 +12,9 @@ import type { EmulatorEntry } from '../../../src/emulator/store.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
 import { checkCommand } from '../../../src/cli/commands/check.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
-import { runCommand } from '../../helpers/command.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

@@ -1,5 +1,5 @@
 // Issue 24, "What must show it": the commands (run in the test's process as the CLI runs
-// them, helpers/command.ts), the emulator, and a real HTTP server serving
+// them, helpers/process/command.ts), the emulator, and a real HTTP server serving
 // the built site under a base path (as GitHub Pages serves a project site). A new entry
 // with a local screenshot and links to another entry is created with every `img src` and
 // `a href` absolute on the site, each answering 200 there; while the screenshot is not
@@ -17,9 +17,9 @@ import { buildCommand } from '../../../src/cli/commands/build.js';
 import { checkCommand } from '../../../src/cli/commands/check.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
-import { runCommand } from '../../helpers/command.js';
-import { tempDir } from '../../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../../helpers/browser/static-server.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 

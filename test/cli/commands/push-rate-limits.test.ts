@@ -1,5 +1,5 @@
 // Issue 25, item 7, as a user meets it: push (the real CLI when its heap is bounded, else the
-// command in the test's process as the CLI runs it, helpers/command.ts) against an emulator
+// command in the test's process as the CLI runs it, helpers/process/command.ts) against an emulator
 // whose rate-limit answers are odd. A limit header of two billion with nothing remaining
 // (memory stays flat, a note, the push goes on); 429s without a usable Retry-After (a minimum
 // backoff, never a burst of retries); the daily limit answered with a short Retry-After
@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EmulatorOptions } from '../../../src/emulator/server.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
-import { runCommand } from '../../helpers/command.js';
-import { runCli } from '../../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries } from '../../helpers/entries.js';
-import { startProject, type Project } from '../../helpers/project.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { runCli } from '../../helpers/process/cli.js';
+import { expectEachOnceAndIntact, writeEntries } from '../../helpers/sync/entries.js';
+import { startProject, type Project } from '../../helpers/service/project.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -1,16 +1,16 @@
 // `changelog-sync push` as a user runs it, against the emulator in this process: two real CLI
 // pushes at once (the lock between processes); the daily ledger shared by runs, deferral
 // (exit 4), the dry-run plan, invalid files (exit 5) through the push command run in the
-// test's process as the CLI runs it (helpers/command.ts).
+// test's process as the CLI runs it (helpers/process/command.ts).
 import { hostname } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { pushCommand } from '../../../src/cli/commands/push.js';
-import { runCommand } from '../../helpers/command.js';
-import { runCli, spawnCli } from '../../helpers/cli.js';
-import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../../helpers/entries.js';
-import { useProject } from '../../helpers/project.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { runCli, spawnCli } from '../../helpers/process/cli.js';
+import { expectEachOnceAndIntact, writeEntries, writeEntry } from '../../helpers/sync/entries.js';
+import { useProject } from '../../helpers/service/project.js';
 
 // Several runs per test, on two shared cores.
 vi.setConfig({ testTimeout: 120_000 });

@@ -1,7 +1,7 @@
 // `status` (a read-only plan of pull and push) and `check` (offline validation for
 // pull-request checks), as a user runs them against the emulator over HTTP: each command
-// function run in the test's process as the CLI runs it (helpers/command.ts). A status stopped
-// by a failed read has closed its other reads when it returns (helpers/held-service.ts).
+// function run in the test's process as the CLI runs it (helpers/process/command.ts). A status stopped
+// by a failed read has closed its other reads when it returns (helpers/service/held-service.ts).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,11 +9,11 @@ import { checkCommand } from '../../../src/cli/commands/check.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
 import { statusCommand } from '../../../src/cli/commands/status.js';
-import { tempDir, useTempDir } from '../../helpers/cli.js';
-import { runCommand, type CommandOptions } from '../../helpers/command.js';
-import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
-import { changedPaths, snapshot } from '../../helpers/snapshot.js';
-import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/held-service.js';
+import { tempDir, useTempDir } from '../../helpers/process/cli.js';
+import { runCommand, type CommandOptions } from '../../helpers/process/command.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
+import { changedPaths, snapshot } from '../../helpers/site/snapshot.js';
+import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/service/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;

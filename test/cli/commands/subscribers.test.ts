@@ -1,5 +1,5 @@
 // `changelog-sync subscribers ...` against the real emulator over HTTP: each command function
-// run in the test's process as the CLI runs it (helpers/command.ts); the real CLI as a child
+// run in the test's process as the CLI runs it (helpers/process/command.ts); the real CLI as a child
 // process for what commander checks (a bad --batch-size). --help: test/cli/conventions.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import { subscribersExportCommand } from '../../../src/cli/subscribers/export.js
 import { subscribersImportCommand, type ImportCommandOptions } from '../../../src/cli/subscribers/import.js';
 import { subscribersListCommand } from '../../../src/cli/subscribers/list.js';
 import { subscribersRemoveCommand, type RemoveCommandOptions } from '../../../src/cli/subscribers/remove.js';
-import { runCli, tempDir, type CliResult } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
+import { runCli, tempDir, type CliResult } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
 import { listContaining, objectWith } from '../../helpers/matchers.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/subscribers/', import.meta.url));

@@ -1,7 +1,7 @@
 // Sync's exit code includes the build's (README "Exit codes"): a mirrored entry the writer
 // broke is left out of the site by `build`, which exits 5, and so must `sync`, the command
 // the hourly job and the quick start run; `--skip-build` leaves it to the build step. The
-// commands run in the test's process (helpers/command.ts).
+// commands run in the test's process (helpers/process/command.ts).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { EXIT } from '../../../src/cli/output/exit-codes.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { syncCommand } from '../../../src/cli/commands/sync.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { seedStore, startWorld, type World } from '../../helpers/sync-world.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { seedStore, startWorld, type World } from '../../helpers/sync/sync-world.js';
 
 describe('sync exits with the build outcome', () => {
   let dir = '';

@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { annotation, escapeControl, escapeProperty, neutralizeCommands } from '../../../src/cli/output/github-actions.js';
 import { Reporter } from '../../../src/cli/output/reporter.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/process/cli.js';
 
 /** A writable that records what it gets, posing as a terminal when `tty`. */
 function sink(tty: boolean): Writable & { isTTY: boolean; text: () => string; columns: number } {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatPush, pushExitCode, reportRejected } from '../../../src/cli/reports/push-report.js';
 import type { PushResult } from '../../../src/sync/push/push-run.js';
 import { EXIT } from '../../../src/cli/output/exit-codes.js';
-import { captureReporter } from '../../helpers/reporter.js';
+import { captureReporter } from '../../helpers/process/reporter.js';
 
 type PlanItem = PushResult['plan'][number];
 const item = (n: number): PlanItem => ({ file: `entries/2026-01-${String(n).padStart(2, '0')}-e${n}.md`, title: `Entry ${n}`, slug: `e${n}`, derived_slug: n % 2 === 0, is_published: true });

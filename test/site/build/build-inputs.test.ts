@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { recordSiteBuild, siteChange, siteInputs } from '../../../src/site/build/build-inputs.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { writeEntry } from '../../helpers/entries.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { writeEntry } from '../../helpers/sync/entries.js';
 
 const ENV = { CHANGELOG_SITE_URL: 'https://acme.github.io/changelog/' };
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePageFolders } from '../../../src/site/build/build-output.js';
 import { pagePath } from '../../../src/site/cache/page-keys.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 describe('makePageFolders', () => {
   let dir = '';

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/build/build.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
-import { runCommand } from '../../helpers/command.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, pngHeader, readSite, TAGS, WORKSPACE, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, pngHeader, readSite, TAGS, WORKSPACE, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
 const TODAY = '2026-03-15';
 const SITE_URL = 'https://changelog.acme.test/';

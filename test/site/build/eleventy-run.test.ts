@@ -6,8 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, readSite, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, readSite, writeContent } from '../../helpers/site/site-fixture.js';
 
 const dist = (path: string) => import(new URL(`../../../dist/site/build/${path}`, import.meta.url).href);
 const { startEleventyThread } = (await dist('eleventy-run.js')) as typeof import('../../../src/site/build/eleventy-run.js');

@@ -9,8 +9,8 @@ import { SaxesParser } from 'saxes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/build/build.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { readSite, WORKSPACE, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { readSite, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
 
 const SITE = 'https://acme.github.io/changelog/';
 const EVIL = '<b>Bold</b> & "co"';

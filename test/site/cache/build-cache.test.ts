@@ -2,7 +2,7 @@
 // Eleventy build: a build that takes its bodies from the cache writes the same bytes as one
 // that renders them all; anything that may change a body's HTML (the body, the templates, the
 // base path, the tool's version) makes the cache unused; a corrupt cache is ignored with a
-// note. The command runs in this process (helpers/command.ts: a build is a fraction of a
+// note. The command runs in this process (helpers/process/command.ts: a build is a fraction of a
 // second there, over 2 s as a process). The tool's version is the installed tool's: that case
 // runs the real CLI, copied, in test/e2e/build-cache-tool-version.test.ts. Correctness only:
 // speed is the benchmark's (`npm run bench -- build`).
@@ -14,9 +14,9 @@ import { CACHE_FILE } from '../../../src/site/cache/build-cache.js';
 import { ENTRY_MEMO_FILE } from '../../../src/site/cache/entry-memo.js';
 import { DEFAULT_CACHE_DIR, PACKAGE_ROOT } from '../../../src/core/config.js';
 import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';
-import { useTempDir, type CliResult } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
-import { writeBuildCacheContent } from '../../helpers/site-fixture.js';
+import { useTempDir, type CliResult } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { writeBuildCacheContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 

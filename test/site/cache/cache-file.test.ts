@@ -6,7 +6,7 @@ import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCacheFile, writeCacheFile } from '../../../src/site/cache/cache-file.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 const FORMAT = 'test-cache/1';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { apply, differences, startingMirror, usePageCacheProject } from '../../helpers/page-cache-project.js';
+import { apply, differences, startingMirror, usePageCacheProject } from '../../helpers/site/page-cache-project.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyPages, readPackIndex, UnusablePackError, writePack, type PackSource } from '../../../src/site/cache/page-pack.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 const FINGERPRINT = 'fp-1';
 

@@ -1,5 +1,5 @@
 // Feed items stay the same items when the service renames an entry's slug: the pull and build
-// commands (in the test's process as the CLI runs them, helpers/command.ts) pull from the
+// commands (in the test's process as the CLI runs them, helpers/process/command.ts) pull from the
 // emulator over HTTP and build (as the scheduled job does, recording the feed dates), the slug is renamed on the service, pulled and built again. In the site's
 // feeds and the tag's (Atom, RSS, JSON Feed) the entry keeps its id and, its content
 // unchanged, its `updated`; a change of its content moves `updated` (and nothing else's).
@@ -12,9 +12,9 @@ import type { Config } from '../../../src/core/config.js';
 import type { Reporter } from '../../../src/cli/output/reporter.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
-import { useEmulatorFixture } from '../../helpers/emulator.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { useEmulatorFixture } from '../../helpers/service/emulator.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const TAG = 'Platform';

@@ -8,8 +8,8 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/build/build.js';
 import { loadSiteData } from '../../../src/site/data/site-data.js';
 import { FEED_LIMIT, TAG_FEED_LIMIT } from '../../../src/site/data/site-feeds.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, readSite, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, readSite, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
 const SITE = 'https://acme.github.io/changelog/';
 const HOSTILE = `Q&A <script>alert("x")</script> 'it'`;

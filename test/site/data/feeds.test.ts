@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/build/build.js';
 import { nameBasedUuid } from '../../../src/site/data/feed-item.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { readSite, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { readSite, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
 const SITE = 'https://changelog.acme.test/';
 

@@ -7,8 +7,8 @@ import { PAGE_SIZE } from '../../../src/site/data/site-model.js';
 import { latestEntry, type LatestDocument } from '../../../src/site/data/latest.js';
 import { flag, hostedPageUrl, httpUrl, siteSettings } from '../../../src/site/data/workspace-settings.js';
 import { resolveTheme } from '../../../src/site/data/themes.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, pngHeader, WORKSPACE, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, pngHeader, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
 
 describe('visibility', () => {
   it('shows published and scheduled entries whose date has come, never drafts', () => {

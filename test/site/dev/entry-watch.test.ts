@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../../src/site/dev/entry-watch.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 const entry = (title: string) => `---\ntitle: ${JSON.stringify(title)}\npublish_at: 2026-11-01\nis_published: true\n---\n\nText.\n`;
 

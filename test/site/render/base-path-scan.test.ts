@@ -10,7 +10,7 @@ import * as eleventyExports from '@11ty/eleventy';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addBasePath, basePathTransform, sanitisedBasePathTransform, type BasePathConfig } from '../../../src/site/render/base-path.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 /** Eleventy's HTML base plugin (exported by Eleventy 3; its typings do not name it). */
 const HtmlBasePlugin = (eleventyExports as unknown as { HtmlBasePlugin: unknown }).HtmlBasePlugin;

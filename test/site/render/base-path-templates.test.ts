@@ -18,9 +18,9 @@ import { runEleventy } from '../../../src/site/build/eleventy-run.js';
 import { prepareSiteInput } from '../../../src/site/build/site-stage.js';
 import { renderBody } from '../../../src/site/render/sanitize.js';
 import { listThemes } from '../../../src/site/data/themes.js';
-import { FIXTURE_CORPUS_DIR, readCorpus } from '../../helpers/corpus-read.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, pngHeader, writeContent, WORKSPACE } from '../../helpers/site-fixture.js';
+import { FIXTURE_CORPUS_DIR, readCorpus } from '../../helpers/site/corpus-read.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, pngHeader, writeContent, WORKSPACE } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/repo/';
 

@@ -10,10 +10,10 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
 import { serveSite } from '../../../src/site/dev/serve.js';
 import { siteAbsoluteUrl, sitePathPrefix } from '../../../src/core/site-url.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { serveStatic, type StaticServer } from '../../helpers/static-server.js';
-import { crawlServedUnbroken, crawlSite, crawlUnbroken, pagefindResultUrls } from '../../helpers/crawl.js';
-import { dailyEntries, pngHeader, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../../helpers/browser/static-server.js';
+import { crawlServedUnbroken, crawlSite, crawlUnbroken, pagefindResultUrls } from '../../helpers/browser/crawl.js';
+import { dailyEntries, pngHeader, writeContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';

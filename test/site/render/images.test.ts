@@ -1,5 +1,5 @@
 // Responsive entry images (issue 24, item 6; src/site/render/images.ts and image-store.ts): the
-// build command (in the test's process as the CLI runs it, helpers/command.ts) under a base
+// build command (in the test's process as the CLI runs it, helpers/process/command.ts) under a base
 // path, of a content directory with a PNG, a JPEG and an SVG in content/images/ and a pulled
 // copy in content/media/: every local image has its width and height, lazy loading and async
 // decoding, a WebP <source> and a srcset whose files are in the output under the base path; a
@@ -17,9 +17,9 @@ import { openImageStore } from '../../../src/site/render/image-store.js';
 import { EntryImages } from '../../../src/site/render/images.js';
 import { renderBody, sanitizeBody } from '../../../src/site/render/sanitize.js';
 import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
-import { dailyEntries, drawnPng, writeContent } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { dailyEntries, drawnPng, writeContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://owner.github.io/repo/';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" fill="#0ea5e9"/></svg>\n';

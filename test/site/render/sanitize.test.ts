@@ -3,7 +3,7 @@
 // the way a browser would read them.
 import { describe, expect, it } from 'vitest';
 import { renderBody, sanitizeBody } from '../../../src/site/render/sanitize.js';
-import { elementsOf, scriptVectors } from '../../helpers/html.js';
+import { elementsOf, scriptVectors } from '../../helpers/browser/html.js';
 
 /** Classic script vectors, as HTML (remote content, or HTML in a local Markdown file). */
 const HTML_VECTORS = [

@@ -12,8 +12,8 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
 import { SEARCH_ARCHIVE_FILE } from '../../../src/site/search/search-archive.js';
 import { startSearchIndex } from '../../../src/site/search/search-bundles.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
 /** Every file of an index folder: path → bytes. */
 async function indexFiles(dir: string): Promise<Map<string, Buffer>> {

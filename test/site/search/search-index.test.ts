@@ -10,8 +10,8 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/build/build.js';
 import { loadSiteData } from '../../../src/site/data/site-data.js';
 import { searchLanguageFromData, startEntryIndex } from '../../../src/site/search/search-index.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { dailyEntries, pngHeader, writeContent, type EntrySpec } from '../../helpers/site-fixture.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, pngHeader, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
 /** Every file of a Pagefind index: path → content (fragments and index chunks unzipped). */
 /** A file of an index as text (the compressed ones decompressed). */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readSearchArchive, SEARCH_ARCHIVE_FILE, writeSearchArchive } from '../../../src/site/search/search-archive.js';
 import { planSearchSplit, recentLimit, RECENT_LIMIT } from '../../../src/site/search/search-split.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 const hash = fc.stringMatching(/^[0-9a-f]{8}$/);
 /** An archive: distinct URLs with their hashes. */

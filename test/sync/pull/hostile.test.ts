@@ -1,6 +1,6 @@
 // Hostile input, handled (issue 4, "Behaviour" 4): each case against the emulator over
 // HTTP and temporary directories, through the library, a command run in the test's process as
-// the CLI runs it (helpers/command.ts), or the real CLI.
+// the CLI runs it (helpers/process/command.ts), or the real CLI.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -10,12 +10,12 @@ import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
-import { runCommand } from '../../helpers/command.js';
-import { runCli } from '../../helpers/cli.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { useMirror } from '../../helpers/mirror.js';
-import { changedPaths, snapshot } from '../../helpers/snapshot.js';
-import { elementsOf, scriptVectors } from '../../helpers/html.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { runCli } from '../../helpers/process/cli.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { useMirror } from '../../helpers/sync/mirror.js';
+import { changedPaths, snapshot } from '../../helpers/site/snapshot.js';
+import { elementsOf, scriptVectors } from '../../helpers/browser/html.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../src/service/rate-budget.js';
 import { isBlockedAddress, MediaFetcher, type Lookup } from '../../../src/sync/pull/media-fetch.js';
 import { sniffType } from '../../../src/sync/pull/media-type.js';
-import { GIF_1X1, PNG_1X1, SVG_WITH_SCRIPT } from '../../helpers/media.js';
+import { GIF_1X1, PNG_1X1, SVG_WITH_SCRIPT } from '../../helpers/sync/media.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();

@@ -10,10 +10,10 @@ import type { PullResult } from '../../../src/sync/pull/pull-run.js';
 import { remoteHash, type SyncState } from '../../../src/sync/store/state.js';
 import { sha256 } from '../../../src/core/hash.js';
 import type { EmulatorEntry } from '../../../src/emulator/store.js';
-import { changedPaths, snapshot } from '../../helpers/snapshot.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/media.js';
-import { useMirror } from '../../helpers/mirror.js';
+import { changedPaths, snapshot } from '../../helpers/site/snapshot.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { PNG_1X1, PNG_3X2, SVG_WITH_SCRIPT } from '../../helpers/sync/media.js';
+import { useMirror } from '../../helpers/sync/mirror.js';
 
 let fx: EmulatorFixture;
 let dir: string;

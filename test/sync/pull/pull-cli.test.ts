@@ -1,6 +1,6 @@
 // `changelog-sync pull` as a user runs it, against the emulator over HTTP: exit codes, a
 // conflict and a no-op through the pull command (run in the test's process as the CLI runs it,
-// helpers/command.ts); a pull while another process holds the lock through the real CLI. A
+// helpers/process/command.ts); a pull while another process holds the lock through the real CLI. A
 // large pull on the conversion threads (the real CLI: workers run compiled code) is
 // test/e2e/large-pull-on-worker-threads.test.ts.
 import { spawn } from 'node:child_process';
@@ -11,10 +11,10 @@ import type { Config } from '../../../src/core/config.js';
 import type { Reporter } from '../../../src/cli/output/reporter.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
-import { runCommand } from '../../helpers/command.js';
-import { emulatorFixture, type EmulatorFixture } from '../../helpers/emulator.js';
-import { changedPaths, snapshot } from '../../helpers/snapshot.js';
+import { runCli, tempDir } from '../../helpers/process/cli.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
+import { changedPaths, snapshot } from '../../helpers/site/snapshot.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { remoteEntrySchema } from '../../../src/service/schemas.js';
 import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pull } from '../../../src/sync/pull/pull.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { openMirror } from '../../helpers/mirror.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { openMirror } from '../../helpers/sync/mirror.js';
 
 let fx: EmulatorFixture;
 let contentDir: string;

@@ -1,7 +1,7 @@
 // Pull as a true mirror (issue 4, "Behaviour" 1 and 2), against the emulator over HTTP in
 // temporary directories. The web editor is simulated with store.updateEntry/deleteEntry/
 // insertEntry. A pull that stops early has closed its reads when it rejects (a service that
-// holds them, helpers/held-service.ts).
+// holds them, helpers/service/held-service.ts).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,10 +14,10 @@ import { contentHash } from '../../../src/core/hash.js';
 import { ChangelogClient } from '../../../src/service/client.js';
 import { acquireLock } from '../../../src/sync/store/lock.js';
 import type { EmulatorEntry } from '../../../src/emulator/store.js';
-import { ageFiles, changedPaths, snapshot } from '../../helpers/snapshot.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { useMirror } from '../../helpers/mirror.js';
-import { runStoppedByWorkspace, startHeldService, watchReads, type HeldService, type StoppedJob } from '../../helpers/held-service.js';
+import { ageFiles, changedPaths, snapshot } from '../../helpers/site/snapshot.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { useMirror } from '../../helpers/sync/mirror.js';
+import { runStoppedByWorkspace, startHeldService, watchReads, type HeldService, type StoppedJob } from '../../helpers/service/held-service.js';
 
 let fx: EmulatorFixture;
 let dir: string;

@@ -7,7 +7,7 @@ import { applyPullAhead, clearPullAhead, openPullAhead, PULL_AHEAD_FILE, type Ah
 import { readMirrorFile } from '../../../src/sync/pull/mirror-reader.js';
 import type { SyncState } from '../../../src/sync/store/state.js';
 import { contentHash } from '../../../src/core/hash.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 describe('pull write-ahead log', () => {
   let dir = '';

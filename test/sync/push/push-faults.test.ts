@@ -9,8 +9,8 @@ import type { EmulatorOptions, RequestLogRecord } from '../../../src/emulator/se
 import { Journal } from '../../../src/sync/recovery/journal.js';
 import { acquireLock } from '../../../src/sync/store/lock.js';
 import { push } from '../../../src/sync/push/push.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { expectEachOnceAndIntact, pushSetup, writeEntries, type PushSetup } from '../../helpers/entries.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { expectEachOnceAndIntact, pushSetup, writeEntries, type PushSetup } from '../../helpers/sync/entries.js';
 import { seeded } from '../../helpers/random.js';
 
 let s: PushSetup;

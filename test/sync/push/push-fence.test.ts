@@ -15,9 +15,9 @@ import { Journal } from '../../../src/sync/recovery/journal.js';
 import { LEASE_REF, readLease, writeLease, type LeaseRecord } from '../../../src/sync/push/lease-ref.js';
 import { thisProcess } from '../../../src/core/process-alive.js';
 import { push } from '../../../src/sync/push/push.js';
-import { tempDir } from '../../helpers/cli.js';
-import { makeClones, type Clone } from '../../helpers/clones.js';
-import { expectEachOnceAndIntact, pushSetup, writeEntries, type PushSetup } from '../../helpers/entries.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { makeClones, type Clone } from '../../helpers/sync/clones.js';
+import { expectEachOnceAndIntact, pushSetup, writeEntries, type PushSetup } from '../../helpers/sync/entries.js';
 
 let s: PushSetup | undefined;
 const cleanups: Array<() => Promise<void>> = [];

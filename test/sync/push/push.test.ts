@@ -9,8 +9,8 @@ import { pull } from '../../../src/sync/pull/pull.js';
 import { push } from '../../../src/sync/push/push.js';
 import { loadState } from '../../../src/sync/store/state.js';
 import { contentHash } from '../../../src/core/hash.js';
-import type { EmulatorFixture } from '../../helpers/emulator.js';
-import { entryNames, expectEachOnceAndIntact, pushSetup, writeEntries, writeEntry, type PushSetup } from '../../helpers/entries.js';
+import type { EmulatorFixture } from '../../helpers/service/emulator.js';
+import { entryNames, expectEachOnceAndIntact, pushSetup, writeEntries, writeEntry, type PushSetup } from '../../helpers/sync/entries.js';
 
 let s: PushSetup;
 let fx: EmulatorFixture;

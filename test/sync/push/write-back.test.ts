@@ -9,7 +9,7 @@ import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { readFrontmatter } from '../../../src/entry/frontmatter.js';
 import type { SyncState } from '../../../src/sync/store/state.js';
 import { writeBack } from '../../../src/sync/push/write-back.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 const ID = '0190abcd-0000-7000-8000-000000000001';
 

@@ -1,7 +1,7 @@
 // Gaps in recovery before pull (recovery.ts): entries a local file created must be bound
 // to that file even when the file is refused by push today, or unparseable for a run;
 // never mirrored as a second file, never sent again. The commands run in the test's process
-// (helpers/command.ts); a push killed at a failpoint is the real CLI.
+// (helpers/process/command.ts); a push killed at a failpoint is the real CLI.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
 import { syncCommand } from '../../../src/cli/commands/sync.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { seedStore, startWorld, type World } from '../../helpers/sync-world.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { seedStore, startWorld, type World } from '../../helpers/sync/sync-world.js';
 
 interface SyncJson {
   pull: { created: unknown[]; bound: Array<{ how: string; file: string; identifier: string }>; problems: Array<{ file: string }> };

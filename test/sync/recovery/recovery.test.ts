@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../../src/sync/pull/pull.js';
 import { push } from '../../../src/sync/push/push.js';
-import { entryNames, pushSetup, writeEntry, type PushSetup } from '../../helpers/entries.js';
+import { entryNames, pushSetup, writeEntry, type PushSetup } from '../../helpers/sync/entries.js';
 
 let s: PushSetup;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 // Temporary files of atomic writes a killed run left (issue 12, item 5): pull and push (the
-// commands, run in the test's process as the CLI runs them, helpers/command.ts) remove them
+// commands, run in the test's process as the CLI runs them, helpers/process/command.ts) remove them
 // in every folder the tool writes, and only them. The leftovers are named exactly as the
 // tool's one writer (core/atomic-file.ts) names its temporary files: `.<name>.<pid>.<n>.tmp`,
 // here of a process that no longer runs.
@@ -9,9 +9,9 @@ import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pullCommand } from '../../../src/cli/commands/pull.js';
 import { pushCommand } from '../../../src/cli/commands/push.js';
-import { runCommand } from '../../helpers/command.js';
-import { useTempDir } from '../../helpers/cli.js';
-import { useEmulatorFixture } from '../../helpers/emulator.js';
+import { runCommand } from '../../helpers/process/command.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { useEmulatorFixture } from '../../helpers/service/emulator.js';
 
 /** A pid no process has (above Linux's pid_max). */
 const DEAD_PID = 99_999_999;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { DailyLedger } from '../../../src/service/rate-budget.js';
 import { openBudgetLedger } from '../../../src/sync/store/budget-ledger.js';
 import { saveLedger } from '../../../src/sync/store/state.js';
-import { useTempDir } from '../../helpers/cli.js';
+import { useTempDir } from '../../helpers/process/cli.js';
 
 /** Each write of the ledger: the requests it counts, and whether another write was under way when it began. */
 const writes: Array<{ counted: number; overlapping: boolean }> = [];

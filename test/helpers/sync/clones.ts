@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { spawnCli, type CliResult } from './cli.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { spawnCli, type CliResult } from '../process/cli.js';
 
 /** Runs git in `cwd` (identity and signing fixed), returning its stdout. */
 export function git(cwd: string, ...args: string[]): string {

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** dist/, which `npm run build` writes and the tests that read compiled code need. */
-export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+const DIST = fileURLToPath(new URL('../../../dist', import.meta.url));
 
 /**
  * The modules of dist/ that `entry` (a path relative to dist/) loads, itself included.

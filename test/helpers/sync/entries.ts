@@ -4,11 +4,11 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import type { EmulatorOptions, RequestLogRecord } from '../../src/emulator/server.js';
-import type { EmulatorStore, EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir, type CliResult } from './cli.js';
-import { emulatorFixture, type EmulatorFixture } from './emulator.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import type { EmulatorOptions, RequestLogRecord } from '../../../src/emulator/server.js';
+import type { EmulatorStore, EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { tempDir, type CliResult } from '../process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../service/emulator.js';
 
 /** An emulator with one workspace, and a temporary project for push. */
 export interface PushSetup {

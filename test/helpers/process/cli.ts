@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** The compiled CLI (npm test builds it first). */
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -5,11 +5,11 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite, type BuildOptions, type BuildResult } from '../../src/site/build/build.js';
-import { PAGE_PACK_FILE } from '../../src/site/cache/page-cache.js';
-import { SEARCH_INDEX_DIR } from '../../src/site/search/search-index.js';
-import { useTempDir } from './cli.js';
+import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
+import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/build/build.js';
+import { PAGE_PACK_FILE } from '../../../src/site/cache/page-cache.js';
+import { SEARCH_INDEX_DIR } from '../../../src/site/search/search-index.js';
+import { useTempDir } from '../process/cli.js';
 import { dailyEntries, TAGS, WORKSPACE, writeContent, type EntrySpec } from './site-fixture.js';
 
 const TODAY = '2026-03-15';

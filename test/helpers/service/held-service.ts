@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
-import { ChangelogClient } from '../../src/service/client.js';
-import type { RateBudget } from '../../src/service/rate-budget.js';
+import { ChangelogClient } from '../../../src/service/client.js';
+import type { RateBudget } from '../../../src/service/rate-budget.js';
 
 /** One request the service received. */
 export interface HeldRequest {

@@ -1,6 +1,6 @@
 // A real Reporter writing into memory, for the unit tests of the commands' report functions.
 import { Writable } from 'node:stream';
-import { Reporter, type ReporterOptions } from '../../src/cli/output/reporter.js';
+import { Reporter, type ReporterOptions } from '../../../src/cli/output/reporter.js';
 
 /** A Reporter whose stdout and stderr are recorded; `env` defaults to an empty one (not GitHub Actions). */
 export interface CapturedReporter {

@@ -2,22 +2,22 @@
 // pull-killed-mid-rename) and the tests of recovery and sync's exit code: a workspace of
 // remote entries seeded once and copied into a fresh emulator per case, writer's files, the
 // real CLI run with a failpoint (or a command run in the test's process when no process is
-// killed, helpers/command.ts), and the invariant checked at the end
+// killed, helpers/process/command.ts), and the invariant checked at the end
 // (docs/sync.md#the-invariant): each file at most one remote entry, each remote entry in at
 // most one file, nothing a writer wrote lost.
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, entryResource, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import type { RemoteEntry } from '../../src/service/schemas.js';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { renderMirrorFile } from '../../src/sync/pull/mirror-writer.js';
-import { syncedOf } from '../../src/sync/pull/mirror-reader.js';
-import type { Config } from '../../src/core/config.js';
-import type { Reporter } from '../../src/cli/output/reporter.js';
-import { runCli, type CliResult } from './cli.js';
-import { runCommand } from './command.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, entryResource, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import type { RemoteEntry } from '../../../src/service/schemas.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { renderMirrorFile } from '../../../src/sync/pull/mirror-writer.js';
+import { syncedOf } from '../../../src/sync/pull/mirror-reader.js';
+import type { Config } from '../../../src/core/config.js';
+import type { Reporter } from '../../../src/cli/output/reporter.js';
+import { runCli, type CliResult } from '../process/cli.js';
+import { runCommand } from '../process/command.js';
 import { withoutAddedLines } from './entries.js';
 
 const TOKEN = 'world-token';

@@ -3,9 +3,9 @@
 // tests of the refusal through the real CLI (test/cli/base-url-credentials.test.ts) and by
 // every command (test/e2e/base-url-credentials-every-command.test.ts).
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { loadSeed } from '../../src/emulator/seed.js';
-import { tempDir } from './cli.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { loadSeed } from '../../../src/emulator/seed.js';
+import { tempDir } from '../process/cli.js';
 
 /** The user name in {@link CredentialsUrl.withCredentials}. */
 export const USER = 'alice-the-user';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { tempDir } from './cli.js';
-import { emulatorFixture, type EmulatorFixture } from './emulator.js';
+import { tempDir } from '../process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../service/emulator.js';
 
 /** An emulator with one workspace and an empty temporary project: content/ and .changelog/ in it. */
 export interface MirrorFixture {

@@ -5,9 +5,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
-import { tempDir } from './cli.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore } from '../../../src/emulator/store.js';
+import { tempDir } from '../process/cli.js';
 import { writeEntries } from './entries.js';
 import { PNG_1X1 } from './media.js';
 

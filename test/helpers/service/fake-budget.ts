@@ -1,5 +1,5 @@
 // A RateBudget on a fake clock that its fake sleep advances, for the rate tests.
-import { RateBudget, type RateBudgetOptions } from '../../src/service/rate-budget.js';
+import { RateBudget, type RateBudgetOptions } from '../../../src/service/rate-budget.js';
 
 /** A fake clock: the time now (ms since the epoch) and every sleep asked for (ms). */
 export interface FakeClock {

@@ -2,12 +2,12 @@
 // the CLI's `run` runs it: the configuration loaded from the folder and the environment, a
 // Reporter with the global options, errors mapped to an exit code by handleError. No process
 // is started and nothing is loaded twice, so it costs a fraction of a real CLI run (runCli,
-// helpers/cli.ts), which the tests keep for what only a process shows: argument parsing,
+// helpers/process/cli.ts), which the tests keep for what only a process shows: argument parsing,
 // --help, a signal, the installed tool.
-import type { Config } from '../../src/core/config.js';
-import { loadConfig } from '../../src/core/config.js';
-import { handleError } from '../../src/cli/output/handle-error.js';
-import type { Reporter } from '../../src/cli/output/reporter.js';
+import type { Config } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { handleError } from '../../../src/cli/output/handle-error.js';
+import type { Reporter } from '../../../src/cli/output/reporter.js';
 import type { CliResult } from './cli.js';
 import { captureReporter } from './reporter.js';
 

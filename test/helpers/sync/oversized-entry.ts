@@ -4,9 +4,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { MAX_CONVERTED_CONTENT_MB } from '../../src/convert/html-to-markdown.js';
-import type { CliResult } from './cli.js';
-import type { EmulatorFixture } from './emulator.js';
+import { MAX_CONVERTED_CONTENT_MB } from '../../../src/convert/html-to-markdown.js';
+import type { CliResult } from '../process/cli.js';
+import type { EmulatorFixture } from '../service/emulator.js';
 
 /** The conversion limit, in bytes of HTML. */
 export const LIMIT = MAX_CONVERTED_CONTENT_MB * 2 ** 20;

@@ -4,10 +4,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFrontmatter } from '../../src/entry/frontmatter.js';
+import { readFrontmatter } from '../../../src/entry/frontmatter.js';
 
 /** 50 real entries kept in the repository, with their LICENSE (test/fixtures/corpus/README.md). */
-export const FIXTURE_CORPUS_DIR = fileURLToPath(new URL('../fixtures/corpus/box-developer-changelog/content', import.meta.url));
+export const FIXTURE_CORPUS_DIR = fileURLToPath(new URL('../../fixtures/corpus/box-developer-changelog/content', import.meta.url));
 
 export interface CorpusEntry {
   /** YYYY-MM-DD, from the folder and file name. */

@@ -5,9 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir, useTempDir } from './cli.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { tempDir, useTempDir } from '../process/cli.js';
 import { useEmulatorFixture, type EmulatorFixture } from './emulator.js';
 
 /** What {@link startProject} made. */

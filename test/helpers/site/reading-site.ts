@@ -3,11 +3,11 @@
 // code line far wider than a phone, repeated headings, and tags with their own colours
 // (one pair too faint to keep), built once per theme and served on loopback.
 import { join } from 'node:path';
-import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite } from '../../src/site/build/build.js';
-import { BUILT_IN_THEMES } from '../../src/site/data/themes.js';
+import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
+import { buildSite } from '../../../src/site/build/build.js';
+import { BUILT_IN_THEMES } from '../../../src/site/data/themes.js';
 import { writeContent, TAGS, type EntrySpec } from './site-fixture.js';
-import { serveStatic, type StaticServer } from './static-server.js';
+import { serveStatic, type StaticServer } from '../browser/static-server.js';
 
 /** A URL far wider than a phone, with no place to break but its punctuation. */
 export const LONG_URL = 'https://api.box.com/2.0/files/12345678901234567890/metadata/enterprise_12345/someVeryLongTemplateKeyWithoutAnySpaces?fields=id,type,name,description,size,path_collection';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadSeed } from '../../src/emulator/seed.js';
-import { tempDir } from './cli.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { ChangelogClient, type ClientOptions } from '../../src/service/client.js';
-import { RateBudget } from '../../src/service/rate-budget.js';
+import { loadSeed } from '../../../src/emulator/seed.js';
+import { tempDir } from '../process/cli.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { ChangelogClient, type ClientOptions } from '../../../src/service/client.js';
+import { RateBudget } from '../../../src/service/rate-budget.js';
 
 /** A running emulator with one workspace (token `test-token`) and a client for it. */
 export interface EmulatorFixture {
