@@ -14,9 +14,9 @@
  *
  * With `CHANGELOG_FAILPOINT_STOP=1` instead, the process sends itself SIGSTOP there: it
  * stays alive, holding what it holds (a lock), until the test sends SIGCONT; tests see what
- * another process can do meanwhile (`sync:after-pull`: take no lock, test/e2e/sync-one-job.test.ts).
+ * another process can do meanwhile (`sync:after-pull`: take no lock, test/e2e/sync/sync-one-job.test.ts).
  *
- * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/e2e/kill-matrix.test.ts)
+ * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/e2e/sync/kill-matrix.test.ts)
  * kills at each one and resumes with `sync`, and a test fails when the code uses a name
  * the list lacks or the list names a point the code no longer has.
  *

@@ -3,7 +3,7 @@
 // --json, not in the site's backlink (no build happens). Through the real CLI (`latest
 // --base-url`, changelog.config.json, a value that is no URL); every command refusing it, in
 // and out of GitHub Actions (fourteen CLI processes), is
-// test/e2e/base-url-credentials-every-command.test.ts.
+// test/e2e/workflow/base-url-credentials-every-command.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';

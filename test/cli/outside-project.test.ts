@@ -2,7 +2,7 @@
 // a symbolic link resolving outside the project is refused by build, push, pull, sync and
 // check, each command run in the test's process as the CLI runs it (helpers/process/command.ts);
 // nothing is copied or written through it. A link that stays inside the project is fine.
-// dev, the real CLI serving, refusing one: test/e2e/dev-refuses-links-out.test.ts.
+// dev, the real CLI serving, refusing one: test/e2e/site/dev-refuses-links-out.test.ts.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // Portable file names (issue 25, item 3): the rules by name, NFC and NFD spellings, and
 // pull against the emulator in a folder where a writer's file differs from the remote
 // entry's name only in case or Unicode form. The same on a real case-insensitive file
-// system: test/e2e/case-insensitive.test.ts.
+// system: test/e2e/sync/case-insensitive.test.ts.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -75,7 +75,7 @@ describe('the scheduled changelog workflow', () => {
     expect(commit.run).toContain('github-actions[bot]');
     expect(commit.run).toContain('[skip ci]');
     expect(commit.if).toBe('${{ !cancelled() }}');
-    // test/e2e/commit-back-step.test.ts runs this very script against a moved main.
+    // test/e2e/workflow/commit-back-step.test.ts runs this very script against a moved main.
   });
 
   it("takes the site URL from actions/configure-pages unless the repository variable is set, the same for sync and build", () => {
@@ -132,7 +132,7 @@ describe('the scheduled changelog workflow', () => {
     expect(run).toMatch(/changelog-sync commit-back --forget-site-build --attempts \d /);
   });
 
-  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/e2e/workflow-images.test.ts runs it)', () => {
+  it('pushes the entries deferred for their images after the deployment, then builds and deploys again (test/e2e/workflow/workflow-images.test.ts runs it)', () => {
     expect(wf.jobs.sync!.outputs?.awaiting_images).toBe('${{ steps.sync.outputs.awaiting_images }}');
     const after = wf.jobs['push-after-deploy']!;
     expect(after.needs).toEqual(['sync', 'deploy']);

@@ -1,7 +1,7 @@
 // dev's startup report of the content's problems, called directly (commands/dev.ts): each
 // problem at the severity check gives it, so a tag a letter away from another local tag is
 // a warning, as on save and in `check`, not an error; and its check on save, which never
-// rejects. (The real `dev` process, its live reload and its rebuilds: test/e2e/dev-live-reload.test.ts.)
+// rejects. (The real `dev` process, its live reload and its rebuilds: test/e2e/site/dev-live-reload.test.ts.)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,7 @@
-// The real `changelog-sync dev` as a child process, for the CLI and browser suites.
+// The real `changelog-sync dev` as a child process, for the CLI and browser suites, and the
+// live-reload channel of the pages it serves.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { WebSocket } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import { CLI, tempDir } from './cli.js';
 
@@ -78,4 +80,39 @@ export function useDev(setup: (dir: string) => Promise<void>, options: { args?: 
     await cleanup();
   });
   return fixture;
+}
+
+/** Eleventy's live-reload channel, as the page's reload client opens it. */
+export class ReloadChannel {
+  readonly #socket: WebSocket;
+  #waiters: Array<(type: string) => void> = [];
+  readonly open: Promise<void>;
+
+  constructor(url: string) {
+    this.#socket = new WebSocket(url.replace(/^http/, 'ws'));
+    this.open = new Promise((resolve, reject) => {
+      this.#socket.addEventListener('open', () => resolve(), { once: true });
+      this.#socket.addEventListener('error', () => reject(new Error('the live-reload websocket failed')), { once: true });
+    });
+    this.#socket.addEventListener('message', (ev) => {
+      const type = (JSON.parse(String(ev.data)) as { type: string }).type;
+      for (const w of this.#waiters) w(type);
+    });
+  }
+
+  /** Resolves on the next message of that type. */
+  next(type: string): Promise<void> {
+    return new Promise((resolve) => {
+      const w = (t: string) => {
+        if (t !== type) return;
+        this.#waiters = this.#waiters.filter((x) => x !== w);
+        resolve();
+      };
+      this.#waiters.push(w);
+    });
+  }
+
+  close(): void {
+    this.#socket.close();
+  }
 }

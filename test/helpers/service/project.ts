@@ -1,7 +1,7 @@
 // A project as the CLI tests push it: a fresh emulator with one workspace, an empty project
 // folder, and the environment that points the real CLI at the emulator. Shared by the tests
 // of push and the rate limits (test/cli/commands/push*.test.ts), its failures
-// (test/e2e/push-failure-reports.test.ts), and of check (test/cli/commands/check*.test.ts).
+// (test/e2e/sync/push-failure-reports.test.ts), and of check (test/cli/commands/check*.test.ts).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';

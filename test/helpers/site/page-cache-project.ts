@@ -1,5 +1,5 @@
 // The page cache's project (test/site/cache/page-cache.test.ts and
-// test/e2e/page-cache-after-any-changes.test.ts): a mirror of 45 entries, the changes the
+// test/e2e/site/page-cache-after-any-changes.test.ts): a mirror of 45 entries, the changes the
 // service or a writer makes to it, and the real build (buildSite, real Eleventy) of it into a
 // new output folder each time, with or without the page cache.
 import { readFile, readdir, rm } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // Several clones of one bare origin, each a changelog-sync project pointed at one emulator
-// (test/e2e/push-lease*.test.ts, test/mirror/push-lease.test.ts): what a team has when a
-// writer's push and the scheduled job's sync run from two machines.
+// (test/e2e/sync/push-race, push-sigstop and sync-one-job; test/sync/push/push-fence.test.ts):
+// what a team has when a writer's push and the scheduled job's sync run from two machines.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // A project with files beside it, outside it, for the tests of symbolic links that resolve out
 // of the project (issue 13): the commands run in the test's process
 // (test/cli/outside-project.test.ts) and `dev`, the real CLI serving
-// (test/e2e/dev-refuses-links-out.test.ts).
+// (test/e2e/site/dev-refuses-links-out.test.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';

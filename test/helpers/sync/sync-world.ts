@@ -1,6 +1,6 @@
-// Shared by the crash tests of `sync` (test/e2e/kill-matrix, commit-back-lost-twice,
-// pull-killed-mid-rename) and the tests of recovery and sync's exit code: a workspace of
-// remote entries seeded once and copied into a fresh emulator per case, writer's files, the
+// Shared by the crash tests of `sync` (test/e2e/sync/kill-matrix, pull-killed-mid-rename,
+// test/e2e/workflow/commit-back-lost-twice) and the tests of recovery and sync's exit code:
+// a workspace of remote entries seeded once and copied into a fresh emulator per case, writer's files, the
 // real CLI run with a failpoint (or a command run in the test's process when no process is
 // killed, helpers/process/command.ts), and the invariant checked at the end
 // (docs/sync.md#the-invariant): each file at most one remote entry, each remote entry in at

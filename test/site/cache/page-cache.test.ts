@@ -4,7 +4,7 @@
 // or one of another fingerprint, is ignored with a note; a team's own template turns the page
 // cache off. The property over random sequences of changes (after any of them, a build from
 // the cache writes the bytes of one that renders every page: over 50 builds) is
-// test/e2e/page-cache-after-any-changes.test.ts. Correctness only: speed is the benchmark's
+// test/e2e/site/page-cache-after-any-changes.test.ts. Correctness only: speed is the benchmark's
 // (`npm run bench -- build`).
 import { appendFile, copyFile, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

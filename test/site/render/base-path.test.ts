@@ -1,7 +1,7 @@
 // The site under a base path, as GitHub Pages serves a project site: built with
 // `https://acme.github.io/changelog/` and served under /changelog/ only, every link, asset,
 // feed link and search file resolves. The corpus suite crawls the real changelog the same way;
-// test/e2e/large-site-under-base-path.test.ts a site of 2,000 entries that the real CLI builds.
+// test/e2e/site/large-site-under-base-path.test.ts a site of 2,000 entries that the real CLI builds.
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // conflict and a no-op through the pull command (run in the test's process as the CLI runs it,
 // helpers/process/command.ts); a pull while another process holds the lock through the real CLI. A
 // large pull on the conversion threads (the real CLI: workers run compiled code) is
-// test/e2e/large-pull-on-worker-threads.test.ts.
+// test/e2e/sync/large-pull-on-worker-threads.test.ts.
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

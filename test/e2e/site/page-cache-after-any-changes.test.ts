@@ -9,8 +9,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/process/cli.js';
-import { apply, change, differences, startingMirror, usePageCacheProject } from '../helpers/site/page-cache-project.js';
+import { runCli } from '../../helpers/process/cli.js';
+import { apply, change, differences, startingMirror, usePageCacheProject } from '../../helpers/site/page-cache-project.js';
 
 describe('the page cache, through the real build', { timeout: 600_000 }, () => {
   const { dir, writeMirror, build, cacheDir, pack } = usePageCacheProject();

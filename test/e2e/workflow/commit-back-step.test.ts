@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CLI, useTempDir } from '../helpers/process/cli.js';
+import { CLI, useTempDir } from '../../helpers/process/cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 type Step = { run?: string; if?: string; name?: string };
 /** The script of a job's commit-back step, exactly as the workflow has it. */

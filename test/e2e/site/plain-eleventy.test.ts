@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { useTempDir } from '../helpers/process/cli.js';
-import { dailyEntries, readSite, writeContent } from '../helpers/site/site-fixture.js';
+import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { dailyEntries, readSite, writeContent } from '../../helpers/site/site-fixture.js';
 
 const ELEVENTY = join(createRequire(import.meta.url).resolve('@11ty/eleventy'), '../../cmd.cjs');
 

@@ -10,11 +10,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
-import { PAGE_SIZE } from '../../src/site/data/site-model.js';
-import { runCli, useTempDir } from '../helpers/process/cli.js';
-import { crawlServedUnbroken } from '../helpers/browser/crawl.js';
-import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
+import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
+import { PAGE_SIZE } from '../../../src/site/data/site-model.js';
+import { runCli, useTempDir } from '../../helpers/process/cli.js';
+import { crawlServedUnbroken } from '../../helpers/browser/crawl.js';
+import { dailyEntries, writeContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';

@@ -12,10 +12,10 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { spawnCli, tempDir, type CliResult } from '../helpers/process/cli.js';
-import { expectEachOnceAndIntact, writeEntry } from '../helpers/sync/entries.js';
+import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { spawnCli, tempDir, type CliResult } from '../../helpers/process/cli.js';
+import { expectEachOnceAndIntact, writeEntry } from '../../helpers/sync/entries.js';
 
 const FILES = 60;
 /**

@@ -13,10 +13,10 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/process/cli.js';
-import { addEntries, git, makeClones, type Clone } from '../helpers/sync/clones.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { addEntries, git, makeClones, type Clone } from '../../helpers/sync/clones.js';
 
 describe('a push stopped with SIGSTOP while its POST is in flight', () => {
   let emu: RunningEmulator;

@@ -7,9 +7,9 @@
 import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/core/config.js';
-import { runCli, useTempDir } from '../helpers/process/cli.js';
-import { writeBuildCacheContent } from '../helpers/site/site-fixture.js';
+import { PACKAGE_ROOT } from '../../../src/core/config.js';
+import { runCli, useTempDir } from '../../helpers/process/cli.js';
+import { writeBuildCacheContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 

@@ -9,14 +9,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { htmlUrls } from '../../src/convert/html-urls.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/process/cli.js';
-import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
-import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../helpers/process/workflow-runner.js';
+import { htmlUrls } from '../../../src/convert/html-urls.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { serveStatic, type StaticServer } from '../../helpers/browser/static-server.js';
+import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../../helpers/process/workflow-runner.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 

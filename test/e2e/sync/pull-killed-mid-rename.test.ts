@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { useTempDir } from '../helpers/process/cli.js';
-import { seedStore, startWorld, type World } from '../helpers/sync/sync-world.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { seedStore, startWorld, type World } from '../../helpers/sync/sync-world.js';
 
 const REMOTE = 400;
 const RENAMED = 300;

@@ -17,11 +17,11 @@ import { existsSync } from 'node:fs';
 import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILPOINTS, type FailpointName } from '../../src/core/failpoint.js';
-import type { EmulatorStore } from '../../src/emulator/store.js';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { tempDir } from '../helpers/process/cli.js';
-import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync/sync-world.js';
+import { FAILPOINTS, type FailpointName } from '../../../src/core/failpoint.js';
+import type { EmulatorStore } from '../../../src/emulator/store.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../../helpers/sync/sync-world.js';
 
 const REMOTE = 200;
 const FILES = 40;

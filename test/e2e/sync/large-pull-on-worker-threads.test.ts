@@ -6,11 +6,11 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pull } from '../../src/sync/pull/pull.js';
-import type { PullResult } from '../../src/sync/pull/pull-run.js';
-import { runCli, tempDir, useTempDir } from '../helpers/process/cli.js';
-import { useEmulatorFixture } from '../helpers/service/emulator.js';
-import { expectOversizedEntryReported, seedOversizedEntry } from '../helpers/sync/oversized-entry.js';
+import { pull } from '../../../src/sync/pull/pull.js';
+import type { PullResult } from '../../../src/sync/pull/pull-run.js';
+import { runCli, tempDir, useTempDir } from '../../helpers/process/cli.js';
+import { useEmulatorFixture } from '../../helpers/service/emulator.js';
+import { expectOversizedEntryReported, seedOversizedEntry } from '../../helpers/sync/oversized-entry.js';
 
 describe('a large pull on the conversion threads', () => {
   const emulator = useEmulatorFixture();

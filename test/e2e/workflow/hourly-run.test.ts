@@ -9,11 +9,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTempDir } from '../helpers/process/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
-import { git, GIT_ENV, runWorkflow, stepNamed, type JobRun } from '../helpers/process/workflow-runner.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
+import { git, GIT_ENV, runWorkflow, stepNamed, type JobRun } from '../../helpers/process/workflow-runner.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** What actions/configure-pages answers (no trailing slash, as it does). */
 const SITE_URL = 'https://acme.github.io/changelog';
 const BOT_MESSAGE = 'changelog: sync from the service [skip ci]';

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runCli } from '../helpers/process/cli.js';
-import { expectNoCredentials, useCredentialsUrl } from '../helpers/service/credentials-url.js';
+import { runCli } from '../../helpers/process/cli.js';
+import { expectNoCredentials, useCredentialsUrl } from '../../helpers/service/credentials-url.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

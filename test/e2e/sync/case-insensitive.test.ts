@@ -7,8 +7,8 @@ import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, type TestContext } from 'vitest';
-import { runCli, tempDir } from '../helpers/process/cli.js';
-import { emulatorFixture, type EmulatorFixture } from '../helpers/service/emulator.js';
+import { runCli, tempDir } from '../../helpers/process/cli.js';
+import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
 
 let fx: EmulatorFixture;
 let env: Record<string, string>;

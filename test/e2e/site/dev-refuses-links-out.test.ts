@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, spawnCli } from '../helpers/process/cli.js';
-import { useOutsideProject } from '../helpers/sync/outside-project.js';
+import { runCli, spawnCli } from '../../helpers/process/cli.js';
+import { useOutsideProject } from '../../helpers/sync/outside-project.js';
 
 let project: string;
 let env: Record<string, string>;

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEntryFile } from '../../src/entry/entry-file.js';
-import { useTempDir } from '../helpers/process/cli.js';
-import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../helpers/sync/sync-world.js';
+import { parseEntryFile } from '../../../src/entry/entry-file.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { expectInvariant, seedStore, startWorld, writeWriterFiles, type World } from '../../helpers/sync/sync-world.js';
 
 const REMOTE = 20;
 const FILES = 15;

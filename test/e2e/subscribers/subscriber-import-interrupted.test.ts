@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/process/cli.js';
+import { startEmulator, type RequestLogRecord, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, spawnCli, tempDir } from '../../helpers/process/cli.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -9,10 +9,10 @@
 // the emulator over HTTP on port 0. Each round waits on the two processes' exits.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { tempDir } from '../helpers/process/cli.js';
-import { addEntries, git, makeClones, type Clone } from '../helpers/sync/clones.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { tempDir } from '../../helpers/process/cli.js';
+import { addEntries, git, makeClones, type Clone } from '../../helpers/sync/clones.js';
 
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 20);
 const PER_ROUND = 2;

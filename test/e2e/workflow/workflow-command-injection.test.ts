@@ -7,9 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore } from '../../src/emulator/store.js';
-import { runCli, tempDir } from '../helpers/process/cli.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore } from '../../../src/emulator/store.js';
+import { runCli, tempDir } from '../../helpers/process/cli.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

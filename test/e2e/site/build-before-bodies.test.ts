@@ -4,7 +4,7 @@
 // bytes of the build that starts it once the data is complete (a build whose cache folder
 // holds a page pack, here one it cannot use), at `/` and under a base path; a first build with
 // a build cache (an empty cache folder) starts early too, and the next build takes every page,
-// body and search result from the cache it saved (test/e2e/large-site-under-base-path.test.ts
+// body and search result from the cache it saved (test/e2e/site/large-site-under-base-path.test.ts
 // adds an entry to such a cache: the recent search bundle); a build whose data load fails
 // after the run started (a failpoint that throws EIO as the bodies render) reports that error
 // and ends: no thread left waiting for a body. The channel itself is
@@ -12,10 +12,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ISOLATE_THRESHOLD } from '../../src/site/build/eleventy-run.js';
-import { runCli, useTempDir } from '../helpers/process/cli.js';
-import { differences } from '../helpers/site/page-cache-project.js';
-import { dailyEntries, writeContent } from '../helpers/site/site-fixture.js';
+import { ISOLATE_THRESHOLD } from '../../../src/site/build/eleventy-run.js';
+import { runCli, useTempDir } from '../../helpers/process/cli.js';
+import { differences } from '../../helpers/site/page-cache-project.js';
+import { dailyEntries, writeContent } from '../../helpers/site/site-fixture.js';
 
 interface Built {
   pages: number;

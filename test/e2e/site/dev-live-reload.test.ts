@@ -2,51 +2,15 @@
 // served offline and a saved edit reloads the page (Eleventy's live-reload websocket says
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
+// `dev --pull`: dev-pull.test.ts.
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { request, WebSocket } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSeed } from '../../src/emulator/seed.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { runCli, tempDir } from '../helpers/process/cli.js';
-import { DevProcess, useDev } from '../helpers/process/dev-process.js';
-
-/** Eleventy's live-reload channel, as the page's reload client opens it. */
-class ReloadChannel {
-  readonly #socket: WebSocket;
-  #waiters: Array<(type: string) => void> = [];
-  readonly open: Promise<void>;
-
-  constructor(url: string) {
-    this.#socket = new WebSocket(url.replace(/^http/, 'ws'));
-    this.open = new Promise((resolve, reject) => {
-      this.#socket.addEventListener('open', () => resolve(), { once: true });
-      this.#socket.addEventListener('error', () => reject(new Error('the live-reload websocket failed')), { once: true });
-    });
-    this.#socket.addEventListener('message', (ev) => {
-      const type = (JSON.parse(String(ev.data)) as { type: string }).type;
-      for (const w of this.#waiters) w(type);
-    });
-  }
-
-  /** Resolves on the next message of that type. */
-  next(type: string): Promise<void> {
-    return new Promise((resolve) => {
-      const w = (t: string) => {
-        if (t !== type) return;
-        this.#waiters = this.#waiters.filter((x) => x !== w);
-        resolve();
-      };
-      this.#waiters.push(w);
-    });
-  }
-
-  close(): void {
-    this.#socket.close();
-  }
-}
+import { request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../../helpers/process/cli.js';
+import { ReloadChannel, useDev } from '../../helpers/process/dev-process.js';
 
 /**
  * Makes a change with the live-reload channel open, and resolves with the page once a
@@ -417,65 +381,5 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
     const search = await get(new URL('/pagefind/pagefind.js', fx.url).href);
     expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);
-  });
-});
-
-describe('changelog-sync dev --pull with a token', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let emulator: RunningEmulator;
-  let dev: DevProcess;
-
-  beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir());
-    emulator = await startEmulator({ port: 0, store: await loadSeed('demo') });
-    await mkdir(join(dir, 'content/entries'), { recursive: true });
-    await writeFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), entry('My first entry', 'Not pushed yet.'));
-  });
-
-  afterAll(async () => {
-    await dev?.stop();
-    await emulator.close();
-    await cleanup();
-  });
-
-  it("refreshes the mirror first, then previews it with the writer's own entry", async () => {
-    dev = new DevProcess(dir, ['--pull'], { CHANGELOG_BASE_URL: emulator.url, CHANGELOG_TOKEN: 'demo-token' });
-    const url = (await dev.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
-    expect(dev.stderr).toContain('Pulling, then previewing content/.');
-    expect(dev.stderr).not.toContain('DEMO');
-    const index = (await get(url)).body;
-    expect(index).toContain('Dark mode is here'); // pulled
-    expect(index).toContain('My first entry'); // the writer's, not pushed
-    expect(await readFile(join(dir, 'content/entries/2026-11-01-my-first-entry.md'), 'utf8')).not.toMatch(/^identifier:/m);
-  });
-
-  it('in a repository with no content yet: pulls the workspace, never the demo', async () => {
-    const fresh = await tempDir();
-    const first = new DevProcess(fresh.dir, ['--pull'], { CHANGELOG_BASE_URL: emulator.url, CHANGELOG_TOKEN: 'demo-token' });
-    try {
-      const url = (await first.output(/Serving the changelog at (\S+)/, 'the dev server'))[1]!;
-      expect(first.stderr).not.toContain('DEMO');
-      expect((await get(url)).body).toContain('Dark mode is here');
-      expect(existsSync(join(fresh.dir, 'content/_data/workspace.json'))).toBe(true);
-      expect(existsSync(join(fresh.dir, '.demo'))).toBe(false);
-    } finally {
-      await first.stop();
-      await fresh.cleanup();
-    }
-  });
-});
-
-describe('changelog-sync dev --pull without a token', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
-  afterAll(async () => cleanup());
-
-  it('refuses, naming CHANGELOG_TOKEN and the way to preview without one', async () => {
-    const r = await runCli(['dev', '--pull'], { cwd: dir });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error E_CONFIG: --pull needs a token: CHANGELOG_TOKEN is not set');
-    expect(r.stderr).toContain('  fix: run `npx changelog-sync dev` without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first');
   });
 });

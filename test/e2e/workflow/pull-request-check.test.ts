@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { useTempDir } from '../helpers/process/cli.js';
-import { installTool } from '../helpers/process/workflow-runner.js';
+import { useTempDir } from '../../helpers/process/cli.js';
+import { installTool } from '../../helpers/process/workflow-runner.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 type Step = { id?: string; uses?: string; run?: string; if?: string; env?: Record<string, string> };
 const steps = (parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog-check.yml'), 'utf8')) as { jobs: { check: { steps: Step[] } } }).jobs.check.steps;
 

@@ -13,11 +13,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { EmulatorStore, type EmulatorWorkspace } from '../../src/emulator/store.js';
-import { runCli, spawnCli, tempDir } from '../helpers/process/cli.js';
-import { addEntries, git, makeClones } from '../helpers/sync/clones.js';
-import { writeEntry } from '../helpers/sync/entries.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
+import { runCli, spawnCli, tempDir } from '../../helpers/process/cli.js';
+import { addEntries, git, makeClones } from '../../helpers/sync/clones.js';
+import { writeEntry } from '../../helpers/sync/entries.js';
 
 let emu: RunningEmulator;
 let store: EmulatorStore;

@@ -10,9 +10,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { runCli, spawnCli } from '../helpers/process/cli.js';
-import { expectEachOnceAndIntact, expectNotWrittenBack, writeEntries } from '../helpers/sync/entries.js';
-import { useProject } from '../helpers/service/project.js';
+import { runCli, spawnCli } from '../../helpers/process/cli.js';
+import { expectEachOnceAndIntact, expectNotWrittenBack, writeEntries } from '../../helpers/sync/entries.js';
+import { useProject } from '../../helpers/service/project.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
