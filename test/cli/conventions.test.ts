@@ -59,6 +59,11 @@ describe('what a command loads', () => {
     expect(reachable).toContain('site/build/build-project.js');
   });
 
+  it('dev loads Eleventy and its server only once its options are good (a refusal comes at once)', () => {
+    expect(distModules('cli/commands/dev.js', { dynamic: false })).not.toContain('site/dev/serve.js');
+    expect(distModules('cli/commands/dev.js', { dynamic: true })).toContain('site/dev/serve.js');
+  });
+
   it('sync and dev load the emulator only for the demo', () => {
     for (const command of ['sync', 'dev']) {
       expect(distModules(`cli/commands/${command}.js`, { dynamic: false }).filter((m) => m.startsWith('emulator/')), command).toEqual([]);

@@ -24,7 +24,6 @@ import { commandLine } from '../../core/project-command.js';
 import { assertInsideProject } from '../../core/project-path.js';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
 import type { PageProblem } from '../../site/render/problem-banner.js';
-import { freePortFrom, serveSite } from '../../site/dev/serve.js';
 import { problemText } from '../reports/check-report.js';
 import { openContext } from '../context.js';
 import { startDemo, type Demo } from '../demo.js';
@@ -94,6 +93,9 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       hint: `run ${run('dev')} without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first`,
     });
   }
+  // Eleventy and the server load once the options are known to be good: a refusal above is
+  // printed at once, not after a second of loading.
+  const { freePortFrom, serveSite } = await import('../../site/dev/serve.js');
   // Served at the root of a local address: the site's URL (and so its base path) is the
   // preview's own, whatever siteUrl the published site has. The port is chosen first, so
   // that links and the demo's logo name it.
