@@ -61,12 +61,12 @@ export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
  */
 export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildProjectOptions & { deploying: boolean }): Promise<BuildResult> {
   reporter.info('Building the site ...');
-  const bar = reporter.counter('build');
-  // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
-  bar.update(0, 2);
   // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules
   // (about 170 ms of module loading in every such run).
   const { buildProject } = await import('../../site/build/build-project.js');
+  const bar = reporter.counter('build');
+  // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
+  bar.update(0, 2);
   const result = await buildProject(config, { ...options, onPhase: bar.update }).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
   if (result.cache?.note) reporter.info(result.cache.note);
