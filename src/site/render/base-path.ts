@@ -253,7 +253,7 @@ function atRoot(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): boolean {
 function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (html: string) => Promise<string> {
   const url = baseUrlFunction(eleventyConfig);
   const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
-  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url: (u) => url(u), html: (h) => html.call({}, h) });
+  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url, html: (h) => html.call({}, h) });
 }
 
 /**
@@ -322,7 +322,7 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
   return (entry) => {
     if (transform === undefined) {
       const url = baseUrlFunction(eleventyConfig);
-      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform((u) => url(u));
+      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform(url);
     }
     if (transform === null) return entry.html;
     let html = converted.get(entry);
