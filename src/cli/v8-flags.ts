@@ -11,14 +11,27 @@
  *   function is considered for optimisation);
  * - `--no-turbo-inlining`: an optimised function does not compile its callees into itself.
  *
- * Weighed in docs/benchmarks.md ("The speed machinery, weighed"). Not for `pull`: its
- * conversion threads run the same code 10,000 times, and a cold pull of 10,000 entries took
- * 1.08 times as long with them. The library (`index.ts`) sets nothing: the process is its
- * caller's.
+ * Only for a build of fewer than {@link LARGE_BUILD_ENTRIES} entry files. A large build's
+ * data stage runs the same code (the frontmatter's YAML, marked, sanitize-html) for every
+ * entry, on its critical path: at 10,000 entries the flags made reading and parsing the files
+ * 1.1 s longer (3.4 to 3.6 s against 2.3 to 2.7 s) and the whole build about a tenth longer,
+ * as they did a cold pull of 10,000 entries (1.08 times as long), which never sets them.
+ * Weighed in docs/benchmarks.md ("The speed machinery, weighed"). The library (`index.ts`)
+ * sets nothing: the process is its caller's.
  *
  * @module
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { ENTRIES_DIR } from '../core/content-layout.js';
+
+/**
+ * From this many entry files on, a build keeps V8's own settings. Cold builds at `/`, with
+ * the flags against without (docs/benchmarks.md): 1,000 entries 0.87 of the time, 3,000 and
+ * 5,000 the same, 10,000 1.11.
+ */
+export const LARGE_BUILD_ENTRIES = 5_000;
 
 /** V8 11's default `--interrupt-budget` (Node 20), bytes of bytecode. */
 const DEFAULT_INTERRUPT_BUDGET = 67_584;
@@ -38,11 +51,26 @@ export function flagsToSet(execArgv: readonly string[], nodeOptions = ''): strin
 }
 
 /**
- * Sets {@link COMMAND_V8_FLAGS} in this process (those {@link flagsToSet} leaves), for the code
- * that runs from now on: V8 reads them as functions run, in every thread.
- * @returns the flags set.
+ * The number of entry files (`*.md`) in a content directory's `entries/`; 0 when it cannot
+ * be listed (the build reports why).
  */
-export function setCommandV8Flags(): string[] {
+export function entryFileCount(contentDir: string): number {
+  try {
+    return readdirSync(join(contentDir, ENTRIES_DIR)).filter((name) => name.endsWith('.md')).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Sets {@link COMMAND_V8_FLAGS} in this process (those {@link flagsToSet} leaves) for a build
+ * of fewer than {@link LARGE_BUILD_ENTRIES} entry files, for the code that runs from now on:
+ * V8 reads them as functions run, in every thread.
+ * @param entries the number of entry files the build reads ({@link entryFileCount}).
+ * @returns the flags set (none for a large build).
+ */
+export function setCommandV8Flags(entries: number): string[] {
+  if (entries >= LARGE_BUILD_ENTRIES) return [];
   const flags = flagsToSet(process.execArgv, process.env.NODE_OPTIONS);
   for (const flag of flags) setFlagsFromString(flag);
   return flags;

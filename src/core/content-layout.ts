@@ -1,6 +1,6 @@
 /**
  * The layout of a content directory that every layer shares (docs/entry-file.md, "Images and
- * links"; docs/site.md#images): the folder of a team's local images, in the content
+ * links"; docs/site.md#images): the folder of the entry files, and the folder of a team's local images, in the content
  * directory (`content/images/`) and in the site directory (`site/images/`), both published at
  * `/images/`. The entry format resolves and checks image references against it, push probes
  * an image's published URL with it, and the build copies and encodes from it: one name, in
@@ -11,3 +11,6 @@
 
 /** The folder name of local images, in the content directory and in the site directory, and their URL path on the site (`/images/`). */
 export const IMAGES_DIR = 'images';
+
+/** The folder of the entry files in the content directory (`content/entries/*.md`). */
+export const ENTRIES_DIR = 'entries';

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { ChangelogSyncError } from '../core/errors.js';
 import { entryFromParsed, parseEntryFile, parsedEntryOf, type EntryFile, type ParsedEntry } from './entry-file.js';
 import { sha256 } from '../core/hash.js';
-
-/** The folder of entry files inside the content directory. */
-export const ENTRIES_DIR = 'entries';
+import { ENTRIES_DIR } from '../core/content-layout.js';
 
 /** One file of the index: parsed, or the error that stopped it. */
 export interface IndexedFile {

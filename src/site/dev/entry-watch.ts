@@ -12,7 +12,8 @@ import { join, relative } from 'node:path';
 import { watch } from 'chokidar';
 import { ValidationError } from '../../core/errors.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from '../../entry/entry-problems.js';
-import { ENTRIES_DIR, readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
+import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
+import { ENTRIES_DIR } from '../../core/content-layout.js';
 import type { PageProblem, ProblemKind } from '../render/problem-banner.js';
 
 /** The banner's kind of a problem of `f` (see {@link ProblemKind}). */

@@ -13,7 +13,7 @@ import { entryFileName, parseEntryFile, type EntryFile } from '../../entry/entry
 import { stripPath } from '../../entry/entry-problems.js';
 import { frontmatterField } from '../../entry/frontmatter.js';
 import { addFrontmatterFields } from '../../entry/frontmatter-writer.js';
-import { ENTRIES_DIR } from '../../entry/entry-files.js';
+import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { FoldedNames, portableNameProblem } from '../../entry/portable-name.js';
 import { mirrorTitle } from '../../entry/remote-data.js';
 import type { KeptFields, MirrorJob } from './mirror-writer.js';

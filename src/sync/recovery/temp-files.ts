@@ -14,7 +14,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { removeTempLeftovers } from '../../core/atomic-file.js';
-import { ENTRIES_DIR } from '../../entry/entry-files.js';
+import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { MEDIA_COPY, MEDIA_DIR } from '../../convert/media-refs.js';
 import { CONFLICTS_DIR } from '../store/state.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
