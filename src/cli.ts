@@ -17,7 +17,7 @@ import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
-import { entryFileCount, setCommandV8Flags } from './cli/v8-flags.js';
+import { setBuildV8Flags } from './cli/v8-flags.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -141,7 +141,7 @@ program
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
   .action((opts: { allowPrivate?: boolean; cache?: boolean }) =>
     run(async (c, r) => {
-      setCommandV8Flags(entryFileCount(c.contentDir)); // before the build's modules load
+      await setBuildV8Flags(c.contentDir); // before the build's code runs
       return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
     })(),
   );

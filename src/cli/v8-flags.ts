@@ -21,10 +21,7 @@
  *
  * @module
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { ENTRIES_DIR } from '../core/content-layout.js';
 
 /**
  * From this many entry files on, a build keeps V8's own settings. Cold builds at `/`, with
@@ -51,27 +48,28 @@ export function flagsToSet(execArgv: readonly string[], nodeOptions = ''): strin
 }
 
 /**
- * The number of entry files (`*.md`) in a content directory's `entries/`; 0 when it cannot
- * be listed (the build reports why).
- */
-export function entryFileCount(contentDir: string): number {
-  try {
-    return readdirSync(join(contentDir, ENTRIES_DIR)).filter((name) => name.endsWith('.md')).length;
-  } catch {
-    return 0;
-  }
-}
-
-/**
  * Sets {@link COMMAND_V8_FLAGS} in this process (those {@link flagsToSet} leaves) for a build
  * of fewer than {@link LARGE_BUILD_ENTRIES} entry files, for the code that runs from now on:
  * V8 reads them as functions run, in every thread.
- * @param entries the number of entry files the build reads ({@link entryFileCount}).
+ * @param entries the number of entry files the build reads.
  * @returns the flags set (none for a large build).
  */
-export function setCommandV8Flags(entries: number): string[] {
+function setCommandV8Flags(entries: number): string[] {
   if (entries >= LARGE_BUILD_ENTRIES) return [];
   const flags = flagsToSet(process.execArgv, process.env.NODE_OPTIONS);
   for (const flag of flags) setFlagsFromString(flag);
   return flags;
+}
+
+/**
+ * {@link setCommandV8Flags} for a build of a content directory: its entry files counted as
+ * the build lists them (`listEntryFiles`; none when the folder is missing, which the build
+ * reports). The entry format's module is loaded here, before its code runs: the build loads it
+ * anyway.
+ * @returns the flags set.
+ */
+export async function setBuildV8Flags(contentDir: string): Promise<string[]> {
+  const { listEntryFiles } = await import('../entry/entry-files.js');
+  const files = await listEntryFiles(contentDir).catch(() => []);
+  return setCommandV8Flags(files.length);
 }

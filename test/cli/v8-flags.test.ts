@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_V8_FLAGS, entryFileCount, flagsToSet, LARGE_BUILD_ENTRIES } from '../../src/cli/v8-flags.js';
+import { COMMAND_V8_FLAGS, flagsToSet, LARGE_BUILD_ENTRIES } from '../../src/cli/v8-flags.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -23,35 +23,31 @@ describe('flagsToSet', () => {
     expect(flagsToSet([], '--no-turbo_inlining')).toEqual([COMMAND_V8_FLAGS[0]]);
     expect(flagsToSet(['--turbo-inlining', '--interrupt-budget=5'])).toEqual([]);
   });
-
-  it('names flags this Node knows: setting them prints nothing', () => {
-    const run = setInChild(LARGE_BUILD_ENTRIES - 1);
-    expect(run.status).toBe(0);
-    expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual(COMMAND_V8_FLAGS);
-  });
-
-  it('sets nothing for a build of a large mirror, whose hot code they would slow', () => {
-    const run = setInChild(LARGE_BUILD_ENTRIES);
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual([]);
-  });
 });
 
-/** `setCommandV8Flags(entries)` in a process of its own (flags set stay set), and what it returned. */
-function setInChild(entries: number) {
-  const script = `import(${JSON.stringify(join(ROOT, 'dist/cli/v8-flags.js'))}).then((m) => console.log(JSON.stringify(m.setCommandV8Flags(${entries}))))`;
+/** `call` (on the compiled module `m`) in a process of its own, and what it resolved to. */
+function runInChild(call: string) {
+  const script = `import(${JSON.stringify(join(ROOT, 'dist/cli/v8-flags.js'))}).then(async (m) => console.log(JSON.stringify(await ${call})))`;
   return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
 }
 
-describe('entryFileCount', () => {
-  it("counts the entry files of a content directory's entries/, and 0 when there is none", async () => {
+describe('setBuildV8Flags', () => {
+  it("counts the content directory's entry files as the build lists them: only *.md of entries/, none without the folder", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-count-'));
+    const flagsFor = () => JSON.parse(runInChild(`m.setBuildV8Flags(${JSON.stringify(dir)})`).stdout) as string[];
     try {
-      expect(entryFileCount(dir)).toBe(0);
-      await mkdir(join(dir, 'entries/drafts'), { recursive: true });
-      await Promise.all(['a.md', 'b.md', 'notes.txt', '.c.md.tmp'].map((name) => writeFile(join(dir, 'entries', name), '')));
-      expect(entryFileCount(dir)).toBe(2);
+      // Flags this Node knows: setting them prints nothing (V8 prints an error for an unknown one).
+      const first = runInChild(`m.setBuildV8Flags(${JSON.stringify(dir)})`);
+      expect(first.status).toBe(0);
+      expect(first.stderr).toBe('');
+      expect(JSON.parse(first.stdout)).toEqual(COMMAND_V8_FLAGS);
+      await mkdir(join(dir, 'entries'));
+      const names = Array.from({ length: LARGE_BUILD_ENTRIES - 1 }, (_, i) => `e${i}.md`);
+      await Promise.all([...names, 'notes.txt', '.x.md.tmp'].map((name) => writeFile(join(dir, 'entries', name), '')));
+      expect(flagsFor()).toEqual(COMMAND_V8_FLAGS);
+      await writeFile(join(dir, 'entries', 'last.md'), '');
+      // A large mirror's build: nothing set, its hot code runs with V8's own settings.
+      expect(flagsFor()).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
