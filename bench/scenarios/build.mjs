@@ -16,7 +16,6 @@ import { spawn } from 'node:child_process';
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { stringify as stringifyYaml } from 'yaml';
 import { runnerImport } from 'vite';
@@ -84,14 +83,10 @@ async function writePlain(dir, files) {
   return input;
 }
 
-/** One PNG chunk: length, type, data, CRC-32. */
-function pngChunk(type, data) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
+/** The tests' PNG encoder (`rgbPng` in test/helpers/site/site-fixture.ts, TypeScript: loaded as the corpus is). */
+async function pngEncoder() {
+  const { module } = await runnerImport(join(ROOT, 'test/helpers/site/site-fixture.ts'), { root: ROOT, configFile: false, logLevel: 'silent' });
+  return module.rgbPng;
 }
 
 /**
@@ -99,28 +94,18 @@ function pngChunk(type, data) {
  * "text" in colours from `seed`, over a faint gradient, so that it neither compresses to
  * nothing nor is noise. Distinct seeds give distinct bytes.
  */
-function screenshot(width, height, seed) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.writeUInt8(8, 8);
-  ihdr.writeUInt8(2, 9);
-  const stride = width * 3 + 1;
-  const rows = Buffer.alloc(stride * height);
+function screenshot(rgbPng, width, height, seed) {
   const accent = [(seed * 53) % 256, (seed * 97) % 256, (seed * 151) % 256];
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * stride + 1 + x * 3;
+  return rgbPng(
+    width,
+    height,
+    (x, y) => {
       const sidebar = x < width / 5;
       const text = !sidebar && y % 24 < 10 && (x * 7 + y * 3 + seed) % 97 < 70 && x % 180 < 150;
-      const base = sidebar ? accent : [246 - (y % 16), 247 - (x % 8), 250];
-      const c = text ? [40, 44, 52] : base;
-      rows[i] = c[0];
-      rows[i + 1] = c[1];
-      rows[i + 2] = c[2];
-    }
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, { level: 1 })), pngChunk('IEND', Buffer.alloc(0))]);
+      return text ? [40, 44, 52] : sidebar ? accent : [246 - (y % 16), 247 - (x % 8), 250];
+    },
+    1,
+  );
 }
 
 /**
@@ -133,8 +118,9 @@ async function writeImageProject(dir, files, count) {
   await cp(join(dir, 'content'), join(project, 'content'), { recursive: true });
   await mkdir(join(project, 'content/images'), { recursive: true });
   const step = files.length / count;
+  const rgbPng = await pngEncoder();
   for (let i = 0; i < count; i++) {
-    await writeFile(join(project, 'content/images', `shot-${i}.png`), screenshot(1600, 1000, i + 1));
+    await writeFile(join(project, 'content/images', `shot-${i}.png`), screenshot(rgbPng, 1600, 1000, i + 1));
     await appendFile(join(project, 'content/entries', files[Math.floor(i * step)]), `\n![Screenshot ${i}](/images/shot-${i}.png)\n`);
   }
   return project;

@@ -128,22 +128,31 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A real, drawable PNG (8-bit RGB) of the given size: one colour, `rgb`, with a diagonal
- * line so that it is not a flat image. Images of different colours have different bytes.
+ * A PNG (8-bit RGB, no interlace) of `width` x `height` pixels, each `pixel(x, y)`: the one
+ * encoder of the tests' images, and of the screenshots `bench/scenarios/build.mjs` writes.
+ * @public Loaded by the bench through Vite's module runner, which knip does not follow.
+ * @param level the zlib level of the image data (default zlib's).
  */
-export function drawnPng(width: number, height: number, rgb: [number, number, number] = [99, 102, 241]): Buffer {
+export function rgbPng(width: number, height: number, pixel: (x: number, y: number) => readonly [number, number, number], level?: number): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.writeUInt8(8, 8); // bit depth
   ihdr.writeUInt8(2, 9); // RGB
-  const rows = Buffer.alloc((width * 3 + 1) * height);
+  // Each row: filter type 0 (none), then its pixels.
+  const stride = width * 3 + 1;
+  const rows = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    for (let x = 0; x < width; x++) {
-      const line = Math.abs(x - Math.round((y * width) / height)) < 3;
-      rows.set(line ? [255, 255, 255] : rgb, row + 1 + x * 3);
-    }
+    for (let x = 0; x < width; x++) rows.set(pixel(x, y), y * stride + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, level === undefined ? {} : { level })), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * A real, drawable PNG (8-bit RGB) of the given size: one colour, `rgb`, with a diagonal
+ * line so that it is not a flat image. Images of different colours have different bytes.
+ */
+export function drawnPng(width: number, height: number, rgb: [number, number, number] = [99, 102, 241]): Buffer {
+  const white = [255, 255, 255] as const;
+  return rgbPng(width, height, (x, y) => (Math.abs(x - Math.round((y * width) / height)) < 3 ? white : rgb));
 }
