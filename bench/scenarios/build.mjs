@@ -12,7 +12,10 @@
 // screenshots in content/images/, one in each of as many entries, built cold (empty cache:
 // every image encoded) and warm (after the new entry: none encoded) under the base path,
 // beside the same builds without them, in the same rounds; 0 leaves them out.
-import { spawn } from 'node:child_process';
+// BENCH_NODE: the Node binary that runs every build, ours and plain (default the bench's own),
+// to measure on the Node of the scheduled workflow (changelog.yml sets up Node 22); the
+// figures name its version.
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -29,6 +32,10 @@ const CLI = join(ROOT, 'dist/cli.js');
 const ELEVENTY = join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
 const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
 const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Number);
+/** The Node binary of every build (BENCH_NODE, else the bench's own). */
+const NODE = process.env.BENCH_NODE || process.execPath;
+/** Its version, in the figures: this machine's Node is not always the product's. */
+const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const ROUNDS = Number(process.env.BENCH_BUILD_ROUNDS ?? 2);
 const IMAGES = Number(process.env.BENCH_BUILD_IMAGES ?? 500);
 
@@ -173,7 +180,7 @@ async function childrenCpuSeconds() {
  * 500 ms) and the highest peak (VmHWM) of any one of its processes. Sampling reads only the
  * tree's own /proc files, so it costs the measured build little.
  */
-async function measure(args, options, command = process.execPath) {
+async function measure(args, options, command = NODE) {
   const cpuBefore = await childrenCpuSeconds();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -277,7 +284,7 @@ export async function run() {
         const imageCache = join(dir, `image-cache-${i}`);
         if (imageProject) runs.imagesCold.push(await measure([CLI, '--json', 'build'], { cwd: imageProject, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: imageCache }) }));
         const plainOut = out();
-        const script = `${JSON.stringify(process.execPath)} ${plainArgs(plainOut).map((a) => JSON.stringify(a)).join(' ')} && ${JSON.stringify(process.execPath)} ${JSON.stringify(PAGEFIND)} --site ${JSON.stringify(plainOut)} >/dev/null`;
+        const script = `${JSON.stringify(NODE)} ${plainArgs(plainOut).map((a) => JSON.stringify(a)).join(' ')} && ${JSON.stringify(NODE)} ${JSON.stringify(PAGEFIND)} --site ${JSON.stringify(plainOut)} >/dev/null`;
         runs.plainPagefind.push(await measure(['-c', script], { cwd: dir }, '/bin/sh'));
         const added = await addEntry(dir, i);
         runs.warm.push(await measure([CLI, '--json', 'build'], { cwd: dir, env: env(prefixed, { CHANGELOG_OUTPUT_DIR: out(), CHANGELOG_BUILD_CACHE: cacheDir }) }));
@@ -292,6 +299,7 @@ export async function run() {
       const fastestRun = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
       const pairs = (a, b) => runs[a].map((r, i) => ratio(r.seconds, runs[b][i].seconds));
       figures[`${n} entries`] = {
+        node: NODE_VERSION,
         plainEleventy: best.plain,
         plainEleventyPagefind: best.plainPagefind,
         oursRoot: { ...best.oursRoot, ...timingsOf(runs.oursRoot.reduce((a, b) => (b.seconds < a.seconds ? b : a))) },
@@ -332,7 +340,7 @@ export async function run() {
           },
         },
       };
-      console.log(n, JSON.stringify(figures[`${n} entries`].ratios));
+      console.log(n, NODE_VERSION, JSON.stringify(figures[`${n} entries`].ratios));
     }
   } finally {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
