@@ -34,8 +34,6 @@ const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
 const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,10000').split(',').map(Number);
 /** The Node binary of every build (BENCH_NODE, else the bench's own). */
 const NODE = process.env.BENCH_NODE || process.execPath;
-/** Its version, in the figures: this machine's Node is not always the product's. */
-const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 const ROUNDS = Number(process.env.BENCH_BUILD_ROUNDS ?? 2);
 const IMAGES = Number(process.env.BENCH_BUILD_IMAGES ?? 500);
 
@@ -248,6 +246,8 @@ export async function addEntry(dir, round) {
 }
 
 export async function run() {
+  // BENCH_NODE's version, in the figures: this machine's Node is not always the product's.
+  const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
   const entries = await corpus();
   const figures = {};
   // Directories are removed at the end: removing thousands of files slows the file
