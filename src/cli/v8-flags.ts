@@ -49,27 +49,18 @@ export function flagsToSet(execArgv: readonly string[], nodeOptions = ''): strin
 
 /**
  * Sets {@link COMMAND_V8_FLAGS} in this process (those {@link flagsToSet} leaves) for a build
- * of fewer than {@link LARGE_BUILD_ENTRIES} entry files, for the code that runs from now on:
- * V8 reads them as functions run, in every thread.
- * @param entries the number of entry files the build reads.
+ * of a content directory of fewer than {@link LARGE_BUILD_ENTRIES} entry files, for the code
+ * that runs from now on: V8 reads them as functions run, in every thread. The entry files are
+ * counted as the build lists them (`listEntryFiles`; none when the folder is missing, which
+ * the build reports); the entry format's module is loaded here, before its code runs, since
+ * the build loads it anyway.
  * @returns the flags set (none for a large build).
- */
-function setCommandV8Flags(entries: number): string[] {
-  if (entries >= LARGE_BUILD_ENTRIES) return [];
-  const flags = flagsToSet(process.execArgv, process.env.NODE_OPTIONS);
-  for (const flag of flags) setFlagsFromString(flag);
-  return flags;
-}
-
-/**
- * {@link setCommandV8Flags} for a build of a content directory: its entry files counted as
- * the build lists them (`listEntryFiles`; none when the folder is missing, which the build
- * reports). The entry format's module is loaded here, before its code runs: the build loads it
- * anyway.
- * @returns the flags set.
  */
 export async function setBuildV8Flags(contentDir: string): Promise<string[]> {
   const { listEntryFiles } = await import('../entry/entry-files.js');
   const files = await listEntryFiles(contentDir).catch(() => []);
-  return setCommandV8Flags(files.length);
+  if (files.length >= LARGE_BUILD_ENTRIES) return [];
+  const flags = flagsToSet(process.execArgv, process.env.NODE_OPTIONS);
+  for (const flag of flags) setFlagsFromString(flag);
+  return flags;
 }

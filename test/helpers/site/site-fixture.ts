@@ -40,10 +40,13 @@ export const TAGS = [
   { name: 'Fix', slug: 'fix', bg_color: '#fef3c7', text_color: '#92400e' },
 ];
 
+/** The eight bytes every PNG file starts with. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 /** A PNG header of the given size (enough for image-size; not a drawable image). */
 export function pngHeader(width: number, height: number): Buffer {
   const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  PNG_SIGNATURE.copy(b, 0);
   b.writeUInt32BE(13, 8);
   b.write('IHDR', 12, 'ascii');
   b.writeUInt32BE(width, 16);
@@ -145,7 +148,7 @@ export function rgbPng(width: number, height: number, pixel: (x: number, y: numb
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) rows.set(pixel(x, y), y * stride + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, level === undefined ? {} : { level })), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, level === undefined ? {} : { level })), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /**
