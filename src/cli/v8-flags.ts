@@ -7,9 +7,11 @@
  * thread and Eleventy's), for code that ran a few hundred times and was then done. Two flags
  * make V8 optimise only what stays hot:
  *
- * - `--interrupt-budget` 8 times V8 11's default (67,584 bytes of bytecode run before a
- *   function is considered for optimisation);
+ * - how much a function must run before TurboFan compiles it, 8 times V8's default;
  * - `--no-turbo-inlining`: an optimised function does not compile its callees into itself.
+ *
+ * Which flags, and their names, depend on the V8 version ({@link commandV8Flags}): V8 does not
+ * set a flag it does not know, and prints "Error: unrecognized flag" into the build's log.
  *
  * Only for a build of fewer than {@link LARGE_BUILD_ENTRIES} entry files. A large build's
  * data stage runs the same code (the frontmatter's YAML, marked, sanitize-html) for every
@@ -30,21 +32,44 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const LARGE_BUILD_ENTRIES = 5_000;
 
-/** V8 11's default `--interrupt-budget` (Node 20), bytes of bytecode. */
+/** V8 11's default `--interrupt-budget` (Node 20), bytes of bytecode run. */
 const DEFAULT_INTERRUPT_BUDGET = 67_584;
 
-/** The flags set, unless the process was started with a flag of its own for the same setting. */
-export const COMMAND_V8_FLAGS: readonly string[] = [`--interrupt-budget=${8 * DEFAULT_INTERRUPT_BUDGET}`, '--no-turbo-inlining'];
+/** V8 12's default `--invocation-count-for-turbofan` (Node 22). */
+const DEFAULT_TURBOFAN_INVOCATIONS = 3_000;
 
 /**
- * The flags of {@link COMMAND_V8_FLAGS} to set in a process started with `execArgv` and
- * `nodeOptions` (`NODE_OPTIONS`): those whose setting neither names (`--turbo-inlining`,
- * `--no-turbo-inlining`, `--interrupt-budget=...`, with `-` or `_`), so that a flag given on
- * purpose stays as given.
+ * The flags for a V8 version (`process.versions.v8`), each one that V8 knows, as measured
+ * with cold builds of 1,000 entries, alternated with none (docs/benchmarks.md, "The speed
+ * machinery, weighed"):
+ *
+ * - V8 11 (Node 20): `--interrupt-budget` 8 times its default, `--no-turbo-inlining`;
+ * - V8 12 (Node 22), which has no `--interrupt-budget` and counts calls instead:
+ *   `--invocation-count-for-turbofan` 8 times its default, `--no-turbo-inlining`;
+ * - any other V8: none. V8 13 (Node 24) compiles hot code with Maglev first: there the same
+ *   flags, or either of them, bought nothing (1% either way). A V8 not measured keeps its own
+ *   settings, and never sees a flag it may not know.
  */
-export function flagsToSet(execArgv: readonly string[], nodeOptions = ''): string[] {
+export function commandV8Flags(v8Version: string = process.versions.v8): readonly string[] {
+  const major = Number(v8Version.split('.')[0]);
+  if (major === 11) return [`--interrupt-budget=${8 * DEFAULT_INTERRUPT_BUDGET}`, '--no-turbo-inlining'];
+  if (major === 12) return [`--invocation-count-for-turbofan=${8 * DEFAULT_TURBOFAN_INVOCATIONS}`, '--no-turbo-inlining'];
+  return [];
+}
+
+/** The flags set on this process's V8 ({@link commandV8Flags}), unless the process was started with a flag of its own for the same setting. */
+export const COMMAND_V8_FLAGS: readonly string[] = commandV8Flags();
+
+/**
+ * The flags of `flags` to set in a process started with `execArgv` and `nodeOptions`
+ * (`NODE_OPTIONS`): those whose setting neither names (`--turbo-inlining` or
+ * `--no-turbo-inlining`, `--invocation-count-for-turbofan=...`, with `-` or `_`), so that a
+ * flag given on purpose stays as given.
+ * @param flags the flags wanted (default: this V8's, {@link COMMAND_V8_FLAGS}).
+ */
+export function flagsToSet(execArgv: readonly string[], nodeOptions = '', flags: readonly string[] = COMMAND_V8_FLAGS): string[] {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((arg) => arg.replace(/_/g, '-').replace(/^--no-/, '--').split('=')[0]!);
-  return COMMAND_V8_FLAGS.filter((flag) => !given.includes(flag.replace(/^--no-/, '--').split('=')[0]!));
+  return flags.filter((flag) => !given.includes(flag.replace(/^--no-/, '--').split('=')[0]!));
 }
 
 /**
