@@ -36,6 +36,20 @@ export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
 const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
 
 /**
+ * The young generation of every thread's heap, MB (`resourceLimits.maxYoungGenerationSizeMb`):
+ * 48, the most V8 11 and 12 give it on their own (Node 20 and 22: two semi-spaces of 16 MB
+ * and the large-object space beside them). V8 13 (Node 24) sizes it from the machine's memory,
+ * larger: a cold build of 10,000 entries peaked 147 MB higher with the Eleventy thread's own
+ * size than with this one, in the same time (docs/benchmarks.md, "On Node 24").
+ */
+const YOUNG_GENERATION_MB = 48;
+
+/** A thread's `resourceLimits`: {@link YOUNG_GENERATION_MB}, and the old generation's limit when given. */
+function resourceLimits(heapLimitMb: number | undefined): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb?: number } {
+  return { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(heapLimitMb ? { maxOldGenerationSizeMb: heapLimitMb } : {}) };
+}
+
+/**
  * The number of threads of a pool: `requested` when given, else one per core, at most `max`.
  *
  * @param requested an explicit count (options of tests and benchmarks); 0 means none.
@@ -51,7 +65,7 @@ export interface PoolOptions {
   threads: number;
   /** Tasks a thread takes at a time (default 1). */
   concurrentTasksPerWorker?: number;
-  /** Old-generation heap limit of each thread, MB; a thread over it is stopped and its tasks rejected. Default none. */
+  /** Old-generation heap limit of each thread, MB; a thread over it is stopped and its tasks rejected. Default none. The young generation is {@link YOUNG_GENERATION_MB}. */
   heapLimitMb?: number;
 }
 
@@ -71,13 +85,15 @@ export async function startPool<Task, Result>(worker: URL, options: PoolOptions)
     maxThreads: options.threads,
     execArgv: POOL_EXEC_ARGV,
     ...(options.concurrentTasksPerWorker ? { concurrentTasksPerWorker: options.concurrentTasksPerWorker } : {}),
-    ...(options.heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb } } : {}),
+    resourceLimits: resourceLimits(options.heapLimitMb),
   });
 }
 
 /**
  * Starts one worker thread running `script` with `workerData` (structured-cloned). Its
  * stdout is piped and drained, so nothing it prints reaches ours (`--json` output).
+ *
+ * Its young generation is {@link YOUNG_GENERATION_MB}.
  *
  * @param heapLimitMb old-generation heap limit of the thread, MB; over it, the thread's
  *   `error` event carries `ERR_WORKER_OUT_OF_MEMORY`. Default none.
@@ -86,7 +102,7 @@ export function startThread(script: URL, workerData: unknown, heapLimitMb?: numb
   const worker = new Worker(script, {
     workerData,
     stdout: true,
-    resourceLimits: heapLimitMb ? { maxOldGenerationSizeMb: heapLimitMb } : undefined,
+    resourceLimits: resourceLimits(heapLimitMb),
   });
   worker.stdout.resume();
   return worker;
