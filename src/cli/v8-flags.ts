@@ -35,8 +35,11 @@ export const LARGE_BUILD_ENTRIES = 5_000;
 /** V8 11's default `--interrupt-budget` (Node 20), bytes of bytecode run. */
 const DEFAULT_INTERRUPT_BUDGET = 67_584;
 
-/** V8 12's default `--invocation-count-for-turbofan` (Node 22). */
+/** V8 12 and 13's default `--invocation-count-for-turbofan` (Node 22 and 24). */
 const DEFAULT_TURBOFAN_INVOCATIONS = 3_000;
+
+/** V8 13's default `--invocation-count-for-maglev` (Node 24). */
+const DEFAULT_MAGLEV_INVOCATIONS = 400;
 
 /**
  * The flags for a V8 version (`process.versions.v8`), each one that V8 knows, as measured
@@ -46,14 +49,17 @@ const DEFAULT_TURBOFAN_INVOCATIONS = 3_000;
  * - V8 11 (Node 20): `--interrupt-budget` 8 times its default, `--no-turbo-inlining`;
  * - V8 12 (Node 22), which has no `--interrupt-budget` and counts calls instead:
  *   `--invocation-count-for-turbofan` 8 times its default, `--no-turbo-inlining`;
- * - any other V8: none. V8 13 (Node 24) compiles hot code with Maglev first: there the same
- *   flags, or either of them, bought nothing (1% either way). A V8 not measured keeps its own
- *   settings, and never sees a flag it may not know.
+ * - V8 13 (Node 24), which compiles hot code with Maglev before TurboFan: the same, and
+ *   `--invocation-count-for-maglev` 8 times its default;
+ * - any other V8: none. A V8 not measured keeps its own settings, and never sees a flag it
+ *   may not know.
  */
 export function commandV8Flags(v8Version: string = process.versions.v8): readonly string[] {
   const major = Number(v8Version.split('.')[0]);
+  const turbofan = `--invocation-count-for-turbofan=${8 * DEFAULT_TURBOFAN_INVOCATIONS}`;
   if (major === 11) return [`--interrupt-budget=${8 * DEFAULT_INTERRUPT_BUDGET}`, '--no-turbo-inlining'];
-  if (major === 12) return [`--invocation-count-for-turbofan=${8 * DEFAULT_TURBOFAN_INVOCATIONS}`, '--no-turbo-inlining'];
+  if (major === 12) return [turbofan, '--no-turbo-inlining'];
+  if (major === 13) return [turbofan, `--invocation-count-for-maglev=${8 * DEFAULT_MAGLEV_INVOCATIONS}`, '--no-turbo-inlining'];
   return [];
 }
 

@@ -12,11 +12,11 @@ import { COMMAND_V8_FLAGS, commandV8Flags, flagsToSet, LARGE_BUILD_ENTRIES } fro
 const ROOT = join(import.meta.dirname, '../..');
 
 describe('commandV8Flags', () => {
-  it("names each setting as the V8 of Node 20 and 22 does; none on Node 24's (they bought nothing there) nor on a V8 not measured", () => {
+  it("names each setting as the V8 of Node 20, 22 and 24 does, and sets nothing on a V8 not measured", () => {
     // `process.versions.v8` of Node 20.20, 22.23 and 24.21.
     expect(commandV8Flags('11.3.244.8-node.38')).toEqual(['--interrupt-budget=540672', '--no-turbo-inlining']);
     expect(commandV8Flags('12.4.254.21-node.57')).toEqual(['--invocation-count-for-turbofan=24000', '--no-turbo-inlining']);
-    expect(commandV8Flags('13.6.233.17-node.53')).toEqual([]);
+    expect(commandV8Flags('13.6.233.17-node.53')).toEqual(['--invocation-count-for-turbofan=24000', '--invocation-count-for-maglev=3200', '--no-turbo-inlining']);
     expect(commandV8Flags('14.1.146.11-node.14')).toEqual([]);
     expect(commandV8Flags('10.2.154.26-node.36')).toEqual([]);
     expect(COMMAND_V8_FLAGS).toEqual(commandV8Flags(process.versions.v8));
