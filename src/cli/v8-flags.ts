@@ -63,23 +63,20 @@ export function commandV8Flags(v8Version: string = process.versions.v8): readonl
   return [];
 }
 
-/** The flags set on this process's V8 ({@link commandV8Flags}), unless the process was started with a flag of its own for the same setting. */
-export const COMMAND_V8_FLAGS: readonly string[] = commandV8Flags();
-
 /**
  * The flags of `flags` to set in a process started with `execArgv` and `nodeOptions`
  * (`NODE_OPTIONS`): those whose setting neither names (`--turbo-inlining` or
  * `--no-turbo-inlining`, `--invocation-count-for-turbofan=...`, with `-` or `_`), so that a
  * flag given on purpose stays as given.
- * @param flags the flags wanted (default: this V8's, {@link COMMAND_V8_FLAGS}).
+ * @param flags the flags wanted (default: this V8's, {@link commandV8Flags}).
  */
-export function flagsToSet(execArgv: readonly string[], nodeOptions = '', flags: readonly string[] = COMMAND_V8_FLAGS): string[] {
+export function flagsToSet(execArgv: readonly string[], nodeOptions = '', flags: readonly string[] = commandV8Flags()): string[] {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((arg) => arg.replace(/_/g, '-').replace(/^--no-/, '--').split('=')[0]!);
   return flags.filter((flag) => !given.includes(flag.replace(/^--no-/, '--').split('=')[0]!));
 }
 
 /**
- * Sets {@link COMMAND_V8_FLAGS} in this process (those {@link flagsToSet} leaves) for a build
+ * Sets this V8's flags ({@link commandV8Flags}) in this process (those {@link flagsToSet} leaves) for a build
  * of a content directory of fewer than {@link LARGE_BUILD_ENTRIES} entry files, for the code
  * that runs from now on: V8 reads them as functions run, in every thread. The entry files are
  * counted as the build lists them (`listEntryFiles`; none when the folder is missing, which
