@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
@@ -32,13 +32,8 @@ const soundFiles = new Map<string, { header: string; size: number; mtimeMs: numb
 
 /** Whether `file` is still the file read as `seen` (same size and modification time). */
 export function unchangedSince(file: string, seen: { size: number; mtimeMs: number }): boolean {
-  let now: Stats | undefined;
-  try {
-    now = statSync(file);
-  } catch {
-    return false;
-  }
-  return now.size === seen.size && now.mtimeMs === seen.mtimeMs;
+  const now = statSync(file, { throwIfNoEntry: false });
+  return now !== undefined && now.size === seen.size && now.mtimeMs === seen.mtimeMs;
 }
 
 /**
@@ -56,9 +51,9 @@ export async function readCacheFile(
   foreign = 'it was made by another version of changelog-sync, other templates or other site options',
 ): Promise<CacheFileContent> {
   soundFiles.delete(file);
-  if (!existsSync(file)) return {};
   try {
-    const before = statSync(file);
+    const before = statSync(file, { throwIfNoEntry: false });
+    if (!before) return {};
     const text = await readFile(file, 'utf8');
     const newline = text.indexOf('\n');
     const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { unchangedSince } from './cache-file.js';
 import { readPackIndex, runPackJob, UnusablePackError, type PackedPage, type PackSource } from './page-pack.js';
@@ -65,9 +65,9 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
   let note: string | undefined;
   /** The pack's size and modification time when its index was read and found sound. */
   let read: { size: number; mtimeMs: number } | undefined;
-  if (existsSync(file)) {
+  const before = statSync(file, { throwIfNoEntry: false }); // before the read: a pack replaced meanwhile is written again
+  if (before) {
     try {
-      const before = statSync(file); // before the read: a pack replaced meanwhile is written again
       pages = await readPackIndex(file, fingerprint);
       read = before;
     } catch (err) {

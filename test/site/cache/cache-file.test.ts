@@ -1,8 +1,8 @@
 // The build cache's JSON files (src/site/cache/cache-file.ts) on their own: what is read back
 // is what was written; a file of another format or fingerprint, or a corrupt one, is refused
 // with a note; and a build that would write what it read leaves the file as it is, but for a
-// file found corrupt, or changed since it was read, which is written again.
-import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+// file found corrupt, or changed or removed since it was read, which is written again.
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCacheFile, writeCacheFile } from '../../../src/site/cache/cache-file.js';
@@ -50,7 +50,7 @@ describe('a build cache file', () => {
     expect((await readCacheFile(file, FORMAT, 'fp')).value).toEqual({ a: '<p>A</p>', b: '<p>B</p>' });
   });
 
-  it('a file found corrupt, of another fingerprint, or changed since it was read is written again, even with the same first line', async () => {
+  it('a file found corrupt, of another fingerprint, or changed or removed since it was read is written again, even with the same first line', async () => {
     const file = join(dir, 'entries.json');
     await writeCacheFile(file, FORMAT, 'fp', { a: 1 });
     const sound = await readFile(file, 'utf8');
@@ -67,5 +67,9 @@ describe('a build cache file', () => {
     await utimes(file, new Date(2001, 0, 1), new Date(2001, 0, 1));
     expect(await writeCacheFile(file, FORMAT, 'fp', { a: 1 })).toBe(true);
     expect((await readCacheFile(file, FORMAT, 'fp')).value).toEqual({ a: 1 });
+    // Sound when read, then removed (a cache folder emptied meanwhile): written again.
+    await rm(file);
+    expect(await writeCacheFile(file, FORMAT, 'fp', { a: 1 })).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe(sound);
   });
 });
