@@ -1,7 +1,8 @@
 // The codebase's shape (issue 15; docs/architecture.md "Conventions"): no file of code in src/ or
 // test/ over 400 lines, no folder of either with more than 20 files, no two source files of the
 // same name, every folder of src/ in the tree that opens docs/architecture.md (issue 26),
-// runtime dependencies as caret ranges that the lock file pins, and the README within its
+// runtime dependencies as caret ranges that the lock file pins, an install-script decision
+// (package.json's allowScripts) for every dependency that has one, and the README within its
 // 15 KB budget (the rest lives in docs/). Lint, knip and the layer rule
 // (test/repo/layers.test.ts) run in .ci/run.
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -77,6 +78,17 @@ describe('codebase shape', () => {
       expect(pinned, name).toMatch(/^\d+\.\d+\.\d+$/);
       expect(satisfies(pinned, range), `${name}: ${pinned} is not in ${range}`).toBe(true);
     }
+  });
+
+  it("every installed package with an install script has its decision in package.json's allowScripts (npm 12 skips the rest)", async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([path, p]) => path !== '' && p.hasInstallScript)
+      .map(([path, p]) => ({ name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length), version: p.version }));
+    expect(withScripts.map((p) => p.name)).toContain('sharp');
+    const decided = new Set(Object.keys(pkg.allowScripts ?? {}));
+    expect(withScripts.filter((p) => !decided.has(p.name) && !decided.has(`${p.name}@${p.version}`))).toEqual([]);
   });
 
   it('the README is at most 15 KB, and every docs/ page it links to exists', async () => {
