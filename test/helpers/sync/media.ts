@@ -13,7 +13,8 @@ export const PNG_3X2 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFN
 /**
  * An SVG with every way this project knows for an SVG to run script or reach another
  * origin: a script element, event handlers, a javascript: link, foreignObject with HTML,
- * an external `use`, a `set` that writes an href, a stylesheet import, a processing instruction.
+ * an external `use`, a `set` that writes an href, a stylesheet import, a processing instruction,
+ * and `url()` written with a CSS escape (`u\72l(`) in a `<style>`, a `style` and a presentation attribute.
  */
 export const SVG_WITH_SCRIPT = `<?xml version="1.0"?>
 <?xml-stylesheet href="https://evil.example/x.css"?>
@@ -21,6 +22,9 @@ export const SVG_WITH_SCRIPT = `<?xml version="1.0"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20" viewBox="0 0 40 20" onload="alert(1)">
   <script>alert(document.domain)</script>
   <style>@import url(https://evil.example/a.css); rect { fill: red }</style>
+  <style>circle { fill: u\\72l(https://evil.example/style-element.png) }</style>
+  <circle r="2" style="fill:u\\72l(https://evil.example/style-attribute.png); stroke: #00f"/>
+  <circle r="1" fill="u\\72l(https://evil.example/presentation.png)"/>
   <defs><linearGradient id="g"><stop offset="0" stop-color="#000"/></linearGradient></defs>
   <rect width="40" height="20" fill="url(#g)" onclick="alert(2)"/>
   <circle r="3" fill="url(https://evil.example/p.svg#x)"/>
