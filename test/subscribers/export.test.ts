@@ -86,12 +86,12 @@ describe('exportSubscribers', () => {
     const text = (await readFile(out, 'utf8')).replace(/^\uFEFF/, '');
     const formula = /^"*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
     for (const delimiter of [',', ';', '\t']) {
-      const rows = parse<string[]>(text, { delimiter, relax_quotes: true, relax_column_count: true });
+      const rows: string[][] = parse(text, { delimiter, relax_quotes: true, relax_column_count: true });
       expect(rows.length, delimiter).toBeGreaterThan(names.length);
       for (const cell of rows.flat()) expect(cell, `read with ${JSON.stringify(delimiter)}`).not.toMatch(formula);
     }
     // Read with ",", each name is one cell: quoted where any locale's separator is inside.
-    const rows = parse<string[]>(text, { delimiter: ',' });
+    const rows: string[][] = parse(text, { delimiter: ',' });
     expect(rows.slice(1).map((r) => r[1])).toEqual([
       'x;\'=HYPERLINK("http://evil.example/x","click");y',
       "a;'+1;'-2;'@SUM(A1)",
