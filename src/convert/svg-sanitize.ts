@@ -95,7 +95,7 @@ const PLAIN_VALUE = /^(?:[\w\s.,%#-]|rgba?\(\s*[\d.%\s,]+\)|url\(\s*#[\w.:-]+\s*
  * and the declarations dropped (`style: name`).
  * @param style the attribute's value (character references decoded).
  */
-export function presentationAttributes(style: string): { kept: Map<string, string>; dropped: string[] } {
+function presentationAttributes(style: string): { kept: Map<string, string>; dropped: string[] } {
   const kept = new Map<string, string>();
   const dropped: string[] = [];
   // Split on `;` and the first `:`: a value that needs more (a quote, a comment, a

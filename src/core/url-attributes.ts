@@ -68,7 +68,7 @@ export function srcsetUrls(srcset: string): string[] {
  * @param url the URL with character references decoded (as an HTML parser gives an attribute).
  * @returns the scheme without its colon, or undefined for a relative URL.
  */
-export function urlScheme(url: string): string | undefined {
+function urlScheme(url: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- the C0 controls are exactly what the URL parser strips
   const cleaned = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
   return /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)?.[1]?.toLowerCase();

@@ -44,7 +44,7 @@ export const FORMULA_ESCAPE = new RegExp(`(^|[;\\t\\r\\n])'(?='*"*${TRIGGER})`, 
  * becomes `'-2`. A part that already starts with `'` before the trigger gets one more,
  * so that removing one `'` ({@link FORMULA_ESCAPE}) gives the text back.
  */
-export function neutralizeFormulas(cell: string): string {
+function neutralizeFormulas(cell: string): string {
   return cell.replace(PART_START, "$1'");
 }
 
