@@ -59,7 +59,7 @@ const EXTERNAL_URL = /url\s*\(\s*(?!['"]?\s*#)/i;
 export interface SanitizedSvg {
   /** The sanitised document (UTF-8 text). */
   svg: string;
-  /** What was dropped, one short description each (e.g. `<script>`, `onload`), for reports and tests. */
+  /** What was dropped, each kind once, in the order first met (e.g. `<script>`, `onload`, `style: cursor`), for reports and tests. */
   removed: string[];
 }
 
@@ -196,5 +196,5 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   );
   parser.end(text.replaceAll('\u0000', ''));
   if (root !== 'svg' || !out.startsWith('<svg')) return undefined;
-  return { svg: out, removed };
+  return { svg: out, removed: [...new Set(removed)] };
 }

@@ -43,7 +43,7 @@ describe('sanitizeSvg', () => {
       '<svg xmlns="http://www.w3.org/2000/svg"><rect></rect><rect></rect><rect></rect>' +
         '<rect fill="#f00" stroke="rgb(0, 0, 255)" stroke-width="2px" mask="url(#m)" font-family="Open Sans, sans-serif"></rect></svg>',
     );
-    expect(r.removed).toEqual(expect.arrayContaining(['<style>', 'style: fill', 'fill', 'style: background', 'style: stroke', 'style: cursor']));
+    expect(r.removed).toEqual(['<style>', 'style: fill', 'fill', 'style: background', 'style: stroke', 'style: cursor']); // each once
   });
 
   it('refuses a document whose root is not svg', () => {
