@@ -3,7 +3,7 @@
  * attributes hold a URL (on any element), the `url(...)` of a `style` attribute, and the
  * scheme of a URL after the WHATWG URL parser's clean-up. `check` refuses the schemes that
  * run script (`entry-links.ts`); push makes every site URL of these places absolute
- * (`html-urls.ts`, docs/writing.md "Links and images").
+ * (`html-urls.ts`; docs/entry-file.md, "Images and links").
  *
  * @module
  */
