@@ -141,6 +141,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       hostedPageUrl: cfg.hostedPageUrl,
       root: cfg.root,
       theme: cfg.theme,
+      // The preview's own bodies (its site URL is its local address): a warm start next time.
+      cacheDir: cfg.buildCacheDir && join(cfg.buildCacheDir, 'preview'),
       port,
       // A link out of the project that appears while serving refuses the rebuild (nothing
       // is copied through it; the served site stays as it was) and is printed once. It is

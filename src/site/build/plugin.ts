@@ -51,6 +51,11 @@ export interface ChangelogSitePluginOptions {
    */
   siteData?: SiteData;
   /**
+   * Loads the `changelog` data for each (re)build, instead of the plugin (`dev`: the data
+   * updated for what a save changed, preview-data.ts). Ignored with {@link siteData}.
+   */
+  loadData?: () => Promise<SiteData>;
+  /**
    * Whether the pages are scanned for their URLs to put the base path in front of them
    * (base-path.ts), and the stylesheet goes through the bundle plugin's `css` bundle: needed
    * when templates other than the packaged ones are in play (a team's `site/` template, a
@@ -122,6 +127,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     // The configuration's theme when it was loaded for the paths.
     theme: given('theme') ?? projectTheme,
     siteData: given('siteData'),
+    loadData: given('loadData'),
     basePathScan: given('basePathScan') ?? true,
   });
   const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
@@ -141,6 +147,7 @@ interface ResolvedOptions {
   today?: string;
   theme?: string;
   siteData?: SiteData;
+  loadData?: () => Promise<SiteData>;
   basePathScan: boolean;
 }
 
@@ -204,7 +211,8 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     'changelog',
     async () =>
       o.siteData ??
-      // Loaded only without a build's data (plain Eleventy, `dev`).
+      (await o.loadData?.()) ??
+      // Loaded only without a build's or the preview's data (plain Eleventy).
       (await (await import('../data/site-data.js')).loadSiteData(o.contentDir, {
         siteUrl: o.siteUrl,
         today: o.today,

@@ -19,6 +19,10 @@ import { replaceStalePages } from '../build/stale-pages.js';
 import { hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
 import { prepareSiteInput } from '../build/site-stage.js';
 import { checkThemeOverride, listThemes } from '../data/themes.js';
+import { buildFingerprint, openBodyCache } from '../cache/build-cache.js';
+import { openImageStore } from '../render/image-store.js';
+import { EntryImages } from '../render/images.js';
+import { PreviewData, previewBodies } from './preview-data.js';
 
 /**
  * A file of the staged input that Eleventy watches (`addWatchTarget`): written to have it
@@ -38,10 +42,11 @@ const REBUILD_FILE = '.changelog-sync-rebuild';
  * @param rebuildFile {@link REBUILD_FILE} in the staged input (absolute).
  * @returns the watcher, to close with the preview.
  */
-function rebuildOnRemoval(contentDir: string, rebuildFile: string, log: (message: string) => void): FSWatcher {
+function rebuildOnRemoval(contentDir: string, rebuildFile: string, data: PreviewData, log: (message: string) => void): FSWatcher {
   let removals = 0;
   return watch(contentDir, { ignoreInitial: true })
     .on('unlink', (path) => {
+      data.removed(path);
       writeFile(rebuildFile, `${++removals}\n`).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
     })
     .on('error', (err) => log(`removals under ${relative(process.cwd(), contentDir) || '.'} not watched: ${(err as Error).message}`));
@@ -55,6 +60,7 @@ interface ServeConfig {
   setUseGitIgnore(use: boolean): void;
   setServerOptions(options: Record<string, unknown>): void;
   on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
+  on(event: 'eleventy.beforeWatch', fn: (queue: string[]) => unknown): void;
   addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
 }
 
@@ -118,6 +124,23 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     await input.cleanup();
     throw err;
   }
+  // The site data, kept between rebuilds: a save reads that file again and renders the pages
+  // it changes (preview-data.ts). Bodies of an earlier preview come from its build cache.
+  const savedBodies = options.cacheDir ? await openBodyCache(options.cacheDir, await buildFingerprint(input.dir, { siteUrl: options.siteUrl, basePath: '/', theme, backlinkUrl })) : undefined;
+  const imageStore = openImageStore({ outputDir: options.outputDir });
+  const data = new PreviewData(options.contentDir, {
+    bodyCache: previewBodies(savedBodies),
+    siteOptions: async () => ({
+      siteUrl: options.siteUrl.replace(/\/?$/, '/'),
+      themes: await listThemes(input.dir),
+      theme,
+      backlinkUrl,
+      images: new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore }),
+      siteDir: input.dir,
+    }),
+  });
+  /** The pages the last rebuild left as they were (absolute): they are still the site's. */
+  let kept: string[] = [];
   const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
   // Team templates are watched where they are written, and copied into the staged input.
   // The copies run one after another, in the order of the events, once a save has settled:
@@ -151,12 +174,16 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   let indexQueued: Promise<void> | undefined;
   /** The latest build's index, once written (or failed, with a log line). */
   let indexing: Promise<void> = Promise.resolve();
+  /** Rebuilds started (the first build is 1): the log names them, and the index the last it covers. */
+  let builds = 0;
   const indexSite = (): Promise<void> => {
     if (indexQueued) return indexQueued;
     const run = indexChain.then(async () => {
       indexQueued = undefined;
+      const covers = builds;
       try {
         await buildSearchIndex(options.outputDir);
+        log(`search index written (through build ${covers})`);
       } catch (err) {
         log(`search index not built: ${(err as Error).message}`);
       }
@@ -173,7 +200,15 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
     pathPrefix: '/',
     config(eleventyConfig: ServeConfig) {
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
+      const loadData = async () => {
+        const plan = await data.load(JSON.stringify(problems));
+        kept = plan.kept.map((p) => PreviewData.pageFile(options.outputDir, p));
+        log(`build ${builds}: ${plan.rendered} pages rendered, ${plan.kept.length} kept`);
+        return plan.data;
+      };
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme, loadData });
+      // What a save changed: an entry file is read again, anything else reads every file again.
+      eleventyConfig.on('eleventy.beforeWatch', (queue: string[]) => data.changed(queue, new Set([rebuildFile])));
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
       eleventyConfig.addWatchTarget(rebuildFile);
@@ -190,6 +225,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         },
       });
       eleventyConfig.on('eleventy.before', async () => {
+        builds++;
         problems = options.problems ? await options.problems() : [];
         const refused = problems.filter(refusesRebuild);
         // Thrown before Eleventy writes or copies anything. A rebuild's error is Eleventy's to
@@ -205,7 +241,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.on('eleventy.after', async (event) => {
         // A page this build did not write (an entry whose file now breaks) would reload with
         // its last content and no banner: it becomes the not-found page with the banner.
-        const written = new Set((event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])));
+        data.written();
+        // The pages this rebuild left as they were are the site's as much as those it wrote.
+        const written = new Set([...(event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])), ...kept]);
         if (written.size > 0) {
           const replaced = await replaceStalePages(options.outputDir, written, pagesWritten, problems).catch((err: unknown) => {
             log(`stale pages not replaced: ${(err as Error).message}`);
@@ -224,11 +262,15 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   });
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
   let removals: FSWatcher | undefined;
+  const saveBodies = () => savedBodies?.save().catch((err: unknown) => log(`build cache not saved: ${(err as Error).message}`));
+  let saving: Promise<void> | undefined;
   try {
     await writeFile(rebuildFile, '0\n');
     await eleventy.init();
     await eleventy.watch(); // the first build
-    removals = rebuildOnRemoval(options.contentDir, rebuildFile, log);
+    removals = rebuildOnRemoval(options.contentDir, rebuildFile, data, log);
+    // The next preview starts with these bodies rendered (a warm start); written beside the serving.
+    saving = saveBodies();
     // Search works from the first page served.
     await indexing;
   } catch (cause) {
@@ -243,6 +285,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     url,
     async close() {
       await eleventy.stopWatch();
+      await saving;
+      await saveBodies();
       await removals?.close();
       await teamWatcher?.close();
       await input.cleanup();

@@ -1,0 +1,164 @@
+/**
+ * The preview's site data (`dev`): the `changelog` global kept between rebuilds and updated
+ * for what a save changed, and the pages a rebuild renders. A save of an entry file re-reads
+ * that one file and renders that one body (the others come from the body cache); the lists
+ * (index and tag pages, feeds, neighbours) are assembled again from the entries in memory,
+ * which costs milliseconds. The pages to render are those whose page key (page-keys.ts: what
+ * the packaged templates read for that page) is not one of the last rebuild's: the entry's
+ * page, its neighbours', the index and tag pages it appears in. Every other page is left on
+ * disk as the last rebuild wrote it. Anything else that changes (templates, settings, tags,
+ * images, a problem shown in every page's banner) renders every page, as a build does.
+ *
+ * @module
+ */
+import { join, relative, resolve, sep } from 'node:path';
+import { ENTRIES_DIR } from '../../core/content-layout.js';
+import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
+import type { BodyCache } from '../cache/build-cache.js';
+import { planPages, type PagePlan } from '../cache/page-keys.js';
+import type { KeyedPage } from '../cache/page-cache.js';
+import { loadSiteData, type LoadSiteDataOptions } from '../data/site-data.js';
+import type { SiteData } from '../data/site-model.js';
+
+/** Options of {@link PreviewData}. */
+export interface PreviewDataOptions {
+  /** Rendered bodies ({@link previewBodies}): every body rendered is added. */
+  bodyCache: BodyCache;
+  /** The options of `loadSiteData` for one rebuild but the files and bodies (made afresh: the themes and images may have changed). */
+  siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'onRendered' | 'onSkeleton' | 'onBody'>>;
+}
+
+/**
+ * The bodies of a preview: those rendered since it started, else `saved`'s (an earlier
+ * preview's build cache, build-cache.ts). Every body rendered is added to both.
+ */
+export function previewBodies(saved?: BodyCache): BodyCache {
+  const rendered = new Map<string, string>();
+  return {
+    get: (markdown) => rendered.get(markdown) ?? saved?.get(markdown),
+    set(markdown, html) {
+      rendered.set(markdown, html);
+      saved?.set(markdown, html);
+    },
+    get stats() {
+      return saved?.stats ?? { hits: 0, misses: 0 };
+    },
+    get note() {
+      return saved?.note;
+    },
+    save: async () => saved?.save(),
+  };
+}
+
+/** The site data of one rebuild and the pages it renders. */
+export interface PreviewPlan {
+  /** The `changelog` global: {@link SiteData.render} holds only the pages to render. */
+  data: SiteData;
+  /** Pages of the site that this rebuild does not render: the last rebuild's, unchanged (paths relative to the output folder). */
+  kept: KeyedPage[];
+  /** Pages rendered. */
+  rendered: number;
+}
+
+/**
+ * The site data of a running preview. {@link PreviewData.changed} and
+ * {@link PreviewData.removed} say what a rebuild must read again; {@link PreviewData.load}
+ * makes the data of the rebuild; {@link PreviewData.written} records that it was written,
+ * so that the next one renders only what differs from it.
+ */
+export class PreviewData {
+  private readonly files = new Map<string, IndexedFile>();
+  /** Entry files to read again (relative to the content directory), or everything. */
+  private pending: Set<string> | 'all' = 'all';
+  /** Bumped by every change the page keys do not cover: every page renders again. */
+  private generation = 0;
+  /** The page keys of the last rebuild written, and those of the one under way. */
+  private keys = new Set<string>();
+  private planned: KeyedPage[] = [];
+
+  constructor(
+    private readonly contentDir: string,
+    private readonly options: PreviewDataOptions,
+  ) {}
+
+  /**
+   * What a changed file is to the site: an entry file (its path under the content directory,
+   * `entries/x.md`), nothing (another file in `entries/`, such as an editor's temporary
+   * file: no entry), or anything else (`other`).
+   */
+  private kindOf(abs: string): { entry: string } | 'none' | 'other' {
+    const rel = relative(this.contentDir, resolve(abs)).split(sep).join('/');
+    if (!rel.startsWith(`${ENTRIES_DIR}/`)) return 'other';
+    return rel.endsWith('.md') ? { entry: rel } : 'none';
+  }
+
+  /** `abs` changed or was removed: an entry file is read again, another file in the site reads everything again. */
+  private touch(abs: string): void {
+    const kind = this.kindOf(abs);
+    if (kind === 'other') this.all();
+    else if (kind !== 'none' && this.pending !== 'all') this.pending.add(kind.entry);
+  }
+
+  /** Everything is read again and every page rendered by the next rebuild. */
+  private all(): void {
+    this.pending = 'all';
+    this.generation++;
+  }
+
+  /**
+   * Files that changed (Eleventy's watch queue, `eleventy.beforeWatch`: paths absolute or
+   * relative to the working directory). An entry file is read again; another file of
+   * `entries/` is no entry; any other file reads everything again, but for those of
+   * `ignored` (files that only trigger a rebuild).
+   */
+  changed(paths: readonly string[], ignored: ReadonlySet<string> = new Set()): void {
+    for (const path of paths) {
+      if (!ignored.has(resolve(path))) this.touch(path);
+    }
+  }
+
+  /** A file under the content directory was removed: an entry file leaves the site, anything else reads everything again. */
+  removed(abs: string): void {
+    this.touch(abs);
+  }
+
+  /**
+   * The data of the next rebuild: the entry files that changed read again (every file the
+   * first time, and after a change of anything else), bodies not in the cache rendered.
+   *
+   * @param banner what every page shows besides the data (the problem banner's text): when it
+   *   changes, every page renders again.
+   */
+  async load(banner = ''): Promise<PreviewPlan> {
+    const pending = this.pending;
+    this.pending = new Set();
+    if (pending === 'all') {
+      this.files.clear();
+      for (const f of await readEntryFiles(this.contentDir)) this.files.set(f.rel, f);
+    } else {
+      for (const f of await readEntryFiles(this.contentDir, [...pending])) {
+        // Gone by the time it is read: removed (a `git checkout` between the event and the read).
+        if ((f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') this.files.delete(f.rel);
+        else this.files.set(f.rel, f);
+      }
+    }
+    const files = [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const data = await loadSiteData(this.contentDir, { ...(await this.options.siteOptions()), bodyCache: this.options.bodyCache, files });
+    const plan: PagePlan = planPages(data, JSON.stringify([this.generation, banner]), (key) => this.keys.has(key));
+    this.planned = plan.pages;
+    return { data: plan.data, kept: plan.reused, rendered: plan.rendered };
+  }
+
+  /**
+   * The rebuild of the last {@link PreviewData.load} was written: the next renders only the
+   * pages that differ from it. Not called when a rebuild fails, so the next renders its pages.
+   */
+  written(): void {
+    this.keys = new Set(this.planned.map((p) => p.key));
+  }
+
+  /** Absolute path of a kept page in `outputDir`. */
+  static pageFile(outputDir: string, page: KeyedPage): string {
+    return resolve(join(outputDir, page.path));
+  }
+}
