@@ -45,9 +45,9 @@ function timed(args, options) {
   });
 }
 
-/** The page at `url` once `shows(html)` holds, asked for every 20 ms (gives up after 10 minutes). */
+/** The page at `url` once `shows(html)` holds, asked for every 20 ms (gives up after 5 minutes). */
 async function waitFor(url, shows) {
-  const deadline = Date.now() + 600_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     const html = await fetch(url)
       .then((r) => (r.ok ? r.text() : ''))
@@ -70,7 +70,8 @@ async function save(file, text) {
  */
 async function devSession(dir, files, env, port, round, startOnly) {
   const started = process.hrtime.bigint();
-  const child = spawn(NODE, [CLI, 'dev', '--port', String(port)], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // --verbose: Eleventy's log and the pages each rebuild rendered, shown when a wait fails.
+  const child = spawn(NODE, [CLI, 'dev', '--port', String(port), '--verbose'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -113,6 +114,8 @@ async function devSession(dir, files, env, port, round, startOnly) {
       added.push(seconds(from));
     }
     return { start, edits, added };
+  } catch (err) {
+    throw new Error(`${err.message}; dev printed:\n${output.slice(-6000)}`, { cause: err });
   } finally {
     child.kill('SIGINT');
     await exited;

@@ -12,9 +12,18 @@ import { join, relative } from 'node:path';
 import { watch } from 'chokidar';
 import { ValidationError } from '../../core/errors.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from '../../entry/entry-problems.js';
-import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
+import { readEntryFiles, type IndexedFile, type ParseMemo } from '../../entry/entry-files.js';
+import type { ParsedEntry } from '../../entry/entry-file.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import type { PageProblem, ProblemKind } from '../render/problem-banner.js';
+
+/**
+ * The entry files parsed while `dev` runs, by their bytes' hash: each save reads every entry
+ * file to check it against the others (and the preview reads them for the site data), but
+ * parses only the files that changed. It keeps every version parsed, for the life of the process.
+ */
+const parsedFiles = new Map<string, ParsedEntry>();
+export const parsedEntries: ParseMemo = { get: (hash) => parsedFiles.get(hash), set: (hash, parsed) => void parsedFiles.set(hash, parsed) };
 
 /** The banner's kind of a problem of `f` (see {@link ProblemKind}). */
 function kindOf(f: IndexedFile, p: EntryProblem): ProblemKind {
@@ -33,10 +42,26 @@ function vanished(f: IndexedFile): boolean {
  * while they are read is left out (its removal rebuilds the preview again).
  */
 export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
-  const files = (await readEntryFiles(contentDir)).filter((f) => !vanished(f));
+  const files = (await readEntryFiles(contentDir, undefined, true, parsedEntries)).filter((f) => !vanished(f));
   const tags = tagContext(files, readServiceTagNames(contentDir));
-  return files.flatMap((f) => entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity })));
+  // A file's problems follow from its bytes and the tag context: checked again only when
+  // either changed (every file when the tags in use did).
+  const context = JSON.stringify([tags.service, [...tags.uses], [...tags.written]]);
+  if (context !== checked.context) checked = { context, problems: new Map() };
+  const memo = checked.problems;
+  return files.flatMap((f) => {
+    const key = `${f.rel}\0${f.hash}`;
+    let problems = memo.get(key);
+    if (!problems) {
+      problems = entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity }));
+      memo.set(key, problems);
+    }
+    return problems;
+  });
 }
+
+/** The problems {@link pageProblems} found, by file and bytes, for one tag context. */
+let checked: { context: string; problems: Map<string, PageProblem[]> } = { context: '', problems: new Map() };
 
 /**
  * The problems of one saved entry file (`rel` under the content directory), as `check`
@@ -45,9 +70,9 @@ export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
  * no longer exists.
  */
 export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[] | undefined> {
-  const all = await readEntryFiles(contentDir);
+  const all = await readEntryFiles(contentDir, undefined, true, parsedEntries);
   const known = all.find((f) => f.rel === rel);
-  const file = known ?? (await readEntryFiles(contentDir, [rel]))[0]!;
+  const file = known ?? (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
   if (vanished(file)) return undefined;
   return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
 }

@@ -19,6 +19,7 @@ import { planPages, type PagePlan } from '../cache/page-keys.js';
 import type { KeyedPage } from '../cache/page-cache.js';
 import { loadSiteData, type LoadSiteDataOptions } from '../data/site-data.js';
 import type { SiteData } from '../data/site-model.js';
+import { parsedEntries } from './entry-watch.js';
 
 /** Options of {@link PreviewData}. */
 export interface PreviewDataOptions {
@@ -134,9 +135,9 @@ export class PreviewData {
     this.pending = new Set();
     if (pending === 'all') {
       this.files.clear();
-      for (const f of await readEntryFiles(this.contentDir)) this.files.set(f.rel, f);
+      for (const f of await readEntryFiles(this.contentDir, undefined, true, parsedEntries)) this.files.set(f.rel, f);
     } else {
-      for (const f of await readEntryFiles(this.contentDir, [...pending])) {
+      for (const f of await readEntryFiles(this.contentDir, [...pending], true, parsedEntries)) {
         // Gone by the time it is read: removed (a `git checkout` between the event and the read).
         if ((f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') this.files.delete(f.rel);
         else this.files.set(f.rel, f);
