@@ -199,7 +199,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     return stylesheet.url;
   });
 
-  // Without the data of a build (plain Eleventy, `dev`), the entries' images are encoded into
+  // Without the data of a build (plain Eleventy; `dev` makes its own, serve.ts), the entries' images are encoded into
   // Eleventy's output, once per process: a rebuild encodes only new images (image-store.ts).
   let imageStore: ImageStore | undefined;
   const entryImages = () => {

@@ -100,7 +100,8 @@ export async function freePortFrom(start: number): Promise<number> {
 
 /**
  * Builds the site, serves it with live reload, and rebuilds when the templates or the
- * content directory change. The input is a build's: the packaged templates with a team's
+ * content directory change: a save of an entry file renders only the pages it changes
+ * (preview-data.ts), the others stay as the last build wrote them. The input is a build's: the packaged templates with a team's
  * `site/` laid over them (edits to the team's files are copied in as they are saved), and
  * the Pagefind index is rebuilt after each build so search works in the preview.
  * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
