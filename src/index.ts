@@ -25,6 +25,7 @@
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
+import { configuredMedia } from './sync/pull/media-mirror.js';
 import { push as mirrorPush } from './sync/push/push.js';
 import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
@@ -156,7 +157,7 @@ async function withService<T>(options: ProjectOptions, work: (config: Config, se
  */
 export async function pull(options: PullOptions = {}): Promise<PullResult> {
   return withService(options, (config, { client }) =>
-    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun }),
+    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun, media: configuredMedia(config) }),
   );
 }
 
