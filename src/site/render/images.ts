@@ -191,7 +191,7 @@ export class EntryImages {
     // Before any decoder: a few bytes can declare gigapixels (image-bounds.ts). An SVG is copied, not decoded.
     const outOfBounds = ext === '.svg' ? undefined : imageBoundsRefusal(local.bytes, this.#bounds);
     if (outOfBounds && !outOfBounds.startsWith('no width')) {
-      this.#warn(local.file, `too large to decode (${outOfBounds}), in ${entryFile}: shown as it is, not encoded (make it smaller, or raise maxImageSide or maxImageMegapixels in changelog.config.json)`);
+      this.#warn(local.file, `too large to decode, ${outOfBounds}: shown in ${entryFile} as it is, not encoded (fix: make it smaller, or raise maxImageSide or maxImageMegapixels in changelog.config.json)`);
       return original;
     }
     if (this.#store && !own && ENCODED.has(ext)) {
