@@ -77,7 +77,7 @@ let waiting: Array<() => void> = [];
 let emuUrl = '';
 let mediaUrl = '';
 let dir = '';
-let cleanup: () => Promise<void> = async () => undefined;
+let cleanup: () => Promise<void> = () => Promise.resolve();
 
 /** The next line of the host process that has `key`. */
 async function next(key: string, from = 0): Promise<Record<string, unknown>> {
