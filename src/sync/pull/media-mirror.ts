@@ -31,7 +31,7 @@ import type { RemoteEntry } from '../../service/schemas.js';
 import { sha256 } from '../../core/hash.js';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { MediaFetcher, type MediaFetcherOptions } from './media-fetch.js';
-import type { Config } from '../../core/config.js';
+import { DEFAULT_IMAGE_DEADLINE_SECONDS, type Config } from '../../core/config.js';
 import { allowsLoopback } from '../../service/guarded-fetch.js';
 import type { MediaRecord } from './media-record.js';
 import { imageSources, isMirrorable, MEDIA_DIR, mediaReference } from '../../convert/media-refs.js';
@@ -44,12 +44,12 @@ export interface MediaOptions extends MediaFetcherOptions {
   concurrency?: number;
   /** The clock, ms since the epoch (tests). Default `Date.now`. */
   now?: () => number;
-  /** Time for all the downloads of a pull, in ms. Default 180,000 (`imageDeadlineSeconds`). */
+  /** Time for all the downloads of a pull, in ms. Default 180,000 (`imageDeadlineSeconds` of the configuration). */
   deadlineMs?: number;
 }
 
 /** Default of {@link MediaOptions.deadlineMs}. */
-const DEFAULT_DEADLINE_MS = 180_000;
+const DEFAULT_DEADLINE_MS = DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
 
 /**
  * The image options of a pull from the configuration: the bounds, the deadline, and
