@@ -25,6 +25,9 @@
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
+import { configuredMedia } from './sync/pull/media-mirror.js';
+import { probeImage } from './sync/push/image-probe.js';
+import { allowsLoopback } from './service/guarded-fetch.js';
 import { push as mirrorPush } from './sync/push/push.js';
 import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
@@ -156,7 +159,7 @@ async function withService<T>(options: ProjectOptions, work: (config: Config, se
  */
 export async function pull(options: PullOptions = {}): Promise<PullResult> {
   return withService(options, (config, { client }) =>
-    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun }),
+    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun, media: configuredMedia(config) }),
   );
 }
 
@@ -175,7 +178,16 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  */
 export async function push(options: PushOptions = {}): Promise<PushResult> {
   return withService(options, (config, { client }) =>
-    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency, lease: { ttlMs: config.leaseTtlMs } }),
+    mirrorPush({
+      client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun: options.dryRun,
+      concurrency: config.concurrency,
+      lease: { ttlMs: config.leaseTtlMs },
+      // Loopback only for a service on loopback (the emulator), as the commands allow it.
+      probeImage: (url) => probeImage(url, { allowLoopback: allowsLoopback(config.baseUrl) }),
+    }),
   );
 }
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
+import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 
 /**
  * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
@@ -22,6 +23,9 @@ export const DEFAULT_MAX_RESPONSE_MB = 256;
 
 /** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
 export const DEFAULT_MAX_IMAGE_MB = 5;
+
+/** Default of {@link Config.imageDeadlineSeconds}: 3 minutes, well inside a scheduled job's 30. */
+export const DEFAULT_IMAGE_DEADLINE_SECONDS = 180;
 
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
@@ -60,6 +64,22 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`size in MB over which a new entry's local image (content/images/) is a warning of check and push (default ${DEFAULT_MAX_IMAGE_MB})`),
+    maxImageSide: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`largest width or height, in pixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_SIDE})`),
+    maxImageMegapixels: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`largest width x height, in megapixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_MEGAPIXELS})`),
+    imageDeadlineSeconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -111,6 +131,10 @@ export interface Config {
   maxResponseMb: number;
   /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
   maxImageMb: number;
+  /** The largest image pull stores and build encodes, from its header (src/core/image-bounds.ts). Default 16,384 a side, 40 megapixels. */
+  imageBounds: ImageBounds;
+  /** Time for all of a pull's image downloads, in seconds (src/sync/pull/media-mirror.ts). Default {@link DEFAULT_IMAGE_DEADLINE_SECONDS}. */
+  imageDeadlineSeconds: number;
   /** The project root all relative paths were resolved against. */
   root: string;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
@@ -252,6 +276,8 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     leaseTtlMs,
     maxResponseMb,
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
+    imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
+    imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),

@@ -11,7 +11,8 @@ import { stripPath } from '../../entry/entry-problems.js';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { fileError, isErrnoError } from '../../core/file-error.js';
-import { localImageProbe } from '../../sync/push/image-probe.js';
+import { localImageProbe, probeImage } from '../../sync/push/image-probe.js';
+import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { push } from '../../sync/push/push.js';
 import type { PushOptions, PushResult } from '../../sync/push/push-run.js';
 import { stoppedPushResult } from '../../sync/push/push-stopped.js';
@@ -121,6 +122,8 @@ export async function pushWithProgress(client: ChangelogClient, config: Config, 
  * counted on `bar` (the push step of `push` and `sync`).
  */
 export function configuredPush(config: Config, reporter: Reporter, bar: Counter): Omit<PushOptions, 'client' | 'dryRun'> {
+  // Loopback only for a service on loopback (the emulator), never by content (guarded-fetch.ts).
+  const probing = { allowLoopback: allowsLoopback(config.baseUrl) };
   return {
     contentDir: config.contentDir,
     stateDir: config.stateDir,
@@ -131,7 +134,7 @@ export function configuredPush(config: Config, reporter: Reporter, bar: Counter)
     siteUrl: config.siteUrlConfigured || config.localImages ? config.siteUrl : undefined,
     siteDir: config.siteDir,
     maxImageMb: config.maxImageMb,
-    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir]) : undefined,
+    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir], probing) : (url) => probeImage(url, probing),
   };
 }
 
