@@ -2,7 +2,8 @@
 // host that accepts and never answers (a held server on loopback), beside an entry without
 // images and two images the service's image host serves: the real CLI's pull ends at the
 // deadline (set to 2 s here; each download's own limit is 30 s, so without it the pull takes
-// 90 s), every entry file is written, the media record keeps what finished, the rest is
+// 90 s), every entry file is written, the media record keeps what finished (which of the
+// service's images that is depends on the load; the held ones never finish), the rest is
 // reported and fetched by the next pull once the host answers. And the record is saved as
 // downloads finish: a pull killed while the held downloads are pending (a deadline of ten
 // minutes) has recorded the images that came.
@@ -87,15 +88,18 @@ describe('the deadline of a pull\'s images', () => {
     // Every entry file, the one without images too.
     expect((await readdir(join(dir, 'content/entries'))).sort()).toEqual(['2026-01-01-plain.md', '2026-01-02-many.md']);
     const many = await readFile(join(dir, 'content/entries/2026-01-02-many.md'), 'utf8');
-    // The images that came are copies; the held ones keep their URLs and are reported, none recorded.
-    expect(many.match(/\]\(\/media\/[0-9a-f]{64}\.(png|gif)\)/g)).toHaveLength(2);
+    // The images that came are copies and recorded; the rest keep their URLs and are reported.
+    // Which of the service's two images came within 2 s depends on the machine's load, so the
+    // figures follow from the record; the held ones never come, whatever the load.
     const media = await record(dir);
-    expect(Object.keys(media).sort()).toEqual([`${emu.mediaUrl}/a.png`, `${emu.mediaUrl}/b.gif`]);
+    const came = Object.keys(media).sort();
+    for (const url of came) expect([`${emu.mediaUrl}/a.png`, `${emu.mediaUrl}/b.gif`]).toContain(url);
+    expect(many.match(/\]\(\/media\/[0-9a-f]{64}\.(png|gif)\)/g) ?? []).toHaveLength(came.length);
     for (const url of heldUrls()) {
       expect(many).toContain(`](${url})`);
       expect(out).toContain(`! image not downloaded yet: ${url} in entries/2026-01-02-many.md ("Many"): not fetched within the 2 s for a pull's images (imageDeadlineSeconds); the entry keeps the remote URL (the next pull tries again)`);
     }
-    expect(out).toContain(`images: 2 downloaded, 2 new in content/media/, 0 not downloaded, ${HELD} left for the next pull`);
+    expect(out).toContain(`images: ${came.length} downloaded, ${came.length} new in content/media/, 0 not downloaded, ${HELD + 2 - came.length} left for the next pull`);
     expect(asked.length).toBeGreaterThan(0);
 
     // The host answers again: the next pull fetches the rest and names the copies.
