@@ -42,7 +42,7 @@ export const STATE_FILE = 'state.json';
 export const BUDGET_FILE = 'budget.json';
 
 /** One step of the state format: from format `to - 1` to format `to`. */
-export interface StateMigration {
+interface StateMigration {
   /** The format it produces. */
   to: number;
   /** What changes, for the docs and the report of a migration. */
