@@ -34,6 +34,7 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
 import { commandLine } from '../../core/project-command.js';
+import { assertInsideProject } from '../../core/project-path.js';
 import { toolVersion } from '../../core/tool-version.js';
 
 /** The sync state, in the state directory: the format's record. */
@@ -163,8 +164,11 @@ export interface StateFormatChange {
 export interface OpenStateFormatOptions {
   /** Migrate an older state (false: a dry run, which writes nothing). */
   migrate: boolean;
-  /** The project root, for the command a message names (`npx changelog-sync sync`). */
-  root?: string;
+  /**
+   * The project root: a migration writes nothing through a symbolic link out of it
+   * (`core/project-path.ts`), and a message names the command as the project runs it.
+   */
+  root: string;
 }
 
 /**
@@ -175,7 +179,8 @@ export interface OpenStateFormatOptions {
  *   format or there is none yet.
  * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format (nothing written), or for
  *   an older one a dry run cannot read unmigrated; `E_FILE` naming a file a migration cannot
- *   read or write.
+ *   read or write; `E_OUTSIDE_PROJECT` when a migration would write through a symbolic link
+ *   out of the project.
  */
 export async function openStateFormat(stateDir: string, options: OpenStateFormatOptions): Promise<StateFormatChange | undefined> {
   const recorded = await recordedFormat(stateDir);
@@ -187,9 +192,11 @@ export async function openStateFormat(stateDir: string, options: OpenStateFormat
     throw new ChangelogSyncError('E_STATE_FORMAT', `${path} is state format ${format}; this changelog-sync (${toolVersion()}) reads it only once migrated to format ${STATE_FORMAT}, and a dry run writes nothing`, {
       file: path,
       field: 'version',
-      hint: `run \`${commandLine(options.root ?? process.cwd(), 'sync')}\` once (it migrates the state), then the dry run`,
+      hint: `run \`${commandLine(options.root, 'sync')}\` once (it migrates the state), then the dry run`,
     });
   }
+  // Nothing is written through a symbolic link out of the project (the commands check the rest later).
+  await assertInsideProject({ root: options.root, stateDir });
   const pending = MIGRATIONS.slice(format - 1);
   const names = [...new Set(pending.flatMap((m) => m.files))].filter((n) => n !== STATE_FILE);
   const files = new Map<string, unknown>();
