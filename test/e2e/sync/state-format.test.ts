@@ -65,7 +65,6 @@ describe('a state of format 1 (0.1.x), met by this version', () => {
 
   it('sync migrates it in place: state.json and budget.json rewritten, nothing sent, no other file changed; a second sync changes nothing', async () => {
     const before = await readJson(join(dir, '.changelog/state.json'));
-    const ledgerBefore = (await readJson(join(dir, '.changelog/budget.json'))).ledger as Array<[number, number]>;
     const r = await runCli(['sync', '--skip-build'], { cwd: dir, env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Migrated the state from format 1 to 2: .changelog/budget.json, .changelog/state.json');
@@ -74,9 +73,8 @@ describe('a state of format 1 (0.1.x), met by this version', () => {
     const after = await readJson(join(dir, '.changelog/state.json'));
     expect(after).toEqual({ ...before, version: 2, tool: TOOL });
     expect(Object.keys(after).slice(0, 2)).toEqual(['version', 'tool']);
-    const budget = await readJson(join(dir, '.changelog/budget.json'));
-    expect(budget.version).toBe(2);
-    expect(budget.ledger).toEqual(expect.arrayContaining(ledgerBefore));
+    // The ledger's migration keeps its counts (test/sync/store/state-format.test.ts); the run then books its own requests.
+    expect((await readJson(join(dir, '.changelog/budget.json'))).version).toBe(2);
 
     git(dir, 'commit', '-qam', 'migrated');
     const again = await runCli(['sync', '--skip-build'], { cwd: dir, env: env() });

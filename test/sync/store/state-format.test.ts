@@ -34,7 +34,8 @@ describe('the state format', () => {
     expect(change).toEqual({ from: format, to: STATE_FORMAT, written: [join(dir, 'budget.json'), join(dir, 'state.json')] });
     const state = await loadState(dir);
     expect(state).toEqual({ version: STATE_FORMAT, tool: toolVersion(), workspace: before.workspace, entries: before.entries });
-    expect((JSON.parse(await readFile(join(dir, 'budget.json'), 'utf8')) as { version: number }).version).toBe(STATE_FORMAT);
+    const ledgerBefore = (JSON.parse(await readFile(join(FIXTURES, `format-${format}/project/.changelog/budget.json`), 'utf8')) as { ledger: unknown }).ledger;
+    expect(JSON.parse(await readFile(join(dir, 'budget.json'), 'utf8'))).toEqual({ version: STATE_FORMAT, ledger: ledgerBefore });
 
     // Migrated: opened again, nothing is written.
     const mtimes = await Promise.all(['state.json', 'budget.json'].map(async (f) => (await stat(join(dir, f))).mtimeMs));
