@@ -32,6 +32,7 @@ import { push as mirrorPush } from './sync/push/push.js';
 import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
 import { openServiceSession, type ServiceSession } from './sync/service-session.js';
+import { openStateFormat } from './sync/store/state-format.js';
 import { assertInsideProject } from './core/project-path.js';
 import type { BuildResult } from './site/build/build.js';
 import { buildProject } from './site/build/build-project.js';
@@ -133,11 +134,12 @@ function warningsTo(options: ProjectOptions, config: Config): (message: string) 
 }
 
 /** Runs `work` with a client for the configured service, saving the request ledger at the end. */
-async function withService<T>(options: ProjectOptions, work: (config: Config, session: ServiceSession) => Promise<T>): Promise<T> {
+async function withService<T>(options: ProjectOptions & { dryRun?: boolean }, work: (config: Config, session: ServiceSession) => Promise<T>): Promise<T> {
   const config = resolveConfig(options);
   // Nothing is read or written through a symbolic link out of the project.
   await assertInsideProject(config);
-  const session = await openServiceSession(config, { onWarning: warningsTo(options, config) });
+  // An older state format is migrated first (not by a dry run); a newer one refused (E_STATE_FORMAT).
+  const session = await openServiceSession(config, { onWarning: warningsTo(options, config) }, { dryRun: options.dryRun });
   try {
     return await work(config, session);
   } finally {
@@ -152,8 +154,9 @@ async function withService<T>(options: ProjectOptions, work: (config: Config, se
  *
  * @returns what was written, updated, renamed, adopted; conflicts (local file kept, remote
  *   copy under the state directory's `conflicts/`), local edits, entries gone remotely.
- * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_WORKSPACE_MISMATCH`
- *   when the content directory mirrors another workspace; `E_LOCKED` when another process
+ * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_STATE_FORMAT` when
+ *   the state directory is of a newer state format (nothing written; an older one is
+ *   migrated first); `E_WORKSPACE_MISMATCH` when the content directory mirrors another workspace; `E_LOCKED` when another process
  *   holds the content directory; `E_PRUNE_REFUSED`; `E_OUTSIDE_PROJECT`; any HTTP error of
  *   the client (`E_AUTH`, `E_NETWORK`, `E_RATE_LIMITED`, ...) before anything is written.
  */
@@ -200,7 +203,7 @@ export async function push(options: PushOptions = {}): Promise<PushResult> {
  */
 export async function status(options: ProjectOptions = {}): Promise<StatusResult> {
   // The sync job's dry run: one workspace read and one listing serve both plans.
-  return withService(options, (config, { client }) =>
+  return withService({ ...options, dryRun: true }, (config, { client }) =>
     syncWorkspace({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } }),
   );
 }
@@ -215,10 +218,12 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
  *   files that could not be read (missing from the site).
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate` or
  *   an unknown configured theme; `E_OUTSIDE_PROJECT` for a symbolic link out of the
- *   project; `E_BUILD` when Eleventy fails.
+ *   project; `E_BUILD` when Eleventy fails; `E_STATE_FORMAT` when the state directory is of a
+ *   newer state format (nothing written; an older one is migrated first).
  */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
+  await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   const result = await buildProject(config, { allowPrivate: options.allowPrivate, noCache: options.noCache });
   const warn = warningsTo(options, config);
   for (const w of result.warnings) warn(w);

@@ -37,6 +37,12 @@ export type ErrorCode =
   | 'E_LOCKED'
   /** A local file cannot be read or parsed. */
   | 'E_FILE'
+  /**
+   * The state directory (`.changelog/`) was written by a newer changelog-sync, in a state
+   * format this version does not know (or, for a dry run, in an older one it cannot read
+   * unmigrated): refused before anything is written (`sync/store/state-format.ts`).
+   */
+  | 'E_STATE_FORMAT'
   /** The Eleventy build failed. */
   | 'E_BUILD'
   /** A git command failed (`commit-back`: a push that stayed rejected, a rebase that cannot apply). */

@@ -17,7 +17,7 @@ import { formatPush, irrevocable, pushExitCode, pushWithProgress, reportRejected
 export async function pushCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
   // Nothing is pushed from, or written into, a file outside the project.
   await assertInsideProject(config);
-  const ctx = await openContext(config, reporter);
+  const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
     // Only when something will be sent: a dry run creates nothing.

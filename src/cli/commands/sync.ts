@@ -55,8 +55,8 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
 }
 
 async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
+  const ctx = await openContext(config, reporter, { dryRun });
   try {
     reporter.info(`Pulling from ${config.baseUrl} ...`);
     const pullBar = reporter.counter('pull');

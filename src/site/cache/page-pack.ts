@@ -20,6 +20,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmS
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { otherFormatNote } from './cache-file.js';
 import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** The format of `pages.pack`; another one is ignored. */
@@ -78,7 +79,7 @@ export async function readPackIndex(file: string, fingerprint: string): Promise<
     } catch (err) {
       throw unusable(`it is corrupt (${(err as Error).message})`);
     }
-    if (header.format !== FORMAT) throw unusable('it was written by another version of changelog-sync');
+    if (header.format !== FORMAT) throw unusable(otherFormatNote(header.format, FORMAT));
     if (header.fingerprint !== fingerprint) throw unusable('it was made by another version of changelog-sync, other templates or other site options');
     const indexStart = firstLine + 1;
     const dataStart = indexStart + Number(header.indexLength);
