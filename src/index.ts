@@ -85,6 +85,13 @@ export interface PullOptions extends ProjectOptions {
 export interface PushOptions extends ProjectOptions {
   /** Plan only: send nothing, write nothing. */
   dryRun?: boolean;
+  /**
+   * Take no push lease on the git remote (`--no-lease`): at most once per directory only.
+   * Without it, an `origin` that cannot be read fails the push with `E_LEASE`. Default false.
+   */
+  noLease?: boolean;
+  /** Aborted: no POST starts after it, those in flight settle, the rest is pending, the lease is released. */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link build}. */
@@ -170,12 +177,21 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  *   deferred to the next run (the day's request budget), and the rejected files with their
  *   problems (not sent).
  * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_LOCKED`;
+ *   `E_LEASE` when `origin` cannot be read (see {@link PushOptions.noLease});
  *   `E_WORKSPACE_MISMATCH`; `E_OUTSIDE_PROJECT`; an HTTP error of the client when nothing
  *   could be settled.
  */
 export async function push(options: PushOptions = {}): Promise<PushResult> {
   return withService(options, (config, { client }) =>
-    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency, lease: { ttlMs: config.leaseTtlMs } }),
+    mirrorPush({
+      client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun: options.dryRun,
+      concurrency: config.concurrency,
+      lease: options.noLease ? false : { ttlMs: config.leaseTtlMs },
+      signal: options.signal,
+    }),
   );
 }
 
