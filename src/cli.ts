@@ -59,7 +59,7 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
     } catch (err) {
       process.exitCode = handleError(err, reporter, globals().debug);
     }
-    // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, it ends by that signal.
+    // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, its status tells the signal.
     endIfStopped();
   };
 }

@@ -2,10 +2,10 @@
  * SIGTERM (a cancelled job, `kill`) and SIGINT (Ctrl-C) while `push` or `sync` sends
  * (docs/sync.md#the-push-lease): the engine is told to stop through an `AbortSignal`; no
  * POST starts after it, those in flight settle (journal, write-back), the push lease and the
- * lock are released, the report is printed, and then the process ends by the same signal, as
- * a shell expects of a program it interrupted (exit status 128 + the signal's number: 143,
- * 130). A second one of the same signal ends the process at once (the journal, flushed before
- * every POST, lets the next run settle what was in flight then).
+ * lock are released, the report is printed, and the process exits with the status a shell
+ * gives a program that signal ended, 128 + its number (143 for SIGTERM, 130 for SIGINT). A
+ * second one of the same signal ends the process at once (the journal, flushed before every
+ * POST, lets the next run settle what was in flight then).
  *
  * @module
  */
@@ -47,11 +47,9 @@ export function listenForStop(reporter: Reporter, settling: string): StopListene
 }
 
 /**
- * Once the command is done and has printed its report: when it was told to stop, ends the
- * process by that signal (exit status 128 + its number where the signal is ignored).
+ * Once the command is done and has printed its report: when it was told to stop, its exit
+ * status is 128 + the signal's number, whatever the command's own.
  */
 export function endIfStopped(): void {
-  if (!received) return;
-  process.exitCode = 128 + constants.signals[received];
-  process.kill(process.pid, received);
+  if (received) process.exitCode = 128 + constants.signals[received];
 }
