@@ -45,7 +45,7 @@ export interface LeaseRemote {
 }
 
 /** The remote cannot be read or written (offline, no access, refused): the lease cannot be held. */
-export class LeaseRemoteError extends Error {}
+class LeaseRemoteError extends Error {}
 
 interface GitRun {
   code: number | null;

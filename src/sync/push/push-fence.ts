@@ -44,7 +44,7 @@ export async function takeLeaseFor(options: PushOptions, result: PushResult): Pr
 }
 
 /** Why a run told to stop (SIGTERM, SIGINT: the reason its signal was aborted with) sends nothing more. */
-export function stoppedText(signal: AbortSignal): string {
+function stoppedText(signal: AbortSignal): string {
   return `the run was told to stop (${typeof signal.reason === 'string' ? signal.reason : 'aborted'})`;
 }
 

@@ -187,7 +187,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
  * recorded; {@link MAX_LEASE_TTL_MS} when the record names none (an unknown holder).
  * @throws {ChangelogSyncError} `E_LEASE` for a recorded lifetime beyond the cap.
  */
-export function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
+function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
   const ttl = held?.ttlMs;
   if (typeof ttl !== 'number' || !(ttl > 0)) return MAX_LEASE_TTL_MS;
   if (ttl <= MAX_LEASE_TTL_MS) return ttl;
