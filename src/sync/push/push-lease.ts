@@ -207,6 +207,7 @@ function holdLease(remote: LeaseRemote, oid: string, record: (takenAt: string) =
   // this lease (an older one only when the read began before a renewal landed).
   const mine = new Set([oid]);
   const renew = (): Promise<void> => {
+    if (lost) return Promise.resolve(); // the ref is another's: writing it would only fail
     renewing ??= (async () => {
       const start = Date.now();
       try {
