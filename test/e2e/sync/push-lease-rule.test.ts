@@ -14,7 +14,7 @@
 //    (127.0.0.1:1, "connection refused": a git host that is down; chosen over a host name that
 //    does not resolve, whose failure depends on the machine's resolver). Before, B noted "at
 //    most once per directory only" and sent. Now B exits 1 naming the remote and the fix,
-//    having sent nothing.
+//    having sent nothing; then `push --no-lease` goes on, warned, and adopts what A created.
 // 3. SIGTERM and SIGINT while A's POST is in flight: A sends no other POST, its POST settles
 //    (journal cleared, identifier written), it releases the lease and exits 143 or 130; B,
 //    started then with a lifetime of 600 s, takes the lease at once (no wait, no takeover).
@@ -178,6 +178,14 @@ describe('the push lease across clones, with real processes', () => {
     expect(ra.code, ra.stdout + ra.stderr).toBe(0);
     await expectOneEntryPerFile(s, [s.a]);
     expect(s.held.log.filter((r) => r.method === 'POST')).toHaveLength(FILES);
+
+    // The writer who knows no other clone pushes now: --no-lease, warned; A's entries adopted.
+    const again = await s.b.run(['push', '--no-lease'], { CHANGELOG_BASE_URL: s.open.url, CHANGELOG_TIMEOUT_MS: '2000' });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stderr).toContain('--no-lease: no push lease is taken on the git remote, so the guarantee is at most once per directory only');
+    expect(again.stdout).toContain('adopted');
+    expect(s.open.log.filter((r) => r.method === 'POST')).toEqual([]);
+    await expectOneEntryPerFile(s, [s.a, s.b]);
   }, 120_000);
 
   it.each(['SIGTERM', 'SIGINT'] as const)('%s while a POST is in flight: it settles, nothing more is sent, the lease is released; another clone takes it at once', async (signal) => {
