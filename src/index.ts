@@ -89,6 +89,13 @@ export interface PullOptions extends ProjectOptions {
 export interface PushOptions extends ProjectOptions {
   /** Plan only: send nothing, write nothing. */
   dryRun?: boolean;
+  /**
+   * Take no push lease on the git remote (`--no-lease`): at most once per directory only.
+   * Without it, an `origin` that cannot be read fails the push with `E_LEASE`. Default false.
+   */
+  noLease?: boolean;
+  /** Aborted: no POST starts after it, those in flight settle, the rest is pending, the lease is released. */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link build}. */
@@ -176,6 +183,7 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  *   deferred to the next run (the day's request budget), and the rejected files with their
  *   problems (not sent).
  * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_LOCKED`;
+ *   `E_LEASE` when `origin` cannot be read (see {@link PushOptions.noLease});
  *   `E_WORKSPACE_MISMATCH`; `E_OUTSIDE_PROJECT`; an HTTP error of the client when nothing
  *   could be settled.
  */
@@ -187,7 +195,8 @@ export async function push(options: PushOptions = {}): Promise<PushResult> {
       stateDir: config.stateDir,
       dryRun: options.dryRun,
       concurrency: config.concurrency,
-      lease: { ttlMs: config.leaseTtlMs },
+      lease: options.noLease ? false : { ttlMs: config.leaseTtlMs },
+      signal: options.signal,
       // Loopback only for a service on loopback (the emulator), as the commands allow it.
       probeImage: (url) => probeImage(url, { allowLoopback: allowsLoopback(config.baseUrl) }),
     }),

@@ -27,6 +27,13 @@ export const DEFAULT_MAX_IMAGE_MB = 5;
 /** Default of {@link Config.imageDeadlineSeconds}: 3 minutes, well inside a scheduled job's 30. */
 export const DEFAULT_IMAGE_DEADLINE_SECONDS = 180;
 
+/**
+ * Longest time to live of the push lease, ms (30 minutes; docs/sync.md#the-push-lease): a clone
+ * waits the lifetime the holder recorded before taking its lease over, and refuses a record
+ * beyond this, so that no lease blocks the others for longer.
+ */
+export const MAX_LEASE_TTL_MS = 30 * 60_000;
+
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
 
@@ -256,6 +263,9 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   const leaseTtlMs = millis('leaseTtlMs', 60_000);
+  if (leaseTtlMs > MAX_LEASE_TTL_MS) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
+  }
   const maxResponseRaw = pick('maxResponseMb');
   const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
   if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {

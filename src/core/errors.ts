@@ -35,6 +35,14 @@ export type ErrorCode =
   | 'E_WORKSPACE_MISMATCH'
   /** Another process holds the content directory's lock. */
   | 'E_LOCKED'
+  /**
+   * The push lease cannot be kept as its rule requires (docs/sync.md#the-push-lease): the git
+   * remote it lives on exists but cannot be read or written, or the lease there records a
+   * lifetime beyond the cap. Nothing was sent.
+   */
+  | 'E_LEASE'
+  /** The run was told to stop (SIGTERM, SIGINT): what was in flight settled, nothing more was sent. */
+  | 'E_INTERRUPTED'
   /** A local file cannot be read or parsed. */
   | 'E_FILE'
   /**

@@ -112,10 +112,14 @@ export function pushExitCode(r: PushResult): ExitCode {
  * Pushes the configured content directory with a progress bar (the push step of `push`).
  * @throws {ChangelogSyncError} see {@link push}.
  */
-export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<PushResult> {
+export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean; signal?: AbortSignal | undefined } = {}): Promise<PushResult> {
   const bar = reporter.counter('push');
-  return push({ client, ...configuredPush(config, reporter, bar), dryRun: options.dryRun }).finally(() => bar.stop());
+  return push({ client, ...configuredPush(config, reporter, bar), dryRun: options.dryRun, signal: options.signal }).finally(() => bar.stop());
 }
+
+/** What `push --no-lease` and `sync --no-lease` say first: the guarantee they give up. */
+export const NO_LEASE_WARNING =
+  '--no-lease: no push lease is taken on the git remote, so the guarantee is at most once per directory only: another clone pushing the same new files now would send them again (docs/sync.md, "The push lease")';
 
 /**
  * The engine's push options from the configuration: progress lines on the reporter, POSTs
