@@ -7,7 +7,8 @@
 // server serves; cache/restore and cache/save: a folder that outlives the job's clone (the
 // request ledger); setup-node, cache and `npm ci`: nothing). An expression that names a context
 // or a `github.` field the harness does not give, an unknown function or an action without a
-// stand-in fails the test by name, so that a changed workflow is never run half-understood.
+// stand-in fails the test by name, so that a changed workflow is never run half-understood. A
+// test may give stand-ins of its own (WorkflowWorld's `actions`), as the release workflow's does.
 // Scripts run as child processes (asynchronously), so that an emulator and a static server in
 // the test's own process keep answering.
 import { execFileSync, spawn } from 'node:child_process';
