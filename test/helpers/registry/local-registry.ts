@@ -38,10 +38,11 @@ export interface LocalRegistry {
   env: Record<string, string>;
   /** `npm publish <tarball>` to this registry (optionally with a dist-tag). */
   publish(tarball: string, options?: { tag?: string }): Promise<void>;
+  /** Ends the registry's process and removes its storage (what was published with it). */
   stop(): Promise<void>;
 }
 
-/** What a finished command printed; rejects when it exits with another code than 0. */
+/** What a finished command printed. */
 interface Ran {
   stdout: string;
   stderr: string;
@@ -92,7 +93,8 @@ async function ensureVerdaccio(): Promise<void> {
 }
 
 /** Starts Verdaccio 6.8 on a free loopback port, storage in a temp folder, proxying the registry
- *  `npm config get registry` names (read at run time, never written into a file of the repo). */
+ *  `npm config get registry` names (read at run time, never written into a file of the repo).
+ *  Rejects when Verdaccio cannot be installed or its process exits before it listens. */
 export async function startLocalRegistry(): Promise<LocalRegistry> {
   await ensureVerdaccio();
   const npmConfig = async (key: string): Promise<string> => (await run('npm', ['config', 'get', key], tmpdir(), baseEnv())).stdout.trim();
