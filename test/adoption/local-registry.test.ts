@@ -48,10 +48,11 @@ describe('the local registry', () => {
   }, 120_000);
 
   it('refuses a publish without its token', async () => {
+    // A version it does not have, so that only the token can be what it refuses.
     const other = await packTool({ version: '0.9.0-registry.2', outDir: join(dirname(tarball), 'other') });
     const npmrc = join(dirname(tarball), 'anonymous.npmrc');
     await writeFile(npmrc, `${registry.url.replace(/^http:/, '')}:_authToken=not-the-token\n`);
-    const refused = await exec('npm', ['publish', other, '--provenance=false'], { env: { ...registry.env, npm_config_userconfig: npmrc } }).then(
+    const refused = await exec('npm', ['publish', other, '--provenance=false', '--tag', 'other'], { env: { ...registry.env, npm_config_userconfig: npmrc } }).then(
       () => 'published',
       (err: Error) => err.message,
     );

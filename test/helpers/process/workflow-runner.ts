@@ -7,7 +7,8 @@
 // server serves; cache/restore and cache/save: a folder that outlives the job's clone (the
 // request ledger); setup-node, cache and `npm ci`: nothing). An expression that names a context
 // or a `github.` field the harness does not give, an unknown function or an action without a
-// stand-in fails the test by name, so that a changed workflow is never run half-understood.
+// stand-in fails the test by name, so that a changed workflow is never run half-understood. A
+// test may give stand-ins of its own (WorkflowWorld's `actions`), as the release workflow's does.
 // Scripts run as child processes (asynchronously), so that an emulator and a static server in
 // the test's own process keep answering.
 import { execFileSync, spawn } from 'node:child_process';
@@ -59,7 +60,16 @@ export interface WorkflowWorld {
   secrets: Record<string, string>;
   /** Environment of every script (PATH and the like, see {@link GIT_ENV}); GITHUB_* are set here. */
   env: NodeJS.ProcessEnv;
+  /** `github.repository` (owner/name); `acme/changelog` when not given. */
+  repository?: string;
+  /** Stand-ins a test gives for actions, by `owner/name` (without `@ref`): for an action the
+   *  harness has none of, or instead of the harness's own (the release workflow's checkout). */
+  actions?: Record<string, ActionStandIn>;
 }
+
+/** What a test's stand-in for an action is given: the job's clone (`dir`, made by the checkout's
+ *  stand-in), the step's `with:` and `env:` (expressions evaluated); it answers as a step does. */
+export type ActionStandIn = (step: { dir: string; with: Record<string, string>; env: Record<string, string> }) => Promise<{ ok: boolean; outputs?: Record<string, string>; log?: string }>;
 
 /** The environment without git's global and system configuration, and with none of the caller's CHANGELOG_* or GITHUB_*. */
 export const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
@@ -114,7 +124,7 @@ async function runJob(world: WorkflowWorld, name: string, job: Job, runs: Record
   const run: JobRun = { ...skippedJob(world, name, runId), result: 'success' };
   const scope = (failed: boolean): Scope => ({
     contexts: {
-      github: { event_name: world.event, ref_name: 'main', run_id: String(runId), run_attempt: '1' },
+      github: { event_name: world.event, ref_name: 'main', run_id: String(runId), run_attempt: '1', repository: world.repository ?? 'acme/changelog' },
       runner: { os: 'Linux' },
       vars: world.vars,
       secrets: world.secrets,
@@ -151,6 +161,11 @@ async function runStep(world: WorkflowWorld, run: JobRun, step: Step, env: Recor
   const uses = step.uses?.replace(/@.*$/, '');
   const artifacts = join(world.work, 'artifacts');
   const done = (ok: boolean, outputs: Record<string, string> = {}) => ({ ok, outputs, log: '' });
+  const standIn = uses === undefined ? undefined : world.actions?.[uses];
+  if (standIn) {
+    const out = await standIn({ dir: run.dir, with: withs, env });
+    return { ok: out.ok, outputs: out.outputs ?? {}, log: out.log ?? '' };
+  }
   if (uses === 'actions/checkout') {
     git(world.work, ['clone', '-q', '--branch', withs.ref || 'main', world.origin, run.dir], world.env);
     installTool(run.dir);

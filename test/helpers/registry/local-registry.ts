@@ -1,11 +1,17 @@
 // A local npm registry for the tests that publish the tool and install it as a team does
 // (test/adoption/): Verdaccio 6.8 (the last release that runs on Node 20), in a process of its
-// own on a free loopback port, its storage in a temporary folder, every package but
-// changelog-sync proxied from the registry npm is configured with on this machine (read when
-// the registry starts, never written into a file of the repository). Verdaccio is a private
-// package of its own (test/helpers/registry/verdaccio/: its package.json pins it and the
-// node-fetch override, with a lock file), installed there with `npm ci` on first use, so that
-// it weighs nothing on the tool's own `npm ci`.
+// own on a free loopback port, every package but changelog-sync proxied from the registry npm
+// is configured with on this machine (read when the registry starts, never written into a file
+// of the repository). Verdaccio is a private package of its own
+// (test/helpers/registry/verdaccio/: its package.json pins it and the node-fetch override, with
+// a lock file), installed with `npm ci` on first use into node_modules/.cache/ (outside test/,
+// and emptied by the tool's own `npm ci`, on which it weighs nothing).
+//
+// What makes an install through it take seconds rather than minutes: what a registry publishes
+// lives in its own temporary folder, but the packages it proxies are kept beside Verdaccio's
+// install (shared by every registry on the machine), so that only the first registry fetches
+// their metadata upstream; and npm installs with this machine's npm cache, which finds each
+// tarball by its integrity (those `npm ci` fetched for this repository are there already).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +23,8 @@ import lockfile from 'proper-lockfile';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const VERDACCIO = fileURLToPath(new URL('./verdaccio', import.meta.url));
+/** Where Verdaccio is installed from VERDACCIO's package.json and lock file. */
+const INSTALLED = join(REPO, 'node_modules', '.cache', 'changelog-sync-registry');
 
 export interface LocalRegistry {
   /** http://127.0.0.1:<port>/ */
@@ -24,15 +32,17 @@ export interface LocalRegistry {
   /** Environment for a child npm/npx process that installs and publishes through this registry
    *  (npm_config_registry, a userconfig with the auth token, cache, no audit/fund/update-notifier).
    *  It is a whole environment: this process's, without the npm_* variables of an enclosing
-   *  `npm run` and without CHANGELOG_* and GITHUB_*, plus those; lock files written with it
-   *  carry no `resolved` URL (the port changes from run to run). */
+   *  `npm run` and without CHANGELOG_* and GITHUB_*, plus those. The cache is this machine's
+   *  npm cache (tarballs found by integrity); lock files written with it carry no `resolved`
+   *  URL (the port changes from run to run). */
   env: Record<string, string>;
   /** `npm publish <tarball>` to this registry (optionally with a dist-tag). */
   publish(tarball: string, options?: { tag?: string }): Promise<void>;
+  /** Ends the registry's process and removes its storage (what was published with it). */
   stop(): Promise<void>;
 }
 
-/** What a finished command printed; rejects when it exits with another code than 0. */
+/** What a finished command printed. */
 interface Ran {
   stdout: string;
   stderr: string;
@@ -59,20 +69,23 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 }
 
 /**
- * Installs Verdaccio into test/helpers/registry/verdaccio/node_modules from its lock file,
- * unless the installed tree was made from this very lock file (a marker holds its hash).
- * Test files in several workers may start a registry at once: one installs, the others wait.
+ * Installs Verdaccio into node_modules/.cache/changelog-sync-registry from the lock file of
+ * test/helpers/registry/verdaccio/, unless the installed tree was made from this very lock file
+ * (a marker holds its hash). Test files in several workers may start a registry at once: one
+ * installs, the others wait.
  */
 async function ensureVerdaccio(): Promise<void> {
   const lock = await readFile(join(VERDACCIO, 'package-lock.json'));
   const hash = createHash('sha256').update(lock).digest('hex');
-  const marker = join(VERDACCIO, 'node_modules', '.installed-lock-sha256');
+  const marker = join(INSTALLED, 'node_modules', '.installed-lock-sha256');
   const current = async (): Promise<boolean> => existsSync(marker) && (await readFile(marker, 'utf8')) === hash;
   if (await current()) return;
-  const release = await lockfile.lock(VERDACCIO, { lockfilePath: join(VERDACCIO, '.install.lock'), retries: { retries: 600, minTimeout: 200, maxTimeout: 1000 }, stale: 120_000 });
+  await mkdir(INSTALLED, { recursive: true });
+  const release = await lockfile.lock(INSTALLED, { lockfilePath: join(INSTALLED, '.install.lock'), retries: { retries: 600, minTimeout: 200, maxTimeout: 1000 }, stale: 120_000 });
   try {
     if (await current()) return;
-    await run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], VERDACCIO, { ...baseEnv(), npm_config_update_notifier: 'false' });
+    for (const file of ['package.json', 'package-lock.json']) await copyFile(join(VERDACCIO, file), join(INSTALLED, file));
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], INSTALLED, { ...baseEnv(), npm_config_update_notifier: 'false' });
     await writeFile(marker, hash);
   } finally {
     await release();
@@ -80,14 +93,19 @@ async function ensureVerdaccio(): Promise<void> {
 }
 
 /** Starts Verdaccio 6.8 on a free loopback port, storage in a temp folder, proxying the registry
- *  `npm config get registry` names (read at run time, never written into a file of the repo). */
+ *  `npm config get registry` names (read at run time, never written into a file of the repo).
+ *  Rejects when Verdaccio cannot be installed or its process exits before it listens. */
 export async function startLocalRegistry(): Promise<LocalRegistry> {
   await ensureVerdaccio();
-  const upstream = (await run('npm', ['config', 'get', 'registry'], tmpdir(), baseEnv())).stdout.trim();
+  const npmConfig = async (key: string): Promise<string> => (await run('npm', ['config', 'get', key], tmpdir(), baseEnv())).stdout.trim();
+  const upstream = await npmConfig('registry');
+  const cache = await npmConfig('cache');
   const root = await mkdtemp(join(tmpdir(), 'changelog-registry-'));
   const storage = join(root, 'storage');
   await mkdir(storage);
-  const child = spawn(process.execPath, [join(VERDACCIO, 'server.mjs'), storage, upstream], { cwd: root, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proxied = join(INSTALLED, 'proxied');
+  await mkdir(proxied, { recursive: true });
+  const child = spawn(process.execPath, [join(VERDACCIO, 'server.mjs'), INSTALLED, storage, upstream, proxied], { cwd: root, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let url: string;
   try {
@@ -112,7 +130,7 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
       ...baseEnv(),
       npm_config_registry: url,
       npm_config_userconfig: userconfig,
-      npm_config_cache: join(root, 'npm-cache'),
+      npm_config_cache: cache,
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
