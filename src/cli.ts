@@ -18,6 +18,7 @@ import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { setBuildV8Flags } from './cli/v8-flags.js';
+import { requireWorkflowVersion } from './cli/workflow-version.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -52,6 +53,8 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
   return async () => {
     let reporter = reporterFor();
     try {
+      // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
+      requireWorkflowVersion(reporter, pkg.version);
       const config = loadConfig();
       reporter = reporterFor(config);
       process.exitCode = await body(config, reporter);
