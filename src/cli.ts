@@ -216,10 +216,11 @@ program
 
 program
   .command('init')
-  .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
+  .description("make this repository a team's changelog repository: package.json, changelog.config.json, the GitHub workflows, Dependabot and .gitignore lines (never overwrites)")
   .option('--dry-run', 'print what would be added; write nothing')
-  .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
+  .option('--templates', "also copy the site's templates into site/, to override them")
+  .addHelpText('after', examples('npx changelog-sync@latest init', 'changelog-sync init --dry-run', 'changelog-sync init --templates'))
+  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
 
 program
   .command('latest')

@@ -1,4 +1,4 @@
-// No demo in GitHub Actions (issue 27): a repository made from the template runs the hourly
+// No demo in GitHub Actions (issue 27): a repository just set up by init runs the hourly
 // job before anyone has added the secret and the variable. The commands (run in the test's
 // process as the CLI runs them, helpers/process/command.ts) in an Actions-like environment
 // (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fail, name what is
@@ -109,7 +109,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
 
 describe("the scheduled workflow's first check", () => {
   type Step = { name?: string; run?: string; uses?: string };
-  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
+  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/sync.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
   const steps = wf.jobs.sync!.steps;
   const check = steps.findIndex((s) => s.name === 'Check the secret and the variable');
   let dir = '';
