@@ -3,7 +3,7 @@
  * repository"): the two short workflows that call changelog-sync's reusable workflows
  * (`.github/workflows/sync.yml` and `check.yml` of the tool's repository) at a release, and
  * `.github/dependabot.yml`, which moves that release and the npm package. The templates are
- * packaged in `team/`; the tool's repository is package.json's `repository` (the one place
+ * packaged in `src/cli/team/`; the tool's repository is package.json's `repository` (the one place
  * it is written), the release's commit is `release.json`, which the release workflow writes
  * into the published package.
  *
@@ -22,9 +22,9 @@ export interface TeamFile {
 
 /** The team's workflows and Dependabot configuration, as packaged and as written. */
 export const TEAM_FILES: readonly TeamFile[] = [
-  { template: 'team/workflows/changelog.yml', target: '.github/workflows/changelog.yml' },
-  { template: 'team/workflows/changelog-check.yml', target: '.github/workflows/changelog-check.yml' },
-  { template: 'team/dependabot.yml', target: '.github/dependabot.yml' },
+  { template: 'src/cli/team/workflows/changelog.yml', target: '.github/workflows/changelog.yml' },
+  { template: 'src/cli/team/workflows/changelog-check.yml', target: '.github/workflows/changelog-check.yml' },
+  { template: 'src/cli/team/dependabot.yml', target: '.github/dependabot.yml' },
 ];
 
 /** The tool's workflows as a team's workflow calls them. */

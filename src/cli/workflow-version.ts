@@ -13,7 +13,7 @@ import { annotation } from './output/github-actions.js';
 import type { Reporter } from './output/reporter.js';
 
 /** The variable the reusable workflows set to their major version (`'1'`; `v1` and `1.2.3` are read too). */
-export const WORKFLOW_VERSION_VARIABLE = 'CHANGELOG_SYNC_WORKFLOW_VERSION';
+const WORKFLOW_VERSION_VARIABLE = 'CHANGELOG_SYNC_WORKFLOW_VERSION';
 
 const major = (version: string): number | undefined => {
   const m = /^v?(\d+)(?:\.\d+){0,2}(?:[-+].*)?$/.exec(version.trim());

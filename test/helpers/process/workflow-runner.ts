@@ -106,7 +106,7 @@ for (const k of Object.keys(GIT_ENV)) if (k.startsWith('CHANGELOG_') || k.starts
 /** This checkout: changelog-sync's repository. */
 const TOOL_ROOT = join(CLI, '../..');
 /** `owner/name` of changelog-sync's repository (package.json's `repository`), which a team's `uses:` names. */
-export const TOOL_REPOSITORY = githubRepository((JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { repository?: unknown }).repository)!;
+const TOOL_REPOSITORY = githubRepository((JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { repository?: unknown }).repository)!;
 
 /** git in `cwd` with {@link GIT_ENV} (or `env`), output trimmed. */
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = GIT_ENV): string {
@@ -117,7 +117,7 @@ export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = GIT_EN
  * Installs changelog-sync in a clone the way `npm ci` does for a package that depends on it:
  * `node_modules/changelog-sync` (this checkout) and its bin in `node_modules/.bin`.
  */
-export function installTool(clone: string): void {
+function installTool(clone: string): void {
   mkdirSync(join(clone, 'node_modules/.bin'), { recursive: true });
   symlinkSync(TOOL_ROOT, join(clone, 'node_modules/changelog-sync'));
   writeFileSync(join(clone, 'node_modules/.bin/changelog-sync'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
@@ -128,11 +128,11 @@ export function installTool(clone: string): void {
 const DEFAULT_FIT: RepositoryFit = { branch: 'main', branchSource: 'default', contentDir: 'content', stateDir: '.changelog', outputDir: '_site' };
 
 /**
- * A team's workflow as `changelog-sync init` writes it (`team/workflows/<name>`, fitted to the
+ * A team's workflow as `changelog-sync init` writes it (`src/cli/team/workflows/<name>`, fitted to the
  * repository and calling this checkout's workflows), written into `dir`; returns its path.
  */
 export function teamWorkflow(dir: string, name: 'changelog.yml' | 'changelog-check.yml', fit: Partial<RepositoryFit> = {}): string {
-  const template = `team/workflows/${name}`;
+  const template = `src/cli/team/workflows/${name}`;
   const path = join(dir, name);
   writeFileSync(path, fitTeamFile(template, readFileSync(join(TOOL_ROOT, template), 'utf8'), { ...DEFAULT_FIT, ...fit }, toolWorkflows(TOOL_ROOT)));
   return path;
