@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// The pack-and-install test (test/adoption/): npm pack, an offline install into a fresh
-// repository, init, sync and build there. About a minute, so not in `npm test`: run by
-// .ci/run and `npm run test:adoption`.
+// The adoption tests (test/adoption/): the tool packed and published to a local registry, a
+// team's `npx changelog-sync@N init` and `npm install`, sync and build there. Minutes, so not
+// in `npm test`: run by .ci/run and `npm run test:adoption`.
 export default defineConfig({
   test: {
     include: ['test/adoption/**/*.test.ts'],
