@@ -219,7 +219,7 @@ program
   .description("make this repository a team's changelog repository: package.json, changelog.config.json, the GitHub workflows, Dependabot and .gitignore lines (never overwrites)")
   .option('--dry-run', 'print what would be added; write nothing')
   .option('--templates', "also copy the site's templates into site/, to override them")
-  .addHelpText('after', examples('npx changelog-sync@latest init', 'changelog-sync init --dry-run', 'changelog-sync init --templates'))
+  .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init'))
   .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
 
 program

@@ -22,8 +22,8 @@ export interface TeamFile {
 
 /** The team's workflows and Dependabot configuration, as packaged and as written. */
 export const TEAM_FILES: readonly TeamFile[] = [
-  { template: 'src/cli/team/workflows/changelog.yml', target: '.github/workflows/changelog.yml' },
-  { template: 'src/cli/team/workflows/changelog-check.yml', target: '.github/workflows/changelog-check.yml' },
+  { template: 'src/cli/team/changelog.yml', target: '.github/workflows/changelog.yml' },
+  { template: 'src/cli/team/changelog-check.yml', target: '.github/workflows/changelog-check.yml' },
   { template: 'src/cli/team/dependabot.yml', target: '.github/dependabot.yml' },
 ];
 

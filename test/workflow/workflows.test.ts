@@ -1,7 +1,7 @@
 // The GitHub workflows: validated by a well-kept validator (@action-validator), and the
 // properties the pipeline must have asserted one by one: the reusable workflows of the tool
 // (.github/workflows/sync.yml, check.yml), the team's two short workflows that call them as
-// init writes them (src/cli/team/workflows/), and the tool's own CI.
+// init writes them (src/cli/team/), and the tool's own CI.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,7 +21,7 @@ const FIT: RepositoryFit = { branch: 'main', branchSource: 'default', contentDir
 const RELEASE: ToolWorkflows = { repository: 'changelog-sync/changelog-sync', ref: '0123456789abcdef0123456789abcdef01234567', version: '0.1.0' };
 mkdirSync(`${ROOT}/test-artifacts/team`, { recursive: true });
 for (const name of ['changelog.yml', 'changelog-check.yml']) {
-  writeFileSync(`${ROOT}/test-artifacts/team/${name}`, fitTeamFile(`src/cli/team/workflows/${name}`, readFileSync(`${ROOT}/src/cli/team/workflows/${name}`, 'utf8'), FIT, RELEASE));
+  writeFileSync(`${ROOT}/test-artifacts/team/${name}`, fitTeamFile(`src/cli/team/${name}`, readFileSync(`${ROOT}/src/cli/team/${name}`, 'utf8'), FIT, RELEASE));
 }
 const WORKFLOWS = ['.github/workflows/sync.yml', '.github/workflows/check.yml', '.github/workflows/ci.yml', 'test-artifacts/team/changelog.yml', 'test-artifacts/team/changelog-check.yml'];
 
@@ -49,7 +49,7 @@ describe('workflow files', () => {
 });
 
 describe("the team's scheduled workflow (what init writes)", () => {
-  const team = parseYaml(fitTeamFile('src/cli/team/workflows/changelog.yml', readFileSync(`${ROOT}/src/cli/team/workflows/changelog.yml`, 'utf8'), FIT, RELEASE)) as Workflow;
+  const team = parseYaml(fitTeamFile('src/cli/team/changelog.yml', readFileSync(`${ROOT}/src/cli/team/changelog.yml`, 'utf8'), FIT, RELEASE)) as Workflow;
   const call = team.jobs.changelog!;
 
   it("runs hourly, on demand, and on pushes to main that touch the site's inputs", () => {
@@ -193,7 +193,7 @@ describe('the reusable sync workflow', () => {
 describe('the pull-request check workflow: the reusable one and the team\'s that calls it', () => {
   const check = load('.github/workflows/check.yml');
   const steps = check.jobs.check!.steps;
-  const team = parseYaml(fitTeamFile('src/cli/team/workflows/changelog-check.yml', readFileSync(`${ROOT}/src/cli/team/workflows/changelog-check.yml`, 'utf8'), FIT, RELEASE)) as Workflow;
+  const team = parseYaml(fitTeamFile('src/cli/team/changelog-check.yml', readFileSync(`${ROOT}/src/cli/team/changelog-check.yml`, 'utf8'), FIT, RELEASE)) as Workflow;
   it('checks the changed entry files with changelog-sync check, read-only, no secret', () => {
     expect(check.permissions).toEqual({ contents: 'read' });
     expect(Object.keys(check.on)).toEqual(['workflow_call']);

@@ -1,4 +1,4 @@
-// The team's scheduled workflow as init writes it (src/cli/team/workflows/changelog.yml), calling
+// The team's scheduled workflow as init writes it (src/cli/team/changelog.yml), calling
 // changelog-sync's reusable .github/workflows/sync.yml, run by the tests' workflow runner as
 // GitHub runs a called workflow (inputs, `secrets: inherit`, the calling job's permissions):
 // the keep-alive job's request against a loopback fake of the Actions REST API (GITHUB_API_URL,

@@ -128,11 +128,11 @@ function installTool(clone: string): void {
 const DEFAULT_FIT: RepositoryFit = { branch: 'main', branchSource: 'default', contentDir: 'content', stateDir: '.changelog', outputDir: '_site' };
 
 /**
- * A team's workflow as `changelog-sync init` writes it (`src/cli/team/workflows/<name>`, fitted to the
+ * A team's workflow as `changelog-sync init` writes it (`src/cli/team/<name>`, fitted to the
  * repository and calling this checkout's workflows), written into `dir`; returns its path.
  */
 export function teamWorkflow(dir: string, name: 'changelog.yml' | 'changelog-check.yml', fit: Partial<RepositoryFit> = {}): string {
-  const template = `src/cli/team/workflows/${name}`;
+  const template = `src/cli/team/${name}`;
   const path = join(dir, name);
   writeFileSync(path, fitTeamFile(template, readFileSync(join(TOOL_ROOT, template), 'utf8'), { ...DEFAULT_FIT, ...fit }, toolWorkflows(TOOL_ROOT)));
   return path;
