@@ -133,9 +133,8 @@ describe("the scheduled workflow's first check", () => {
     return { code: r.status, out: `${r.stdout}\n${r.stderr}`, summary: written };
   }
 
-  it('comes right after the checkout, before setup-node, npm ci and the sync; the job gives it the secret and the variable', () => {
-    expect(check).toBe(1);
-    expect(steps[0]!.uses).toMatch(/^actions\/checkout@/);
+  it('comes right after the checkout (and the count of quiet days), before setup-node, npm ci and the sync; the job gives it the secret and the variable', () => {
+    expect(steps.slice(0, check).map((s) => s.uses ?? s.name)).toEqual([expect.stringMatching(/^actions\/checkout@/), 'Days since the last commit']);
     expect(steps.findIndex((s) => s.uses?.startsWith('actions/setup-node@'))).toBeGreaterThan(check);
     expect(steps.findIndex((s) => s.run?.includes('changelog-sync sync'))).toBeGreaterThan(check);
     expect(wf.jobs.sync!.env).toMatchObject({ CHANGELOG_TOKEN: '${{ secrets.CHANGELOG_TOKEN }}', CHANGELOG_BASE_URL: '${{ vars.CHANGELOG_BASE_URL }}' });

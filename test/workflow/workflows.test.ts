@@ -82,7 +82,7 @@ describe('the reusable sync workflow', () => {
   it('is called only (workflow_call), with the folders as inputs and the token as an optional secret', () => {
     expect(Object.keys(wf.on)).toEqual(['workflow_call']);
     const called = wf.on.workflow_call as { inputs: Record<string, { default: string }>; secrets: Record<string, { required: boolean }> };
-    expect(Object.keys(called.inputs).sort()).toEqual(['output-dir', 'state-dir']);
+    expect(Object.keys(called.inputs).sort()).toEqual(['keep-alive', 'output-dir', 'state-dir']);
     // Not required: a missing one fails the first step, with the annotation naming where to add it.
     expect(called.secrets.CHANGELOG_TOKEN!.required).toBe(false);
   });
@@ -239,15 +239,20 @@ describe('one version decides', () => {
 });
 
 describe('kept alive', () => {
-  it('a scheduled run enables the calling workflow again (the 60-day timer), in a job of its own with actions: write', () => {
+  it('a scheduled run of a repository quiet for 30 days enables the calling workflow again (the 60-day timer), in a job of its own with actions: write', () => {
+    const quiet = wf.jobs.sync!.steps.find((s) => s.id === 'quiet')!;
+    expect(quiet.run).toContain('git log -1 --format=%ct');
+    expect(quiet.run).toContain('-ge 30');
+    expect(wf.jobs.sync!.outputs).toMatchObject({ quiet_days: '${{ steps.quiet.outputs.days }}', keep_alive: '${{ steps.quiet.outputs.keep_alive }}' });
     const job = wf.jobs['keep-alive']!;
-    expect(job.if).toBe("${{ github.event_name == 'schedule' }}");
-    expect(job.permissions).toEqual({ actions: 'write', contents: 'read' });
-    expect(job.needs).toBeUndefined(); // also when the sync fails
+    expect(job.needs).toBe('sync');
+    // always(): also when the sync failed.
+    expect(job.if).toBe("${{ always() && inputs.keep-alive && github.event_name == 'schedule' && needs.sync.outputs.keep_alive == 'true' }}");
+    expect(job.permissions).toEqual({ actions: 'write' });
     const run = job.steps.map((s) => s.run ?? '').join('\n');
     expect(run).toContain('--request PUT');
     expect(run).toContain('"$GITHUB_API_URL/repos/$GITHUB_REPOSITORY/actions/workflows/$workflow/enable"');
-    // test/e2e/workflow/keep-alive.test.ts runs it against a loopback fake of the API.
+    // test/e2e/workflow/team-workflows.test.ts runs it against a loopback fake of the API.
   });
 });
 

@@ -42,22 +42,24 @@ describe("the team's scheduled workflow, calling the tool's", () => {
   useTempDir((d) => (dir = d), { each: true });
 
   /** origin with one commit made `daysAgo` days ago; the world of a scheduled run of the team's workflow. */
+  let worlds = 0;
   function world(daysAgo = 0, extra: Partial<WorkflowWorld> = {}): WorkflowWorld {
-    const origin = join(dir, 'origin.git');
-    git(dir, ['init', '-q', '--bare', '-b', 'main', origin]);
-    const seed = join(dir, 'seed');
-    git(dir, ['clone', '-q', origin, seed]);
+    const root = join(dir, `world-${++worlds}`);
+    mkdirSync(join(root, 'work'), { recursive: true });
+    const origin = join(root, 'origin.git');
+    git(root, ['init', '-q', '--bare', '-b', 'main', origin]);
+    const seed = join(root, 'seed');
+    git(root, ['clone', '-q', origin, seed]);
     writeFileSync(join(seed, 'package.json'), JSON.stringify({ name: 'acme-changelog', private: true, dependencies: { 'changelog-sync': '^0.1.0' } }));
     const date = new Date(Date.now() - daysAgo * 86_400_000 - 3_600_000).toISOString();
     git(seed, ['add', '-A']);
     git(seed, ['-c', 'user.name=seed', '-c', 'user.email=seed@example.test', 'commit', '-qm', 'seed'], { ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
     git(seed, ['push', '-q', 'origin', 'main']);
-    mkdirSync(join(dir, 'work'));
     return {
-      workflow: teamWorkflow(dir, 'changelog.yml'),
+      workflow: teamWorkflow(root, 'changelog.yml'),
       origin,
-      work: join(dir, 'work'),
-      deployed: join(dir, 'pages'),
+      work: join(root, 'work'),
+      deployed: join(root, 'pages'),
       pagesBaseUrl: 'https://acme.github.io/changelog',
       event: 'schedule',
       repository: 'acme/changelog',
@@ -69,10 +71,13 @@ describe("the team's scheduled workflow, calling the tool's", () => {
     };
   }
 
-  it("a scheduled run enables the team's workflow again through the Actions API, with the job's token", async () => {
+  // The sync job without a secret fails at once (its first check), after counting the quiet
+  // days: the keep-alive job runs all the same.
+  it("a scheduled run of a repository quiet for 30 days enables the team's workflow again through the Actions API, with the job's token", async () => {
     api.requests.length = 0;
     api.status = 204;
-    const runs = await runWorkflow(world(), 1, { only: ['keep-alive'] });
+    const runs = await runWorkflow(world(40, { secrets: {} }), 1, { only: ['sync', 'keep-alive'] });
+    expect(runs.sync!.outputs).toMatchObject({ quiet_days: '40', keep_alive: 'true' });
     const job = runs['keep-alive']!;
     expect(job.result, job.log).toBe('success');
     expect(api.requests).toHaveLength(1);
@@ -86,7 +91,7 @@ describe("the team's scheduled workflow, calling the tool's", () => {
   it('refused (no actions: write), it warns in the job summary with the age of the last commit, and the run goes on', async () => {
     api.requests.length = 0;
     api.status = 403;
-    const runs = await runWorkflow(world(50), 2, { only: ['keep-alive'] });
+    const runs = await runWorkflow(world(50, { secrets: {} }), 2, { only: ['sync', 'keep-alive'] });
     const job = runs['keep-alive']!;
     expect(job.result, job.log).toBe('success');
     expect(api.requests).toHaveLength(1);
@@ -95,11 +100,18 @@ describe("the team's scheduled workflow, calling the tool's", () => {
     expect(job.log).toMatch(/^::warning title=changelog-sync's schedule may stop::/m);
   });
 
-  it('runs only on the schedule: a manual run does not call the API', async () => {
+  it('not before 30 quiet days, only on the schedule, and not when the call turns it off: no request', async () => {
     api.requests.length = 0;
     api.status = 204;
-    const runs = await runWorkflow(world(0, { event: 'workflow_dispatch' }), 3, { only: ['keep-alive'] });
-    expect(runs['keep-alive']!.result).toBe('skipped');
+    const recent = await runWorkflow(world(29, { secrets: {} }), 3, { only: ['sync', 'keep-alive'] });
+    expect(recent.sync!.outputs.keep_alive).toBe('false');
+    expect(recent['keep-alive']!.result).toBe('skipped');
+    const manual = await runWorkflow(world(50, { secrets: {}, event: 'workflow_dispatch' }), 4, { only: ['sync', 'keep-alive'] });
+    expect(manual['keep-alive']!.result).toBe('skipped');
+    // A private repository (never disabled) may turn it off: `keep-alive: false` in its call.
+    const off = world(50, { secrets: {} });
+    writeFileSync(off.workflow, readFileSync(off.workflow, 'utf8').replace('      output-dir: _site\n', '      output-dir: _site\n      keep-alive: false\n'));
+    expect((await runWorkflow(off, 5, { only: ['sync', 'keep-alive'] }))['keep-alive']!.result).toBe('skipped');
     expect(api.requests).toHaveLength(0);
   });
 
@@ -114,7 +126,7 @@ describe("the team's scheduled workflow, calling the tool's", () => {
 
   it("a tool workflow of another major than the team's CLI fails the sync, saying which to update", async () => {
     const tool = join(dir, 'tool-workflows');
-    mkdirSync(tool);
+    mkdirSync(tool, { recursive: true });
     const text = readFileSync(join(ROOT, '.github/workflows/sync.yml'), 'utf8');
     const major = Number((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
     writeFileSync(join(tool, 'sync.yml'), text.replace(/CHANGELOG_SYNC_WORKFLOW_VERSION: '\d+'/, `CHANGELOG_SYNC_WORKFLOW_VERSION: '${major + 1}'`));

@@ -271,6 +271,8 @@ async function runJob(world: WorkflowWorld, name: string, job: Job, frame: Frame
   if (!condition(job.if, scope(!needsOk))) return { ...run, result: 'skipped' };
   const temp = join(world.work, `${name}-${runId}-temp`);
   mkdirSync(temp, { recursive: true });
+  // The workspace exists before any step, checked out or not (a checkout clones into it, empty).
+  mkdirSync(run.dir, { recursive: true });
   const repository = world.repository ?? 'acme/changelog';
   const runnerEnv = {
     GITHUB_REPOSITORY: repository,
