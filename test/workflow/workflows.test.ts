@@ -23,7 +23,7 @@ mkdirSync(`${ROOT}/test-artifacts/team`, { recursive: true });
 for (const name of ['changelog.yml', 'changelog-check.yml']) {
   writeFileSync(`${ROOT}/test-artifacts/team/${name}`, fitTeamFile(`src/cli/team/${name}`, readFileSync(`${ROOT}/src/cli/team/${name}`, 'utf8'), FIT, RELEASE));
 }
-const WORKFLOWS = ['.github/workflows/sync.yml', '.github/workflows/check.yml', '.github/workflows/ci.yml', 'test-artifacts/team/changelog.yml', 'test-artifacts/team/changelog-check.yml'];
+const WORKFLOWS = ['.github/workflows/sync.yml', '.github/workflows/check.yml', '.github/workflows/ci.yml', '.github/workflows/release.yml', 'test-artifacts/team/changelog.yml', 'test-artifacts/team/changelog-check.yml'];
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; id?: string; 'continue-on-error'?: boolean };
 type Job = { permissions?: Record<string, string>; steps: Step[]; env?: Record<string, string>; needs?: string | string[]; environment?: unknown; if?: string; outputs?: Record<string, string>; uses?: string; secrets?: unknown; with?: Record<string, unknown> };
@@ -327,5 +327,31 @@ describe("the tool's own CI", () => {
     expect(runs).toContain('npm test');
     // The layer rule is dependency-cruiser's, with the project's rules (test/repo/layers.test.ts plants a violation of each).
     expect(scripts.layers).toContain('--config .dependency-cruiser.mjs');
+  });
+});
+
+describe('the release workflow (test/adoption/release-workflow.test.ts runs its steps)', () => {
+  const wf = load('.github/workflows/release.yml');
+  const job = wf.jobs.release!;
+  const changesets = job.steps.find((s) => s.uses?.startsWith('changesets/action@'))!;
+
+  it('runs on pushes to main, one at a time, in changelog-sync\'s own repository only', () => {
+    expect(wf.on).toEqual({ push: { branches: ['main'] } });
+    expect(wf.concurrency?.['cancel-in-progress']).toBe(false);
+    expect(job.if).toBe("${{ github.repository == 'changelog-sync/changelog-sync' }}");
+  });
+
+  it('publishes with trusted publishing and provenance: an OIDC token, no npm token', () => {
+    expect(wf.permissions).toEqual({});
+    expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', 'id-token': 'write' });
+    expect(changesets.env).toEqual({ GITHUB_TOKEN: '${{ secrets.GITHUB_TOKEN }}', NPM_CONFIG_PROVENANCE: 'true' });
+    expect(readFileSync(`${ROOT}/.github/workflows/release.yml`, 'utf8')).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|registry-url/);
+  });
+
+  it("versions and publishes through package.json's scripts, with the changesets CLI of the lock file", () => {
+    const scripts = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(changesets.with).toMatchObject({ version: 'npm run version-packages', publish: 'npm run release' });
+    expect(scripts['version-packages']).toMatch(/^changeset version && npm install --package-lock-only\b/);
+    expect(scripts.release).toMatch(/^npm run build --silent && changeset publish$/);
   });
 });

@@ -97,7 +97,14 @@ export interface WorkflowWorld {
   apiUrl?: string;
   /** Where a called changelog-sync workflow is read from: this checkout's `.github/workflows/` by default. */
   toolWorkflows?: string;
+  /** Stand-ins a test gives for actions, by `owner/name` (without `@ref`): for an action the
+   *  harness has none of, or instead of the harness's own (the release workflow's checkout). */
+  actions?: Record<string, ActionStandIn>;
 }
+
+/** What a test's stand-in for an action is given: the job's clone (`dir`, made by the checkout's
+ *  stand-in), the step's `with:` and `env:` (expressions evaluated); it answers as a step does. */
+export type ActionStandIn = (step: { dir: string; with: Record<string, string>; env: Record<string, string> }) => Promise<{ ok: boolean; outputs?: Record<string, string>; log?: string }>;
 
 /** The environment without git's global and system configuration, and with none of the caller's CHANGELOG_* or GITHUB_*. */
 export const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
@@ -306,6 +313,11 @@ async function runStep(world: WorkflowWorld, run: JobRun, step: Step, env: Recor
   const uses = step.uses?.replace(/@.*$/, '');
   const artifacts = join(world.work, 'artifacts');
   const done = (ok: boolean, outputs: Record<string, string> = {}) => ({ ok, outputs, log: '' });
+  const standIn = uses === undefined ? undefined : world.actions?.[uses];
+  if (standIn) {
+    const out = await standIn({ dir: run.dir, with: withs, env });
+    return { ok: out.ok, outputs: out.outputs ?? {}, log: out.log ?? '' };
+  }
   if (uses === 'actions/checkout') {
     git(world.work, ['clone', '-q', '--branch', withs.ref || world.ref || 'main', world.origin, run.dir], world.env);
     installTool(run.dir);

@@ -1,11 +1,18 @@
 // A local npm registry for the tests that publish the tool and install it as a team does
 // (test/adoption/): Verdaccio 6.8 (the last release that runs on Node 20), in a process of its
-// own on a free loopback port, its storage in a temporary folder, every package but
-// changelog-sync proxied from the registry npm is configured with on this machine (read when
-// the registry starts, never written into a file of the repository). Verdaccio is a private
-// package of its own (test/helpers/registry/verdaccio/: its package.json pins it and the
-// node-fetch override, with a lock file), installed there with `npm ci` on first use, so that
-// it weighs nothing on the tool's own `npm ci`.
+// own on a free loopback port, every package but changelog-sync proxied from the registry npm
+// is configured with on this machine (read when the registry starts, never written into a file
+// of the repository). Verdaccio is a private package of its own
+// (test/helpers/registry/verdaccio/: its package.json pins it and the node-fetch override, with
+// a lock file), installed there with `npm ci` on first use, so that it weighs nothing on the
+// tool's own `npm ci`.
+//
+// What makes an install through it take seconds rather than minutes: what a registry publishes
+// lives in its own temporary folder, but the packages it proxies are kept beside Verdaccio
+// (node_modules/.cache/proxied, shared by every registry on the machine, emptied by a
+// reinstall), so that only the first registry fetches their metadata upstream; and npm installs
+// with this machine's npm cache, which finds each tarball by its integrity (those `npm ci`
+// fetched for this repository are there already).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,8 +31,9 @@ export interface LocalRegistry {
   /** Environment for a child npm/npx process that installs and publishes through this registry
    *  (npm_config_registry, a userconfig with the auth token, cache, no audit/fund/update-notifier).
    *  It is a whole environment: this process's, without the npm_* variables of an enclosing
-   *  `npm run` and without CHANGELOG_* and GITHUB_*, plus those; lock files written with it
-   *  carry no `resolved` URL (the port changes from run to run). */
+   *  `npm run` and without CHANGELOG_* and GITHUB_*, plus those. The cache is this machine's
+   *  npm cache (tarballs found by integrity); lock files written with it carry no `resolved`
+   *  URL (the port changes from run to run). */
   env: Record<string, string>;
   /** `npm publish <tarball>` to this registry (optionally with a dist-tag). */
   publish(tarball: string, options?: { tag?: string }): Promise<void>;
@@ -83,11 +91,15 @@ async function ensureVerdaccio(): Promise<void> {
  *  `npm config get registry` names (read at run time, never written into a file of the repo). */
 export async function startLocalRegistry(): Promise<LocalRegistry> {
   await ensureVerdaccio();
-  const upstream = (await run('npm', ['config', 'get', 'registry'], tmpdir(), baseEnv())).stdout.trim();
+  const npmConfig = async (key: string): Promise<string> => (await run('npm', ['config', 'get', key], tmpdir(), baseEnv())).stdout.trim();
+  const upstream = await npmConfig('registry');
+  const cache = await npmConfig('cache');
   const root = await mkdtemp(join(tmpdir(), 'changelog-registry-'));
   const storage = join(root, 'storage');
   await mkdir(storage);
-  const child = spawn(process.execPath, [join(VERDACCIO, 'server.mjs'), storage, upstream], { cwd: root, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proxied = join(VERDACCIO, 'node_modules', '.cache', 'proxied');
+  await mkdir(proxied, { recursive: true });
+  const child = spawn(process.execPath, [join(VERDACCIO, 'server.mjs'), storage, upstream, proxied], { cwd: root, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let url: string;
   try {
@@ -112,7 +124,7 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
       ...baseEnv(),
       npm_config_registry: url,
       npm_config_userconfig: userconfig,
-      npm_config_cache: join(root, 'npm-cache'),
+      npm_config_cache: cache,
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
