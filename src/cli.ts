@@ -19,6 +19,7 @@ import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { setBuildV8Flags } from './cli/v8-flags.js';
 import { endIfStopped } from './cli/stop-signals.js';
+import { requireWorkflowVersion } from './cli/workflow-version.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -53,6 +54,8 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
   return async () => {
     let reporter = reporterFor();
     try {
+      // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
+      requireWorkflowVersion(reporter, pkg.version);
       const config = loadConfig();
       reporter = reporterFor(config);
       process.exitCode = await body(config, reporter);
@@ -220,10 +223,11 @@ program
 
 program
   .command('init')
-  .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
+  .description("make this repository a team's changelog repository: package.json, changelog.config.json, the GitHub workflows, Dependabot and .gitignore lines (never overwrites)")
   .option('--dry-run', 'print what would be added; write nothing')
-  .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
+  .option('--templates', "also copy the site's templates into site/, to override them")
+  .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init'))
+  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
 
 program
   .command('latest')

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOWS } from '../../src/cli/commands/init.js';
+import { TEAM_FILES } from '../../src/cli/team-workflows.js';
 import { PACKAGED_ELEVENTY_CONFIG, PACKAGED_SITE_DIR, PACKAGE_ROOT } from '../../src/core/config.js';
 import { tempDir } from '../helpers/process/cli.js';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/registry/local-registry.js';
@@ -72,8 +72,8 @@ describe('the package as the registry serves it', () => {
       `${fromRoot(PACKAGED_SITE_DIR)}/widget.js`,
       'src/emulator/demo/seed.json',
       'changelog.config.schema.json',
-      // What `init` copies into a team's repository.
-      ...WORKFLOWS,
+      // What `init` writes into a team's repository, from its templates.
+      ...TEAM_FILES.map((f) => f.template),
       'README.md',
       'LICENSE',
       'CHANGELOG.md',
@@ -84,7 +84,7 @@ describe('the package as the registry serves it', () => {
   });
 
   it('holds nothing else: no tests, benchmarks, TypeScript sources, source maps or configuration of the repository', () => {
-    const allowed = [/^dist\/.+\.(js|d\.ts)$/, /^site\//, /^src\/emulator\/demo\/(seed\.json|entries\/[^/]+\.md|images\/[^/]+\.(svg|png))$/, /^docs\/[^/]+\.md$/, /^\.github\/workflows\/[^/]+\.yml$/, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|\.eleventy\.js|changelog\.config\.schema\.json)$/];
+    const allowed = [/^dist\/.+\.(js|d\.ts)$/, /^site\//, /^src\/emulator\/demo\/(seed\.json|entries\/[^/]+\.md|images\/[^/]+\.(svg|png))$/, /^docs\/[^/]+\.md$/, /^src\/cli\/team\/[^/]+\.yml$/, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|\.eleventy\.js|changelog\.config\.schema\.json|release\.json)$/];
     expect(files.filter((f) => !allowed.some((re) => re.test(f)))).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|node_modules)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
   });
