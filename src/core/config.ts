@@ -8,7 +8,7 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
@@ -181,6 +181,17 @@ export const ENV = {
 
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let toolVersionRead: string | undefined;
+
+/**
+ * The running tool's version, e.g. `0.2.0` (read once from its package.json), for what the tool
+ * records about itself: the state format's writer (`sync/store/state-format.ts`), the site's inputs.
+ */
+export function toolVersion(): string {
+  toolVersionRead ??= (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return toolVersionRead;
+}
 
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../../site', import.meta.url));

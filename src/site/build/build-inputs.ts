@@ -21,11 +21,10 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
-import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../../core/config.js';
+import { CONFIG_FILE, PACKAGE_ROOT, toolVersion, type Config } from '../../core/config.js';
 import { readEntryFiles } from '../../entry/entry-files.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
-import { toolVersion } from '../../core/tool-version.js';
 import { contentHash } from '../../core/hash.js';
 import { visibility } from '../../entry/permalinks.js';
 

@@ -35,7 +35,7 @@ import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
 import { commandLine } from '../../core/project-command.js';
 import { assertInsideProject } from '../../core/project-path.js';
-import { toolVersion } from '../../core/tool-version.js';
+import { toolVersion } from '../../core/config.js';
 
 /** The sync state, in the state directory: the format's record. */
 export const STATE_FILE = 'state.json';

@@ -17,7 +17,7 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
-import { toolVersion } from '../../core/tool-version.js';
+import { toolVersion } from '../../core/config.js';
 import { BUDGET_FILE, STATE_FILE, STATE_FORMAT, isReadableFormat, newerStateError, recordedTool } from './state-format.js';
 
 /** What the state knows of one remote entry. */

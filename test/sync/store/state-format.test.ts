@@ -8,7 +8,7 @@ import { cp, mkdir, readFile, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { toolVersion } from '../../../src/core/tool-version.js';
+import { toolVersion } from '../../../src/core/config.js';
 import { loadState } from '../../../src/sync/store/state.js';
 import { STATE_FORMAT, openStateFormat } from '../../../src/sync/store/state-format.js';
 import { useTempDir } from '../../helpers/process/cli.js';
