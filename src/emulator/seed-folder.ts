@@ -17,7 +17,7 @@ import { parseEntryFile } from '../entry/entry-file.js';
 import { emulatorSlug, EmulatorStore } from './store.js';
 
 /** The token of a folder seed's workspace (the same as an empty emulator's). */
-export const FOLDER_SEED_TOKEN = 'emulator-token';
+const FOLDER_SEED_TOKEN = 'emulator-token';
 
 /**
  * Builds a store from a folder of entry files.

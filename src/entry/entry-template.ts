@@ -7,7 +7,7 @@
  */
 
 /** Lines of the template that are placeholders, never content (compared trimmed). */
-export const TEMPLATE_PLACEHOLDERS: readonly string[] = ['Write the entry here, in Markdown.', '- What changed, for whom', '- How to use it'];
+const TEMPLATE_PLACEHOLDERS: readonly string[] = ['Write the entry here, in Markdown.', '- What changed, for whom', '- How to use it'];
 
 /**
  * The placeholder lines left in a body: each with its 0-based index among the body's lines

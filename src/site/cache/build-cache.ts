@@ -149,7 +149,7 @@ function fingerprintParts(fingerprint: string): Map<string, string> {
  * "it was made for another site URL", or "it was made by another version of changelog-sync"
  * (a fingerprint of another form is an earlier version's).
  */
-export function fingerprintChange(previous: string, current: string): string {
+function fingerprintChange(previous: string, current: string): string {
   const before = fingerprintParts(previous);
   const now = fingerprintParts(current);
   const changed = (Object.keys(CHANGED) as FingerprintPart[]).filter((k) => before.get(k) !== now.get(k));
