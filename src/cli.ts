@@ -18,6 +18,7 @@ import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { setBuildV8Flags } from './cli/v8-flags.js';
+import { endIfStopped } from './cli/stop-signals.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -58,6 +59,8 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
     } catch (err) {
       process.exitCode = handleError(err, reporter, globals().debug);
     }
+    // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, its status tells the signal.
+    endIfStopped();
   };
 }
 
@@ -87,8 +90,11 @@ program
   .option('--skip-build', 'pull and push only')
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
+  .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false }))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean }) =>
+    run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false }))(),
+  );
 
 program
   .command('pull')
@@ -103,8 +109,9 @@ program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
+  .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; lease?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false }))());
 
 program
   .command('status')

@@ -2,24 +2,14 @@
  * The URLs of a piece of HTML, found by an HTML parser (htmlparser2, the tokenizer browsers'
  * rules follow: comments, `<script>` and `<style>` contents are not markup) and rewritten in
  * place: only the value of each URL attribute changes; every other byte stays as it was.
- * Push uses it to send a body's site-relative URLs as absolute ones (`site-links.ts`).
+ * Push uses it to send a body's site-relative URLs as absolute ones (`push-body.ts`): every
+ * URL-valued attribute on any element (`href`, `src`, `poster`, `srcset`, ...: the lists of
+ * `src/core/url-attributes.ts`) and each `url(...)` of a `style` attribute.
  *
  * @module
  */
 import { Parser } from 'htmlparser2';
-
-/** The attributes that hold one URL, by tag (the ones an entry's body may use: docs/site.md#sanitising). */
-const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
-  a: ['href'],
-  img: ['src'],
-  source: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  track: ['src'],
-};
-
-/** The attributes that hold a list of image candidates (`url 2x, url 640w`). */
-const SRCSET_TAGS = new Set(['img', 'source']);
+import { rewriteCssUrls, SRCSET_ATTRIBUTES, URL_ATTRIBUTES } from '../core/url-attributes.js';
 
 /** Where a URL was found. */
 export interface UrlPlace {
@@ -27,7 +17,7 @@ export interface UrlPlace {
   tag: string;
   /** Lowercase attribute name, e.g. `src`. */
   attribute: string;
-  /** True when the URL names an image: `img` `src`/`srcset`, `source` `srcset` in a picture, `video` `poster`. */
+  /** True when the URL names an image: `img` `src`/`srcset`, a `srcset` elsewhere (`source` in a picture), `video` `poster`. */
   image: boolean;
 }
 
@@ -52,10 +42,13 @@ export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlP
         const start = parser.startIndex;
         const end = parser.endIndex;
         let next: string | undefined;
-        if (name === 'srcset' && SRCSET_TAGS.has(tag)) next = rewriteSrcset(value, (u) => rewrite(u, { tag, attribute: name, image: true }));
-        else if (URL_ATTRIBUTES[tag]?.includes(name)) {
+        if (SRCSET_ATTRIBUTES.has(name)) next = rewriteSrcset(value, (u) => rewrite(u, { tag, attribute: name, image: true }));
+        else if (URL_ATTRIBUTES.has(name)) {
           const trimmed = value.trim();
-          next = trimmed === '' ? undefined : rewrite(trimmed, { tag, attribute: name, image: tag === 'img' || (tag === 'video' && name === 'poster') });
+          next = trimmed === '' ? undefined : rewrite(trimmed, { tag, attribute: name, image: (tag === 'img' && name === 'src') || (tag === 'video' && name === 'poster') });
+        } else if (name === 'style') {
+          const style = rewriteCssUrls(value, (u) => rewrite(u, { tag, attribute: name, image: false }));
+          next = style === value ? undefined : style;
         }
         if (next !== undefined && next !== value) edits.push({ start, end, text: `${name}="${escapeAttribute(next)}"` });
       },

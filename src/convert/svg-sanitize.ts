@@ -4,16 +4,21 @@
  * run when the file is opened by its URL. So every SVG pull mirrors is rewritten from an
  * allowlist before it is stored:
  *
- * - elements: the shapes, text, paint servers, filters, `use`, `image`, `style` and the
+ * - elements: the shapes, text, paint servers, filters, `use`, `image` and the
  *   structure ones (`svg`, `g`, `defs`, `symbol`, ...); every other element is dropped with
  *   its content: `script`, `foreignObject` (HTML inside SVG), `iframe`, the animation
- *   elements (`set`/`animate` can write `href`), `metadata`, anything unknown. `<a>` is
- *   unwrapped (its content kept, the link dropped);
+ *   elements (`set`/`animate` can write `href`), `metadata`, `style`, anything unknown.
+ *   `<a>` is unwrapped (its content kept, the link dropped);
  * - attributes: event handlers (`on*`) are dropped; `href`/`xlink:href` only to a fragment
  *   of the same document (`#id`) or, on `image`/`feImage`, a raster `data:` image; a value
  *   with `javascript:`, `vbscript:` or another `data:` URL, or a `url(...)` that is not
- *   `url(#id)`, is dropped; so is `xml:base`;
- * - a `<style>` with `@import` or a `url(...)` that is not `url(#id)` is dropped;
+ *   `url(#id)`, is dropped; so is `xml:base`, and any value with a backslash (CSS reads
+ *   `u\72l(` as `url(` in a presentation attribute, and no SVG attribute needs one);
+ * - CSS is not kept: a browser reads escapes, comments and functions (`image-set("x")`,
+ *   `u\72l(...)`) that no pattern check follows, so every `<style>` element is dropped,
+ *   and a `style` attribute is replaced by the presentation attributes it sets
+ *   ({@link presentationAttributes}), a declaration at a time, only those on a short list
+ *   whose value is plain (keywords, numbers, colours, `url(#id)`); the rest is dropped;
  * - comments, processing instructions (`<?xml-stylesheet ...?>`) and the DOCTYPE (with
  *   any entity it declares) are dropped; entities are not expanded.
  *
@@ -26,7 +31,7 @@ import { Parser } from 'htmlparser2';
 /** SVG elements kept (case as SVG writes them; compared in lower case). */
 const ALLOWED = new Set(
   [
-    'svg', 'g', 'defs', 'desc', 'title', 'symbol', 'use', 'image', 'switch', 'view', 'style',
+    'svg', 'g', 'defs', 'desc', 'title', 'symbol', 'use', 'image', 'switch', 'view',
     'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
     'text', 'tspan', 'textPath',
     'linearGradient', 'radialGradient', 'stop', 'pattern', 'clipPath', 'mask', 'marker',
@@ -54,21 +59,81 @@ const EXTERNAL_URL = /url\s*\(\s*(?!['"]?\s*#)/i;
 export interface SanitizedSvg {
   /** The sanitised document (UTF-8 text). */
   svg: string;
-  /** What was dropped, one short description each (e.g. `<script>`, `onload`), for reports and tests. */
+  /** What was dropped, each kind once, in the order first met (e.g. `<script>`, `onload`, `style: cursor`), for reports and tests. */
   removed: string[];
 }
 
 const escapeText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (s: string): string => escapeText(s).replace(/"/g, '&quot;');
 
+/**
+ * The presentation attributes (SVG 2, "Styling": properties that may be set as attributes)
+ * that a `style` declaration may become: paint, text, and the references to paint servers,
+ * clips, masks, filters and markers of the same document.
+ */
+const PRESENTATION = new Set([
+  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap',
+  'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity', 'color',
+  'display', 'visibility', 'overflow', 'font-family', 'font-size', 'font-style', 'font-weight',
+  'font-variant', 'font-stretch', 'text-anchor', 'dominant-baseline', 'alignment-baseline',
+  'baseline-shift', 'letter-spacing', 'word-spacing', 'text-decoration', 'writing-mode', 'direction',
+  'stop-color', 'stop-opacity', 'flood-color', 'flood-opacity', 'lighting-color', 'clip-rule',
+  'clip-path', 'mask', 'filter', 'marker-start', 'marker-mid', 'marker-end', 'color-interpolation',
+  'color-interpolation-filters', 'shape-rendering', 'text-rendering', 'image-rendering', 'paint-order',
+  'vector-effect', 'mix-blend-mode', 'isolation',
+]);
+
+/**
+ * A plain declaration value: words, numbers, units, `#rgb` colours, commas, `rgb()`/`rgba()`
+ * of numbers and `url(#id)`. No quote, backslash, comment, `!`, `@` or other function, so
+ * that it reads the same to this check and to any CSS parser.
+ */
+const PLAIN_VALUE = /^(?:[\w\s.,%#-]|rgba?\(\s*[\d.%\s,]+\)|url\(\s*#[\w.:-]+\s*\))+$/;
+
+/**
+ * The presentation attributes a `style` attribute sets, by name (later declarations win),
+ * and the declarations dropped (`style: name`).
+ * @param style the attribute's value (character references decoded).
+ */
+function presentationAttributes(style: string): { kept: Map<string, string>; dropped: string[] } {
+  const kept = new Map<string, string>();
+  const dropped: string[] = [];
+  // Split on `;` and the first `:`: a value that needs more (a quote, a comment, a
+  // function other than rgb() and url(#id)) fails PLAIN_VALUE, whatever the split made of it.
+  for (const declaration of style.split(';')) {
+    if (declaration.trim() === '') continue;
+    const colon = declaration.indexOf(':');
+    const name = (colon < 0 ? declaration : declaration.slice(0, colon)).trim().toLowerCase();
+    const value = colon < 0 ? '' : declaration.slice(colon + 1).trim();
+    if (PRESENTATION.has(name) && value !== '' && PLAIN_VALUE.test(value)) kept.set(name, value);
+    else dropped.push(`style: ${name.slice(0, 40)}`);
+  }
+  return { kept, dropped };
+}
+
 /** Whether an attribute is kept on an element. */
 function keepAttribute(element: string, name: string, value: string): boolean {
   const lower = name.toLowerCase();
-  if (!ATTRIBUTE_NAME.test(name) || lower.startsWith('on') || lower === 'xml:base') return false;
+  if (!ATTRIBUTE_NAME.test(name) || lower.startsWith('on') || lower === 'xml:base' || lower === 'style') return false;
   if (lower === 'href' || lower.endsWith(':href')) return value.trim().startsWith('#') || (IMAGE_ELEMENTS.has(element) && RASTER_DATA_URL.test(value));
-  if (DANGEROUS_SCHEME.test(value) || EXTERNAL_URL.test(value)) return false;
-  if (lower === 'style' && /@import|expression\s*\(/i.test(value)) return false;
+  if (value.includes('\\') || DANGEROUS_SCHEME.test(value) || EXTERNAL_URL.test(value)) return false;
   return true;
+}
+
+/** An element's attributes as kept: its `style` turned into presentation attributes, which win over the element's own. */
+function elementAttributes(element: string, attribs: Record<string, string>, removed: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [attr, value] of Object.entries(attribs)) {
+    if (keepAttribute(element, attr, value)) out.set(attr, value);
+    else if (attr.toLowerCase() !== 'style') removed.push(attr);
+  }
+  const style = Object.entries(attribs).find(([attr]) => attr.toLowerCase() === 'style');
+  if (style) {
+    const { kept, dropped } = presentationAttributes(style[1]);
+    removed.push(...dropped);
+    for (const [attr, value] of kept) out.set(attr, value);
+  }
+  return out;
 }
 
 /**
@@ -83,7 +148,6 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   /** Open elements: what each wrote (`kept`, `unwrapped`) or that it is dropped with its content. */
   const stack: Array<'kept' | 'unwrapped' | 'dropped'> = [];
   let dropping = 0;
-  let styleText: string | undefined;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
@@ -106,22 +170,14 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
           return;
         }
         let tag = `<${name}`;
-        for (const [attr, value] of Object.entries(attribs)) {
-          if (keepAttribute(lower, attr, value)) tag += ` ${attr}="${escapeAttribute(value)}"`;
-          else removed.push(attr);
-        }
-        if (lower === 'style') {
-          // Written at its end, when its whole text is known.
-          styleText = '';
-          out += `\u0000${tag}>`;
-        } else out += `${tag}>`;
+        for (const [attr, value] of elementAttributes(lower, attribs, removed)) tag += ` ${attr}="${escapeAttribute(value)}"`;
+        out += `${tag}>`;
         stack.push('kept');
       },
       ontext(data) {
         // Text outside the root element (white space of the prolog, the rest of a DOCTYPE's subset) is dropped.
         if (dropping > 0 || stack.length === 0) return;
-        if (styleText !== undefined) styleText += data;
-        else out += escapeText(data);
+        out += escapeText(data);
       },
       onclosetag(name) {
         const how = stack.pop();
@@ -130,15 +186,6 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
           return;
         }
         if (how !== 'kept') return;
-        if (name.toLowerCase() === 'style' && styleText !== undefined) {
-          const start = out.lastIndexOf('\u0000');
-          if (/@import|url\s*\(\s*(?!['"]?\s*#)|expression\s*\(|(?:java|vb)script\s*:/i.test(styleText)) {
-            removed.push('<style>');
-            out = out.slice(0, start);
-          } else out = `${out.slice(0, start)}${out.slice(start + 1)}${escapeText(styleText)}</${name}>`;
-          styleText = undefined;
-          return;
-        }
         out += `</${name}>`;
       },
       onprocessinginstruction(name) {
@@ -149,5 +196,5 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   );
   parser.end(text.replaceAll('\u0000', ''));
   if (root !== 'svg' || !out.startsWith('<svg')) return undefined;
-  return { svg: out, removed };
+  return { svg: out, removed: [...new Set(removed)] };
 }

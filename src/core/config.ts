@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
+import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 
 /**
@@ -23,6 +24,16 @@ export const DEFAULT_MAX_RESPONSE_MB = 256;
 
 /** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
 export const DEFAULT_MAX_IMAGE_MB = 5;
+
+/** Default of {@link Config.imageDeadlineSeconds}: 3 minutes, well inside a scheduled job's 30. */
+export const DEFAULT_IMAGE_DEADLINE_SECONDS = 180;
+
+/**
+ * Longest time to live of the push lease, ms (30 minutes; docs/sync.md#the-push-lease): a clone
+ * waits the lifetime the holder recorded before taking its lease over, and refuses a record
+ * beyond this, so that no lease blocks the others for longer.
+ */
+export const MAX_LEASE_TTL_MS = 30 * 60_000;
 
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
@@ -61,6 +72,22 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`size in MB over which a new entry's local image (content/images/) is a warning of check and push (default ${DEFAULT_MAX_IMAGE_MB})`),
+    maxImageSide: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`largest width or height, in pixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_SIDE})`),
+    maxImageMegapixels: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`largest width x height, in megapixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_MEGAPIXELS})`),
+    imageDeadlineSeconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -112,6 +139,10 @@ export interface Config {
   maxResponseMb: number;
   /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
   maxImageMb: number;
+  /** The largest image pull stores and build encodes, from its header (src/core/image-bounds.ts). Default 16,384 a side, 40 megapixels. */
+  imageBounds: ImageBounds;
+  /** Time for all of a pull's image downloads, in seconds (src/sync/pull/media-mirror.ts). Default {@link DEFAULT_IMAGE_DEADLINE_SECONDS}. */
+  imageDeadlineSeconds: number;
   /** The project root all relative paths were resolved against. */
   root: string;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
@@ -228,6 +259,9 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   const leaseTtlMs = millis('leaseTtlMs', 60_000);
+  if (leaseTtlMs > MAX_LEASE_TTL_MS) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
+  }
   const maxResponseRaw = pick('maxResponseMb');
   const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
   if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
@@ -248,6 +282,8 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     leaseTtlMs,
     maxResponseMb,
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
+    imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
+    imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),

@@ -15,6 +15,7 @@
  */
 import { posix } from 'node:path';
 import { IMAGES_DIR } from '../core/content-layout.js';
+import { siteAbsoluteUrl } from '../core/site-url.js';
 
 /** A URL the site does not serve: absolute (`https:`, `mailto:`, `data:`), protocol-relative, or a fragment of the page itself. */
 interface ExternalRef {
@@ -37,8 +38,22 @@ interface PagelessRef {
   file: string;
 }
 
+/**
+ * A path that leaves the site's base path: `/../../escape.png`, or `../` more times than
+ * the page is deep, as a browser resolves it on the published site (`/\\host/x` too, which
+ * a browser reads as another host). Sent absolute, it would point at another site on the
+ * same host (another repository's Pages site), so it is an error.
+ */
+interface OutsideRef {
+  kind: 'outside';
+}
+
 /** What a URL of a body points at. */
-export type BodyRef = ExternalRef | SiteRef | PagelessRef;
+export type BodyRef = ExternalRef | SiteRef | PagelessRef | OutsideRef;
+
+/** A site URL with a base path, to see whether a path stays under it (no URL is requested). */
+const PROBE_SITE = 'http://site.invalid/base/';
+const PROBE_BASE_PATH = '/base/';
 
 const IMAGES_URL = `/${IMAGES_DIR}/`;
 
@@ -58,7 +73,11 @@ export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<strin
   const cut = url.search(/[?#]/);
   const pathPart = cut < 0 ? url : url.slice(0, cut);
   const suffix = cut < 0 ? '' : url.slice(cut);
-  if (pathPart.startsWith('/')) return { kind: 'site', path: url, image: imageOf(pathPart) };
+  if (pathPart.startsWith('/')) {
+    // Resolved as push resolves it (`siteAbsoluteUrl`), by the WHATWG URL parser: `%2e%2e` and `\\` count as `..` and `/`.
+    if (!siteAbsoluteUrl(url, PROBE_SITE).startsWith(PROBE_SITE)) return { kind: 'outside' };
+    return { kind: 'site', path: url, image: imageOf(pathPart) };
+  }
   // Relative to the file, as the repository (and an editor's preview) reads it.
   const decoded = safeDecode(pathPart);
   const inContent = posix.normalize(posix.join(posix.dirname(file), decoded));
@@ -71,8 +90,9 @@ export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<strin
   const plain = posix.normalize(decoded);
   if (plain.startsWith(`${IMAGES_DIR}/`)) return siteImage(plain.slice(IMAGES_DIR.length + 1), suffix);
   // Anything else: where a browser on the entry's page would take it.
-  const resolved = new URL(url, `http://site.invalid${permalinks.get(file) ?? '/'}`);
-  return { kind: 'site', path: `${resolved.pathname}${resolved.search}${resolved.hash}` };
+  const resolved = new URL(url, `${PROBE_SITE}${(permalinks.get(file) ?? '/').slice(1)}`);
+  if (!resolved.href.startsWith(PROBE_SITE)) return { kind: 'outside' };
+  return { kind: 'site', path: `/${resolved.pathname.slice(PROBE_BASE_PATH.length)}${resolved.search}${resolved.hash}` };
 }
 
 function siteImage(rest: string, suffix: string): SiteRef {

@@ -6,13 +6,19 @@
  * - error: an image the site publishes (`/images/x.png`, `../images/x.png`) whose file is
  *   not in the repository (`content/images/`, or the site's own `site/images/`);
  * - error: a link to an entry file that has no page on the site (a draft, or dated after today);
+ * - error: a URL whose scheme runs script (`javascript:`, `vbscript:`) or a `data:` URL that
+ *   is not a raster image, in a Markdown link or image or in any URL attribute of raw HTML
+ *   (`href`, `src`, `srcset`, `poster`, a `style`'s `url()`), read as a browser reads it:
+ *   character references decoded, case, spaces, tabs and line breaks ignored;
+ * - error: a path that leaves the site's base path (`/../../escape.png`): sent absolute, it
+ *   would point at another site on the host;
  * - warning: an image without alt text (readers of screen readers, and of emails that do
  *   not load images, get nothing);
  * - warning: a local image over the size limit (`maxImageMb`, default
  *   5 MB, `config.ts`): every page, feed and email loads it.
  *
  * URLs are read with marked's lexer (the Markdown push converts) and, in raw HTML, with
- * htmlparser2; what each points at is `site-links.ts`'s.
+ * htmlparser2; what each points at is `body-refs.ts`'s.
  *
  * @module
  */
@@ -21,6 +27,7 @@ import { join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { Marked, type Token, type Tokens } from 'marked';
 import { IMAGES_DIR } from '../core/content-layout.js';
+import { cssUrls, refusedScheme, SRCSET_ATTRIBUTES, srcsetUrls, URL_ATTRIBUTES } from '../core/url-attributes.js';
 import { bodyRef } from './body-refs.js';
 
 /** What the image and link rules need besides the file. */
@@ -64,8 +71,27 @@ export function linkProblems(body: string, file: string, ctx: LinkContext, bodyL
   const problems: LinkProblem[] = [];
   const sizeLimit = `${Math.round((ctx.maxImageBytes / 2 ** 20) * 10) / 10} MB`;
   for (const r of references(body)) {
-    const ref = bodyRef(r.url, file, ctx.permalinks);
     const line = bodyLine + r.line;
+    const scheme = refusedScheme(r.url);
+    if (scheme !== undefined) {
+      problems.push({
+        line,
+        severity: 'error',
+        message: `the ${r.image ? 'image' : 'link'} "${r.url}" is a ${scheme}: URL${scheme === 'data' ? ' that is not a PNG, JPEG, GIF, WebP or AVIF image' : ''}, which can run script in a reader's browser: push never sends it`,
+        hint: scheme === 'data' ? 'link to a page on the web (https:), or put the image in content/images/ and show it with ![...](/images/...)' : 'link to a page on the web (https:), or remove the link',
+      });
+      continue;
+    }
+    const ref = bodyRef(r.url, file, ctx.permalinks);
+    if (ref.kind === 'outside') {
+      problems.push({
+        line,
+        severity: 'error',
+        message: `the ${r.image ? 'image' : 'link'} "${r.url}" leaves the site's base path ("/.." above the site's root, or a "\\" a browser reads as another host): sent absolute, it would point at another site on the same host`,
+        hint: 'write the path from the site\'s root without ".." (e.g. /images/x.png), or a full https: URL',
+      });
+      continue;
+    }
     if (ref.kind === 'no-page') {
       problems.push({
         line,
@@ -128,10 +154,10 @@ function references(body: string): Reference[] {
   void marked.walkTokens(marked.lexer(body), (t: Token) => {
     if (t.type === 'image') {
       const image = t as Tokens.Image;
-      found.push({ url: image.href, image: true, alt: image.text, line: lineOf(image.raw) });
+      found.push({ url: decodeAttribute(image.href), image: true, alt: image.text, line: lineOf(image.raw) });
     } else if (t.type === 'link') {
       const link = t as Tokens.Link;
-      found.push({ url: link.href, image: false, line: lineOf(link.raw) });
+      found.push({ url: decodeAttribute(link.href), image: false, line: lineOf(link.raw) });
     } else if (t.type === 'html') {
       const start = lineOf(t.raw);
       for (const h of htmlReferences(t.raw)) found.push({ ...h, line: start + h.line - 1 });
@@ -140,19 +166,40 @@ function references(body: string): Reference[] {
   return found;
 }
 
-/** The `img src` and `a href` of raw HTML in a body, with lines within it. */
+/**
+ * The URLs of raw HTML in a body, with lines within it: `img src` as an image (with its alt
+ * text), and every other URL attribute of any element (`src/core/url-attributes.ts`'s lists, a
+ * `srcset`'s candidates, a `style`'s `url()`s) as a link.
+ */
 function htmlReferences(html: string): Reference[] {
   const found: Reference[] = [];
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         const line = html.slice(0, parser.startIndex).split('\n').length;
-        if (name === 'img' && attribs.src !== undefined) found.push({ url: attribs.src.trim(), image: true, alt: attribs.alt, line });
-        else if (name === 'a' && attribs.href !== undefined) found.push({ url: attribs.href.trim(), image: false, line });
+        for (const [attr, value] of Object.entries(attribs)) {
+          if (name === 'img' && attr === 'src') found.push({ url: value.trim(), image: true, alt: attribs.alt, line });
+          else if (URL_ATTRIBUTES.has(attr)) found.push({ url: value.trim(), image: false, line });
+          else if (SRCSET_ATTRIBUTES.has(attr)) for (const url of srcsetUrls(value)) found.push({ url, image: false, line });
+          else if (attr === 'style') for (const url of cssUrls(value)) found.push({ url, image: false, line });
+        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
   return found;
+}
+
+/**
+ * A Markdown link's destination as the browser reads it in the HTML push sends: marked
+ * writes it into an `href`/`src` with its character references as written
+ * (`&#106;avascript:`), so they are decoded here by the same HTML parser.
+ */
+function decodeAttribute(value: string): string {
+  if (!value.includes('&')) return value;
+  let decoded = value;
+  const parser = new Parser({ onattribute: (_name, v) => (decoded = v) }, { decodeEntities: true });
+  parser.end(`<a href="${value.replace(/"/g, '&quot;')}">`);
+  return decoded;
 }

@@ -21,7 +21,7 @@
 import { readFile } from 'node:fs/promises';
 import { CsvError, parse } from 'csv-parse/sync';
 import { ChangelogSyncError, ValidationError } from '../core/errors.js';
-import { FORMULA_TRIGGERS } from './csv-write.js';
+import { FORMULA_ESCAPE } from './csv-write.js';
 
 /** Field delimiters the reader chooses between. */
 type CsvDelimiter = ',' | ';';
@@ -167,9 +167,13 @@ export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSub
   };
 }
 
-/** Removes the `'` a formula-injection-safe export put before a formula trigger. */
+/**
+ * Removes the `'` a formula-injection-safe export put before a formula trigger, at the
+ * cell's start and after each `;`, tab or line break in it (`neutralizeFormulas` of
+ * `csv-write.ts`, whose escape this undoes exactly).
+ */
 export function unescapeFormula(cell: string): string {
-  return cell.length >= 2 && cell[0] === "'" && FORMULA_TRIGGERS.has(cell[1]!) ? cell.slice(1) : cell;
+  return cell.replace(FORMULA_ESCAPE, '$1');
 }
 
 function assertUtf8(bytes: Buffer, file: string): void {

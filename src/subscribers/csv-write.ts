@@ -1,11 +1,16 @@
 /**
  * Writing subscriber lists as CSV (issue 5: `subscribers export`, `subscribers list --csv`).
  *
- * csv-stringify writes the CSV (RFC 4180 quoting). Its `escape_formulas` option applies
- * the OWASP guidance on CSV injection: a cell that starts with `=`, `+`, `-`, `@`, a tab
- * or a carriage return (or the full-width `＝＋－＠`) gets a leading `'`, so that a
- * spreadsheet shows it as text instead of running it as a formula. Names and addresses
- * come from sign-up forms, so they are untrusted input.
+ * csv-stringify writes the CSV (RFC 4180 quoting), and the OWASP guidance on CSV injection
+ * is applied for every common locale: a spreadsheet set to split on `;` (Excel in much of
+ * Europe) or on tabs reads a comma file's quoted cell `"x;=HYPERLINK(...)"` as several
+ * cells, since a quote in the middle of its field opens nothing. So a cell holding `,`,
+ * `;` or a tab is quoted, and a leading `'` goes before every part of a cell that a
+ * spreadsheet could read as a cell of its own and that starts with `=`, `+`, `-`, `@`, a
+ * tab or a carriage return (or the full-width `＝＋－＠`), quotes before it not counting:
+ * the cell's start and what follows each `;`, tab and line break in it (see
+ * {@link neutralizeFormulas}). Names and addresses come from sign-up forms, so they are
+ * untrusted input.
  *
  * @module
  */
@@ -16,12 +21,32 @@ import type { Subscriber } from '../service/schemas.js';
 /** The columns of an export: the service's own field names (spec "Subscriber"). */
 const SUBSCRIBER_CSV_COLUMNS = ['email', 'name', 'verified_at', 'created_at'] as const;
 
+/** The first characters that make a spreadsheet cell a formula (OWASP "CSV Injection"), full-width forms included. */
+const TRIGGER = '[=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20]';
+
 /**
- * First characters after which a cell is a formula-injection escape: what
- * csv-stringify's `escape_formulas` prefixes with `'`. The reader removes that `'` again
- * (see `csv-read.ts`), so that an export imports back unchanged.
+ * Where a part of a cell that a spreadsheet may read as a cell starts, when what follows it
+ * (after any `'` already there and any quotes) is a formula trigger: the cell's start, and
+ * after a `;`, a tab or a line break. Any `'` already there counts, so that the escape can
+ * be undone exactly (see {@link FORMULA_ESCAPE}).
  */
-export const FORMULA_TRIGGERS: ReadonlySet<string> = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
+const PART_START = new RegExp(`(^|[;\\t\\r\\n])(?='*"*${TRIGGER})`, 'g');
+
+/**
+ * The `'` that {@link neutralizeFormulas} put at a part's start: the reader removes it
+ * (`csv-read.ts`), so that an export imports back unchanged.
+ */
+export const FORMULA_ESCAPE = new RegExp(`(^|[;\\t\\r\\n])'(?='*"*${TRIGGER})`, 'g');
+
+/**
+ * A cell's text with a `'` before each part that a spreadsheet splitting on `,`, `;` or a
+ * tab could read as a formula: `x;=HYPERLINK(...)` becomes `x;'=HYPERLINK(...)`, `-2`
+ * becomes `'-2`. A part that already starts with `'` before the trigger gets one more,
+ * so that removing one `'` ({@link FORMULA_ESCAPE}) gives the text back.
+ */
+function neutralizeFormulas(cell: string): string {
+  return cell.replace(PART_START, "$1'");
+}
 
 /** Options of {@link subscribersToCsv}. */
 export interface SubscriberCsvOptions {
@@ -46,7 +71,9 @@ export function subscribersToCsv(subscribers: readonly Subscriber[], options: Su
     {
       header: true,
       columns: [...SUBSCRIBER_CSV_COLUMNS],
-      escape_formulas: true,
+      cast: { string: neutralizeFormulas },
+      // Quoted where any common locale's separator is inside, not only this file's comma.
+      quoted_match: /[,;\t]/,
       bom: options.spreadsheet ?? false,
       record_delimiter: options.spreadsheet ? 'windows' : 'unix',
       // An explicit record delimiter turns off the quoting of values with a lone CR or

@@ -25,6 +25,27 @@ describe('sanitizeSvg', () => {
     expect(out).toContain('<image href="data:image/png;base64,iVBORw0KGgo="></image>');
   });
 
+  it('keeps no CSS: <style> dropped, style= turned into plain presentation attributes, CSS escapes and functions refused', () => {
+    const tracker = 'fill:u\\72l(http://tracker/x.png)';
+    const r = sanitizeSvg(
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg">',
+        `<style>rect { ${tracker} }</style>`,
+        `<rect style="${tracker}"/>`,
+        `<rect fill="u\\72l(http://tracker/x.png)"/>`,
+        '<rect style="background:image-set(&quot;http://tracker/y.png&quot; 1x); fill: \\75 rl(http://tracker/z.png); stroke:url(http://tracker/w.png)"/>',
+        '<rect fill="blue" style="fill:#f00; stroke: rgb(0, 0, 255); stroke-width:2px; mask:url(#m); font-family: Open Sans, sans-serif; cursor:pointer"/>',
+        '</svg>',
+      ].join(''),
+    )!;
+    expect(r.svg).not.toMatch(/tracker|style|image-set|\\/);
+    expect(r.svg).toBe(
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect></rect><rect></rect><rect></rect>' +
+        '<rect fill="#f00" stroke="rgb(0, 0, 255)" stroke-width="2px" mask="url(#m)" font-family="Open Sans, sans-serif"></rect></svg>',
+    );
+    expect(r.removed).toEqual(['<style>', 'style: fill', 'fill', 'style: background', 'style: stroke', 'style: cursor']); // each once
+  });
+
   it('refuses a document whose root is not svg', () => {
     expect(sanitizeSvg('<html><body><svg></svg></body></html>')).toBeUndefined();
     expect(sanitizeSvg('<script>alert(1)</script><svg></svg>')).toBeUndefined();

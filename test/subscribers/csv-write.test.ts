@@ -35,7 +35,7 @@ describe('subscribersToCsv', () => {
     expect(lines[2]).toContain(",'+1,");
     expect(lines[3]).toContain(",'-2+3,");
     expect(lines[4]).toContain(",'@SUM(A1:A2),");
-    expect(lines[5]).toContain(",'\tcmd,");
+    expect(lines[5]).toContain(`,"'\tcmd",`); // a tab is a separator in some locales: quoted
     expect(csv).toContain(`"'\rcmd"`);
     expect(csv).toContain(",'\uFF1D1+1,");
     expect(csv).toContain(',Plain,');

@@ -3,6 +3,7 @@
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { readSubscriberCsv } from '../../src/subscribers/csv-read.js';
 import { exportSubscribers } from '../../src/subscribers/export.js';
 import { importSubscribers } from '../../src/subscribers/import.js';
@@ -62,6 +63,48 @@ describe('exportSubscribers', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it('is safe read with "," and with ";" (and tabs): no cell starts with a formula character; it imports back unchanged', async () => {
+    // Anyone picks their name on the hosted sign-up form; a spreadsheet set to split on ";"
+    // (Excel in many European locales) reads a comma file's cells in parts.
+    const names = [
+      'x;=HYPERLINK("http://evil.example/x","click");y',
+      'a;+1;-2;@SUM(A1)',
+      'line\n=1+1',
+      'tab\t@cmd',
+      'q;"=2+2',
+      "apostrophe;'=3",
+      'Lovelace, Ada',
+    ];
+    fx = await emulatorFixture();
+    fx.ws.subscribers.push(...names.map((name, i) => ({ email: `p${i}@example.com`, name, verified_at: '2024-05-06T00:00:00.000000Z', created_at: '2025-01-01T00:00:00.000000Z' })));
+    const t = await tempDir();
+    cleanup = t.cleanup;
+    const out = join(t.dir, 'subscribers.csv');
+    await exportSubscribers({ client: fx.client(), out });
+    const text = (await readFile(out, 'utf8')).replace(/^\uFEFF/, '');
+    const formula = /^"*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+    for (const delimiter of [',', ';', '\t']) {
+      const rows: string[][] = parse(text, { delimiter, relax_quotes: true, relax_column_count: true });
+      expect(rows.length, delimiter).toBeGreaterThan(names.length);
+      for (const cell of rows.flat()) expect(cell, `read with ${JSON.stringify(delimiter)}`).not.toMatch(formula);
+    }
+    // Read with ",", each name is one cell: quoted where any locale's separator is inside.
+    const rows: string[][] = parse(text, { delimiter: ',' });
+    expect(rows.slice(1).map((r) => r[1])).toEqual([
+      'x;\'=HYPERLINK("http://evil.example/x","click");y',
+      "a;'+1;'-2;'@SUM(A1)",
+      "line\n'=1+1",
+      "tab\t'@cmd",
+      'q;\'"=2+2',
+      "apostrophe;''=3",
+      'Lovelace, Ada',
+    ]);
+    expect(text).toContain('"tab\t\'@cmd"');
+    // Export, then import: the names as written (the reader collapses white space in every name).
+    const csv = await readSubscriberCsv(out, { verifiedColumn: 'verified_at' });
+    expect(csv.rows.map((r) => r.name)).toEqual(names.map((n) => n.replace(/\s+/g, ' ')));
   });
 
   it('refuses a path inside a protected directory before any request; a missing directory is E_FILE; a look-alike sibling is fine', async () => {

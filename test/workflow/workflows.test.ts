@@ -162,8 +162,8 @@ describe('the pull-request check workflow', () => {
   it('checks the changed entry files with changelog-sync check, read-only, no secret', () => {
     expect(wf.permissions).toEqual({ contents: 'read' });
     const run = steps.map((s) => s.run ?? '').join('\n');
-    expect(run).toContain('git diff --name-only');
-    expect(run).toContain('changelog-sync check');
+    expect(run).toContain('git -c core.quotePath=false diff -z --name-only');
+    expect(run).toContain('xargs -0 npx --no-install changelog-sync check --');
     expect(readFileSync(`${ROOT}/.github/workflows/changelog-check.yml`, 'utf8')).not.toContain('secrets.');
   });
 
@@ -172,7 +172,7 @@ describe('the pull-request check workflow', () => {
   });
 
   it('is a quick no-op when no entry changed: the diff comes first, nothing is installed without a change', () => {
-    const diff = steps.findIndex((s) => s.run?.includes('git diff --name-only'));
+    const diff = steps.findIndex((s) => s.run?.includes('diff -z --name-only'));
     const id = steps[diff]!.id!;
     expect(id).toBeTruthy();
     expect(steps[diff]!.run).toMatch(/echo "any=(true|false)" >> "\$GITHUB_OUTPUT"/);

@@ -141,6 +141,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       hostedPageUrl: cfg.hostedPageUrl,
       root: cfg.root,
       theme: cfg.theme,
+      imageBounds: cfg.imageBounds,
       port,
       // A link out of the project that appears while serving refuses the rebuild (nothing
       // is copied through it; the served site stays as it was) and is printed once. It is

@@ -16,16 +16,40 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** Control characters (Unicode `Cc`) but tab and line feed: C0, DEL and C1 (U+0085 NEL among them). */
-const CONTROL = /[^\P{Cc}\t\n]/gu;
+/**
+ * The bidirectional controls (Unicode "Bidirectional Algorithm", UAX #9): the embeddings and
+ * overrides U+202A-U+202E, the isolates U+2066-U+2069, and the marks U+200E, U+200F and
+ * U+061C. In a name they make a terminal or a log viewer show text in another order than
+ * it is (`exe.txt` read as `txt.exe`), the "Trojan Source" trick.
+ */
+const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+
+/** Control characters (Unicode `Cc`) but tab and line feed: C0, DEL and C1 (U+0085 NEL among them); and the bidirectional controls. */
+const CONTROL = new RegExp(`[^\\P{Cc}\\t\\n]|[${BIDI}]`, 'gu');
+
+/** The bidirectional controls alone. */
+const BIDI_CONTROL = new RegExp(`[${BIDI}]`, 'gu');
+
+/** `\uNNNN`: how JavaScript and JSON write a character of the Basic Multilingual Plane. */
+const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
- * Shows the control characters of a text as `\xNN` (a CRLF becomes a line feed first), so
- * that data cannot move the cursor, recolour a terminal, or start a new log line with a
- * carriage return (the Actions runner splits lines on CR as well as LF).
+ * Shows the control characters of a text as `\xNN` and the bidirectional controls as
+ * `\uNNNN` (a CRLF becomes a line feed first), so that data cannot move the cursor,
+ * recolour a terminal, start a new log line with a carriage return (the Actions runner
+ * splits lines on CR as well as LF), or show its text reordered.
  */
 export function escapeControl(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(/\r\n/g, '\n').replace(CONTROL, (c) => (c.charCodeAt(0) > 0xff ? unicodeEscape(c) : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+/**
+ * Only the bidirectional controls written `\uNNNN`: for JSON (the same JSON, since they can
+ * only be inside its strings, where every other control is escaped already), workflow
+ * commands and the job summary, whose other characters have escapes of their own.
+ */
+export function escapeBidi(text: string): string {
+  return text.replace(BIDI_CONTROL, unicodeEscape);
 }
 
 /**

@@ -4,7 +4,9 @@
  * for problems in files, masks secrets, and appends to the job summary.
  *
  * Everything written is data-safe: secrets masked, control characters shown as `\xNN`
- * (no data moves a terminal's cursor or starts a log line with a carriage return), and in
+ * and bidirectional controls as `\uNNNN` (no data moves a terminal's cursor, starts a log
+ * line with a carriage return or shows its text reordered), in `--json`, workflow commands
+ * and the job summary too; and in
  * GitHub Actions no line a command prints can be read by the runner as a workflow command
  * (see `neutralizeCommands`): only the tool's own commands ({@link Reporter.workflowCommands},
  * annotations of {@link Reporter.problem}, masks) are written as commands. Lines are
@@ -15,7 +17,7 @@
  */
 import pc from 'picocolors';
 import { isGitHubActions } from '../../core/ci-env.js';
-import { addMask, annotation, appendJobSummary, escapeControl, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
+import { addMask, annotation, appendJobSummary, escapeBidi, escapeControl, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
 import { Progress } from './progress.js';
 
 /** Options of {@link Reporter}. */
@@ -104,7 +106,7 @@ export class Reporter {
   /** Writes a workflow command where the runner reads it without breaking `--json` stdout. */
   private command(line: string, mask = true): void {
     // One line: a line break in it would let what follows be read as a line of its own.
-    const one = line.replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    const one = escapeBidi(line.replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
     (this.json ? this.err : this.out).write(`${mask ? this.mask(one) : one}\n`);
   }
 
@@ -161,7 +163,7 @@ export class Reporter {
 
   /** Appends Markdown to the Actions job summary (no-op elsewhere). */
   summary(markdown: string): void {
-    if (this.actions) appendJobSummary(this.mask(markdown), this.env);
+    if (this.actions) appendJobSummary(escapeBidi(this.mask(markdown)), this.env);
   }
 
   /**
@@ -198,7 +200,7 @@ export class Reporter {
   result(human: string, data: unknown): void {
     if (this.json) {
       // JSON.stringify escapes control characters; `##[` is written `##\u005b`, the same JSON.
-      const json = this.mask(JSON.stringify(data, null, 2));
+      const json = escapeBidi(this.mask(JSON.stringify(data, null, 2)));
       this.out.write(`${this.actions ? neutralizeJsonCommands(json) : json}\n`);
     } else if (human) this.out.write(`${this.safe(human)}\n`);
   }

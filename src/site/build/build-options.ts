@@ -7,6 +7,7 @@
 import type { FeedDates } from '../data/feed-item.js';
 import type { ImageStats } from '../render/image-store.js';
 import type { SearchSegments } from '../search/search-index.js';
+import type { ImageBounds } from '../../core/image-bounds.js';
 
 /** Options of `buildSite`. Paths absolute. */
 export interface BuildOptions {
@@ -33,6 +34,8 @@ export interface BuildOptions {
    * puts the path its files are served under in front of them.)
    */
   pathPrefix?: string;
+  /** The largest raster image encoded, read from its header (`maxImageSide`, `maxImageMegapixels`). Default 16,384 a side, 40 megapixels. */
+  imageBounds?: ImageBounds;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /**

@@ -142,7 +142,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   const input = await prepareSiteInput(options.siteDir);
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
   const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
-  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore });
+  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds });
   const cacheHolds = (file: string) => options.cacheDir !== undefined && existsSync(join(options.cacheDir, file));
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
   const likelyWarm = cacheHolds(PAGE_PACK_FILE);

@@ -20,6 +20,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmS
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { otherFormatNote } from './cache-file.js';
 import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** The format of `pages.pack`; another one is ignored. */
@@ -85,7 +86,7 @@ export async function readPackIndex(file: string, fingerprint: string): Promise<
     } catch (err) {
       throw unusable(`it is corrupt (${(err as Error).message})`);
     }
-    if (header.format !== FORMAT) throw unusable('it was written by another version of changelog-sync');
+    if (header.format !== FORMAT) throw unusable(otherFormatNote(header.format, FORMAT));
     // Made by a build of another fingerprint: unusable, and the build says once what differed (build-cache.ts `cacheChangeNote`).
     if (header.fingerprint !== fingerprint) throw new UnusablePackError('', { foreign: true });
     const indexStart = firstLine + 1;

@@ -180,7 +180,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
     pathPrefix: '/',
     config(eleventyConfig: ServeConfig) {
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme });
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme, imageBounds: options.imageBounds });
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
       eleventyConfig.addWatchTarget(rebuildFile);

@@ -146,7 +146,17 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
 
   // Across clones: the push lease, taken before the listing, so that the listing shows what
   // another clone's push created (adopted below, never sent twice).
-  if (!dryRun && local.candidates.length > 0) fence.lease = await takeLeaseFor(options, result);
+  if (!dryRun && local.candidates.length > 0) {
+    const taken = await takeLeaseFor(options, result);
+    if ('stopped' in taken) {
+      // Told to stop before anything was read or sent: every file waits for the next run.
+      result.rejected.push(...local.rejected);
+      result.plan = local.candidates.map(planItem);
+      for (const c of local.candidates) pend(result, c, `not sent: ${taken.stopped}`);
+      return;
+    }
+    fence.lease = taken.lease;
+  }
 
   // 2. One remote listing: slugs in use, mirrored entries, reconciliation. A sync's pull read
   // it under the same lock; read again only when the lease was taken since: the listing

@@ -83,6 +83,18 @@ describe('the pull-request check on a pull request', () => {
     expect(r.out).toContain('2026-02-01-broken.md');
   });
 
+  it('names as git writes them reach check: non-ASCII, spaces, a leading dash, a line break', () => {
+    const names = ['2026-01-01-café.md', '2026-01-02-two words.md', '-2026-01-03-dash.md', '2026-01-04-a\nb.md'];
+    const base = pullRequest(() => {
+      for (const [i, n] of names.entries()) write(join(dir, 'content/entries', n), `---\ntitle: Entry ${i}\nis_published: true\n---\nBody ${i}.\n`);
+    });
+    const r = runSteps(base);
+    expect(r.out).toContain('4 entry files changed.');
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/Checked 4 files/);
+    expect(r.out).not.toMatch(/does not exist|no such file|unknown option/i);
+  });
+
   it('a pull request that adds a valid entry checks it, then builds the site with it (nothing deployed)', () => {
     const base = pullRequest(() => write(join(dir, 'content/entries/2026-02-01-faster-exports.md'), '---\ntitle: Faster exports\nis_published: true\n---\nExports are **faster**.\n'));
     const r = runSteps(base);

@@ -101,6 +101,16 @@ describe('the page pack', () => {
     expect([...(await readPackIndex(pack, FINGERPRINT)).keys()]).toEqual(['a', 'b', 'c']);
   });
 
+  it('of another format is not opened, and the reason says which way it differs', async () => {
+    const pack = await packOf('f', { a: Buffer.from('<p>first</p>') });
+    const bytes = await readFile(pack, 'latin1');
+    expect(bytes).toContain('"changelog-sync-page-cache/1"');
+    await writeFile(pack, bytes.replace('"changelog-sync-page-cache/1"', '"changelog-sync-page-cache/7"'), 'latin1');
+    await expect(readPackIndex(pack, FINGERPRINT)).rejects.toThrow('it is format 7, written by a newer changelog-sync (this one reads format 1)');
+    await writeFile(pack, bytes.replace('"changelog-sync-page-cache/1"', '"changelog-sync-page-cache/0"'), 'latin1');
+    await expect(readPackIndex(pack, FINGERPRINT)).rejects.toThrow('it is format 0, written by an older changelog-sync (this one reads format 1)');
+  });
+
   it('refuses to copy or keep a page that changed after the pack was opened', async () => {
     const pack = await packOf('p', { a: Buffer.from('<p>first</p>'), b: Buffer.from('<p>second</p>') });
     const index = await readPackIndex(pack, FINGERPRINT);

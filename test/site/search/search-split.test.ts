@@ -112,6 +112,6 @@ describe('the search archive file', () => {
       { numRuns: 60 },
     );
     await writeFile(join(dir, SEARCH_ARCHIVE_FILE), good.toString('latin1').replace('search-archive/1', 'search-archive/0'), 'latin1');
-    expect((await readSearchArchive(dir, 'fp', 'en')).note).toContain('another version of changelog-sync');
+    expect((await readSearchArchive(dir, 'fp', 'en')).note).toContain('it is format 0, written by an older changelog-sync (this one reads format 1)');
   });
 });
