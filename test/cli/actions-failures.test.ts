@@ -74,7 +74,8 @@ describe('in GitHub Actions, a failure is an annotation and a job summary with t
     expect(r.code).toBe(1);
     const lines = annotations(r.stdout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^::error title=changelog-sync failed%3A E_CONFIG::.*changelog\.config\.json.*contentDir/);
+    // On the file and its line, where the pull request shows it.
+    expect(lines[0]).toMatch(/^::error file=changelog\.config\.json,line=1,title=changelog-sync failed%3A E_CONFIG::changelog\.config\.json:1: contentDir: .*\. Fix: correct contentDir/);
     expect(await summary()).toContain('### changelog-sync failed: E_CONFIG');
   });
 
