@@ -100,6 +100,17 @@ describe('every code that reaches the handler', () => {
     expect(await readFile(join(github, 's.md'), 'utf8')).toBe(`### changelog-sync failed: ${code}\n\nit went wrong\n\n**Fix:** do the fix\n`);
   });
 
+  it("data in the message stays data: no control character in the annotation, the summary's Markdown escaped", async () => {
+    const { reporter, out } = captureReporter({ env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(github, 's.md') } });
+    handleError(new ChangelogSyncError('E_SERVICE', 'the service said \u001b[31m[x](http://evil.test) # hi\r\n::warning::no'), reporter);
+    const [line, ...more] = annotations(out());
+    expect(more).toEqual([]);
+    expect(line).toBe('::error title=changelog-sync failed%3A E_SERVICE::the service said \\x1b[31m[x](http://evil.test) # hi%0A::warning::no');
+    const md = await readFile(join(github, 's.md'), 'utf8');
+    expect(md).toContain('the service said  \\[31m\\[x\\]\\(http\\:\\/\\/evil\\.test\\) \\# hi ');
+    expect(md).not.toContain('](http');
+  });
+
   it('an unexpected error (E_INTERNAL) too, asking for --debug and a report', async () => {
     const { reporter, out } = captureReporter({ env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(github, 's.md') } });
     handleError(new TypeError('x is undefined'), reporter);

@@ -9,7 +9,7 @@
  * @module
  */
 import type { ChangelogSyncError } from '../../core/errors.js';
-import { annotation, markdownText } from './github-actions.js';
+import { annotation, escapeControl, markdownText } from './github-actions.js';
 
 /** Where a repository's secrets and variables are changed (GitHub's settings page). */
 export const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
@@ -28,7 +28,7 @@ export interface ActionsFailure {
 function actionsHint(err: ChangelogSyncError): string | undefined {
   if (err.code === 'E_AUTH') {
     const refused = err.status === 403 ? 'is refused for this workspace (403 Forbidden)' : err.status === 401 ? 'is not accepted (401 Unauthorized)' : 'is missing or not accepted';
-    return `the repository secret CHANGELOG_TOKEN ${refused}: replace it in the repository's ${ACTIONS_SETTINGS_PAGE} ("Update" on CHANGELOG_TOKEN) with a workspace access token from the workspace settings of the service at the repository variable CHANGELOG_BASE_URL, then run the workflow again`;
+    return `the repository secret CHANGELOG_TOKEN ${refused}: replace it in the repository's ${ACTIONS_SETTINGS_PAGE} ("Update" on CHANGELOG_TOKEN) with a workspace access token, made in the workspace settings of the service that CHANGELOG_BASE_URL names, then run the workflow again`;
   }
   if (err.hint && /\bCHANGELOG_(?:TOKEN|BASE_URL)\b/.test(err.hint)) return `${err.hint} (in GitHub Actions: the repository's ${ACTIONS_SETTINGS_PAGE})`;
   return err.hint;
@@ -56,5 +56,6 @@ export function actionsFailure(err: Pick<ChangelogSyncError, 'code' | 'message' 
 
 /** The annotation line of a failure (one workflow command). */
 export function failureAnnotation(f: ActionsFailure, props: { file?: string; line?: number } = {}): string {
-  return annotation('error', f.message, { ...props, title: f.title });
+  // The message carries data (a server's words, a file name): no control character reaches the log.
+  return annotation('error', escapeControl(f.message), { ...props, title: f.title });
 }
