@@ -121,8 +121,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       hidden.unfinished++;
       const bodyStart = f.raw.toString('utf8').split('\n').length - f.entry.body.split('\n').length;
       unfinished.push({ file: f.rel, line: bodyStart + placeholder.index + 1, message: `"${placeholder.text}" is left from the template of \`changelog-sync new\`` });
-    }
-    else visible.push({ file: f as (typeof visible)[number]['file'], date });
+    } else visible.push({ file: f as (typeof visible)[number]['file'], date });
   }
   // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so
   // `onRendered` can hand out finished entries while the others still render.
