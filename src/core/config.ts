@@ -8,12 +8,13 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
+import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 
 /**
  * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
@@ -231,11 +232,14 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   const file = resolve(root, CONFIG_FILE);
   let fromFile: FileConfig = {};
   if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
+      json = JSON.parse(text);
     } catch (cause) {
-      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause, file });
+      const p = jsonSyntaxProblem(text, cause as Error);
+      const shown = shownPath(file);
+      throw new ChangelogSyncError('E_CONFIG', `${shown}:${p.line}:${p.column}: not valid JSON: ${p.message}`, { cause, file: shown, line: p.line, hint: p.fix });
     }
     if (json && typeof json === 'object' && ('token' in json || 'CHANGELOG_TOKEN' in json)) {
       throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} contains a token: tokens are read from the CHANGELOG_TOKEN environment variable only`, {
@@ -245,15 +249,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
       });
     }
     const parsed = fileConfigSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
-      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE}: ${field}: ${issue.message}`, {
-        file,
-        field,
-        hint: 'see the configuration table in README.md',
-      });
-    }
+    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, file);
     fromFile = parsed.data;
   }
   const pick = (key: keyof typeof ENV): string | undefined => {
@@ -304,6 +300,36 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
+}
+
+/** A file as messages name it: relative to the working directory, or absolute when outside it. */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+}
+
+/**
+ * The error of the first issue the schema found in the file: the field and its line; for
+ * an unknown key, the known one it is closest to ("did you mean").
+ */
+function configIssueError(issue: z.core.$ZodIssue, text: string, path: string): ChangelogSyncError {
+  const file = shownPath(path);
+  const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    const known = Object.keys(fileConfigSchema.shape);
+    const meant = didYouMean(key, known);
+    const line = lineOfJsonKey(text, key);
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(key)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
+      file,
+      line,
+      field: key,
+      hint: meant ? `rename ${JSON.stringify(key)} to ${JSON.stringify(meant)}` : `remove it; the settings are ${known.filter((k) => k !== '$schema').join(', ')} (${seeAlso})`,
+    });
+  }
+  const field = issue.path.join('.');
+  const line = issue.path.length > 0 ? lineOfJsonKey(text, String(issue.path[0])) : undefined;
+  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${issue.message}`, { file, line, field, hint: `correct ${field || 'the file'} (${seeAlso})` });
 }
 
 /**

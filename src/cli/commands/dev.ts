@@ -164,6 +164,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         return pageProblems(cfg.contentDir);
       },
       onLog: (m) => reporter.debug(m),
+      verbose: reporter.verbose,
     });
     reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
 

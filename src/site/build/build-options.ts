@@ -69,8 +69,13 @@ export interface BuildResult {
    * relative to the content directory, message without the path).
    */
   unreadable: Array<{ file: string; line?: number; message: string }>;
-  /** The entries shown, and those left out (docs/site.md#what-appears): drafts and entries scheduled after today. */
-  entries: { shown: number; drafts: number; scheduled: number };
+  /**
+   * The entries shown, and those left out (docs/site.md#what-appears): drafts, entries
+   * scheduled after today, and new entries that still hold the template of `new`.
+   */
+  entries: { shown: number; drafts: number; scheduled: number; unfinished: number };
+  /** The new entries left out for a placeholder line of `new`'s template (file relative to the content directory, its line, why). */
+  unfinished: Array<{ file: string; line: number; message: string }>;
   /** Wall time of the whole build, ms. */
   ms: number;
   /**

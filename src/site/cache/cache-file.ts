@@ -60,14 +60,11 @@ export function unchangedSince(file: string, seen: { size: number; mtimeMs: numb
  * with a note saying why.
  *
  * @param foreign the note for a file of another fingerprint, when it is not the build's
- *   (the image cache's fingerprint is its encoder's).
+ *   (the image cache's fingerprint is its encoder's). Without it, a file of another build's
+ *   fingerprint is empty with no note: the build says once what differed
+ *   (build-cache.ts `cacheChangeNote`), not once per file.
  */
-export async function readCacheFile(
-  file: string,
-  format: string,
-  fingerprint: string,
-  foreign = 'it was made by another version of changelog-sync, other templates or other site options',
-): Promise<CacheFileContent> {
+export async function readCacheFile(file: string, format: string, fingerprint: string, foreign?: string): Promise<CacheFileContent> {
   soundFiles.delete(file);
   try {
     const before = statSync(file, { throwIfNoEntry: false });
@@ -78,7 +75,7 @@ export async function readCacheFile(
     const rest = newline < 0 ? '' : text.slice(newline + 1);
     if (header.format !== format) return { note: otherFormatNote(header.format, format) };
     if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
-    if (header.fingerprint !== fingerprint) return { note: foreign };
+    if (header.fingerprint !== fingerprint) return foreign === undefined ? {} : { note: foreign };
     const value = JSON.parse(rest) as unknown;
     soundFiles.set(file, { header: text.slice(0, newline), size: before.size, mtimeMs: before.mtimeMs });
     return { value };

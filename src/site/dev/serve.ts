@@ -66,6 +66,13 @@ export interface ServeOptions extends BuildOptions {
   problems?: () => Promise<PageProblem[]>;
   /** Eleventy's own log lines (rebuilds, reloads). */
   onLog?: (message: string) => void;
+  /** Let Eleventy print its benchmark lines (`[11ty] Benchmark ... Transform`): `dev --verbose`. Default false. */
+  verbose?: boolean;
+}
+
+/** Eleventy's benchmark groups, as its BenchmarkManager keeps them (not in its typings). */
+interface Benchmarks {
+  bench?: { getAll?: () => Record<string, { setIsVerbose(verbose: boolean): void }> };
 }
 
 /** A running dev server. */
@@ -227,6 +234,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   try {
     await writeFile(rebuildFile, '0\n');
     await eleventy.init();
+    // The benchmark groups of Eleventy's configuration are made before its quiet mode
+    // applies, and print slow steps (`[11ty] Benchmark ... "xmlChars" Transform`) straight to
+    // the console on every rebuild: a timing report for Eleventy's developers, not news for a
+    // writer. Groups made after init follow the quiet mode. --verbose keeps them.
+    if (!options.verbose) for (const group of Object.values((eleventy as Benchmarks).bench?.getAll?.() ?? {})) group.setIsVerbose(false);
     await eleventy.watch(); // the first build
     removals = rebuildOnRemoval(options.contentDir, rebuildFile, log);
     // Search works from the first page served.

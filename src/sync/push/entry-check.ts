@@ -18,7 +18,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { entryPermalinks } from '../../entry/permalinks.js';
@@ -67,7 +67,9 @@ export interface CheckOptions {
  */
 export async function checkEntryFiles(options: CheckOptions): Promise<CheckResult> {
   const cwd = options.cwd ?? process.cwd();
-  const shown = (abs: string) => relative(cwd, abs).split(sep).join('/') || abs;
+  // A file outside the mirror is named as it was given (an absolute path stays absolute).
+  const givenAs = new Map<string, string>();
+  const shown = (abs: string) => givenAs.get(resolve(abs)) ?? (relative(cwd, abs).split(sep).join('/') || abs);
   const problems: CheckProblem[] = [];
 
   // Every file of the mirror is read: slugs and identifiers must be unique across all.
@@ -82,8 +84,10 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
       if (known) targets.push(known);
       else if (!existsSync(abs)) problems.push({ file: given, severity: 'error', message: 'no such file', hint: 'check the path' });
       else {
-        const rel = isAbsolute(given) ? abs : relative(options.contentDir, abs);
-        const [item] = await readEntryFiles(options.contentDir, [rel.startsWith('..') ? abs : rel]);
+        // Read by its path from the content directory (`../..` when outside it), which
+        // readEntryFiles joins to the content directory: never an absolute path joined there.
+        const [item] = await readEntryFiles(options.contentDir, [relative(options.contentDir, abs)]);
+        givenAs.set(abs, given);
         if (item) targets.push({ ...item, abs });
       }
     }
