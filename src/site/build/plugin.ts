@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
-import { xmlCharsTransform } from '../../core/xml-chars.js';
+import { xmlCharsTransform } from '../../core/markup-text.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
 import { BuildState } from './build-memo.js';
 import { addSiteFilters } from '../render/filters.js';
@@ -235,7 +235,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
   eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
 
-  // Feeds stay well-formed XML whatever a title or body holds (xml-chars.ts).
+  // Feeds stay well-formed XML whatever a title or body holds (core/markup-text.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);
   addSiteFilters(eleventyConfig, state);
 }

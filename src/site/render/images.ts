@@ -31,7 +31,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, relative } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { imageSize } from 'image-size';
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 import { isInside } from '../../core/project-path.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../../core/image-bounds.js';
