@@ -167,6 +167,19 @@ export function addressRefusal(address: string, allowLoopback = false): string |
 }
 
 /**
+ * Why a URL is never requested, judged from the URL alone (before any DNS): its scheme, its
+ * credentials, an IP address of a refused class. `check` uses it offline; a host name that
+ * resolves to a refused address is found only when requested.
+ * @param allowLoopback see {@link GuardedFetcherOptions.allowLoopback}.
+ * @returns the reason (`169.254.169.254 is a cloud metadata address`), or undefined.
+ */
+export function urlRefusal(url: URL, allowLoopback = false): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are requested, not ${url.protocol.replace(/:$/, '')}`;
+  if (url.username || url.password) return 'a URL with credentials';
+  return addressRefusal(url.hostname.replace(/^\[|\]$/g, ''), allowLoopback);
+}
+
+/**
  * Whether a configured service URL is on loopback, so that the fetcher may allow loopback
  * (its image host is there too: the emulator). Undefined (the demo's built-in emulator) is.
  * @param baseUrl the service's base URL from the configuration, never from content.
@@ -252,9 +265,7 @@ export class GuardedFetcher {
 
   /** Why a URL is not requested at all, or undefined when it may be. */
   #refusal(url: URL): string | undefined {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are requested, not ${url.protocol.replace(/:$/, '')}`;
-    if (url.username || url.password) return 'a URL with credentials';
-    return addressRefusal(url.hostname.replace(/^\[|\]$/g, ''), this.#allowLoopback);
+    return urlRefusal(url, this.#allowLoopback);
   }
 
   async #get(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../../core/config.js';
 import { assertInsideProject } from '../../core/project-path.js';
 import { checkEntryFiles } from '../../sync/push/entry-check.js';
+import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { isGitHubActions } from '../../core/ci-env.js';
 import type { Reporter } from '../output/reporter.js';
@@ -26,7 +27,7 @@ import { formatCheck, problemAnnotation } from '../reports/check-report.js';
  */
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
-  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb });
+  const result = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb, allowLoopback: allowsLoopback(config.baseUrl) });
   // Workflow commands go to stdout, where the runner reads them (stderr with --json); the
   // reporter writes every other line so that the runner cannot read it as one.
   if (isGitHubActions(env)) reporter.workflowCommands(result.problems.map(problemAnnotation));

@@ -16,7 +16,7 @@ import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import { IMAGES_DIR } from '../../core/content-layout.js';
-import { GuardedFetcher, type Lookup } from '../../service/guarded-fetch.js';
+import { GuardedFetcher, urlRefusal, type Lookup } from '../../service/guarded-fetch.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;
@@ -55,6 +55,16 @@ export async function probeImage(url: string, options: ProbeOptions = {}): Promi
   } finally {
     await fetcher.close();
   }
+}
+
+/**
+ * Why an image URL is never requested, from the URL alone (no DNS, no request): what `check`
+ * and push's plan refuse before any probe (guarded-fetch.ts `urlRefusal`).
+ * @param allowLoopback as {@link ProbeOptions.allowLoopback}.
+ * @returns a check of one absolute URL: the reason, or undefined.
+ */
+export function imageRefusal(allowLoopback = false): (url: string) => string | undefined {
+  return (url) => (URL.canParse(url) ? urlRefusal(new URL(url), allowLoopback) : undefined);
 }
 
 /**

@@ -40,6 +40,7 @@ import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
 import { failpoint } from '../../core/failpoint.js';
 import { entryPermalinks } from '../../entry/permalinks.js';
 import { probeImages } from './image-probe.js';
+import { refusedImageProblem } from '../../entry/entry-links.js';
 import { readServiceTagNames, type EntryProblem } from '../../entry/entry-problems.js';
 import { Journal } from '../recovery/journal.js';
 import { readEntryFiles } from '../../entry/entry-files.js';
@@ -298,12 +299,7 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
 
 /** The rejection of a file showing images at addresses push never requests: each URL, why, and the fix. */
 function refusedImages(file: string, refused: Array<{ url: string; reason: string }>): PushRejection {
-  const problems: EntryProblem[] = refused.map(({ url, reason }) => ({
-    field: 'body',
-    severity: 'error',
-    message: `the image ${JSON.stringify(url)} is at an address push never requests (${reason}), so it can never be checked and the entry is not sent`,
-    hint: 'put the image in content/images/ (published with the site) or use a public http(s) URL',
-  }));
+  const problems: EntryProblem[] = refused.map(({ url, reason }) => ({ field: 'body', ...refusedImageProblem(url, reason) }));
   return { file, reason: `${file}: ${problems.map((p) => `${p.message} (fix: ${p.hint})`).join('; ')}`, field: 'body', problems };
 }
 

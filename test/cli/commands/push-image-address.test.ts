@@ -3,6 +3,7 @@
 // real CLI against the emulator over HTTP: not sent, exit 5, a message naming the file, the
 // URL, why and the fix; the other files are sent. Not a deferral (exit 4, "it is sent once
 // the site serves it"): such an address is refused on every run. Nothing is requested there.
+// `check` reports the addresses it can tell from the URL alone the same way, on their lines.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
@@ -33,6 +34,14 @@ describe('an image at an address push never requests', () => {
       entry('Metadata', `![creds](http://169.254.169.254/latest/meta-data/iam/security-credentials/)\n\n![lan](http://10.1.2.3/shot.png)\n\n![hop](${redirectUrl})`),
     );
     await writeFile(w.entry('2026-04-01-plain.md'), entry('Plain', 'No image.'));
+    // `check` tells it from the URL alone, on its line, worded as push words it (a redirect is found only by push's request).
+    const check = await runCli(['check'], { cwd: w.dir, env: w.env });
+    expect(check.code, check.stdout + check.stderr).toBe(5);
+    const errors = check.stdout.split('\n').filter((l) => l.includes(': error: '));
+    expect(errors).toEqual([
+      `${refused}:6: error: the image "http://169.254.169.254/latest/meta-data/iam/security-credentials/" is at an address push never requests (169.254.169.254 is a cloud metadata address), so it can never be checked and the entry is not sent (fix: put the image in content/images/ (published with the site) or use a public http(s) URL)`,
+      `${refused}:8: error: the image "http://10.1.2.3/shot.png" is at an address push never requests (10.1.2.3 is a private address), so it can never be checked and the entry is not sent (fix: put the image in content/images/ (published with the site) or use a public http(s) URL)`,
+    ]);
     const push = await runCli(['push'], { cwd: w.dir, env: { ...w.env, CHANGELOG_SITE_URL: SITE } });
     expect(push.code, push.stdout + push.stderr).toBe(5);
     const fix = '(fix: put the image in content/images/ (published with the site) or use a public http(s) URL)';
