@@ -148,8 +148,9 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
       }
       const dead = held !== undefined && isOnThisMachine(held) && !isRecordedProcessAlive(held);
       if (!dead) lifetime = recordedLifetime(held, remoteName);
-      // The holder's POSTs are in doubt for its own window, which may be longer than ours.
-      inDoubtMs = Math.max(options.inDoubtMs, recordedInDoubt(held, remoteName));
+      // The holder's POSTs are in doubt for its own window, which may be longer than ours
+      // (not waited for when it died in this very directory: its journal tells).
+      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedInDoubt(held, remoteName));
       const expired = Date.now() - seen.since >= lifetime;
       if (!dead && !expired) {
         // A holder that renews is waited for at most `maxWaitMs`; a lease that stays
