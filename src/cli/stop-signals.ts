@@ -1,8 +1,9 @@
 /**
  * SIGTERM (a cancelled job, `kill`) and SIGINT (Ctrl-C) while `push` or `sync` sends
- * (docs/sync.md#the-push-lease): the engine is told to stop through an `AbortSignal`; no
- * POST starts after it, those in flight settle (journal, write-back), the push lease and the
- * lock are released, the report is printed, and the process exits with the status a shell
+ * (docs/sync.md#the-push-lease), or `subscribers import` and `subscribers remove` send their
+ * batches (docs/subscribers.md): the engine is told to stop through an `AbortSignal`; no
+ * request starts after it, those in flight settle (journal, write-back, the import's progress
+ * record), the push lease and the lock are released, the report is printed, and the process exits with the status a shell
  * gives a program that signal ended, 128 + its number (143 for SIGTERM, 130 for SIGINT). A
  * second one of the same signal ends the process at once (the journal, flushed before every
  * POST, lets the next run settle what was in flight then).

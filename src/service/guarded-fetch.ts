@@ -101,6 +101,13 @@ export interface FetchRefusal {
   reason: string;
   /** True when the caller's own signal ended it (not the host's fault). */
   stopped?: boolean;
+  /**
+   * True when the rules themselves refused it (a scheme other than http and https, a URL with
+   * credentials or that does not parse, an address refused before or after DNS, on any
+   * redirect): it is refused again however often it is tried, unlike a host that does not
+   * answer yet.
+   */
+  refused?: boolean;
 }
 
 /** One class of addresses never connected to, and its name in a reason. */
@@ -157,6 +164,19 @@ export function addressRefusal(address: string, allowLoopback = false): string |
   const type = family === 6 ? 'ipv6' : 'ipv4';
   const hit = [...NEVER, ...(allowLoopback ? [] : [LOOPBACK])].find((c) => c.list.check(address, type));
   return hit && `${address} is ${hit.label}`;
+}
+
+/**
+ * Why a URL is never requested, judged from the URL alone (before any DNS): its scheme, its
+ * credentials, an IP address of a refused class. `check` uses it offline; a host name that
+ * resolves to a refused address is found only when requested.
+ * @param allowLoopback see {@link GuardedFetcherOptions.allowLoopback}.
+ * @returns the reason (`169.254.169.254 is a cloud metadata address`), or undefined.
+ */
+export function urlRefusal(url: URL, allowLoopback = false): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are requested, not ${url.protocol.replace(/:$/, '')}`;
+  if (url.username || url.password) return 'a URL with credentials';
+  return addressRefusal(url.hostname.replace(/^\[|\]$/g, ''), allowLoopback);
 }
 
 /**
@@ -218,12 +238,12 @@ export class GuardedFetcher {
     try {
       current = new URL(url);
     } catch {
-      return { ok: false, reason: 'not an absolute URL' };
+      return { ok: false, reason: 'not an absolute URL', refused: true };
     }
     try {
       for (let hop = 0; ; hop++) {
         const refused = this.#refusal(current);
-        if (refused) return { ok: false, reason: hop === 0 ? refused : `redirected to ${current.protocol}//${current.host}: ${refused}` };
+        if (refused) return { ok: false, reason: hop === 0 ? refused : `redirected to ${current.protocol}//${current.host}: ${refused}`, refused: true };
         const res = await this.#get(current, what.accept, signal);
         if (REDIRECT.has(res.statusCode)) {
           drop(res);
@@ -239,15 +259,13 @@ export class GuardedFetcher {
     } catch (err) {
       if (what.signal?.aborted) return { ok: false, reason: 'stopped before it answered', stopped: true };
       if (timeout.aborted) return { ok: false, reason: `no complete answer within ${this.limits.timeoutMs / 1000} s` };
-      return { ok: false, reason: failureText(err) };
+      return { ok: false, reason: failureText(err), ...(isBlockedAddress(err) && { refused: true }) };
     }
   }
 
   /** Why a URL is not requested at all, or undefined when it may be. */
   #refusal(url: URL): string | undefined {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are requested, not ${url.protocol.replace(/:$/, '')}`;
-    if (url.username || url.password) return 'a URL with credentials';
-    return addressRefusal(url.hostname.replace(/^\[|\]$/g, ''), this.#allowLoopback);
+    return urlRefusal(url, this.#allowLoopback);
   }
 
   async #get(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
@@ -304,6 +322,14 @@ function header(value: string | string[] | undefined): string | undefined {
 /** A size for a reason: `10 MB`, or bytes below a megabyte. */
 function sizeText(bytes: number): string {
   return bytes >= 2 ** 20 ? `${Math.round((bytes / 2 ** 20) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
+/** Whether a connection failed because the name resolved to a refused address (the guarded lookup's error). */
+function isBlockedAddress(err: unknown): boolean {
+  for (let e = err as (Error & { code?: string; cause?: unknown }) | undefined; e; e = e.cause instanceof Error ? e.cause : undefined) {
+    if (e.code === 'E_BLOCKED_ADDRESS') return true;
+  }
+  return false;
 }
 
 /** A connection failure in a few words: the code, else the message's first line. */

@@ -86,15 +86,15 @@ describe('addresses', () => {
 describe('a request', () => {
   it('to loopback is refused without the allowance, before any connection, by address or by name', async () => {
     const before = seen.length;
-    expect(await get(`${origin}/a.png`)).toEqual({ ok: false, reason: '127.0.0.1 is a loopback address' });
+    expect(await get(`${origin}/a.png`)).toEqual({ ok: false, reason: '127.0.0.1 is a loopback address', refused: true });
     const port = new URL(origin).port;
-    expect(await get(`http://images.example.test:${port}/a.png`, { lookup: resolveTo('127.0.0.1') })).toEqual({ ok: false, reason: 'images.example.test resolves to 127.0.0.1, a loopback address' });
+    expect(await get(`http://images.example.test:${port}/a.png`, { lookup: resolveTo('127.0.0.1') })).toEqual({ ok: false, reason: 'images.example.test resolves to 127.0.0.1, a loopback address', refused: true });
     expect(seen.length).toBe(before);
   });
 
   it('with the allowance reaches loopback, but a redirect from there to a private address is refused', async () => {
     expect(await get(`${origin}/a.png`, { allowLoopback: true })).toMatchObject({ ok: true, body: Buffer.alloc(64) });
-    expect(await get(`${origin}/to-private`, { allowLoopback: true })).toEqual({ ok: false, reason: 'redirected to http://10.1.2.3: 10.1.2.3 is a private address' });
+    expect(await get(`${origin}/to-private`, { allowLoopback: true })).toEqual({ ok: false, reason: 'redirected to http://10.1.2.3: 10.1.2.3 is a private address', refused: true });
   });
 
   it('for a check reads no body', async () => {

@@ -18,6 +18,7 @@ import { lineOfJsonKey } from '../../core/json-syntax.js';
 import { checkThemeOverride, siteThemes } from '../../site/data/themes.js';
 import { assertInsideProject } from '../../core/project-path.js';
 import { checkEntryFiles, type CheckProblem } from '../../sync/push/entry-check.js';
+import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { isGitHubActions } from '../../core/ci-env.js';
 import type { Reporter } from '../output/reporter.js';
@@ -67,7 +68,7 @@ async function settingProblems(config: Config, env: NodeJS.ProcessEnv): Promise<
 export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   assertProject(config);
   await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
-  const checked = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb });
+  const checked = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb, allowLoopback: allowsLoopback(config.baseUrl) });
   // The configuration values the build would refuse, before the files' problems.
   const settings = await settingProblems(config, env);
   const result = { ...checked, problems: [...settings, ...checked.problems], errors: checked.errors + settings.length };

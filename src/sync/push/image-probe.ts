@@ -16,7 +16,7 @@ import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import { IMAGES_DIR } from '../../core/content-layout.js';
-import { GuardedFetcher, type Lookup } from '../../service/guarded-fetch.js';
+import { GuardedFetcher, urlRefusal, type Lookup } from '../../service/guarded-fetch.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;
@@ -24,8 +24,12 @@ export const MAX_REDIRECTS = 5;
 /** Default time limit of one URL's check, redirects included, in ms. */
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
-/** The outcome of a check: live, or why not (a sentence that names what answered). */
-export type ProbeOutcome = { live: true } | { live: false; reason: string };
+/**
+ * The outcome of a check: live, or why not (a sentence that names what answered). `refused`:
+ * the guarded fetcher's rules refuse the URL (its scheme, its address, a redirect's), so it
+ * never answers however long one waits.
+ */
+export type ProbeOutcome = { live: true } | { live: false; reason: string; refused?: boolean };
 
 /** Options of {@link probeImage}. */
 export interface ProbeOptions {
@@ -46,10 +50,21 @@ export async function probeImage(url: string, options: ProbeOptions = {}): Promi
   const fetcher = new GuardedFetcher({ limits: { timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS }, allowLoopback: options.allowLoopback, lookup: options.lookup });
   try {
     const got = await fetcher.get(url, { accept: 'image/*', allows: (mime) => mime.startsWith('image/'), what: 'an image', readBody: false });
-    return got.ok ? { live: true } : { live: false, reason: got.reason };
+    if (got.ok) return { live: true };
+    return got.refused ? { live: false, reason: got.reason, refused: true } : { live: false, reason: got.reason };
   } finally {
     await fetcher.close();
   }
+}
+
+/**
+ * Why an image URL is never requested, from the URL alone (no DNS, no request): what `check`
+ * and push's plan refuse before any probe (guarded-fetch.ts `urlRefusal`).
+ * @param allowLoopback as {@link ProbeOptions.allowLoopback}.
+ * @returns a check of one absolute URL: the reason, or undefined.
+ */
+export function imageRefusal(allowLoopback = false): (url: string) => string | undefined {
+  return (url) => (URL.canParse(url) ? urlRefusal(new URL(url), allowLoopback) : undefined);
 }
 
 /**

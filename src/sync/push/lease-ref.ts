@@ -32,6 +32,12 @@ export interface LeaseRecord extends ProcessIdentity {
   expiresAt: string;
   /** Its time to live, ms: renewed every third of it. */
   ttlMs: number;
+  /**
+   * Its in-doubt time, ms (twice its request timeout): how long a POST it started may still be
+   * processed by the service. A taker waits at least this long before reading the listing.
+   * Absent in records of earlier versions.
+   */
+  inDoubtMs?: number;
 }
 
 /** Where the lease is: a git work tree and a remote of it. */

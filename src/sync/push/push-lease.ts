@@ -16,9 +16,10 @@
  *   holder recorded (not its own `ttlMs`) by its own clock, or at once when the holder ran
  *   on this machine and is gone. A record beyond {@link MAX_LEASE_TTL_MS} is refused
  *   (`E_LEASE`), and one without a readable lifetime is waited for that long. After a
- *   takeover it waits the in-doubt time (twice the request timeout) before reading the
- *   listing, unless the dead holder pushed from this very directory (its journal then
- *   tells): a POST the old holder started is settled by then.
+ *   takeover it waits the in-doubt time before reading the listing: the longer of the one the
+ *   holder recorded (twice its request timeout; 60 s when the record has none) and its own,
+ *   a record beyond the cap refused like the lifetime; unless the dead holder pushed from
+ *   this very directory (its journal then tells): a POST the old holder started is settled by then.
  * - **Fencing.** Before each POST the holder reads the ref on the remote and sends only
  *   while it is still its own commit ({@link PushLease.verify}); the remote out of reach,
  *   it sends only while its last renewal is younger than two thirds of its time to live by
@@ -40,6 +41,12 @@ import { isOnThisMachine, isRecordedProcessAlive, thisProcess } from '../../core
 
 /** Default time to live of the lease, ms. */
 const DEFAULT_LEASE_TTL_MS = 60_000;
+
+/**
+ * The in-doubt time of a holder whose record names none (earlier versions did not record it),
+ * ms: twice the default request timeout, what such a holder used unless configured otherwise.
+ */
+const LEGACY_IN_DOUBT_MS = 60_000;
 
 /** Options of {@link takePushLease}. */
 export interface LeaseOptions {
@@ -85,10 +92,10 @@ export interface PushLease {
 /**
  * Takes the push lease of the repository the content directory is in (see the module description).
  * @throws {ChangelogSyncError} `E_LEASE` when `origin` exists but cannot be read or written
- *   (the remote and the fix named), or when the lease there records a lifetime beyond
- *   {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when a holder that renews did not
+ *   (the remote and the fix named), or when the lease there records a lifetime or an in-doubt
+ *   time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when a holder that renews did not
  *   release it within `maxWaitMs`, or when the remote stopped answering while another held it;
- *   `E_CONFIG` when `ttlMs` is beyond the cap.
+ *   `E_CONFIG` when `ttlMs` or `inDoubtMs` is beyond the cap.
  */
 export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
@@ -99,8 +106,11 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
   const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3));
   if ('none' in found) return { perDirectory: found.none };
+  if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
+    throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });
+  }
   const remote = found;
-  const me = { ...thisProcess(), token: randomBytes(8).toString('hex'), command: options.command, dir: options.dir, ttlMs };
+  const me = { ...thisProcess(), token: randomBytes(8).toString('hex'), command: options.command, dir: options.dir, ttlMs, inDoubtMs: options.inDoubtMs };
   const record = (takenAt: string): LeaseRecord => {
     const now = Date.now();
     return { ...me, takenAt, renewedAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString() };
@@ -125,6 +135,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
     let previous: LeaseRecord | undefined;
     let sameDirectoryDead = false;
     let lifetime = 0;
+    let inDoubtMs = options.inDoubtMs;
     if (current) {
       const held = current.record;
       if (held?.token === me.token) {
@@ -137,6 +148,9 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
       }
       const dead = held !== undefined && isOnThisMachine(held) && !isRecordedProcessAlive(held);
       if (!dead) lifetime = recordedLifetime(held, remoteName);
+      // The holder's POSTs are in doubt for its own window, which may be longer than ours
+      // (not waited for when it died in this very directory: its journal tells).
+      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedInDoubt(held, remoteName));
       const expired = Date.now() - seen.since >= lifetime;
       if (!dead && !expired) {
         // A holder that renews is waited for at most `maxWaitMs`; a lease that stays
@@ -169,8 +183,8 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
       options.onProgress?.(note);
       if (!sameDirectoryDead) {
         // A POST the previous holder started may still be processed by the service.
-        options.onProgress?.(`waiting ${seconds(options.inDoubtMs)} before reading the listing: a POST of the previous holder may still be processed by the service`);
-        await pause(options.inDoubtMs);
+        options.onProgress?.(`waiting ${seconds(inDoubtMs)} before reading the listing: a POST of the previous holder may still be processed by the service`);
+        await pause(inDoubtMs);
         const lost = await lease.verify();
         if (lost) {
           await lease.release();
@@ -193,6 +207,21 @@ function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'):
   if (ttl <= MAX_LEASE_TTL_MS) return ttl;
   throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records a lifetime of ${seconds(ttl)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
     hint: `the holder's CHANGELOG_LEASE_TTL_MS must be at most ${MAX_LEASE_TTL_MS}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
+  });
+}
+
+/**
+ * How long a POST of the lease's holder may still be processed by the service, ms: the in-doubt
+ * time its holder recorded; {@link LEGACY_IN_DOUBT_MS} when the record names none (a holder of an
+ * earlier version, or an unknown one).
+ * @throws {ChangelogSyncError} `E_LEASE` for a recorded in-doubt time beyond {@link MAX_LEASE_TTL_MS}.
+ */
+function recordedInDoubt(held: LeaseRecord | undefined, remoteName: string): number {
+  const ms = held?.inDoubtMs;
+  if (typeof ms !== 'number' || !(ms >= 0)) return LEGACY_IN_DOUBT_MS;
+  if (ms <= MAX_LEASE_TTL_MS) return ms;
+  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records an in-doubt time of ${seconds(ms)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
+    hint: `the holder's CHANGELOG_TIMEOUT_MS must be at most ${MAX_LEASE_TTL_MS / 2}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
   });
 }
 

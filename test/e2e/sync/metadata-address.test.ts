@@ -171,8 +171,9 @@ describe.skipIf(!root)('nothing reaches 169.254.169.254 or a private address fro
       const before = (await hits()).length;
       const r = await cliInNamespace(['push']);
       expect((await hits()).slice(before)).toEqual([]);
-      expect(r.code, r.stdout + r.stderr).toBe(4);
-      expect(r.stdout + r.stderr).toMatch(/an image it shows does not answer yet: .*(metadata|private) address/);
+      // Refused on every run: an error of the entry (exit 5), not a deferral.
+      expect(r.code, r.stdout + r.stderr).toBe(5);
+      expect(r.stdout + r.stderr).toMatch(/the image ".*" is at an address push never requests \(.*(metadata|private) address\)/);
       expect(await readFile(file, 'utf8')).not.toContain('identifier:');
     });
   }

@@ -69,8 +69,8 @@ describe('probeImage', () => {
   });
 
   it('http and https only, also after a redirect', async () => {
-    expect(await probeImage('file:///etc/passwd')).toEqual({ live: false, reason: 'only http and https URLs are requested, not file' });
-    expect(await probeImage(`${base}/to-file`)).toEqual({ live: false, reason: 'redirected to file://: only http and https URLs are requested, not file' });
+    expect(await probeImage('file:///etc/passwd')).toEqual({ live: false, reason: 'only http and https URLs are requested, not file', refused: true });
+    expect(await probeImage(`${base}/to-file`)).toEqual({ live: false, reason: 'redirected to file://: only http and https URLs are requested, not file', refused: true });
   });
 
   it('gives up after its time limit', async () => {
@@ -92,8 +92,8 @@ describe('probeImage', () => {
 
   it('never requests a loopback address unless allowed (a service on loopback), nor a metadata address ever', async () => {
     const before = seen.length;
-    expect(await probe(`${base}/shot.png`)).toEqual({ live: false, reason: '127.0.0.1 is a loopback address' });
-    expect(await probeImage('http://169.254.169.254/latest/meta-data/')).toEqual({ live: false, reason: '169.254.169.254 is a cloud metadata address' });
+    expect(await probe(`${base}/shot.png`)).toEqual({ live: false, reason: '127.0.0.1 is a loopback address', refused: true });
+    expect(await probeImage('http://169.254.169.254/latest/meta-data/')).toEqual({ live: false, reason: '169.254.169.254 is a cloud metadata address', refused: true });
     expect(seen.length).toBe(before);
   });
 });

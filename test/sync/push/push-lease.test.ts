@@ -3,6 +3,8 @@
 // - a clone takes a lease over only once it saw it unrenewed for the lifetime the HOLDER
 //   recorded, not its own CHANGELOG_LEASE_TTL_MS; a record beyond the cap (30 minutes) is
 //   refused with E_LEASE and the fix; (the clock is faked: the wait moves it, git runs for real)
+// - after a takeover it waits the longer of the in-doubt time the holder recorded and its own
+//   (60 s for a record of an earlier version without one); beyond the cap, E_LEASE;
 // - a holder reads the ref before every POST and stops sending once it is not its own,
 //   however young its last renewal;
 // - an `origin` that exists but cannot be read refuses the push (E_LEASE naming the remote and
@@ -93,6 +95,70 @@ describe('taking a lease over', () => {
     // Its own record carries its own lifetime, for the next taker.
     expect((await readLease(remote))?.record?.ttlMs).toBe(1500);
     if ('lease' in taken) await taken.lease.release();
+  }, 60_000);
+
+  it("waits the holder's recorded in-doubt time (120 s) after the takeover, not its own (10 ms), and records its own", async () => {
+    const { c, remote } = await clone();
+    expect(await writeLease(remote, { ...elsewhere(1000), inDoubtMs: 120_000 }, undefined)).not.toBe('lost');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let tookAt = 0;
+    const progress: string[] = [];
+    const taken = await takePushLease({
+      dir: c.contentDir,
+      ttlMs: 1500,
+      inDoubtMs: 10,
+      command: 'push',
+      sleep: movingClock,
+      onProgress: (m) => {
+        progress.push(m);
+        if (m.startsWith('took over')) tookAt = Date.now();
+      },
+    });
+    expect('lease' in taken).toBe(true);
+    // The listing is read only once the holder's POSTs are settled by its own window.
+    expect(Date.now() - tookAt).toBeGreaterThanOrEqual(120_000);
+    expect(progress).toContain('waiting 120 s before reading the listing: a POST of the previous holder may still be processed by the service');
+    expect((await readLease(remote))?.record?.inDoubtMs).toBe(10);
+    if ('lease' in taken) await taken.lease.release();
+  }, 60_000);
+
+  it('a record without an in-doubt time (an earlier version) is waited for 60 s, the default; a longer own time wins', async () => {
+    const { c, remote } = await clone();
+    for (const [own, expected] of [
+      [10, 60_000],
+      [90_000, 90_000],
+    ] as const) {
+      expect(await writeLease(remote, elsewhere(1000), (await readLease(remote))?.oid)).not.toBe('lost');
+      vi.useFakeTimers({ toFake: ['Date'] });
+      let tookAt = 0;
+      const taken = await takePushLease({
+        dir: c.contentDir,
+        ttlMs: 1500,
+        inDoubtMs: own,
+        command: 'push',
+        sleep: movingClock,
+        onProgress: (m) => {
+          if (m.startsWith('took over')) tookAt = Date.now();
+        },
+      });
+      const waited = Date.now() - tookAt;
+      vi.useRealTimers();
+      expect(waited).toBeGreaterThanOrEqual(expected);
+      expect(waited).toBeLessThan(expected + 60_000);
+      if ('lease' in taken) await taken.lease.release();
+    }
+  }, 60_000);
+
+  it('a holder recording an in-doubt time of 31 minutes, beyond the cap: refused with E_LEASE and the fix, the lease left as it is', async () => {
+    const { c, remote } = await clone();
+    expect(await writeLease(remote, { ...elsewhere(1000), inDoubtMs: 31 * 60_000 }, undefined)).not.toBe('lost');
+    const before = (await readLease(remote))!.oid;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const err = await rejection(takePushLease({ dir: c.contentDir, ttlMs: 1500, inDoubtMs: 10, command: 'push', sleep: movingClock }));
+    expect(err.code).toBe('E_LEASE');
+    expect(err.message).toContain('the push lease on the git remote "origin" records an in-doubt time of 1860 s (held by pid 4242 on host "writers-laptop"');
+    expect(err.hint).toContain('CHANGELOG_TIMEOUT_MS must be at most 900000');
+    expect((await readLease(remote))!.oid).toBe(before);
   }, 60_000);
 
   it('a holder recording 31 minutes, beyond the cap: refused with E_LEASE and the fix, the lease left as it is', async () => {
