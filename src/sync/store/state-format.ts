@@ -97,7 +97,12 @@ export function recordedTool(value: unknown): string | undefined {
   return typeof value === 'string' && /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]{1,40})?$/.test(value) ? value : undefined;
 }
 
-async function readJsonFile(path: string): Promise<unknown> {
+/**
+ * A state file's JSON; `undefined` when it does not exist.
+ * @param hint the fix a broken file's error gives.
+ * @throws {ChangelogSyncError} `E_FILE` when it cannot be read or is not JSON, naming the file.
+ */
+export async function readJsonFile(path: string, hint = 'restore it from git (git checkout -- <file>); the state format cannot be migrated past it'): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -111,7 +116,7 @@ async function readJsonFile(path: string): Promise<unknown> {
     throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(cause as Error).message}`, {
       file: path,
       cause,
-      hint: 'restore it from git (git checkout -- <file>); the state format cannot be migrated past it',
+      hint,
     });
   }
 }

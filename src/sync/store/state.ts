@@ -11,14 +11,13 @@
 import { hash } from 'node:crypto';
 import { sha256 } from '../../core/hash.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
 import { toolVersion } from '../../core/config.js';
-import { BUDGET_FILE, STATE_FILE, STATE_FORMAT, isReadableFormat, newerStateError, recordedTool } from './state-format.js';
+import { BUDGET_FILE, STATE_FILE, STATE_FORMAT, isReadableFormat, newerStateError, readJsonFile, recordedTool } from './state-format.js';
 
 /** What the state knows of one remote entry. */
 export interface EntryState {
@@ -96,24 +95,8 @@ export function conflictFile(identifier: string): string {
   return `${CONFLICTS_DIR}/${safe}.md`;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ChangelogSyncError('E_FILE', `cannot read ${path}: ${(err as Error).message}`, { file: path, cause: err });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(cause as Error).message}`, {
-      file: path,
-      cause,
-      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
-    });
-  }
-}
+/** A state file's JSON, or `undefined`; a broken one's fix is a full pull. */
+const readJson = (path: string) => readJsonFile(path, 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull');
 
 /**
  * Loads `.changelog/state.json`; an empty state when it does not exist. Reads every format
