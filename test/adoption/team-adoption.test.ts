@@ -16,30 +16,14 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/process/cli.js';
-import { packTool, startLocalRegistry, type LocalRegistry } from '../helpers/registry/local-registry.js';
+import { packTool, runToEnd, startLocalRegistry, type Finished as Run, type LocalRegistry } from '../helpers/registry/local-registry.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** The version published: this package's own (its major is the reusable workflows'). */
 const N = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end in `cwd` with `env` (the registry's environment, and more). */
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs a command to its end in `cwd` with `env` (the registry's environment, and more), without colour. */
+const run = (command: string, args: string[], cwd: string, env: Record<string, string>) => runToEnd(command, args, cwd, { ...env, NO_COLOR: '1' });
 
 describe('a team adopts changelog-sync from a registry: npx changelog-sync@N init, npm install, sync', () => {
   let registry: LocalRegistry;

@@ -15,7 +15,6 @@
 // sends nothing (no POST), and `git status` shows the migrated state files only; a second sync
 // changes nothing. Then N again: it refuses the newer state, exit 1, naming both versions and
 // the fix, with no request sent and not one byte of the project changed.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -24,29 +23,12 @@ import { loadSeed } from '../../src/emulator/seed.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { withNextStateFormat } from '../fixtures/state-format/next-format.js';
 import { tempDir } from '../helpers/process/cli.js';
-import { packTool, startLocalRegistry, type LocalRegistry } from '../helpers/registry/local-registry.js';
+import { packTool, runToEnd, startLocalRegistry, type Finished as Run, type LocalRegistry } from '../helpers/registry/local-registry.js';
 
 const N = '0.90.0';
 const NEXT = '0.91.0';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end (asynchronously: the emulator answers from this process meanwhile). */
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runToEnd;
 
 /** Every file of the project but .git and node_modules, by path, as a digest of its bytes. */
 async function snapshot(dir: string): Promise<Record<string, string>> {

@@ -68,6 +68,30 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   });
 }
 
+/** What {@link runToEnd} resolves with. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end in `cwd` with exactly `env` (a registry's {@link LocalRegistry.env},
+ * and more), asynchronously, so that an emulator in this process answers meanwhile; resolves
+ * whatever its exit code.
+ */
+export function runToEnd(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /**
  * Installs Verdaccio into node_modules/.cache/changelog-sync-registry from the lock file of
  * test/helpers/registry/verdaccio/, unless the installed tree was made from this very lock file
