@@ -45,9 +45,10 @@ export function requireWorkflowVersion(reporter: Reporter, cliVersion: string, e
       ? `update the workflow: the \`uses:\` lines of .github/workflows/changelog.yml and changelog-check.yml to a v${cli} release of changelog-sync's workflows (Dependabot's github-actions pull request; \`npx changelog-sync@${cli} init --dry-run\` shows the lines)`
       : `update the CLI: \`npm install changelog-sync@^${workflow}\` and commit package.json and package-lock.json (Dependabot's npm pull request)`;
   const message = `changelog-sync's workflow is version ${workflow} and the CLI of package-lock.json is ${cliVersion} (version ${cli}): they must be of one major version. Nothing was done.`;
-  if (reporter.actions) {
-    reporter.workflowCommands([annotation('error', `${message} Fix: ${fix}.`, { title: 'changelog-sync: the workflow and the CLI are of different versions' })]);
-    reporter.summary(`### changelog-sync: the workflow and the CLI are of different versions\n\n${message}\n\n**Fix**: ${fix}.\n`);
-  }
+  // The run's one failure annotation and summary (the error handler then adds no other).
+  reporter.failure(
+    annotation('error', `${message} Fix: ${fix}.`, { title: 'changelog-sync: the workflow and the CLI are of different versions' }),
+    `### changelog-sync: the workflow and the CLI are of different versions\n\n${message}\n\n**Fix**: ${fix}.\n`,
+  );
   throw new ChangelogSyncError('E_CONFIG', message, { field: WORKFLOW_VERSION_VARIABLE, hint: fix });
 }

@@ -3,7 +3,7 @@
 // another major, saying which to update, in the log, an annotation and the job summary, and
 // doing nothing. The real CLI, one process per case (the workflows' jobs running it through
 // the tests' workflow runner: test/e2e/workflow/team-workflows.test.ts).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireWorkflowVersion } from '../../src/cli/workflow-version.js';
@@ -16,7 +16,11 @@ const MAJOR = Number(VERSION.split('.')[0]);
 
 describe('the workflow version and the CLI version', () => {
   let dir = '';
-  useTempDir((d) => (dir = d), { each: true });
+  // A project (check refuses a folder that is not one).
+  useTempDir((d) => {
+    dir = d;
+    mkdirSync(join(d, 'content/entries'), { recursive: true });
+  }, { each: true });
   const actions = (version: string) => ({ CHANGELOG_SYNC_WORKFLOW_VERSION: version, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'summary.md') });
 
   it('the same major (as the workflow gives it, or v-prefixed, or a full version): the command runs', async () => {
@@ -38,7 +42,7 @@ describe('the workflow version and the CLI version', () => {
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('**Fix**: update the CLI');
     // Nothing ran: no demo, nothing written but the summary.
     expect(r.stderr).not.toContain('DEMO');
-    expect(existsSync(join(dir, 'content'))).toBe(false);
+    expect(existsSync(join(dir, 'content/_data'))).toBe(false);
   });
 
   it('an older workflow than the CLI: update the workflow (its uses: lines); a value that is no version is refused', () => {
