@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// The pack-and-install test (test/adoption/): npm pack, an offline install into a fresh
-// repository, init, sync and build there. About a minute, so not in `npm test`: run by
-// .ci/run and `npm run test:adoption`.
+// The adoption tests (test/adoption/): the tool packed and published to a local registry
+// (test/helpers/registry/), a team's `npx changelog-sync@N init` and `npm install`, sync and build
+// there; the package's files and size budget; an upgrade across state formats; the release
+// workflow's steps. Minutes, so not in `npm test`: run by .ci/run and `npm run test:adoption`.
 export default defineConfig({
   test: {
     include: ['test/adoption/**/*.test.ts'],

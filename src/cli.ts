@@ -18,6 +18,8 @@ import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { setBuildV8Flags } from './cli/v8-flags.js';
+import { endIfStopped } from './cli/stop-signals.js';
+import { requireWorkflowVersion } from './cli/workflow-version.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -52,12 +54,16 @@ function run(body: (config: Config, reporter: Reporter) => Promise<number>): () 
   return async () => {
     let reporter = reporterFor();
     try {
+      // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
+      requireWorkflowVersion(reporter, pkg.version);
       const config = loadConfig();
       reporter = reporterFor(config);
       process.exitCode = await body(config, reporter);
     } catch (err) {
       process.exitCode = handleError(err, reporter, globals().debug);
     }
+    // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, its status tells the signal.
+    endIfStopped();
   };
 }
 
@@ -87,8 +93,11 @@ program
   .option('--skip-build', 'pull and push only')
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
+  .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean }) => run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false }))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean }) =>
+    run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false }))(),
+  );
 
 program
   .command('pull')
@@ -103,8 +112,9 @@ program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
+  .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; lease?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false }))());
 
 program
   .command('status')
@@ -151,7 +161,7 @@ program
   .description('run the local emulator of the changelog service until Ctrl-C')
   .option('-p, --port <n>', 'port (0 picks a free one)', positiveInt('--port'), 0)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
-  .option('--seed <demo|file>', 'seed the emulator: "demo" or a seed JSON file')
+  .option('--seed <demo|file|folder>', 'seed the emulator: "demo", a seed JSON file, or a folder of entry files (Markdown with frontmatter)')
   .addOption(new Option('--per-minute <n>', 'requests per window per workspace').argParser(positiveInt('--per-minute')))
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))
@@ -213,10 +223,11 @@ program
 
 program
   .command('init')
-  .description('add changelog.config.json, the GitHub workflows and .gitignore lines to this repository (never overwrites)')
+  .description("make this repository a team's changelog repository: package.json, changelog.config.json, the GitHub workflows, Dependabot and .gitignore lines (never overwrites)")
   .option('--dry-run', 'print what would be added; write nothing')
-  .addHelpText('after', examples('changelog-sync init --dry-run', 'changelog-sync init'))
-  .action((opts: { dryRun?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
+  .option('--templates', "also copy the site's templates into site/, to override them")
+  .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init'))
+  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
 
 program
   .command('latest')

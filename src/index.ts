@@ -25,10 +25,14 @@
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
+import { configuredMedia } from './sync/pull/media-mirror.js';
+import { probeImage } from './sync/push/image-probe.js';
+import { allowsLoopback } from './service/guarded-fetch.js';
 import { push as mirrorPush } from './sync/push/push.js';
 import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
 import { openServiceSession, type ServiceSession } from './sync/service-session.js';
+import { openStateFormat } from './sync/store/state-format.js';
 import { assertInsideProject } from './core/project-path.js';
 import type { BuildResult } from './site/build/build.js';
 import { buildProject } from './site/build/build-project.js';
@@ -85,6 +89,13 @@ export interface PullOptions extends ProjectOptions {
 export interface PushOptions extends ProjectOptions {
   /** Plan only: send nothing, write nothing. */
   dryRun?: boolean;
+  /**
+   * Take no push lease on the git remote (`--no-lease`): at most once per directory only.
+   * Without it, an `origin` that cannot be read fails the push with `E_LEASE`. Default false.
+   */
+  noLease?: boolean;
+  /** Aborted: no POST starts after it, those in flight settle, the rest is pending, the lease is released. */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link build}. */
@@ -130,11 +141,12 @@ function warningsTo(options: ProjectOptions, config: Config): (message: string) 
 }
 
 /** Runs `work` with a client for the configured service, saving the request ledger at the end. */
-async function withService<T>(options: ProjectOptions, work: (config: Config, session: ServiceSession) => Promise<T>): Promise<T> {
+async function withService<T>(options: ProjectOptions & { dryRun?: boolean }, work: (config: Config, session: ServiceSession) => Promise<T>): Promise<T> {
   const config = resolveConfig(options);
   // Nothing is read or written through a symbolic link out of the project.
   await assertInsideProject(config);
-  const session = await openServiceSession(config, { onWarning: warningsTo(options, config) });
+  // An older state format is migrated first (not by a dry run); a newer one refused (E_STATE_FORMAT).
+  const session = await openServiceSession(config, { onWarning: warningsTo(options, config) }, { dryRun: options.dryRun });
   try {
     return await work(config, session);
   } finally {
@@ -149,14 +161,15 @@ async function withService<T>(options: ProjectOptions, work: (config: Config, se
  *
  * @returns what was written, updated, renamed, adopted; conflicts (local file kept, remote
  *   copy under the state directory's `conflicts/`), local edits, entries gone remotely.
- * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_WORKSPACE_MISMATCH`
- *   when the content directory mirrors another workspace; `E_LOCKED` when another process
+ * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_STATE_FORMAT` when
+ *   the state directory is of a newer state format (nothing written; an older one is
+ *   migrated first); `E_WORKSPACE_MISMATCH` when the content directory mirrors another workspace; `E_LOCKED` when another process
  *   holds the content directory; `E_PRUNE_REFUSED`; `E_OUTSIDE_PROJECT`; any HTTP error of
  *   the client (`E_AUTH`, `E_NETWORK`, `E_RATE_LIMITED`, ...) before anything is written.
  */
 export async function pull(options: PullOptions = {}): Promise<PullResult> {
   return withService(options, (config, { client }) =>
-    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun }),
+    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun, media: configuredMedia(config) }),
   );
 }
 
@@ -170,12 +183,23 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  *   deferred to the next run (the day's request budget), and the rejected files with their
  *   problems (not sent).
  * @throws {ChangelogSyncError} `E_CONFIG` without a base URL or token; `E_LOCKED`;
+ *   `E_LEASE` when `origin` cannot be read (see {@link PushOptions.noLease});
  *   `E_WORKSPACE_MISMATCH`; `E_OUTSIDE_PROJECT`; an HTTP error of the client when nothing
  *   could be settled.
  */
 export async function push(options: PushOptions = {}): Promise<PushResult> {
   return withService(options, (config, { client }) =>
-    mirrorPush({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: options.dryRun, concurrency: config.concurrency, lease: { ttlMs: config.leaseTtlMs } }),
+    mirrorPush({
+      client,
+      contentDir: config.contentDir,
+      stateDir: config.stateDir,
+      dryRun: options.dryRun,
+      concurrency: config.concurrency,
+      lease: options.noLease ? false : { ttlMs: config.leaseTtlMs },
+      signal: options.signal,
+      // Loopback only for a service on loopback (the emulator), as the commands allow it.
+      probeImage: (url) => probeImage(url, { allowLoopback: allowsLoopback(config.baseUrl) }),
+    }),
   );
 }
 
@@ -188,7 +212,7 @@ export async function push(options: PushOptions = {}): Promise<PushResult> {
  */
 export async function status(options: ProjectOptions = {}): Promise<StatusResult> {
   // The sync job's dry run: one workspace read and one listing serve both plans.
-  return withService(options, (config, { client }) =>
+  return withService({ ...options, dryRun: true }, (config, { client }) =>
     syncWorkspace({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } }),
   );
 }
@@ -203,10 +227,12 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
  *   files that could not be read (missing from the site).
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate` or
  *   an unknown configured theme; `E_OUTSIDE_PROJECT` for a symbolic link out of the
- *   project; `E_BUILD` when Eleventy fails.
+ *   project; `E_BUILD` when Eleventy fails; `E_STATE_FORMAT` when the state directory is of a
+ *   newer state format (nothing written; an older one is migrated first).
  */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
+  await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   const result = await buildProject(config, { allowPrivate: options.allowPrivate, noCache: options.noCache });
   const warn = warningsTo(options, config);
   for (const w of result.warnings) warn(w);

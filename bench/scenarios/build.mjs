@@ -13,7 +13,7 @@
 // every image encoded) and warm (after the new entry: none encoded) under the base path,
 // beside the same builds without them, in the same rounds; 0 leaves them out.
 // BENCH_NODE: the Node binary that runs every build, ours and plain (default the bench's own),
-// to measure on the Node of the scheduled workflow (changelog.yml sets up Node 22); the
+// to measure on the Node of the scheduled workflow (sync.yml sets up Node 22); the
 // figures name its version.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';

@@ -10,11 +10,9 @@
  */
 import type { Config } from '../core/config.js';
 import { ChangelogSyncError } from '../core/errors.js';
+import { ACTIONS_SETTINGS_PAGE } from './output/actions-failure.js';
 import { annotation } from './output/github-actions.js';
 import type { Reporter } from './output/reporter.js';
-
-/** Where a repository's secrets and variables are added (GitHub's settings page). */
-const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
 
 /** What is missing, each with what to add. */
 interface Missing {
@@ -46,8 +44,8 @@ export function requireServiceInActions(config: Config, reporter: Reporter): voi
   const names = missing.map((m) => `the repository ${m.kind} ${m.name}`).join(' and ');
   const message = `${names} ${missing.length > 1 ? 'are' : 'is'} not set: in GitHub Actions changelog-sync does not run the demo, so nothing was synced, written, built or deployed`;
   const hint = `add ${missing.length > 1 ? 'them' : 'it'} in the repository's ${ACTIONS_SETTINGS_PAGE}: ${missing.map((m) => `${m.name}, ${m.what}`).join('; ')}; then run the workflow again (README: "Running it in GitHub Actions")`;
-  reporter.workflowCommands([annotation('error', `${message}. Fix: ${hint}`, { title: 'changelog-sync is not set up' })]);
-  reporter.summary(
+  reporter.failure(
+    annotation('error', `${message}. Fix: ${hint}`, { title: 'changelog-sync is not set up' }),
     [
       '### changelog-sync is not set up: nothing was synced, built or deployed',
       '',

@@ -7,8 +7,10 @@
  * @module
  */
 import type { ChangelogClient } from '../service/client.js';
+import { relative } from 'node:path';
 import type { Config } from '../core/config.js';
-import { openServiceSession } from '../sync/service-session.js';
+import { openServiceSession, type ServiceSessionOptions } from '../sync/service-session.js';
+import type { StateFormatChange } from '../sync/store/state-format.js';
 import { requireServiceInActions } from './actions-secrets.js';
 import type { Reporter } from './output/reporter.js';
 
@@ -24,17 +26,31 @@ export interface CommandContext {
   close(): Promise<void>;
 }
 
+/** The line that tells a state format migration (or, for a dry run, that one is due). */
+export function formatStateChange(config: Pick<Config, 'root'>, change: StateFormatChange): string {
+  const shown = (path: string): string => relative(config.root, path) || path;
+  if (change.written.length === 0) return `The state is format ${change.from}: read as it is; the next run that is not a dry run migrates it to format ${change.to}`;
+  return `Migrated the state from format ${change.from} to ${change.to}: ${change.written.map(shown).join(', ')}`;
+}
+
 /**
- * Creates the client for a configured service.
+ * Creates the client for a configured service, after the state directory's format: an
+ * older one is migrated (not by a dry run), a newer one refused (`sync/store/state-format.ts`).
  * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (in
- *   GitHub Actions naming the repository secret and variable, see `actions-secrets.ts`).
+ *   GitHub Actions naming the repository secret and variable, see `actions-secrets.ts`);
+ *   `E_STATE_FORMAT` for a state directory of a newer format, before anything is written.
  */
-export async function openContext(config: Config, reporter: Reporter): Promise<CommandContext> {
+export async function openContext(config: Config, reporter: Reporter, options: ServiceSessionOptions = {}): Promise<CommandContext> {
   // In GitHub Actions: the secret and the variable by name, with their settings page.
   requireServiceInActions(config, reporter);
-  const session = await openServiceSession(config, {
-    onWarning: (m) => reporter.warn(m),
-    onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
-  });
+  const session = await openServiceSession(
+    config,
+    {
+      onWarning: (m) => reporter.warn(m),
+      onResponse: ({ method, url, status, ms }) => reporter.debug(`${method} ${url} ${status} ${ms}ms`),
+      onStateFormat: (change) => reporter.info(formatStateChange(config, change)),
+    },
+    options,
+  );
   return { config, client: session.client, reporter, close: () => session.close() };
 }

@@ -1,10 +1,8 @@
 /**
- * What `init` writes, fitted to the repository it runs in (README "Using it with your
- * workspace"; docs/github-actions.md): the packaged workflows with the repository's default
- * branch in the push trigger and the configured content, state and output folders in their
- * paths (the push trigger's `paths:`, the request ledger's cache, the Pages artifact, the
- * check's entry files); the `.gitignore` lines for the same folders and for the packed
- * `.tgz`; and, run again, what an existing file differs in from what `init` would write.
+ * What `init` fits to the repository it runs in (README "Using it with your workspace";
+ * docs/github-actions.md): its default branch and the configured content, state and output
+ * folders, which the team's workflows (`team-workflows.ts`) and the `.gitignore` lines name;
+ * and, run again, what an existing file differs in from what `init` would write.
  *
  * @module
  */
@@ -13,7 +11,6 @@ import { relative, sep } from 'node:path';
 import { structuredPatch } from 'diff';
 import type { Config } from '../core/config.js';
 import { ChangelogSyncError } from '../core/errors.js';
-import { PACKAGE_NAME } from '../core/project-command.js';
 
 /** The repository's branch and folders, relative to its root with `/` separators. */
 export interface RepositoryFit {
@@ -73,51 +70,12 @@ export function repositoryFit(config: Config): RepositoryFit {
   return { branch, branchSource: source, contentDir: folder('contentDir'), stateDir: folder('stateDir'), outputDir: folder('outputDir') };
 }
 
-/** Replaces every `from` in `text`; a packaged workflow without it is a defect of this module. */
-function replaceAll(text: string, from: string | RegExp, to: string, file: string): string {
-  const found = typeof from === 'string' ? text.includes(from) : from.test(text);
-  if (!found) throw new ChangelogSyncError('E_INTERNAL', `${file}: the packaged workflow has no ${String(from)} to fit to the repository`);
-  return typeof from === 'string' ? text.split(from).join(to) : text.replace(new RegExp(from.source, `${from.flags.replace('g', '')}g`), to);
-}
-
-/**
- * A packaged workflow (`.github/workflows/changelog.yml` or `changelog-check.yml`) fitted to
- * the repository: branch, content, state and output folders.
- *
- * @throws {ChangelogSyncError} `E_INTERNAL` when the packaged text lacks a line it fits.
- */
-export function fitWorkflow(file: string, text: string, fit: RepositoryFit): string {
-  let out = text;
-  if (file.endsWith('changelog.yml')) {
-    out = replaceAll(out, /^(\s+)branches: \[main\]$/m, `$1branches: [${fit.branch}]`, file);
-    out = replaceAll(out, "'content/**'", `'${fit.contentDir}/**'`, file);
-    out = replaceAll(out, /^(\s+)path: \.changelog\/budget\.json$/m, `$1path: ${fit.stateDir}/budget.json`, file);
-    out = replaceAll(out, /^(\s+)path: _site$/m, `$1path: ${fit.outputDir}`, file);
-  } else if (file.endsWith('changelog-check.yml')) {
-    out = replaceAll(out, "'content/entries/*.md'", `'${fit.contentDir}/entries/*.md'`, file);
-  }
-  return out;
-}
-
 /**
  * The lines `init` makes sure `.gitignore` has: installed packages, the built site, the
- * demo's folder, a push's lock, the request ledger (never committed), and the output of
- * `npm pack`, but for the packed file package.json installs (committed: the lock file
- * points at it).
- *
- * @param installedTgz the `file:` `.tgz` package.json's dependency names, if any.
+ * demo's folder, a push's lock and the request ledger (never committed).
  */
-export function gitignoreLines(fit: RepositoryFit, installedTgz?: string): string[] {
-  return [
-    'node_modules/',
-    `${fit.outputDir}/`,
-    '.demo/',
-    `${fit.stateDir}/lock/`,
-    `${fit.stateDir}/lock.json`,
-    `${fit.stateDir}/budget.json`,
-    `${PACKAGE_NAME}-*.tgz`,
-    ...(installedTgz && plain(installedTgz) ? [`!${installedTgz}`] : []),
-  ];
+export function gitignoreLines(fit: RepositoryFit): string[] {
+  return ['node_modules/', `${fit.outputDir}/`, '.demo/', `${fit.stateDir}/lock/`, `${fit.stateDir}/lock.json`, `${fit.stateDir}/budget.json`];
 }
 
 /** The most diff lines shown for one file. */

@@ -9,7 +9,7 @@
 import type TurndownService from 'turndown';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { EditorJsDocument } from '../service/schemas.js';
-import { escapeHtml } from '../core/html-escape.js';
+import { escapeHtml } from '../core/markup-text.js';
 import { parseHtmlFragment } from './html-parser.js';
 import { replaceImageSources } from './media-refs.js';
 import { createTurndown } from './markdown-rules.js';

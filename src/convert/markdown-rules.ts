@@ -24,7 +24,7 @@
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';
-import { escapeHtml } from '../core/html-escape.js';
+import { escapeHtml } from '../core/markup-text.js';
 import { inlineHtml, type HtmlElement, type HtmlNode } from './html-dom.js';
 
 /** Elements turndown (with the GFM plugin) turns into Markdown. */

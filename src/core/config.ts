@@ -8,11 +8,13 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
+import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
+import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 
 /**
  * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
@@ -22,6 +24,16 @@ export const DEFAULT_MAX_RESPONSE_MB = 256;
 
 /** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
 export const DEFAULT_MAX_IMAGE_MB = 5;
+
+/** Default of {@link Config.imageDeadlineSeconds}: 3 minutes, well inside a scheduled job's 30. */
+export const DEFAULT_IMAGE_DEADLINE_SECONDS = 180;
+
+/**
+ * Longest time to live of the push lease, ms (30 minutes; docs/sync.md#the-push-lease): a clone
+ * waits the lifetime the holder recorded before taking its lease over, and refuses a record
+ * beyond this, so that no lease blocks the others for longer.
+ */
+export const MAX_LEASE_TTL_MS = 30 * 60_000;
 
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
@@ -60,6 +72,22 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`size in MB over which a new entry's local image (content/images/) is a warning of check and push (default ${DEFAULT_MAX_IMAGE_MB})`),
+    maxImageSide: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`largest width or height, in pixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_SIDE})`),
+    maxImageMegapixels: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`largest width x height, in megapixels, of an image pull stores or build encodes, read from its header; a larger one is refused (default ${DEFAULT_MAX_IMAGE_MEGAPIXELS})`),
+    imageDeadlineSeconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -111,6 +139,10 @@ export interface Config {
   maxResponseMb: number;
   /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
   maxImageMb: number;
+  /** The largest image pull stores and build encodes, from its header (src/core/image-bounds.ts). Default 16,384 a side, 40 megapixels. */
+  imageBounds: ImageBounds;
+  /** Time for all of a pull's image downloads, in seconds (src/sync/pull/media-mirror.ts). Default {@link DEFAULT_IMAGE_DEADLINE_SECONDS}. */
+  imageDeadlineSeconds: number;
   /** The project root all relative paths were resolved against. */
   root: string;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
@@ -151,6 +183,17 @@ export const ENV = {
 /** The root of the changelog-sync package (where its `site/`, workflows and schema live). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+let toolVersionRead: string | undefined;
+
+/**
+ * The running tool's version, e.g. `0.2.0` (read once from its package.json), for what the tool
+ * records about itself: the state format's writer (`sync/store/state-format.ts`), the site's inputs.
+ */
+export function toolVersion(): string {
+  toolVersionRead ??= (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return toolVersionRead;
+}
+
 /** The templates shipped with changelog-sync, used when a project has no `site/` of its own. */
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../../site', import.meta.url));
 
@@ -189,11 +232,14 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   const file = resolve(root, CONFIG_FILE);
   let fromFile: FileConfig = {};
   if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
+      json = JSON.parse(text);
     } catch (cause) {
-      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} is not valid JSON: ${(cause as Error).message}`, { cause, file });
+      const p = jsonSyntaxProblem(text, cause as Error);
+      const shown = shownPath(file);
+      throw new ChangelogSyncError('E_CONFIG', `${shown}:${p.line}:${p.column}: not valid JSON: ${p.message}`, { cause, file: shown, line: p.line, hint: p.fix });
     }
     if (json && typeof json === 'object' && ('token' in json || 'CHANGELOG_TOKEN' in json)) {
       throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE} contains a token: tokens are read from the CHANGELOG_TOKEN environment variable only`, {
@@ -203,15 +249,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
       });
     }
     const parsed = fileConfigSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
-      throw new ChangelogSyncError('E_CONFIG', `${CONFIG_FILE}: ${field}: ${issue.message}`, {
-        file,
-        field,
-        hint: 'see the configuration table in README.md',
-      });
-    }
+    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, file);
     fromFile = parsed.data;
   }
   const pick = (key: keyof typeof ENV): string | undefined => {
@@ -232,6 +270,9 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
   const rateWindowMs = millis('rateWindowMs', 60_000);
   const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
   const leaseTtlMs = millis('leaseTtlMs', 60_000);
+  if (leaseTtlMs > MAX_LEASE_TTL_MS) {
+    throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
+  }
   const maxResponseRaw = pick('maxResponseMb');
   const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
   if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
@@ -252,11 +293,43 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     leaseTtlMs,
     maxResponseMb,
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
+    imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
+    imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,
     root: resolve(root),
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
+}
+
+/** A file as messages name it: relative to the working directory, or absolute when outside it. */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+}
+
+/**
+ * The error of the first issue the schema found in the file: the field and its line; for
+ * an unknown key, the known one it is closest to ("did you mean").
+ */
+function configIssueError(issue: z.core.$ZodIssue, text: string, path: string): ChangelogSyncError {
+  const file = shownPath(path);
+  const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    const known = Object.keys(fileConfigSchema.shape);
+    const meant = didYouMean(key, known);
+    const line = lineOfJsonKey(text, key);
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(key)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
+      file,
+      line,
+      field: key,
+      hint: meant ? `rename ${JSON.stringify(key)} to ${JSON.stringify(meant)}` : `remove it; the settings are ${known.filter((k) => k !== '$schema').join(', ')} (${seeAlso})`,
+    });
+  }
+  const field = issue.path.join('.');
+  const line = issue.path.length > 0 ? lineOfJsonKey(text, String(issue.path[0])) : undefined;
+  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${issue.message}`, { file, line, field, hint: `correct ${field || 'the file'} (${seeAlso})` });
 }
 
 /**

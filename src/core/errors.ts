@@ -35,8 +35,22 @@ export type ErrorCode =
   | 'E_WORKSPACE_MISMATCH'
   /** Another process holds the content directory's lock. */
   | 'E_LOCKED'
+  /**
+   * The push lease cannot be kept as its rule requires (docs/sync.md#the-push-lease): the git
+   * remote it lives on exists but cannot be read or written, or the lease there records a
+   * lifetime beyond the cap. Nothing was sent.
+   */
+  | 'E_LEASE'
+  /** The run was told to stop (SIGTERM, SIGINT): what was in flight settled, nothing more was sent. */
+  | 'E_INTERRUPTED'
   /** A local file cannot be read or parsed. */
   | 'E_FILE'
+  /**
+   * The state directory (`.changelog/`) was written by a newer changelog-sync, in a state
+   * format this version does not know (or, for a dry run, in an older one it cannot read
+   * unmigrated): refused before anything is written (`sync/store/state-format.ts`).
+   */
+  | 'E_STATE_FORMAT'
   /** The Eleventy build failed. */
   | 'E_BUILD'
   /** A git command failed (`commit-back`: a push that stayed rejected, a rebase that cannot apply). */

@@ -63,6 +63,8 @@ export const FAILPOINTS = [
   'journal:after-flush',
   'state:tmp-created',
   'state:after-save',
+  // state format migration (sync/store/state-format.ts): after each file but state.json, written last
+  'state-format:after-file',
   // sync
   'sync:after-pull',
   'sync:after-push',

@@ -94,8 +94,8 @@ async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]
 export interface ProjectPaths {
   /** The project root (`config.root`). */
   root: string;
-  /** The content directory: entry files, `images/`, `_data/`. */
-  contentDir: string;
+  /** The content directory: entry files, `images/`, `_data/` (absent: a check of the state directory alone). */
+  contentDir?: string;
   /** The site directory (templates, `images/`, `widget.js`); the packaged one is checked against itself. */
   siteDir?: string;
   /** The state directory (`.changelog/`: state, journal, ledger), which pull and push write. */

@@ -4,7 +4,7 @@
  * own. It serves `GET /media/<name>` from {@link EmulatorStore.media}, without a token and
  * outside the rate limits (an image host is public), and logs every request.
  *
- * Entry content names these images with the placeholder `{{media}}`
+ * Entry content and the workspace's `logo_url` and `og_image_url` name these images with the placeholder `{{media}}`
  * (`<img src="{{media}}/dashboard.svg">` in a seed), which becomes the host's URL
  * (`http://127.0.0.1:PORT/media`) once it listens: an absolute URL, as the service's own.
  *
@@ -64,7 +64,12 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
   const address = server.address() as AddressInfo;
   const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   const url = `${origin}/media`;
-  for (const ws of store.workspaces) for (const e of ws.entries) e.content = withMediaUrl(e.content, url);
+  for (const ws of store.workspaces) {
+    for (const e of ws.entries) e.content = withMediaUrl(e.content, url);
+    // The workspace's images too (the demo's logo): on this host, whatever port serves the site.
+    ws.info.logo_url = withMediaUrl(ws.info.logo_url, url);
+    ws.info.og_image_url = withMediaUrl(ws.info.og_image_url, url);
+  }
   return {
     url,
     log,

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../core/errors.js';
+import { folderSeedStore } from './seed-folder.js';
 import { EmulatorStore, ENTRY_TAGS_FORMS, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
 
 const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
@@ -111,12 +112,14 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
 }
 
 /**
- * Loads a seed: `demo` for the shipped demo workspace, or a path to a JSON file.
+ * Loads a seed: `demo` for the shipped demo workspace, a path to a JSON file, or a folder of
+ * entry files (seed-folder.ts).
  * @throws {ChangelogSyncError} `E_FILE` when the file cannot be read or is not JSON;
- *   `E_VALIDATION` when it does not match the seed schema.
+ *   `E_VALIDATION` when it does not match the seed schema; a folder's errors (seed-folder.ts).
  */
 export async function loadSeed(nameOrPath: string, now: () => number = Date.now): Promise<EmulatorStore> {
   const path = nameOrPath === 'demo' ? DEMO_SEED_PATH : nameOrPath;
+  if (nameOrPath !== 'demo' && (await stat(path).catch(() => undefined))?.isDirectory()) return folderSeedStore(path, now);
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8'));

@@ -121,7 +121,7 @@ export class EmulatorValidationError extends Error {
 }
 
 /** Lower-case, ASCII, hyphenated slug of a title (the emulator's choice when none is sent). */
-function emulatorSlug(title: string): string {
+export function emulatorSlug(title: string): string {
   const s = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -10,6 +10,8 @@
  *   is not a raster image, in a Markdown link or image or in any URL attribute of raw HTML
  *   (`href`, `src`, `srcset`, `poster`, a `style`'s `url()`), read as a browser reads it:
  *   character references decoded, case, spaces, tabs and line breaks ignored;
+ * - error: an image at an address push never requests, told from the URL alone
+ *   ({@link LinkContext.refusedImage}: a metadata, link-local, private or loopback address);
  * - error: a path that leaves the site's base path (`/../../escape.png`): sent absolute, it
  *   would point at another site on the host;
  * - warning: an image without alt text (readers of screen readers, and of emails that do
@@ -36,6 +38,11 @@ export interface LinkContext {
   imageRoots: readonly string[];
   /** The site-relative page URL of every entry file, null for one without a page, by file (`src/entry/permalinks.ts`). */
   permalinks: ReadonlyMap<string, string | null>;
+  /**
+   * Why push never requests an image's absolute URL (guarded-fetch.ts `urlRefusal`), or
+   * undefined; without it, no such check (the entry layer makes no request rules of its own).
+   */
+  refusedImage?: (url: string) => string | undefined;
   /** Size (bytes) over which a local image is a warning. */
   maxImageBytes: number;
 }
@@ -102,6 +109,11 @@ export function linkProblems(body: string, file: string, ctx: LinkContext, bodyL
       continue;
     }
     if (!r.image) continue;
+    const refused = ref.kind === 'external' && /^https?:/i.test(r.url) ? ctx.refusedImage?.(r.url) : undefined;
+    if (refused !== undefined) {
+      problems.push({ line, ...refusedImageProblem(r.url, refused) });
+      continue;
+    }
     if (r.alt === undefined || r.alt.trim() === '') {
       problems.push({ line, severity: 'warning', message: `the image "${r.url}" has no alt text`, hint: 'describe the picture in the brackets: `![What it shows](...)`' });
     }
@@ -124,6 +136,19 @@ export function linkProblems(body: string, file: string, ctx: LinkContext, bodyL
     }
   }
   return problems;
+}
+
+/**
+ * The error of an image at an address push never requests: worded the same by `check` (from the
+ * URL alone) and by push (also after DNS and redirects, `src/sync/push/push.ts`).
+ * @param reason why, as the guarded fetcher says it (`10.1.2.3 is a private address`).
+ */
+export function refusedImageProblem(url: string, reason: string): { severity: 'error'; message: string; hint: string } {
+  return {
+    severity: 'error',
+    message: `the image ${JSON.stringify(url)} is at an address push never requests (${reason}), so it can never be checked and the entry is not sent`,
+    hint: 'put the image in content/images/ (published with the site) or use a public http(s) URL',
+  };
 }
 
 /** Size in bytes of `images/<rel>` in the first root that has it, or undefined. */

@@ -4,7 +4,7 @@
  * the content rules of a new entry (one without `identifier`, which push would create
  * permanently: the service has no update and no delete):
  *
- * - a line left from the template `new` writes ({@link TEMPLATE_PLACEHOLDERS});
+ * - a line left from the template `new` writes (entry-template.ts `placeholderLines`);
  * - an empty body;
  * - its images and links (`entry-links.ts`, when a {@link LinkContext} is given): a local
  *   image that is not in the repository, a link to an entry without a page (errors), an
@@ -22,7 +22,7 @@ import { distance } from 'fastest-levenshtein';
 import { ChangelogSyncError, ValidationError } from '../core/errors.js';
 import { slugify } from './slug.js';
 import { lineOfField } from './frontmatter.js';
-import { TEMPLATE_PLACEHOLDERS } from './entry-template.js';
+import { placeholderLines } from './entry-template.js';
 import { linkProblems, type LinkContext } from './entry-links.js';
 import type { IndexedFile } from './entry-files.js';
 import { TAGS_DATA_FILE } from './workspace-binding.js';
@@ -110,16 +110,9 @@ export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkCont
   if (e.body.trim() === '') {
     problems.push({ line: bodyStart + 1, severity: 'error', message: 'the body is empty: the entry would be published without text', hint: 'write the entry below the frontmatter' });
   }
-  e.body.split('\n').forEach((line, i) => {
-    if (TEMPLATE_PLACEHOLDERS.includes(line.trim())) {
-      problems.push({
-        line: bodyStart + i + 1,
-        severity: 'error',
-        message: `"${line.trim()}" is left from the template of \`changelog-sync new\``,
-        hint: 'replace the template lines with the entry\'s text',
-      });
-    }
-  });
+  for (const { index, text: line } of placeholderLines(e.body)) {
+    problems.push({ line: bodyStart + index + 1, severity: 'error', message: `"${line}" is left from the template of \`changelog-sync new\``, hint: 'replace the template lines with the entry\'s text' });
+  }
   if (links) problems.push(...linkProblems(e.body, f.rel, links, bodyStart));
   problems.push(...tagProblems(f, tags));
   return problems;

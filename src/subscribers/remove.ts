@@ -92,7 +92,7 @@ export interface RemoveBatchSummary {
 /** A target of a batch that failed or was not sent. */
 interface RemoveFailed extends RemoveTarget {
   batch: number;
-  status: 'failed' | 'deferred' | 'not-sent';
+  status: 'failed' | 'deferred' | 'not-sent' | 'interrupted';
   code?: ErrorCode;
   message: string;
 }
@@ -123,6 +123,12 @@ export interface RemoveOptions {
   /** One `GET` to tell what would be removed; no `DELETE`. */
   dryRun?: boolean | undefined;
   onBatch?: (batch: RemoveBatchSummary, total: number) => void;
+  /**
+   * Once aborted (SIGTERM, Ctrl-C), no further batch is sent: the batch in flight finishes
+   * (its answer, or the list after a lost one, tells what the service removed), and the rest
+   * are failed as `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -167,12 +173,15 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
               ? `${error?.message ?? 'failed'}${run.ambiguous ? '; the answer was lost: the service may have removed it' : ''}`
               : run.status === 'deferred'
                 ? 'not sent: the day\'s request budget is spent; run the command again tomorrow'
-                : 'not sent: an earlier batch failed';
+                : run.status === 'interrupted'
+                  ? 'not sent: the run was told to stop (SIGTERM or Ctrl-C) before it; run the same command again'
+                  : 'not sent: an earlier batch failed';
           failed.push(...run.items.map((t) => ({ ...t, batch: run.index, status: run.status as RemoveFailed['status'], ...(error && run.status === 'failed' ? { code: error.code } : {}), message })));
         }
         summaries.push(summary);
         options.onBatch?.(summary, total);
       },
+      options.signal,
     );
     await reconcileLostAnswers(client, runs, removed, failed, summaries);
   }

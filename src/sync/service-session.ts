@@ -11,6 +11,7 @@ import { commandLine } from '../core/project-command.js';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
 import { openBudgetLedger } from './store/budget-ledger.js';
+import { openStateFormat, type StateFormatChange } from './store/state-format.js';
 
 /** A client bound to the configuration, and how to persist its budget. */
 export interface ServiceSession {
@@ -28,14 +29,25 @@ export interface ServiceSessionHooks {
   onWarning?: (message: string) => void;
   /** Each answered request (method, URL, status, milliseconds), e.g. for `--verbose`. */
   onResponse?: ClientOptions['onResponse'];
+  /** The state directory was migrated from an older state format (or, for a dry run, is due to be). */
+  onStateFormat?: (change: StateFormatChange) => void;
+}
+
+/** What a session's job does with the state directory. */
+export interface ServiceSessionOptions {
+  /** True for a dry run: an older state format is not migrated (nothing is written but the request ledger). */
+  dryRun?: boolean;
 }
 
 /**
- * Opens a session with the configured service.
+ * Opens a session with the configured service, after the state directory's format
+ * (`store/state-format.ts`): a newer one is refused before anything is written (the
+ * request ledger included), an older one migrated (not by a dry run).
  * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (field
- *   `CHANGELOG_BASE_URL` or `CHANGELOG_TOKEN`).
+ *   `CHANGELOG_BASE_URL` or `CHANGELOG_TOKEN`); `E_STATE_FORMAT` for a state directory of a
+ *   newer format (or an older one a dry run cannot read).
  */
-export async function openServiceSession(config: Config, hooks: ServiceSessionHooks = {}): Promise<ServiceSession> {
+export async function openServiceSession(config: Config, hooks: ServiceSessionHooks = {}, options: ServiceSessionOptions = {}): Promise<ServiceSession> {
   if (!config.baseUrl) {
     throw new ChangelogSyncError('E_CONFIG', 'no service configured: CHANGELOG_BASE_URL is not set', {
       field: 'CHANGELOG_BASE_URL',
@@ -48,6 +60,8 @@ export async function openServiceSession(config: Config, hooks: ServiceSessionHo
       hint: 'create a workspace access token in the workspace settings and export it as CHANGELOG_TOKEN (in GitHub Actions: a repository secret)',
     });
   }
+  const change = await openStateFormat(config.stateDir, { migrate: !options.dryRun, root: config.root });
+  if (change) hooks.onStateFormat?.(change);
   const ledger = await openBudgetLedger({
     stateDir: config.stateDir,
     windowMs: config.rateWindowMs,

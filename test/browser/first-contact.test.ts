@@ -151,6 +151,24 @@ describe.each([
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it("on the Subscribe page every feed address is on screen whole: a long one wraps, at a phone's width too", async () => {
+    await page.goto(`${full.url}${PREFIX}subscribe/`);
+    // Each line box of each address ends inside the window (a scroll box would hide the rest).
+    const cut = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.feed-urls .copy-text, .tag-feeds .copy-text')).flatMap((el) =>
+        Array.from(el.getClientRects()).some((r) => r.right > window.innerWidth + 0.5 || r.left < -0.5) ? [el.textContent] : [],
+      ),
+    );
+    expect(cut).toEqual([]);
+    expect(await page.locator('.tag-feeds .copy-text').count()).toBeGreaterThan(0);
+    expect(await noSidewaysScroll()).toBe(true);
+    // The widget's snippet is for the site's owners: collapsed, opened on request.
+    await expect(page.locator('#widget .snippet').isVisible()).resolves.toBe(false);
+    await page.locator('#widget summary').click();
+    await expect(page.locator('#widget .snippet').isVisible()).resolves.toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('a feed opened in the browser reads as a page (XSLT), its data escaped', async () => {
     for (const feed of ['feed.xml', 'rss.xml', 'tags/new/feed.xml']) {
       await page.goto(`${full.url}${PREFIX}${feed}`);

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../src/core/html-escape.js';
+import { escapeHtml } from '../../src/core/markup-text.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { renderBody } from '../../src/site/render/sanitize.js';
 

@@ -1,6 +1,8 @@
 // The package entry (`import ... from 'changelog-sync'`): the compiled dist/index.js that
 // package.json's `exports` names, called as a program would, against the real emulator
-// over HTTP on port 0: pull into an empty directory, push a new file, status, build.
+// over HTTP on port 0: pull into an empty directory, push a new file, status, build; a push
+// whose origin cannot be read, refused, and with `noLease`.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -127,5 +129,29 @@ describe('the programmatic API against the emulator', () => {
     const missing = await status({ root: dir, env: {}, baseUrl: emu.url }).catch((e: unknown) => e);
     expect(isErrorCode(missing, 'E_CONFIG')).toBe(true);
     expect((missing as ChangelogSyncError).field).toBe('CHANGELOG_TOKEN');
+  });
+});
+
+describe('push and the lease on origin', () => {
+  it('an origin that cannot be read fails the push with E_LEASE, nothing sent; noLease pushes under the directory lock only', async () => {
+    const made = await tempDir();
+    try {
+      const root = made.dir;
+      execFileSync('git', ['init', '-q', root]);
+      execFileSync('git', ['-C', root, 'remote', 'add', 'origin', join(root, 'no-such-origin.git')]);
+      await mkdir(join(root, 'content/entries'), { recursive: true });
+      await writeFile(join(root, 'content/entries/2026-11-21-lease-entry.md'), '---\ntitle: "Lease entry"\npublish_at: 2026-11-21\nis_published: true\n---\n\nSent by `push()` without the lease.\n');
+      const posts = () => emu.log.filter((r) => r.method === 'POST').length;
+      const before = posts();
+      const refused = await push({ ...project(), root }).catch((e: unknown) => e);
+      expect(isErrorCode(refused, 'E_LEASE')).toBe(true);
+      expect((refused as ChangelogSyncError).message).toContain('the git remote "origin" cannot be read');
+      expect(posts()).toBe(before);
+      const result = await push({ ...project(), root, noLease: true });
+      expect(result.pushed.map((p) => p.slug)).toEqual(['lease-entry']);
+      expect(posts()).toBe(before + 1);
+    } finally {
+      await made.cleanup();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// No demo in GitHub Actions (issue 27): a repository made from the template runs the hourly
+// No demo in GitHub Actions (issue 27): a repository just set up by init runs the hourly
 // job before anyone has added the secret and the variable. The commands (run in the test's
 // process as the CLI runs them, helpers/process/command.ts) in an Actions-like environment
 // (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fail, name what is
@@ -109,7 +109,7 @@ describe('in GitHub Actions without the secret or the variable', () => {
 
 describe("the scheduled workflow's first check", () => {
   type Step = { name?: string; run?: string; uses?: string };
-  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
+  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/sync.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[]; env?: Record<string, string> }> };
   const steps = wf.jobs.sync!.steps;
   const check = steps.findIndex((s) => s.name === 'Check the secret and the variable');
   let dir = '';
@@ -133,9 +133,8 @@ describe("the scheduled workflow's first check", () => {
     return { code: r.status, out: `${r.stdout}\n${r.stderr}`, summary: written };
   }
 
-  it('comes right after the checkout, before setup-node, npm ci and the sync; the job gives it the secret and the variable', () => {
-    expect(check).toBe(1);
-    expect(steps[0]!.uses).toMatch(/^actions\/checkout@/);
+  it('comes right after the checkout (and the count of quiet days), before setup-node, npm ci and the sync; the job gives it the secret and the variable', () => {
+    expect(steps.slice(0, check).map((s) => s.uses ?? s.name)).toEqual([expect.stringMatching(/^actions\/checkout@/), 'Days since the last commit']);
     expect(steps.findIndex((s) => s.uses?.startsWith('actions/setup-node@'))).toBeGreaterThan(check);
     expect(steps.findIndex((s) => s.run?.includes('changelog-sync sync'))).toBeGreaterThan(check);
     expect(wf.jobs.sync!.env).toMatchObject({ CHANGELOG_TOKEN: '${{ secrets.CHANGELOG_TOKEN }}', CHANGELOG_BASE_URL: '${{ vars.CHANGELOG_BASE_URL }}' });

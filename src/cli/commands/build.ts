@@ -4,6 +4,8 @@
  */
 import type { Config } from '../../core/config.js';
 import { isGitHubActions } from '../../core/ci-env.js';
+import { openStateFormat } from '../../sync/store/state-format.js';
+import { formatStateChange } from '../context.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildExitCode, buildWithProgress, formatBuild, requireSiteUrlInCi } from '../reports/build-report.js';
@@ -19,12 +21,16 @@ export interface BuildCommandOptions {
 /**
  * Builds the site and reports it.
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`, or
- *   in GitHub Actions without a site URL ({@link requireSiteUrlInCi}); `E_BUILD`.
+ *   in GitHub Actions without a site URL ({@link requireSiteUrlInCi}); `E_BUILD`;
+ *   `E_STATE_FORMAT` for a state directory of a newer format (the build records the site's
+ *   inputs and the feeds' dates there), before anything is written.
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions: the build that deploys (decided once: the site URL it needs, the inputs it records).
   const inActions = isGitHubActions();
   requireSiteUrlInCi(config, inActions);
+  const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
+  if (change) reporter.info(formatStateChange(config, change));
   const result = await buildWithProgress(config, reporter, { ...options, deploying: inActions });
   reporter.result(formatBuild(result), {
     command: 'build',

@@ -143,6 +143,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       theme: cfg.theme,
       // The preview's own bodies (its site URL is its local address): a warm start next time.
       cacheDir: cfg.buildCacheDir && join(cfg.buildCacheDir, 'preview'),
+      imageBounds: cfg.imageBounds,
       port,
       // A link out of the project that appears while serving refuses the rebuild (nothing
       // is copied through it; the served site stays as it was) and is printed once. It is
@@ -165,6 +166,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         return pageProblems(cfg.contentDir);
       },
       onLog: (m) => reporter.debug(m),
+      verbose: reporter.verbose,
     });
     reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
 

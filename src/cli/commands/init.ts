@@ -1,25 +1,27 @@
 /**
- * `changelog-sync init`: adds the configuration file, the workflows and `.gitignore`
- * lines to an existing repository, fitted to it (`init-fit.ts`: its default branch, the
- * configured folders), without overwriting anything that exists (run again, it shows what
- * an existing file differs in from what it would write), and says
- * what the workflows need that it does not write: they install with `npm ci` (which needs
- * `package.json` listing changelog-sync and a `package-lock.json`) and run
- * `npx --no-install changelog-sync`.
+ * `changelog-sync init` (`npx changelog-sync@latest init`): makes a repository, empty or not,
+ * a team's changelog repository that holds the team's things only (docs/github-actions.md,
+ * "A team's repository"): `package.json` listing changelog-sync by a caret range (created,
+ * or merged: only what is missing is added), `changelog.config.json`, the entries' folder, the
+ * two short workflows that call the tool's reusable ones and `.github/dependabot.yml`
+ * (`team-workflows.ts`), and `.gitignore` lines, fitted to the repository (`init-fit.ts`: its
+ * default branch, the configured folders); the site's templates only with `--templates`. It
+ * never overwrites a file that exists (run again, it shows what an existing file differs in
+ * from what it would write), and says what is left to do: `npm install`, which writes the
+ * lock file the workflows' `npm ci` installs from.
  * @module
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../../core/config.js';
+import { CONFIG_FILE, PACKAGE_ROOT, PACKAGED_SITE_DIR, type Config } from '../../core/config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { PACKAGE_NAME } from '../../core/project-command.js';
-import { differences, fitWorkflow, gitignoreLines, repositoryFit, type RepositoryFit } from '../init-fit.js';
-
-/** Workflows copied from the package, fitted to the repository (`init-fit.ts`). */
-export const WORKFLOWS = ['.github/workflows/changelog.yml', '.github/workflows/changelog-check.yml'];
+import { differences, gitignoreLines, repositoryFit, type RepositoryFit } from '../init-fit.js';
+import { teamPackage } from '../team-package.js';
+import { fitTeamFile, TEAM_FILES, toolWorkflows, type ToolWorkflows } from '../team-workflows.js';
 
 /** An existing file that differs from what init would write (kept as it is). */
 export interface InitDifference {
@@ -41,6 +43,8 @@ export interface InitResult {
   dryRun: boolean;
   /** The repository as init fitted the files to it: the branch and the folders. */
   fit: RepositoryFit;
+  /** The tool's workflows the team's call: repository and ref. */
+  workflows: ToolWorkflows;
   /** What the repository still needs for the workflows to run, one sentence each (empty: nothing). */
   needs: string[];
 }
@@ -49,35 +53,31 @@ export interface InitResult {
 const OTHER_LOCK_FILES = ['yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
 
 /**
- * What the written workflows need of the repository at `root` that `init` does not write
- * itself: `package.json` with changelog-sync among its dependencies (the workflows run
- * `npx --no-install changelog-sync`) and `package-lock.json` (they install with `npm ci`,
- * and `actions/setup-node` caches by it).
+ * What the team's workflows need of the repository at `root` that `init` does not write
+ * itself: the lock file (they install with `npm ci`, and `actions/setup-node` caches by it),
+ * which `npm install` writes; and a dependency on the registry's changelog-sync, which
+ * Dependabot can move (not a packed file's).
  *
  * @returns one sentence per missing thing, each with the command that adds it.
  */
-export async function adoptionNeeds(root: string): Promise<string[]> {
+export async function adoptionNeeds(root: string, version: string): Promise<string[]> {
   const needs: string[] = [];
-  const install = `npm install --save-exact ${PACKAGE_NAME} (or the packed file: npm install ./${PACKAGE_NAME}-<version>.tgz)`;
-  let pkg: { name?: unknown; dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | undefined;
+  let pkg: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | undefined;
   try {
     pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as typeof pkg;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      needs.push(`package.json cannot be read (${(err as Error).message}): the workflows install with \`npm ci\`, which needs it`);
-    } else {
-      needs.push(`package.json: missing. The workflows install with \`npm ci\` and run \`npx --no-install ${PACKAGE_NAME}\`: run \`npm init -y\`, then \`${install}\``);
-    }
+  } catch {
+    pkg = undefined; // none yet (a dry run), or not JSON: init has said so
   }
-  if (pkg && pkg.name !== PACKAGE_NAME && !(pkg.dependencies && PACKAGE_NAME in pkg.dependencies) && !(pkg.devDependencies && PACKAGE_NAME in pkg.devDependencies)) {
-    needs.push(`package.json does not list ${PACKAGE_NAME}: the workflows run \`npx --no-install ${PACKAGE_NAME}\` after \`npm ci\`: run \`${install}\``);
+  const spec = pkg?.dependencies?.[PACKAGE_NAME] ?? pkg?.devDependencies?.[PACKAGE_NAME];
+  if (typeof spec === 'string' && /^(file|link|git|git\+[a-z]+|https?):/.test(spec)) {
+    needs.push(`package.json installs ${PACKAGE_NAME} from ${spec}, which Dependabot cannot update: run \`npm install ${PACKAGE_NAME}@^${version}\` and commit package.json and package-lock.json (and delete the packed file)`);
   }
   if (!existsSync(join(root, 'package-lock.json')) && !existsSync(join(root, 'npm-shrinkwrap.json'))) {
     const other = OTHER_LOCK_FILES.find((f) => existsSync(join(root, f)));
     needs.push(
       other
-        ? `package-lock.json: missing (this repository has ${other}). The workflows install with \`npm ci\` and setup-node's npm cache: change their install step to your package manager's (and setup-node's \`cache:\`), or run \`npm install\` and commit package-lock.json`
-        : 'package-lock.json: missing. The workflows install with `npm ci` and setup-node caches by it: run `npm install` and commit package-lock.json',
+        ? `package-lock.json: missing (this repository has ${other}). The workflows install with \`npm ci\`: run \`npm install\` and commit package-lock.json`
+        : 'package-lock.json: missing. The workflows install with `npm ci`: run `npm install`, which writes it, and commit it',
     );
   }
   return needs;
@@ -100,29 +100,34 @@ export function initialConfig(fit: Pick<RepositoryFit, 'contentDir' | 'stateDir'
   )}\n`;
 }
 
-/** The `.tgz` package.json installs changelog-sync from (`file:changelog-sync-0.1.0.tgz`), if it does. */
-async function installedTgz(root: string): Promise<string | undefined> {
-  try {
-    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
-    const spec = pkg.dependencies?.[PACKAGE_NAME] ?? pkg.devDependencies?.[PACKAGE_NAME];
-    const m = typeof spec === 'string' ? /^file:(?:\.\/)?([^/]+\.tgz)$/.exec(spec) : null;
-    return m?.[1];
-  } catch {
-    return undefined;
-  }
+/** The files of a folder, recursively, as paths relative to it with `/` separators. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/')).sort();
 }
 
 /**
  * Sets the project up in `config.root`, fitted to it (its default branch, the configured
  * folders). Existing files are kept; each that differs from what init would write is
- * reported with the difference.
+ * reported with the difference; package.json gets only what it lacks.
  *
- * @throws {ChangelogSyncError} `E_CONFIG` when a configured folder cannot be written into the workflows ({@link repositoryFit}).
+ * @param options.templates also copy the packaged site templates into the project's `site/`, to override them.
+ * @throws {ChangelogSyncError} `E_CONFIG` when a configured folder cannot be written into the workflows ({@link repositoryFit});
+ *   `E_FILE` when package.json is no JSON object ({@link teamPackage}).
  */
-export async function initCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
+export async function initCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean; templates?: boolean } = {}): Promise<ExitCode> {
   const root = config.root;
   const fit = repositoryFit(config);
-  const result: InitResult = { created: [], updated: [], kept: [], differs: [], dryRun: Boolean(options.dryRun), fit, needs: [] };
+  const tool = toolWorkflows(PACKAGE_ROOT);
+  const version = (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const result: InitResult = { created: [], updated: [], kept: [], differs: [], dryRun: Boolean(options.dryRun), fit, workflows: tool, needs: [] };
+  const additions = new Map<string, string[]>();
+  const write = async (rel: string, text: string) => {
+    if (options.dryRun) return;
+    const abs = join(root, rel);
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFileAtomic(abs, text);
+  };
   const create = async (rel: string, text: string) => {
     const abs = join(root, rel);
     if (existsSync(abs)) {
@@ -132,29 +137,41 @@ export async function initCommand(config: Config, reporter: Reporter, options: {
       return;
     }
     result.created.push(rel);
-    if (options.dryRun) return;
-    await mkdir(dirname(abs), { recursive: true });
-    await writeFileAtomic(abs, text);
+    await write(rel, text);
   };
 
+  // package.json first: a broken one stops init before it writes anything.
+  const pkgPath = join(root, 'package.json');
+  const pkg = teamPackage(root, existsSync(pkgPath) ? await readFile(pkgPath, 'utf8') : undefined, version);
   await create(CONFIG_FILE, initialConfig(fit));
-  for (const wf of WORKFLOWS) await create(wf, fitWorkflow(wf, await readFile(join(PACKAGE_ROOT, wf), 'utf8'), fit));
+  for (const f of TEAM_FILES) await create(f.target, fitTeamFile(f.template, await readFile(join(PACKAGE_ROOT, f.template), 'utf8'), fit, tool));
   await create(`${fit.contentDir}/entries/.gitkeep`, '');
+  if (pkg.text === undefined) result.kept.push('package.json');
+  else {
+    (existsSync(pkgPath) ? result.updated : result.created).push('package.json');
+    additions.set('package.json', pkg.added);
+    await write('package.json', pkg.text);
+  }
 
   const gitignore = join(root, '.gitignore');
   const current = existsSync(gitignore) ? await readFile(gitignore, 'utf8') : undefined;
   const have = new Set((current ?? '').split(/\r?\n/).map((l) => l.trim()));
-  const missing = gitignoreLines(fit, await installedTgz(root)).filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')));
+  const missing = gitignoreLines(fit).filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')));
   if (missing.length > 0) {
     (current === undefined ? result.created : result.updated).push('.gitignore');
-    if (!options.dryRun) {
-      const prefix = current === undefined || current === '' || current.endsWith('\n') ? current ?? '' : `${current}\n`;
-      await writeFileAtomic(gitignore, `${prefix}# changelog-sync\n${missing.join('\n')}\n`);
-    }
+    additions.set('.gitignore', missing);
+    const prefix = current === undefined || current === '' || current.endsWith('\n') ? current ?? '' : `${current}\n`;
+    await write('.gitignore', `${prefix}# changelog-sync\n${missing.join('\n')}\n`);
   } else result.kept.push('.gitignore');
 
-  result.needs = await adoptionNeeds(root);
-  reporter.result(formatInit(result, missing), { command: 'init', ...result });
+  if (options.templates) {
+    const siteDir = config.siteDir === PACKAGED_SITE_DIR ? join(root, 'site') : config.siteDir;
+    const prefix = relative(root, siteDir).split(sep).join('/');
+    for (const f of await filesUnder(PACKAGED_SITE_DIR)) await create(`${prefix}/${f}`, await readFile(join(PACKAGED_SITE_DIR, f), 'utf8'));
+  }
+
+  result.needs = await adoptionNeeds(root, version);
+  reporter.result(formatInit(result, additions), { command: 'init', ...result });
   return EXIT.OK;
 }
 
@@ -165,7 +182,7 @@ const BRANCH_SOURCE: Record<RepositoryFit['branchSource'], string> = {
 };
 
 /** The human report of {@link initCommand}. */
-function formatInit(result: InitResult, missingLines: string[]): string {
+function formatInit(result: InitResult, additions: Map<string, string[]>): string {
   const dryRun = result.dryRun;
   const { fit } = result;
   const differs = new Map(result.differs.map((d) => [d.file, d]));
@@ -176,12 +193,13 @@ function formatInit(result: InitResult, missingLines: string[]): string {
   });
   const lines = [
     ...result.created.map((f) => `  + ${f} (${dryRun ? 'would create' : 'created'})`),
-    ...result.updated.map((f) => `  ~ ${f} (${dryRun ? 'would add' : 'added'} ${missingLines.join(' ')})`),
+    ...result.updated.map((f) => `  ~ ${f} (${dryRun ? 'would add' : 'added'} ${(additions.get(f) ?? []).join(', ')})`),
     ...kept,
     '',
     `Fitted to this repository: the push trigger on ${fit.branch} (${BRANCH_SOURCE[fit.branchSource]}); entries in ${fit.contentDir}/, sync state in ${fit.stateDir}/, the site built into ${fit.outputDir}/.`,
+    `The workflows call ${result.workflows.repository}'s at ${result.workflows.version ? `v${result.workflows.version} (commit ${result.workflows.ref})` : `${result.workflows.ref} (the major tag: this changelog-sync is no release)`}; Dependabot moves them.`,
     ...(result.differs.length > 0 ? ['Files that exist are never overwritten: to take init\'s version of one, delete it and run init again.'] : []),
-    ...(result.needs.length > 0 ? ['', 'The workflows also need:', ...result.needs.map((n) => `  ! ${n}`)] : []),
+    ...(result.needs.length > 0 ? ['', 'Still to do here:', ...result.needs.map((n) => `  ! ${n}`)] : []),
     '',
     'Next: add the secret CHANGELOG_TOKEN and the variable CHANGELOG_BASE_URL to the repository,',
     'set Settings > Pages > Source to "GitHub Actions", and commit. See README: "Running it in GitHub Actions".',

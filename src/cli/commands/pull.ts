@@ -11,7 +11,7 @@ import { formatPull, pullExitCode, pullWithProgress, type PullStepOptions } from
 
 /** Runs a pull and reports it. @returns see {@link pullExitCode}: 3 when there were conflicts. */
 export async function pullCommand(config: Config, reporter: Reporter, options: PullStepOptions = {}): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter);
+  const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
   try {
     // Nothing is written through a symlink out of the project: checked once, before anything is read.
     await assertInsideProject(config);

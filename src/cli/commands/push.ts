@@ -1,5 +1,5 @@
 /**
- * `changelog-sync push [--dry-run]`.
+ * `changelog-sync push [--dry-run] [--no-lease]`.
  * @module
  */
 import type { Config } from '../../core/config.js';
@@ -7,29 +7,42 @@ import { assertInsideProject } from '../../core/project-path.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from '../context.js';
-import { formatPush, irrevocable, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { listenForStop } from '../stop-signals.js';
+import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+
+/** Options of {@link pushCommand}. */
+export interface PushCommandOptions {
+  dryRun?: boolean;
+  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
+  noLease?: boolean;
+}
 
 /**
- * Runs a push and reports it.
+ * Runs a push and reports it. SIGTERM and SIGINT stop it once the POSTs in flight settled
+ * (`stop-signals.ts`: the CLI then ends by that signal).
  * @returns see {@link pushExitCode}.
- * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (nothing sent) when a file is a symbolic link out of the project.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (nothing sent) when a file is a symbolic link
+ *   out of the project; `E_LEASE` when `origin` cannot be read (without `--no-lease`).
  */
-export async function pushCommand(config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<ExitCode> {
+export async function pushCommand(config: Config, reporter: Reporter, options: PushCommandOptions = {}): Promise<ExitCode> {
   // Nothing is pushed from, or written into, a file outside the project.
   await assertInsideProject(config);
-  const ctx = await openContext(config, reporter);
+  if (options.noLease) reporter.warn(NO_LEASE_WARNING);
+  const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
+  const stop = options.dryRun ? undefined : listenForStop(reporter, 'the POSTs in flight settle, no other is sent, the push lease is released');
   try {
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
     // Only when something will be sent: a dry run creates nothing.
     if (!options.dryRun) reporter.info(irrevocable(config.root));
-    const result = await pushWithProgress(ctx.client, config, reporter, options).catch((err: unknown) => {
+    const pushConfig = options.noLease ? { ...config, pushLease: false } : config;
+    const result = await pushWithProgress(ctx.client, pushConfig, reporter, { dryRun: options.dryRun, signal: stop?.signal }).catch((err: unknown) => {
       throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
     });
     reportRejected(reporter, config.contentDir, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);
   } finally {
+    stop?.dispose();
     await ctx.close();
   }
 }
-

@@ -47,7 +47,7 @@ export function formatStatus(s: StatusResult): string {
 
 /** Runs both plans (dry runs: nothing is written or sent) and reports them. */
 export async function statusCommand(config: Config, reporter: Reporter): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter);
+  const ctx = await openContext(config, reporter, { dryRun: true });
   try {
     // The sync job's dry run: one workspace read and one listing serve both plans.
     const result: StatusResult = await syncWorkspace({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } });

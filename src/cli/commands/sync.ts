@@ -1,5 +1,7 @@
 /**
- * `changelog-sync sync [--dry-run] [--demo]`: pull, push, build (the main job).
+ * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build (the main job).
+ * SIGTERM and SIGINT stop it once the push's POSTs in flight settled, without the build
+ * (`stop-signals.ts`).
  *
  * With no service configured (neither `CHANGELOG_BASE_URL` nor `CHANGELOG_TOKEN`), it runs
  * the demo: the built-in emulator on a free loopback port seeded with the demo workspace,
@@ -25,7 +27,8 @@ import { openContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../reports/build-report.js';
 import { configuredPull, formatPull, pullExitCode } from '../reports/pull-report.js';
-import { configuredPush, formatPush, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { configuredPush, formatPush, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { listenForStop } from '../stop-signals.js';
 
 /** Options of {@link syncCommand}. */
 export interface SyncCommandOptions {
@@ -41,6 +44,8 @@ export interface SyncCommandOptions {
   allowPrivate?: boolean;
   /** Build without the build cache (`--no-cache`). */
   noCache?: boolean;
+  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
+  noLease?: boolean;
 }
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
@@ -55,8 +60,10 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
 }
 
 async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter);
   const dryRun = options.dryRun ?? false;
+  if (options.noLease) reporter.warn(NO_LEASE_WARNING);
+  const ctx = await openContext(config, reporter, { dryRun });
+  const stop = dryRun ? undefined : listenForStop(reporter, 'the pull ends, the POSTs in flight settle, no other is sent, the push lease is released, no site is built');
   try {
     reporter.info(`Pulling from ${config.baseUrl} ...`);
     const pullBar = reporter.counter('pull');
@@ -72,7 +79,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
       dryRun,
       project: config,
       pull: configuredPull(config, options, pullBar),
-      push: configuredPush(config, reporter, pushBar),
+      push: { ...configuredPush(options.noLease ? { ...config, pushLease: false } : config, reporter, pushBar), signal: stop?.signal },
       onPulled: (r) => {
         pullStage = r;
         pullBar.stop();
@@ -86,6 +93,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
       .finally(() => {
         pullBar.stop();
         pushBar.stop();
+        // The build that follows stops as any process does: at once.
+        stop?.dispose();
       });
     const { pull: pulled, push: pushed } = job;
     reporter.info(formatPush(pushed));
@@ -94,7 +103,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     const site = dryRun ? undefined : await reportSiteChange(config, reporter);
     // The workflow pushes these again once its deployment has put their images on the site.
     if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
-    if (!dryRun && !options.skipBuild) {
+    if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
       built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, deploying: inActions, pathsChecked: true });
       reporter.info(formatBuild(built));
     }
@@ -107,6 +116,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
     return syncExitCode(pulled, pushed, built);
   } finally {
+    stop?.dispose();
     await ctx.close();
   }
 }

@@ -6,12 +6,16 @@
  * it throws only when it could not finish, and then this handler reports the error, after
  * what the command had done when the error carries it (`ChangelogSyncError.done`). A
  * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
- * its path and code with its fix (`E_FILE`), not as an unexpected error.
+ * its path and code with its fix (`E_FILE`), not as an unexpected error. In GitHub Actions
+ * every error is also an `::error` annotation and a job summary section with its fix
+ * (actions-failure.ts), unless the command showed its failure there itself.
  *
  * @module
  */
+import { isAbsolute } from 'node:path';
 import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';
 import { fileError, isErrnoError } from '../../core/file-error.js';
+import { actionsFailure, failureAnnotation } from './actions-failure.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
 
@@ -23,6 +27,15 @@ function causeText(cause: unknown): string {
   if (cause instanceof Error) return cause.stack ?? String(cause);
   // An object that is not an error reads as its JSON, not `[object Object]`.
   return typeof cause === 'object' && cause !== null ? JSON.stringify(cause) : String(cause);
+}
+
+/** The annotation and job summary of the error (reporter.failure: in Actions only, once). */
+function showInActions(reporter: Reporter, err: Parameters<typeof actionsFailure>[0] & { file?: string; line?: number }): void {
+  if (!reporter.actions) return;
+  const failure = actionsFailure(err);
+  // An annotation's file is relative to the repository root: an absolute path stays in the text.
+  const onFile = err.file && !isAbsolute(err.file) ? { file: err.file, line: err.line } : {};
+  reporter.failure(failureAnnotation(failure, onFile), failure.summary);
 }
 
 /**
@@ -45,6 +58,7 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
     reporter.error(`error ${err.code}: ${message}`);
     if (err.hint) reporter.error(`  fix: ${err.hint}`);
     if (debug) reporter.error(String(err.stack ?? '') + (err.cause ? `\ncaused by: ${causeText(err.cause)}` : ''));
+    showInActions(reporter, { code: err.code, message, hint: err.hint, status: err.status, file: err.file, line: err.line });
     return err.code === 'E_USAGE' ? EXIT.USAGE : EXIT.ERROR;
   }
   // Anything may be thrown: an error, or a value with or without a message.
@@ -53,5 +67,6 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
   reporter.error(`error: ${message}`);
   reporter.error(debug ? (typeof thrown?.stack === 'string' ? thrown.stack : '') : '  (an unexpected error: run again with --debug for the stack, and please report it)');
   if (reporter.json) reporter.result('', { error: { code: INTERNAL, message } });
+  showInActions(reporter, { code: INTERNAL, message, hint: undefined, status: undefined });
   return EXIT.ERROR;
 }

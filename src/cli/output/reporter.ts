@@ -71,6 +71,8 @@ export class Reporter {
   private readonly secrets: string[];
   private readonly env: NodeJS.ProcessEnv;
   private readonly color: boolean;
+  /** Whether {@link Reporter.failure} has shown the run's failure. */
+  private failureShown = false;
 
   constructor(options: ReporterOptions = {}) {
     this.json = options.json ?? false;
@@ -144,6 +146,19 @@ export class Reporter {
     if (p.level === 'warning') this.warn(text);
     else this.error(`error: ${text}`); // error() colours the prefix, after escaping the text
     if (this.actions) this.command(annotation(p.level ?? 'error', this.mask(p.message), { file: p.file, line: p.line }));
+  }
+
+  /**
+   * In GitHub Actions, the failure that stopped the command: its `::error` annotation (one
+   * line, escaped where it was made) and its job summary section. Once per run: a failure a
+   * command showed itself (a missing secret) is not shown again by the top-level handler.
+   * Does nothing outside Actions.
+   */
+  failure(annotationLine: string, summaryMarkdown: string): void {
+    if (!this.actions || this.failureShown) return;
+    this.failureShown = true;
+    this.command(annotationLine);
+    this.summary(summaryMarkdown);
   }
 
   /** Appends Markdown to the Actions job summary (no-op elsewhere). */

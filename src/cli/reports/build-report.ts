@@ -28,8 +28,12 @@ export function formatBuild(r: BuildResult): string {
  * site; left out: 2 drafts, 2 scheduled after today" (docs/site.md#what-appears).
  */
 function entriesShown(e: BuildResult['entries']): string {
-  const all = e.shown + e.drafts + e.scheduled;
-  const out = [e.drafts ? `${e.drafts} draft${e.drafts === 1 ? '' : 's'} (not published)` : '', e.scheduled ? `${e.scheduled} scheduled after today (on the site from their date)` : ''].filter(Boolean);
+  const all = e.shown + e.drafts + e.scheduled + e.unfinished;
+  const out = [
+    e.drafts ? `${e.drafts} draft${e.drafts === 1 ? '' : 's'} (not published)` : '',
+    e.scheduled ? `${e.scheduled} scheduled after today (on the site from their date)` : '',
+    e.unfinished ? `${e.unfinished} still holding the template of \`new\` (named above)` : '',
+  ].filter(Boolean);
   return `${e.shown} of ${all} entr${all === 1 ? 'y is' : 'ies are'} on the site${out.length ? `; left out: ${out.join(', ')}` : ''}`;
 }
 
@@ -71,6 +75,10 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   for (const w of result.warnings) reporter.warn(w);
   if (result.cache?.note) reporter.info(result.cache.note);
   if (result.cache?.pages.note) reporter.info(result.cache.pages.note);
+  // A new entry that still holds `new`'s placeholder lines is not published: each is named.
+  for (const u of result.unfinished) {
+    reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message}: not published until the template's lines are replaced with the entry's text` });
+  }
   // An entry file the build could not read is missing from the site: each is named.
   for (const u of result.unreadable) {
     reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
@@ -78,9 +86,9 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   return result;
 }
 
-/** Exit code of a build: 5 when an entry file could not be read (it is not in the site), else 0 (README "Exit codes"). */
-export function buildExitCode(result: Pick<BuildResult, 'unreadable'>): ExitCode {
-  return result.unreadable.length > 0 ? EXIT.INVALID : EXIT.OK;
+/** Exit code of a build: 5 when an entry file could not be read or still holds the template of `new` (it is not in the site), else 0 (README "Exit codes"). */
+export function buildExitCode(result: Pick<BuildResult, 'unreadable'> & Partial<Pick<BuildResult, 'unfinished'>>): ExitCode {
+  return result.unreadable.length + (result.unfinished?.length ?? 0) > 0 ? EXIT.INVALID : EXIT.OK;
 }
 
 /**

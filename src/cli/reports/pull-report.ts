@@ -7,6 +7,7 @@ import type { ChangelogClient } from '../../service/client.js';
 import type { Config } from '../../core/config.js';
 import type { PullOptions, PullResult } from '../../sync/pull/pull-run.js';
 import { startServiceReads } from '../../service/reads.js';
+import { configuredMedia, type MediaFailure } from '../../sync/pull/media-mirror.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Counter, Reporter } from '../output/reporter.js';
 
@@ -47,16 +48,22 @@ function formatMedia(r: PullResult): string[] {
   const m = r.media;
   const lines: string[] = [];
   if (m.fetched > 0 || m.written.length > 0) {
-    lines.push(r.dryRun ? `  images: would download ${m.fetched}` : `  images: ${m.fetched} downloaded, ${m.written.length} new in content/media/, ${m.failed.length} not downloaded`);
+    const deferred = m.deferred.length > 0 ? `, ${m.deferred.length} left for the next pull` : '';
+    lines.push(r.dryRun ? `  images: would download ${m.fetched}` : `  images: ${m.fetched - m.deferred.length} downloaded, ${m.written.length} new in content/media/, ${m.failed.length} not downloaded${deferred}`);
   }
   for (const i of m.rewritten) lines.push(`  ~ ${i.file}: names its mirrored images${r.dryRun ? ' (would rewrite)' : ''}`);
   for (const s of m.sanitized) lines.push(`  note: image ${s.url}: an SVG, stored without ${s.removed.slice(0, 5).join(', ')}${s.removed.length > 5 ? ` and ${s.removed.length - 5} more` : ''}`);
   for (const f of m.failed) {
-    const [first, ...more] = f.entries;
-    const where = first ? ` in ${first.file} ("${first.title}")${more.length ? ` and ${more.length} more entr${more.length === 1 ? 'y' : 'ies'}` : ''}` : '';
-    lines.push(`  ! image not downloaded: ${f.url}${where}: ${f.reason}; the entry keeps the remote URL (tried again in a day)`);
+    lines.push(`  ! image not downloaded: ${f.url}${entriesText(f.entries)}: ${f.reason}; the entry keeps the remote URL (tried again in a day)`);
   }
+  for (const f of m.deferred) lines.push(`  ! image not downloaded yet: ${f.url}${entriesText(f.entries)}: ${f.reason}; the entry keeps the remote URL (the next pull tries again)`);
   return lines;
+}
+
+/** ` in entries/x.md ("Title") and 2 more entries`: where an image is shown. */
+function entriesText(entries: MediaFailure['entries']): string {
+  const [first, ...more] = entries;
+  return first ? ` in ${first.file} ("${first.title}")${more.length ? ` and ${more.length} more entr${more.length === 1 ? 'y' : 'ies'}` : ''}` : '';
 }
 
 /** Exit code of a pull: entries not converted > conflicts > ok. */
@@ -90,5 +97,5 @@ export async function pullWithProgress(client: ChangelogClient, config: Config, 
  * pull step of `pull`, `dev --pull` and `sync`).
  */
 export function configuredPull(config: Config, options: PullStepOptions, bar: Counter): Omit<PullOptions, 'client' | 'reads' | 'dryRun'> {
-  return { contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, onConverted: bar.update };
+  return { contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, onConverted: bar.update, media: configuredMedia(config) };
 }

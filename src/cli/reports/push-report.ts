@@ -11,7 +11,8 @@ import { stripPath } from '../../entry/entry-problems.js';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { fileError, isErrnoError } from '../../core/file-error.js';
-import { localImageProbe } from '../../sync/push/image-probe.js';
+import { localImageProbe, probeImage } from '../../sync/push/image-probe.js';
+import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { push } from '../../sync/push/push.js';
 import type { PushOptions, PushResult } from '../../sync/push/push-run.js';
 import { stoppedPushResult } from '../../sync/push/push-stopped.js';
@@ -111,16 +112,22 @@ export function pushExitCode(r: PushResult): ExitCode {
  * Pushes the configured content directory with a progress bar (the push step of `push`).
  * @throws {ChangelogSyncError} see {@link push}.
  */
-export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean } = {}): Promise<PushResult> {
+export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean; signal?: AbortSignal | undefined } = {}): Promise<PushResult> {
   const bar = reporter.counter('push');
-  return push({ client, ...configuredPush(config, reporter, bar), dryRun: options.dryRun }).finally(() => bar.stop());
+  return push({ client, ...configuredPush(config, reporter, bar), dryRun: options.dryRun, signal: options.signal }).finally(() => bar.stop());
 }
+
+/** What `push --no-lease` and `sync --no-lease` say first: the guarantee they give up. */
+export const NO_LEASE_WARNING =
+  '--no-lease: no push lease is taken on the git remote, so the guarantee is at most once per directory only: another clone pushing the same new files now would send them again (docs/sync.md, "The push lease")';
 
 /**
  * The engine's push options from the configuration: progress lines on the reporter, POSTs
  * counted on `bar` (the push step of `push` and `sync`).
  */
 export function configuredPush(config: Config, reporter: Reporter, bar: Counter): Omit<PushOptions, 'client' | 'dryRun'> {
+  // Loopback only for a service on loopback (the emulator), never by content (guarded-fetch.ts).
+  const probing = { allowLoopback: allowsLoopback(config.baseUrl) };
   return {
     contentDir: config.contentDir,
     stateDir: config.stateDir,
@@ -131,7 +138,7 @@ export function configuredPush(config: Config, reporter: Reporter, bar: Counter)
     siteUrl: config.siteUrlConfigured || config.localImages ? config.siteUrl : undefined,
     siteDir: config.siteDir,
     maxImageMb: config.maxImageMb,
-    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir]) : undefined,
+    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir], probing) : (url) => probeImage(url, probing),
   };
 }
 

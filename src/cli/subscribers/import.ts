@@ -14,6 +14,7 @@ import { INVALID_REASONS, importSubscribers, type ImportBatchSummary, type Impor
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { parseVerifiedAtOption, utcToday } from '../../subscribers/validate.js';
 import { openContext } from '../context.js';
+import { listenForStop } from '../stop-signals.js';
 import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
 
 const REASON_LABEL: Record<SkipReason, string> = {
@@ -160,20 +161,14 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
     const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn });
-    const ctx = await openContext(config, reporter);
+    const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
     try {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);
       const bar = reporter.counter('import');
-      // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every row.
-      const stop = new AbortController();
-      const onSignal = (signal: NodeJS.Signals) => {
-        reporter.warn(`${signal}: stopping after the batch in flight; the report below accounts for every row`);
-        stop.abort();
-      };
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
+      // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every row, exit 143 or 130.
+      const stop = options.dryRun ? undefined : listenForStop(reporter, 'the batch in flight finishes, no other is sent; the report below accounts for every row');
       const result = await importSubscribers({
-        signal: stop.signal,
+        signal: stop?.signal,
         stateDir: config.stateDir,
         client: ctx.client,
         csv,
@@ -187,8 +182,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
         },
       }).finally(() => {
         bar.stop();
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        stop?.dispose();
       });
       reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));

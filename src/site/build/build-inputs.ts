@@ -17,11 +17,11 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
-import { CONFIG_FILE, PACKAGE_ROOT, type Config } from '../../core/config.js';
+import { CONFIG_FILE, PACKAGE_ROOT, toolVersion, type Config } from '../../core/config.js';
 import { readEntryFiles } from '../../entry/entry-files.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
@@ -55,8 +55,6 @@ export interface SiteChange {
   /** The inputs now (what a build would record). */
   inputs: SiteInputs;
 }
-
-const toolVersion = (): string => (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** `YYYY-MM-DD` in UTC: the day the build treats as today. */
 function utcDay(now: Date = new Date()): string {

@@ -7,6 +7,7 @@
 import type { FeedDates } from '../data/feed-item.js';
 import type { ImageStats } from '../render/image-store.js';
 import type { SearchSegments } from '../search/search-index.js';
+import type { ImageBounds } from '../../core/image-bounds.js';
 
 /** Options of `buildSite`. Paths absolute. */
 export interface BuildOptions {
@@ -33,6 +34,8 @@ export interface BuildOptions {
    * puts the path its files are served under in front of them.)
    */
   pathPrefix?: string;
+  /** The largest raster image encoded, read from its header (`maxImageSide`, `maxImageMegapixels`). Default 16,384 a side, 40 megapixels. */
+  imageBounds?: ImageBounds;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
   /**
@@ -66,8 +69,13 @@ export interface BuildResult {
    * relative to the content directory, message without the path).
    */
   unreadable: Array<{ file: string; line?: number; message: string }>;
-  /** The entries shown, and those left out (docs/site.md#what-appears): drafts and entries scheduled after today. */
-  entries: { shown: number; drafts: number; scheduled: number };
+  /**
+   * The entries shown, and those left out (docs/site.md#what-appears): drafts, entries
+   * scheduled after today, and new entries that still hold the template of `new`.
+   */
+  entries: { shown: number; drafts: number; scheduled: number; unfinished: number };
+  /** The new entries left out for a placeholder line of `new`'s template (file relative to the content directory, its line, why). */
+  unfinished: Array<{ file: string; line: number; message: string }>;
   /** Wall time of the whole build, ms. */
   ms: number;
   /**

@@ -15,8 +15,8 @@ import { assertInsideProject } from '../../core/project-path.js';
 import { sitePathPrefix } from '../../core/site-url.js';
 import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
 import { listEntryFiles } from '../../entry/entry-files.js';
-import { buildFingerprint, openBodyCache, type BodyCache } from '../cache/build-cache.js';
-import { openEntryMemo, type EntryMemo } from '../cache/entry-memo.js';
+import { buildFingerprint, CACHE_FILE, cacheChangeNote, openBodyCache, type BodyCache } from '../cache/build-cache.js';
+import { ENTRY_MEMO_FILE, openEntryMemo, type EntryMemo } from '../cache/entry-memo.js';
 import { openPageCache, PAGE_PACK_FILE, type PageCache } from '../cache/page-cache.js';
 import { templateOfItsOwn } from '../cache/page-keys.js';
 import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
@@ -67,7 +67,7 @@ export interface PreparedBuild {
   /** The previous build's files, to prune after this one (build-output.ts); none once the output is emptied. */
   previous: Promise<string[]>;
   /** With a build cache: the build's fingerprint, its bodies and its parsed entry files. */
-  cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo };
+  cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo; /** Why the cache folder, made by another build, was not used (one line), if so. */ changed: string | undefined };
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
   /**
@@ -142,7 +142,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   const input = await prepareSiteInput(options.siteDir);
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
   const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
-  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore });
+  const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds });
   const cacheHolds = (file: string) => options.cacheDir !== undefined && existsSync(join(options.cacheDir, file));
   // Eleventy loads (on its thread, or here) while the entries are read and rendered.
   const likelyWarm = cacheHolds(PAGE_PACK_FILE);
@@ -188,10 +188,17 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     previous.catch(() => undefined); // awaited by the render stage
     const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
     const cacheDir = options.cacheDir;
-    const cache = cacheDir && fingerprint ? await Promise.all([openBodyCache(cacheDir, fingerprint), openEntryMemo(cacheDir, fingerprint)]).then(([bodies, entries]) => ({ dir: cacheDir, fingerprint, bodies, entries })) : undefined;
+    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
+    // A cache made by a build of another fingerprint: said once, naming what differed (each
+    // file's reader is silent about it); of the files this build reads, each of which a build
+    // like it writes (an old file a build of another kind left is not this build's news).
+    const cacheFiles = [CACHE_FILE, ENTRY_MEMO_FILE, ...(ownTemplate ? [] : [PAGE_PACK_FILE]), ...(options.search !== false ? [SEARCH_ARCHIVE_FILE] : [])];
+    const cache =
+      cacheDir && fingerprint
+        ? await Promise.all([openBodyCache(cacheDir, fingerprint), openEntryMemo(cacheDir, fingerprint), cacheChangeNote(cacheDir, cacheFiles, fingerprint)]).then(([bodies, entries, changed]) => ({ dir: cacheDir, fingerprint, bodies, entries, changed }))
+        : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
-    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
     const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
     const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };

@@ -58,6 +58,7 @@ export async function buildProject(config: Config, options: BuildProjectOptions 
     baseUrl: config.baseUrl,
     hostedPageUrl: config.hostedPageUrl,
     theme: config.theme,
+    imageBounds: config.imageBounds,
     allowPrivate: options.allowPrivate,
     cacheDir: options.noCache ? undefined : config.buildCacheDir,
     pathsChecked: options.pathsChecked,

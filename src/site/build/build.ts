@@ -103,6 +103,7 @@ async function buildResult(build: PreparedBuild, data: BuildData, written: Writt
     warnings,
     unreadable: siteData.problems.map((p) => ({ ...p, message: stripPath(p.message, p.file) })),
     entries: { shown: siteData.entries.length, ...siteData.hidden },
+    unfinished: siteData.unfinished,
     ms: Date.now() - build.started,
     timings: build.timings,
     feedDates: siteData.feedDates,

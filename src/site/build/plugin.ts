@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
-import { xmlCharsTransform } from '../../core/xml-chars.js';
+import { xmlCharsTransform } from '../../core/markup-text.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
 import { BuildState } from './build-memo.js';
 import { addSiteFilters } from '../render/filters.js';
@@ -24,6 +24,7 @@ import { openImageStore, type ImageStore } from '../render/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { SiteData } from '../data/site-model.js';
+import type { ImageBounds } from '../../core/image-bounds.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 
 /**
@@ -65,6 +66,8 @@ export interface ChangelogSitePluginOptions {
    * the staged templates (site-stage.ts).
    */
   basePathScan?: boolean;
+  /** The largest raster image encoded (`maxImageSide`, `maxImageMegapixels`). Default: the configuration's, when it is loaded, else 16,384 a side and 40 megapixels. */
+  imageBounds?: ImageBounds;
   /** Search bundles the search page merges into `/pagefind/` (site-relative, e.g. `/pagefind/recent/`; search-bundles.ts). Default none. */
   searchBundles?: string[];
 }
@@ -119,7 +122,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   // a build and `dev` give them all, from the configuration they loaded, and their theme.
   // Loaded with its module (and zod, its schema's library) only then: Eleventy's thread in a
   // build loads none of it.
-  const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string): ResolvedOptions => ({
+  const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string, projectBounds?: ImageBounds): ResolvedOptions => ({
     ...paths,
     siteUrl: paths.siteUrl.replace(/\/?$/, '/'),
     backlinkUrl: given('backlinkUrl') ?? null,
@@ -129,12 +132,13 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
     siteData: given('siteData'),
     loadData: given('loadData'),
     basePathScan: given('basePathScan') ?? true,
+    imageBounds: given('imageBounds') ?? projectBounds,
   });
   const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
   if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved({ contentDir, siteUrl, siteDir }));
   return import('../../core/config.js').then(({ loadConfig }) => {
     const project = loadConfig();
-    return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme));
+    return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme, project.imageBounds));
   });
 }
 
@@ -149,6 +153,7 @@ interface ResolvedOptions {
   siteData?: SiteData;
   loadData?: () => Promise<SiteData>;
   basePathScan: boolean;
+  imageBounds?: ImageBounds;
 }
 
 /** Adds the site's filters, data, copies and transforms to a configuration, with options `o`. */
@@ -205,7 +210,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   const entryImages = () => {
     const output = eleventyConfig.directories?.output;
     if (output) imageStore ??= openImageStore({ outputDir: output });
-    return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore });
+    return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore, bounds: o.imageBounds });
   };
   eleventyConfig.addGlobalData(
     'changelog',
@@ -238,7 +243,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
   eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
 
-  // Feeds stay well-formed XML whatever a title or body holds (xml-chars.ts).
+  // Feeds stay well-formed XML whatever a title or body holds (core/markup-text.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);
   addSiteFilters(eleventyConfig, state);
 }

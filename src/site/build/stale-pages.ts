@@ -11,7 +11,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 import { problemBanner, type PageProblem } from '../render/problem-banner.js';
 import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 

@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesUnder } from '../build/file-list.js';
@@ -109,11 +109,85 @@ function toolFingerprint(): Promise<string> {
  * @param siteInputDir Eleventy's input (the staged templates: the packaged ones with the team's laid over them).
  */
 export async function buildFingerprint(siteInputDir: string, options: CacheOptions): Promise<string> {
-  const hash = createHash('sha256');
-  hash.update(`${FORMAT}\ntool ${await toolFingerprint()}\n`);
-  hash.update(`options ${JSON.stringify([options.siteUrl, options.basePath, options.theme ?? null, options.backlinkUrl ?? null])}\n`);
-  for (const [file, bytes] of await readAll(siteInputDir, await fingerprintedFiles(siteInputDir))) hash.update(`template ${file} ${sha256(bytes)}\n`);
-  return hash.digest('hex');
+  const templates = createHash('sha256');
+  for (const [file, bytes] of await readAll(siteInputDir, await fingerprintedFiles(siteInputDir))) templates.update(`template ${file} ${sha256(bytes)}\n`);
+  // One part per thing that may differ, so that a cache not used can say which did ({@link fingerprintChange}).
+  const part = (text: string) => sha256(text).slice(0, 16);
+  const parts: Record<FingerprintPart, string> = {
+    tool: part(`${FORMAT}\n${await toolFingerprint()}`),
+    templates: templates.digest('hex').slice(0, 16),
+    siteUrl: part(options.siteUrl),
+    basePath: part(options.basePath),
+    theme: part(JSON.stringify(options.theme ?? null)),
+    backlink: part(JSON.stringify(options.backlinkUrl ?? null)),
+  };
+  return Object.entries(parts)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+}
+
+/** The parts of a build's fingerprint, each what one reason of a change covers. */
+type FingerprintPart = 'tool' | 'templates' | 'siteUrl' | 'basePath' | 'theme' | 'backlink';
+
+/** What a changed part of the fingerprint says. */
+const CHANGED: Record<FingerprintPart, string> = {
+  tool: 'another version of changelog-sync (or of its dependencies)',
+  templates: 'other templates',
+  siteUrl: 'another site URL',
+  basePath: 'another base path',
+  theme: 'another theme',
+  backlink: 'another hosted page (the backlink)',
+};
+
+/** The parts of a fingerprint; none for one of another form (an earlier version's, a single hash). */
+function fingerprintParts(fingerprint: string): Map<string, string> {
+  return new Map(fingerprint.split(';').flatMap((p) => (/^\w+=\w+$/.test(p) ? [p.split('=') as [string, string]] : [])));
+}
+
+/**
+ * Why a cache made with `previous` is not one for `current`: the parts that differ, e.g.
+ * "it was made for another site URL", or "it was made by another version of changelog-sync"
+ * (a fingerprint of another form is an earlier version's).
+ */
+function fingerprintChange(previous: string, current: string): string {
+  const before = fingerprintParts(previous);
+  const now = fingerprintParts(current);
+  const changed = (Object.keys(CHANGED) as FingerprintPart[]).filter((k) => before.get(k) !== now.get(k));
+  if (before.size === 0 || changed.includes('tool')) return `it was made by ${CHANGED.tool}`;
+  return `it was made with ${changed.map((k) => CHANGED[k]).join(' and ')}`;
+}
+
+/**
+ * The one line that says the cache folder was not used because it was made by a build of
+ * another fingerprint, naming what differed; undefined when no cache file in it has one
+ * that differs. Each cache file read finds the same and says nothing (build-prepare.ts).
+ *
+ * @param files the cache files of the folder, in the order to look (each starts with a JSON line holding `fingerprint`).
+ */
+export async function cacheChangeNote(dir: string, files: readonly string[], fingerprint: string): Promise<string | undefined> {
+  for (const name of files) {
+    const previous = await firstLineFingerprint(join(dir, name));
+    if (previous !== undefined && previous !== fingerprint) return `the build cache (${dir}) was not used: ${fingerprintChange(previous, fingerprint)}; the site was built without what it held`;
+  }
+  return undefined;
+}
+
+/** The `fingerprint` of a cache file's first line (read 64 KB at most), if it has one. */
+async function firstLineFingerprint(file: string): Promise<string | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    const newline = text.indexOf('\n');
+    const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { fingerprint?: unknown };
+    return typeof header.fingerprint === 'string' ? header.fingerprint : undefined;
+  } catch {
+    return undefined; // missing, or corrupt: its own reader says so
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** A cache of rendered bodies, opened for one build. */

@@ -16,6 +16,24 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { sha256 } from '../../core/hash.js';
 
+/**
+ * Why a cache file of another format is not used, told truthfully: its format number and
+ * whether a newer or an older changelog-sync wrote it (formats only rise), or that its format
+ * is none the tool writes. A format a file names is data: shown only when it is one of ours.
+ *
+ * @param found the file's `format` (`<name>/<number>`, e.g. `changelog-sync-build-cache/1`).
+ * @param expected the format this version reads and writes.
+ */
+export function otherFormatNote(found: unknown, expected: string): string {
+  const slash = expected.lastIndexOf('/');
+  const name = expected.slice(0, slash);
+  const ours = Number(expected.slice(slash + 1));
+  const m = typeof found === 'string' && found.startsWith(`${name}/`) ? /^(\d{1,9})$/.exec(found.slice(slash + 1)) : null;
+  if (!m) return 'its format is not one changelog-sync writes';
+  const theirs = Number(m[1]);
+  return `it is format ${theirs}, written by ${theirs > ours ? 'a newer' : 'an older'} changelog-sync (this one reads format ${ours})`;
+}
+
 /** What {@link readCacheFile} found: the value, or why there is none to use. */
 export interface CacheFileContent {
   /** The rest of the file, parsed; undefined when the file is missing or not used. */
@@ -42,14 +60,11 @@ export function unchangedSince(file: string, seen: { size: number; mtimeMs: numb
  * with a note saying why.
  *
  * @param foreign the note for a file of another fingerprint, when it is not the build's
- *   (the image cache's fingerprint is its encoder's).
+ *   (the image cache's fingerprint is its encoder's). Without it, a file of another build's
+ *   fingerprint is empty with no note: the build says once what differed
+ *   (build-cache.ts `cacheChangeNote`), not once per file.
  */
-export async function readCacheFile(
-  file: string,
-  format: string,
-  fingerprint: string,
-  foreign = 'it was made by another version of changelog-sync, other templates or other site options',
-): Promise<CacheFileContent> {
+export async function readCacheFile(file: string, format: string, fingerprint: string, foreign?: string): Promise<CacheFileContent> {
   soundFiles.delete(file);
   try {
     const before = statSync(file, { throwIfNoEntry: false });
@@ -58,9 +73,9 @@ export async function readCacheFile(
     const newline = text.indexOf('\n');
     const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as { format?: unknown; fingerprint?: unknown; sha256?: unknown; length?: unknown };
     const rest = newline < 0 ? '' : text.slice(newline + 1);
-    if (header.format !== format) return { note: 'it was written by another version of changelog-sync' };
+    if (header.format !== format) return { note: otherFormatNote(header.format, format) };
     if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: 'it is corrupt or incomplete (its checksum does not match)' };
-    if (header.fingerprint !== fingerprint) return { note: foreign };
+    if (header.fingerprint !== fingerprint) return foreign === undefined ? {} : { note: foreign };
     const value = JSON.parse(rest) as unknown;
     soundFiles.set(file, { header: text.slice(0, newline), size: before.size, mtimeMs: before.mtimeMs });
     return { value };

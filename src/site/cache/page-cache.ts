@@ -72,7 +72,8 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
       read = before;
     } catch (err) {
       if (!(err instanceof UnusablePackError)) throw err;
-      note = err.message;
+      // Another build's pack: the build's one line says what differed (build-cache.ts `cacheChangeNote`).
+      if (!err.foreign) note = err.message;
     }
   }
   const packed = (page: KeyedPage): PackedPage => {

@@ -20,6 +20,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmS
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { otherFormatNote } from './cache-file.js';
 import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** The format of `pages.pack`; another one is ignored. */
@@ -51,7 +52,14 @@ interface Header {
 type Row = [string, number, number];
 
 /** A pack that cannot be used, with the reason to tell ("it is corrupt (...)"). */
-export class UnusablePackError extends Error {}
+export class UnusablePackError extends Error {
+  /** True when the pack was made by a build of another fingerprint (its message is then empty). */
+  readonly foreign: boolean;
+  constructor(reason: string, options: { foreign?: boolean } = {}) {
+    super(reason);
+    this.foreign = options.foreign ?? false;
+  }
+}
 
 const unusable = (reason: string) => new UnusablePackError(reason);
 
@@ -78,8 +86,9 @@ export async function readPackIndex(file: string, fingerprint: string): Promise<
     } catch (err) {
       throw unusable(`it is corrupt (${(err as Error).message})`);
     }
-    if (header.format !== FORMAT) throw unusable('it was written by another version of changelog-sync');
-    if (header.fingerprint !== fingerprint) throw unusable('it was made by another version of changelog-sync, other templates or other site options');
+    if (header.format !== FORMAT) throw unusable(otherFormatNote(header.format, FORMAT));
+    // Made by a build of another fingerprint: unusable, and the build says once what differed (build-cache.ts `cacheChangeNote`).
+    if (header.fingerprint !== fingerprint) throw new UnusablePackError('', { foreign: true });
     const indexStart = firstLine + 1;
     const dataStart = indexStart + Number(header.indexLength);
     if (!Number.isSafeInteger(header.indexLength) || size !== dataStart + Number(header.dataLength)) throw unusable('it is corrupt or incomplete (its length does not match)');

@@ -20,6 +20,7 @@ import { excerptOf } from '../render/html-text.js';
 import { EntryImages } from '../render/images.js';
 import { renderBodies } from '../render/body-render.js';
 import { latestEntry } from './latest.js';
+import { placeholderLines } from '../../entry/entry-template.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
 import { siteSettings } from './workspace-settings.js';
 import { siteFeed } from './site-feeds.js';
@@ -97,7 +98,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const images = options.images ?? new EntryImages({ contentDir, imageRoots: options.imageRoots });
   const tagsOf = tagResolver(tags);
   const problems: SiteData['problems'] = [];
-  const hidden = { drafts: 0, scheduled: 0 };
+  const hidden = { drafts: 0, scheduled: 0, unfinished: 0 };
+  const unfinished: SiteData['unfinished'] = [];
   const entries: SiteEntry[] = [];
   const visible: Array<{ file: IndexedFile & { entry: NonNullable<IndexedFile['entry']> }; date: string }> = [];
   // Identifiers of every readable file, shown or not: their feed dates are kept.
@@ -111,9 +113,15 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     if (d.identifier !== undefined) known.add(d.identifier);
     const date = entryDate(d.publish_at, f.rel, today);
     const vis = visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true);
+    // A new entry that still holds `new`'s placeholder lines is not published (check and push refuse it too).
+    const placeholder = d.identifier === undefined ? placeholderLines(f.entry.body)[0] : undefined;
     if (vis === 'draft') hidden.drafts++;
     else if (vis === 'scheduled') hidden.scheduled++;
-    else visible.push({ file: f as (typeof visible)[number]['file'], date });
+    else if (placeholder) {
+      hidden.unfinished++;
+      const bodyStart = f.raw.toString('utf8').split('\n').length - f.entry.body.split('\n').length;
+      unfinished.push({ file: f.rel, line: bodyStart + placeholder.index + 1, message: `"${placeholder.text}" is left from the template of \`changelog-sync new\`` });
+    } else visible.push({ file: f as (typeof visible)[number]['file'], date });
   }
   // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so
   // `onRendered` can hand out finished entries while the others still render.
@@ -195,6 +203,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     latest,
     problems,
     hidden,
+    unfinished,
     pageSize: PAGE_SIZE,
     siteUrl,
     updated: feed.updated,

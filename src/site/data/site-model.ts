@@ -158,8 +158,14 @@ export interface SiteData {
   latest: LatestDocument | Record<string, never>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
   problems: Array<{ file: string; message: string; line?: number }>;
-  /** Entries left out: drafts and future publications. */
-  hidden: { drafts: number; scheduled: number };
+  /** Entries left out: drafts, future publications, and new entries that still hold the template of `new` ({@link SiteData.unfinished}). */
+  hidden: { drafts: number; scheduled: number; unfinished: number };
+  /**
+   * New entries (no `identifier`) that still hold a placeholder line of `new`'s template
+   * (entry-template.ts): left out of the site, each with its first such line (file relative
+   * to the content directory, 1-based line).
+   */
+  unfinished: Array<{ file: string; line: number; message: string }>;
   /** Entries on an index or tag page. */
   pageSize: number;
   siteUrl: string;

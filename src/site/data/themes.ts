@@ -69,6 +69,17 @@ export async function listThemes(siteDir: string): Promise<string[]> {
 }
 
 /**
+ * The themes a build of `siteDir` has: the packaged site's and the team's own (a build
+ * stages the packaged templates with the team's `site/` laid over them, site-stage.ts).
+ *
+ * @param packagedSiteDir the templates shipped with changelog-sync.
+ */
+export async function siteThemes(siteDir: string, packagedSiteDir: string): Promise<string[]> {
+  const own = siteDir === packagedSiteDir ? [] : await listThemes(siteDir);
+  return [...new Set([...(await listThemes(packagedSiteDir)), ...own])];
+}
+
+/**
  * Checks the configured theme (`theme` in changelog.config.json, `CHANGELOG_THEME`), which
  * wins over the workspace's: unlike the workspace's, which the service may set to a theme
  * this site lacks, it is the team's own choice, so an unknown name stops the build.

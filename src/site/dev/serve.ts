@@ -72,6 +72,13 @@ export interface ServeOptions extends BuildOptions {
   problems?: () => Promise<PageProblem[]>;
   /** Eleventy's own log lines (rebuilds, reloads). */
   onLog?: (message: string) => void;
+  /** Let Eleventy print its benchmark lines (`[11ty] Benchmark ... Transform`): `dev --verbose`. Default false. */
+  verbose?: boolean;
+}
+
+/** Eleventy's benchmark groups, as its BenchmarkManager keeps them (not in its typings). */
+interface Benchmarks {
+  bench?: { getAll?: () => Record<string, { setIsVerbose(verbose: boolean): void }> };
 }
 
 /** A running dev server. */
@@ -136,7 +143,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       themes: await listThemes(input.dir),
       theme,
       backlinkUrl,
-      images: new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore }),
+      images: new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds }),
       siteDir: input.dir,
     }),
   });
@@ -207,7 +214,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         log(`build ${builds}: ${plan.rendered} pages rendered, ${plan.kept.length} kept`);
         return plan.data;
       };
-      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme, loadData });
+      eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme, imageBounds: options.imageBounds, loadData });
       // What a save changed: an entry file is read again, anything else reads every file again.
       eleventyConfig.on('eleventy.beforeWatch', (queue: string[]) => data.changed(queue, new Set([rebuildFile])));
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
@@ -268,6 +275,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   try {
     await writeFile(rebuildFile, '0\n');
     await eleventy.init();
+    // The benchmark groups of Eleventy's configuration are made before its quiet mode
+    // applies, and print slow steps (`[11ty] Benchmark ... "xmlChars" Transform`) straight to
+    // the console on every rebuild: a timing report for Eleventy's developers, not news for a
+    // writer. Groups made after init follow the quiet mode. --verbose keeps them.
+    if (!options.verbose) for (const group of Object.values((eleventy as Benchmarks).bench?.getAll?.() ?? {})) group.setIsVerbose(false);
     await eleventy.watch(); // the first build
     removals = rebuildOnRemoval(options.contentDir, rebuildFile, data, log);
     // The next preview starts with these bodies rendered (a warm start); written beside the serving.

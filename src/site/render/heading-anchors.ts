@@ -13,7 +13,7 @@
  * @module
  */
 import slugifyLib from '@sindresorhus/slugify';
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 import { htmlText } from './html-text.js';
 
 /** Ids the layout uses (see `_includes/`), never given to a heading. */

@@ -11,7 +11,10 @@
  *
  * Kept as it is, but for `width` and `height` from the file: an image in a `<picture>` or
  * with a `srcset` of the writer's own, one that cannot be encoded (a corrupt file: reported
- * as a warning), and every local image when no store is given (`loadSiteData` called
+ * as a warning), a raster image whose header declares more pixels than
+ * {@link EntryImagesOptions.bounds} (`src/core/image-bounds.ts`: never given to the decoder,
+ * reported as a warning naming the file and an entry that shows it, and kept without its
+ * size), and every local image when no store is given (`loadSiteData` called
  * without one). Remote images (`http`, `https`) and `data:` URLs are never fetched: they
  * keep what the entry says, with the sanitiser's `loading="lazy"` and `decoding="async"`.
  *
@@ -28,9 +31,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, relative } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { imageSize } from 'image-size';
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 import { isInside } from '../../core/project-path.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
+import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../../core/image-bounds.js';
 import type { ImageStore, ImageVariants } from './image-store.js';
 
 /** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
@@ -87,6 +91,8 @@ export interface EntryImagesOptions {
   imageRoots?: string[];
   /** Where images are encoded; without one, local images only get their `width` and `height`. */
   store?: ImageStore;
+  /** The largest raster image encoded (`maxImageSide`, `maxImageMegapixels`). Default {@link DEFAULT_IMAGE_BOUNDS}. */
+  bounds?: ImageBounds;
 }
 
 /** A local image of a body, read. */
@@ -100,6 +106,7 @@ export class EntryImages {
   readonly #contentDir: string;
   readonly #roots: string[];
   readonly #store: ImageStore | undefined;
+  readonly #bounds: ImageBounds;
   /** Each file read once per build (several entries may show one screenshot). */
   readonly #files = new Map<string, Promise<Buffer | undefined>>();
   readonly #reported = new Set<string>();
@@ -110,6 +117,7 @@ export class EntryImages {
     this.#contentDir = options.contentDir;
     this.#roots = (options.imageRoots ?? []).map((r) => join(r, IMAGES_DIR));
     this.#store = options.store;
+    this.#bounds = options.bounds ?? DEFAULT_IMAGE_BOUNDS;
   }
 
   /** Whether sanitised HTML may hold a local image (a cheap test before {@link transform}). */
@@ -179,7 +187,14 @@ export class EntryImages {
     const local = await this.#read(this.#candidates(src, entryFile));
     if (!local) return original;
     const own = attributes.has('srcset') || inPicture;
-    if (this.#store && !own && ENCODED.has(extname(local.file).toLowerCase())) {
+    const ext = extname(local.file).toLowerCase();
+    // Before any decoder: a few bytes can declare gigapixels (image-bounds.ts). An SVG is copied, not decoded.
+    const outOfBounds = ext === '.svg' ? undefined : imageBoundsRefusal(local.bytes, this.#bounds);
+    if (outOfBounds && !outOfBounds.startsWith('no width')) {
+      this.#warn(local.file, `too large to decode, ${outOfBounds}: shown in ${entryFile} as it is, not encoded (fix: make it smaller, or raise maxImageSide or maxImageMegapixels in changelog.config.json)`);
+      return original;
+    }
+    if (this.#store && !own && ENCODED.has(ext)) {
       try {
         const variants = await this.#store.variants(local.file, local.bytes);
         // eleventy-img's markup module alone: sharp is loaded only to encode (image-store.ts).

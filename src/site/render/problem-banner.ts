@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 
 /**
  * What a problem means for the preview:

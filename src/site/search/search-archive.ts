@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { IndexFile } from './search-index-files.js';
 import { sha256 } from '../../core/hash.js';
+import { otherFormatNote } from '../cache/cache-file.js';
 
 /** The format of the archive; another one is ignored. */
 const FORMAT = 'changelog-sync-search-archive/1';
@@ -83,9 +84,10 @@ export async function readSearchArchive(dir: string, fingerprint: string, langua
     const newline = bytes.indexOf(10);
     const header = JSON.parse(bytes.subarray(0, newline < 0 ? bytes.length : newline).toString('utf8')) as Record<string, unknown>;
     const rest = newline < 0 ? Buffer.alloc(0) : bytes.subarray(newline + 1);
-    if (header.format !== FORMAT) return { note: explain(file, 'it was written by another version of changelog-sync') };
+    if (header.format !== FORMAT) return { note: explain(file, otherFormatNote(header.format, FORMAT)) };
     if (header.length !== rest.length || header.sha256 !== sha256(rest)) return { note: explain(file, 'it is corrupt or incomplete (its checksum does not match)') };
-    if (header.fingerprint !== fingerprint) return { note: explain(file, 'it was made by another version of changelog-sync, other templates or other site options') };
+    // Another build's archive: the build's one line says what differed (build-cache.ts `cacheChangeNote`).
+    if (header.fingerprint !== fingerprint) return {};
     if (header.language !== language) return { note: explain(file, 'it was made for pages of another language') };
     const second = rest.indexOf(10);
     const contents = JSON.parse(rest.subarray(0, second < 0 ? rest.length : second).toString('utf8')) as unknown;

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
-import { escapeHtml } from '../../core/html-escape.js';
+import { escapeHtml } from '../../core/markup-text.js';
 import { writeIndexFilesOffThread, type IndexFile } from './search-index-files.js';
 import type { SiteEntry } from '../data/site-model.js';
 

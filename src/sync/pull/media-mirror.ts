@@ -14,6 +14,14 @@
  * entries that show it, is recorded with its reason and tried again a day later
  * (`MEDIA_RETRY_MS`), and never fails the pull.
  *
+ * The downloads of a pull have one deadline together ({@link MediaOptions.deadlineMs}), so
+ * that hosts that never answer cannot hold the entries back past a scheduled job's limit:
+ * when it passes, the downloads under way are stopped and those not started are not
+ * started; the entries are written with the remote URLs of those images, which are reported
+ * (`deferred`) and not recorded, so the next pull fetches them. The record is saved as
+ * downloads finish (one save at a time), not only at the end: a job killed at its own time
+ * limit keeps what was fetched.
+ *
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -23,6 +31,8 @@ import type { RemoteEntry } from '../../service/schemas.js';
 import { sha256 } from '../../core/hash.js';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { MediaFetcher, type MediaFetcherOptions } from './media-fetch.js';
+import { DEFAULT_IMAGE_DEADLINE_SECONDS, type Config } from '../../core/config.js';
+import { allowsLoopback } from '../../service/guarded-fetch.js';
 import type { MediaRecord } from './media-record.js';
 import { imageSources, isMirrorable, MEDIA_DIR, mediaReference } from '../../convert/media-refs.js';
 
@@ -34,10 +44,24 @@ export interface MediaOptions extends MediaFetcherOptions {
   concurrency?: number;
   /** The clock, ms since the epoch (tests). Default `Date.now`. */
   now?: () => number;
+  /** Time for all the downloads of a pull, in ms. Default 180,000 (`imageDeadlineSeconds` of the configuration). */
+  deadlineMs?: number;
+}
+
+/** Default of {@link MediaOptions.deadlineMs}. */
+const DEFAULT_DEADLINE_MS = DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
+
+/**
+ * The image options of a pull from the configuration: the bounds, the deadline, and
+ * loopback allowed only when the configured service is on loopback (the emulator; never by
+ * content: guarded-fetch.ts).
+ */
+export function configuredMedia(config: Pick<Config, 'imageBounds' | 'imageDeadlineSeconds' | 'baseUrl'>): MediaOptions {
+  return { bounds: config.imageBounds, deadlineMs: config.imageDeadlineSeconds * 1000, allowLoopback: allowsLoopback(config.baseUrl) };
 }
 
 /** An image that was not downloaded, once per URL. */
-interface MediaFailure {
+export interface MediaFailure {
   /** The URL as the service's content has it. */
   url: string;
   reason: string;
@@ -53,6 +77,11 @@ export interface MediaReport {
   written: string[];
   /** Images not downloaded: the entries keep the remote URL. */
   failed: MediaFailure[];
+  /**
+   * Images not downloaded before the deadline ({@link MediaOptions.deadlineMs}): the entries
+   * keep the remote URL, nothing is recorded, the next pull tries again. `reason` says so.
+   */
+  deferred: MediaFailure[];
   /** SVGs stored sanitised: the URL and what was removed. */
   sanitized: Array<{ url: string; removed: string[] }>;
   /** Entry files rewritten only to name the copies of their images (the entry itself unchanged). */
@@ -61,7 +90,7 @@ export interface MediaReport {
 
 /** An empty report. */
 export function emptyMediaReport(): MediaReport {
-  return { fetched: 0, written: [], failed: [], sanitized: [], rewritten: [] };
+  return { fetched: 0, written: [], failed: [], deferred: [], sanitized: [], rewritten: [] };
 }
 
 /** The mirrorable image URLs of an entry's content. */
@@ -91,7 +120,7 @@ export interface MediaTarget {
  *
  * @param targets the entries about to be written, in the pull's order.
  * @returns per target (same index): original `src` -> `/media/<file>`, undefined when none;
- *   the report; whether the record was saved.
+ *   the report; whether the record was saved. Returns by the deadline, whatever the hosts do.
  * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written (a full
  *   disk): nothing of the entries is written then.
  */
@@ -118,14 +147,39 @@ export async function mirrorMedia(
   if (wanted.size > 0 && !options.dryRun) {
     const fetcher = new MediaFetcher(options);
     const limit = pLimit(options.concurrency ?? 4);
+    const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const usersOf = (users: MediaTarget[]) => users.map((t) => ({ identifier: t.entry.identifier, title: t.entry.title, file: t.file }));
+    // The record is saved as downloads finish, one save at a time; a save asked for while
+    // one is queued is that one (save() writes what the record holds when it runs).
+    let saves: Promise<void> = Promise.resolve();
+    let queued = false;
+    let saveError: Error | undefined;
+    const saveSoon = (): void => {
+      if (queued || saveError !== undefined) return;
+      queued = true;
+      saves = saves
+        .then(async () => {
+          queued = false;
+          if (await record.save()) recordSaved = true;
+        })
+        .catch((err: unknown) => {
+          saveError ??= err instanceof Error ? err : new Error(String(err));
+        });
+    };
     try {
       await Promise.all(
         [...wanted].map(([src, users]) =>
           limit(async () => {
-            const got = await fetcher.fetch(src.trim());
+            const got = deadline.aborted ? { reason: 'not started', stopped: true } : await fetcher.fetch(src.trim(), deadline);
             if (got.reason !== undefined) {
+              if (got.stopped) {
+                report.deferred.push({ url: src, reason: `not fetched within the ${deadlineMs / 1000} s for a pull's images (imageDeadlineSeconds)`, entries: usersOf(users) });
+                return;
+              }
               record.failed(src, got.reason, now);
-              report.failed.push({ url: src, reason: got.reason, entries: users.map((t) => ({ identifier: t.entry.identifier, title: t.entry.title, file: t.file })) });
+              report.failed.push({ url: src, reason: got.reason, entries: usersOf(users) });
+              saveSoon();
               return;
             }
             const name = `${sha256(got.bytes)}.${got.type.ext}`;
@@ -136,6 +190,7 @@ export async function mirrorMedia(
             }
             if (got.removed.length > 0) report.sanitized.push({ url: src, removed: got.removed });
             record.mirrored(src, name);
+            saveSoon();
           }),
         ),
       );
@@ -143,9 +198,13 @@ export async function mirrorMedia(
       await fetcher.close();
     }
     // The record before any entry file that names a copy (see the module documentation).
-    recordSaved = await record.save();
+    await saves;
+    if (saveError !== undefined) throw saveError;
+    if (await record.save()) recordSaved = true;
   }
-  report.failed.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const byUrl = (a: MediaFailure, b: MediaFailure): number => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+  report.failed.sort(byUrl);
+  report.deferred.sort(byUrl);
   report.written.sort();
   const maps = sources.map((list) => {
     let map: Record<string, string> | undefined;

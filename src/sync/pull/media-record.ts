@@ -117,8 +117,13 @@ export class MediaRecord {
   async save(): Promise<boolean> {
     if (!this.#dirty) return false;
     const media = Object.fromEntries(Object.entries(this.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const written = await writeJsonIfChanged(join(this.stateDir, MEDIA_RECORD_FILE), { version: 1, media });
+    // Clean before the write: a change made while it is under way marks the record dirty again.
     this.#dirty = false;
-    return written;
+    try {
+      return await writeJsonIfChanged(join(this.stateDir, MEDIA_RECORD_FILE), { version: 1, media });
+    } catch (err) {
+      this.#dirty = true;
+      throw err;
+    }
   }
 }

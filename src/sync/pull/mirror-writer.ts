@@ -13,7 +13,7 @@ import { remoteContentToMarkdown } from '../../convert/html-to-markdown.js';
 import { publishDay } from '../../entry/frontmatter.js';
 import { mirrorTitle } from '../../entry/remote-data.js';
 import { serializeEntryFile } from '../../entry/frontmatter-writer.js';
-import { dropXmlInvalid } from '../../core/xml-chars.js';
+import { dropXmlInvalid } from '../../core/markup-text.js';
 import { syncedHash } from '../store/state.js';
 import { contentHash } from '../../core/hash.js';
 

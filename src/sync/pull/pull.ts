@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import type { RemoteEntry, Tag, Workspace } from '../../service/schemas.js';
 import { failpoint } from '../../core/failpoint.js';
-import { dropXmlInvalid, XML_INVALID } from '../../core/xml-chars.js';
+import { dropXmlInvalid, XML_INVALID } from '../../core/markup-text.js';
 import { repairDuplicates } from './duplicate-repair.js';
 import type { EntryFile } from '../../entry/entry-file.js';
 import { stripPath } from '../../entry/entry-problems.js';

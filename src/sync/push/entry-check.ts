@@ -4,7 +4,8 @@
  * with file, line, field and fix.
  *
  * Errors: every problem of `entry-problems.ts` (template text, an empty body, a near-miss
- * tag, a local image that is not in the repository, a link to an entry without a page, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
+ * tag, a local image that is not in the repository, an image at an address push never requests,
+ * a link to an entry without a page, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
  * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
  * (without `identifier`) whose slug push would refuse, by push's own rule (`push-plan.ts`:
  * not URL-safe, used by another file, or derived from a title another file has and no
@@ -18,10 +19,11 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { entryPermalinks } from '../../entry/permalinks.js';
+import { imageRefusal } from './image-probe.js';
 import type { LinkContext } from '../../entry/entry-links.js';
 import { lineOfField } from '../../entry/frontmatter.js';
 import { fileNameProblems } from '../../entry/entry-file-name.js';
@@ -57,6 +59,8 @@ export interface CheckOptions {
   siteDir?: string;
   /** Size in MB over which a local image is a warning; default {@link DEFAULT_MAX_IMAGE_MB}. */
   maxImageMb?: number;
+  /** Whether an image on loopback is one push requests (a service on loopback: guarded-fetch.ts `allowsLoopback`); default false. */
+  allowLoopback?: boolean;
   /** Today as `YYYY-MM-DD`: which entries have a page (tests); default the UTC date. */
   today?: string;
 }
@@ -67,7 +71,9 @@ export interface CheckOptions {
  */
 export async function checkEntryFiles(options: CheckOptions): Promise<CheckResult> {
   const cwd = options.cwd ?? process.cwd();
-  const shown = (abs: string) => relative(cwd, abs).split(sep).join('/') || abs;
+  // A file outside the mirror is named as it was given (an absolute path stays absolute).
+  const givenAs = new Map<string, string>();
+  const shown = (abs: string) => givenAs.get(resolve(abs)) ?? (relative(cwd, abs).split(sep).join('/') || abs);
   const problems: CheckProblem[] = [];
 
   // Every file of the mirror is read: slugs and identifiers must be unique across all.
@@ -82,8 +88,10 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
       if (known) targets.push(known);
       else if (!existsSync(abs)) problems.push({ file: given, severity: 'error', message: 'no such file', hint: 'check the path' });
       else {
-        const rel = isAbsolute(given) ? abs : relative(options.contentDir, abs);
-        const [item] = await readEntryFiles(options.contentDir, [rel.startsWith('..') ? abs : rel]);
+        // Read by its path from the content directory (`../..` when outside it), which
+        // readEntryFiles joins to the content directory: never an absolute path joined there.
+        const [item] = await readEntryFiles(options.contentDir, [relative(options.contentDir, abs)]);
+        givenAs.set(abs, given);
         if (item) targets.push({ ...item, abs });
       }
     }
@@ -99,6 +107,8 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
     imageRoots: [options.contentDir, ...(options.siteDir ? [options.siteDir] : [])],
     permalinks: entryPermalinks(all, options.today ?? new Date().toISOString().slice(0, 10)),
     maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20,
+    // An image at an address push never requests, told from the URL alone (no request is made).
+    refusedImage: imageRefusal(options.allowLoopback),
   };
   for (const f of targets) for (const p of entryProblems(f, tags, links)) problems.push({ file: shown(f.abs), ...p });
   // Warnings about the names (entry-file-name.ts): not YYYY-MM-DD-<slug>.md, not portable, one file on macOS or Windows.

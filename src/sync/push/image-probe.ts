@@ -1,20 +1,22 @@
 /**
- * Whether an image URL a new entry will show answers (issue 24, item 2): push asks the
- * site (or wherever the image is) before it creates an entry, because an entry, once
- * created, can never be fixed. These requests go to the image's host, not to the service:
- * they are outside the service's rate budget.
+ * Whether an image URL a new entry will show answers: push asks the site (or wherever the
+ * image is) before it creates an entry, because an entry, once created, can never be fixed.
+ * These requests go to the image's host, not to the service: they are outside the service's
+ * rate budget. The URL is content a writer (or a pull request) wrote, so the request goes
+ * through the one guarded fetcher (`src/service/guarded-fetch.ts`): schemes, addresses after
+ * DNS and on every redirect, time.
  *
  * A URL is live when a `GET` answers 200 with an `image/*` content type, within a time
- * limit for the whole exchange, after at most {@link MAX_REDIRECTS} redirects, each to
- * `http:` or `https:` only. The body is not read (the connection is closed).
+ * limit for the whole exchange, after at most {@link MAX_REDIRECTS} redirects. The body is
+ * not read (the connection is closed).
  *
  * @module
  */
 import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
-import { request, type Dispatcher } from 'undici';
 import { IMAGES_DIR } from '../../core/content-layout.js';
+import { GuardedFetcher, urlRefusal, type Lookup } from '../../service/guarded-fetch.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;
@@ -22,15 +24,21 @@ export const MAX_REDIRECTS = 5;
 /** Default time limit of one URL's check, redirects included, in ms. */
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
-/** The outcome of a check: live, or why not (a sentence that names what answered). */
-export type ProbeOutcome = { live: true } | { live: false; reason: string };
+/**
+ * The outcome of a check: live, or why not (a sentence that names what answered). `refused`:
+ * the guarded fetcher's rules refuse the URL (its scheme, its address, a redirect's), so it
+ * never answers however long one waits.
+ */
+export type ProbeOutcome = { live: true } | { live: false; reason: string; refused?: boolean };
 
 /** Options of {@link probeImage}. */
 export interface ProbeOptions {
   /** Time limit in ms for the whole check, redirects included. Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** undici dispatcher (tests); default undici's global one. */
-  dispatcher?: Dispatcher;
+  /** Allows loopback addresses: only for a service on loopback (guarded-fetch.ts `allowsLoopback`). Default false. */
+  allowLoopback?: boolean;
+  /** Resolves host names (tests); default `dns.lookup`. */
+  lookup?: Lookup;
 }
 
 /**
@@ -39,56 +47,24 @@ export interface ProbeOptions {
  * @returns never throws: a failure is an outcome with its reason.
  */
 export async function probeImage(url: string, options: ProbeOptions = {}): Promise<ProbeOutcome> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  let current: URL;
+  const fetcher = new GuardedFetcher({ limits: { timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS }, allowLoopback: options.allowLoopback, lookup: options.lookup });
   try {
-    current = new URL(url);
-  } catch {
-    return { live: false, reason: 'not a URL' };
-  }
-  // One limit for the whole check; cleared when it ends, so that nothing is aborted after.
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
-  try {
-    return await follow(current, abort.signal, timeoutMs, options.dispatcher);
+    const got = await fetcher.get(url, { accept: 'image/*', allows: (mime) => mime.startsWith('image/'), what: 'an image', readBody: false });
+    if (got.ok) return { live: true };
+    return got.refused ? { live: false, reason: got.reason, refused: true } : { live: false, reason: got.reason };
   } finally {
-    clearTimeout(timer);
+    await fetcher.close();
   }
 }
 
-/** The requests of one check, redirect after redirect. */
-async function follow(start: URL, signal: AbortSignal, timeoutMs: number, dispatcher: Dispatcher | undefined): Promise<ProbeOutcome> {
-  let current = start;
-  for (let hop = 0; ; hop++) {
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') return { live: false, reason: `${hop === 0 ? 'not' : 'redirected to'} an http or https URL (${current.protocol})` };
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(current, { method: 'GET', signal, headers: { accept: 'image/*' }, dispatcher });
-    } catch (err) {
-      return { live: false, reason: signal.aborted ? `no answer within ${timeoutMs} ms` : `no answer (${(err as Error).message})` };
-    }
-    // The body is not needed: close it rather than download the image.
-    res.body.on('error', () => undefined);
-    res.body.destroy();
-    const location = header(res.headers.location);
-    if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
-      if (hop >= MAX_REDIRECTS) return { live: false, reason: `more than ${MAX_REDIRECTS} redirects` };
-      try {
-        current = new URL(location, current);
-      } catch {
-        return { live: false, reason: `a redirect to something that is not a URL (HTTP ${res.statusCode})` };
-      }
-      continue;
-    }
-    if (res.statusCode !== 200) return { live: false, reason: `HTTP ${res.statusCode}` };
-    const type = (header(res.headers['content-type']) ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!type.startsWith('image/')) return { live: false, reason: `HTTP 200 but not an image (content type ${JSON.stringify(type || 'none')})` };
-    return { live: true };
-  }
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * Why an image URL is never requested, from the URL alone (no DNS, no request): what `check`
+ * and push's plan refuse before any probe (guarded-fetch.ts `urlRefusal`).
+ * @param allowLoopback as {@link ProbeOptions.allowLoopback}.
+ * @returns a check of one absolute URL: the reason, or undefined.
+ */
+export function imageRefusal(allowLoopback = false): (url: string) => string | undefined {
+  return (url) => (URL.canParse(url) ? urlRefusal(new URL(url), allowLoopback) : undefined);
 }
 
 /**
@@ -111,11 +87,12 @@ export async function probeImages(urls: Iterable<string>, probe: (url: string) =
  *
  * @param siteUrl the site's URL, with a trailing slash.
  * @param roots folders holding `images/` (the content and site directories).
+ * @param options of {@link probeImage}, for the other URLs.
  */
-export function localImageProbe(siteUrl: string, roots: readonly string[]): (url: string) => Promise<ProbeOutcome> {
+export function localImageProbe(siteUrl: string, roots: readonly string[], options: ProbeOptions = {}): (url: string) => Promise<ProbeOutcome> {
   const images = new URL(`${IMAGES_DIR}/`, siteUrl).href;
   return async (url) => {
-    if (!url.startsWith(images)) return probeImage(url);
+    if (!url.startsWith(images)) return probeImage(url, options);
     let rel: string;
     try {
       rel = posix.normalize(decodeURIComponent(new URL(url).pathname.slice(new URL(images).pathname.length)));

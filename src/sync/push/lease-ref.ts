@@ -32,6 +32,12 @@ export interface LeaseRecord extends ProcessIdentity {
   expiresAt: string;
   /** Its time to live, ms: renewed every third of it. */
   ttlMs: number;
+  /**
+   * Its in-doubt time, ms (twice its request timeout): how long a POST it started may still be
+   * processed by the service. A taker waits at least this long before reading the listing.
+   * Absent in records of earlier versions.
+   */
+  inDoubtMs?: number;
 }
 
 /** Where the lease is: a git work tree and a remote of it. */
@@ -45,7 +51,7 @@ export interface LeaseRemote {
 }
 
 /** The remote cannot be read or written (offline, no access, refused): the lease cannot be held. */
-export class LeaseRemoteError extends Error {}
+class LeaseRemoteError extends Error {}
 
 interface GitRun {
   code: number | null;
@@ -115,6 +121,19 @@ export interface SeenLease {
 }
 
 /**
+ * The commit the lease ref points at on the remote now, without its record (one `git ls-remote`):
+ * what a holder compares with its own before each POST.
+ * @returns undefined when the ref does not exist.
+ * @throws {LeaseRemoteError} when the remote cannot be read.
+ */
+export async function readLeaseOid(r: LeaseRemote): Promise<string | undefined> {
+  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
+  if (ls.code === 2) return undefined;
+  if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
+  return ls.stdout.split(/\s/)[0]!;
+}
+
+/**
  * Reads the lease on the remote.
  * @returns undefined when the ref does not exist.
  * @throws {LeaseRemoteError} when the remote cannot be read.
@@ -123,10 +142,8 @@ export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> 
   // The ref may move or go between the listing and the fetch (its holder renews or releases
   // it): then look again.
   for (let attempt = 1; ; attempt++) {
-    const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
-    if (ls.code === 2) return undefined;
-    if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
-    const oid = ls.stdout.split(/\s/)[0]!;
+    const oid = await readLeaseOid(r);
+    if (oid === undefined) return undefined;
     let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
     if (body.code !== 0) {
       const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);

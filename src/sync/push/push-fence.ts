@@ -10,13 +10,19 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import { takePushLease, type PushLease } from './push-lease.js';
 import type { PushOptions, PushResult, Run } from './push-run.js';
 
+/** What {@link takeLeaseFor} got: the lease (none without a remote to hold it), or why it stopped. */
+export type LeaseTaken = { lease: PushLease | undefined } | { stopped: string };
+
 /**
  * Takes the push lease for a run that will send (see `push-lease.ts`). Without a git remote
- * to hold it, notes that the guarantee is per directory and returns undefined.
- * @throws {ChangelogSyncError} `E_LOCKED` from {@link takePushLease}.
+ * to hold it (or with the lease turned off), notes that the guarantee is per directory and
+ * holds none.
+ * @returns the lease; or, told to stop (`options.signal`) before it was taken, why.
+ * @throws {ChangelogSyncError} `E_LEASE` and `E_LOCKED` from {@link takePushLease}.
  */
-export async function takeLeaseFor(options: PushOptions, result: PushResult): Promise<PushLease | undefined> {
-  if (options.lease === false) return undefined;
+export async function takeLeaseFor(options: PushOptions, result: PushResult): Promise<LeaseTaken> {
+  if (options.signal?.aborted) return { stopped: stoppedText(options.signal) };
+  if (options.lease === false) return { lease: undefined };
   const taken = await takePushLease({
     dir: options.contentDir,
     remote: options.lease?.remote,
@@ -24,22 +30,34 @@ export async function takeLeaseFor(options: PushOptions, result: PushResult): Pr
     inDoubtMs: options.inDoubtMs ?? 2 * options.client.timeoutMs,
     command: 'push',
     onProgress: options.onProgress,
+    signal: options.signal,
   });
+  if ('stopped' in taken) return { stopped: `${stoppedText(options.signal!)} while it waited for the push lease` };
   if ('perDirectory' in taken) {
     const note = `at most once per directory only: ${taken.perDirectory}, so no push lease is shared with other clones (see "The push lease" in docs/sync.md)`;
     result.notes.push(note);
     options.onProgress?.(note);
-    return undefined;
+    return { lease: undefined };
   }
   result.notes.push(...taken.notes);
-  return taken.lease;
+  return { lease: taken.lease };
+}
+
+/** Why a run told to stop (SIGTERM, SIGINT: the reason its signal was aborted with) sends nothing more. */
+function stoppedText(signal: AbortSignal): string {
+  return `the run was told to stop (${typeof signal.reason === 'string' ? signal.reason : 'aborted'})`;
 }
 
 /**
- * Why this run may not send now (its lock or lease lost), or undefined: a local read of
- * the lock's holder file, and the lease's age (renewed against the remote when old).
+ * Why this run may not send now (told to stop, its lock or lease lost), or undefined: the
+ * signal, a local read of the lock's holder file, and the lease on the remote
+ * ({@link PushLease.verify}).
  */
-export async function fenceLost(run: Pick<Run, 'lock' | 'lease'>): Promise<ChangelogSyncError | undefined> {
+export async function fenceLost(run: Pick<Run, 'lock' | 'lease' | 'options'>): Promise<ChangelogSyncError | undefined> {
+  const signal = run.options.signal;
+  if (signal?.aborted) {
+    return new ChangelogSyncError('E_INTERRUPTED', stoppedText(signal), { hint: 'run push again: what was sent is settled, the rest is sent then' });
+  }
   const lockLost = await run.lock?.verify();
   if (lockLost) {
     return new ChangelogSyncError('E_LOCKED', `the lock of this content directory was lost while pushing (${lockLost})`, {

@@ -4,32 +4,49 @@
  * the git remote. The lock (`lock.ts`) covers one content directory; the lease covers the
  * workspace's clones: a writer's `push` on a laptop and the scheduled job's `sync`.
  *
+ * One rule for every machine, whatever its own settings:
+ *
  * - **Take.** A push with something to send takes the lease before it reads the listing
  *   (`lease-ref.ts`: a ref written by compare-and-swap). Held by another process: it waits,
  *   polling, and takes it once released; the listing it then reads shows what the other
  *   created, which is adopted, never sent again.
- * - **Expiry, without trusting clocks.** A holder renews it every third of its time to live
- *   (`ttlMs`). Another process takes it over when it has seen the same lease commit,
- *   unrenewed, for a whole `ttlMs` by its own clock, or at once when the holder ran on this
- *   machine and is gone. After a takeover it waits the in-doubt time (twice the request
- *   timeout) before reading the listing, unless the dead holder pushed from this very
- *   directory (its journal then tells): a POST the old holder started is settled by then.
- * - **Fencing.** The holder sends a POST only while its last renewal is younger than two
- *   thirds of `ttlMs` by its own clock ({@link PushLease.verify}, made before each POST);
- *   older, it renews first, and when the lease moved it sends nothing more.
- * - **No remote.** Not a git repository, no `origin`, or the remote cannot be read or
- *   written: push says the guarantee is per directory (the lock's) and goes on.
+ * - **Expiry: the holder's lifetime, without trusting clocks.** A holder renews it every
+ *   third of its time to live and records that time in the lease. Another process takes it
+ *   over when it has seen the same lease commit, unrenewed, for the whole lifetime the
+ *   holder recorded (not its own `ttlMs`) by its own clock, or at once when the holder ran
+ *   on this machine and is gone. A record beyond {@link MAX_LEASE_TTL_MS} is refused
+ *   (`E_LEASE`), and one without a readable lifetime is waited for that long. After a
+ *   takeover it waits the in-doubt time before reading the listing: the longer of the one the
+ *   holder recorded (twice its request timeout; 60 s when the record has none) and its own,
+ *   a record beyond the cap refused like the lifetime; unless the dead holder pushed from
+ *   this very directory (its journal then tells): a POST the old holder started is settled by then.
+ * - **Fencing.** Before each POST the holder reads the ref on the remote and sends only
+ *   while it is still its own commit ({@link PushLease.verify}); the remote out of reach,
+ *   it sends only while its last renewal is younger than two thirds of its time to live by
+ *   its own clock (no other clone can have taken it over before the whole of it), renewing
+ *   first when older.
+ * - **Remote.** Not a git repository, or no `origin`: push says the guarantee is per
+ *   directory (the lock's) and goes on. An `origin` that exists but cannot be read or
+ *   written: push refuses (`E_LEASE`), unless the writer turned the lease off (`--no-lease`).
  *
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { abortable } from '../../core/abortable.js';
+import { MAX_LEASE_TTL_MS } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
-import { deleteLease, findLeaseRemote, LeaseRemoteError, readLease, writeLease, type LeaseRecord, type LeaseRemote, type SeenLease } from './lease-ref.js';
+import { deleteLease, findLeaseRemote, LEASE_REF, readLease, readLeaseOid, writeLease, type LeaseRecord, type LeaseRemote, type SeenLease } from './lease-ref.js';
 import { isOnThisMachine, isRecordedProcessAlive, thisProcess } from '../../core/process-alive.js';
 
 /** Default time to live of the lease, ms. */
 const DEFAULT_LEASE_TTL_MS = 60_000;
+
+/**
+ * The in-doubt time of a holder whose record names none (earlier versions did not record it),
+ * ms: twice the default request timeout, what such a holder used unless configured otherwise.
+ */
+const LEGACY_IN_DOUBT_MS = 60_000;
 
 /** Options of {@link takePushLease}. */
 export interface LeaseOptions {
@@ -37,7 +54,7 @@ export interface LeaseOptions {
   dir: string;
   /** The git remote every clone shares. Default `origin`. */
   remote?: string;
-  /** Time to live of the lease, ms (renewed every third of it). Default {@link DEFAULT_LEASE_TTL_MS}. */
+  /** Time to live of the lease, ms (renewed every third of it; at most {@link MAX_LEASE_TTL_MS}). Default {@link DEFAULT_LEASE_TTL_MS}. */
   ttlMs?: number;
   /** How long a POST that got no answer may still be processed by the service, ms (push's in-doubt time). */
   inDoubtMs: number;
@@ -47,16 +64,24 @@ export interface LeaseOptions {
   command: string;
   /** Progress lines (a wait, a takeover). */
   onProgress?: (message: string) => void;
+  /** Told to stop (SIGTERM, SIGINT): a wait for another holder ends, nothing taken. */
+  signal?: AbortSignal;
+  /** Sleep between polls and for the in-doubt time; default a real timer (tests pass one that moves a fake clock). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-/** What {@link takePushLease} got. */
-export type LeaseOutcome = { lease: PushLease; notes: string[] } | { perDirectory: string };
+/**
+ * What {@link takePushLease} got: the lease; or why there is no remote to hold it on (the
+ * guarantee is per directory); or, told to stop while waiting for another holder, why not.
+ */
+export type LeaseOutcome = { lease: PushLease; notes: string[] } | { perDirectory: string } | { stopped: string };
 
 /** A held lease. */
 export interface PushLease {
   /**
-   * Whether this process may send now: the lease not lost, its last renewal young enough
-   * (else renewed first, against the remote). Made before each POST.
+   * Whether this process may send now: the ref on the remote is still this lease's commit
+   * (one `git ls-remote`); with the remote out of reach, its last renewal young enough
+   * (else renewed first). Made before each POST.
    * @returns why it may not, or undefined.
    */
   verify(): Promise<string | undefined>;
@@ -66,24 +91,36 @@ export interface PushLease {
 
 /**
  * Takes the push lease of the repository the content directory is in (see the module description).
- * @throws {ChangelogSyncError} `E_LOCKED` naming the holder when it was not released nor
- *   expired within `maxWaitMs`, or when the remote stopped answering while another held it.
+ * @throws {ChangelogSyncError} `E_LEASE` when `origin` exists but cannot be read or written
+ *   (the remote and the fix named), or when the lease there records a lifetime or an in-doubt
+ *   time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when a holder that renews did not
+ *   release it within `maxWaitMs`, or when the remote stopped answering while another held it;
+ *   `E_CONFIG` when `ttlMs` or `inDoubtMs` is beyond the cap.
  */
 export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  if (!(ttlMs > 0 && ttlMs <= MAX_LEASE_TTL_MS)) {
+    throw new ChangelogSyncError('E_CONFIG', `the push lease's time to live must be more than 0 and at most ${MAX_LEASE_TTL_MS} ms (30 minutes), got ${ttlMs}`, { field: 'CHANGELOG_LEASE_TTL_MS' });
+  }
   const remoteName = options.remote ?? 'origin';
+  const pause = options.sleep ?? ((ms: number) => sleep(ms));
   const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3));
   if ('none' in found) return { perDirectory: found.none };
+  if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
+    throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });
+  }
   const remote = found;
-  const me = { ...thisProcess(), token: randomBytes(8).toString('hex'), command: options.command, dir: options.dir, ttlMs };
+  const me = { ...thisProcess(), token: randomBytes(8).toString('hex'), command: options.command, dir: options.dir, ttlMs, inDoubtMs: options.inDoubtMs };
   const record = (takenAt: string): LeaseRecord => {
     const now = Date.now();
     return { ...me, takenAt, renewedAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString() };
   };
-  const pollMs = Math.min(2_000, ttlMs / 8);
-  const deadline = Date.now() + (options.maxWaitMs ?? 600_000);
+  const started = Date.now();
+  const maxWaitMs = options.maxWaitMs ?? 600_000;
   const notes: string[] = [];
   let seen: { oid: string; since: number } | undefined;
+  // Whether the lease changed while this process waited: its holder (or a next one) lives.
+  let renewedWhileWaiting = false;
   let waiting = false;
   let reachedOnce = false;
   for (;;) {
@@ -91,26 +128,39 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
     try {
       current = await readLease(remote);
     } catch (err) {
-      if (!reachedOnce && err instanceof LeaseRemoteError) return { perDirectory: `the git remote "${remoteName}" cannot be read (${err.message})` };
+      if (!reachedOnce) throw unreadableRemote(remoteName, 'read', (err as Error).message);
       throw lockedByLease(`the git remote "${remoteName}" stopped answering while another process held the push lease (${(err as Error).message})`);
     }
     reachedOnce = true;
     let previous: LeaseRecord | undefined;
     let sameDirectoryDead = false;
+    let lifetime = 0;
+    let inDoubtMs = options.inDoubtMs;
     if (current) {
       const held = current.record;
       if (held?.token === me.token) {
         // Our own write went through although its answer was lost.
         return { lease: holdLease(remote, current.oid, record, held.takenAt, ttlMs, Date.now()), notes };
       }
-      if (seen?.oid !== current.oid) seen = { oid: current.oid, since: Date.now() };
+      if (seen?.oid !== current.oid) {
+        if (seen) renewedWhileWaiting = true;
+        seen = { oid: current.oid, since: Date.now() };
+      }
       const dead = held !== undefined && isOnThisMachine(held) && !isRecordedProcessAlive(held);
-      const expired = Date.now() - seen.since >= ttlMs;
+      if (!dead) lifetime = recordedLifetime(held, remoteName);
+      // The holder's POSTs are in doubt for its own window, which may be longer than ours
+      // (not waited for when it died in this very directory: its journal tells).
+      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedInDoubt(held, remoteName));
+      const expired = Date.now() - seen.since >= lifetime;
       if (!dead && !expired) {
-        if (Date.now() > deadline) throw lockedByLease(`another process holds the push lease of this repository: ${holderText(held)}`);
+        // A holder that renews is waited for at most `maxWaitMs`; a lease that stays
+        // unrenewed, for the whole lifetime it records, and is then taken over.
+        if (Date.now() - started > maxWaitMs && renewedWhileWaiting) throw lockedByLease(`another process holds the push lease of this repository: ${holderText(held)}`);
         if (!waiting) options.onProgress?.(`waiting for the push lease of this repository, held by ${holderText(held)}`);
         waiting = true;
-        await sleep(pollMs * (0.75 + Math.random() / 2));
+        const pollMs = Math.min(2_000, lifetime / 8);
+        await abortable(pause(pollMs * (0.75 + Math.random() / 2)), options.signal).catch(() => undefined);
+        if (options.signal?.aborted) return { stopped: 'told to stop while waiting for the push lease' };
         continue;
       }
       previous = held;
@@ -122,19 +172,19 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
     try {
       written = await writeLease(remote, record(takenAt), current?.oid);
     } catch (err) {
-      if (!current && err instanceof LeaseRemoteError) return { perDirectory: `the push lease cannot be written to the git remote "${remoteName}" (${err.message})` };
+      if (!current) throw unreadableRemote(remoteName, 'written', (err as Error).message);
       throw lockedByLease(`the push lease held by ${holderText(previous)} cannot be taken over: ${(err as Error).message}`);
     }
     if (written === 'lost') continue; // another process wrote it first: look again
     const lease = holdLease(remote, written.oid, record, takenAt, ttlMs, writeStart);
     if (current) {
-      const note = `took over the push lease from ${holderText(previous)}: ${previous && isOnThisMachine(previous) && !isRecordedProcessAlive(previous) ? 'that process is gone' : `not renewed for ${seconds(ttlMs)}`}`;
+      const note = `took over the push lease from ${holderText(previous)}: ${previous && isOnThisMachine(previous) && !isRecordedProcessAlive(previous) ? 'that process is gone' : `not renewed for ${seconds(lifetime)}, the lifetime it recorded`}`;
       notes.push(note);
       options.onProgress?.(note);
       if (!sameDirectoryDead) {
         // A POST the previous holder started may still be processed by the service.
-        options.onProgress?.(`waiting ${seconds(options.inDoubtMs)} before reading the listing: a POST of the previous holder may still be processed by the service`);
-        await sleep(options.inDoubtMs);
+        options.onProgress?.(`waiting ${seconds(inDoubtMs)} before reading the listing: a POST of the previous holder may still be processed by the service`);
+        await pause(inDoubtMs);
         const lost = await lease.verify();
         if (lost) {
           await lease.release();
@@ -146,6 +196,35 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   }
 }
 
+/**
+ * How long a lease is waited for, unrenewed, before it is taken over: the lifetime its holder
+ * recorded; {@link MAX_LEASE_TTL_MS} when the record names none (an unknown holder).
+ * @throws {ChangelogSyncError} `E_LEASE` for a recorded lifetime beyond the cap.
+ */
+function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
+  const ttl = held?.ttlMs;
+  if (typeof ttl !== 'number' || !(ttl > 0)) return MAX_LEASE_TTL_MS;
+  if (ttl <= MAX_LEASE_TTL_MS) return ttl;
+  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records a lifetime of ${seconds(ttl)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
+    hint: `the holder's CHANGELOG_LEASE_TTL_MS must be at most ${MAX_LEASE_TTL_MS}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
+  });
+}
+
+/**
+ * How long a POST of the lease's holder may still be processed by the service, ms: the in-doubt
+ * time its holder recorded; {@link LEGACY_IN_DOUBT_MS} when the record names none (a holder of an
+ * earlier version, or an unknown one).
+ * @throws {ChangelogSyncError} `E_LEASE` for a recorded in-doubt time beyond {@link MAX_LEASE_TTL_MS}.
+ */
+function recordedInDoubt(held: LeaseRecord | undefined, remoteName: string): number {
+  const ms = held?.inDoubtMs;
+  if (typeof ms !== 'number' || !(ms >= 0)) return LEGACY_IN_DOUBT_MS;
+  if (ms <= MAX_LEASE_TTL_MS) return ms;
+  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records an in-doubt time of ${seconds(ms)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
+    hint: `the holder's CHANGELOG_TIMEOUT_MS must be at most ${MAX_LEASE_TTL_MS / 2}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
+  });
+}
+
 /** Holds a lease: renews it every third of `ttlMs`, verifies it before each POST. */
 function holdLease(remote: LeaseRemote, oid: string, record: (takenAt: string) => LeaseRecord, takenAt: string, ttlMs: number, renewedFrom: number): PushLease {
   let current = oid;
@@ -153,13 +232,18 @@ function holdLease(remote: LeaseRemote, oid: string, record: (takenAt: string) =
   let lost: string | undefined;
   let renewing: Promise<void> | undefined;
   let released = false;
+  // Every commit this process made the ref point at: a read that returns one of them saw
+  // this lease (an older one only when the read began before a renewal landed).
+  const mine = new Set([oid]);
   const renew = (): Promise<void> => {
+    if (lost) return Promise.resolve(); // the ref is another's: writing it would only fail
     renewing ??= (async () => {
       const start = Date.now();
       try {
         const written = await writeLease(remote, record(takenAt), current);
         if (written === 'lost') lost = 'another process took it over (it was not renewed in time: this process was stopped or cut off)';
         else {
+          mine.add(written.oid);
           current = written.oid;
           validFrom = start;
         }
@@ -176,8 +260,19 @@ function holdLease(remote: LeaseRemote, oid: string, record: (takenAt: string) =
   return {
     async verify() {
       if (lost) return lost;
-      if (Date.now() - validFrom < (2 * ttlMs) / 3) return undefined;
-      await renew();
+      if (Date.now() - validFrom < (2 * ttlMs) / 3) {
+        // Still this lease on the remote? Out of reach, the age of the last renewal decides.
+        const onRemote = await readLeaseOid(remote).then(
+          (o) => ({ oid: o }),
+          () => undefined,
+        );
+        if (onRemote && (onRemote.oid === undefined || !mine.has(onRemote.oid))) {
+          await renewing; // a renewal in flight may have written what was read
+          if (!lost && (onRemote.oid === undefined || !mine.has(onRemote.oid))) {
+            lost = onRemote.oid === undefined ? `it was removed from the git remote "${remote.remote}"` : 'another process took it over';
+          }
+        }
+      } else await renew();
       if (lost) return lost;
       if (Date.now() - validFrom < (2 * ttlMs) / 3) return undefined;
       return `it could not be renewed on the git remote "${remote.remote}" for ${Math.round((Date.now() - validFrom) / 1000)} s`;
@@ -202,8 +297,19 @@ function holderText(held: LeaseRecord | undefined): string {
   return `pid ${held.pid} on host "${held.host}", running \`${held.command}\` since ${held.takenAt}`;
 }
 
+/** `origin` exists but cannot be read (or written): the lease cannot be kept, and push refuses. */
+function unreadableRemote(remoteName: string, how: 'read' | 'written', why: string): ChangelogSyncError {
+  const fix =
+    how === 'read'
+      ? `make "${remoteName}" reachable (\`git remote get-url ${remoteName}\`, \`git ls-remote ${remoteName}\`: the host name, the network or VPN, the credentials)`
+      : `give this clone write access to "${remoteName}" (in GitHub Actions, the job's \`permissions: contents: write\`)`;
+  return new ChangelogSyncError('E_LEASE', `the git remote "${remoteName}" cannot be ${how} (${why}), so the push lease that keeps other clones from sending the same files cannot be taken; nothing was sent`, {
+    hint: `${fix}; or, only if no other clone pushes to this workspace, run again with --no-lease (at most once per directory then)`,
+  });
+}
+
 function lockedByLease(message: string): ChangelogSyncError {
   return new ChangelogSyncError('E_LOCKED', message, {
-    hint: 'wait for the other push to finish and run again; a lease left by a process that died is taken over once it was not renewed for its time to live (CHANGELOG_LEASE_TTL_MS, 60 s by default)',
+    hint: 'wait for the other push to finish and run again; a lease left by a process that died is taken over once it was not renewed for the lifetime its holder recorded (that machine\'s CHANGELOG_LEASE_TTL_MS, 60 s by default, at most 30 minutes)',
   });
 }

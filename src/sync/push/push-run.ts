@@ -36,9 +36,16 @@ export interface PushOptions {
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
   /**
+   * Told to stop (the CLI aborts it on SIGTERM and SIGINT, with the signal's name as the
+   * reason): no POST starts after it, those in flight settle (journal, write-back), the rest
+   * is pending, and the lease is released at the end. A wait for another clone's lease ends.
+   */
+  signal?: AbortSignal;
+  /**
    * The push lease across clones (`push-lease.ts`, docs/sync.md#the-push-lease): its time to
-   * live and git remote; `false`: none (at most once per directory only). Default on, with
-   * `origin` and 60 s.
+   * live and git remote; `false`: none (`--no-lease`: at most once per directory only).
+   * Default on, with `origin` and 60 s. An `origin` that cannot be read is refused
+   * (`E_LEASE`) unless the lease is off.
    */
   lease?: { ttlMs?: number; remote?: string } | false;
   /**
@@ -130,7 +137,7 @@ export interface Run {
   sleep: (ms: number) => Promise<void>;
   /** The HTML each file is sent with, by file (`push-body.ts`); a file not in it is sent as its Markdown converts. */
   bodies: ReadonlyMap<string, string>;
-  /** Set when sending must stop (auth refused, budget spent, lock lost). */
+  /** Set when sending must stop (auth refused, budget spent, lock or lease lost, told to stop). */
   stop?: ChangelogSyncError;
   progress(message: string): void;
 }

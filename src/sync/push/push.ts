@@ -40,12 +40,13 @@ import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
 import { failpoint } from '../../core/failpoint.js';
 import { entryPermalinks } from '../../entry/permalinks.js';
 import { probeImages } from './image-probe.js';
-import { readServiceTagNames } from '../../entry/entry-problems.js';
+import { refusedImageProblem } from '../../entry/entry-links.js';
+import { readServiceTagNames, type EntryProblem } from '../../entry/entry-problems.js';
 import { Journal } from '../recovery/journal.js';
 import { readEntryFiles } from '../../entry/entry-files.js';
 import { acquireLock, type HeldLock } from '../store/lock.js';
 import { takeLeaseFor } from './push-fence.js';
-import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate } from './push-plan.js';
+import { carriedSlugRejection, matchUnclaimed, planLocal, type PushCandidate, type PushRejection } from './push-plan.js';
 import { reconcileJournal } from './reconcile.js';
 import { outgoingBody, type OutgoingBody } from './push-body.js';
 import type { PushLease } from './push-lease.js';
@@ -146,7 +147,17 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
 
   // Across clones: the push lease, taken before the listing, so that the listing shows what
   // another clone's push created (adopted below, never sent twice).
-  if (!dryRun && local.candidates.length > 0) fence.lease = await takeLeaseFor(options, result);
+  if (!dryRun && local.candidates.length > 0) {
+    const taken = await takeLeaseFor(options, result);
+    if ('stopped' in taken) {
+      // Told to stop before anything was read or sent: every file waits for the next run.
+      result.rejected.push(...local.rejected);
+      result.plan = local.candidates.map(planItem);
+      for (const c of local.candidates) pend(result, c, `not sent: ${taken.stopped}`);
+      return;
+    }
+    fence.lease = taken.lease;
+  }
 
   // 2. One remote listing: slugs in use, mirrored entries, reconciliation. A sync's pull read
   // it under the same lock; read again only when the lease was taken since: the listing
@@ -265,7 +276,17 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
   if (urls.length === 0) return withSite;
   const outcomes = await probeImages(urls, options.probeImage, options.concurrency ?? 4);
   return withSite.filter((c) => {
-    const dead = bodies.get(c.file)!.images.flatMap((u) => {
+    const images = bodies.get(c.file)!.images;
+    // An address the guarded fetcher refuses is refused on every run: an error of the entry, not a wait.
+    const refused = images.flatMap((u) => {
+      const o = outcomes.get(u)!;
+      return !o.live && o.refused ? [{ url: u, reason: o.reason }] : [];
+    });
+    if (refused.length > 0) {
+      result.rejected.push(refusedImages(c.file, refused));
+      return false;
+    }
+    const dead = images.flatMap((u) => {
       const o = outcomes.get(u)!;
       return o.live ? [] : [`${u} (${o.reason})`];
     });
@@ -274,6 +295,12 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
     defer(result, planItem(c), `an image it shows does not answer yet: ${dead.join(', ')}; it is sent once the site serves ${dead.length === 1 ? 'it' : 'them'}`);
     return false;
   });
+}
+
+/** The rejection of a file showing images at addresses push never requests: each URL, why, and the fix. */
+function refusedImages(file: string, refused: Array<{ url: string; reason: string }>): PushRejection {
+  const problems: EntryProblem[] = refused.map(({ url, reason }) => ({ field: 'body', ...refusedImageProblem(url, reason) }));
+  return { file, reason: `${file}: ${problems.map((p) => `${p.message} (fix: ${p.hint})`).join('; ')}`, field: 'body', problems };
 }
 
 function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {

@@ -11,12 +11,13 @@
 import { hash } from 'node:crypto';
 import { sha256 } from '../../core/hash.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
+import { toolVersion } from '../../core/config.js';
+import { BUDGET_FILE, STATE_FILE, STATE_FORMAT, isReadableFormat, newerStateError, readJsonFile, recordedTool } from './state-format.js';
 
 /** What the state knows of one remote entry. */
 export interface EntryState {
@@ -36,17 +37,18 @@ export interface EntryState {
 
 /** The whole sync state. */
 export interface SyncState {
-  version: 1;
+  /** The state format (`state-format.ts`): the one read, or {@link STATE_FORMAT} for a new state. Saved as {@link STATE_FORMAT}. */
+  version: number;
+  /** The changelog-sync version that wrote the format (absent in format 1): kept by every save, set by a migration. */
+  tool?: string;
   /** Identifier of the workspace this content directory mirrors. */
   workspace?: string;
   /** Per remote identifier (an object without prototype: an identifier is data, even `__proto__`). */
   entries: Record<string, EntryState>;
 }
 
-/** File names inside the state directory. */
-const STATE_FILE = 'state.json';
-/** The rate budget's daily ledger, in the state directory (never committed: see `commit-back.ts`). */
-export const BUDGET_FILE = 'budget.json';
+/** File names inside the state directory (`state.json` and `budget.json`: `state-format.ts`). */
+export { BUDGET_FILE };
 export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
 
@@ -93,40 +95,28 @@ export function conflictFile(identifier: string): string {
   return `${CONFLICTS_DIR}/${safe}.md`;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ChangelogSyncError('E_FILE', `cannot read ${path}: ${(err as Error).message}`, { file: path, cause: err });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(cause as Error).message}`, {
-      file: path,
-      cause,
-      hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
-    });
-  }
-}
+/** A state file's JSON, or `undefined`; a broken one's fix is a full pull. */
+const readJson = (path: string) => readJsonFile(path, 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull');
 
 /**
- * Loads `.changelog/state.json`; an empty state when it does not exist.
- * @throws {ChangelogSyncError} `E_FILE` when it exists but is unreadable or not a state.
+ * Loads `.changelog/state.json`; an empty state when it does not exist. Reads every format
+ * this version reads unmigrated (`state-format.ts`: commands migrate an older one first).
+ * @throws {ChangelogSyncError} `E_STATE_FORMAT` when it is of a newer format (naming both
+ *   versions); `E_FILE` when it exists but is unreadable or not a state.
  */
 export async function loadState(stateDir: string): Promise<SyncState> {
   const path = join(stateDir, STATE_FILE);
-  const json = (await readJson(path)) as SyncState | undefined;
-  if (json === undefined) return { version: 1, entries: Object.create(null) as Record<string, EntryState> };
-  if (json.version !== 1 || typeof json.entries !== 'object' || json.entries === null || Array.isArray(json.entries)) {
-    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1)`, {
+  const json = (await readJson(path)) as (Omit<SyncState, 'tool'> & { tool?: unknown }) | undefined;
+  if (json === undefined) return { version: STATE_FORMAT, tool: toolVersion(), entries: Object.create(null) as Record<string, EntryState> };
+  if (typeof json.version === 'number' && json.version > STATE_FORMAT) throw newerStateError(path, json.version, recordedTool(json.tool));
+  if (typeof json.version !== 'number' || !isReadableFormat(json.version) || typeof json.entries !== 'object' || json.entries === null || Array.isArray(json.entries)) {
+    throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync state (version 1 to ${STATE_FORMAT})`, {
       file: path,
       hint: 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull',
     });
   }
-  return { version: 1, workspace: json.workspace, entries: Object.assign(Object.create(null) as Record<string, EntryState>, json.entries) };
+  const tool = recordedTool(json.tool);
+  return { version: json.version, ...(tool ? { tool } : {}), workspace: json.workspace, entries: Object.assign(Object.create(null) as Record<string, EntryState>, json.entries) };
 }
 
 /**
@@ -139,13 +129,16 @@ export async function saveState(stateDir: string, state: SyncState): Promise<boo
   // Object.fromEntries defines own properties, so an identifier `__proto__` is kept as data.
   const path = join(stateDir, STATE_FILE);
   const written = await fileStep({ file: path, step: 'saving the sync state' }, () =>
-    writeJsonIfChanged(path, { version: 1, workspace: state.workspace, entries }, () => failpoint('state:tmp-created')),
+    writeJsonIfChanged(path, { version: STATE_FORMAT, tool: state.tool ?? toolVersion(), workspace: state.workspace, entries }, () => failpoint('state:tmp-created')),
   );
   if (written) failpoint('state:after-save');
   return written;
 }
 
-/** Loads the rate budget's daily ledger (`.changelog/budget.json`). */
+/**
+ * Loads the rate budget's daily ledger (`.changelog/budget.json`), of any state format: the
+ * workflow's cache, not git, carries it, so it may be older or newer than `state.json`.
+ */
 export async function loadLedger(stateDir: string): Promise<DailyLedger> {
   const json = (await readJson(join(stateDir, BUDGET_FILE))) as { ledger?: DailyLedger } | undefined;
   return Array.isArray(json?.ledger) ? json.ledger : [];
@@ -157,5 +150,5 @@ export async function loadLedger(stateDir: string): Promise<DailyLedger> {
  */
 export async function saveLedger(stateDir: string, ledger: DailyLedger): Promise<boolean> {
   const path = join(stateDir, BUDGET_FILE);
-  return fileStep({ file: path, step: "saving the day's request ledger" }, () => writeJsonIfChanged(path, { ledger }));
+  return fileStep({ file: path, step: "saving the day's request ledger" }, () => writeJsonIfChanged(path, { version: STATE_FORMAT, ledger }));
 }

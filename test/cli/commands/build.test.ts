@@ -76,6 +76,6 @@ describe('the theme override', () => {
     await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ theme: '../paper' }));
     const r = await build();
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error E_CONFIG: .*changelog\.config\.json: theme: a theme name: lowercase letters, digits and "-"/);
+    expect(r.stderr).toMatch(/error E_CONFIG: changelog\.config\.json:1: theme: a theme name: lowercase letters, digits and "-"/);
   });
 });

@@ -6,7 +6,7 @@ import { EXIT } from '../../../src/cli/output/exit-codes.js';
 import { handleError } from '../../../src/cli/output/handle-error.js';
 import { captureReporter } from '../../helpers/process/reporter.js';
 
-const CODES: ErrorCode[] = ['E_AUTH', 'E_RATE_LIMITED', 'E_NOT_FOUND', 'E_VALIDATION', 'E_SERVICE', 'E_NETWORK', 'E_CONFIG', 'E_LOCKED', 'E_FILE', 'E_BUILD', 'E_GIT', 'E_OUTSIDE_PROJECT', 'E_USAGE', 'E_PRUNE_REFUSED'];
+const CODES: ErrorCode[] = ['E_AUTH', 'E_RATE_LIMITED', 'E_NOT_FOUND', 'E_VALIDATION', 'E_SERVICE', 'E_NETWORK', 'E_CONFIG', 'E_LOCKED', 'E_FILE', 'E_BUILD', 'E_GIT', 'E_OUTSIDE_PROJECT', 'E_USAGE', 'E_PRUNE_REFUSED', 'E_STATE_FORMAT'];
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z .,'-]{0,30}$/);
 
 describe('handleError', () => {

@@ -34,7 +34,7 @@ function pulled(c: { failed?: number; conflicts?: number; slugConflicts?: number
     notes: [],
     writes: [],
     threads: 0,
-    media: { fetched: 0, written: [], failed: [], sanitized: [], rewritten: [] },
+    media: { fetched: 0, written: [], failed: [], deferred: [], sanitized: [], rewritten: [] },
     dryRun: false,
   };
 }

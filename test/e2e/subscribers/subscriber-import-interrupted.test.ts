@@ -1,5 +1,6 @@
 // Issue 25, item 8: a subscriber import stopped by SIGTERM (a cancelled job) and its rerun
-// together account for every row, each added exactly once; killed outright (SIGKILL), its
+// together account for every row, each added exactly once; stopped by SIGTERM or SIGINT it
+// exits 143 or 130 once the batch in flight settled (src/cli/stop-signals.ts); killed outright (SIGKILL), its
 // progress file lets the rerun tell the rows it added from subscribers that were there. The real CLI against the
 // emulator; the signal arrives at an exact point, not after a delay: the emulator holds the
 // third batch's request, the test sends SIGTERM, waits for the CLI to say it will stop, and
@@ -52,19 +53,19 @@ function accounted(doc: ImportDoc): number[] {
 }
 
 /**
- * Sends SIGTERM to the run and waits until it says it will stop after the batch in flight (or
- * has ended: a CLI that dies of the signal never says it stops); then lets the held batch be
- * answered.
+ * Sends SIGTERM (or `signal`) to the run and waits until it says it will stop after the batch
+ * in flight (or has ended: a CLI that dies of the signal never says it stops); then lets the
+ * held batch be answered.
  */
-async function stopBySigterm(run: ReturnType<typeof spawnCli>, release: () => void): Promise<void> {
+async function stopBySigterm(run: ReturnType<typeof spawnCli>, release: () => void, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const stopping = new Promise<void>((resolve) => {
     let seen = '';
     run.child.stderr!.on('data', (d: Buffer) => {
       seen += d.toString();
-      if (seen.includes('SIGTERM: stopping after the batch in flight')) resolve();
+      if (seen.includes(`${signal}: stopping: the batch in flight finishes, no other is sent`)) resolve();
     });
   });
-  run.child.kill('SIGTERM');
+  run.child.kill(signal);
   await Promise.race([stopping, run.done]);
   release();
 }
@@ -88,7 +89,8 @@ describe('subscribers import stopped by SIGTERM', () => {
     await third;
     await stopBySigterm(run, release);
     const killed = await run.done;
-    expect(killed.code, killed.stderr).toBe(1);
+    // As push and sync: the status a shell gives a program SIGTERM ended, once it settled.
+    expect(killed.code, killed.stderr).toBe(143);
     const first = JSON.parse(killed.stdout) as ImportDoc;
     // Batches 1-3 (the third was in flight) added; 4 and 5 not sent, as interrupted.
     expect(first.added).toHaveLength(300);
@@ -146,7 +148,7 @@ describe('subscribers import stopped by SIGTERM', () => {
     expect(ws.subscribers).toHaveLength(ROWS);
   });
 
-  it('the human report says how many rows were not sent because the run was stopped', async () => {
+  it('stopped by SIGINT (Ctrl-C): exits 130 once settled, and the human report says how many rows were not sent', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const first = new Promise<void>((resolve) =>
@@ -159,9 +161,9 @@ describe('subscribers import stopped by SIGTERM', () => {
     );
     const run = spawnCli(['subscribers', 'import', 'list.csv', '--verified-at', '2024-01-01', '--batch-size', '100'], { cwd: dir, env });
     await first;
-    await stopBySigterm(run, release);
+    await stopBySigterm(run, release, 'SIGINT');
     const r = await run.done;
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(130); // Ctrl-C
     expect(r.stdout).toContain('100 subscribers added');
     expect(r.stdout).toContain('Not sent (400): 400 after the run was told to stop (SIGTERM or Ctrl-C); run the same import again: rows already added are skipped');
     expect(r.stderr).toContain('batch 2/5 (lines 102-201, 100 rows): not sent: the run was told to stop (SIGTERM or Ctrl-C) before it');

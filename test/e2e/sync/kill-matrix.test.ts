@@ -52,6 +52,18 @@ const publishDrafts: Step = {
     for (const e of w.store.listEntries(w.ws)) if (e.status === 'draft') w.store.updateEntry(w.ws, e.identifier, { status: 'published' });
   },
 };
+/** Turns the state directory back into format 1, what 0.1.x wrote: `version: 1` and no `tool` in state.json, a ledger without a version. */
+const formatOne: Step = {
+  change: async (w) => {
+    const statePath = join(w.dir, '.changelog/state.json');
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as Record<string, unknown>;
+    delete state.tool;
+    await writeFile(statePath, `${JSON.stringify({ ...state, version: 1 }, null, 2)}\n`);
+    const budgetPath = join(w.dir, '.changelog/budget.json');
+    const { ledger } = JSON.parse(await readFile(budgetPath, 'utf8')) as { ledger: unknown };
+    await writeFile(budgetPath, `${JSON.stringify({ ledger }, null, 2)}\n`);
+  },
+};
 /** Edits the second copy a killed rename left (the file the state does not know, beside the one it knows): it must be parked, not removed. */
 const editRenameCopy: Step = {
   change: async (w) => {
@@ -105,6 +117,8 @@ const CASES: Record<FailpointName, Step[]> = {
   'journal:after-flush': [kill('journal:after-flush:5')],
   'state:tmp-created': [kill('state:tmp-created:2')],
   'state:after-save': [kill('state:after-save:2')],
+  // A state as 0.1.x left it (format 1): the migration killed between budget.json and state.json.
+  'state-format:after-file': [formatOne, kill('state-format:after-file')],
   'sync:after-pull': [kill('sync:after-pull')],
   'sync:after-push': [kill('sync:after-push')],
   // A sync that builds, killed as it renders the bodies: the build leaves nothing sync reads.

@@ -1,5 +1,5 @@
 // The workflow's commit-back, run as the workflow runs it: the `run` script of its commit
-// step, taken from .github/workflows/changelog.yml, executed by bash in a clone acting as
+// step, taken from the reusable .github/workflows/sync.yml, executed by bash in a clone acting as
 // the runner, against a bare "origin" that a writer's clone pushes to meanwhile.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 type Step = { run?: string; if?: string; name?: string };
 /** The script of a job's commit-back step, exactly as the workflow has it. */
 function commitStep(job = 'sync'): string {
-  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/changelog.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+  const wf = parseYaml(readFileSync(join(ROOT, '.github/workflows/sync.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
   const steps = wf.jobs[job]!.steps.filter((s) => s.run?.includes('commit-back'));
   expect(steps).toHaveLength(1);
   return steps[0]!.run!;

@@ -1,5 +1,6 @@
 // (test/e2e: two runner clones of one bare origin, a real Eleventy build: about 40 s.)
-// The scheduled job's own steps (.github/workflows/changelog.yml, job `sync`), run twice as
+// The scheduled job's own steps (the team's .github/workflows/changelog.yml as init writes it,
+// calling changelog-sync's reusable .github/workflows/sync.yml; its job `sync`), run twice as
 // two hourly runs on two fresh runners against the emulator and a bare origin
 // (test/helpers/process/workflow-runner.ts): the first mirrors the workspace and commits it; the second
 // finds nothing new and commits nothing (issue 27: "24 bot commits a day"). The day's
@@ -7,13 +8,12 @@
 // budget counts the first run's requests (the 1,440 a day hold across runs).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitignoreLines } from '../../../src/cli/init-fit.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { emulatorFixture, type EmulatorFixture } from '../../helpers/service/emulator.js';
-import { git, GIT_ENV, runWorkflow, stepNamed, type JobRun } from '../../helpers/process/workflow-runner.js';
+import { git, GIT_ENV, runWorkflow, stepNamed, teamWorkflow, type JobRun } from '../../helpers/process/workflow-runner.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** What actions/configure-pages answers (no trailing slash, as it does). */
 const SITE_URL = 'https://acme.github.io/changelog';
 const BOT_MESSAGE = 'changelog: sync from the service [skip ci]';
@@ -34,7 +34,7 @@ describe('two hourly runs of the scheduled job', () => {
 
   /** A scheduled run of the job `sync` alone, on a fresh runner: a fresh clone of origin with the tool installed. */
   async function hourlyRun(origin: string, n: number): Promise<JobRun> {
-    const world = { workflow: join(ROOT, '.github/workflows/changelog.yml'), origin, work: dir, deployed: join(dir, 'pages'), pagesBaseUrl: SITE_URL, event: 'schedule', vars: { CHANGELOG_BASE_URL: fx.emu.url }, secrets: { CHANGELOG_TOKEN: fx.token }, env: GIT_ENV };
+    const world = { workflow: teamWorkflow(dir, 'changelog.yml'), origin, work: dir, deployed: join(dir, 'pages'), pagesBaseUrl: SITE_URL, event: 'schedule', vars: { CHANGELOG_BASE_URL: fx.emu.url }, secrets: { CHANGELOG_TOKEN: fx.token }, env: GIT_ENV };
     const job = (await runWorkflow(world, n, { only: ['sync'] })).sync!;
     for (const step of Object.values(job.steps)) expect(step.outcome, `${step.name}:\n${step.log}`).not.toBe('failure');
     expect(job.result).toBe('success');
@@ -42,13 +42,13 @@ describe('two hourly runs of the scheduled job', () => {
   }
 
   it('the second commits nothing, and its budget counts the first run\'s requests', async () => {
-    // origin: a team's repository as the template makes it (this .gitignore), and one that
+    // origin: a team's repository as init makes it (its .gitignore lines), and one that
     // an earlier version left with the ledger committed.
     const origin = join(dir, 'origin.git');
     git(dir, ['init', '-q', '--bare', '-b', 'main', origin]);
     const seed = join(dir, 'seed');
     git(dir, ['clone', '-q', origin, seed]);
-    writeFileSync(join(seed, '.gitignore'), readFileSync(join(ROOT, '.gitignore')));
+    writeFileSync(join(seed, '.gitignore'), `${gitignoreLines({ branch: 'main', branchSource: 'default', contentDir: 'content', stateDir: '.changelog', outputDir: '_site' }).join('\n')}\n`);
     writeFileSync(join(seed, 'package.json'), JSON.stringify({ name: 'team-changelog', private: true, dependencies: { 'changelog-sync': '*' } }));
     mkdirSync(join(seed, 'content/entries'), { recursive: true });
     writeFileSync(join(seed, 'content/entries/.gitkeep'), '');

@@ -1,5 +1,6 @@
 // Issue 24, item 3: the scheduled workflow publishes the images before it creates the
-// entries that show them. Its own jobs and steps (.github/workflows/changelog.yml), run in
+// entries that show them. Its own jobs and steps (the team's .github/workflows/changelog.yml
+// as init writes it, calling changelog-sync's reusable .github/workflows/sync.yml), run in
 // order by test/helpers/process/workflow-runner.ts against the emulator, a bare "origin" with the
 // team's repository, and a static server that serves whatever the deploy job deployed,
 // under a base path as GitHub Pages serves a project site. A writer merges an entry with a
@@ -7,16 +8,14 @@
 // and link of it absolute on the site and answering there, and its identifier committed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlUrls } from '../../../src/convert/html-urls.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
 import { tempDir } from '../../helpers/process/cli.js';
 import { serveStatic, type StaticServer } from '../../helpers/browser/static-server.js';
-import { git, GIT_ENV, runWorkflow, type WorkflowWorld } from '../../helpers/process/workflow-runner.js';
+import { git, GIT_ENV, runWorkflow, teamWorkflow, type WorkflowWorld } from '../../helpers/process/workflow-runner.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -56,7 +55,7 @@ beforeAll(async () => {
   git(writer, ['push', '-q', 'origin', 'main']);
   mkdirSync(join(dir, 'work'));
   world = {
-    workflow: join(ROOT, '.github/workflows/changelog.yml'),
+    workflow: teamWorkflow(dir, 'changelog.yml'),
     origin,
     work: join(dir, 'work'),
     deployed,

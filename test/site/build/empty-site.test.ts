@@ -18,7 +18,7 @@ describe('an empty workspace', () => {
     const content = await writeContent(dir, { workspace: { ...WORKSPACE, name: '' }, entries: [{ title: 'Not yet', date: '2026-03-01', status: 'draft' }] });
     out = join(dir, '_site');
     const built = await buildSite({ contentDir: content, siteDir: PACKAGED_SITE_DIR, outputDir: out, siteUrl: 'https://acme.example/', root: dir, today: '2026-03-15' });
-    expect(built.entries).toEqual({ shown: 0, drafts: 1, scheduled: 0 });
+    expect(built.entries).toEqual({ shown: 0, drafts: 1, scheduled: 0, unfinished: 0 });
   });
 
   it('the index: the title once and "No updates yet"', async () => {

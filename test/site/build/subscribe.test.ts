@@ -68,6 +68,19 @@ describe('the Subscribe page and the feeds stylesheet', () => {
     expect(await readSite(privateOut, 'subscribe/index.html')).not.toContain('id="email"');
   });
 
+  it('promises email only where there is a sign-up; the widget is for the owners, collapsed', async () => {
+    const page = await readSite(out, 'subscribe/index.html');
+    expect(page).toContain('in a feed reader or by email.');
+    const off = await readSite(await build('no-signup', WORKSPACE, false), 'subscribe/index.html');
+    // Neither the lede, the description nor a section speaks of email.
+    expect(off.replace(/<script[\s\S]*?<\/script>/g, '')).not.toMatch(/e-?mail/i);
+    expect(off).toContain('in a feed reader.');
+    // The snippet is in a <details> that starts closed, for the site's team.
+    const details = /<details class="subscribe-section for-owners" id="widget">\s*<summary>For [^<]*'s team: the "What's new" widget<\/summary>[\s\S]*?<\/details>/.exec(page);
+    expect(details?.[0]).toContain('&lt;script src=&quot;');
+    expect(page.slice(0, details!.index)).not.toContain('widget.js');
+  });
+
   it('every Atom and RSS feed names the stylesheet under the base path; the stylesheet escapes what it shows', async () => {
     for (const feed of ['feed.xml', 'rss.xml', 'tags/new/feed.xml', 'tags/new/rss.xml']) {
       expect(prolog(await readSite(out, feed)), feed).toContainEqual({ target: 'xml-stylesheet', body: 'type="text/xsl" href="/changelog/feed.xsl"' });

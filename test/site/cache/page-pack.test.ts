@@ -83,7 +83,8 @@ describe('the page pack', () => {
   it('is not opened when any byte of it is damaged, or it is cut short, or of another fingerprint', async () => {
     const pack = await packOf('p', { a: Buffer.from('<p>first</p>'), b: Buffer.from('<p>second</p>'), c: Buffer.alloc(3 << 20, 'x') });
     const bytes = await readFile(pack);
-    await expect(readPackIndex(pack, 'another')).rejects.toThrow(/other templates or other site options/);
+    // Another build's pack: refused as foreign (the build says once what differed, build-cache.ts).
+    await expect(readPackIndex(pack, 'another')).rejects.toMatchObject({ foreign: true });
     // Every byte after the header: flipped, the pack is refused (the index's checksum or a page's).
     const header = bytes.indexOf(0x0a) + 1;
     for (const at of [header, header + 5, bytes.length - 20, bytes.indexOf('second'), bytes.length - 1]) {
@@ -98,6 +99,16 @@ describe('the page pack', () => {
     await expect(readPackIndex(pack, FINGERPRINT)).rejects.toThrow(/corrupt/);
     await writeFile(pack, bytes);
     expect([...(await readPackIndex(pack, FINGERPRINT)).keys()]).toEqual(['a', 'b', 'c']);
+  });
+
+  it('of another format is not opened, and the reason says which way it differs', async () => {
+    const pack = await packOf('f', { a: Buffer.from('<p>first</p>') });
+    const bytes = await readFile(pack, 'latin1');
+    expect(bytes).toContain('"changelog-sync-page-cache/1"');
+    await writeFile(pack, bytes.replace('"changelog-sync-page-cache/1"', '"changelog-sync-page-cache/7"'), 'latin1');
+    await expect(readPackIndex(pack, FINGERPRINT)).rejects.toThrow('it is format 7, written by a newer changelog-sync (this one reads format 1)');
+    await writeFile(pack, bytes.replace('"changelog-sync-page-cache/1"', '"changelog-sync-page-cache/0"'), 'latin1');
+    await expect(readPackIndex(pack, FINGERPRINT)).rejects.toThrow('it is format 0, written by an older changelog-sync (this one reads format 1)');
   });
 
   it('refuses to copy or keep a page that changed after the pack was opened', async () => {

@@ -67,7 +67,7 @@ describe('loadSiteData', () => {
     });
     const data = await loadSiteData(content, { today: '2026-03-15' });
     expect(data.entries.map((e) => e.title)).toEqual(['Update 3', 'Update 2', 'Update 1']);
-    expect(data.hidden).toEqual({ drafts: 3, scheduled: 1 });
+    expect(data.hidden).toEqual({ drafts: 3, scheduled: 1, unfinished: 0 });
     const [newest, middle, oldest] = data.entries;
     expect(newest!.newer).toBeNull();
     expect(newest!.older).toMatchObject({ title: 'Update 2', url: '/entries/update-2/' });

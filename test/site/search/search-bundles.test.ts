@@ -177,7 +177,7 @@ describe('the search index in two bundles, with a build cache', { timeout: 300_0
   it('ignores the archive of other site options (another fingerprint)', async () => {
     const moved = await buildSite({ ...options, pathPrefix: '/elsewhere/' });
     expect(moved.search).toMatchObject({ indexed: 40, archived: 0 });
-    expect(moved.cache?.note).toContain('the search archive');
-    expect(moved.cache?.note).toContain('other site options');
+    // One line, naming what differed: not one per cache file.
+    expect(moved.cache?.note).toMatch(/^the build cache \(.*\) was not used: it was made with another base path; the site was built without what it held$/);
   });
 });

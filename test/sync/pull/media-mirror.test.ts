@@ -22,7 +22,8 @@ let stateDir: string;
 
 useMirror((mirror) => ({ fx, dir, contentDir, stateDir } = mirror));
 
-const run = (o: { dryRun?: boolean; media?: MediaOptions } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o });
+// The image host is on loopback: allowed as the commands allow it for a service on loopback (guarded-fetch.ts).
+const run = (o: { dryRun?: boolean; media?: MediaOptions } = {}): Promise<PullResult> => pull({ client: fx.client(), contentDir, stateDir, ...o, media: { allowLoopback: true, ...o.media } });
 const read = (rel: string) => readFile(join(contentDir, rel), 'utf8');
 const fileOf = async (e: EmulatorEntry) => (JSON.parse(await readFile(join(stateDir, 'state.json'), 'utf8')) as SyncState).entries[e.identifier]!.file;
 const copyOf = (bytes: Buffer | string, ext: string) => `/media/${sha256(bytes)}.${ext}`;

@@ -1,10 +1,14 @@
 // The check push makes before it creates an entry (issue 24, item 2): each image URL must
 // answer 200 with an image content type, within a time limit, after at most 5 redirects, to
-// http or https only. Against a real HTTP server on a loopback port.
+// http or https only. Against a real HTTP server on a loopback port, with the loopback
+// allowance the commands give a service on loopback (without it, loopback is refused: the
+// guarded fetcher's rules, test/service/guarded-fetch.test.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REDIRECTS, probeImage, probeImages } from '../../../src/sync/push/image-probe.js';
+import { MAX_REDIRECTS, probeImage as probe, probeImages, type ProbeOptions } from '../../../src/sync/push/image-probe.js';
+
+const probeImage = (url: string, options: ProbeOptions = {}) => probe(url, { allowLoopback: true, ...options });
 
 let server: Server;
 let base = '';
@@ -55,7 +59,7 @@ describe('probeImage', () => {
 
   it('not live: 404, or 200 that is not an image', async () => {
     expect(await probeImage(`${base}/missing.png`)).toEqual({ live: false, reason: 'HTTP 404' });
-    expect(await probeImage(`${base}/page.html`)).toEqual({ live: false, reason: 'HTTP 200 but not an image (content type "text/html")' });
+    expect(await probeImage(`${base}/page.html`)).toEqual({ live: false, reason: 'not an image (Content-Type "text/html; charset=utf-8")' });
   });
 
   it(`follows at most ${MAX_REDIRECTS} redirects`, async () => {
@@ -65,14 +69,14 @@ describe('probeImage', () => {
   });
 
   it('http and https only, also after a redirect', async () => {
-    expect(await probeImage('file:///etc/passwd')).toEqual({ live: false, reason: 'not an http or https URL (file:)' });
-    expect(await probeImage(`${base}/to-file`)).toEqual({ live: false, reason: 'redirected to an http or https URL (file:)' });
+    expect(await probeImage('file:///etc/passwd')).toEqual({ live: false, reason: 'only http and https URLs are requested, not file', refused: true });
+    expect(await probeImage(`${base}/to-file`)).toEqual({ live: false, reason: 'redirected to file://: only http and https URLs are requested, not file', refused: true });
   });
 
   it('gives up after its time limit', async () => {
     const before = held.length;
     const outcome = probeImage(`${base}/slow.png`, { timeoutMs: 300 });
-    expect(await outcome).toEqual({ live: false, reason: 'no answer within 300 ms' });
+    expect(await outcome).toEqual({ live: false, reason: 'no complete answer within 0.3 s' });
     expect(held.length).toBe(before + 1);
   });
 
@@ -83,14 +87,21 @@ describe('probeImage', () => {
     await new Promise((resolve) => closed.close(resolve));
     const outcome = await probeImage(`http://127.0.0.1:${port}/x.png`);
     expect(outcome.live).toBe(false);
-    expect(outcome).toMatchObject({ reason: expect.stringMatching(/^no answer \(/) as string });
+    expect(outcome).toMatchObject({ reason: expect.stringMatching(/^ECONNREFUSED/) as string });
+  });
+
+  it('never requests a loopback address unless allowed (a service on loopback), nor a metadata address ever', async () => {
+    const before = seen.length;
+    expect(await probe(`${base}/shot.png`)).toEqual({ live: false, reason: '127.0.0.1 is a loopback address', refused: true });
+    expect(await probeImage('http://169.254.169.254/latest/meta-data/')).toEqual({ live: false, reason: '169.254.169.254 is a cloud metadata address', refused: true });
+    expect(seen.length).toBe(before);
   });
 });
 
 describe('probeImages', () => {
   it('asks for each URL once', async () => {
     seen.length = 0;
-    const outcomes = await probeImages([`${base}/shot.png`, `${base}/missing.png`, `${base}/shot.png`]);
+    const outcomes = await probeImages([`${base}/shot.png`, `${base}/missing.png`, `${base}/shot.png`], (u) => probeImage(u));
     expect([...outcomes.keys()]).toEqual([`${base}/shot.png`, `${base}/missing.png`]);
     expect(seen.sort()).toEqual(['/missing.png', '/shot.png']);
   });

@@ -5,10 +5,10 @@
 //   taken over sends nothing more, including what it had queued;
 // - the push lease on the git remote: held while sending, released after; waited for when
 //   another holds it, taken over once not renewed for its time to live; a push that lost it
-//   sends nothing more; no remote: the guarantee is per directory, and push says so.
+//   sends nothing more (the remote and the lifetime rules: test/sync/push/push-lease.test.ts).
 import { execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { mkdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../../src/sync/recovery/journal.js';
@@ -121,7 +121,7 @@ describe('the push lease on the git remote', () => {
     const progress: string[] = [];
     const r = await push({ client: s.fx.client(), contentDir: c.contentDir, stateDir, lease: { ttlMs: 1500 }, inDoubtMs: 10, onProgress: (m) => progress.push(m) });
     expect(progress[0]).toBe('waiting for the push lease of this repository, held by pid 4242 on host "writers-laptop", running `push` since 2026-01-01T00:00:00.000Z');
-    expect(r.notes).toEqual(['took over the push lease from pid 4242 on host "writers-laptop", running `push` since 2026-01-01T00:00:00.000Z: not renewed for 1.5 s']);
+    expect(r.notes).toEqual(['took over the push lease from pid 4242 on host "writers-laptop", running `push` since 2026-01-01T00:00:00.000Z: not renewed for 1.5 s, the lifetime it recorded']);
     await expectEachOnceAndIntact(s.fx, c.contentDir, originals);
   });
 
@@ -146,24 +146,5 @@ describe('the push lease on the git remote', () => {
     expect(s.posts()).toHaveLength(1);
     // Not released by the loser: the taker's lease stays.
     expect((await readLease(remote))?.record?.token).toBe('taker');
-  });
-
-  it('without a reachable remote the guarantee is per directory: said, and the push goes on', async () => {
-    s = await pushSetup();
-    const { c, origin, stateDir } = await clone();
-    await rename(origin, `${origin}.gone`);
-    const originals = await writeEntries(c.contentDir, 1);
-    const r = await push({ client: s.fx.client(), contentDir: c.contentDir, stateDir });
-    expect(r.notes).toEqual([expect.stringMatching(/^at most once per directory only: the git remote "origin" cannot be read \(git ls-remote origin failed: fatal: '.*origin.git' does not appear to be a git repository\), so no push lease is shared with other clones/)]);
-    await expectEachOnceAndIntact(s.fx, c.contentDir, originals);
-    // Not a git repository at all: the same note.
-    const plain = await pushSetup();
-    try {
-      await writeEntries(plain.contentDir, 1);
-      const p = await push({ client: plain.fx.client(), contentDir: plain.contentDir, stateDir: plain.stateDir });
-      expect(p.notes).toEqual([expect.stringContaining('at most once per directory only: the project is not in a git repository')]);
-    } finally {
-      await plain.close();
-    }
   });
 });

@@ -1,12 +1,25 @@
 /**
- * Characters no XML 1.0 document may hold (its `Char` production), and the control
- * characters feed readers choke on: C0 controls but tab and newline (LF, and the CR of a
- * CRLF), DEL and C1 controls, U+FFFE, U+FFFF and lone surrogates. One in a title or a
- * body made a whole feed not well-formed, so that a feed reader rejected every entry
- * (issue 14).
+ * Text made safe for markup, one module for the whole project.
+ *
+ * - HTML escaping of text and attribute values: the same characters and entities as
+ *   Nunjucks' autoescape (`&`, `"`, `'`, `<`, `>`, `\`), so that markup built in code (the
+ *   search index's entry documents, the preview's problem banner, Editor.js blocks turned
+ *   into HTML) reads exactly like the templates' output.
+ * - The characters no XML 1.0 document may hold (its `Char` production), and the control
+ *   characters feed readers choke on: C0 controls but tab and newline (LF, and the CR of a
+ *   CRLF), DEL and C1 controls, U+FFFE, U+FFFF and lone surrogates. One in a title or a body
+ *   made a whole feed not well-formed, so that a feed reader rejected every entry.
  *
  * @module
  */
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;', '\\': '&#92;' };
+const SPECIAL = /[&"'<>\\]/g;
+
+/** `text` with `& " ' < > \` replaced by entities (safe in element content and quoted attributes). */
+export function escapeHtml(text: string): string {
+  return text.replace(SPECIAL, (c) => ESCAPES[c]!);
+}
 
 /** What {@link dropXmlInvalid} removes: control characters (`Cc`) but tab, LF and CR; U+FFFE, U+FFFF; and, matched by code point (`u`), surrogates that are not part of a pair. */
 export const XML_INVALID = /[^\P{Cc}\t\n\r]|[\ufffe\uffff\ud800-\udfff]/gu;

@@ -1,0 +1,344 @@
+/**
+ * The one fetcher for every request that content others wrote can aim (docs/security.md#requests-content-can-aim):
+ * pull's image downloads (`src/sync/pull/media-fetch.ts`), push's image check
+ * (`src/sync/push/image-probe.ts`), anything later. The tool runs in CI on a runner whose
+ * network reaches a cloud metadata service and private hosts, so every request follows the
+ * same rules:
+ *
+ * - **scheme**: `http:` and `https:` only, for the URL and for every redirect (at most
+ *   {@link FetchLimits.maxRedirects}); a URL with a user name or password is refused;
+ * - **address**: never a private, loopback, link-local, metadata, unspecified, multicast or
+ *   reserved address, in IPv4, IPv6, the IPv4-mapped (`::ffff:a.b.c.d`) and NAT64
+ *   (`64:ff9b::a.b.c.d`) forms ({@link addressRefusal}). Checked on the URL when its host is
+ *   an address, and on every address a host name resolves to by the connection's own lookup
+ *   (so a second DNS answer cannot differ from the checked one), for the first URL and for
+ *   every redirect, which are followed here one by one, never by undici;
+ * - **size**: a larger `Content-Length` is refused before the body is read, a body is dropped
+ *   as soon as it crosses {@link FetchLimits.maxBytes};
+ * - **time**: one limit for the whole exchange, redirects included ({@link FetchLimits.timeoutMs}),
+ *   and the caller's own signal (a pull's deadline for all its images);
+ * - **content type**: the caller says which `Content-Type`s it takes.
+ *
+ * Loopback is allowed only by the caller's {@link GuardedFetcherOptions.allowLoopback}, which
+ * the commands set when the configured service is itself on loopback (the emulator: the tests
+ * and the demo, whose image host is a second loopback port). The service's URL comes from
+ * the environment or `changelog.config.json`, never from content; and no setting allows the
+ * other classes.
+ *
+ * A failure is a value (`{ ok: false, reason }`), never a throw: the caller reports it.
+ *
+ * @module
+ */
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { RateBudget } from './rate-budget.js';
+
+/** Bounds of one exchange. */
+export interface FetchLimits {
+  /** Largest body, in bytes. Default 10 MB (10 × 2^20). */
+  maxBytes: number;
+  /** Time for the whole exchange (redirects included), in ms. Default 30,000. */
+  timeoutMs: number;
+  /** Redirects followed. Default 5. */
+  maxRedirects: number;
+}
+
+/** The defaults of {@link FetchLimits}. */
+const FETCH_LIMITS: FetchLimits = { maxBytes: 10 * 2 ** 20, timeoutMs: 30_000, maxRedirects: 5 };
+
+/** A `dns.lookup`-compatible function (tests resolve names to chosen addresses with one). */
+export type Lookup = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/** Options of {@link GuardedFetcher}. */
+export interface GuardedFetcherOptions {
+  limits?: Partial<FetchLimits>;
+  /** Resolves host names; default `dns.lookup`. */
+  lookup?: Lookup;
+  /**
+   * Allows loopback addresses (127.0.0.0/8, ::1 and their mapped forms). Only for a service
+   * that is itself on loopback (the emulator): see {@link allowsLoopback}. Default false.
+   */
+  allowLoopback?: boolean;
+  /**
+   * The service's rate budget and its origin: a request to the service's own API origin
+   * takes a slot of the budget like any request to the service; others do not.
+   */
+  service?: { origin: string; budget: RateBudget };
+}
+
+/** What a request takes back. */
+export interface FetchRequest {
+  /** The `Accept` header sent. */
+  accept: string;
+  /**
+   * Whether a `Content-Type` (lowercase, without parameters; `''` when missing) is taken.
+   * A 200 of another type fails with "not {@link what}".
+   */
+  allows: (mime: string) => boolean;
+  /** What the caller expects, for the reason of a refused type: `an image`. */
+  what: string;
+  /** False: the body is not read (the connection is closed once the headers are in). Default true. */
+  readBody?: boolean;
+  /** Ends the exchange early (a deadline of the caller's); the reason then says so. */
+  signal?: AbortSignal;
+}
+
+/** A 200 of an allowed type, after any redirects. */
+export interface FetchAnswer {
+  ok: true;
+  /** The URL that answered (the last redirect's target). */
+  url: string;
+  /** Its `Content-Type` as sent (first value), or undefined. */
+  contentType: string | undefined;
+  /** The body; empty when {@link FetchRequest.readBody} was false. */
+  body: Buffer;
+}
+
+/** Why nothing was taken: a short sentence, no data beyond the URL's parts. */
+export interface FetchRefusal {
+  ok: false;
+  reason: string;
+  /** True when the caller's own signal ended it (not the host's fault). */
+  stopped?: boolean;
+  /**
+   * True when the rules themselves refused it (a scheme other than http and https, a URL with
+   * credentials or that does not parse, an address refused before or after DNS, on any
+   * redirect): it is refused again however often it is tried, unlike a host that does not
+   * answer yet.
+   */
+  refused?: boolean;
+}
+
+/** One class of addresses never connected to, and its name in a reason. */
+interface AddressClass {
+  label: string;
+  list: BlockList;
+}
+
+/**
+ * Adds an IPv4 subnet to a list, with its NAT64 form (`64:ff9b::/96`, RFC 6052); the
+ * IPv4-mapped form (`::ffff:a.b.c.d`) is matched by `BlockList` itself.
+ */
+function addV4(list: BlockList, network: string, prefix: number): void {
+  list.addSubnet(network, prefix, 'ipv4');
+  const [a, b, c, d] = network.split('.').map(Number) as [number, number, number, number];
+  const hex = (x: number, y: number): string => ((x << 8) | y).toString(16);
+  list.addSubnet(`64:ff9b::${hex(a, b)}:${hex(c, d)}`, 96 + prefix, 'ipv6');
+}
+
+/** A class of addresses from IPv4 subnets (`a.b.c.d/n`) and IPv6 subnets (`x::/n`). */
+function addressClass(label: string, v4: string[], v6: string[]): AddressClass {
+  const list = new BlockList();
+  for (const s of v4) {
+    const [network, prefix] = s.split('/') as [string, string];
+    addV4(list, network, Number(prefix));
+  }
+  for (const s of v6) {
+    const [network, prefix] = s.split('/') as [string, string];
+    list.addSubnet(network, Number(prefix), 'ipv6');
+  }
+  return { label, list };
+}
+
+/** Addresses refused whatever the caller allows; the metadata services first, for the reason. */
+const NEVER: AddressClass[] = [
+  addressClass('a cloud metadata address', ['169.254.169.254/32', '100.100.100.200/32'], ['fd00:ec2::254/128']),
+  addressClass('a link-local address', ['169.254.0.0/16'], ['fe80::/10']),
+  addressClass('a private address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '198.18.0.0/15', '192.0.0.0/24'], ['fc00::/7', 'fec0::/10']),
+  addressClass('an unspecified, multicast or reserved address', ['0.0.0.0/8', '224.0.0.0/4', '240.0.0.0/4'], ['::/128', 'ff00::/8']),
+];
+
+/** Loopback: refused unless {@link GuardedFetcherOptions.allowLoopback}. */
+const LOOPBACK = addressClass('a loopback address', ['127.0.0.0/8'], ['::1/128']);
+
+/**
+ * Why an IP address is never connected to, or undefined when it may be.
+ * @param address an IPv4 or IPv6 address, without brackets; anything else is not refused here.
+ * @param allowLoopback whether loopback is allowed (see {@link GuardedFetcherOptions.allowLoopback}).
+ * @returns `169.254.169.254 is a link-local address`, or undefined.
+ */
+export function addressRefusal(address: string, allowLoopback = false): string | undefined {
+  const family = isIP(address);
+  if (family === 0) return undefined;
+  const type = family === 6 ? 'ipv6' : 'ipv4';
+  const hit = [...NEVER, ...(allowLoopback ? [] : [LOOPBACK])].find((c) => c.list.check(address, type));
+  return hit && `${address} is ${hit.label}`;
+}
+
+/**
+ * Why a URL is never requested, judged from the URL alone (before any DNS): its scheme, its
+ * credentials, an IP address of a refused class. `check` uses it offline; a host name that
+ * resolves to a refused address is found only when requested.
+ * @param allowLoopback see {@link GuardedFetcherOptions.allowLoopback}.
+ * @returns the reason (`169.254.169.254 is a cloud metadata address`), or undefined.
+ */
+export function urlRefusal(url: URL, allowLoopback = false): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are requested, not ${url.protocol.replace(/:$/, '')}`;
+  if (url.username || url.password) return 'a URL with credentials';
+  return addressRefusal(url.hostname.replace(/^\[|\]$/g, ''), allowLoopback);
+}
+
+/**
+ * Whether a configured service URL is on loopback, so that the fetcher may allow loopback
+ * (its image host is there too: the emulator). Undefined (the demo's built-in emulator) is.
+ * @param baseUrl the service's base URL from the configuration, never from content.
+ */
+export function allowsLoopback(baseUrl: string | undefined): boolean {
+  if (baseUrl === undefined) return true;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || (isIP(host) !== 0 && LOOPBACK.list.check(host, isIP(host) === 6 ? 'ipv6' : 'ipv4'));
+}
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/** Guarded requests under {@link FetchLimits}; one connection pool per fetcher. */
+export class GuardedFetcher {
+  readonly limits: FetchLimits;
+  readonly #agent: Agent;
+  readonly #service: GuardedFetcherOptions['service'];
+  readonly #allowLoopback: boolean;
+
+  constructor(options: GuardedFetcherOptions = {}) {
+    this.limits = { ...FETCH_LIMITS, ...options.limits };
+    this.#service = options.service;
+    this.#allowLoopback = options.allowLoopback === true;
+    const resolve: Lookup = options.lookup ?? ((host, opts, cb) => dnsLookup(host, opts, cb));
+    // Every address a name resolves to is checked, at connection time.
+    const guarded = (hostname: string, opts: LookupOneOptions | LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
+      resolve(hostname, { ...opts, all: true }, (err, addresses) => {
+        if (err) return callback(err, []);
+        const refused = addresses.map((a) => addressRefusal(a.address, this.#allowLoopback)).find((r) => r !== undefined);
+        if (refused || addresses.length === 0) {
+          const e: NodeJS.ErrnoException = new Error(refused ? `${hostname} resolves to ${refused.replace(/ is /, ', ')}` : `${hostname} resolves to no address`);
+          e.code = 'E_BLOCKED_ADDRESS';
+          return callback(e, []);
+        }
+        if ((opts as LookupAllOptions).all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    };
+    this.#agent = new Agent({ connect: { lookup: guarded, timeout: this.limits.timeoutMs }, connections: 8 });
+  }
+
+  /**
+   * One GET under the rules of this module, redirects followed one by one. Never throws.
+   * @param url an absolute URL (as content has it).
+   * @returns the answer, or why there is none.
+   */
+  async get(url: string, what: FetchRequest): Promise<FetchAnswer | FetchRefusal> {
+    const timeout = AbortSignal.timeout(this.limits.timeoutMs);
+    const signal = what.signal ? AbortSignal.any([timeout, what.signal]) : timeout;
+    let current: URL;
+    try {
+      current = new URL(url);
+    } catch {
+      return { ok: false, reason: 'not an absolute URL', refused: true };
+    }
+    try {
+      for (let hop = 0; ; hop++) {
+        const refused = this.#refusal(current);
+        if (refused) return { ok: false, reason: hop === 0 ? refused : `redirected to ${current.protocol}//${current.host}: ${refused}`, refused: true };
+        const res = await this.#get(current, what.accept, signal);
+        if (REDIRECT.has(res.statusCode)) {
+          drop(res);
+          const location = header(res.headers.location);
+          if (location === undefined) return { ok: false, reason: `HTTP ${res.statusCode} without a Location` };
+          if (hop >= this.limits.maxRedirects) return { ok: false, reason: `more than ${this.limits.maxRedirects} redirects` };
+          if (!URL.canParse(location, current)) return { ok: false, reason: `a redirect to something that is not a URL (HTTP ${res.statusCode})` };
+          current = new URL(location, current);
+          continue;
+        }
+        return await this.#accept(res, current, what);
+      }
+    } catch (err) {
+      if (what.signal?.aborted) return { ok: false, reason: 'stopped before it answered', stopped: true };
+      if (timeout.aborted) return { ok: false, reason: `no complete answer within ${this.limits.timeoutMs / 1000} s` };
+      return { ok: false, reason: failureText(err), ...(isBlockedAddress(err) && { refused: true }) };
+    }
+  }
+
+  /** Why a URL is not requested at all, or undefined when it may be. */
+  #refusal(url: URL): string | undefined {
+    return urlRefusal(url, this.#allowLoopback);
+  }
+
+  async #get(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const budgeted = this.#service && url.origin === this.#service.origin ? this.#service.budget : undefined;
+    const slot = await budgeted?.acquire(signal);
+    try {
+      return await request(url, { method: 'GET', dispatcher: this.#agent, signal, headers: { accept, 'user-agent': 'changelog-sync' } });
+    } finally {
+      if (slot) budgeted!.settle(slot);
+    }
+  }
+
+  async #accept(res: Dispatcher.ResponseData, url: URL, what: FetchRequest): Promise<FetchAnswer | FetchRefusal> {
+    const fail = (reason: string): FetchRefusal => {
+      drop(res);
+      return { ok: false, reason };
+    };
+    if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}`);
+    const contentType = header(res.headers['content-type']);
+    const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!what.allows(mime)) return fail(`not ${what.what} (Content-Type ${JSON.stringify((contentType ?? 'missing').slice(0, 60))})`);
+    if (what.readBody === false) {
+      drop(res);
+      return { ok: true, url: url.href, contentType, body: Buffer.alloc(0) };
+    }
+    const length = Number(header(res.headers['content-length']));
+    const cap = this.limits.maxBytes;
+    if (Number.isFinite(length) && length > cap) return fail(`larger than ${sizeText(cap)} (${length} bytes)`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > cap) return fail(`larger than ${sizeText(cap)}`);
+      chunks.push(chunk as Buffer);
+    }
+    return { ok: true, url: url.href, contentType, body: Buffer.concat(chunks) };
+  }
+
+  /** Closes the connections. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+/** Closes a body unread: the abort this raises on it is expected. */
+function drop(res: Dispatcher.ResponseData): void {
+  res.body.on('error', () => undefined).destroy();
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A size for a reason: `10 MB`, or bytes below a megabyte. */
+function sizeText(bytes: number): string {
+  return bytes >= 2 ** 20 ? `${Math.round((bytes / 2 ** 20) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
+/** Whether a connection failed because the name resolved to a refused address (the guarded lookup's error). */
+function isBlockedAddress(err: unknown): boolean {
+  for (let e = err as (Error & { code?: string; cause?: unknown }) | undefined; e; e = e.cause instanceof Error ? e.cause : undefined) {
+    if (e.code === 'E_BLOCKED_ADDRESS') return true;
+  }
+  return false;
+}
+
+/** A connection failure in a few words: the code, else the message's first line. */
+function failureText(err: unknown): string {
+  let e = err as (Error & { code?: string; cause?: unknown }) | undefined;
+  // undici wraps the socket's error.
+  while (e?.cause instanceof Error && !e.code?.startsWith('E')) e = e.cause;
+  const code = e?.code;
+  const message = e?.message?.split('\n')[0] ?? String(err);
+  if (code === 'E_BLOCKED_ADDRESS') return message;
+  return code ? `${code}: ${message}`.slice(0, 200) : message.slice(0, 200);
+}
