@@ -1,7 +1,7 @@
 /**
  * Content conversion across the boundary (docs/entry-file.md, body), pull's way:
  * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
- * plugin. Push's way (Markdown into HTML with marked) is `markdown-html.ts`, so that the
+ * plugin. Push's way (Markdown into HTML with marked) is `markdown-to-html.ts`, so that the
  * conversion threads do not load marked.
  *
  * @module

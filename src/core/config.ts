@@ -157,7 +157,7 @@ export interface Config {
   /**
    * The workspace's page on the hosted service (`CHANGELOG_HOSTED_PAGE_URL` > `hostedPageUrl`):
    * the footer's backlink and the Subscribe page's email sign-up link to it. Undefined:
-   * `<baseUrl>/<workspace slug>` (settings.ts `hostedPageUrl`); false: none.
+   * `<baseUrl>/<workspace slug>` (`hostedPageUrl` of site/data/workspace-settings.ts); false: none.
    */
   hostedPageUrl?: string | false;
 }
@@ -200,7 +200,7 @@ export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../../site', import.meta
 /**
  * The packaged Eleventy configuration (`.eleventy.js` at the package root): it adds the site
  * plugin and nothing else. A project whose `.eleventy.js` is this file, byte for byte (this
- * repository, or a copy of it), has no configuration of its own (site/build.ts).
+ * repository, or a copy of it), has no configuration of its own (site/build/build-prepare.ts).
  */
 export const PACKAGED_ELEVENTY_CONFIG = fileURLToPath(new URL('../../.eleventy.js', import.meta.url));
 

@@ -4,7 +4,7 @@
  * writing or reading it, what the system said, and the fix for that error.
  *
  * The step that does the write wraps its error with {@link fileError}; an error that
- * escapes without it is still told by its path and code (`output/handle-error.ts`).
+ * escapes without it is still told by its path and code (`cli/output/handle-error.ts`).
  *
  * @module
  */

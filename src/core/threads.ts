@@ -74,7 +74,7 @@ export interface PoolOptions {
  * one task). piscina is loaded here, when a pool is wanted: a small pull or build never
  * loads it. The caller destroys the pool.
  *
- * @param worker the URL of the compiled worker module (next to its pool, `new URL('./x-worker.js', import.meta.url)`).
+ * @param worker the URL of the compiled worker module (next to its pool, `new URL('./<name>-worker.js', import.meta.url)`).
  */
 export async function startPool<Task, Result>(worker: URL, options: PoolOptions): Promise<Piscina<Task, Result>> {
   const { Piscina } = await import('piscina');

@@ -223,7 +223,7 @@ export class ChangelogClient {
 
   /**
    * Endpoint 5, `POST /api/entry`: creates one entry. Never retried after an ambiguous
-   * failure; callers that must not duplicate reconcile by slug (see `mirror/push.ts`).
+   * failure; callers that must not duplicate reconcile by slug (see `sync/push/reconcile.ts`).
    *
    * Accepts every response the spec allows: the created entry, only its identifier,
    * `{success: true}` without data, or an empty body.

@@ -77,7 +77,7 @@ const textLike = z.union([z.string(), z.number(), z.boolean()]).nullable().optio
 /**
  * Entry as returned in lists (spec: "Entry (as returned in lists)"). Unknown fields are kept.
  * A null or missing `title` arrives as `''` (pull mirrors it with a title from the slug,
- * `mirror/remote-data.ts`); a `title` or `status` of another scalar type as its text.
+ * `entry/remote-data.ts`); a `title` or `status` of another scalar type as its text.
  */
 export const remoteEntrySchema = z.looseObject({
   identifier: z.string().min(1),

@@ -1,5 +1,5 @@
 // The networked commands' context (cli/context.ts): the configuration checked, and the
-// day's request ledger saved before every request starts (mirror/budget-ledger.ts), against
+// day's request ledger saved before every request starts (sync/store/budget-ledger.ts), against
 // the real emulator over HTTP.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -21,7 +21,7 @@ export interface BuildOptions {
   allowPrivate?: boolean;
   /** The service root (`CHANGELOG_BASE_URL`): the `show_backlink` link goes to its page of the workspace. */
   baseUrl?: string;
-  /** The hosted page as configured (`hostedPageUrl`: a URL, or false for none); default `<baseUrl>/<slug>` (settings.ts). */
+  /** The hosted page as configured (`hostedPageUrl`: a URL, or false for none); default `<baseUrl>/<slug>` (`../data/workspace-settings.ts`). */
   hostedPageUrl?: string | false;
   /** `YYYY-MM-DD` the build treats as today (tests). Default: the UTC date now. */
   today?: string;

@@ -1,6 +1,6 @@
 /**
  * Each entry's item is rendered once per feed format and reused by every feed that holds
- * it (see build-state.ts): two Nunjucks filters, used by the feed templates around the
+ * it (see `BuildState` in build-memo.ts): two Nunjucks filters, used by the feed templates around the
  * item's markup:
  *
  * ```njk

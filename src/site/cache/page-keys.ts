@@ -7,7 +7,7 @@
  *
  * What the templates read (site/_includes/):
  * - every page (`base.njk`, `header.njk`, `footer.njk`): its URL, the site settings
- *   (`changelog.site`), the site URL, the stylesheet (`changelog.css`, whose hash names the
+ *   (`changelog.site`), the site URL, the stylesheet (the data's `css`, whose hash names the
  *   bundle file), and whether any tag is used (the header's "Tags" link);
  * - an entry page (`entry-page.njk`, `tag-list.njk`): its entry ({@link ENTRY_FIELDS}, its
  *   tag chips {@link TAG_CHIP_FIELDS}) and its neighbours' {@link NEIGHBOUR_FIELDS};
@@ -121,7 +121,7 @@ export function planPages(data: SiteData, fingerprint: string, cached: (key: str
 
 /**
  * A team's files that reach the routes' pages only through the site data, so through the
- * keys: its stylesheets (`changelog.css`, and a theme of its own in `changelog.site`), its
+ * keys: its stylesheets (the data's `css`, and a theme of its own in `changelog.site`), its
  * images (their sizes in an entry's HTML) and the widget (no page reads it).
  */
 const THROUGH_DATA = /^(?:_includes\/css\/|images\/)|^widget\.js$/;

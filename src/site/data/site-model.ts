@@ -1,6 +1,6 @@
 /**
  * The shapes of the `changelog` global the templates see (docs/architecture.md#module-map: site/): the
- * entries, their tags and tag pages, the feeds, and the whole of it. `data.ts` makes them.
+ * entries, their tags and tag pages, the feeds, and the whole of it. `site-data.ts` makes them.
  *
  * @module
  */
@@ -173,7 +173,7 @@ export interface SiteData {
   updated: Date;
   /** Build time, ISO. */
   builtAt: string;
-  /** The site's stylesheet: `css/base.css`, the theme's, then `css/custom.css` if present (the layout bundles it). */
+  /** The site's stylesheet: `_includes/css/base.css`, the theme's, then the team's `custom.css` beside it if present (the layout bundles it). */
   css: string;
 }
 

@@ -102,7 +102,7 @@ export function checkThemeOverride(configured: string | undefined, available: re
 
 /**
  * The site's stylesheet: `_includes/css/base.css`, the theme's file, then
- * `_includes/css/custom.css` when the site has one. Read once per build and written as one
+ * the team's `custom.css` beside it when the site has one. Read once per build and written as one
  * file named by its content's hash ({@link stylesheetFile}).
  *
  * @param siteDir the site directory (Eleventy's input).

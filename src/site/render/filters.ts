@@ -41,7 +41,7 @@ function hasRelativeUrl(html: string): boolean {
  * Registers the site's filters. Call it after the HTML base plugin is added: `feedHtml`
  * uses its filters.
  *
- * @param state the configuration's per-build state (build-state.ts): what `feedHtml` and the
+ * @param state the configuration's per-build state (`BuildState` of build-memo.ts): what `feedHtml` and the
  *   feed item filters remember, until the next build starts.
  */
 export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState): void {

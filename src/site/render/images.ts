@@ -22,7 +22,7 @@
  * where it stands, everything else kept byte for byte. The markup produced is within the
  * sanitiser's allowlist (`test/site/render/images.test.ts`). Not sanitize-html's
  * `transformTags`: that runs in the body render (a worker thread, cached by the Markdown's
- * hash: body-render-pool.ts, build-cache.ts) while the images are read and encoded here,
+ * hash: body-render.ts, build-cache.ts) while the images are read and encoded here,
  * per build and asynchronously, and it turns one tag into one tag, not a `<picture>`.
  *
  * @module

@@ -20,7 +20,7 @@ import { COMPILED_BUILD, poolSize, startPool } from '../../core/threads.js';
 
 /** Receives each job's outcome, by the job's index. */
 export type OnOutcome = (index: number, outcome: MirrorOutcome) => void;
-/** Called right before job `index`'s file is written, with its text's hashes (see `BeforeWrite` in mirror-file.ts). */
+/** Called right before job `index`'s file is written, with its text's hashes (see `BeforeWrite` in mirror-writer.ts). */
 export type BeforeWriteAt = (index: number, hash: string, synced: string) => void;
 
 /** Below this many jobs, everything runs inline. */
@@ -31,7 +31,7 @@ const MAX_THREADS = 4;
 const CHUNK = 100;
 /**
  * Heap limit of a conversion thread, in MB: a backstop behind the per-entry limit of
- * `convert.ts` (an entry at that limit takes about 250 MB). A thread over it is stopped
+ * `convert/html-to-markdown.ts` (an entry at that limit takes about 250 MB). A thread over it is stopped
  * and its chunk's entries are reported as not converted; the process goes on.
  */
 const WORKER_HEAP_MB = 1536;

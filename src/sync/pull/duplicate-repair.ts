@@ -11,7 +11,7 @@
  * - Any other file with that identifier is removed when it holds nothing of the writer's:
  *   what mirrors the service in it (`syncedHash`) is what pull writes for the listed entry,
  *   or what the kept file has, or what the state recorded for it before pull's write-ahead
- *   log moved the identifier to the kept file (`pull-ahead.ts`). Otherwise it is parked in `.changelog/conflicts/` (nothing
+ *   log moved the identifier to the kept file (`write-ahead-log.ts`). Otherwise it is parked in `.changelog/conflicts/` (nothing
  *   is lost) and reported.
  *
  * @module
@@ -49,7 +49,7 @@ export interface RepairOptions {
   exists: (rel: string) => boolean;
   remote: RemoteEntry[];
   /**
-   * State records replaced by pull's write-ahead log this run (`pull-ahead.ts`): a file
+   * State records replaced by pull's write-ahead log this run (`write-ahead-log.ts`): a file
    * with what the previous record describes is the one a killed rename left behind.
    */
   previous?: ReadonlyMap<string, EntryState | undefined>;

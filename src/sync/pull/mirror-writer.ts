@@ -108,7 +108,7 @@ export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }
 
 /**
  * Called with the hashes of a file's new text right before it is written (pull's
- * write-ahead log, `pull-ahead.ts`). A throw stops the write: the job's outcome is the error.
+ * write-ahead log, `write-ahead-log.ts`). A throw stops the write: the job's outcome is the error.
  */
 export type BeforeWrite = (hash: string, synced: string) => void;
 

@@ -2,7 +2,7 @@
  * Pull's writes (docs/sync.md#sync-semantics): once the plan is complete, each planned file
  * is converted (on worker threads for large pulls, `convert-pool.ts`) and written
  * atomically as soon as its text is ready, after its hashes are in the write-ahead log
- * (`pull-ahead.ts`); each outcome is booked in the result and the state.
+ * (`write-ahead-log.ts`); each outcome is booked in the result and the state.
  *
  * @module
  */

@@ -107,7 +107,7 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   const service = reads.workspace.then(async (workspace) => [workspace, await reads.entries, await reads.tags] as [Workspace, RemoteEntry[], Tag[]]);
   service.catch(() => undefined);
   // A pull killed after writing files and before saving the state left what it wrote in
-  // its write-ahead log: the files that have exactly that text are pull's (pull-ahead.ts).
+  // its write-ahead log: the files that have exactly that text are pull's (write-ahead-log.ts).
   const ahead = applyPullAhead(stateDir, state, (rel) => readMirrorFile(contentDir, rel)?.hash);
   // While the service answers: read and hash every file the state knows (in slices, so
   // that the responses keep flowing in).
@@ -250,7 +250,7 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   return result;
 }
 
-/** A note per remote title with characters no feed can hold: the mirror file drops them (mirror-file.ts). */
+/** A note per remote title with characters no feed can hold: the mirror file drops them (mirror-writer.ts). */
 function titleNotes(remote: RemoteEntry[]): string[] {
   const notes: string[] = [];
   for (const e of remote) {

@@ -28,7 +28,7 @@
  *    run. These checks go to the site, not the service: no request of the budget is spent.
  *
  * This module runs the steps in order; the parts are `push-run.ts` (options, shared run
- * state, the result), `push-journal.ts` (earlier runs' POSTs), `push-send.ts` (the send
+ * state, the result), `reconcile.ts` (earlier runs' POSTs), `push-send.ts` (the send
  * rounds) and `push-settle.ts` (the write-back of a created entry).
  *
  * @module

@@ -1,4 +1,4 @@
-// dev's startup report of the content's problems, called directly (commands/dev.ts): each
+// dev's startup report of the content's problems, called directly (cli/commands/dev.ts): each
 // problem at the severity check gives it, so a tag a letter away from another local tag is
 // a warning, as on save and in `check`, not an error; and its check on save, which never
 // rejects. (The real `dev` process, its live reload and its rebuilds: test/e2e/site/dev-live-reload.test.ts.)

@@ -136,7 +136,7 @@ describe('check', () => {
 
     const r = await check({ cwd: d });
     expect(r.code).toBe(5);
-    // Names such as a.md get a warning each (entry-file-name.ts, tested in names-dates.test.ts): not what this is about.
+    // Names such as a.md get a warning each (entry-file-name.ts): not what this is about.
     const lines = r.stdout.trim().split('\n').filter((l) => !l.includes(': warning: the file name '));
     expect(lines).toEqual([
       'content/entries/a.md:3: error: publish_at: must be a date written YYYY-MM-DD (fix: write the date as YYYY-MM-DD, e.g. `publish_at: 2026-11-22`)',

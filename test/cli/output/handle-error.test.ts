@@ -1,4 +1,4 @@
-// The top-level handler: errors to messages, JSON and exit codes (output/handle-error.ts).
+// The top-level handler: errors to messages, JSON and exit codes (cli/output/handle-error.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError, type ErrorCode } from '../../../src/core/errors.js';

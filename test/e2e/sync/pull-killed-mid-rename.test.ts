@@ -44,7 +44,7 @@ describe(`pull killed in the middle of ${RENAMED} renames`, () => {
     // The kill left renamed files beside their old ones.
     const twice = [...torn.values()].filter((f) => f.length > 1).length;
     expect(twice).toBeGreaterThanOrEqual(1);
-    // What the killed pull wrote is in its write-ahead log (pull-ahead.ts): 150 files.
+    // What the killed pull wrote is in its write-ahead log (write-ahead-log.ts): 150 files.
     const ahead = (await readFile(join(dir, '.changelog/pull-ahead.jsonl'), 'utf8')).trim().split('\n');
     expect(ahead).toHaveLength(150);
 

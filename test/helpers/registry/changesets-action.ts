@@ -1,7 +1,6 @@
 // A stand-in for changesets/action v1 (the step of .github/workflows/release.yml), for the
 // workflow runner (test/helpers/process/workflow-runner.ts). It does what the action's source
-// does for a repository of one package (github.com/changesets/action at v1.9.0: src/index.ts,
-// src/run.ts), with git where the action calls GitHub's API:
+// does for a repository of one package (github.com/changesets/action at v1.9.0: its index and run modules), with git where the action calls GitHub's API:
 // - while .changeset/ holds changesets: checks out changeset-release/main, runs `version`,
 //   commits everything with `commit` and force-pushes that branch to origin (the version pull
 //   request's head; the action then opens or updates the pull request);

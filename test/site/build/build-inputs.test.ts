@@ -1,5 +1,5 @@
 // The site's inputs digest (src/site/build/build-inputs.ts) in-process: what changes it and what
-// does not. The decision through the real CLI is in site-changed.test.ts.
+// does not. The decision through the real CLI is in test/e2e/site/site-changed-output.test.ts.
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

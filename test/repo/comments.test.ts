@@ -1,0 +1,161 @@
+// Comments that stay true (docs/development.md "Repository tests"): a file a comment names
+// exists, and src/'s comments hold no issue numbers and no dated figures (a date, a measured
+// ratio, share or size), which go stale; those belong in commit messages and docs/benchmarks.md.
+// Comments are read with TypeScript's own parser, so a `//` inside a string is not one.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, posix, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A comment of a file: its text and the line (1-based) it starts on. */
+interface Comment {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/** A path inside a `node_modules/` folder: installed packages, not the project's code. */
+const isInstalled = (path: string): boolean => path.split(sep).includes('node_modules');
+
+/** The project's code files under `top` (`src`, `test`, `bench`), as paths from the root with `/`. */
+async function codeFiles(top: string): Promise<string[]> {
+  const names = await readdir(join(ROOT, top), { recursive: true });
+  return names
+    .filter((n) => /\.(ts|mts|mjs)$/.test(n) && !n.endsWith('.d.ts') && !isInstalled(n))
+    .map((n) => posix.join(top, n.split(sep).join('/')))
+    .sort();
+}
+
+/** Every comment of `file`, each once (a comment leads one node and trails another). */
+async function commentsOf(file: string): Promise<Comment[]> {
+  const text = await readFile(join(ROOT, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const seen = new Map<number, Comment>();
+  const collect = (ranges: ts.CommentRange[] | undefined) => {
+    for (const r of ranges ?? []) {
+      if (!seen.has(r.pos)) seen.set(r.pos, { file, line: source.getLineAndCharacterOfPosition(r.pos).line + 1, text: text.slice(r.pos, r.end) });
+    }
+  };
+  const visit = (node: ts.Node) => {
+    collect(ts.getLeadingCommentRanges(text, node.getFullStart()));
+    collect(ts.getTrailingCommentRanges(text, node.getEnd()));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  collect(ts.getLeadingCommentRanges(text, source.endOfFileToken.getFullStart()));
+  return [...seen.values()].sort((a, b) => a.line - b.line);
+}
+
+async function commentsUnder(tops: readonly string[]): Promise<Comment[]> {
+  const all: Comment[] = [];
+  for (const top of tops) for (const file of await codeFiles(top)) all.push(...(await commentsOf(file)));
+  return all;
+}
+
+/** The base names of the repository's own files (not installed packages, not git's), for bare names. */
+async function repositoryNames(): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const e of await readdir(ROOT, { recursive: true, withFileTypes: true })) {
+    const rel = join(e.parentPath, e.name).slice(ROOT.length);
+    if (e.isFile() && !isInstalled(rel) && !rel.split(sep).includes('.git')) names.add(e.name);
+  }
+  return names;
+}
+
+/**
+ * The names of the project's files that a comment mentions, as written. How comments write them:
+ * a path from the root (`src/site/render/images.ts`, `docs/sync.md`), a path from src/, test/ or
+ * site/ (`core/atomic-file.ts`, `helpers/process/cli.ts`, `_includes/base.njk`), from the build's
+ * output (`./dist/cli.js`) or from the commenting file's folder (`./codebase.test.ts`,
+ * `../helpers/process/cli.js`: a module as imported, its `.js` for the `.ts`), or a bare name
+ * (`site-data.ts`). Only the kinds of file the project is made of count: code (`.ts`, `.mjs`,
+ * `.njk`, a relative `.js`), the docs' pages and the site's assets; a `.json` or an entry's
+ * `.md` in a comment is mostly a file the tool writes (`state.json`, `entries/x.md`).
+ */
+const NAME = /(?<![\w@/.*-])((?:\.{1,2}\/)*[\w-][\w./-]*?\.(?:ts|mts|mjs|njk|js|css|xsl|md))(?![\w/-])/g;
+
+/** Files a team adds to its own site/ (docs/site.md), named in comments that say what happens when it does. */
+const TEAM_FILES = new Set(['custom.css']);
+
+function isProjectName(name: string): boolean {
+  if (TEAM_FILES.has(name)) return false;
+  if (name.endsWith('.js')) return name.startsWith('./') || name.startsWith('../');
+  if (name.endsWith('.md')) return name.startsWith('docs/') || /^[A-Z]+\.md$/.test(name);
+  return true;
+}
+
+/** Where `name`, written in a comment of `file`, may point. */
+function candidates(name: string, file: string): string[] {
+  const asTs = name.endsWith('.js') ? name.replace(/\.js$/, '.ts') : name;
+  // The build's output mirrors src/: `./dist/cli.js` is `src/cli.ts`.
+  const built = asTs.replace(/^(?:\.\/)?dist\//, 'src/');
+  const from = [ROOT, join(ROOT, 'src'), join(ROOT, 'test'), join(ROOT, 'site'), join(ROOT, dirname(file))];
+  return from.flatMap((dir) => [join(dir, name), join(dir, asTs), join(dir, built)]);
+}
+
+/**
+ * A dated figure: a date in prose (one in a code span, `2026-02-30`, is an example), a measured
+ * ratio (0.92x; an image's 2x is a density), share (0.92 of the time, 7%) or size or time
+ * (1.7 GB, about 550 MB, peaked 147 MB higher, took 0.45 s). A limit ("a 5 MB entry") is not one.
+ */
+const DATED_FIGURES: readonly RegExp[] = [
+  /\b20\d\d-\d\d-\d\d\b/,
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December) 20\d\d\b/,
+  /\b\d+\.\d+x\b/,
+  /\b0\.\d+ of the\b/,
+  /\d\s?%/,
+  /\b\d+\.\d+\s?(?:GB|MB|KB|s|ms)\b/,
+  /\b(?:about|~|peak(?:ed)?|took|takes|spent|measured:?)\s?\d[\d,.]*\s?(?:GB|MB|KB|s|ms|µs)\b/,
+];
+
+/** Whether a comment's line holds a dated figure, outside its code spans. */
+const hasDatedFigure = (line: string): boolean => DATED_FIGURES.some((re) => re.test(line.replace(/`[^`]*`/g, '``')));
+
+/** "issue 14", "issues 12 and 25", "#14", "owner/repo#14" (but a character reference `&#42;`, an HTML colour or a Unicode annex, "UAX #9"). */
+const ISSUE_NUMBER = /\bissues?\s+#?\d+|(?<![&\w]|UAX )#\d+\b(?!;)|\w\/[\w-]+#\d+/i;
+
+describe('comments', () => {
+  it('every file a comment in src/, test/ or bench/ names exists', async () => {
+    const comments = await commentsUnder(['src', 'test', 'bench']);
+    expect(comments.length).toBeGreaterThan(2000);
+    const names = await repositoryNames();
+    const missing: string[] = [];
+    let checked = 0;
+    for (const c of comments) {
+      for (const m of c.text.matchAll(NAME)) {
+        const name = m[1]!;
+        if (!isProjectName(name)) continue;
+        checked++;
+        const found = name.includes('/') ? candidates(name, c.file).some((p) => existsSync(p)) : names.has(name) || names.has(name.replace(/\.js$/, '.ts'));
+        if (!found) missing.push(`${c.file}:${c.line + (c.text.slice(0, m.index).match(/\n/g)?.length ?? 0)}: ${name}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
+  });
+
+  it('no comment in src/ cites an issue number', async () => {
+    const comments = await commentsUnder(['src']);
+    const cited = comments.flatMap((c) => c.text.split('\n').map((line, i) => ({ at: `${c.file}:${c.line + i}`, line }))).filter(({ line }) => ISSUE_NUMBER.test(line));
+    expect(cited.map(({ at, line }) => `${at}: ${line.trim()}`)).toEqual([]);
+  });
+
+  it('no comment in src/ holds a dated figure (a date, or a measured ratio, share or size)', async () => {
+    const comments = await commentsUnder(['src']);
+    const dated = comments.flatMap((c) => c.text.split('\n').map((line, i) => ({ at: `${c.file}:${c.line + i}`, line }))).filter(({ line }) => hasDatedFigure(line));
+    expect(dated.map(({ at, line }) => `${at}: ${line.trim()}`)).toEqual([]);
+  });
+
+  it('the patterns find what they are for, and not their look-alikes', () => {
+    for (const s of ['issue 14', '(issues 12 and 25)', 'see #14', '11ty/eleventy#3371']) expect(ISSUE_NUMBER.test(s), s).toBe(true);
+    for (const s of ['`&#42;`', "'#eeeeee'", 'UAX #9', 'reissue 3']) expect(ISSUE_NUMBER.test(s), s).toBe(false);
+    for (const s of ['on 2026-11-22', 'in November 2026', '0.92x', '1.3x', '0.92 of the time', 'costs 7%', '1.7 GB', 'about 550 MB', 'took 0.45 s more'])
+      expect(hasDatedFigure(s), s).toBe(true);
+    for (const s of ['e.g. `entries/2026-11-22-x.md`', 'a 5 MB entry', 'at 1x and 2x', 'max 30 min', 'the 0x prefix']) expect(hasDatedFigure(s), s).toBe(false);
+    expect([...'see `src/site/render/images.ts`, ./plugin.js and docs/sync.md#pull'.matchAll(NAME)].map((m) => m[1])).toEqual(['src/site/render/images.ts', './plugin.js', 'docs/sync.md']);
+  });
+});
