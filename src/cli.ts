@@ -246,7 +246,7 @@ With nothing configured, \`sync\` runs a demo against the built-in emulator.
 `,
 );
 
-// Subscribers (issue 5): list, import from CSV, remove, export.
+// Subscribers: list, import from CSV, remove, export.
 const batchSize = (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch-size must be a whole number of at least 1');

@@ -52,8 +52,8 @@ const ORDERED_LIST_START = /^(\d{1,9})([.)])(?=\s|$)/;
 
 /**
  * The Markdown escaping of a text node: every character that marked would read as
- * syntax is escaped, so that the text reaches the page as it was (issue 14, "Pull keeps
- * text as text"; test/convert/text-fidelity.test.ts checks it on generated hostile text).
+ * syntax is escaped, so that the text reaches the page as it was (text stays
+ * text; test/convert/text-fidelity.test.ts checks it on generated hostile text).
  * A superset of turndown's `escape` (a test compares both), in one pass instead of
  * thirteen regular expressions per text node (that was the largest single cost of a
  * pull), installed through turndown's documented way of overriding `escape`.

@@ -1,7 +1,7 @@
 /**
  * What HTML becomes in Markdown: turndown configured with its GFM plugin (tables,
  * strikethrough, task lists, fenced code with language) and the rules that keep a round
- * trip faithful (issue 4, "Faithful content"; measured by test/corpus/roundtrip.test.ts):
+ * trip faithful (test/corpus/roundtrip.test.ts checks it on a real corpus):
  *
  * - HTML that has no Markdown form is kept as HTML: elements turndown has no rule for
  *   (`<details>`, `<sup>`, `<kbd>`, `<iframe>`, definition lists, custom elements such as

@@ -1,5 +1,5 @@
 /**
- * The one atomic file writer (issue 26, item 4): every file the tool writes whole (entry
+ * The one atomic file writer: every file the tool writes whole (entry
  * files, state, journal, lock holder, `_data/*.json`, caches, subscriber files) is written
  * to a temporary file beside it and renamed over the target, so that a reader (git,
  * Eleventy, a crash) sees the old file or the new one, never a partial one.
@@ -11,7 +11,7 @@
  * one that runs. `<n>` counts the writes of the process; a worker thread counts from
  * `threadId * 2^32`, so two threads never pick the same name.
  *
- * Why not write-file-atomic, which the tool used beside this module until issue 26: its
+ * Why not write-file-atomic, which the tool used beside this module before: its
  * temporary names (`<name>.<uint32>`) are private and carry no pid, so a sweep had to parse
  * them and could not tell a running writer's; and it costs 0.3-0.7 ms a file on top of the
  * write (realpath, stat, chown, chmod, a signal-exit listener per call): 3-7 s for a pull of

@@ -84,7 +84,7 @@ export interface ChangelogSyncErrorOptions {
 }
 
 /**
- * What a command had done when it failed (issue 25, item 8: every failure says what was
+ * What a command had done when it failed (every failure says what was
  * done): the top-level handler prints `lines` as the command's report, before the error,
  * and merges `data` into the `--json` document beside `error`.
  */

@@ -1,6 +1,6 @@
 /**
  * Failpoints: named checkpoints where a crash test makes the process kill itself
- * (docs/sync.md#push-guarantees; issue 12 "Deterministic crash tests").
+ * (docs/sync.md#push-guarantees): crash tests that are deterministic.
  *
  * `CHANGELOG_FAILPOINT=name[:n]` (e.g. `push:after-post:3`) makes the process send itself
  * SIGKILL the `n`th time (default the first) it reaches the checkpoint `name`: no
@@ -10,7 +10,7 @@
  * With `CHANGELOG_FAILPOINT_ERRNO=CODE` as well (`ENOSPC`, `EISDIR`, `EACCES`, ...), the
  * checkpoint throws the system error of that code instead, at the chosen pass and every
  * later one (a disk that stays full): tests see how a failing write is reported, without
- * filling a disk or running as another user (issue 25, item 8).
+ * filling a disk or running as another user.
  *
  * With `CHANGELOG_FAILPOINT_STOP=1` instead, the process sends itself SIGSTOP there: it
  * stays alive, holding what it holds (a lock), until the test sends SIGCONT; tests see what

@@ -1,6 +1,6 @@
 /**
  * A file system's error (`ENOSPC`, `EISDIR`, `EACCES`, ...) told the way a user can act
- * on it (issue 25, item 8: every failure says what was done): the file, the step that was
+ * on it (every failure says what was done): the file, the step that was
  * writing or reading it, what the system said, and the fix for that error.
  *
  * The step that does the write wraps its error with {@link fileError}; an error that

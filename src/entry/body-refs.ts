@@ -1,6 +1,6 @@
 /**
  * What a URL in an entry's body points at on the team's published site (docs/entry-file.md,
- * "Images and links"; issue 24, item 1). A writer writes URLs the way the site and the
+ * "Images and links"). A writer writes URLs the way the site and the
  * repository read them: `/images/x.png` and `/entries/<slug>/` (site-relative), or paths
  * relative to the Markdown file (`../images/x.png`, `./2026-03-01-custom-roles.md`), as an
  * editor's preview and GitHub show them. The service resolves none of these: push sends each

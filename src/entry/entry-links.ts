@@ -1,5 +1,5 @@
 /**
- * The images and links of a new entry, checked offline (issue 24, item 4): what `check`
+ * The images and links of a new entry, checked offline: what `check`
  * reports and push refuses before anything is sent (`entry-problems.ts`), since an entry,
  * once created, can never be fixed.
  *

@@ -5,7 +5,7 @@
  * (`sync/push/push-body.ts`, which sends links to other entries as their pages' URLs) both take
  * the routes from here.
  *
- * Permalinks (issue 25, item 4) are unique whatever the titles, slugs, dates and identifiers
+ * Permalinks are unique whatever the titles, slugs, dates and identifiers
  * (two entries with one output path fail the whole Eleventy build), and stable: a permalink
  * does not change when an unrelated entry is added, as far as the entries allow.
  *

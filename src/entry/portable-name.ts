@@ -1,5 +1,5 @@
 /**
- * Portable file names (docs/entry-file.md#portable-file-names; issue 25, item 3): the names
+ * Portable file names (docs/entry-file.md#portable-file-names): the names
  * pull and push write must be one file on every file system a team's clones live on:
  * Linux (case-sensitive, any bytes), macOS (case-insensitive, Unicode-normalising) and
  * Windows (case-insensitive, reserved names, forbidden characters).

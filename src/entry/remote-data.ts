@@ -1,6 +1,6 @@
 /**
- * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service;
- * issue 25, item 5). What the service sends that an entry file cannot hold as it is, is
+ * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service).
+ * What the service sends that an entry file cannot hold as it is, is
  * mirrored with a note instead of failing the pull, the build or the workflow:
  *
  * | the service sends | the mirror file has | said |

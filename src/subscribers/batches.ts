@@ -1,5 +1,5 @@
 /**
- * Sending subscribers in batches (issue 5): endpoints 8 and 9 take an array, so one
+ * Sending subscribers in batches: endpoints 8 and 9 take an array, so one
  * request carries many subscribers. This module sizes the batches to the rate budget
  * and runs them one after the other, recording each batch's outcome so that a failure
  * never hides what the batches before it did.

@@ -1,5 +1,5 @@
 /**
- * Reading subscriber lists that other tools exported as CSV (issue 5).
+ * Reading subscriber lists that other tools exported as CSV.
  *
  * csv-parse does the CSV: UTF-8 with or without a byte order mark, comma or semicolon
  * (chosen from the header row), LF, CRLF or CR line ends, quoted fields with delimiters,

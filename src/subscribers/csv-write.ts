@@ -1,5 +1,5 @@
 /**
- * Writing subscriber lists as CSV (issue 5: `subscribers export`, `subscribers list --csv`).
+ * Writing subscriber lists as CSV (`subscribers export`, `subscribers list --csv`).
  *
  * csv-stringify writes the CSV (RFC 4180 quoting), and the OWASP guidance on CSV injection
  * is applied for every common locale: a spreadsheet set to split on `;` (Excel in much of

@@ -1,6 +1,6 @@
 /**
  * `subscribers export`: every subscriber as CSV, to a file or stdout (docs/service-interface.md#endpoints,
- * endpoint 7; issue 5). The CSV is safe to open in a spreadsheet (see `csv-write.ts`),
+ * endpoint 7). The CSV is safe to open in a spreadsheet (see `csv-write.ts`),
  * the file is written atomically and readable by its owner only, and never inside the
  * directories that are published or committed by this tool (content, site, state):
  * subscriber data must not end up in git or on the site.

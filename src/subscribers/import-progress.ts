@@ -1,5 +1,5 @@
 /**
- * The progress of a subscriber import, batch by batch (issue 25, item 8: a stopped import
+ * The progress of a subscriber import, batch by batch (a stopped import
  * and its rerun account for every row): `.changelog/subscribers-import.json` records, before
  * each batch is sent, which rows it carries, and after its answer, which the service added.
  * A run that was killed (SIGKILL, a cancelled runner, a closed laptop) leaves the file; the

@@ -1,6 +1,6 @@
 /**
  * `subscribers import`: adds the people of a CSV file as subscribers (docs/service-interface.md#endpoints,
- * endpoints 7 and 8; issue 5).
+ * endpoints 7 and 8).
  *
  * A wrong import mails or exposes real people, so every row is checked before anything
  * is sent, and every row ends up in exactly one list of the result, with its line:

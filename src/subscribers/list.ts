@@ -1,6 +1,6 @@
 /**
- * `subscribers list`: every subscriber of the workspace (docs/service-interface.md#endpoints, endpoint 7;
- * issue 5), with the counts a reader wants first.
+ * `subscribers list`: every subscriber of the workspace (docs/service-interface.md#endpoints, endpoint 7),
+ * with the counts a reader wants first.
  *
  * @module
  */

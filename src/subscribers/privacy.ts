@@ -1,6 +1,6 @@
 /**
- * Keeping subscriber addresses out of CI logs (issue 5: "emails masked in GitHub Actions
- * output"). In a GitHub Actions run stdout and stderr are the job log, which every reader
+ * Keeping subscriber addresses out of CI logs (emails masked in GitHub Actions
+ * output). In a GitHub Actions run stdout and stderr are the job log, which every reader
  * of the repository's Actions tab can see, so every address a subscribers command prints
  * there is masked: `alice@example.com` becomes `a***@example.com`.
  *

@@ -1,6 +1,6 @@
 /**
- * `subscribers remove`: deletes subscribers by address (docs/service-interface.md#endpoints, endpoint 9;
- * issue 5). The addresses come from the command line or from a CSV file's address
+ * `subscribers remove`: deletes subscribers by address (docs/service-interface.md#endpoints, endpoint 9).
+ * The addresses come from the command line or from a CSV file's address
  * column; they are validated and normalised like an import's, sent in batches, and the
  * service's answer (the addresses it removed) splits them into removed and not found.
  *

@@ -1,6 +1,6 @@
 /**
  * Validation and normalisation of subscriber fields read from a CSV file or the command
- * line (issue 5): email addresses (validator's `isEmail`, trimmed, domain lower-cased)
+ * line: email addresses (validator's `isEmail`, trimmed, domain lower-cased)
  * and verification dates (ISO 8601, normalised to the `YYYY-MM-DD` that endpoint 8 takes).
  *
  * Nothing here throws for a bad row: a row's problem is returned, so that one bad row

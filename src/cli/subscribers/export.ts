@@ -1,5 +1,5 @@
 /**
- * `changelog-sync subscribers export [--out FILE.csv]` (issue 5): the work is in
+ * `changelog-sync subscribers export [--out FILE.csv]`: the work is in
  * `src/subscribers/export.ts`. In GitHub Actions stdout is the job log: export refuses it
  * there.
  *

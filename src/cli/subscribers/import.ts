@@ -1,5 +1,5 @@
 /**
- * `changelog-sync subscribers import FILE.csv` (issue 5): the work is in
+ * `changelog-sync subscribers import FILE.csv`: the work is in
  * `src/subscribers/import.ts`; here it is run against the configured service and
  * reported. Subscriber data stays out of CI logs: in GitHub Actions every address printed
  * is masked (`subscribers/privacy.ts`) and the job summary holds counts only.

@@ -1,5 +1,5 @@
 /**
- * `changelog-sync subscribers list [--json | --csv]` (issue 5): the work is in
+ * `changelog-sync subscribers list [--json | --csv]`: the work is in
  * `src/subscribers/list.ts`; here it is run against the configured service and reported,
  * every address masked in GitHub Actions (`subscribers/privacy.ts`).
  *

@@ -1,5 +1,5 @@
 /**
- * `changelog-sync subscribers remove EMAIL... | --file FILE.csv` (issue 5): the work is in
+ * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`: the work is in
  * `src/subscribers/remove.ts`; here it is run against the configured service and
  * reported, every address masked in GitHub Actions (`subscribers/privacy.ts`), the job
  * summary with counts only.

@@ -1,5 +1,5 @@
 /**
- * Heading anchors of an entry body (issue 16): every heading of a body gets a stable `id`
+ * Heading anchors of an entry body: every heading of a body gets a stable `id`
  * made from its text (`### Bug Fixes` → `bug-fixes`; a second one `bug-fixes-1`), and a
  * link to itself beside it that shows on hover and keyboard focus, named for screen readers
  * ("Link to this section: Bug Fixes"). Run on the sanitiser's output, so the markup added

@@ -1,6 +1,6 @@
 /**
- * Syntax highlighting of an entry body's code blocks at build time (issue 16, "readable
- * code"): no script on the page. The body renderer (`renderBody` in sanitize.ts) runs it on
+ * Syntax highlighting of an entry body's code blocks at build time, so that
+ * code reads well with no script on the page. The body renderer (`renderBody` in sanitize.ts) runs it on
  * marked's HTML before sanitising, so the sanitiser stays the one gate: it lets through the
  * highlighter's classes (`hljs`, `hljs-*` and highlight.js's sub-scope classes such as
  * `class_`) and nothing more; the themes colour them (`_includes/css/base.css`, "Code").

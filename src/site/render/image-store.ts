@@ -1,5 +1,5 @@
 /**
- * Encoded images (issue 24, item 6; docs/site.md#images): each local image of an entry
+ * Encoded images (docs/site.md#images): each local image of an entry
  * encoded once by `@11ty/eleventy-img` (sharp) into WebP and its own format, at the widths
  * of {@link IMAGE_WIDTHS} (never wider than the original), or an SVG copied as it is
  * (`svgShortCircuit`). The files are named by eleventy-img from a hash of the image's bytes

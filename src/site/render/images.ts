@@ -1,5 +1,5 @@
 /**
- * Images of entries on the site (issue 24, item 6; docs/site.md#images). A local image, a
+ * Images of entries on the site (docs/site.md#images). A local image, a
  * file under the content directory (`/images/x.png` for `content/images/`, `/media/...` for
  * pulled copies in `content/media/`, or a path relative to the entry file, `../images/x.png`)
  * or under the site's `images/`, becomes eleventy-img's responsive markup: a `<picture>`

@@ -1,5 +1,5 @@
 /**
- * What an entry's body may put into a page (issue 4, "Hostile input"): the site renders
+ * What an entry's body may put into a page (docs/security.md#hostile-input): the site renders
  * every body with marked and passes the HTML through sanitize-html with the allowlist
  * below, at build time. The mirror keeps the service's content as it is (a faithful
  * copy); this is the one gate between that content, or a writer's file, and a reader.

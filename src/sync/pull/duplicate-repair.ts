@@ -1,6 +1,6 @@
 /**
  * Two files that carry one identifier, repaired at the start of a pull
- * (docs/sync.md#sync-state; issue 12 "Pull is crash-safe").
+ * (docs/sync.md#sync-state), so that a pull killed at any point is safe to rerun.
  *
  * A pull killed while renaming leaves the new file written and the old one not yet removed
  * (or removed, with the state still naming it): the next pull must not write a third

@@ -1,5 +1,5 @@
 /**
- * The guard of `pull --prune` (docs/sync.md#what-pull-does; issue 12 "Bounded input"): a
+ * The guard of `pull --prune` (docs/sync.md#what-pull-does): a
  * listing that lost entries by a glitch of the service must not delete the mirror.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The HTML push sends for a new entry (`html` of `POST /api/entry`,
- * docs/service-interface.md#endpoints, endpoint 5; issue 24, items 1 and 2): the body's
+ * docs/service-interface.md#endpoints, endpoint 5): the body's
  * Markdown as HTML (`convert/markdown-to-html.ts`), with every URL that points at the team's site
  * (`entry/body-refs.ts`) made absolute on the published site, base path included, so that the
  * service's page and every subscriber's email resolve it. The entry file stays as written.

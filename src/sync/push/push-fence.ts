@@ -1,5 +1,5 @@
 /**
- * Push's fence (docs/sync.md#fencing; issue 25): what a push holds so that no other pusher
+ * Push's fence (docs/sync.md#fencing): what a push holds so that no other pusher
  * sends the same file, and the check made just before each POST leaves, once the rate
  * budget admitted it. A process that lost its lock or its lease sends nothing more,
  * including what it had queued.

@@ -1,5 +1,5 @@
 /**
- * The push lease (docs/sync.md#the-push-lease; issue 25 "At most once across machines"):
+ * The push lease (docs/sync.md#the-push-lease), at most once across machines:
  * one pusher at a time across every clone of the repository, through what they all share,
  * the git remote. The lock (`lock.ts`) covers one content directory; the lease covers the
  * workspace's clones: a writer's `push` on a laptop and the scheduled job's `sync`.

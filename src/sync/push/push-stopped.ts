@@ -1,5 +1,5 @@
 /**
- * A push stopped by an error (issue 25, item 8: every failure says what was done;
+ * A push stopped by an error (every failure says what was done;
  * docs/sync.md#push-guarantees, 2. "Nothing lost"): a 401 in the middle of the run, a full
  * disk, a journal or state file that cannot be written. The files already settled stay in
  * the result; the one whose step failed, and every one not sent yet, are pending with the

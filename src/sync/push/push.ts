@@ -22,7 +22,7 @@
  * 5. **Every answer shape**: the entry, an identifier only, `{success: true}`, an empty
  *    201: the identifier is taken from the answer, else found by the batched list.
  *
- * 6. **URLs the service can resolve, images that answer** (issue 24): a body's site URLs
+ * 6. **URLs the service can resolve, images that answer**: a body's site URLs
  *    are sent absolute on the site (`push-body.ts`); before its journal record and POST, each
  *    image an entry shows must answer (`image-probe.ts`), or the entry is deferred to a later
  *    run. These checks go to the site, not the service: no request of the budget is spent.

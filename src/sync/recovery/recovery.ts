@@ -1,6 +1,6 @@
 /**
- * Recovery before a pull writes anything (docs/sync.md#push-guarantees, docs/sync.md#sync-state; issue 12
- * "Recovery before anything is written" and "Adoption instead of mirroring").
+ * Recovery before a pull writes anything (docs/sync.md#push-guarantees, docs/sync.md#sync-state),
+ * and a local file adopted as its remote entry's mirror instead of a second file.
  *
  * A remote entry that no sync state knows may be a local file's own: created by a push
  * that was killed before its write-back (the journal still has the POST), or whose

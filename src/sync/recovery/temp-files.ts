@@ -1,5 +1,5 @@
 /**
- * Leftovers of atomic writes (issue 12, item 5). The tool's one writer (`core/atomic-file.ts`)
+ * Leftovers of atomic writes. The tool's one writer (`core/atomic-file.ts`)
  * leaves a temporary file `.<name>.<pid>.<n>.tmp` beside its target when the process is
  * killed between writing and renaming (SIGKILL, a runner that died, a cancelled workflow).
  *
