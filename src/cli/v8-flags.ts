@@ -2,8 +2,8 @@
  * V8's optimising compiler (TurboFan) tuned for a build, which lives seconds: set by the
  * command line's `build` (cli.ts) before the build's modules load; its threads share the flags.
  *
- * A cold build of 1,000 entries spent a quarter of its CPU time (`perf record`: 24%, 2.4 s
- * on this 2-core machine) in TurboFan's background compile jobs, in two isolates (the build's
+ * A cold build of 1,000 entries spent a large share of its CPU time (`perf record`) in
+ * TurboFan's background compile jobs, in two isolates (the build's
  * thread and Eleventy's), for code that ran a few hundred times and was then done. Two flags
  * make V8 optimise only what stays hot:
  *
@@ -16,8 +16,7 @@
  * Only for a build of fewer than {@link LARGE_BUILD_ENTRIES} entry files. A large build's
  * data stage runs the same code (the frontmatter's YAML, marked, sanitize-html) for every
  * entry, on its critical path: at 10,000 entries the flags made reading and parsing the files
- * 1.1 s longer (3.4 to 3.6 s against 2.3 to 2.7 s) and the whole build about a tenth longer,
- * as they did a cold pull of 10,000 entries (1.08 times as long), which never sets them.
+ * and the whole build longer, as they did a cold pull of 10,000 entries, which never sets them.
  * Weighed in docs/benchmarks.md ("The speed machinery, weighed"). The library (`index.ts`)
  * sets nothing: the process is its caller's.
  *
@@ -26,9 +25,9 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * From this many entry files on, a build keeps V8's own settings. Cold builds at `/`, with
- * the flags against without (docs/benchmarks.md): 1,000 entries 0.87 of the time, 3,000 and
- * 5,000 the same, 10,000 1.11.
+ * From this many entry files on, a build keeps V8's own settings: cold builds at `/` with
+ * the flags against without (docs/benchmarks.md) gained at 1,000 entries, nothing from
+ * 3,000 to 5,000, and lost at 10,000.
  */
 export const LARGE_BUILD_ENTRIES = 5_000;
 

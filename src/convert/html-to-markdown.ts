@@ -172,10 +172,10 @@ export function editorJsToHtml(doc: EditorJsDocument): string {
 }
 
 /**
- * Largest entry content converted, in MB of HTML (2^20 characters). Converting takes about
- * 30 bytes of memory and 1 µs per character of HTML (measured: 20 MB, 600 MB and 17 s), so
- * one entry of 300 MB would run a conversion thread out of memory. The largest entry of the
- * real corpus is 78 KB: the limit is a hundred times that.
+ * Largest entry content converted, in MB of HTML (2^20 characters). Converting costs tens
+ * of bytes of memory and about a microsecond per character of HTML, so one entry of a few
+ * hundred MB would run a conversion thread out of memory. The largest entry of the real
+ * corpus is a hundred times smaller than the limit.
  */
 export const MAX_CONVERTED_CONTENT_MB = 8;
 

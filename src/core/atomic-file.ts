@@ -13,9 +13,8 @@
  *
  * Why not write-file-atomic, which the tool used beside this module before: its
  * temporary names (`<name>.<uint32>`) are private and carry no pid, so a sweep had to parse
- * them and could not tell a running writer's; and it costs 0.3-0.7 ms a file on top of the
- * write (realpath, stat, chown, chmod, a signal-exit listener per call): 3-7 s for a pull of
- * 10,000 entries. Here a write is open, write, (fsync,) close, rename. What this writer does
+ * them and could not tell a running writer's; and it adds calls to every write (realpath,
+ * stat, chown, chmod, a signal-exit listener per call), seconds for a pull of 10,000 entries. Here a write is open, write, (fsync,) close, rename. What this writer does
  * not do that write-file-atomic did: follow a symbolic link at the target (the link is
  * replaced by a file), give a file written as root its previous owner, remove its temporary
  * file on a signal (the sweep does, for the folders a sync writes), or queue concurrent

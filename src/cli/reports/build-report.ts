@@ -66,7 +66,7 @@ export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
 export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildProjectOptions & { deploying: boolean }): Promise<BuildResult> {
   reporter.info('Building the site ...');
   // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules
-  // (about 170 ms of module loading in every such run).
+  // (module loading that every such run would pay for nothing).
   const { buildProject } = await import('../../site/build/build-project.js');
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).

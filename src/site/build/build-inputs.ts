@@ -50,7 +50,7 @@ interface SiteBuildRecord extends SiteInputs {
 /** The decision of {@link siteChange}. */
 export interface SiteChange {
   changed: boolean;
-  /** Why, for the log: e.g. "no earlier build to compare with (...)", "the entries, templates or configuration changed", "an entry scheduled for 2026-11-24 is due". */
+  /** Why, for the log: e.g. "no earlier build to compare with (...)", "the entries, templates or configuration changed", "an entry scheduled for `2026-11-24` is due". */
   reason: string;
   /** The inputs now (what a build would record). */
   inputs: SiteInputs;

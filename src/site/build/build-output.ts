@@ -26,7 +26,7 @@ const FOLDER_CONCURRENCY = 8;
  * Makes the folder of each page Eleventy is about to write, at once and off the thread that
  * renders. A run on a worker thread writes synchronously (eleventy-run.ts): it makes each
  * page's folder with `mkdirSync` before writing it, unless the folder exists already, and at
- * 10,000 entries those 11,000 calls were 0.4 s of its thread (`--cpu-prof`). Started as
+ * 10,000 entries those calls were a visible part of its thread's time (`--cpu-prof`). Started as
  * Eleventy starts; a folder it reaches first it makes itself (both make them `recursive`, so
  * neither fails on the other's).
  *

@@ -88,10 +88,9 @@ export interface PreparedBuild {
 }
 
 /**
- * The heap limit of the Eleventy thread, MB: 512, or 48 KB an entry above that. A
- * 10,000-entry build of the real corpus has about 38 KB an entry live at its peak (pages
- * kept until the end of the run, feeds, data); the limit keeps its memory near that instead
- * of twice that. Should a build need more, it runs again without one.
+ * The heap limit of the Eleventy thread, MB: 512, or 48 KB an entry above that, a little
+ * over what a large build of the real corpus has live an entry at its peak (pages kept until
+ * the end of the run, feeds, data); the limit keeps its memory near that instead of twice that. Should a build need more, it runs again without one.
  */
 function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));

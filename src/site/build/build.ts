@@ -64,8 +64,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Where Eleventy runs is decided once, from the pages it renders: a warm build's few
     // pages run in this thread, which saves starting a thread and copying the data to it.
     const onWorker = build.eleventy.place(data.rendering);
-    // Pagefind builds the index (its memory peak, about 550 MB at 10,000 entries) beside
-    // Eleventy's run: the process tree stays within 1.5 GB (docs/benchmarks.md).
+    // Pagefind builds the index (its memory peak) beside Eleventy's run: the process tree
+    // stays within the memory goal of docs/benchmarks.md.
     build.search?.finish();
     const rendered = await (early ? early.rendered() : renderPages(build, data, onWorker));
     written = await writeOutput(build, data, rendered);

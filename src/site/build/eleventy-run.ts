@@ -69,8 +69,8 @@ function describeBuildError(err: unknown): string {
  * TemplateConfig, which never receives it; it is set there directly, after `init()` created
  * it. A large mirror's run on a worker thread writes synchronously, Eleventy's default:
  * asynchronously, Eleventy starts every page's write at once, and 10,000 pending writes held
- * about 130 MB more (at the end of the run, and left in the process after it) for no
- * measurable gain in time, whether over an earlier site or into an empty folder.
+ * more memory (at the end of the run, and left in the process after it) for no measurable
+ * gain in time, whether over an earlier site or into an empty folder.
  */
 function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void {
   const templateConfig = (eleventy as unknown as { eleventyConfig?: { templateHandling?: { writeMode?: string } } }).eleventyConfig;
@@ -78,7 +78,7 @@ function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void
 }
 
 /**
- * Keeps Eleventy's benchmark warnings ("Benchmark 182ms 13% ... Transform") off stderr: its
+ * Keeps Eleventy's benchmark warnings ("Benchmark ... Transform") off stderr: its
  * "Configuration" benchmarks are made before quiet mode applies and print on their own
  * (with a base path, the HTML base plugin's URL transform is such a benchmark).
  */
@@ -162,9 +162,9 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
 /**
  * From this many entry files on, Eleventy runs on a worker thread: it loads Eleventy there
  * while this thread reads and renders the entries. Weighed on a quiet machine (alternated
- * with plain Eleventy + Pagefind, docs/benchmarks.md): at 10,000 entries the thread bought
- * 14 to 20% of the wall time, at 1,000 about 7%; at 300 nothing, and at 100 it cost 10%
- * (starting a thread and copying the data to it).
+ * with plain Eleventy + Pagefind, docs/benchmarks.md): the thread bought wall time at
+ * 10,000 entries and a little at 1,000; at 300 nothing, and at 100 it cost time (starting a
+ * thread and copying the data to it).
  */
 export const ISOLATE_THRESHOLD = 500;
 
@@ -172,8 +172,8 @@ export const ISOLATE_THRESHOLD = 500;
  * From this many pages to render on, a build whose thread was not started with it (a page
  * cache was expected to leave few pages) still runs Eleventy on a new worker thread: it
  * loads Eleventy only then, with nothing to overlap, and gets a copy of the whole site data,
- * which a warm build of 10,000 entries rendering its 503 pages paid for in full (0.68x
- * plain Eleventy + Pagefind against 0.61x in this thread, on a quiet machine).
+ * which a warm build of 10,000 entries rendering a few hundred pages paid for in full
+ * (slower than in this thread, on a quiet machine).
  */
 const LATE_THREAD_THRESHOLD = 2000;
 

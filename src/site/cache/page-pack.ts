@@ -8,9 +8,8 @@
  * after the other.
  *
  * No page is held in memory: the index says where each page is, and the jobs read a page
- * at a time into one buffer they reuse. Memory first touched costs (at 10,000 entries the
- * pack is about 90 MB: reading it whole took 0.45 s more than its bytes, most of it the
- * kernel mapping fresh pages), and the jobs are thousands of small files, which synchronous
+ * at a time into one buffer they reuse. Memory first touched costs (reading a large pack
+ * whole took noticeably longer than its bytes, most of it the kernel mapping fresh pages), and the jobs are thousands of small files, which synchronous
  * calls on a thread of their own write several times faster than a promise each
  * (search-index-files.ts measured the same).
  *

@@ -286,8 +286,8 @@ export type UrlFilter = (this: unknown, url: unknown, pathPrefixOverride?: unkno
 /**
  * Eleventy's `url` filter (`url`), remembering its result for each URL given without a path
  * prefix of its own. The filter first tries `new URL(url)`, which throws for every
- * site-relative URL: in a 10,000-entry build under `/repo/` that was 1.6 s of the Eleventy
- * thread's 9 s (`--cpu-prof`), as the pages repeat the same navigation, tag and entry URLs.
+ * site-relative URL: in a 10,000-entry build under `/repo/` that was a large share of the
+ * Eleventy thread's time (`--cpu-prof`), as the pages repeat the same navigation, tag and entry URLs.
  * Its result depends only on the URL and the build's `pathPrefix`, which is fixed for the
  * configuration this filter is added to (a watch-mode reset adds the plugin, and so a new
  * memo, again). With a second argument (a path prefix of its own) the filter is called as it is.

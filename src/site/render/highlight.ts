@@ -5,8 +5,8 @@
  * highlighter's classes (`hljs`, `hljs-*` and highlight.js's sub-scope classes such as
  * `class_`) and nothing more; the themes colour them (`_includes/css/base.css`, "Code").
  *
- * The highlighter is highlight.js (its "common" set of 36 languages, about 30 ms to load,
- * loaded on the first fenced block with a language). A block is highlighted when its
+ * The highlighter is highlight.js (its "common" set of languages, loaded on the first
+ * fenced block with a language, so that a site without code never pays for it). A block is highlighted when its
  * fence names one of those languages or an alias ({@link LANGUAGE_ALIASES}); a block
  * without a language, or with one highlight.js does not know, stays plain text: no guessing
  * (highlight.js's detection runs every grammar on the block) and never an error.

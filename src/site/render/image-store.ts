@@ -58,7 +58,7 @@ const ENCODE_OPTIONS = {
   widths: [...IMAGE_WIDTHS],
   formats: ['svg', 'webp', 'auto'],
   svgShortCircuit: true,
-  // An image up to 10% wider than a width gets that width only; wider, its own too (up to 1440).
+  // An image up to a tenth wider than a width gets that width only; wider, its own too (up to 1440).
   minimumThreshold: 1.1,
   sharpOptions: { animated: true },
   urlPath: IMAGE_URL_PATH,

@@ -7,8 +7,7 @@
  * archive's format, the build fingerprint (build-cache.ts), the index's language and the
  * SHA-256 and length of the rest; then a line of JSON with the entries (URL, SHA-256 of the
  * search document) and the index's files (path, length); then the files' bytes one after
- * the other. One file rather than the index's 10,000: it is read and checked in one go
- * (about 0.1 s at 10,000 entries). An archive of another format, fingerprint or language is
+ * the other. One file rather than the index's thousands: it is read and checked in one go. An archive of another format, fingerprint or language is
  * not used, nor one whose rest does not match its checksum (corrupt or cut short): the
  * build indexes every entry and says why. Written atomically.
  *

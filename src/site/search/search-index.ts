@@ -150,8 +150,7 @@ export interface EntryIndexer<T = SearchIndexResult> {
   /** Sends entries to Pagefind (it indexes them in its own process). */
   add(entries: readonly IndexedEntry[]): void;
   /**
-   * No more entries: Pagefind builds the index (its memory peak, about 550 MB at 10,000
-   * entries, beside Eleventy's run). Resolves when it is built (and written).
+   * No more entries: Pagefind builds the index (its memory peak, beside Eleventy's run). Resolves when it is built (and written).
    * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error,
    *   or the build stopped (the signal).
    */

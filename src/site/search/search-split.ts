@@ -1,15 +1,15 @@
 /**
  * The split of the search index into an archive and recent entries (docs/site.md#search):
  * which entries a build with a build cache indexes again. Pagefind (1.5.2) has no
- * incremental index: indexing 10,000 entries costs about 4.4 s of its CPU and 1.4 s of
- * Node's whatever one adds to them, so a warm build keeps the files of the last full index
+ * incremental index: indexing 10,000 entries costs seconds of its CPU and of Node's
+ * whatever one adds to them, so a warm build keeps the files of the last full index
  * (the archive, search-archive.ts) and indexes only the entries the archive does not hold,
  * into a second, small bundle the search page merges.
  *
  * @module
  */
 
-/** At most this many recent entries: about 0.1 s of Pagefind's time (0.44 ms an entry). */
+/** At most this many recent entries: a small share of Pagefind's time for a full index. */
 export const RECENT_LIMIT = 200;
 
 /**

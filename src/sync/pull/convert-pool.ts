@@ -2,8 +2,8 @@
  * Converts remote entries to mirror files and writes them, on worker threads when there
  * are many.
  *
- * Converting HTML to Markdown is the bulk of a cold pull (~0.2 ms per corpus entry once
- * warm, ~1 ms before the JIT has warmed up): a pull of 10,000 entries spreads it over
+ * Converting HTML to Markdown is the bulk of a cold pull (several times slower per entry
+ * before the JIT has warmed up): a pull of 10,000 entries spreads it over
  * worker threads (a piscina pool, see `threads.ts`), one per core, in chunks. Files are
  * written by the main thread alone, chunk by chunk as texts arrive: creating files in one
  * directory from several threads contends for the directory's lock and is slower than one
@@ -31,7 +31,7 @@ const MAX_THREADS = 4;
 const CHUNK = 100;
 /**
  * Heap limit of a conversion thread, in MB: a backstop behind the per-entry limit of
- * `convert/html-to-markdown.ts` (an entry at that limit takes about 250 MB). A thread over it is stopped
+ * `convert/html-to-markdown.ts` (an entry at that limit takes a few hundred MB). A thread over it is stopped
  * and its chunk's entries are reported as not converted; the process goes on.
  */
 const WORKER_HEAP_MB = 1536;
