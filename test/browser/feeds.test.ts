@@ -80,8 +80,8 @@ describe('tag feeds in Chromium, under a base path', () => {
     const [response] = await Promise.all([page.waitForEvent('response', (r) => r.request().isNavigationRequest() && r.url() === href), link.click()]);
     expect(response.status()).toBe(200);
     // The feed's bytes as the server sent them, fetched again from its URL: the navigation's
-    // own body (read through the browser) is, once Chromium has applied the feed's XSLT
-    // stylesheet, sometimes the transformed page instead (seen in CI under load).
+    // own body (read through the browser) is sometimes the page Chromium makes of it instead
+    // (its XML viewer's; seen in CI under load).
     const got = { url: response.url(), body: await (await fetch(response.url())).text() };
     await page.goto(tagPage);
     return got;

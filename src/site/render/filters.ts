@@ -53,10 +53,6 @@ export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState):
   // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
   // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
   eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
-  // The same URL's path, base path included, for a reference that must stay on the origin
-  // the file is read from: the feeds' <?xml-stylesheet?> (a browser applies XSLT only from
-  // the feed's own origin).
-  eleventyConfig.addFilter('sitePath', (url: string, siteUrl: string) => new URL(siteAbsoluteUrl(url, siteUrl)).pathname);
   // Each entry's feed item rendered once per format, for the site's feed and its tags'.
   addFeedItemCache(eleventyConfig, state);
   // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
