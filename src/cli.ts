@@ -17,7 +17,6 @@ import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
-import { setBuildV8Flags } from './cli/v8-flags.js';
 import { endIfStopped } from './cli/stop-signals.js';
 import { requireWorkflowVersion } from './cli/workflow-version.js';
 
@@ -150,10 +149,7 @@ program
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
   .action((opts: { allowPrivate?: boolean; cache?: boolean }) =>
-    run(async (c, r) => {
-      await setBuildV8Flags(c.contentDir); // before the build's code runs
-      return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
-    })(),
+    run(async (c, r) => (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false }))(),
   );
 
 program
