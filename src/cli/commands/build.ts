@@ -27,11 +27,11 @@ export interface BuildCommandOptions {
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions: the build that deploys (decided once: the site URL it needs, the inputs it records).
-  const inActions = isGitHubActions();
-  requireSiteUrlInCi(config, inActions);
+  const env = process.env;
+  requireSiteUrlInCi(config, isGitHubActions(env));
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));
-  const result = await buildWithProgress(config, reporter, { ...options, deploying: inActions });
+  const result = await buildWithProgress(config, reporter, { ...options, env });
   reporter.result(formatBuild(result), {
     command: 'build',
     outputDir: result.outputDir,
