@@ -8,17 +8,12 @@ import type { Config } from '../../core/config.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import { startServiceReads } from '../../service/reads.js';
 import type { MediaFailure } from '../../sync/pull/media-mirror.js';
-import { engineOptions } from '../../options/engine-options.js';
+import { engineOptions, type PullCall } from '../../options/engine-options.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 
 /** Options of a pull step ({@link pullWithProgress}; `pull`, `sync`, `dev --pull`). */
-export interface PullStepOptions {
-  prune?: boolean;
-  /** With `prune`: remove even what the guard refuses (`prune-guard.ts`). */
-  force?: boolean;
-  dryRun?: boolean;
-}
+export type PullStepOptions = Pick<PullCall, 'prune' | 'force' | 'dryRun'>;
 
 /** Human summary of a pull. */
 export function formatPull(r: PullResult): string {
