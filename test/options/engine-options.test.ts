@@ -159,8 +159,10 @@ describe('every setting reaches its engine entry through both paths', () => {
     ] as const) expect(await recorded('build', run), via).toMatchObject([{}, { allowPrivate: true, noCache: true, deploying: false }]);
   });
 
-  it('GITHUB_ACTIONS=true makes the build the one that deploys, through both (the CLI reads its process, the library its env)', async () => {
+  it('GITHUB_ACTIONS=true makes the build the one that deploys, through both (the CLI from the environment its entry read, the library from its env)', async () => {
     expect(await recorded('build', () => libraryBuild(libraryProject({ GITHUB_ACTIONS: 'true' })))).toMatchObject([{}, { deploying: true }]);
+    // The CLI's entry (src/cli.ts) hands its process's environment to the command.
+    expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter, { env: { GITHUB_ACTIONS: 'true' } }))).toMatchObject([{}, { deploying: true }]);
     vi.stubEnv('GITHUB_ACTIONS', 'true');
     expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter))).toMatchObject([{}, { deploying: true }]);
     // The library reads the environment it is given, not the process's.

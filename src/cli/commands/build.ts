@@ -16,6 +16,8 @@ export interface BuildCommandOptions {
   allowPrivate?: boolean;
   /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
   noCache?: boolean;
+  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface BuildCommandOptions {
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions: the build that deploys (decided once: the site URL it needs, the inputs it records).
-  const env = process.env;
+  const env = options.env ?? process.env;
   requireSiteUrlInCi(config, isGitHubActions(env));
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));

@@ -47,6 +47,8 @@ export interface SyncCommandOptions {
   noCache?: boolean;
   /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
   noLease?: boolean;
+  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
@@ -54,7 +56,7 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
   // Decided once: the build of a sync in GitHub Actions deploys (the site URL it needs, the inputs it records).
-  const env = process.env;
+  const env = options.env ?? process.env;
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options, env);
   if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(env));
   return runSync(config, reporter, options, env);
