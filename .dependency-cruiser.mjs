@@ -1,7 +1,8 @@
 // The layer rule of src/ (issue 26; docs/architecture.md "Layers"), checked by `npm run layers`
 // in .ci/run and by test/repo/layers.test.ts. Arrows only point down:
 //
-//   cli/ (and src/cli.ts)  ->  sync/, site/, subscribers/, emulator/  (the engine peers)
+//   cli/ (and src/cli.ts)  ->  options/ (with src/index.ts: the configuration to engine options)
+//                          ->  sync/, site/, subscribers/, emulator/  (the engine peers)
 //                          ->  entry/, convert/, service/
 //                          ->  core/
 //
@@ -72,6 +73,13 @@ export default {
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/cli\\.ts$', '^src/index\\.ts$'] },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'nothing-below-options-imports-options',
+      comment: 'options/ (the mapping from the configuration to the engine options) sits above the engine peers, below cli/ and src/index.ts: nothing of the engine or below imports it.',
+      severity: 'error',
+      from: { path: under('sync', 'site', 'subscribers', 'emulator', 'entry', 'convert', 'service', 'core') },
+      to: { path: under('options') },
     },
     {
       name: 'library-imports-no-cli',

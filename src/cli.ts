@@ -17,7 +17,6 @@ import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
-import { setBuildV8Flags } from './cli/v8-flags.js';
 import { endIfStopped } from './cli/stop-signals.js';
 import { requireWorkflowVersion } from './cli/workflow-version.js';
 
@@ -49,16 +48,21 @@ function reporterFor(config?: Config): Reporter {
   return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [] });
 }
 
-/** Runs a command body with the configuration and the top-level error handler. */
-function run(body: (config: Config, reporter: Reporter) => Promise<number>): () => Promise<void> {
+/**
+ * Runs a command body with the configuration and the top-level error handler. The working
+ * directory and the environment are read here, once, and handed down (the body gets the
+ * environment for what depends on it beyond the configuration: whether a build deploys).
+ */
+function run(body: (config: Config, reporter: Reporter, env: NodeJS.ProcessEnv) => Promise<number>): () => Promise<void> {
   return async () => {
     let reporter = reporterFor();
     try {
       // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
       requireWorkflowVersion(reporter, pkg.version);
-      const config = loadConfig();
+      const env = process.env;
+      const config = loadConfig(process.cwd(), env);
       reporter = reporterFor(config);
-      process.exitCode = await body(config, reporter);
+      process.exitCode = await body(config, reporter, env);
     } catch (err) {
       process.exitCode = handleError(err, reporter, globals().debug);
     }
@@ -96,7 +100,7 @@ program
   .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
   .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean }) =>
-    run(async (c, r) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false }))(),
+    run(async (c, r, env) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false, env }))(),
   );
 
 program
@@ -150,10 +154,7 @@ program
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
   .action((opts: { allowPrivate?: boolean; cache?: boolean }) =>
-    run(async (c, r) => {
-      await setBuildV8Flags(c.contentDir); // before the build's code runs
-      return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
-    })(),
+    run(async (c, r, env) => (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false, env }))(),
   );
 
 program

@@ -25,9 +25,6 @@
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
-import { configuredMedia } from './sync/pull/media-mirror.js';
-import { probeImage } from './sync/push/image-probe.js';
-import { allowsLoopback } from './service/guarded-fetch.js';
 import { push as mirrorPush } from './sync/push/push.js';
 import { syncWorkspace } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
@@ -36,6 +33,7 @@ import { openStateFormat } from './sync/store/state-format.js';
 import { assertInsideProject } from './core/project-path.js';
 import type { BuildResult } from './site/build/build.js';
 import { buildProject } from './site/build/build-project.js';
+import { engineOptions } from './options/engine-options.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './core/errors.js';
 export { startEmulator, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
@@ -169,7 +167,7 @@ async function withService<T>(options: ProjectOptions & { dryRun?: boolean }, wo
  */
 export async function pull(options: PullOptions = {}): Promise<PullResult> {
   return withService(options, (config, { client }) =>
-    mirrorPull({ client, contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, dryRun: options.dryRun, media: configuredMedia(config) }),
+    mirrorPull({ client, ...engineOptions.pull(config, { prune: options.prune, force: options.force, dryRun: options.dryRun }) }),
   );
 }
 
@@ -189,17 +187,7 @@ export async function pull(options: PullOptions = {}): Promise<PullResult> {
  */
 export async function push(options: PushOptions = {}): Promise<PushResult> {
   return withService(options, (config, { client }) =>
-    mirrorPush({
-      client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      dryRun: options.dryRun,
-      concurrency: config.concurrency,
-      lease: options.noLease ? false : { ttlMs: config.leaseTtlMs },
-      signal: options.signal,
-      // Loopback only for a service on loopback (the emulator), as the commands allow it.
-      probeImage: (url) => probeImage(url, { allowLoopback: allowsLoopback(config.baseUrl) }),
-    }),
+    mirrorPush({ client, ...engineOptions.push(config, { dryRun: options.dryRun, noLease: options.noLease, signal: options.signal }) }),
   );
 }
 
@@ -233,7 +221,7 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
   await openStateFormat(config.stateDir, { migrate: true, root: config.root });
-  const result = await buildProject(config, { allowPrivate: options.allowPrivate, noCache: options.noCache });
+  const result = await buildProject(...engineOptions.build(config, { allowPrivate: options.allowPrivate, noCache: options.noCache, env: options.env ?? process.env }));
   const warn = warningsTo(options, config);
   for (const w of result.warnings) warn(w);
   return result;

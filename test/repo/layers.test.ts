@@ -81,13 +81,14 @@ const CLEAN_TREE: Record<string, string> = {
   'src/site/build/build.ts': "import { parse } from '../../entry/entry-file.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const build = [parse, sanitize];",
   'src/subscribers/list.ts': "import { client } from '../service/client.js';\nexport const list = client;",
   'src/emulator/server.ts': "import type { Entry } from '../service/schemas.js';\nexport const serve = (e: Entry) => e;",
+  'src/options/engine-options.ts': "import { pull } from '../sync/pull/pull.js';\nimport { build } from '../site/build/build.js';\nexport const options = [pull, build];",
   'src/cli/output/reporter.ts': "import { E } from '../../core/errors.js';\nexport const report = E;",
   'src/cli/commands/pull.ts': "import { pull } from '../../sync/pull/pull.js';\nimport { report } from '../output/reporter.js';\nexport const pullCommand = [pull, report];",
   'src/cli/commands/build.ts': "import { build } from '../../site/build/build.js';\nexport const buildCommand = build;",
   'src/cli/context.ts': "import { client } from '../service/client.js';\nexport const context = client;",
   'src/cli.ts':
     "import { pullCommand } from './cli/commands/pull.js';\nimport { buildCommand } from './cli/commands/build.js';\nimport { context } from './cli/context.js';\nimport { list } from './subscribers/list.js';\nimport { serve } from './emulator/server.js';\nexport const all = [pullCommand, buildCommand, context, list, serve];",
-  'src/index.ts': "export { pull } from './sync/pull/pull.js';\nexport { build } from './site/build/build.js';",
+  'src/index.ts': "export { pull } from './sync/pull/pull.js';\nexport { build } from './site/build/build.js';\nexport { options } from './options/engine-options.js';",
   'src/types/modules.d.ts': "declare module 'untyped' {\n  export const x: number;\n}",
 };
 
@@ -128,6 +129,10 @@ const PLANTS: Record<string, { files: Record<string, string>; expected: string[]
   'nothing-below-cli-imports-cli': {
     files: { 'src/subscribers/planted.ts': "import { report } from '../cli/output/reporter.js';\nexport const r = report;" },
     expected: ['nothing-below-cli-imports-cli: src/subscribers/planted.ts -> src/cli/output/reporter.ts'],
+  },
+  'nothing-below-options-imports-options': {
+    files: { 'src/sync/planted.ts': "import { options } from '../options/engine-options.js';\nexport const o = options;" },
+    expected: ['nothing-below-options-imports-options: src/sync/planted.ts -> src/options/engine-options.ts'],
   },
   'library-imports-no-cli': {
     files: { 'src/index.ts': `${CLEAN_TREE['src/index.ts']}\nexport { context } from './cli/context.js';` },

@@ -16,6 +16,8 @@ export interface BuildCommandOptions {
   allowPrivate?: boolean;
   /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
   noCache?: boolean;
+  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -27,11 +29,11 @@ export interface BuildCommandOptions {
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions: the build that deploys (decided once: the site URL it needs, the inputs it records).
-  const inActions = isGitHubActions();
-  requireSiteUrlInCi(config, inActions);
+  const env = options.env ?? process.env;
+  requireSiteUrlInCi(config, isGitHubActions(env));
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));
-  const result = await buildWithProgress(config, reporter, { ...options, deploying: inActions });
+  const result = await buildWithProgress(config, reporter, { ...options, env });
   reporter.result(formatBuild(result), {
     command: 'build',
     outputDir: result.outputDir,

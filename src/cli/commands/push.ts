@@ -34,8 +34,7 @@ export async function pushCommand(config: Config, reporter: Reporter, options: P
     reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
     // Only when something will be sent: a dry run creates nothing.
     if (!options.dryRun) reporter.info(irrevocable(config.root));
-    const pushConfig = options.noLease ? { ...config, pushLease: false } : config;
-    const result = await pushWithProgress(ctx.client, pushConfig, reporter, { dryRun: options.dryRun, signal: stop?.signal }).catch((err: unknown) => {
+    const result = await pushWithProgress(ctx.client, config, reporter, { dryRun: options.dryRun, noLease: options.noLease, signal: stop?.signal }).catch((err: unknown) => {
       throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
     });
     reportRejected(reporter, config.contentDir, result.rejected);

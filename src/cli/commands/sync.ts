@@ -26,8 +26,9 @@ import { requireServiceInActions } from '../actions-secrets.js';
 import { openContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../reports/build-report.js';
-import { configuredPull, formatPull, pullExitCode } from '../reports/pull-report.js';
-import { configuredPush, formatPush, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { formatPull, pullExitCode } from '../reports/pull-report.js';
+import { engineOptions } from '../../options/engine-options.js';
+import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
 import { listenForStop } from '../stop-signals.js';
 
 /** Options of {@link syncCommand}. */
@@ -46,6 +47,8 @@ export interface SyncCommandOptions {
   noCache?: boolean;
   /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
   noLease?: boolean;
+  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
@@ -53,13 +56,13 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
   // Decided once: the build of a sync in GitHub Actions deploys (the site URL it needs, the inputs it records).
-  const inActions = isGitHubActions();
-  if (options.demo || isDemo(config)) return demoSync(config, reporter, options, inActions);
-  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, inActions);
-  return runSync(config, reporter, options, inActions);
+  const env = options.env ?? process.env;
+  if (options.demo || isDemo(config)) return demoSync(config, reporter, options, env);
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(env));
+  return runSync(config, reporter, options, env);
 }
 
-async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
+async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const dryRun = options.dryRun ?? false;
   if (options.noLease) reporter.warn(NO_LEASE_WARNING);
   const ctx = await openContext(config, reporter, { dryRun });
@@ -78,8 +81,8 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
       stateDir: config.stateDir,
       dryRun,
       project: config,
-      pull: configuredPull(config, options, pullBar),
-      push: { ...configuredPush(options.noLease ? { ...config, pushLease: false } : config, reporter, pushBar), signal: stop?.signal },
+      pull: engineOptions.pull(config, { prune: options.prune, force: options.force, onConverted: pullBar.update }),
+      push: engineOptions.push(config, { noLease: options.noLease, signal: stop?.signal, ...pushProgress(reporter, pushBar) }),
       onPulled: (r) => {
         pullStage = r;
         pullBar.stop();
@@ -104,7 +107,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     // The workflow pushes these again once its deployment has put their images on the site.
     if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
     if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, deploying: inActions, pathsChecked: true });
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, env, pathsChecked: true });
       reporter.info(formatBuild(built));
     }
     const summary = [
@@ -130,10 +133,10 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
   return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
 }
 
-async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions, inActions: boolean): Promise<ExitCode> {
+async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const code = await runSync(demo.config, reporter, options, inActions);
+    const code = await runSync(demo.config, reporter, options, env);
     if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
     return code;
   } finally {

@@ -11,7 +11,7 @@ import { setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import type { BuildResult } from '../../site/build/build.js';
-import type { BuildProjectOptions } from '../../site/build/build-project.js';
+import { engineOptions, type BuildCall } from '../../options/engine-options.js';
 import { siteChange, type SiteChange } from '../../site/build/build-inputs.js';
 
 /** Human summary of a build. */
@@ -63,7 +63,7 @@ export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
  *   once by the command, see `site/build/build-project.ts`.
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
  */
-export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildProjectOptions & { deploying: boolean }): Promise<BuildResult> {
+export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildCall): Promise<BuildResult> {
   reporter.info('Building the site ...');
   // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules
   // (module loading that every such run would pay for nothing).
@@ -71,7 +71,7 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
   bar.update(0, 2);
-  const result = await buildProject(config, { ...options, onPhase: bar.update }).finally(() => bar.stop());
+  const result = await buildProject(...engineOptions.build(config, { ...options, onPhase: bar.update })).finally(() => bar.stop());
   for (const w of result.warnings) reporter.warn(w);
   if (result.cache?.note) reporter.info(result.cache.note);
   if (result.cache?.pages.note) reporter.info(result.cache.pages.note);

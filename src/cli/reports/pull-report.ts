@@ -1,23 +1,19 @@
 /**
- * The pull step of `pull`, `sync` and `dev --pull`: its engine options from the
- * configuration, its progress bar, its human summary and its exit code.
+ * The pull step of `pull`, `sync` and `dev --pull`: its progress bar (its engine options come
+ * from `options/engine-options.ts`), its human summary and its exit code.
  * @module
  */
 import type { ChangelogClient } from '../../service/client.js';
 import type { Config } from '../../core/config.js';
-import type { PullOptions, PullResult } from '../../sync/pull/pull-run.js';
+import type { PullResult } from '../../sync/pull/pull-run.js';
 import { startServiceReads } from '../../service/reads.js';
-import { configuredMedia, type MediaFailure } from '../../sync/pull/media-mirror.js';
+import type { MediaFailure } from '../../sync/pull/media-mirror.js';
+import { engineOptions, type PullCall } from '../../options/engine-options.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
-import type { Counter, Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/reporter.js';
 
 /** Options of a pull step ({@link pullWithProgress}; `pull`, `sync`, `dev --pull`). */
-export interface PullStepOptions {
-  prune?: boolean;
-  /** With `prune`: remove even what the guard refuses (`prune-guard.ts`). */
-  force?: boolean;
-  dryRun?: boolean;
-}
+export type PullStepOptions = Pick<PullCall, 'prune' | 'force' | 'dryRun'>;
 
 /** Human summary of a pull. */
 export function formatPull(r: PullResult): string {
@@ -85,17 +81,9 @@ export async function pullWithProgress(client: ChangelogClient, config: Config, 
   try {
     const { pull } = await import('../../sync/pull/pull.js');
     const bar = reporter.counter('pull');
-    return await pull({ client, reads, ...configuredPull(config, options, bar), dryRun: options.dryRun }).finally(() => bar.stop());
+    return await pull({ client, reads, ...engineOptions.pull(config, { ...options, onConverted: bar.update }) }).finally(() => bar.stop());
   } finally {
     // A pull stopped by one read's failure (or the lock) closes the others before it returns.
     await reads.cancel();
   }
-}
-
-/**
- * The engine's pull options from the configuration, its conversions counted on `bar` (the
- * pull step of `pull`, `dev --pull` and `sync`).
- */
-export function configuredPull(config: Config, options: PullStepOptions, bar: Counter): Omit<PullOptions, 'client' | 'reads' | 'dryRun'> {
-  return { contentDir: config.contentDir, stateDir: config.stateDir, prune: options.prune, force: options.force, onConverted: bar.update, media: configuredMedia(config) };
 }

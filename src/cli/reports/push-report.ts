@@ -1,6 +1,6 @@
 /**
- * The push step of `push` and `sync`: its engine options from the configuration, its
- * progress bar, its human summary (and that of a push an error stopped), the rejected
+ * The push step of `push` and `sync`: its progress (its engine options come from
+ * `options/engine-options.ts`), its progress bar, its human summary (and that of a push an error stopped), the rejected
  * files' problems, and its exit code.
  * @module
  */
@@ -11,10 +11,9 @@ import { stripPath } from '../../entry/entry-problems.js';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { fileError, isErrnoError } from '../../core/file-error.js';
-import { localImageProbe, probeImage } from '../../sync/push/image-probe.js';
-import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { push } from '../../sync/push/push.js';
-import type { PushOptions, PushResult } from '../../sync/push/push-run.js';
+import type { PushResult } from '../../sync/push/push-run.js';
+import { engineOptions, type PushCall } from '../../options/engine-options.js';
 import { stoppedPushResult } from '../../sync/push/push-stopped.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Counter, Reporter } from '../output/reporter.js';
@@ -112,34 +111,18 @@ export function pushExitCode(r: PushResult): ExitCode {
  * Pushes the configured content directory with a progress bar (the push step of `push`).
  * @throws {ChangelogSyncError} see {@link push}.
  */
-export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: { dryRun?: boolean; signal?: AbortSignal | undefined } = {}): Promise<PushResult> {
+export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: Pick<PushCall, 'dryRun' | 'noLease' | 'signal'> = {}): Promise<PushResult> {
   const bar = reporter.counter('push');
-  return push({ client, ...configuredPush(config, reporter, bar), dryRun: options.dryRun, signal: options.signal }).finally(() => bar.stop());
+  return push({ client, ...engineOptions.push(config, { ...options, ...pushProgress(reporter, bar) }) }).finally(() => bar.stop());
 }
 
 /** What `push --no-lease` and `sync --no-lease` say first: the guarantee they give up. */
 export const NO_LEASE_WARNING =
   '--no-lease: no push lease is taken on the git remote, so the guarantee is at most once per directory only: another clone pushing the same new files now would send them again (docs/sync.md, "The push lease")';
 
-/**
- * The engine's push options from the configuration: progress lines on the reporter, POSTs
- * counted on `bar` (the push step of `push` and `sync`).
- */
-export function configuredPush(config: Config, reporter: Reporter, bar: Counter): Omit<PushOptions, 'client' | 'dryRun'> {
-  // Loopback only for a service on loopback (the emulator), never by content (guarded-fetch.ts).
-  const probing = { allowLoopback: allowsLoopback(config.baseUrl) };
-  return {
-    contentDir: config.contentDir,
-    stateDir: config.stateDir,
-    concurrency: config.concurrency,
-    lease: config.pushLease === false ? false : { ttlMs: config.leaseTtlMs },
-    onProgress: (m) => reporter.info(m),
-    onSent: bar.update,
-    siteUrl: config.siteUrlConfigured || config.localImages ? config.siteUrl : undefined,
-    siteDir: config.siteDir,
-    maxImageMb: config.maxImageMb,
-    probeImage: config.localImages ? localImageProbe(config.siteUrl, [config.contentDir, config.siteDir], probing) : (url) => probeImage(url, probing),
-  };
+/** A push's progress lines on the reporter and its POSTs counted on `bar` (the push step of `push` and `sync`). */
+export function pushProgress(reporter: Reporter, bar: Counter): Pick<PushCall, 'onProgress' | 'onSent'> {
+  return { onProgress: (m) => reporter.info(m), onSent: bar.update };
 }
 
 /**

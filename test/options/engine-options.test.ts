@@ -1,0 +1,171 @@
+// One mapping from the configuration to the engine's options (src/options/engine-options.ts):
+// every setting of a project (changelog.config.json, CHANGELOG_* variables, a call's own
+// options) reaches pull, push and the site build alike through the CLI's commands and
+// through the library (src/index.ts). A spy on the mapping records the options it handed the
+// engine and stops the run there; the service is the emulator over HTTP (the CLI's pull
+// starts its reads before the mirror loads).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/core/config.js';
+import { build as libraryBuild, pull as libraryPull, push as libraryPush } from '../../src/index.js';
+import { buildCommand } from '../../src/cli/commands/build.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
+import { pushCommand } from '../../src/cli/commands/push.js';
+import { engineOptions } from '../../src/options/engine-options.js';
+import { tempDir } from '../helpers/process/cli.js';
+import { captureReporter } from '../helpers/process/reporter.js';
+import { useEmulatorFixture } from '../helpers/service/emulator.js';
+
+/** Thrown by the spy: the run stops once its engine options are recorded. */
+const STOP = 'spy: engine options recorded';
+
+const service = useEmulatorFixture();
+// Not in GitHub Actions unless a test says so: the CLI reads the process's environment there.
+beforeEach(() => void vi.stubEnv('GITHUB_ACTIONS', ''));
+afterEach(() => void vi.unstubAllEnvs());
+let root: string;
+let cleanup: () => Promise<void>;
+
+/** Every setting away from its default, in the file and in the environment. */
+const FILE = {
+  contentDir: 'notes',
+  stateDir: 'state',
+  siteDir: 'theme',
+  outputDir: 'public',
+  siteUrl: 'https://example.test/log/',
+  buildCache: '.build-cache',
+  concurrency: 3,
+  maxImageMb: 7,
+  maxImageSide: 4000,
+  maxImageMegapixels: 12,
+  imageDeadlineSeconds: 42,
+};
+const ENV = { CHANGELOG_LEASE_TTL_MS: '90000', CHANGELOG_THEME: 'paper' };
+
+beforeAll(async () => {
+  ({ dir: root, cleanup } = await tempDir());
+  await mkdir(join(root, 'notes/entries'), { recursive: true });
+  await mkdir(join(root, 'theme'), { recursive: true });
+  await writeFile(join(root, 'changelog.config.json'), JSON.stringify(FILE));
+});
+afterAll(async () => cleanup());
+
+/** Options without what is per process (the client, the service reads, callbacks): the data both paths must agree on. */
+function data(options: unknown): unknown {
+  return JSON.parse(JSON.stringify(options, (key, value: unknown) => (['client', 'reads', 'signal'].includes(key) || typeof value === 'function' ? undefined : value))) as unknown;
+}
+
+/** The engine options the mapping gave one run's `entry` (pull, push or build); the run stops there. */
+async function recorded(entry: keyof typeof engineOptions, run: () => Promise<unknown>): Promise<unknown> {
+  const real = engineOptions[entry] as (...args: unknown[]) => unknown;
+  const given: unknown[] = [];
+  const spy = vi.spyOn(engineOptions, entry).mockImplementation((...args: unknown[]) => {
+    given.push(real(...args));
+    throw new Error(STOP);
+  });
+  try {
+    await expect(run()).rejects.toThrow(STOP);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(given).toHaveLength(1);
+  return data(given[0]);
+}
+
+/** The CLI's path: its entry resolves the configuration from the working directory and environment (here: given), then runs the command. */
+function cliConfig(extraEnv: Record<string, string> = {}) {
+  return loadConfig(root, { ...service.env, ...ENV, ...extraEnv });
+}
+
+/** The library's path: the same project, the environment given. */
+function libraryProject(extraEnv: Record<string, string> = {}) {
+  return { root, env: { ...service.env, ...ENV, ...extraEnv } };
+}
+
+describe('pull, push and build get the same options from the CLI and from the library', () => {
+  const cases = [
+    { name: 'pull', call: {}, cli: () => pullCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPull(libraryProject()) },
+    { name: 'pull --prune --force --dry-run', call: { prune: true, force: true, dryRun: true }, cli: () => pullCommand(cliConfig(), captureReporter().reporter, { prune: true, force: true, dryRun: true }), lib: () => libraryPull({ ...libraryProject(), prune: true, force: true, dryRun: true }) },
+    { name: 'push', call: {}, cli: () => pushCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPush(libraryProject()) },
+    { name: 'push --dry-run --no-lease', call: { dryRun: true, noLease: true }, cli: () => pushCommand(cliConfig(), captureReporter().reporter, { dryRun: true, noLease: true }), lib: () => libraryPush({ ...libraryProject(), dryRun: true, noLease: true }) },
+    { name: 'build', call: {}, cli: () => buildCommand(cliConfig(), captureReporter().reporter), lib: () => libraryBuild(libraryProject()) },
+    { name: 'build --allow-private --no-cache', call: { allowPrivate: true, noCache: true }, cli: () => buildCommand(cliConfig(), captureReporter().reporter, { allowPrivate: true, noCache: true }), lib: () => libraryBuild({ ...libraryProject(), allowPrivate: true, noCache: true }) },
+  ] as const;
+
+  for (const c of cases) {
+    it(c.name, async () => {
+      const entry = c.name.split(' ')[0] as keyof typeof engineOptions;
+      const cli = await recorded(entry, c.cli);
+      const lib = await recorded(entry, c.lib);
+      expect(lib).toEqual(cli);
+    });
+  }
+});
+
+describe('every setting reaches its engine entry through both paths', () => {
+  /** A path under the project root, known once the root is made. */
+  const at = (path: string) => () => join(root, path);
+  /** [setting, engine entry, where in the recorded options (a build's: its configuration 0 and options 1), the value expected]. */
+  const table: Array<[string, keyof typeof engineOptions, string, unknown]> = [
+    ['contentDir', 'pull', 'contentDir', at('notes')],
+    ['contentDir', 'push', 'contentDir', at('notes')],
+    ['contentDir', 'build', '0.contentDir', at('notes')],
+    ['stateDir', 'pull', 'stateDir', at('state')],
+    ['stateDir', 'push', 'stateDir', at('state')],
+    ['stateDir', 'build', '0.stateDir', at('state')],
+    ['siteDir', 'push', 'siteDir', at('theme')],
+    ['siteDir', 'build', '0.siteDir', at('theme')],
+    ['outputDir', 'build', '0.outputDir', at('public')],
+    ['siteUrl', 'push', 'siteUrl', FILE.siteUrl],
+    ['siteUrl', 'build', '0.siteUrl', FILE.siteUrl],
+    ['buildCache', 'build', '0.buildCacheDir', at('.build-cache')],
+    ['CHANGELOG_THEME', 'build', '0.theme', 'paper'],
+    ['concurrency', 'push', 'concurrency', 3],
+    ['CHANGELOG_LEASE_TTL_MS', 'push', 'lease.ttlMs', 90_000],
+    ['maxImageMb', 'push', 'maxImageMb', 7],
+    ['maxImageSide', 'pull', 'media.bounds.maxSide', 4000],
+    ['maxImageMegapixels', 'pull', 'media.bounds.maxMegapixels', 12],
+    ['imageDeadlineSeconds', 'pull', 'media.deadlineMs', 42_000],
+    ['CHANGELOG_BASE_URL on loopback', 'pull', 'media.allowLoopback', true],
+  ];
+  const paths = {
+    pull: { cli: () => pullCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPull(libraryProject()) },
+    push: { cli: () => pushCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPush(libraryProject()) },
+    build: { cli: () => buildCommand(cliConfig(), captureReporter().reporter), lib: () => libraryBuild(libraryProject()) },
+  };
+  const read = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
+
+  for (const [setting, entry, path, expected] of table) {
+    for (const via of ['cli', 'lib'] as const) {
+      it(`${setting} reaches ${entry} (${path}) through the ${via === 'cli' ? 'CLI' : 'library'}`, async () => {
+        expect(read(await recorded(entry, paths[entry][via]), path)).toEqual(typeof expected === 'function' ? (expected as () => string)() : expected);
+      });
+    }
+  }
+
+  it('a call\'s own options reach the engine the same way through both', async () => {
+    for (const [via, run] of [
+      ['cli', () => pullCommand(cliConfig(), captureReporter().reporter, { prune: true, force: true, dryRun: true })],
+      ['lib', () => libraryPull({ ...libraryProject(), prune: true, force: true, dryRun: true })],
+    ] as const) expect(await recorded('pull', run), via).toMatchObject({ prune: true, force: true, dryRun: true });
+    for (const [via, run] of [
+      ['cli', () => pushCommand(cliConfig(), captureReporter().reporter, { dryRun: true, noLease: true })],
+      ['lib', () => libraryPush({ ...libraryProject(), dryRun: true, noLease: true })],
+    ] as const) expect(await recorded('push', run), via).toMatchObject({ dryRun: true, lease: false });
+    for (const [via, run] of [
+      ['cli', () => buildCommand(cliConfig(), captureReporter().reporter, { allowPrivate: true, noCache: true })],
+      ['lib', () => libraryBuild({ ...libraryProject(), allowPrivate: true, noCache: true })],
+    ] as const) expect(await recorded('build', run), via).toMatchObject([{}, { allowPrivate: true, noCache: true, deploying: false }]);
+  });
+
+  it('GITHUB_ACTIONS=true makes the build the one that deploys, through both (the CLI from the environment its entry read, the library from its env)', async () => {
+    expect(await recorded('build', () => libraryBuild(libraryProject({ GITHUB_ACTIONS: 'true' })))).toMatchObject([{}, { deploying: true }]);
+    // The CLI's entry (src/cli.ts) hands its process's environment to the command.
+    expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter, { env: { GITHUB_ACTIONS: 'true' } }))).toMatchObject([{}, { deploying: true }]);
+    vi.stubEnv('GITHUB_ACTIONS', 'true');
+    expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter))).toMatchObject([{}, { deploying: true }]);
+    // The library reads the environment it is given, not the process's.
+    expect(await recorded('build', () => libraryBuild(libraryProject()))).toMatchObject([{}, { deploying: false }]);
+  });
+});
