@@ -3,7 +3,6 @@
 // environment (GITHUB_ACTIONS=true, a GITHUB_STEP_SUMMARY file), against the emulator over
 // HTTP. A wrong token first of all; then every other error code the one handler reports.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ChangelogSyncError, type ErrorCode } from '../../src/core/errors.js';
@@ -11,6 +10,7 @@ import { handleError } from '../../src/cli/output/handle-error.js';
 import { runCli, useTempDir } from '../helpers/process/cli.js';
 import { captureReporter } from '../helpers/process/reporter.js';
 import { useEmulatorFixture } from '../helpers/service/emulator.js';
+import { CLOSED_PORT } from '../helpers/service/closed-port.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -18,18 +18,6 @@ const SETTINGS = 'Settings > Secrets and variables > Actions';
 
 /** The `::error` lines of stdout (workflow commands). */
 const annotations = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('::error'));
-
-/** A loopback port that nothing listens on: bound, then closed. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('in GitHub Actions, a failure is an annotation and a job summary with the fix', () => {
   const emulator = useEmulatorFixture();
@@ -59,7 +47,7 @@ describe('in GitHub Actions, a failure is an annotation and a job summary with t
   });
 
   it('a service that does not answer (E_NETWORK): the fix names CHANGELOG_BASE_URL and where it is set in Actions', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const r = await runCli(['status'], { cwd: dir, env: actions({ CHANGELOG_BASE_URL: `http://127.0.0.1:${port}`, CHANGELOG_TOKEN: 'tok-1234' }) });
     expect(r.code).toBe(1);
     const lines = annotations(r.stdout);

@@ -4,7 +4,6 @@
 // never told to run this repository's `npm start`.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { networkHint, notFoundHint } from '../../src/core/errors.js';
@@ -12,18 +11,7 @@ import { pullCommand } from '../../src/cli/commands/pull.js';
 import { statusCommand } from '../../src/cli/commands/status.js';
 import { runCommand } from '../helpers/process/command.js';
 import { useTempDir } from '../helpers/process/cli.js';
-
-/** A loopback port that nothing listens on: bound, then closed. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { CLOSED_PORT } from '../helpers/service/closed-port.js';
 
 /** Lines of stderr that start with "  fix: ". */
 const fixes = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('  fix: '));
@@ -33,7 +21,7 @@ describe('errors name their fix', () => {
   useTempDir((d) => (dir = d), { each: true });
 
   it('a refused connection: check CHANGELOG_BASE_URL, with its address', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const r = await runCommand((config, reporter) => statusCommand(config, reporter), { cwd: dir, env: { CHANGELOG_BASE_URL: `http://127.0.0.1:${port}`, CHANGELOG_TOKEN: 'tok' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error E_NETWORK: GET http://127.0.0.1:${port}/api/workspace: no response (ECONNREFUSED`);

@@ -1,8 +1,5 @@
 // The real changelog end to end: 764 entries remote -> pull -> build, and local -> push.
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
@@ -12,17 +9,9 @@ import { EmulatorStore } from '../../src/emulator/store.js';
 import { parseEntryFile } from '../../src/entry/entry-file.js';
 import { runCli, tempDir } from '../helpers/process/cli.js';
 import { CORPUS_DIR, loadCorpus, writeCorpusEntries, type CorpusEntry } from './corpus.js';
+import { CLOSED_PORT } from '../helpers/service/closed-port.js';
 
 const corpus: CorpusEntry[] = existsSync(CORPUS_DIR) ? loadCorpus() : [];
-
-/** A loopback port nothing listens on (it was free a moment ago): a connection there is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
   it('has the entries DESIGN.md describes', () => {
@@ -43,7 +32,7 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
       const ws = store.addWorkspace({ name: 'Box Developer Changelog', tokens: ['corpus-token'] });
       // The corpus itself has no images: each entry gets a screenshot of its own, and every
       // tenth the workspace's shared banner too, as a real changelog's entries would.
-      const host = `http://127.0.0.1:${await closedPort()}`;
+      const host = `http://127.0.0.1:${CLOSED_PORT}`;
       for (const [i, e] of corpus.entries()) {
         const shots = [`${host}/screenshots/${i}-${encodeURIComponent(e.slug)}.png`, ...(i % 10 === 0 ? [`${host}/banner.png`] : [])];
         for (const s of shots) images.add(s);
