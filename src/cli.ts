@@ -8,11 +8,10 @@
  * are mapped once, in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './core/errors.js';
 import type { EmulatorCliOptions } from './cli/commands/emulator.js';
-import { loadConfig, type Config } from './core/config.js';
+import { loadConfig, toolVersion, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
@@ -20,7 +19,6 @@ import { Reporter } from './cli/output/reporter.js';
 import { endIfStopped } from './cli/stop-signals.js';
 import { requireWorkflowVersion } from './cli/workflow-version.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 interface GlobalOptions {
   json?: boolean;
@@ -31,7 +29,7 @@ interface GlobalOptions {
 
 const program = new Command('changelog-sync')
   .description('Keep a hosted changelog in git: mirror entries as Markdown, push new ones, build a static site.')
-  .version(pkg.version)
+  .version(toolVersion())
   .option('--json', 'print the result as one JSON document on stdout (logs go to stderr)')
   .option('-q, --quiet', 'print only the result and errors')
   .option('-v, --verbose', 'print every request')
@@ -58,7 +56,7 @@ function run(body: (config: Config, reporter: Reporter, env: NodeJS.ProcessEnv) 
     let reporter = reporterFor();
     try {
       // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
-      requireWorkflowVersion(reporter, pkg.version);
+      requireWorkflowVersion(reporter, toolVersion());
       const env = process.env;
       const config = loadConfig(process.cwd(), env);
       reporter = reporterFor(config);

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { CONFIG_FILE, PACKAGE_ROOT, PACKAGED_SITE_DIR, type Config } from '../../core/config.js';
+import { CONFIG_FILE, PACKAGE_ROOT, PACKAGED_SITE_DIR, toolVersion, type Config } from '../../core/config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { PACKAGE_NAME } from '../../core/project-command.js';
@@ -119,7 +119,7 @@ export async function initCommand(config: Config, reporter: Reporter, options: {
   const root = config.root;
   const fit = repositoryFit(config);
   const tool = toolWorkflows(PACKAGE_ROOT);
-  const version = (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = toolVersion();
   const result: InitResult = { created: [], updated: [], kept: [], differs: [], dryRun: Boolean(options.dryRun), fit, workflows: tool, needs: [] };
   const additions = new Map<string, string[]>();
   const write = async (rel: string, text: string) => {
