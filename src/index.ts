@@ -201,7 +201,7 @@ export async function push(options: PushOptions = {}): Promise<PushResult> {
 export async function status(options: ProjectOptions = {}): Promise<StatusResult> {
   // The sync job's dry run: one workspace read and one listing serve both plans.
   return withService({ ...options, dryRun: true }, (config, { client }) =>
-    syncWorkspace({ client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } }),
+    syncWorkspace({ client, ...engineOptions.status(config) }),
   );
 }
 

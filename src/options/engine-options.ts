@@ -19,6 +19,7 @@ import { configuredMedia } from '../sync/pull/media-mirror.js';
 import type { PullOptions } from '../sync/pull/pull-run.js';
 import { localImageProbe, probeImage } from '../sync/push/image-probe.js';
 import type { PushOptions } from '../sync/push/push-run.js';
+import type { SyncOptions } from '../sync/sync-job.js';
 
 /** A pull's own options, beside the configuration. */
 export interface PullCall {
@@ -109,8 +110,17 @@ function buildOptions(config: Config, call: BuildCall): [Config, BuildProjectOpt
 }
 
 /**
- * The mapping, one method per engine entry: {@link pullOptions}, {@link pushOptions} and
- * {@link buildOptions}. Callers call it through this object, so that a test can observe what
- * the CLI's commands and the library each hand the engine (a spy on a method).
+ * The options of `sync/sync-job.ts`'s `syncWorkspace` (without the client) for `status`: the
+ * sync job's dry run, whose one workspace read and one listing serve both plans.
  */
-export const engineOptions = { pull: pullOptions, push: pushOptions, build: buildOptions };
+function statusOptions(config: Config): Omit<SyncOptions, 'client'> {
+  return { contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } };
+}
+
+/**
+ * The mapping, one method per engine entry: {@link pullOptions}, {@link pushOptions},
+ * {@link buildOptions} and {@link statusOptions}. Callers call it through this object, so
+ * that a test can observe what the CLI's commands and the library each hand the engine (a
+ * spy on a method).
+ */
+export const engineOptions = { pull: pullOptions, push: pushOptions, build: buildOptions, status: statusOptions };

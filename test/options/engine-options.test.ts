@@ -8,10 +8,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { build as libraryBuild, pull as libraryPull, push as libraryPush } from '../../src/index.js';
+import { build as libraryBuild, pull as libraryPull, push as libraryPush, status as libraryStatus } from '../../src/index.js';
 import { buildCommand } from '../../src/cli/commands/build.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { pushCommand } from '../../src/cli/commands/push.js';
+import { statusCommand } from '../../src/cli/commands/status.js';
 import { engineOptions } from '../../src/options/engine-options.js';
 import { tempDir } from '../helpers/process/cli.js';
 import { captureReporter } from '../helpers/process/reporter.js';
@@ -128,11 +129,15 @@ describe('every setting reaches its engine entry through both paths', () => {
     ['maxImageMegapixels', 'pull', 'media.bounds.maxMegapixels', 12],
     ['imageDeadlineSeconds', 'pull', 'media.deadlineMs', 42_000],
     ['CHANGELOG_BASE_URL on loopback', 'pull', 'media.allowLoopback', true],
+    ['contentDir', 'status', 'contentDir', at('notes')],
+    ['stateDir', 'status', 'stateDir', at('state')],
+    ['concurrency', 'status', 'push.concurrency', 3],
   ];
   const paths = {
     pull: { cli: () => pullCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPull(libraryProject()) },
     push: { cli: () => pushCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPush(libraryProject()) },
     build: { cli: () => buildCommand(cliConfig(), captureReporter().reporter), lib: () => libraryBuild(libraryProject()) },
+    status: { cli: () => statusCommand(cliConfig(), captureReporter().reporter), lib: () => libraryStatus(libraryProject()) },
   };
   const read = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
 

@@ -14,6 +14,7 @@ import type { PushResult } from '../../sync/push/push-run.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from '../context.js';
+import { engineOptions } from '../../options/engine-options.js';
 
 /** The status: both plans. */
 export interface StatusResult {
@@ -50,7 +51,7 @@ export async function statusCommand(config: Config, reporter: Reporter): Promise
   const ctx = await openContext(config, reporter, { dryRun: true });
   try {
     // The sync job's dry run: one workspace read and one listing serve both plans.
-    const result: StatusResult = await syncWorkspace({ client: ctx.client, contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } });
+    const result: StatusResult = await syncWorkspace({ client: ctx.client, ...engineOptions.status(config) });
     reporter.result(formatStatus(result), { command: 'status', ...result });
     return EXIT.OK;
   } finally {
