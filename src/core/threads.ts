@@ -1,39 +1,20 @@
 /**
- * The worker threads changelog-sync starts, in one place: the piscina pool that converts
- * remote entries for a pull (`sync/pull/convert-pool.ts`), and the single threads of an
+ * The worker threads changelog-sync starts, in one place: the single threads of an
  * Eleventy run of a large mirror (`site/build/eleventy-run.ts`), of writing the search
  * index (`site/search/search-index-files.ts`) and of the page cache's pack jobs
  * (`site/cache/page-pack.ts`). This module decides whether threads can run at all (the
- * compiled build), how many a pool gets, and how each is started.
+ * compiled build) and how each is started.
  *
  * @module
  */
-import { availableParallelism } from 'node:os';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import type { Piscina } from 'piscina';
 
 /**
  * Whether this code runs compiled (`dist/*.js`), where the worker files exist. From the
  * TypeScript sources (vitest loads `src/*.ts`) there is no compiled worker to start, so
- * every pool runs its work in the calling thread and Eleventy runs there too.
+ * the work runs in the calling thread and Eleventy runs there too.
  */
 export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
-
-/**
- * `execArgv` of every pool thread. piscina loads a task file with `require()` first and
- * falls back to `import()`; on Node 20.19+ `require()` of an ES module goes through
- * require(esm), which intermittently aborts the process with the native assertion
- * "facade->InstantiateModule(...)" in `ModuleWrap::CreateRequiredModuleFacade` (seen in CI
- * on Node 20.20.2). With require(esm) off in the workers, `require()` fails cleanly with
- * `ERR_REQUIRE_ESM` and piscina takes the `import()` path.
- *
- * The Eleventy thread ({@link startThread}) is not started through piscina: Node loads its
- * script as an ES module directly, and it keeps the process's own `execArgv`, as it always
- * has. The abort was seen only on piscina's `require()`; turning require(esm) off there
- * could break a CommonJS module of Eleventy's or of a project's `.eleventy.js` that
- * requires an ES module.
- */
-const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
 
 /**
  * The young generation of every thread's heap, MB (`resourceLimits.maxYoungGenerationSizeMb`):
@@ -47,46 +28,6 @@ const YOUNG_GENERATION_MB = 48;
 /** A thread's `resourceLimits`: {@link YOUNG_GENERATION_MB}, and the old generation's limit when given. */
 function resourceLimits(heapLimitMb: number | undefined): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb?: number } {
   return { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(heapLimitMb ? { maxOldGenerationSizeMb: heapLimitMb } : {}) };
-}
-
-/**
- * The number of threads of a pool: `requested` when given, else one per core, at most `max`.
- *
- * @param requested an explicit count (options of tests and benchmarks); 0 means none.
- * @param max the most threads the pool gets by default.
- */
-export function poolSize(requested: number | undefined, max: number): number {
-  return requested ?? Math.min(max, availableParallelism());
-}
-
-/** How a pool is started ({@link startPool}). */
-export interface PoolOptions {
-  /** Threads, all started at once and kept until the pool is destroyed. */
-  threads: number;
-  /** Tasks a thread takes at a time (default 1). */
-  concurrentTasksPerWorker?: number;
-  /** Old-generation heap limit of each thread, MB; a thread over it is stopped and its tasks rejected. Default none. The young generation is {@link YOUNG_GENERATION_MB}. */
-  heapLimitMb?: number;
-}
-
-/**
- * Starts a piscina pool running `worker` (a compiled module whose default export handles
- * one task). piscina is loaded here, when a pool is wanted: a small pull or build never
- * loads it. The caller destroys the pool.
- *
- * @param worker the URL of the compiled worker module (next to its pool, `new URL('./<name>-worker.js', import.meta.url)`).
- */
-export async function startPool<Task, Result>(worker: URL, options: PoolOptions): Promise<Piscina<Task, Result>> {
-  const { Piscina } = await import('piscina');
-  // Options left out, not set to undefined: piscina spreads them over its defaults.
-  return new Piscina<Task, Result>({
-    filename: worker.href,
-    minThreads: options.threads,
-    maxThreads: options.threads,
-    execArgv: POOL_EXEC_ARGV,
-    ...(options.concurrentTasksPerWorker ? { concurrentTasksPerWorker: options.concurrentTasksPerWorker } : {}),
-    resourceLimits: resourceLimits(options.heapLimitMb),
-  });
 }
 
 /**

@@ -1,7 +1,6 @@
 // The worker threads changelog-sync starts (src/core/threads.ts), started for real from the
 // compiled module: each gets the young generation of Node 20 and 22's V8, whatever the
-// Node, and the old generation's limit only when one is asked for; a piscina pool's threads
-// the same. Node 24's V8 gives a thread 192 MB of young generation by default, against 48 on
+// Node, and the old generation's limit only when one is asked for. Node 24's V8 gives a thread 192 MB of young generation by default, against 48 on
 // Node 20 and 22: there (ci.yml's matrix) the young generation's checks fail without the setting.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,17 +14,14 @@ type Threads = typeof import('../../src/core/threads.js');
 
 let dir: string;
 let threads: Threads;
-/** A worker module answering with its own `resourceLimits` (a one-task thread's, or a pool task's). */
+/** A worker module answering with its own `resourceLimits`. */
 let limitsScript: URL;
-let poolScript: URL;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cs-threads-'));
   threads = (await import(THREADS)) as Threads;
   limitsScript = pathToFileURL(join(dir, 'limits.mjs'));
   await writeFile(limitsScript, `import { resourceLimits } from 'node:worker_threads';\nimport { answerTask } from ${JSON.stringify(THREADS)};\nanswerTask(() => resourceLimits);\n`);
-  poolScript = pathToFileURL(join(dir, 'pool.mjs'));
-  await writeFile(poolScript, `import { resourceLimits } from 'node:worker_threads';\nexport default () => resourceLimits;\n`);
 });
 
 afterAll(async () => {
@@ -46,13 +42,5 @@ describe('threads', () => {
     // Without a limit asked for, the old generation keeps V8's own: larger than that one.
     expect(limits.maxOldGenerationSizeMb).toBeGreaterThan(300);
   });
-
-  it("gives a pool's threads the same", async () => {
-    const pool = await threads.startPool<null, { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number }>(poolScript, { threads: 1, heapLimitMb: 200 });
-    try {
-      expect(await pool.run(null)).toMatchObject({ maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 200 });
-    } finally {
-      await pool.destroy();
-    }
-  });
 });
+
