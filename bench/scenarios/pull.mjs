@@ -152,7 +152,7 @@ export async function run() {
     return {
       entries: COUNT,
       runs: RUNS,
-      cold: { ...coldFig, created: cold[0].json?.created?.length, threads: cold[0].json?.threads },
+      cold: { ...coldFig, created: cold[0].json?.created?.length },
       noop: { ...noopFig, filesWritten: writes.length, examples: writes.slice(0, 5), unchanged: noop[0].json?.unchanged, ledgerUpdated },
       goals: { coldMs: 5000, noopMs: 1500, peakRssMb: 500 },
       met: coldFig.wallMs.min <= 5000 && noopFig.wallMs.min <= 1500 && writes.length === 0 && Math.max(coldFig.peakRssMb, noopFig.peakRssMb) <= 500,
