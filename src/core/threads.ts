@@ -1,7 +1,6 @@
 /**
  * The worker threads changelog-sync starts, in one place: the single threads of an
- * Eleventy run of a large mirror (`site/build/eleventy-run.ts`), of writing the search
- * index (`site/search/search-index-files.ts`) and of the page cache's pack jobs
+ * Eleventy run of a large mirror (`site/build/eleventy-run.ts`) and of the page cache's pack jobs
  * (`site/cache/page-pack.ts`). This module decides whether threads can run at all (the
  * compiled build) and how each is started.
  *
