@@ -1,8 +1,8 @@
 /**
  * Content conversion across the boundary (docs/entry-file.md, body), pull's way:
  * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
- * plugin. Push's way (Markdown into HTML with marked) is `markdown-to-html.ts`, so that the
- * conversion threads do not load marked.
+ * plugin. Push's way (Markdown into HTML with marked) is `markdown-to-html.ts`, so that a
+ * pull does not load marked.
  *
  * @module
  */
@@ -174,7 +174,7 @@ export function editorJsToHtml(doc: EditorJsDocument): string {
 /**
  * Largest entry content converted, in MB of HTML (2^20 characters). Converting costs tens
  * of bytes of memory and about a microsecond per character of HTML, so one entry of a few
- * hundred MB would run a conversion thread out of memory. The largest entry of the real
+ * hundred MB would run the pull out of memory. The largest entry of the real
  * corpus is a hundred times smaller than the limit.
  */
 export const MAX_CONVERTED_CONTENT_MB = 8;

@@ -298,7 +298,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /**
  * True for a `YYYY-MM-DD` that names a real day of the proleptic Gregorian calendar.
  * Plain arithmetic: a pull checks 20,000 dates, and a `Date` round trip per date was a
- * measurable part of a conversion thread's time.
+ * measurable part of a pull's conversion time.
  */
 export function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return false;

@@ -29,7 +29,7 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** The project's paths, checked once before anything is read (`assertInsideProject`); default: not checked here. */
   project?: ProjectPaths;
-  /** The pull stage's own options (prune, progress, conversion threads, images). */
+  /** The pull stage's own options (prune, progress, images). */
   pull?: Omit<PullOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun' | 'reads'>;
   /** The push stage's own options (lease, concurrency, site URL, progress). */
   push?: Omit<PushOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun'>;
