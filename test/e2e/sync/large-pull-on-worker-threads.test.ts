@@ -1,7 +1,7 @@
 // A large pull by the real CLI (workers run compiled code): 260 entries are converted on the
 // conversion threads (a pool from 200 jobs on) and written exactly as an inline pull writes
-// them; an entry too large to convert among them is named, and the others mirrored (issue 12,
-// item 7). The pull's other cases are test/sync/pull/pull-cli.test.ts and
+// them; an entry too large to convert among them is named, and the others mirrored.
+// The pull's other cases are test/sync/pull/pull-cli.test.ts and
 // test/entry/entry-size.test.ts, through the pull command in the test's process.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';

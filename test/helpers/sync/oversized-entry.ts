@@ -1,4 +1,4 @@
-// An entry too large to convert among small ones (issue 12, item 7), and what a pull of them
+// An entry too large to convert among small ones, and what a pull of them
 // must report: for the pull command run inline (test/entry/entry-size.test.ts) and the real
 // CLI on the conversion threads (test/e2e/sync/large-pull-on-worker-threads.test.ts).
 import { readdir } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Issue 25, items 1 and 2, through push() against the emulator over HTTP (the real-process
+// The lease and fencing, through push() against the emulator over HTTP (the real-process
 // races are in test/e2e/sync/push-race.test.ts and push-sigstop.test.ts):
 // - fencing on one host: a lock whose holder lives is never taken over on time; a journal
 //   record in `sending` whose sender lives is never sent again; a push whose lock was
