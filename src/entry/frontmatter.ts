@@ -181,7 +181,7 @@ export function readFrontmatter(path: string, text: string): FrontmatterRead {
   const fields = data as Record<string, unknown>;
   if (fields.publish_at instanceof Date) {
     // YAML rolls an impossible date over (`2026-13-01` reads as `2027-01-01`) and reads a time
-    // with an offset as another day in UTC (2026-06-14T23:30:00-05:00 is June 15): judge
+    // with an offset as another day in UTC (`2026-06-14T23:30:00-05:00` is `2026-06-15`): judge
     // what was written, never the converted value.
     const node = doc.get('publish_at', true);
     const written = yamlLib().isScalar(node) ? node.source?.trim() : undefined;

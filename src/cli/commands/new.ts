@@ -41,7 +41,7 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) {
     throw new ChangelogSyncError('E_USAGE', `--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`, { field: 'publish_at', hint: 'e.g. --date 2026-03-01' });
   }
-  // The pattern passes `2026-02-30`, and so does Date.parse (it rolls over to March 2): the
+  // The pattern passes `2026-02-30`, and so does Date.parse (it rolls over to `2026-03-02`): the
   // file would be named undated-*.md and `check` would refuse its publish_at.
   if (!isRealDate(date)) {
     const month = String(Math.min(Math.max(Number(date.slice(5, 7)), 1), 12)).padStart(2, '0');
