@@ -9,6 +9,7 @@ import { dirname, join, posix, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { anchorOf, anchorsOf } from '../helpers/repo/doc-sections.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -142,6 +143,19 @@ function proseLinesOf(comments: readonly Comment[]): { at: string; line: string 
  */
 const ISSUE_NUMBER = /\bissues?\s+#?\d+|(?<![&\w]|UAX )#\d+\b(?!;)/i;
 
+/**
+ * A section of a page of docs/ (or of the README) as comments name it: by its anchor
+ * (`docs/sync.md#the-push-lease`) or by its heading, quoted after the page
+ * (`docs/sync.md, "A sync is one job"`, `docs/architecture.md "Layers"`).
+ */
+const SECTION = /(?<![\w./-])(?:docs\/)?([\w-]+\.md)(?:#([\w-]+)|,? "([^"\n]+)")/g;
+
+/** The page a comment's `name` (`sync.md`, `README.md`) is, if it is one of the repository's. */
+function pageNamed(name: string): string | undefined {
+  const path = name === 'README.md' ? join(ROOT, name) : join(ROOT, 'docs', name);
+  return existsSync(path) ? path : undefined;
+}
+
 describe('comments', () => {
   it('every file a comment in src/, test/ or bench/ names exists', async () => {
     const comments = await commentsUnder(['src', 'test', 'bench']);
@@ -159,6 +173,22 @@ describe('comments', () => {
       }
     }
     expect(checked).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
+  });
+
+  it('every section of the docs a comment in src/, test/ or bench/ names exists', async () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const { at, line } of proseLinesOf(await commentsUnder(['src', 'test', 'bench']))) {
+      for (const m of line.matchAll(SECTION)) {
+        const page = pageNamed(m[1]!);
+        if (!page) continue;
+        checked++;
+        const anchor = m[2] ?? anchorOf(m[3]!);
+        if (!(await anchorsOf(page)).has(anchor)) missing.push(`${at}: ${m[0]}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
     expect(missing).toEqual([]);
   });
 
