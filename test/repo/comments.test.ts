@@ -1,7 +1,8 @@
-// Comments that stay true (docs/development.md "Repository tests"): a file a comment names
-// exists, no comment cites an issue number (src/, test/ and bench/), and src/'s comments hold no
-// dated figures (a date, a measured ratio, share or size), which go stale; those belong in
-// commit messages and docs/benchmarks.md. Code spans and fenced blocks hold examples, not prose.
+// Comments that stay true (docs/development.md "Repository tests"): a file or a section of the
+// docs a comment names exists, no comment cites an issue number (src/, test/ and bench/), and
+// src/'s comments hold no dated figures (a date, a measured ratio, share or size), which go
+// stale; those belong in commit messages and docs/benchmarks.md. Code spans and fenced blocks
+// hold examples, not prose.
 // Comments are read with TypeScript's own parser, so a `//` inside a string is not one.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
