@@ -42,15 +42,16 @@ function globals(): GlobalOptions {
 }
 
 /**
- * The process's working directory and environment: read here, once, and nowhere else of the
- * CLI (src/ below the entries reads neither: test/repo/process-reads.test.ts). Everything
- * below gets them from the configuration (`Config.cwd`, `Config.env`) or the reporter.
+ * The process's environment, read here once; its working directory is read by {@link run}
+ * (where a folder removed under the shell is an error told as any other). Nothing else of
+ * src/ reads either (test/repo/process-reads.test.ts): everything below gets them from the
+ * configuration (`Config.cwd`, `Config.env`) or the reporter.
  */
-const started = { cwd: process.cwd(), env: { ...process.env } };
+const startEnv: NodeJS.ProcessEnv = { ...process.env };
 
 function reporterFor(config?: Config): Reporter {
   const g = globals();
-  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [], env: started.env, cwd: started.cwd });
+  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [], env: startEnv, cwd: config?.cwd });
 }
 
 /**
@@ -67,15 +68,16 @@ function skipEleventyEsmResolver(): void {
 
 /**
  * Runs a command body with the configuration and the top-level error handler. The working
- * directory and the environment read at start are handed down in the configuration.
+ * directory and the environment are handed down in the configuration.
  */
 function run(body: (config: Config, reporter: Reporter) => Promise<number>): () => Promise<void> {
   return async () => {
     let reporter = reporterFor();
     try {
       // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
-      requireWorkflowVersion(reporter, toolVersion(), started.env);
-      const config = loadConfig(started.cwd, started.env, started.cwd);
+      requireWorkflowVersion(reporter, toolVersion(), startEnv);
+      const cwd = process.cwd();
+      const config = loadConfig(cwd, startEnv, cwd);
       reporter = reporterFor(config);
       process.exitCode = await body(config, reporter);
     } catch (err) {

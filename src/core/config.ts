@@ -237,7 +237,7 @@ export const CONFIG_FILE = 'changelog.config.json';
  * entry (src/cli.ts) and the library's (src/index.ts) pass its working directory and
  * environment.
  *
- * @param projectRoot project root: absolute, or relative to `cwd`.
+ * @param projectRoot project root: absolute, or relative to `cwd` when that is given.
  * @param env the environment the `CHANGELOG_*` settings are read from ({@link Config.env}).
  * @param cwd the working directory, absolute ({@link Config.cwd}): messages name files
  *   relative to it. Default: the root (then absolute).
