@@ -145,6 +145,19 @@ export interface Config {
   imageDeadlineSeconds: number;
   /** The project root all relative paths were resolved against. */
   root: string;
+  /**
+   * The working directory the run was given (the CLI's process's, read once at its entry,
+   * or the library's `cwd`): paths shown to the user are relative to it, and paths given on
+   * the command line are resolved against it. Nothing below the entries reads the process's.
+   */
+  cwd: string;
+  /**
+   * The environment the run was given (the CLI's process's, read once at its entry, or the
+   * library's `env`): the settings above were read from it, and it is what depends on the
+   * environment beyond them: whether this is a GitHub Actions step (a build that deploys, its
+   * step outputs) and the environment git runs with (the push lease, commit-back).
+   */
+  env: NodeJS.ProcessEnv;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
   buildCacheDir?: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
@@ -220,16 +233,22 @@ const DEFAULT_SITE_URL = 'http://localhost:8080/';
 export const CONFIG_FILE = 'changelog.config.json';
 
 /**
- * Resolves the configuration for a project root.
+ * Resolves the configuration for a project root. Reads nothing of the process: the CLI's
+ * entry (src/cli.ts) and the library's (src/index.ts) pass its working directory and
+ * environment.
  *
- * @param root project root (default: the working directory).
- * @param env environment (default: `process.env`).
+ * @param projectRoot project root: absolute, or relative to `cwd` when that is given.
+ * @param env the environment the `CHANGELOG_*` settings are read from ({@link Config.env}).
+ * @param cwd the working directory, absolute ({@link Config.cwd}): messages name files
+ *   relative to it. Default: the root (then absolute).
  * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown
  *   fields or wrong types, or contains a token; when the base URL is not a URL or carries
  *   credentials (`https://user:pass@host`: they belong in the token).
  */
-export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: string = projectRoot): Config {
+  const root = resolve(cwd, projectRoot);
   const file = resolve(root, CONFIG_FILE);
+  const shownPath = (path: string) => shownFrom(cwd, path);
   let fromFile: FileConfig = {};
   if (existsSync(file)) {
     const text = readFileSync(file, 'utf8');
@@ -249,7 +268,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
       });
     }
     const parsed = fileConfigSchema.safeParse(json);
-    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, file);
+    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, shownPath(file));
     fromFile = parsed.data;
   }
   const pick = (key: keyof typeof ENV): string | undefined => {
@@ -295,16 +314,18 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
     imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
     imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,
-    root: resolve(root),
+    root,
+    cwd,
+    env,
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
 }
 
-/** A file as messages name it: relative to the working directory, or absolute when outside it. */
-function shownPath(file: string): string {
-  const rel = relative(process.cwd(), file);
+/** A file as messages name it: relative to the working directory `cwd`, or absolute when outside it. */
+function shownFrom(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
@@ -312,8 +333,7 @@ function shownPath(file: string): string {
  * The error of the first issue the schema found in the file: the field and its line; for
  * an unknown key, the known one it is closest to ("did you mean").
  */
-function configIssueError(issue: z.core.$ZodIssue, text: string, path: string): ChangelogSyncError {
-  const file = shownPath(path);
+function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): ChangelogSyncError {
   const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;

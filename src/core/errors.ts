@@ -75,7 +75,7 @@ export interface ChangelogSyncErrorOptions {
   cause?: unknown;
   /** A one-line hint that tells the user how to fix it. */
   hint?: string;
-  /** The local file the error is about, relative to the working directory where possible. */
+  /** The local file the error is about: absolute, or relative to the project (the CLI shows it relative to its working directory). */
   file?: string;
   /** 1-based line in {@link file}, when known. */
   line?: number;

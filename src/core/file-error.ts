@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { ChangelogSyncError } from './errors.js';
 
 /** A Node.js system error: `code` (`ENOSPC`), and for file calls `syscall` and often `path`. */
@@ -39,7 +39,7 @@ const FIXES: Record<string, string> = {
  * {@link ChangelogSyncError} is returned as it is.
  *
  * @param err what the step threw.
- * @param where.file the file the step wrote or read (relative to the working directory, or absolute).
+ * @param where.file the file the step wrote or read (absolute, or relative to the project).
  * @param where.step what the step was doing, as a phrase: `saving the sync state`.
  */
 export function fileError(err: unknown, where: { file: string; step: string }): ChangelogSyncError {
@@ -54,11 +54,28 @@ export function fileError(err: unknown, where: { file: string; step: string }): 
   });
 }
 
-/** An absolute path inside the working directory as a relative one (`.changelog/state.json`); others as given. */
+/** A path as messages name it: an absolute one as it is (the CLI shows it relative to its working directory, {@link shownPaths}), a relative one with `/`. */
 function shownPath(file: string): string {
-  if (!isAbsolute(file)) return file;
-  const rel = relative(process.cwd(), file);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+  return isAbsolute(file) ? file : file.split(sep).join('/');
+}
+
+/**
+ * A message as the user reads it: every absolute path under the working directory `cwd`
+ * (the run's, `Config.cwd`) relative to it (`.changelog/state.json`); others as they are.
+ * The engine names files by their absolute paths and knows no working directory: the CLI's
+ * output shows them (`cli/output/handle-error.ts`, the build's warnings).
+ *
+ * @param cwd absolute.
+ */
+export function shownPaths(text: string, cwd: string): string {
+  if (dirname(cwd) === cwd) return text;
+  const under = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
+  // A path starts the text or follows a space, a quote, a bracket or a separator of a list.
+  return text.replace(new RegExp(`(?<=^|[\\s'"\`(\\[<=,;])${escapeRegExp(under)}`, 'g'), '');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -102,13 +102,15 @@ export interface ProjectPaths {
   stateDir?: string;
   /** More files to check one by one (e.g. the files `check` was given). */
   files?: string[];
+  /** The working directory the message names files relative to (`Config.cwd`). Default: the root. */
+  cwd?: string;
 }
 
 /**
  * Refuses a project with a file that is a symbolic link resolving outside it.
  *
- * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` naming every such file (relative to the
- *   working directory) and where it leads; `file` is the first.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` naming every such file (relative to
+ *   `paths.cwd`) and where it leads; `file` is the first.
  */
 export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
   const outside: OutsideFile[] = [];
@@ -123,7 +125,7 @@ export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
     if (rootReal !== undefined && target !== undefined && isInside(paths.root, file) && !isInside(rootReal, target)) outside.push({ file, target });
   }
   if (outside.length === 0) return;
-  const shown = (p: string) => relative(process.cwd(), p) || '.';
+  const shown = (p: string) => relative(paths.cwd ?? paths.root, p) || '.';
   const list = outside.slice(0, 10).map((o) => `${shown(o.file)} -> ${o.target}`);
   if (outside.length > 10) list.push(`and ${outside.length - 10} more`);
   const first = shown(outside[0]!.file);

@@ -106,7 +106,7 @@ export interface RunningEmulator {
  * @example
  * ```ts
  * const emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
- * process.env.CHANGELOG_BASE_URL = emu.url;
+ * const pulled = await pull({ root, baseUrl: emu.url, token: 'demo-token' });
  * ```
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {

@@ -19,6 +19,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { ChangelogSyncError, ValidationError } from '../core/errors.js';
 import { FORMULA_ESCAPE } from './csv-write.js';
@@ -72,6 +73,8 @@ export interface SubscriberCsv {
 export interface ReadSubscriberCsvOptions {
   /** Header of the column that holds each subscriber's verification date (matched like the others). */
   verifiedColumn?: string | undefined;
+  /** The directory a relative `file` is read from: the run's working directory (`Config.cwd`). Default: none (`file` is absolute). */
+  cwd?: string | undefined;
 }
 
 /** A header reduced for matching: NFKC, lower case, letters and digits only. */
@@ -103,7 +106,7 @@ const RECOGNISED_HEADERS = {
 export async function readSubscriberCsv(file: string, options: ReadSubscriberCsvOptions = {}): Promise<SubscriberCsv> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readFile(options.cwd === undefined ? file : resolve(options.cwd, file));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new ChangelogSyncError('E_FILE', `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (cause as Error).message}`, {

@@ -55,7 +55,7 @@ function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): 
 /** Options of {@link exportSubscribers}. */
 export interface ExportOptions {
   client: ChangelogClient;
-  /** The file to write; undefined: return the CSV (for stdout). */
+  /** The file to write, absolute (the CLI resolves `--out` against its working directory); undefined: return the CSV (for stdout). */
   out?: string | undefined;
   /** Directories the file must not be in (checked before any request). */
   protectedDirs?: readonly ProtectedDir[];

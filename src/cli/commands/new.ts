@@ -53,12 +53,12 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   }
   const rel = `${ENTRIES_DIR}/${entryFileName(date, slug)}`;
   const abs = join(config.contentDir, rel);
-  const shown = relative(process.cwd(), abs);
+  const shown = relative(config.cwd, abs);
   // Taken under any spelling: on macOS and Windows `Release-notes.md` is `release-notes.md` (portable-name.ts).
   const name = rel.slice(ENTRIES_DIR.length + 1);
   const same = (await listEntriesDir(config.contentDir)).find((n) => nameKey(n) === nameKey(name));
   if (same !== undefined) {
-    const existing = relative(process.cwd(), join(config.contentDir, ENTRIES_DIR, same));
+    const existing = relative(config.cwd, join(config.contentDir, ENTRIES_DIR, same));
     throw new ChangelogSyncError('E_USAGE', same === name ? `${shown} already exists` : `${existing} already exists, and is the same file as ${shown} on macOS and Windows`, { file: shown, hint: 'pick another title, --slug or --date' });
   }
   const tags = options.tags?.filter((t) => t.trim() !== '') ?? [];

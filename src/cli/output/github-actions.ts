@@ -124,10 +124,10 @@ export function markdownCode(data: string): string {
 }
 
 /**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`). Does nothing when the
- * variable is unset.
+ * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY` of `env`, the environment the
+ * CLI was started with). Does nothing when the variable is unset.
  */
-export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv): boolean {
   const path = env.GITHUB_STEP_SUMMARY;
   if (!path) return false;
   appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
@@ -135,13 +135,14 @@ export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = proc
 }
 
 /**
- * Sets a step output (`$GITHUB_OUTPUT`: `name=value` lines), read by later steps as
+ * Sets a step output (`$GITHUB_OUTPUT` of `env`: `name=value` lines), read by later steps as
  * `steps.<id>.outputs.<name>`. Does nothing when the variable is unset.
  *
  * @param value one line (a newline would start another output).
+ * @param env the environment the CLI was started with (`Config.env`).
  * @throws {Error} when the value contains a line break.
  */
-export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv): boolean {
   const path = env.GITHUB_OUTPUT;
   if (!path) return false;
   if (/[\r\n]/.test(name + value)) throw new Error(`a step output is one line: ${JSON.stringify(name)}`);

@@ -14,7 +14,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';
-import { fileError, isErrnoError } from '../../core/file-error.js';
+import { fileError, isErrnoError, shownPaths } from '../../core/file-error.js';
 import { actionsFailure, failureAnnotation } from './actions-failure.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
@@ -38,6 +38,18 @@ function showInActions(reporter: Reporter, err: Parameters<typeof actionsFailure
   reporter.failure(failureAnnotation(failure, onFile), failure.summary);
 }
 
+/** The error with its absolute paths under `cwd` relative to it (its file, message and fix); its code, cause and the rest kept. */
+function shownRelative(err: ChangelogSyncError, cwd: string): ChangelogSyncError {
+  const file = err.file === undefined ? undefined : shownPaths(err.file, cwd);
+  const message = shownPaths(err.message, cwd);
+  const hint = err.hint === undefined ? undefined : shownPaths(err.hint, cwd);
+  if (file === err.file && message === err.message && hint === err.hint) return err;
+  const shown = new ChangelogSyncError(err.code, message, { cause: err.cause, status: err.status, file, line: err.line, field: err.field, hint });
+  shown.done = err.done;
+  shown.stack = err.stack;
+  return shown;
+}
+
 /**
  * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
  * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
@@ -48,6 +60,8 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
   if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {
     err = fileError(err, { file: err.path ?? '(a file the step did not name)', step: err.syscall ? `a file operation (${err.syscall})` : 'a file operation' });
   }
+  // The engine names files by their absolute paths: shown relative to the working directory.
+  if (err instanceof ChangelogSyncError && reporter.cwd !== undefined) err = shownRelative(err, reporter.cwd);
   if (err instanceof ChangelogSyncError) {
     const where = err.file ? `${err.file}${err.line ? `:${err.line}` : ''}: ` : '';
     const message = err.file && err.message.startsWith(err.file) ? err.message : `${where}${err.message}`;

@@ -31,8 +31,16 @@ export interface ReporterOptions {
   err?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Secrets to mask in everything written (the token). */
   secrets?: string[];
-  /** Environment (GitHub Actions detection, `CI`, `NO_COLOR`). Default process.env. */
+  /**
+   * The environment the CLI was started with (GitHub Actions detection, the job summary,
+   * `NO_COLOR`), read at its entry (src/cli.ts). Default: none (not GitHub Actions).
+   */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The working directory the CLI was started in (`Config.cwd`): an error's absolute paths
+   * under it are shown relative to it (handle-error.ts). Default: none (shown as they are).
+   */
+  cwd?: string;
 }
 
 /** A problem in a local file, for the human line and the Actions annotation. */
@@ -66,6 +74,8 @@ export class Reporter {
   readonly verbose: boolean;
   /** Running as a GitHub Actions step. */
   readonly actions: boolean;
+  /** The working directory paths are shown relative to ({@link ReporterOptions.cwd}). */
+  readonly cwd: string | undefined;
   private readonly out: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly err: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly secrets: string[];
@@ -80,7 +90,8 @@ export class Reporter {
     this.verbose = options.verbose ?? false;
     this.out = options.out ?? process.stdout;
     this.err = options.err ?? process.stderr;
-    this.env = options.env ?? process.env;
+    this.env = options.env ?? {};
+    this.cwd = options.cwd;
     this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
     this.actions = isGitHubActions(this.env);
     this.color = Boolean(this.err.isTTY) && !('NO_COLOR' in this.env) && pc.isColorSupported;

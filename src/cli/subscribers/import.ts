@@ -160,7 +160,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
   return withMaskedErrors(display, async () => {
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
-    const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn });
+    const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn, cwd: config.cwd });
     const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
     try {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);

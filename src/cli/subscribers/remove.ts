@@ -88,7 +88,7 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
     if (options.file === undefined && options.emails.length === 0) {
       throw new ChangelogSyncError('E_USAGE', 'no address to remove', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
     }
-    const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file)) : targetsFromArguments(options.emails);
+    const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file, { cwd: config.cwd })) : targetsFromArguments(options.emails);
     const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
     try {
       reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);

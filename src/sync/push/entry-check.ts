@@ -53,8 +53,8 @@ export interface CheckOptions {
   stateDir: string;
   /** Check only these files (paths relative to `cwd` or absolute); default every entry file. */
   files?: string[];
-  /** Directory paths in messages are relative to; default the working directory. */
-  cwd?: string;
+  /** Directory paths in messages are relative to, and `files` resolved against: the run's working directory (`Config.cwd`), absolute. */
+  cwd: string;
   /** The site directory, whose `images/` the site publishes too; default none. */
   siteDir?: string;
   /** Size in MB over which a local image is a warning; default {@link DEFAULT_MAX_IMAGE_MB}. */
@@ -70,7 +70,7 @@ export interface CheckOptions {
  * @throws nothing for bad files (they are problems); only for an unreadable content directory.
  */
 export async function checkEntryFiles(options: CheckOptions): Promise<CheckResult> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd;
   // A file outside the mirror is named as it was given (an absolute path stays absolute).
   const givenAs = new Map<string, string>();
   const shown = (abs: string) => givenAs.get(resolve(abs)) ?? (relative(cwd, abs).split(sep).join('/') || abs);

@@ -27,6 +27,7 @@ export async function takeLeaseFor(options: PushOptions, result: PushResult): Pr
     dir: options.contentDir,
     remote: options.lease?.remote,
     ttlMs: options.lease?.ttlMs,
+    env: options.lease?.env,
     inDoubtMs: options.inDoubtMs ?? 2 * options.client.timeoutMs,
     command: 'push',
     onProgress: options.onProgress,

@@ -54,6 +54,11 @@ export interface LeaseOptions {
   dir: string;
   /** The git remote every clone shares. Default `origin`. */
   remote?: string;
+  /**
+   * The environment git runs with: the run's (`Config.env`, the CLI's process's, read at its
+   * entry), for PATH, HOME and the remote's credentials. Default: none but git's own settings.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Time to live of the lease, ms (renewed every third of it; at most {@link MAX_LEASE_TTL_MS}). Default {@link DEFAULT_LEASE_TTL_MS}. */
   ttlMs?: number;
   /** How long a POST that got no answer may still be processed by the service, ms (push's in-doubt time). */
@@ -104,7 +109,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   }
   const remoteName = options.remote ?? 'origin';
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
-  const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3));
+  const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3), options.env ?? {});
   if ('none' in found) return { perDirectory: found.none };
   if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
     throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });

@@ -43,11 +43,11 @@ export interface PushOptions {
   signal?: AbortSignal;
   /**
    * The push lease across clones (`push-lease.ts`, docs/sync.md#the-push-lease): its time to
-   * live and git remote; `false`: none (`--no-lease`: at most once per directory only).
-   * Default on, with `origin` and 60 s. An `origin` that cannot be read is refused
-   * (`E_LEASE`) unless the lease is off.
+   * live, git remote and the environment git runs with (`LeaseOptions.env`); `false`: none
+   * (`--no-lease`: at most once per directory only). Default on, with `origin` and 60 s. An
+   * `origin` that cannot be read is refused (`E_LEASE`) unless the lease is off.
    */
-  lease?: { ttlMs?: number; remote?: string } | false;
+  lease?: { ttlMs?: number; remote?: string; env?: NodeJS.ProcessEnv } | false;
   /**
    * The site's public URL, with a trailing slash, when one is configured: a body's site URLs
    * (`/images/x.png`, `../images/x.png`, a link to another entry) are sent absolute on it

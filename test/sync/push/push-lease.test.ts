@@ -31,12 +31,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: { cwd: string; remote: string; timeoutMs: number } }> {
+async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: { cwd: string; remote: string; timeoutMs: number; env: NodeJS.ProcessEnv } }> {
   const { dir, cleanup } = await tempDir('changelog-sync-lease-rule-');
   cleanups.push(cleanup);
   const { clones, origin } = await makeClones(dir, 1, {});
   const c = clones[0]!;
-  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', timeoutMs: 10_000 } };
+  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', timeoutMs: 10_000, env: process.env } };
 }
 
 /** A lease of a living process on another machine, recording `ttlMs`. */
