@@ -56,11 +56,9 @@ const entryContentSchema = z
   });
 
 /**
- * The tags an entry carries, when the service sends them (docs/service-interface.md#known-facts-beyond-the-specification:
- * the spec's listing shows none; the real latest-entry answer has an array of names): names,
- * or tag objects `{name, slug, ...}`, read as their names, blank and repeated ones left out.
- * Anything else (no field, null, another shape) is `undefined`: the entry carries no tags
- * from the service, and a pull does not fail on a field the spec does not promise.
+ * The tags an entry carries, when sent (docs/service-interface.md#known-facts-beyond-the-specification):
+ * names, or objects `{name, ...}` read as their names, blank and repeated ones left out. Any
+ * other shape is `undefined`: a pull does not fail on a field the spec does not promise.
  */
 const entryTagsSchema = z.unknown().transform((v): string[] | undefined => {
   if (!Array.isArray(v)) return undefined;
