@@ -1,14 +1,9 @@
 /**
- * Whether an image URL a new entry will show answers: push asks the site (or wherever the
- * image is) before it creates an entry, because an entry, once created, can never be fixed.
- * These requests go to the image's host, not to the service: they are outside the service's
- * rate budget. The URL is content a writer (or a pull request) wrote, so the request goes
- * through the one guarded fetcher (`src/service/guarded-fetch.ts`): schemes, addresses after
- * DNS and on every redirect, time.
- *
- * A URL is live when a `GET` answers 200 with an `image/*` content type, within a time
- * limit for the whole exchange, after at most {@link MAX_REDIRECTS} redirects. The body is
- * not read (the connection is closed).
+ * Whether an image URL a new entry will show answers, asked before the entry is created (it can
+ * never be fixed). To the image's host, outside the service's rate budget, through the guarded
+ * fetcher (`src/service/guarded-fetch.ts`): the URL is content a writer wrote. Live: a `GET`
+ * answers 200 `image/*` within the time limit after at most {@link MAX_REDIRECTS} redirects;
+ * the body is not read.
  *
  * @module
  */

@@ -1,13 +1,10 @@
 /**
- * The push lease's ref on the git remote every clone shares (docs/sync.md#the-push-lease):
- * `refs/changelog-sync/push-lease` on `origin`, pointing at a commit (empty tree) whose
- * message is the lease record as JSON. Read with `git ls-remote` (and `git fetch` of that
- * one ref when its commit is not here yet); changed only by compare-and-swap
- * (`git push --force-with-lease=<ref>:<expected>`, checked again by the remote under its
- * ref lock), so of two clones writing at once exactly one wins.
- *
- * Every git command runs without a terminal prompt and with a time limit: an unreachable
- * remote is an error ({@link LeaseRemoteError}), never a hang.
+ * The push lease's ref on the shared remote (docs/sync.md#the-push-lease):
+ * `refs/changelog-sync/push-lease`, a commit (empty tree) whose message is the record as JSON.
+ * Read with `git ls-remote` (and a `git fetch` of that ref); changed only by compare-and-swap
+ * (`git push --force-with-lease=<ref>:<expected>`, checked under the remote's ref lock), so of
+ * two clones exactly one wins. Every git command runs without a prompt and with a time limit:
+ * an unreachable remote is an error ({@link LeaseRemoteError}), never a hang.
  *
  * @module
  */

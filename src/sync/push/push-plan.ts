@@ -1,27 +1,23 @@
 /**
- * What push will send, decided before anything is sent (issue "Push that never
- * duplicates", guarantee 4 "Validate before sending"): which local files are new and
- * valid, the slug each will be sent with, and which are rejected (with file, field and fix).
+ * What push will send, decided before anything is sent (docs/sync.md#push-guarantees, 4):
+ * which local files are new and valid, the slug each is sent with, and which are rejected.
  *
  * ## Slugs
  *
- * Push always sends an explicit slug, so that an entry whose creation is in doubt can be
- * found again by slug. A file's slug is its `slug:` field, or one derived from its title.
- * A derived slug must be the same on every run until the file carries it (push writes it
- * back), or a lost write-back (or a lost commit-back) would make the next run look for the
- * wrong slug. So the rule depends only on the local files, never on the remote list:
+ * Push always sends an explicit slug, so an entry whose creation is in doubt can be found by
+ * slug. A derived slug must stay the same on every run until the file carries it (a lost
+ * write-back would else make the next run look for the wrong one), so it depends on the local
+ * files only:
  *
  * 1. The base is the slugified title (`Weekly fixes` -> `weekly-fixes`).
- * 2. Among new files without `slug:` whose base is the same, the oldest (by `publish_at`,
- *    else the date in the file name, then the path) keeps the base, unless the base is
- *    taken already: by a file that has an `identifier` or a `slug:` of its own. Every other one gets the base plus its date:
- *    `weekly-fixes-2026-01-12`.
- * 3. A file that would need a date suffix and has no date, or whose suffixed slug is
- *    taken too, is rejected: the writer sets `slug:`.
+ * 2. Among new files without `slug:` with one base, the oldest (by `publish_at`, else the file
+ *    name's date, then the path) keeps it unless a file with an `identifier` or `slug:` has it;
+ *    every other gets the base plus its date: `weekly-fixes-2026-01-12`.
+ * 3. One that needs a date and has none, or whose suffixed slug is taken, is rejected.
  *
- * A slug collision with a remote entry that NO local file mirrors is never disambiguated:
- * that entry may be this very file, created by a push whose write-back and journal were
- * both lost. See {@link matchUnclaimed}.
+ * A collision with a remote entry that no local file mirrors is never disambiguated: it may be
+ * this very file, created by a push whose write-back and journal were both lost
+ * ({@link matchUnclaimed}).
  *
  * @module
  */

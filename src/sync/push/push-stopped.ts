@@ -1,10 +1,8 @@
 /**
- * A push stopped by an error (every failure says what was done;
- * docs/sync.md#push-guarantees, 2. "Nothing lost"): a 401 in the middle of the run, a full
- * disk, a journal or state file that cannot be written. The files already settled stay in
- * the result; the one whose step failed, and every one not sent yet, are pending with the
- * reason; and the result goes with the error, so that the report lists what was created
- * (identifier and file) and whether its identifier was written back.
+ * A push stopped by an error (a 401 mid-run, a full disk, an unwritable journal or state;
+ * docs/sync.md#push-guarantees, 2): settled files stay in the result, the failed one and every
+ * unsent one are pending with the reason, and the result goes with the error, so the report
+ * lists what was created and whether its identifier was written back.
  *
  * @module
  */
