@@ -1,10 +1,8 @@
 /**
- * The scheduled job's commit-back (docs/github-actions.md): commit the mirror
- * and its state, and push it to the branch it was checked out from, even when the branch
- * moved meanwhile (a writer merged while the job ran). A rejected push is rebased onto the
- * branch (`git pull --rebase`) and pushed again, a few times; a rebase that cannot apply is
- * aborted, the commit is pushed to a branch of its own so that nothing is lost, and the
- * command fails naming the files in conflict.
+ * The scheduled job's commit-back (docs/github-actions.md): commit the mirror and its state and
+ * push to the branch checked out, even if it moved meanwhile: a rejected push is rebased and
+ * retried a few times; a rebase that cannot apply is aborted, the commit pushed to a branch of
+ * its own (nothing lost), and the command fails naming the conflicting files.
  *
  * @module
  */

@@ -1,20 +1,13 @@
 /**
- * The content directory's lock (issue "Push that never duplicates": two pushes at once
- * on one content directory must not both send).
+ * The content directory's lock: two pushes at once on one content directory must not both send
+ * (docs/sync.md#at-most-once). A lock directory `<stateDir>/lock` taken with proper-lockfile
+ * (atomic `mkdir`, mtime refreshed while held), and `<stateDir>/lock.json` naming the holder
+ * (pid, host, start time, command); a second process fails fast with `E_LOCKED` naming it.
  *
- * A lock directory `<stateDir>/lock`, taken with proper-lockfile (an atomic `mkdir`, its
- * mtime refreshed while held), and beside it `<stateDir>/lock.json` naming the holder:
- * pid, host, start time and command. A second process fails fast with `E_LOCKED` naming
- * that holder.
- *
- * A lock whose holder died (SIGKILL, a crashed runner) is recovered:
- * - on the same host at once, when the recorded process is no longer alive;
- * - held by another host, once its mtime is older than {@link LOCK_STALE_MS}
- *   (proper-lockfile's rule: a living holder refreshes it every few seconds).
- *
- * Fencing (docs/sync.md#fencing): a lock whose holder still runs on this machine is never
- * taken over, however old its mtime (a process stopped with SIGSTOP, a laptop asleep, does
- * not refresh it). The holder records a random token; {@link HeldLock.verify} reads it back
+ * A dead holder's lock is recovered: on the same host at once when the process is gone; from
+ * another host once its mtime is older than {@link LOCK_STALE_MS}. Fencing (docs/sync.md#fencing):
+ * a holder still running on this machine is never taken over, however old its mtime (SIGSTOP, a
+ * laptop asleep). The holder records a random token that {@link HeldLock.verify} reads back
  * before each POST, so a process whose lock was taken over sends nothing more.
  *
  * @module

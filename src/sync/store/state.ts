@@ -1,10 +1,8 @@
 /**
- * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed with the
- * content, records per remote identifier the file that mirrors it, the hash of the remote
- * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
- * holds the daily request ledger of the rate budget, so that it holds across runs of a
- * scheduled job: kept out of git (it changes every run), the workflow's cache carries it
- * from one run to the next (docs/github-actions.md).
+ * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed, records per remote
+ * identifier the mirroring file, the remote entry's hash and the file's as last written.
+ * `.changelog/budget.json` holds the daily request ledger, out of git; the workflow's cache
+ * carries it between runs (docs/github-actions.md).
  *
  * @module
  */
