@@ -1,13 +1,9 @@
 /**
- * A sync: pull, then push, as one job (docs/sync.md, "A sync is one job"). One lock of the
- * content directory from before the pull's reads to the end of the push; the workspace and
- * the listing read once, by the pull, and handed to the push with the state as the pull
- * left it; leftover temporary files swept once, the workspace binding checked once, the
- * project's paths checked once. The push reads again only what it must: the listing after
- * it took the push lease across clones, and the POSTs whose outcome is in doubt.
- *
- * `pull` and `push` run alone (`pull/pull.ts`, `push/push.ts`) each take the lock and read
- * what they need themselves.
+ * A sync: pull, then push, as one job (docs/sync.md, "A sync is one job"): one lock from before
+ * the pull's reads to the end of the push; the workspace and listing read once by the pull and
+ * handed to the push with the state; temporary files swept, binding and paths checked once. The
+ * push reads again only the listing after taking the lease, and POSTs in doubt. `pull` and
+ * `push` alone each take the lock and read for themselves.
  *
  * @module
  */

@@ -1,20 +1,13 @@
 /**
- * The record of mirrored images, `.changelog/media.json` (docs/sync.md#images), committed
- * with the content: per original image URL (as the service's content has it), the copy in
- * `content/media/` or why the last download failed.
- *
- * It is what makes a pull that has nothing new fetch nothing and write nothing (an image
- * whose copy is recorded and present is never downloaded again), and what keeps the
- * service's own URL for every image the Markdown names by its copy.
+ * The record of mirrored images, `.changelog/media.json` (docs/sync.md#images), committed with
+ * the content: per original image URL, the copy in `content/media/` or why the last download
+ * failed. With it a pull that has nothing new fetches and writes nothing, and the service's
+ * URL is kept for every image the Markdown names by its copy.
  *
  * ```json
- * {
- *   "version": 1,
- *   "media": {
- *     "https://img.example.com/a.png": { "file": "3f1d...e9.png" },
- *     "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" }
- *   }
- * }
+ * { "version": 1, "media": {
+ *   "https://img.example.com/a.png": { "file": "3f1d...e9.png" },
+ *   "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" } } }
  * ```
  *
  * @module
