@@ -1,15 +1,10 @@
 /**
- * What a URL in an entry's body points at on the team's published site (docs/entry-file.md,
- * "Images and links"). A writer writes URLs the way the site and the
- * repository read them: `/images/x.png` and `/entries/<slug>/` (site-relative), or paths
- * relative to the Markdown file (`../images/x.png`, `./2026-03-01-custom-roles.md`), as an
- * editor's preview and GitHub show them. The service resolves none of these: push sends each
- * as an absolute URL on the site (`siteUrl`, its base path kept), and `check` looks each
- * image up in the repository.
- *
- * The routes are the site's own: `content/images/` (and `site/images/`) are published at
- * `/images/` (`src/site/render/images.ts`, the build's passthrough copy); an entry file's page is its
- * permalink (`src/entry/permalinks.ts`).
+ * What a URL in an entry's body points at on the published site (docs/entry-file.md, "Images
+ * and links"): site-relative (`/images/x.png`, `/entries/<slug>/`) or relative to the Markdown
+ * file (`../images/x.png`), as an editor's preview shows them. The service resolves none: push
+ * sends each absolute on the site, `check` looks each image up in the repository. The routes are
+ * the site's: `content/images/` and `site/images/` at `/images/` (`src/site/render/images.ts`),
+ * an entry's page at its permalink (`src/entry/permalinks.ts`).
  *
  * @module
  */

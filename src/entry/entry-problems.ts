@@ -1,18 +1,9 @@
 /**
- * The problems of one entry file, as `check` and `push` both report them (one function,
- * one wording): a file that cannot be read or parsed, a field that breaks the schema, and
- * the content rules of a new entry (one without `identifier`, which push would create
- * permanently: the service has no update and no delete):
- *
- * - a line left from the template `new` writes (entry-template.ts `placeholderLines`);
- * - an empty body;
- * - its images and links (`entry-links.ts`, when a {@link LinkContext} is given): a local
- *   image that is not in the repository, a link to an entry without a page (errors), an
- *   image without alt text or over the size limit (warnings);
- * - (for any entry: tags are local) a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
- *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
- *
- * A problem carries no path: the caller shows the file as it names files.
+ * The problems of one entry file, one wording for `check` and `push`: a file that cannot be
+ * read or parsed, a schema break, and the rules of a new entry (push creates it for good: the
+ * service has no update or delete): a template line left (`placeholderLines`), an empty body,
+ * its images and links (`entry-links.ts`, given a {@link LinkContext}); and for any entry a
+ * near-miss tag (`Improvment` beside `Improvement`). A problem carries no path.
  *
  * @module
  */

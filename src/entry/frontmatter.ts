@@ -1,15 +1,10 @@
 /**
- * Reading an entry file's frontmatter (docs/entry-file.md): the one module that does.
- * The block between the `---` lines is found as gray-matter found it (the contract writers
- * have relied on), then read as a YAML document by the `yaml` package: plain data only
- * (YAML 1.2 core schema plus timestamps and `<<` merge keys, no code, no custom tags),
- * aliases bounded, and every error and field placed on the file's own line. One parse
- * serves the values, the lines of fields for error messages, and the single-field reads
- * of files that do not parse (pull and push read a broken file's identifier).
- *
- * Validation against the schema is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
- * Nothing here loads zod, and `yaml` is loaded on the first parse (a no-op pull of 10,000
- * entries parses no frontmatter): the conversion worker threads import the formats from here.
+ * Reading an entry file's frontmatter (docs/entry-file.md), the one module that does: the block
+ * between `---` lines found as gray-matter found it, read by `yaml` as plain data (core schema,
+ * timestamps, `<<` merges; no code, no custom tags; aliases bounded), every error and field on
+ * the file's own line. One parse serves values, field lines and single-field reads of broken
+ * files. No zod here and `yaml` loaded on first parse: the conversion threads import from here.
+ * Validation is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
  *
  * @module
  */

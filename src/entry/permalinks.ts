@@ -1,29 +1,21 @@
 /**
- * Where each entry is published on the site (docs/site.md#collections-and-permalinks): which
- * entries have a page (drafts and entries dated after today have none), the date an entry is
- * listed under, and its permalink `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push
- * (`sync/push/push-body.ts`, which sends links to other entries as their pages' URLs) both take
- * the routes from here.
+ * Where each entry is published (docs/site.md#collections-and-permalinks): which entries have
+ * a page (not drafts, not dated after today), the date it is listed under, and its permalink
+ * `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push (`sync/push/push-body.ts`)
+ * take the routes from here.
  *
- * Permalinks are unique whatever the titles, slugs, dates and identifiers
- * (two entries with one output path fail the whole Eleventy build), and stable: a permalink
- * does not change when an unrelated entry is added, as far as the entries allow.
+ * Permalinks are unique (two entries with one output path fail the Eleventy build) and stable
+ * when unrelated entries are added. In order of seniority (oldest date first; on one date,
+ * identifiers first, by identifier, then files by path), each entry asks for its slug:
  *
- * Each entry asks for its URL slug (its `slug`, or its title, made URL-safe). In order of
- * seniority (oldest date first; on one date, entries with an identifier first, by
- * identifier, then files by path):
+ * 1. the most senior entry with a slug keeps it: a URL once published stays;
+ * 2. the others get the slug plus their date, `weekly-fixes-2026-03-08`: the slug push sends
+ *    for such a file (`push-plan.ts`), so an unpushed file keeps its permalink once pushed;
+ * 3. those sharing slug and date get 8 hex digits (more while taken) of the SHA-256 of their
+ *    identifier (of their file before they have one): not the identifier's own digits, which
+ *    time-ordered UUIDs share.
  *
- * 1. every entry whose slug no more senior entry has keeps it: the first entry published
- *    under a slug keeps the URL it was published at, whatever is added later;
- * 2. the others get the slug plus their date, `weekly-fixes-2026-03-08`: the slug push
- *    sends for a second file with a derived slug (`push-plan.ts`), so that the permalink of
- *    an unpushed file is the one it keeps once pushed;
- * 3. entries that share slug and date too get a suffix from the SHA-256 of their
- *    identifier (of their file, before they have one): 8 hex digits, more while taken.
- *    Not the identifier's own digits: time-ordered UUIDs made together share their first
- *    ones, and UUIDs of one host their last ones.
- *
- * A slug taken at one step is never given at a later one, so no two entries share one.
+ * A slug taken at one step is never given at a later one.
  *
  * @module
  */

@@ -1,12 +1,8 @@
 /**
- * Portable file names (docs/entry-file.md#portable-file-names): the names
- * pull and push write must be one file on every file system a team's clones live on:
- * Linux (case-sensitive, any bytes), macOS (case-insensitive, Unicode-normalising) and
- * Windows (case-insensitive, reserved names, forbidden characters).
- *
- * Two names are the same file somewhere when their {@link nameKey}s are equal (case folded,
- * Unicode NFC, trailing dots and spaces dropped as Windows drops them). A name is portable
- * when {@link portableNameProblem} finds nothing.
+ * Portable file names (docs/entry-file.md#portable-file-names): a name pull and push write is one
+ * file on Linux, macOS (case-insensitive, normalising) and Windows (also reserved names and
+ * characters). Two names are one file somewhere when their {@link nameKey}s are equal; a name
+ * is portable when {@link portableNameProblem} finds nothing.
  *
  * @module
  */

@@ -1,20 +1,15 @@
 /**
- * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service).
- * What the service sends that an entry file cannot hold as it is, is
- * mirrored with a note instead of failing the pull, the build or the workflow:
+ * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service):
+ * what an entry file cannot hold as sent is mirrored with a note.
  *
  * | the service sends | the mirror file has | said |
  * |---|---|---|
- * | a null, empty or blank `title` | a title made from the slug (`release-notes` -> `Release notes`) | a pull note; a `check` warning |
+ * | a null, empty or blank `title` | a title from the slug (`release-notes` -> `Release notes`) | a pull note; a `check` warning |
  * | a `status` of another type (`5`, `true`) | the status as text (`"5"`) | a pull note when it is not a word |
- * | one identifier twice in a listing | the first listing, mirrored once | a pull note |
+ * | one identifier twice in a listing | the first, mirrored once | a pull note |
  *
- * A file with an `identifier` (a mirrored entry) is read leniently in the same way
- * ({@link readMirroredLeniently}): a mirror written before this rule, or by hand, still
- * builds, and `check` warns instead of failing. A writer's new file (no `identifier`) gets
- * no such leniency: it is what push sends.
- *
- * No zod here: the conversion worker threads load this module.
+ * A mirrored file is read as leniently ({@link readMirroredLeniently}); a writer's new file is
+ * not: it is what push sends. No zod here: the conversion worker threads load this module.
  *
  * @module
  */
