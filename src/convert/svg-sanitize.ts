@@ -1,28 +1,19 @@
 /**
- * The SVG sanitiser of pulled images (docs/security.md#images-pull-mirrors): an SVG copied
- * into `content/media/` is served from the site's own origin, where a script in it would
- * run when the file is opened by its URL. So every SVG pull mirrors is rewritten from an
- * allowlist before it is stored:
+ * The SVG sanitiser of pulled images (docs/security.md#images-pull-mirrors): an SVG in
+ * `content/media/` is served from the site's origin, where its script would run, so every
+ * SVG pull mirrors is rewritten from an allowlist:
  *
- * - elements: the shapes, text, paint servers, filters, `use`, `image` and the
- *   structure ones (`svg`, `g`, `defs`, `symbol`, ...); every other element is dropped with
- *   its content: `script`, `foreignObject` (HTML inside SVG), `iframe`, the animation
- *   elements (`set`/`animate` can write `href`), `metadata`, `style`, anything unknown.
- *   `<a>` is unwrapped (its content kept, the link dropped);
- * - attributes: event handlers (`on*`) are dropped; `href`/`xlink:href` only to a fragment
- *   of the same document (`#id`) or, on `image`/`feImage`, a raster `data:` image; a value
- *   with `javascript:`, `vbscript:` or another `data:` URL, or a `url(...)` that is not
- *   `url(#id)`, is dropped; so is `xml:base`, and any value with a backslash (CSS reads
- *   `u\72l(` as `url(` in a presentation attribute, and no SVG attribute needs one);
- * - CSS is not kept: a browser reads escapes, comments and functions (`image-set("x")`,
- *   `u\72l(...)`) that no pattern check follows, so every `<style>` element is dropped,
- *   and a `style` attribute is replaced by the presentation attributes it sets
- *   ({@link presentationAttributes}), a declaration at a time, only those on a short list
- *   whose value is plain (keywords, numbers, colours, `url(#id)`); the rest is dropped;
- * - comments, processing instructions (`<?xml-stylesheet ...?>`) and the DOCTYPE (with
- *   any entity it declares) are dropped; entities are not expanded.
+ * - elements: shapes, text, paint servers, filters, `use`, `image` and structure; any other is
+ *   dropped with its content (`script`, `foreignObject`, the animation elements that can write
+ *   `href`, `style`, unknown ones); `<a>` is unwrapped;
+ * - attributes: no `on*`; `href` only to `#id` or, on `image`/`feImage`, a raster `data:`
+ *   image; a script or other `data:` URL, a `url(...)` other than `url(#id)`, `xml:base`, and
+ *   any value with a backslash (CSS reads `u\72l(` as `url(`) are dropped;
+ * - no CSS (escapes, comments and functions defeat any pattern check): a `style` attribute is
+ *   replaced by the plain presentation attributes it sets ({@link presentationAttributes});
+ * - comments, processing instructions and the DOCTYPE are dropped; entities not expanded.
  *
- * A document whose root element is not `svg`, or that does not parse to one, is refused.
+ * A document whose root is not `svg`, or that does not parse, is refused.
  *
  * @module
  */
