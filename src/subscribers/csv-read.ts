@@ -1,20 +1,12 @@
 /**
- * Reading subscriber lists that other tools exported as CSV.
+ * Reading subscriber lists other tools exported as CSV. csv-parse does the CSV (BOM, `,` or `;`
+ * chosen from the header, any line end, quoted fields); this module adds:
  *
- * csv-parse does the CSV: UTF-8 with or without a byte order mark, comma or semicolon
- * (chosen from the header row), LF, CRLF or CR line ends, quoted fields with delimiters,
- * doubled quotes and line breaks inside. This module adds what a subscriber import needs
- * on top:
- *
- * - the columns, recognised by header name case-insensitively and ignoring spaces,
- *   hyphens and underscores: the address (`email`, `Email Address`, `E-mail`), the name
- *   (`name`, or `First Name` + `Last Name`), and a verification date only from the column
- *   the caller names (`verified_at`, `confirmed_at`, `created_at`, ... mean different
- *   things in different tools, so none is used unless the user says so);
- * - the 1-based line on which each record starts, counted from the bytes (a quoted
- *   field may span lines);
- * - the `'` that a formula-injection-safe export put before `=`, `+`, `-`, `@`, tab or CR
- *   removed again (see `csv-write.ts`).
+ * - the columns, by header name ignoring case, spaces, hyphens and underscores: the address,
+ *   the name (or first + last), and a verification date only from the column the caller names
+ *   (`verified_at`, `created_at`, ... mean different things in different tools);
+ * - the 1-based line each record starts on (a quoted field may span lines);
+ * - the `'` a formula-safe export put before `=`, `+`, `-`, `@`, tab or CR removed (`csv-write.ts`).
  *
  * @module
  */

@@ -1,16 +1,10 @@
 /**
- * Writing subscriber lists as CSV (`subscribers export`, `subscribers list --csv`).
- *
- * csv-stringify writes the CSV (RFC 4180 quoting), and the OWASP guidance on CSV injection
- * is applied for every common locale: a spreadsheet set to split on `;` (Excel in much of
- * Europe) or on tabs reads a comma file's quoted cell `"x;=HYPERLINK(...)"` as several
- * cells, since a quote in the middle of its field opens nothing. So a cell holding `,`,
- * `;` or a tab is quoted, and a leading `'` goes before every part of a cell that a
- * spreadsheet could read as a cell of its own and that starts with `=`, `+`, `-`, `@`, a
- * tab or a carriage return (or the full-width `＝＋－＠`), quotes before it not counting:
- * the cell's start and what follows each `;`, tab and line break in it (see
- * {@link neutralizeFormulas}). Names and addresses come from sign-up forms, so they are
- * untrusted input.
+ * Writing subscriber lists as CSV (`subscribers export`, `subscribers list --csv`): csv-stringify
+ * quotes, and OWASP's CSV-injection rule holds in every locale. A spreadsheet splitting on `;` or
+ * tabs reads a quoted `"x;=HYPERLINK(...)"` as several cells, so a cell with `,`, `;` or a tab is
+ * quoted, and `'` goes before every part a spreadsheet could read as a cell (the start, and after
+ * each `;`, tab and line break) that starts with `=`, `+`, `-`, `@`, tab, CR or their full-width
+ * forms ({@link neutralizeFormulas}). Names and addresses come from sign-up forms: untrusted.
  *
  * @module
  */

@@ -1,13 +1,9 @@
 /**
- * The progress of a subscriber import, batch by batch (a stopped import
- * and its rerun account for every row): `.changelog/subscribers-import.json` records, before
- * each batch is sent, which rows it carries, and after its answer, which the service added.
- * A run that was killed (SIGKILL, a cancelled runner, a closed laptop) leaves the file; the
- * next import of the same rows reads it and tells the rows that run added (or sent, its
- * answer lost) from subscribers that were there before. A run that ends removes it.
- *
- * Only line numbers and a hash of the rows are written: no address or name reaches the
- * state directory, which is committed.
+ * The progress of a subscriber import, so a stopped import and its rerun account for every row:
+ * `.changelog/subscribers-import.json` records before each batch which rows it carries, and after
+ * its answer which the service added. A killed run leaves it; the next import of the same rows
+ * tells what that run added (or sent, answer lost) from earlier subscribers. A run that ends
+ * removes it. Only line numbers and a hash of the rows: no address or name is committed.
  *
  * @module
  */

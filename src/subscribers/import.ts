@@ -1,24 +1,17 @@
 /**
- * `subscribers import`: adds the people of a CSV file as subscribers (docs/service-interface.md#endpoints,
- * endpoints 7 and 8).
+ * `subscribers import`: adds a CSV file's people as subscribers (docs/service-interface.md#endpoints,
+ * 7 and 8). A wrong import mails or exposes real people, so every row is checked before anything
+ * is sent, and ends in exactly one list of the result, with its line:
  *
- * A wrong import mails or exposes real people, so every row is checked before anything
- * is sent, and every row ends up in exactly one list of the result, with its line:
- *
- * - **skipped**: a duplicate of an earlier row, already a subscriber (one `GET` first,
- *   or the service skipped it), added by an earlier run of the import that was stopped
- *   (`import-progress.ts`), or invalid (no or a malformed address, a malformed date,
- *   too many fields), or refused by the consent rule;
- * - **added**: in the service's answer to a batch (or, after a lost answer, found in
- *   the list);
+ * - **skipped**: a duplicate, already a subscriber, added by an earlier stopped run
+ *   (`import-progress.ts`), invalid, or refused by the consent rule;
+ * - **added**: in the service's answer (or, after a lost answer, found in the list);
  * - **failed**: in a batch the service refused or did not answer;
  * - **not sent**: after a failure that would fail the rest, or beyond the day's budget.
  *
- * **Consent.** The service records a subscriber sent without `verified_at` as verified
- * today (spec endpoint 8, rule 4). A list without verification dates would therefore
- * declare everyone verified, so a row without a date is refused unless the user gives
- * one explicitly (`--verified-at`). Every row sent carries `verified_at`: the service's
- * default is never used.
+ * **Consent.** The service records a subscriber without `verified_at` as verified today
+ * (endpoint 8, rule 4), so a row without a date is refused unless `--verified-at` gives one:
+ * every row sent carries `verified_at`.
  *
  * @module
  */

@@ -1,10 +1,8 @@
 /**
- * Validation and normalisation of subscriber fields read from a CSV file or the command
- * line: email addresses (validator's `isEmail`, trimmed, domain lower-cased)
- * and verification dates (ISO 8601, normalised to the `YYYY-MM-DD` that endpoint 8 takes).
- *
- * Nothing here throws for a bad row: a row's problem is returned, so that one bad row
- * never hides the others. Only a bad command-line option throws.
+ * Subscriber fields from a CSV file or the command line, validated and normalised: addresses
+ * (validator's `isEmail`, trimmed, domain lower-cased) and dates (ISO 8601 to endpoint 8's
+ * `YYYY-MM-DD`). A bad row's problem is returned, never thrown, so it hides no other; only a
+ * bad command-line option throws.
  *
  * @module
  */
