@@ -1,12 +1,8 @@
 /**
  * The emulator's image host (docs/service-interface.md#the-emulators-image-host): a second
- * origin beside the API, as the service keeps the images of its entries on a host of their
- * own. It serves `GET /media/<name>` from {@link EmulatorStore.media}, without a token and
- * outside the rate limits (an image host is public), and logs every request.
- *
- * Entry content and the workspace's `logo_url` and `og_image_url` name these images with the placeholder `{{media}}`
- * (`<img src="{{media}}/dashboard.svg">` in a seed), which becomes the host's URL
- * (`http://127.0.0.1:PORT/media`) once it listens: an absolute URL, as the service's own.
+ * origin, as the service's images have their own host, serving `GET /media/<name>` without a
+ * token or rate limits, logged. Seeds name its images `{{media}}` (`<img src="{{media}}/x.svg">`),
+ * which becomes its absolute URL once it listens.
  *
  * @module
  */

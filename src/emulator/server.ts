@@ -1,16 +1,10 @@
 /**
  * A local, stateful HTTP implementation of the whole service interface
- * (docs/service-interface.md#endpoints, all nine), for tests, the demo and `dev`.
- *
- * - Envelope `{success, version: "1.0", data}` on every authenticated operation.
- * - Bearer tokens per workspace; a missing or wrong token gets a 401 JSON body when the
- *   request accepts JSON, and otherwise a 302 to a login page (a Laravel app's behaviour).
- * - `x-ratelimit-limit` / `x-ratelimit-remaining` on every response; the per-minute and
- *   per-day limits per workspace are enforced with 429 and `Retry-After`. Window lengths
- *   and the clock are configurable so tests run in seconds.
- * - Fault injection ({@link EmulatorFaults}, `faults.ts`) and a request log
- *   ({@link RequestLogRecord}) for tests that try to break the client.
- * - The endpoints themselves are in `routes.ts`.
+ * (docs/service-interface.md#endpoints), for tests, the demo and `dev`: the envelope; bearer
+ * tokens per workspace (a wrong one gets a 401 JSON body, or a 302 to a login page when the
+ * request does not accept JSON, as Laravel does); rate-limit headers and the minute and day
+ * limits enforced with 429 (windows and clock configurable); fault injection (`faults.ts`) and
+ * a request log ({@link RequestLogRecord}). The endpoints are in `routes.ts`.
  *
  * @module
  */

@@ -1,16 +1,9 @@
 /**
- * The emulator's state: workspaces with their tokens, entries, tags and subscribers, and
- * the domain rules of docs/service-interface.md#states-and-transitions (and the endpoints' rules).
- *
- * Where the specification is silent the emulator picks the behaviour of a typical
- * Laravel service, and says so here:
- * - entries are listed newest first by `publish_at`, then by creation;
- * - a created entry without `slug` gets one derived from the title; a slug already used
- *   in the workspace is made unique with `-2`, `-3`, ...;
- * - the scheduled status value is `scheduled`; `is_published` with `publish_at` today
- *   publishes;
- * - importing an email that already exists skips it (not in the response);
- * - deleting an email that is not a subscriber skips it (not in the response).
+ * The emulator's state (workspaces, tokens, entries, tags, subscribers) and the rules of
+ * docs/service-interface.md#states-and-transitions. Where the spec is silent, a typical Laravel
+ * service's behaviour: entries newest first by `publish_at`, then creation; a missing slug
+ * derived from the title, a used one made unique with `-2`, `-3`; scheduled status `scheduled`;
+ * importing an existing email or deleting an unknown one skips it (not in the response).
  *
  * @module
  */
