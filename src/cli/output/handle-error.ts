@@ -1,14 +1,10 @@
 /**
- * The one place errors become messages and exit codes (docs/architecture.md#conventions: commands
- * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
- *
- * A command that has printed its report returns its exit code (ranked by `worstExit`);
- * it throws only when it could not finish, and then this handler reports the error, after
- * what the command had done when the error carries it (`ChangelogSyncError.done`). A
- * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
- * its path and code with its fix (`E_FILE`), not as an unexpected error. In GitHub Actions
- * every error is also an `::error` annotation and a job summary section with its fix
- * (actions-failure.ts), unless the command showed its failure there itself.
+ * The one place errors become messages and exit codes (docs/architecture.md#conventions). Stacks
+ * only with `--debug`; the token never printed. A command that printed its report returns its
+ * exit code (`worstExit`); it throws only when it could not finish, and the error is reported
+ * after what the command had done (`ChangelogSyncError.done`). A file system error no step named
+ * is told by path, code and fix (`E_FILE`). In GitHub Actions every error is also an `::error`
+ * annotation and a job summary section (actions-failure.ts), unless the command showed it.
  *
  * @module
  */

@@ -1,17 +1,11 @@
 /**
- * Where commands speak: progress and logs on stderr, the result on stdout (human text by
- * default, one JSON document with `--json`). In GitHub Actions it also writes annotations
- * for problems in files, masks secrets, and appends to the job summary.
+ * Where commands speak: progress and logs on stderr, the result on stdout (text, or one JSON
+ * document with `--json`); in GitHub Actions also annotations, masks and the job summary.
  *
- * Everything written is data-safe: secrets masked, control characters shown as `\xNN`
- * and bidirectional controls as `\uNNNN` (no data moves a terminal's cursor, starts a log
- * line with a carriage return or shows its text reordered), in `--json`, workflow commands
- * and the job summary too; and in
- * GitHub Actions no line a command prints can be read by the runner as a workflow command
- * (see `neutralizeCommands`): only the tool's own commands ({@link Reporter.workflowCommands},
- * annotations of {@link Reporter.problem}, masks) are written as commands. Lines are
- * neutralised where they are written, not where data enters a message: a message made
- * anywhere, from any data, passes here.
+ * Everything written is data-safe: secrets masked, control characters shown as `\xNN` and
+ * bidirectional controls as `\uNNNN`; in Actions no printed line can be read as a workflow
+ * command (`neutralizeCommands`) but the tool's own. Lines are neutralised where they are
+ * written, not where data enters a message, so a message made from any data passes here.
  *
  * @module
  */
