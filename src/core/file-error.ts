@@ -1,10 +1,7 @@
 /**
- * A file system's error (`ENOSPC`, `EISDIR`, `EACCES`, ...) told the way a user can act
- * on it (every failure says what was done): the file, the step that was
- * writing or reading it, what the system said, and the fix for that error.
- *
- * The step that does the write wraps its error with {@link fileError}; an error that
- * escapes without it is still told by its path and code (`cli/output/handle-error.ts`).
+ * A file system error (`ENOSPC`, `EACCES`, ...) told so a user can act: the file, the step, what
+ * the system said, and the fix. A step wraps its error with {@link fileError}; one that escapes
+ * unwrapped is still told by path and code (`cli/output/handle-error.ts`).
  *
  * @module
  */

@@ -1,12 +1,8 @@
 /**
- * Files stay inside the project (docs/architecture.md#conventions): an entry file, an image or a
- * template that is a symbolic link resolving outside the project is refused, so that a
- * build never copies a file of the machine into `_site/` (Eleventy's passthrough copy and
- * `upload-pages-artifact` follow symlinks) and a push never sends, or writes an identifier
- * into, a file outside the repository. A symlink that resolves inside the project is fine.
- *
- * `build`, `push`, `pull` (so `sync`), `check` and `dev` call {@link assertInsideProject}
- * before they read or write anything.
+ * Files stay inside the project (docs/architecture.md#conventions): a symbolic link resolving
+ * outside it is refused, so a build never copies a file of the machine into `_site/` (passthrough
+ * copy and `upload-pages-artifact` follow links) and a push never sends or writes a file outside
+ * the repository. `build`, `push`, `pull`, `check` and `dev` call {@link assertInsideProject} first.
  *
  * @module
  */

@@ -1,13 +1,8 @@
 /**
- * The client's retry policy (docs/sync.md#rate-limits; docs/service-interface.md#errors, #limits):
- *
- * - A GET is retried after a transient failure (no response, 5xx) with exponential
- *   backoff and jitter: reading twice changes nothing.
- * - POST and DELETE are never retried after such a failure: the service may have acted
- *   before it, and the interface has no idempotency key.
- * - A 429 is retried for every method (the service refused it, so nothing happened), a
- *   bounded number of times; the {@link RateBudget} already holds the next attempt until
- *   `Retry-After`.
+ * The client's retry policy (docs/sync.md#rate-limits): a GET is retried after a transient
+ * failure (no response, 5xx) with exponential backoff and jitter; POST and DELETE never (the
+ * service may have acted, and there is no idempotency key); a 429 for every method, a bounded
+ * number of times (nothing happened; the {@link RateBudget} holds the next attempt until `Retry-After`).
  *
  * @module
  */
