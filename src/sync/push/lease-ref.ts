@@ -29,11 +29,7 @@ export interface LeaseRecord extends ProcessIdentity {
   expiresAt: string;
   /** Its time to live, ms: renewed every third of it. */
   ttlMs: number;
-  /**
-   * Its in-doubt time, ms (twice its request timeout): how long a POST it started may still be
-   * processed by the service. A taker waits at least this long before reading the listing.
-   * Absent in records of earlier versions.
-   */
+  /** Its in-doubt time, ms (twice its request timeout); a taker waits at least this long. Absent in older records. */
   inDoubtMs?: number;
 }
 
@@ -118,8 +114,7 @@ export interface SeenLease {
 }
 
 /**
- * The commit the lease ref points at on the remote now, without its record (one `git ls-remote`):
- * what a holder compares with its own before each POST.
+ * The commit the lease ref points at now (one `git ls-remote`), compared by a holder before each POST.
  * @returns undefined when the ref does not exist.
  * @throws {LeaseRemoteError} when the remote cannot be read.
  */
@@ -167,10 +162,9 @@ function parseRecord(commit: string): LeaseRecord | undefined {
 }
 
 /**
- * Writes a lease record by compare-and-swap: only when the ref is still `expected` (its
- * commit), or absent when `expected` is undefined.
- * @returns the new commit, or `lost` when the ref had moved (another clone wrote it first).
- * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref (no write access).
+ * Writes a lease record by compare-and-swap: only while the ref is `expected` (absent when undefined).
+ * @returns the new commit, or `lost` when another clone wrote it first.
+ * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref.
  */
 export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
   const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, '');

@@ -66,10 +66,8 @@ export type LeaseOutcome = { lease: PushLease; notes: string[] } | { perDirector
 /** A held lease. */
 export interface PushLease {
   /**
-   * Whether this process may send now: the ref on the remote is still this lease's commit
-   * (one `git ls-remote`); with the remote out of reach, its last renewal young enough
-   * (else renewed first). Made before each POST.
-   * @returns why it may not, or undefined.
+   * Made before each POST: why this process may not send (the ref is no longer its commit; out of
+   * reach, its last renewal too old, renewed first), or undefined.
    */
   verify(): Promise<string | undefined>;
   /** Stops renewing and removes the lease (compare-and-swap: only while it is still this one). */
@@ -77,11 +75,10 @@ export interface PushLease {
 }
 
 /**
- * Takes the push lease of the repository the content directory is in (see the module description).
- * @throws {ChangelogSyncError} `E_LEASE` when `origin` exists but cannot be read or written
- *   (the remote and the fix named), or when the lease there records a lifetime or an in-doubt
- *   time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when a holder that renews did not
- *   release it within `maxWaitMs`, or when the remote stopped answering while another held it;
+ * Takes the push lease of the content directory's repository (see the module description).
+ * @throws {ChangelogSyncError} `E_LEASE` when `origin` cannot be read or written, or records a
+ *   lifetime or in-doubt time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when
+ *   a renewing holder kept it past `maxWaitMs` or the remote stopped answering meanwhile;
  *   `E_CONFIG` when `ttlMs` or `inDoubtMs` is beyond the cap.
  */
 export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome> {
@@ -184,8 +181,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
 }
 
 /**
- * How long a lease is waited for, unrenewed, before it is taken over: the lifetime its holder
- * recorded; {@link MAX_LEASE_TTL_MS} when the record names none (an unknown holder).
+ * How long an unrenewed lease is waited for: its recorded lifetime, else {@link MAX_LEASE_TTL_MS}.
  * @throws {ChangelogSyncError} `E_LEASE` for a recorded lifetime beyond the cap.
  */
 function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
@@ -198,10 +194,9 @@ function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'):
 }
 
 /**
- * How long a POST of the lease's holder may still be processed by the service, ms: the in-doubt
- * time its holder recorded; {@link LEGACY_IN_DOUBT_MS} when the record names none (a holder of an
- * earlier version, or an unknown one).
- * @throws {ChangelogSyncError} `E_LEASE` for a recorded in-doubt time beyond {@link MAX_LEASE_TTL_MS}.
+ * How long a POST of the holder may still be processed, ms: its recorded in-doubt time, else
+ * {@link LEGACY_IN_DOUBT_MS}.
+ * @throws {ChangelogSyncError} `E_LEASE` for one beyond {@link MAX_LEASE_TTL_MS}.
  */
 function recordedInDoubt(held: LeaseRecord | undefined, remoteName: string): number {
   const ms = held?.inDoubtMs;

@@ -78,9 +78,8 @@ export interface LocalPlan {
   /** The file that carries each claimed identifier (files that do not parse included). */
   carriers: Map<string, string>;
   /**
-   * Every new file that has a slug, refused ones included (template text, empty body,
-   * near-miss tag, slug collision): such a file keeps its slug, so recovery can still bind
-   * its lost entry to it (`recovery.ts`). Adoption needs the slug and title, not a valid body.
+   * Every new file with a slug, refused ones included: recovery can still bind its lost entry to
+   * it (`recovery.ts`), which needs the slug and title, not a valid body.
    */
   slugged: PushCandidate[];
 }
@@ -89,11 +88,8 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
 
 /**
  * Validates every local entry file and assigns slugs (see the module description).
- *
- * @param files every entry file, parsed (see `readEntryFiles`). Nothing else: the same
- *   files give the same slugs on every run, whatever the service lists.
- * @param serviceTags the tag names of `content/_data/tags.json`, for the near-miss tag rule
- *   (`entry-problems.ts`); without them, tags are compared with the other files' only.
+ * @param files every entry file, parsed: the same files give the same slugs, whatever the service lists.
+ * @param serviceTags the names of `content/_data/tags.json`, for the near-miss tag rule.
  * @param links what the image and link rules need (`entry-links.ts`); without it they are not checked.
  */
 export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = [], links?: LinkContext): LocalPlan {
@@ -221,17 +217,10 @@ function oldestFirst(a: { date?: string; file: string }, b: { date?: string; fil
 }
 
 /**
- * Decides what to do with a new file whose slug is already used by a remote entry that no
- * local file mirrors. Such an entry is most likely this file's own, created by an earlier
- * push whose write-back and journal were both lost (a CI runner that died before
- * committing `.changelog/`): sending again would duplicate it.
- *
- * - Same title, and the same publication date when the file has one: **adopt** it (the
- *   identifier is written back; nothing is sent).
- * - Otherwise: **reject** with the way out: it is another entry (pull mirrors it; give
- *   this file another slug), or it is this file's (write its identifier back by hand).
- *
- * @returns the entry to adopt, or the rejection.
+ * A new file whose slug a remote entry no local file mirrors holds: most likely its own, created
+ * by a push whose write-back and journal were both lost (sending would duplicate it). Same title
+ * (and date, when the file has one): **adopt** it, nothing sent. Otherwise **reject** with the
+ * way out: another entry (give this file another slug), or this file's (write its identifier).
  */
 export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt: RemoteEntry } | { reject: PushRejection } {
   const title = c.entry.data.title.trim();
@@ -253,10 +242,8 @@ export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt
 }
 
 /**
- * The refusal of a new file whose slug a remote entry already holds while a local file
- * carries that entry (renamed on the service since the last pull, or mirrored in a file
- * that does not parse): sent, it would get another slug from the service (docs/service-interface.md#gaps-in-the-specification-and-our-answers:
- * a slug already taken) and the write-back would record the wrong one.
+ * The refusal of a new file whose slug a remote entry holds while a local file carries that
+ * entry: the service would give it another slug and the write-back would record the wrong one.
  * @param carrier the local file that carries `holder`.
  */
 export function carriedSlugRejection(c: PushCandidate, holder: RemoteEntry, carrier: string): PushRejection {

@@ -32,9 +32,8 @@ export function stopPush(err: unknown, result: PushResult): unknown {
 }
 
 /**
- * A file's send failed with an error that stops the run (not an answer of the service: a
- * file that cannot be written): no other file is sent after it, and the file is pending
- * with the reason, unless it was settled before the error (its identifier written back).
+ * A send failed with an error that stops the run (a file that cannot be written): no other file
+ * is sent after it, and it is pending with the reason unless already settled.
  */
 export function stopSending(run: Run, c: PushCandidate, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
