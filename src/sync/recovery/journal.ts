@@ -33,11 +33,7 @@ export interface JournalRecord {
   title: string;
   /** ISO time the POST was started. */
   startedAt: string;
-  /**
-   * ISO time until which a POST that got no answer may still be processed by the service
-   * (start + twice the request timeout of the run that sent it). Until then, "not in the
-   * list" does not prove "not created".
-   */
+  /** ISO time until which a POST without an answer may still be processed (start + twice the request timeout): until then, "not listed" is not "not created". */
   inDoubtUntil?: string;
   /**
    * `sending`: the POST was started, its outcome unknown.
@@ -52,9 +48,8 @@ export interface JournalRecord {
   /** What went wrong, for reports. */
   reason?: string;
   /**
-   * The process that sent it (pid, host, start time, machine: `process-alive.ts`): a record
-   * in `sending` whose process still runs on this machine is never sent again by another
-   * (docs/sync.md#fencing). Absent in records of older versions.
+   * The sending process (`process-alive.ts`): a `sending` record whose process still runs on this
+   * machine is never sent again by another (docs/sync.md#fencing). Absent in older records.
    */
   sender?: ProcessIdentity;
 }

@@ -25,14 +25,10 @@ interface WrittenFolder {
 }
 
 /**
- * Removes the temporary files that interrupted atomic writes left in every folder the
- * tool writes (see the module description). Call it while holding the lock.
- *
- * @param contentDir the mirror (`entries/`, `_data/`).
- * @param stateDir the state directory (state, journal, ledger, lock holder, `conflicts/`).
- * @param entryNames the names in `content/entries/`, when the caller has listed it already.
- * @returns the paths removed: relative to the content directory (`entries/...`,
- *   `_data/...`), or `state:<path>` inside the state directory.
+ * Removes the temporary files interrupted atomic writes left in every folder the tool writes.
+ * Call it holding the lock.
+ * @param entryNames the names in `content/entries/`, when the caller listed it already.
+ * @returns the paths removed, relative to the content directory, or `state:<path>`.
  */
 export async function removeLeftoverTempFiles(contentDir: string, stateDir: string, entryNames?: readonly string[]): Promise<string[]> {
   const dataFiles = new Set([basename(WORKSPACE_DATA_FILE), basename(TAGS_DATA_FILE)]);

@@ -17,11 +17,7 @@ export interface CommitBackOptions {
   cwd: string;
   /** Paths to add (relative to `cwd`); missing ones are skipped. */
   paths: string[];
-  /**
-   * Paths under `paths` that are never committed (relative to `cwd`): not staged, and removed
-   * from the index when a repository tracks them (that removal is committed once). The
-   * request ledger: it changes on every run, and a commit of it alone is churn.
-   */
+  /** Paths never committed, relative to `cwd` (unstaged, removed from the index once): the request ledger, which changes every run. */
   exclude?: string[];
   /** Commit message. */
   message: string;
@@ -75,11 +71,9 @@ const REJECTED = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref .* b
 
 /**
  * Commits the given paths and pushes, rebasing onto a moved branch and retrying.
- *
- * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (the message names the
- *   files in conflict and the branch the commit was saved to; the local commit is kept),
- *   when the push is still rejected after `attempts` tries, or when git fails otherwise
- *   (no upstream, authentication: git's message is kept).
+ * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (naming the conflicting files
+ *   and the branch the commit was saved to), when the push is still rejected after `attempts`,
+ *   or when git fails otherwise (its message kept).
  */
 export async function commitBack(options: CommitBackOptions): Promise<CommitBackResult> {
   const { cwd, message } = options;

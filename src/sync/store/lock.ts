@@ -61,20 +61,14 @@ export interface HeldLock {
 }
 
 /**
- * Takes the lock of a content directory's state directory, failing fast when another
- * process holds it, this one included (a job takes it once, for all it does).
+ * Takes the state directory's lock, failing fast when another process (or this one) holds it.
+ * Taken over: a holder of this machine that no longer runs, at once; one held elsewhere or not
+ * recorded yet, once stale ({@link LOCK_STALE_MS}); never a holder running on this machine
+ * ({@link isRecordedProcessAlive}), however old its mtime.
  *
- * Which lock is taken over: one whose holder ran on this machine and no longer runs, at
- * once; one held elsewhere, or by a holder not recorded yet, once proper-lockfile finds it
- * stale (not refreshed for {@link LOCK_STALE_MS}); never one whose holder runs on this
- * machine ({@link isRecordedProcessAlive}: pid, start time, boot id and pid namespace),
- * however old its mtime.
- *
- * @param stateDir the state directory (`.changelog`); created when missing.
- * @param command what will run under the lock, recorded for other processes' messages.
- * @throws {ChangelogSyncError} `E_LOCKED` naming the holder (pid, host, start time,
- *   command) when a living process holds it; `E_FILE` when the state directory cannot
- *   hold a lock (not writable).
+ * @param stateDir the state directory; created when missing.
+ * @param command what runs under the lock, for other processes' messages.
+ * @throws {ChangelogSyncError} `E_LOCKED` naming a living holder; `E_FILE` when the directory cannot hold a lock.
  */
 export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
   await mkdir(stateDir, { recursive: true });

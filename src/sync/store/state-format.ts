@@ -168,15 +168,11 @@ export interface OpenStateFormatOptions {
 }
 
 /**
- * Opens the state directory's format before a command reads or writes it: refuses a newer
- * one, migrates an older one in place (see the module doc).
- *
- * @returns what was migrated (or is due, for a dry run); undefined when the state is of this
- *   format or there is none yet.
- * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format (nothing written), or for
- *   an older one a dry run cannot read unmigrated; `E_FILE` naming a file a migration cannot
- *   read or write; `E_OUTSIDE_PROJECT` when a migration would write through a symbolic link
- *   out of the project.
+ * Opens the state directory's format before a command reads or writes it: refuses a newer one,
+ * migrates an older one in place.
+ * @returns what was migrated (or is due, for a dry run); undefined when current or absent.
+ * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format, or an older one a dry run
+ *   cannot read; `E_FILE` for a file a migration cannot read or write; `E_OUTSIDE_PROJECT`.
  */
 export async function openStateFormat(stateDir: string, options: OpenStateFormatOptions): Promise<StateFormatChange | undefined> {
   const recorded = await recordedFormat(stateDir);
