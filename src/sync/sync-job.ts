@@ -40,13 +40,10 @@ export interface SyncResult {
 }
 
 /**
- * Pulls the workspace into the content directory, then pushes its new local entries, under
- * one lock.
- *
- * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (with `project`), `E_LOCKED` when another
- *   process holds the content directory, and whatever the pull throws (nothing pushed
- *   then) or the push throws (see `push/push.ts`: a stopped push carries its result).
- *   Whatever it throws, its reads have ended by then: none is still open or books a request.
+ * Pulls, then pushes, under one lock.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT`, `E_LOCKED`, what the pull throws (nothing
+ *   pushed then) or the push throws (`push/push.ts`: a stopped push carries its result). Its
+ *   reads have ended by then: none is still open or books a request.
  */
 export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
   const { client, contentDir, stateDir, dryRun = false } = options;

@@ -43,11 +43,7 @@ export interface MediaOptions extends MediaFetcherOptions {
 /** Default of {@link MediaOptions.deadlineMs}. */
 const DEFAULT_DEADLINE_MS = DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
 
-/**
- * The image options of a pull from the configuration: the bounds, the deadline, and
- * loopback allowed only when the configured service is on loopback (the emulator; never by
- * content: guarded-fetch.ts).
- */
+/** A pull's image options from the configuration; loopback only for a service on loopback, never by content. */
 export function configuredMedia(config: Pick<Config, 'imageBounds' | 'imageDeadlineSeconds' | 'baseUrl'>): MediaOptions {
   return { bounds: config.imageBounds, deadlineMs: config.imageDeadlineSeconds * 1000, allowLoopback: allowsLoopback(config.baseUrl) };
 }
@@ -90,11 +86,7 @@ function mirrorableSources(entry: RemoteEntry): string[] {
   return imageSources(entry.content).filter(isMirrorable);
 }
 
-/**
- * Whether an entry has an image the record wants downloaded (pull-plan.ts rewrites such an
- * unchanged entry's file, so that a mirror made before images were mirrored, or after a
- * failure a day old, gets its copies).
- */
+/** Whether an entry has an image the record wants downloaded (pull-plan.ts then rewrites its file to get the copies). */
 export function entryWantsMedia(record: MediaRecord, entry: RemoteEntry, now: number): boolean {
   return mirrorableSources(entry).some((src) => record.wants(src, now));
 }
@@ -107,14 +99,12 @@ export interface MediaTarget {
 }
 
 /**
- * Downloads and stores the images of the entries about to be written, records them, and
- * returns for each target the references its conversion uses.
- *
+ * Downloads, stores and records the images of the entries about to be written, by the deadline
+ * whatever the hosts do.
  * @param targets the entries about to be written, in the pull's order.
- * @returns per target (same index): original `src` -> `/media/<file>`, undefined when none;
- *   the report; whether the record was saved. Returns by the deadline, whatever the hosts do.
- * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written (a full
- *   disk): nothing of the entries is written then.
+ * @returns per target (same index): original `src` -> `/media/<file>`, or undefined; the report;
+ *   whether the record was saved.
+ * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written: no entry is written then.
  */
 export async function mirrorMedia(
   record: MediaRecord,
