@@ -33,11 +33,8 @@ function quoted(value: string): string {
 }
 
 /**
- * Reads `x-ratelimit-limit` and `x-ratelimit-remaining` and keeps the sane ones.
- *
- * @param headers the response's headers (absent ones are not noted).
- * @param currentLimit the limit in force (requests per window): `remaining` is checked
- *   against the response's limit when that one passed, else against this.
+ * Reads `x-ratelimit-limit` and `x-ratelimit-remaining` and keeps the sane ones; `remaining` is
+ * checked against the response's limit when that passed, else against `currentLimit`.
  * @returns the values that passed, and a note for each header that did not.
  */
 export function readRateHeaders(headers: ResponseHeaders, currentLimit: number): RateHeaders {

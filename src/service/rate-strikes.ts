@@ -42,10 +42,8 @@ export class RateStrikes {
 
   /**
    * Records a 429 and says how long to wait.
-   *
-   * @param askedMs the wait the answer asked for (`Retry-After`, or the window's end), ms.
-   * @param now when the answer arrived (ms since the epoch).
-   * @param startedAt when its request started; a request without a start counts as a strike.
+   * @param askedMs the wait asked for (`Retry-After`, or the window's end), ms.
+   * @param startedAt when its request started; without one it counts as a strike.
    */
   refused(askedMs: number, now: number, startedAt: number | undefined): StrikeOutcome {
     if (startedAt === undefined || startedAt > this.lastStrikeAt) {

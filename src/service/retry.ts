@@ -24,12 +24,9 @@ export interface RetryPolicy {
 
 /**
  * Runs `attempt` until it succeeds or the policy gives up.
- *
- * @param signal once aborted, no attempt starts and no backoff is waited out (the attempt in
- *   flight is the caller's to stop: `transport.ts` passes the signal to the request).
- * @throws the last attempt's error: anything but a 429 or a GET's transient failure at
- *   once, those once their retries are spent.
- * @throws `signal.reason` once `signal` aborted, whatever the attempt in flight threw.
+ * @param signal once aborted, no attempt or backoff starts (the request in flight gets it too).
+ * @throws the last attempt's error: at once unless a 429 or a GET's transient failure.
+ * @throws `signal.reason` once `signal` aborted.
  */
 export async function withRetries<T>(method: Method, policy: RetryPolicy, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   let transientTries = 0;

@@ -123,9 +123,8 @@ export const subscriberSchema = z.looseObject({
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
 /**
- * Public latest entry (spec endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification): an object `{uuid, date}`
- * plus whatever optional fields the workspace exposes. A two-element array `[uuid, date]`
- * is accepted too, since the spec calls the default result "an array".
+ * Public latest entry (endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification):
+ * `{uuid, date}` plus optional fields, or `[uuid, date]` (the spec calls it "an array").
  */
 export const latestEntrySchema = z.preprocess(
   (v) => (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') ? { uuid: v[0], date: v[1] } : v),
