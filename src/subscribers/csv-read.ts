@@ -85,12 +85,9 @@ const RECOGNISED_HEADERS = {
 
 /**
  * Reads and parses a subscriber file.
- *
- * @param file path of the CSV file.
- * @throws {ChangelogSyncError} `E_FILE` when the file cannot be read, is not UTF-8 or is
- *   not well-formed CSV (with the line); {@link ValidationError} `E_VALIDATION` when the
- *   header has no address column, recognises a column twice, or lacks the named
- *   verification column.
+ * @throws {ChangelogSyncError} `E_FILE` when it cannot be read, is not UTF-8 or not well-formed
+ *   CSV (with the line); `E_VALIDATION` for a header without an address column, with a column
+ *   twice, or lacking the named verification column.
  */
 export async function readSubscriberCsv(file: string, options: ReadSubscriberCsvOptions = {}): Promise<SubscriberCsv> {
   let bytes: Buffer;
@@ -107,13 +104,7 @@ export async function readSubscriberCsv(file: string, options: ReadSubscriberCsv
   return parseSubscriberCsv(bytes, file, options);
 }
 
-/**
- * Parses the bytes of a subscriber file (see the module description).
- *
- * @param bytes the file's content.
- * @param file its path, for messages.
- * @throws see {@link readSubscriberCsv}.
- */
+/** Parses a subscriber file's bytes; `file` names it in messages. Throws as {@link readSubscriberCsv}. */
 export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSubscriberCsvOptions = {}): SubscriberCsv {
   assertUtf8(bytes, file);
   const delimiter = chooseDelimiter(bytes);
@@ -188,9 +179,8 @@ function assertUtf8(bytes: Buffer, file: string): void {
 }
 
 /**
- * Comma or semicolon: the one that splits the header row into a recognised address
- * column, else the one that splits it into more fields (comma on a tie). Spreadsheets in
- * locales with a decimal comma write semicolons.
+ * Comma or semicolon (decimal-comma locales): the one that splits the header into a recognised
+ * address column, else into more fields (comma on a tie).
  */
 function chooseDelimiter(bytes: Buffer): CsvDelimiter {
   const score = (d: CsvDelimiter): [number, number] => {

@@ -151,13 +151,8 @@ export interface ImportOptions {
 }
 
 /**
- * Decides, row by row and without any request, what to send: checks the field count,
- * the address, duplicates within the file and against `existing`, the verification
- * date, and the consent rule (see the module description).
- *
- * @param csv the parsed file.
- * @param existing the subscribers the service has now.
- * @param options.verifiedAt the `--verified-at` date, if given.
+ * Decides row by row, without a request, what to send: field count, address, duplicates in the
+ * file and against `existing`, the date, and the consent rule.
  * @param options.today `YYYY-MM-DD` (UTC), the latest acceptable verification date.
  * @public Used by `bench/scenarios/subscribers-import.mjs`, through `dist/`, which knip does not map back to `src/`.
  */
@@ -254,14 +249,10 @@ function consentFix(csv: SubscriberCsv): string {
 }
 
 /**
- * Imports a parsed subscriber file: one `GET /api/subscribers`, then {@link planImport},
- * then `POST /api/subscribers` batch by batch (nothing in a dry run). Every request
- * goes through the client's rate budget; batches beyond the day's budget are deferred.
- * When a batch's answer is lost (no response, 5xx), one more `GET` finds out which of
- * its rows the service added, so that the result is exact.
- *
- * @throws {ChangelogSyncError} when the first `GET` fails (nothing was sent then).
- *   Failures of batches are not thrown: they are in the result.
+ * Imports a parsed subscriber file: one `GET`, {@link planImport}, then `POST /api/subscribers`
+ * batch by batch through the rate budget (nothing in a dry run), the rest deferred past the day's
+ * budget. After a lost answer one more `GET` finds which rows were added.
+ * @throws {ChangelogSyncError} when the first `GET` fails (nothing sent); batch failures are in the result.
  */
 export async function importSubscribers(options: ImportOptions): Promise<ImportResult> {
   const { client, csv } = options;

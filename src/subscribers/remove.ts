@@ -123,20 +123,14 @@ export interface RemoveOptions {
   /** One `GET` to tell what would be removed; no `DELETE`. */
   dryRun?: boolean | undefined;
   onBatch?: (batch: RemoveBatchSummary, total: number) => void;
-  /**
-   * Once aborted (SIGTERM, Ctrl-C), no further batch is sent: the batch in flight finishes
-   * (its answer, or the list after a lost one, tells what the service removed), and the rest
-   * are failed as `interrupted`.
-   */
+  /** Once aborted, the batch in flight finishes (its answer or the list tells the outcome); the rest fail as `interrupted`. */
   signal?: AbortSignal;
 }
 
 /**
- * Removes subscribers: `DELETE /api/subscribers` batch by batch through the client's
- * rate budget. A dry run sends one `GET` instead and compares.
- *
- * @throws {ChangelogSyncError} only from the dry run's `GET`; failures of batches are in
- *   the result.
+ * Removes subscribers: `DELETE /api/subscribers` batch by batch through the rate budget; a dry run
+ * sends one `GET` and compares.
+ * @throws {ChangelogSyncError} only from the dry run's `GET`; batch failures are in the result.
  */
 export async function removeSubscribers(options: RemoveOptions): Promise<RemoveResult> {
   const { client } = options;
