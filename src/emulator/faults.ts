@@ -44,11 +44,7 @@ export interface EmulatorFaults {
   htmlBody?: boolean;
   /** Answer API requests with malformed JSON (status 200). */
   malformedJson?: boolean;
-  /**
-   * Answer API requests with a valid JSON envelope (status 200) of this many MB (2^20
-   * bytes), padded with whitespace and streamed with backpressure, so a client that stops
-   * reading stops the sending: `bytesSent` of the request log says how much went out.
-   */
+  /** Answer with a valid envelope of this many MB, padded and streamed with backpressure (`bytesSent` logs what went out). */
   oversizeBodyMb?: number;
   /** Send the {@link oversizeBodyMb} body without `Content-Length` (chunked): only the bytes read tell its size. */
   oversizeBodyChunked?: boolean;
@@ -81,11 +77,8 @@ export function hitsNth(every: number | undefined, n: number): boolean {
 }
 
 /**
- * Answers an API request by the faults that act before anything is done (after the
- * limits, the 429 burst, the pause and the latency): a 500 by
- * {@link EmulatorFaults.serverErrorRate}, an HTML page, malformed JSON, an oversize body.
- *
- * @param random the random source (drawn once, for the 500, when that rate is set).
+ * Answers an API request by the faults that act before anything is done (after the limits,
+ * burst, pause and latency): a 500 by `serverErrorRate`, HTML, malformed JSON, an oversize body.
  * @param headers the rate-limit headers a 500 carries.
  * @returns whether a fault answered.
  */
@@ -115,11 +108,7 @@ export async function answerInjectedFault(faults: EmulatorFaults, random: () => 
   return false;
 }
 
-/**
- * Writes a 200 with a JSON envelope of exactly `total` bytes (whitespace padding), chunk
- * by chunk, waiting for the client to take each one; stops when the client goes away.
- *
- */
+/** Writes a 200 envelope of exactly `total` bytes chunk by chunk as the client takes them; stops when it goes away. */
 async function streamOversizeBody(res: ServerResponse, total: number, chunked: boolean, record: AnswerRecord): Promise<void> {
   const head = Buffer.from('{"success":true,"data":[]');
   const tail = Buffer.from('}');

@@ -17,12 +17,9 @@ import { emulatorSlug, EmulatorStore } from './store.js';
 const FOLDER_SEED_TOKEN = 'emulator-token';
 
 /**
- * Builds a store from a folder of entry files.
- *
- * @param dir the folder: entry files (`*.md`), or a content directory with `entries/`.
- * @throws {ChangelogSyncError} `E_FILE` when the folder cannot be read or holds no entry file;
- *   the parse error (`E_FILE`, `E_VALIDATION`) of a file that is not a valid entry file,
- *   naming the file by its path.
+ * Builds a store from a folder of entry files, or a content directory with `entries/`.
+ * @throws {ChangelogSyncError} `E_FILE` when the folder cannot be read or has no entry file; an
+ *   invalid file's parse error, naming it.
  */
 export async function folderSeedStore(dir: string, now: () => number = Date.now): Promise<EmulatorStore> {
   const folder = existsSync(join(dir, 'entries')) ? join(dir, 'entries') : dir;

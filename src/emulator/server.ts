@@ -93,15 +93,8 @@ export interface RunningEmulator {
 }
 
 /**
- * Starts the emulator.
- *
- * @throws the server's `listen` error (`EADDRINUSE` for a port in use, `EADDRNOTAVAIL`
- *   for a host that is not this machine's).
- * @example
- * ```ts
- * const emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
- * process.env.CHANGELOG_BASE_URL = emu.url;
- * ```
+ * Starts the emulator: `await startEmulator({ port: 0, store: await loadSeed('demo') })`.
+ * @throws the server's `listen` error (`EADDRINUSE`, `EADDRNOTAVAIL`).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const now = options.now ?? Date.now;

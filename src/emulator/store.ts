@@ -92,11 +92,7 @@ export interface EmulatorWorkspace {
   subscribers: EmulatorSubscriber[];
   /** Optional fields exposed by the public latest-entry endpoint ("Latest entry API" settings). */
   latestFields: LatestField[];
-  /**
-   * Whether the entry listing and an entry carry `tags`, and in which form: `none` (as the
-   * spec shows the listing), `names` (an array of names, as the real latest-entry answer
-   * has them) or `objects` (the tag objects of `/api/tags`). Default `none`.
-   */
+  /** Whether entries carry `tags`: `none` (the spec's listing, default), `names` (the real latest entry's) or `objects` (`/api/tags`'). */
   entryTags: EntryTagsForm;
 }
 
