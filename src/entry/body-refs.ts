@@ -34,10 +34,8 @@ interface PagelessRef {
 }
 
 /**
- * A path that leaves the site's base path: `/../../escape.png`, or `../` more times than
- * the page is deep, as a browser resolves it on the published site (`/\\host/x` too, which
- * a browser reads as another host). Sent absolute, it would point at another site on the
- * same host (another repository's Pages site), so it is an error.
+ * A path that leaves the site's base path (`/../../escape.png`, `../` deeper than the page, `/\\host/x`),
+ * as a browser resolves it: sent absolute, it would point at another site on the host.
  */
 interface OutsideRef {
   kind: 'outside';
@@ -57,11 +55,9 @@ const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /**
  * What a URL written in an entry file points at on the site.
- *
- * @param url the URL as written (character references decoded, trimmed).
- * @param file the entry file it is written in, relative to the content directory (`entries/x.md`).
- * @param permalinks the site-relative page URL of every entry file, null for one without a
- *   page, by file (`entryPermalinks` of `src/entry/permalinks.ts`).
+ * @param url as written (character references decoded, trimmed).
+ * @param file relative to the content directory (`entries/x.md`).
+ * @param permalinks each entry file's page URL, null without a page (`src/entry/permalinks.ts`).
  */
 export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<string, string | null>): BodyRef {
   if (url === '' || url.startsWith('#') || url.startsWith('?') || ABSOLUTE.test(url)) return { kind: 'external' };

@@ -16,11 +16,8 @@ import { nameKey, portableNameProblem } from './portable-name.js';
 const DATED_NAME = /^(\d{4}-\d{2}-\d{2})-(.+)\.md$/;
 
 /**
- * The name problems of each of `targets`, each a warning.
- *
- * @param targets the files to judge.
- * @param all every entry file of the folder (for names that fold together), `targets` included.
- * @returns problems by the file's `abs` path (files without problems absent).
+ * The name problems (warnings) of each of `targets`, by `abs` path.
+ * @param all every entry file of the folder, `targets` included (for names that fold together).
  */
 export function fileNameProblems(targets: readonly IndexedFile[], all: readonly IndexedFile[]): Map<string, EntryProblem[]> {
   const byKey = new Map<string, IndexedFile[]>();

@@ -33,18 +33,9 @@ const publishAtSchema = z.preprocess(
 );
 
 /**
- * The frontmatter of an entry file. Field names are the service's own.
- *
- * | field | who writes it |
- * |---|---|
- * | title | writer / pull (required) |
- * | slug | writer / pull |
- * | publish_at | writer / pull (`YYYY-MM-DD`) |
- * | is_published | writer (new entries only) |
- * | notify_subscribers | writer / pull |
- * | status | pull / push only |
- * | identifier | pull / push only |
- * | tags | writer (local only) |
+ * The frontmatter of an entry file, in the service's field names. The writer writes `title`,
+ * `slug`, `publish_at`, `notify_subscribers` (pull too), `is_published` (new entries) and `tags`
+ * (local only); `status` and `identifier` only pull and push.
  */
 const entryFrontmatterSchema = z.object({
   // Not trimmed: the frontmatter must round-trip exactly, spaces included.
@@ -93,14 +84,10 @@ export interface EntryFile {
 
 
 /**
- * Parses and validates an entry file's text.
- *
- * @param path the file's path, used in errors only.
- * @param raw the file's bytes or text.
- * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8, a NUL byte, a code frontmatter
- *   language, or invalid YAML (with its line).
- * @throws {ValidationError} `E_VALIDATION` when a field breaks the schema; `issues` names
- *   every field with its fix.
+ * Parses and validates an entry file's text (`path` for errors only).
+ * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8, a NUL byte, code frontmatter or
+ *   invalid YAML (with its line).
+ * @throws {ValidationError} `E_VALIDATION` naming every field that breaks the schema, with its fix.
  */
 export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   const text = decodeUtf8(path, raw);
@@ -206,9 +193,8 @@ function decodeUtf8(path: string, raw: string | Buffer): string {
 const MAX_FILE_SLUG = 80;
 
 /**
- * The file name of an entry: `YYYY-MM-DD-<slug>.md`, portable on every OS. Hostile slugs
- * (`../../etc/x`, `a/b`, `CON`, 300 characters) are reduced to safe ASCII; `suffix` (a
- * short identifier) keeps two entries with the same slug and date apart.
+ * An entry's file name, `YYYY-MM-DD-<slug>.md`, portable everywhere: hostile slugs (`../x`, `CON`,
+ * 300 characters) reduced to safe ASCII; `suffix` keeps entries with one slug and date apart.
  */
 export function entryFileName(publishAt: string | null | undefined, slug: string, suffix?: string): string {
   const date = publishDay(publishAt) ?? 'undated';

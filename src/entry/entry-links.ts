@@ -60,11 +60,9 @@ interface Reference {
 const marked = new Marked({ gfm: true });
 
 /**
- * The image and link problems of a new entry's body.
- *
- * @param body the Markdown body.
- * @param file the entry file, relative to the content directory.
- * @param bodyLine the file's line number of the body's first line, less one.
+ * The image and link problems of a new entry's Markdown body.
+ * @param file relative to the content directory.
+ * @param bodyLine the file's line of the body's first line, less one.
  */
 export function linkProblems(body: string, file: string, ctx: LinkContext, bodyLine: number): LinkProblem[] {
   const problems: LinkProblem[] = [];
@@ -184,9 +182,8 @@ function references(body: string): Reference[] {
 }
 
 /**
- * The URLs of raw HTML in a body, with lines within it: `img src` as an image (with its alt
- * text), and every other URL attribute of any element (`src/core/url-attributes.ts`'s lists, a
- * `srcset`'s candidates, a `style`'s `url()`s) as a link.
+ * Raw HTML's URLs with their lines: `img src` as an image (with alt), every other URL attribute
+ * (`src/core/url-attributes.ts`) as a link.
  */
 function htmlReferences(html: string): Reference[] {
   const found: Reference[] = [];
@@ -209,9 +206,8 @@ function htmlReferences(html: string): Reference[] {
 }
 
 /**
- * A Markdown link's destination as the browser reads it in the HTML push sends: marked
- * writes it into an `href`/`src` with its character references as written
- * (`&#106;avascript:`), so they are decoded here by the same HTML parser.
+ * A Markdown link's destination as the browser reads it: marked writes character references as
+ * written (`&#106;avascript:`), so they are decoded here by the same HTML parser.
  */
 function decodeAttribute(value: string): string {
   if (!value.includes('&')) return value;

@@ -82,12 +82,9 @@ function writtenTags(tags: readonly string[]): Set<string> {
 }
 
 /**
- * Every problem of a file, each once. Parse and schema errors and near-miss tags for any
- * file (tags are local: writers add them to mirrored entries too); the template,
- * empty-body, image and link rules only for a new file (no `identifier`): a mirrored
- * entry's body is the service's text.
- *
- * @param links what the image and link rules need; without it they are not checked.
+ * Every problem of a file, each once: parse and schema errors and near-miss tags for any file
+ * (tags are local); template, empty-body, image and link rules only for a new file (a mirrored
+ * body is the service's). Without `links`, images and links are not checked.
  */
 export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkContext): EntryProblem[] {
   if (f.error) return problemsOfError(f.error, f);

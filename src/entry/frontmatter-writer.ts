@@ -45,10 +45,8 @@ function isPlainScalar(value: string): boolean {
 let writeOptions: (Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions) | undefined;
 
 /**
- * How frontmatter is written: YAML 1.2 core plus timestamps (a date is written as
- * js-yaml wrote it, `toISOString()`, or as its day for `publish_at`), strings that YAML 1.1
- * would read as something else quoted (`yes`, `12:30`: what js-yaml did), and shared values
- * written out, never as aliases.
+ * How frontmatter is written: YAML 1.2 core plus timestamps (as js-yaml wrote them; `publish_at`
+ * as its day), YAML 1.1 look-alikes quoted (`yes`, `12:30`), shared values never aliased.
  */
 function documentOptions(): Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions {
   if (writeOptions) return writeOptions;
@@ -92,10 +90,9 @@ function styleStrings(Y: typeof Yaml, node: unknown): void {
 }
 
 /**
- * Serialises frontmatter and body into an entry file's text. Known fields come first in
- * {@link KNOWN_FIELDS} order, then unknown fields in their original order. A `publish_at`
- * that is a real `YYYY-MM-DD` is written plain, as writers write it: YAML reads it as a
- * date, which the schema turns back into the same day.
+ * Serialises frontmatter and body into an entry file's text: known fields first in
+ * {@link KNOWN_FIELDS} order, then unknown ones as they were; a real `YYYY-MM-DD` `publish_at`
+ * plain, as writers write it.
  */
 export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -111,15 +108,11 @@ export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: 
 }
 
 /**
- * Sets fields in a file's frontmatter as an edit of its YAML document that keeps every
- * other byte (push's write-back: "no file changed except its frontmatter additions";
- * docs/sync.md#push-guarantees): a field already there has its `key: value` replaced in
- * place (a comment after it, and its line ending, stay); a new field is a line added before
- * the closing `---`, ending as the line before it does. Each line keeps its own line ending
- * (CRLF, LF and mixed), and a byte order mark and trailing spaces stay.
- *
- * @param fields written as {@link serializeEntryFile} writes them.
- * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block, or it is not closed.
+ * Sets fields in a file's frontmatter keeping every other byte (push's write-back changes nothing
+ * else; docs/sync.md#push-guarantees): an existing field's `key: value` replaced in place (its
+ * comment and line ending stay); a new one added before the closing `---`, ending as the line
+ * before it. Line endings, a byte order mark and trailing spaces stay.
+ * @throws {ChangelogSyncError} `E_FILE` when the text has no closed YAML frontmatter block.
  */
 export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
   const fm = parseFrontmatterDocument(text);

@@ -61,10 +61,9 @@ interface FrontmatterBlock {
 }
 
 /**
- * Finds the frontmatter block of a text (a leading byte order mark is skipped; offsets
- * count it). The rules are gray-matter 4's, which entry files have been read by: the text
- * starts with `---` not followed by `-`; anything else on that line names the language; the
- * block ends at the first line that starts with `---`, or at the end of the text.
+ * Finds the frontmatter block (a BOM skipped, offsets counting it) by gray-matter 4's rules: the
+ * text starts with `---` not followed by `-`, the rest of that line names the language, the block
+ * ends at the first line starting with `---` or at the end.
  * @returns undefined when the text has no frontmatter.
  */
 function findFrontmatter(text: string): FrontmatterBlock | undefined {
@@ -121,16 +120,12 @@ export interface FrontmatterRead {
 }
 
 /**
- * Reads an entry file's frontmatter (no code, YAML only, aliases bounded). A `publish_at`
- * YAML reads as a date that is not the day written (it rolls `2026-13-01` over into 2027; a
- * time with an offset is another day in UTC) is given as written, so that the schema judges
- * what the writer wrote.
- *
+ * Reads an entry file's frontmatter. A `publish_at` YAML reads as another day than written (it
+ * rolls `2026-13-01` over; an offset moves the UTC day) is given as written, for the schema to judge.
  * @param path the file's path, used in errors only.
- * @param text the file's text (decoded, without a byte order mark).
- * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a frontmatter language
- *   other than YAML, invalid YAML (with its column in the message), an alias bomb, or a
- *   frontmatter that is not a mapping.
+ * @param text the file's text (decoded, without a BOM).
+ * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a language other than YAML,
+ *   invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
  */
 export function readFrontmatter(path: string, text: string): FrontmatterRead {
   const block = findFrontmatter(text);
@@ -233,13 +228,9 @@ function fieldPair(fm: FrontmatterDocument, field: string): Yaml.Pair<Yaml.Node,
 }
 
 /**
- * The value of a top-level frontmatter field as written, from a file that may not parse
- * (pull reads a pushed file's `status` and a gone entry's `title`; pull and push read the
- * `identifier` and `slug` of a broken file): a string value as YAML reads it, any other
- * value as its text (`3`, `2026-06-14`, `[a, b]`), '' for an empty one.
- *
- * @param text the file's text (a byte order mark is skipped).
- * @returns undefined when the file has no frontmatter or no such field.
+ * A top-level field's value as written, from a file that may not parse (pull and push read a
+ * broken file's `identifier` and `slug`): a string as YAML reads it, any other value as its
+ * text (`3`, `[a, b]`), '' when empty; undefined without frontmatter or such a field.
  */
 export function frontmatterField(text: string, field: string): string | undefined {
   const whole = parseFrontmatterDocument(text);
@@ -290,11 +281,7 @@ export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/**
- * True for a `YYYY-MM-DD` that names a real day of the proleptic Gregorian calendar.
- * Plain arithmetic: a pull checks 20,000 dates, and a `Date` round trip per date was a
- * measurable part of a conversion thread's time.
- */
+/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian), by plain arithmetic: a pull checks many dates. */
 export function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return false;
   const year = Number(s.slice(0, 4));

@@ -64,12 +64,7 @@ export interface PermalinkSubject {
   file: string;
 }
 
-/**
- * The unique URL slug of each entry (see the module description), in the order given.
- *
- * @param subjects the entries; their files are unique.
- * @returns one slug per subject, all distinct.
- */
+/** The unique URL slug of each entry (see the module description), in the order given; files are unique. */
 export function permalinkSlugs(subjects: readonly PermalinkSubject[]): string[] {
   const order = subjects.map((_, i) => i).sort((a, b) => senior(subjects[a]!, subjects[b]!));
   const slugs = new Array<string | undefined>(subjects.length);
@@ -116,12 +111,8 @@ export function assignPermalinks(entries: Array<PermalinkSubject & { url: string
 }
 
 /**
- * The site-relative URL of every entry file's page on `today`, by file (relative to the
- * content directory), as the site's build gives them; null for an entry file without a
- * page (a draft, dated after today, or unreadable).
- *
- * @param files every entry file.
- * @param today `YYYY-MM-DD`.
+ * Every entry file's site-relative page URL on `today` (`YYYY-MM-DD`), by file relative to the
+ * content directory; null without a page (a draft, dated after today, or unreadable).
  */
 export function entryPermalinks(files: readonly IndexedFile[], today: string): Map<string, string | null> {
   const pages: Array<PermalinkSubject & { url: string }> = [];

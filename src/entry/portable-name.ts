@@ -39,12 +39,9 @@ function dropTrailingDots(name: string): string {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
- * Why a file name is not portable, or undefined when it is: empty, longer than
- * {@link MAX_NAME_BYTES} bytes in UTF-8, a character Windows refuses (`<>:"/\|?*`) or a
- * control character, a trailing dot or space, or a name Windows reserves (`con`, `prn`,
- * `aux`, `nul`, `com1`-`com9`, `lpt1`-`lpt9`, with any extension).
- *
- * @param name one path segment (no directory).
+ * Why a name (one path segment) is not portable, or undefined: empty, over {@link MAX_NAME_BYTES}
+ * UTF-8 bytes, a character Windows refuses or a control character, a trailing dot or space, or a
+ * reserved name (`con`, `nul`, `com1`, ... with any extension).
  */
 export function portableNameProblem(name: string): string | undefined {
   if (name === '' || name === '.' || name === '..') return 'is empty or a folder reference';
