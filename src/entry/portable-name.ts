@@ -18,10 +18,9 @@ const INVALID_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
 const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
 
 /**
- * The key under which a file system that folds case or normalises Unicode sees a name:
- * NFC, case folded (upper then lower case, so that `ß`/`SS` and `K`/`k` (Kelvin) fold
- * together too), trailing dots and spaces dropped. Two names with one key must never
- * both be written: on macOS or Windows they are one file.
+ * A name as a case-folding, normalising file system sees it: NFC, case folded (upper then lower,
+ * so `ß`/`SS` and the Kelvin sign fold too), trailing dots and spaces dropped. Two names with one
+ * key are one file on macOS or Windows: never both written.
  */
 export function nameKey(name: string): string {
   // Printable ASCII (every name pull writes): lower case is the whole fold.
@@ -55,11 +54,7 @@ export function portableNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Names (or paths) as a case-folding, normalising file system sees them: by
- * {@link nameKey}, each with the owners that hold it (an identifier, or `''` for a file
- * that belongs to no known entry).
- */
+/** Names (or paths) by {@link nameKey}, each with its owners (an identifier, or `''` for no known entry). */
 export class FoldedNames {
   /** Key -> its one owner, or the set of them when there are several. */
   private readonly owners = new Map<string, string | Set<string>>();
@@ -73,10 +68,7 @@ export class FoldedNames {
     else had.add(owner);
   }
 
-  /**
-   * True when no one but `owner` holds `name`, or a name that is the same file on a
-   * case-insensitive or normalising file system.
-   */
+  /** True when no one but `owner` holds `name`, or a name that is the same file somewhere. */
   freeFor(name: string, owner: string): boolean {
     const had = this.owners.get(nameKey(name));
     if (had === undefined || had === owner) return true;

@@ -26,10 +26,7 @@ function isBlank(title: string): boolean {
   return title.trim() === '';
 }
 
-/**
- * The title a mirror file gets for an entry: the service's, or, when that is blank, one
- * made from the slug (`Untitled entry <first 8 of the identifier>` without a slug).
- */
+/** A mirror file's title: the service's, or when blank one from the slug (`Untitled entry <8 of the identifier>` without). */
 export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identifier'>): string {
   if (!isBlank(entry.title)) return entry.title;
   return titleFromSlug(entry.slug) || `Untitled entry ${entry.identifier.slice(0, 8)}`;
@@ -38,11 +35,7 @@ export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identif
 /** A status is a word the service might use (`published`, `draft`, `scheduled`, `in_review`). */
 const STATUS_WORD = /^[A-Za-z][A-Za-z_-]*$/;
 
-/**
- * A note per odd thing in a listing: a blank title (with the title the mirror file gets),
- * a status that is not a word (kept as text), an identifier listed more than once
- * (mirrored once, from its first listing).
- */
+/** A note per odd thing in a listing: a blank title (with the one given), a status that is no word, an identifier listed twice. */
 export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
   const notes: string[] = [];
   const seen = new Map<string, { first: RemoteEntry; count: number }>();
@@ -65,11 +58,9 @@ export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
 }
 
 /**
- * Reads the known fields of a mirrored entry's file (one with a non-empty `identifier`)
- * leniently, as pull writes them from odd service data: a blank or missing `title` becomes
- * one made from the slug, a `status` of another scalar type its text. Changes `known` in
- * place; a file without `identifier` is left as it is.
- *
+ * Reads a mirrored file's known fields (`known`, changed in place) leniently, as pull writes them
+ * from odd data: a blank `title` from the slug, another scalar `status` as text. A file without
+ * `identifier` is left as it is.
  * @returns one note per field read leniently (for `check` warnings).
  */
 export function readMirroredLeniently(known: Record<string, unknown>): string[] {

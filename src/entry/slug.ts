@@ -19,9 +19,8 @@ export function slugify(title: string): string {
 const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
- * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
- * starting and ending with a letter or digit, at most 255 characters (the service's
- * string limit). Real changelogs use `user_id`-style and capitalised slugs, so both pass.
+ * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`, starting
+ * and ending alphanumeric, at most 255 characters (real changelogs use `user_id` and capitals).
  */
 export function isSafeSlug(slug: string): boolean {
   return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;
