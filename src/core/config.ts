@@ -193,10 +193,7 @@ const DEFAULT_SITE_URL = 'http://localhost:8080/';
 export const CONFIG_FILE = 'changelog.config.json';
 
 /**
- * Resolves the configuration for a project root.
- *
- * @param root project root (default: the working directory).
- * @param env environment (default: `process.env`).
+ * Resolves the configuration for a project root (default the working directory; `env` default `process.env`).
  * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown fields or
  *   wrong types, or holds a token; when the base URL is not a URL or carries credentials.
  */

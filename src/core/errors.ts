@@ -80,14 +80,7 @@ export interface DoneBeforeError {
 }
 
 /**
- * Base class of every error changelog-sync throws.
- *
- * @example
- * ```ts
- * try { await client.listEntries() } catch (err) {
- *   if (err instanceof ChangelogSyncError && err.code === 'E_AUTH') ...
- * }
- * ```
+ * Base class of every error changelog-sync throws: match on `err.code` (`E_AUTH`, ...).
  */
 export class ChangelogSyncError extends Error {
   override name = 'ChangelogSyncError';

@@ -97,11 +97,9 @@ function parse(value: string | undefined): { name: string; n: number } | undefin
 }
 
 /**
- * A checkpoint: kills the process (SIGKILL; SIGSTOP with `CHANGELOG_FAILPOINT_STOP=1`) when
- * `CHANGELOG_FAILPOINT` names it and this is the chosen pass. Otherwise does nothing.
- *
- * @throws a system error with the code of `CHANGELOG_FAILPOINT_ERRNO`, when that is set,
- *   instead of killing (at the chosen pass and every later one).
+ * A checkpoint: SIGKILL (SIGSTOP with `CHANGELOG_FAILPOINT_STOP=1`) when `CHANGELOG_FAILPOINT`
+ * names it and this is the chosen pass; else nothing.
+ * @throws the system error of `CHANGELOG_FAILPOINT_ERRNO`, when set, instead of killing (from the chosen pass on).
  */
 export function failpoint(name: FailpointName): void {
   if (spec === undefined || spec.name !== name) return;

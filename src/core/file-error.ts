@@ -31,13 +31,10 @@ const FIXES: Record<string, string> = {
 };
 
 /**
- * The error of a file step, as `E_FILE`: `<file>: <step> failed: <system message>`,
- * with the fix for the system error. An error that is already a
- * {@link ChangelogSyncError} is returned as it is.
- *
- * @param err what the step threw.
- * @param where.file the file the step wrote or read (relative to the working directory, or absolute).
- * @param where.step what the step was doing, as a phrase: `saving the sync state`.
+ * A file step's error as `E_FILE`, `<file>: <step> failed: <system message>`, with the system
+ * error's fix; a {@link ChangelogSyncError} is returned as it is.
+ * @param where.file the file (relative to the working directory, or absolute).
+ * @param where.step what the step was doing: `saving the sync state`.
  */
 export function fileError(err: unknown, where: { file: string; step: string }): ChangelogSyncError {
   if (err instanceof ChangelogSyncError) return err;

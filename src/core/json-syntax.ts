@@ -33,11 +33,7 @@ function errorOffset(text: string, err: Error): number {
   return m ? Math.min(Number(m[1]), text.length) : text.length;
 }
 
-/**
- * Locates the syntax error `JSON.parse(text)` threw and names its fix.
- *
- * @param err the `SyntaxError` of `JSON.parse(text)`.
- */
+/** Locates the syntax error `err` that `JSON.parse(text)` threw and names its fix. */
 export function jsonSyntaxProblem(text: string, err: Error): JsonSyntaxProblem {
   const at = errorOffset(text, err);
   const char = text[at];

@@ -8,10 +8,7 @@
  */
 
 /**
- * The base path of a site URL: its path with a trailing slash, e.g. `/changelog/` for
- * `https://acme.github.io/changelog/`, `/` for `https://changelog.example.com`.
- *
- * @param siteUrl an absolute http(s) URL.
+ * A site URL's base path, with a trailing slash: `/changelog/` for `https://acme.github.io/changelog/`.
  * @throws {TypeError} when `siteUrl` is not a URL.
  */
 export function sitePathPrefix(siteUrl: string): string {

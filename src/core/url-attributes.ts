@@ -17,11 +17,8 @@ export const SRCSET_ATTRIBUTES: ReadonlySet<string> = new Set(['srcset', 'images
 const CSS_URL = /(url\(\s*)(?:"([^"\\\n]*)"|'([^'\\\n]*)'|([^'"()\\\s]*))(\s*\))/gi;
 
 /**
- * A `style` attribute's value with each `url(...)` rewritten.
- *
- * @param style the attribute's value (character references decoded).
- * @param rewrite called with each URL (trimmed); returns the new URL, or undefined to keep it.
- * @returns the value with each changed URL written `url("...")`.
+ * A `style` value (references decoded) with each `url(...)` rewritten: `rewrite` gets each URL
+ * trimmed and returns the new one (written `url("...")`), or undefined to keep it.
  */
 export function rewriteCssUrls(style: string, rewrite: (url: string) => string | undefined): string {
   return style.replace(CSS_URL, (whole: string, open: string, dq?: string, sq?: string, bare?: string, close?: string) => {
