@@ -291,10 +291,9 @@ export class HtmlCommentElement extends HtmlElement {
 const MARKDOWN_IN_TEXT = /[\\*_`[\]~|!#]|(?<=\b(?:https?|ftp)):(?=\/\/)|(?<=\bwww)\./gi;
 
 /**
- * The HTML of a node as inline HTML inside Markdown: as {@link HtmlNode.outerHTML}, but
- * in text the characters Markdown would read as syntax (`*`, `_`, `` ` ``, `[`, `~`, ...
- * and the `:` of `https://`) are character references. Markdown reads the text between
- * inline tags as Markdown: `<kbd>*x*</kbd>` would lose its asterisks.
+ * A node's HTML as inline HTML in Markdown: {@link HtmlNode.outerHTML} with Markdown syntax in text
+ * (`*`, `_`, `` ` ``, `[`, `~`, `https:`'s `:`) as character references, since Markdown reads
+ * text between inline tags (`<kbd>*x*</kbd>` would lose its asterisks).
  */
 export function inlineHtml(node: HtmlNode): string {
   if (node instanceof HtmlText) {

@@ -22,13 +22,8 @@ export interface UrlPlace {
 }
 
 /**
- * Rewrites the URLs of HTML.
- *
- * @param html any HTML.
- * @param rewrite called for each URL (character references decoded) with where it is;
- *   returns the new URL, or undefined to keep the attribute as it is.
- * @returns the HTML with each changed attribute written `name="value"` (value escaped for a
- *   double-quoted attribute), the rest unchanged.
+ * Rewrites HTML's URLs: `rewrite` gets each (references decoded) with where it is, and returns
+ * the new URL or undefined to keep it. A changed attribute is written `name="value"` (escaped).
  */
 export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlPlace) => string | undefined): string {
   const edits: Array<{ start: number; end: number; text: string }> = [];
@@ -66,10 +61,7 @@ export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlP
   return out + html.slice(at);
 }
 
-/**
- * Every URL of HTML with where it is, in document order (see {@link rewriteHtmlUrls}).
- * @param html any HTML.
- */
+/** Every URL of HTML with where it is, in document order. */
 export function htmlUrls(html: string): Array<{ url: string } & UrlPlace> {
   const found: Array<{ url: string } & UrlPlace> = [];
   rewriteHtmlUrls(html, (url, place) => {

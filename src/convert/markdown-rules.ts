@@ -248,10 +248,7 @@ function emphasis(content: string, node: HtmlElement, delimiters: string[], tag:
   return `<${tag}>${content}</${tag}>`;
 }
 
-/**
- * A turndown service with the rules described in the module description. Rules added
- * later take precedence (turndown's `addRule` puts them first).
- */
+/** A turndown service with this module's rules; later rules take precedence (`addRule` puts them first). */
 export function createTurndown(escape: (text: string) => string): TurndownService {
   const t = new TurndownService({
     headingStyle: 'atx',

@@ -65,9 +65,8 @@ export function imageSources(content: string | EditorJsDocument): string[] {
 }
 
 /**
- * Whether pull mirrors an image source: an absolute URL that is not a `data:` URL (an
- * absolute URL of another scheme is tried, and refused, so that it is reported). Relative
- * URLs name files on the service's own site and are left as they are.
+ * Whether pull mirrors an image source: an absolute, non-`data:` URL (another scheme is tried and
+ * refused, so it is reported). Relative URLs name the service's own site's files: left alone.
  */
 export function isMirrorable(src: string): boolean {
   const s = src.trim();

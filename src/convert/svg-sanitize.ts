@@ -57,11 +57,7 @@ export interface SanitizedSvg {
 const escapeText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (s: string): string => escapeText(s).replace(/"/g, '&quot;');
 
-/**
- * The presentation attributes (SVG 2, "Styling": properties that may be set as attributes)
- * that a `style` declaration may become: paint, text, and the references to paint servers,
- * clips, masks, filters and markers of the same document.
- */
+/** The presentation attributes (SVG 2) a `style` declaration may become: paint, text, and same-document references. */
 const PRESENTATION = new Set([
   'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap',
   'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity', 'color',
@@ -75,17 +71,13 @@ const PRESENTATION = new Set([
 ]);
 
 /**
- * A plain declaration value: words, numbers, units, `#rgb` colours, commas, `rgb()`/`rgba()`
- * of numbers and `url(#id)`. No quote, backslash, comment, `!`, `@` or other function, so
- * that it reads the same to this check and to any CSS parser.
+ * A plain declaration value (words, numbers, units, `#rgb`, commas, numeric `rgb()`/`rgba()`,
+ * `url(#id)`): no quote, backslash, comment, `!`, `@` or other function, so it reads the same to
+ * this check and any CSS parser.
  */
 const PLAIN_VALUE = /^(?:[\w\s.,%#-]|rgba?\(\s*[\d.%\s,]+\)|url\(\s*#[\w.:-]+\s*\))+$/;
 
-/**
- * The presentation attributes a `style` attribute sets, by name (later declarations win),
- * and the declarations dropped (`style: name`).
- * @param style the attribute's value (character references decoded).
- */
+/** The presentation attributes a `style` value (references decoded) sets, later ones winning, and the declarations dropped. */
 function presentationAttributes(style: string): { kept: Map<string, string>; dropped: string[] } {
   const kept = new Map<string, string>();
   const dropped: string[] = [];
@@ -127,11 +119,7 @@ function elementAttributes(element: string, attribs: Record<string, string>, rem
   return out;
 }
 
-/**
- * Sanitises an SVG document (see the module documentation).
- * @param text the document as UTF-8 text.
- * @returns the sanitised document, or undefined when the document is refused (its root is not `svg`).
- */
+/** Sanitises an SVG document (UTF-8 text); undefined when refused (its root is not `svg`). */
 export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   const removed: string[] = [];
   let out = '';
