@@ -35,10 +35,8 @@ function actionsHint(err: ChangelogSyncError): string | undefined {
 }
 
 /**
- * The annotation and job summary of an error that stopped a command.
- *
- * @param err the error as the handler reports it, its message starting with the file it is
- *   about (a defect arrives as `E_INTERNAL`, without a fix of its own).
+ * The annotation and job summary of an error that stopped a command; its message starts with
+ * its file (a defect arrives as `E_INTERNAL`, without a fix).
  */
 export function actionsFailure(err: Pick<ChangelogSyncError, 'code' | 'message' | 'hint' | 'status'>): ActionsFailure {
   const hint = err.code === 'E_INTERNAL' ? 'run the command again with --debug for the stack, and please report it' : actionsHint(err as ChangelogSyncError);

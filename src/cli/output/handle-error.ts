@@ -35,10 +35,8 @@ function showInActions(reporter: Reporter, err: Parameters<typeof actionsFailure
 }
 
 /**
- * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
- * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
- * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`, but a file
- * system's error as `E_FILE`).
+ * Prints an error as users read it and returns the exit code: {@link EXIT.USAGE} for `E_USAGE`,
+ * else {@link EXIT.ERROR} (a defect is `E_INTERNAL` in `--json`, a file system error `E_FILE`).
  */
 export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
   if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {

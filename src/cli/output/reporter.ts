@@ -143,10 +143,8 @@ export class Reporter {
   }
 
   /**
-   * In GitHub Actions, the failure that stopped the command: its `::error` annotation (one
-   * line, escaped where it was made) and its job summary section. Once per run: a failure a
-   * command showed itself (a missing secret) is not shown again by the top-level handler.
-   * Does nothing outside Actions.
+   * In GitHub Actions, the failure that stopped the command: its `::error` annotation and job
+   * summary section, once per run (one the command showed itself is not shown again).
    */
   failure(annotationLine: string, summaryMarkdown: string): void {
     if (!this.actions || this.failureShown) return;
@@ -170,9 +168,8 @@ export class Reporter {
   }
 
   /**
-   * A `(done, total)` callback for work whose total is known only once it starts; the bar
-   * (see {@link progress}) is created on the first call. Call `stop` at the end. `line`
-   * prints a line about the work, at --verbose only while the bar is on screen.
+   * A `(done, total)` callback for work whose total is known once it starts (the bar appears on
+   * the first call); `stop` at the end; `line` prints about the work (at --verbose while the bar shows).
    */
   counter(label: string): Counter {
     let bar: Progress | undefined;
