@@ -266,10 +266,8 @@ export class EmulatorStore {
   }
 
   /**
-   * `POST /api/subscribers` (spec endpoint 8, rules 2 and 4). Existing emails are skipped.
-   * @returns the subscribers added.
-   * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid;
-   *   nothing is added then.
+   * `POST /api/subscribers` (endpoint 8, rules 2 and 4); existing emails skipped.
+   * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid (nothing added).
    */
   addSubscribers(ws: EmulatorWorkspace, body: unknown): EmulatorSubscriber[] {
     const rows = (body as { subscribers?: unknown } | null)?.subscribers;
@@ -304,8 +302,7 @@ export class EmulatorStore {
   }
 
   /**
-   * `DELETE /api/subscribers` (spec endpoint 9). Unknown emails are skipped.
-   * @returns the emails removed.
+   * `DELETE /api/subscribers` (endpoint 9); unknown emails skipped.
    * @throws {EmulatorValidationError} when `subscribers` is not an array of `{email}`.
    */
   removeSubscribers(ws: EmulatorWorkspace, body: unknown): string[] {
