@@ -1,9 +1,7 @@
 /**
- * The entry file: the contract with writers (docs/entry-file.md).
- *
- * `content/entries/YYYY-MM-DD-<slug>.md`, UTF-8, YAML frontmatter (read by `frontmatter.ts`
- * with the `yaml` package: plain data, no code), and a Markdown body. One zod schema
- * defines the frontmatter; unknown fields are kept verbatim on rewrite.
+ * The entry file, the contract with writers (docs/entry-file.md): `content/entries/YYYY-MM-DD-<slug>.md`,
+ * UTF-8, YAML frontmatter (`frontmatter.ts`: plain data, no code) and a Markdown body. One zod
+ * schema defines the frontmatter; unknown fields are kept verbatim on rewrite.
  *
  * @module
  */

@@ -1,9 +1,7 @@
 /**
- * The entry file's text as pull and push write it (docs/entry-file.md): the frontmatter
- * fields in a fixed order, written by the `yaml` package, and the fields push adds to a
- * writer's file, edited into its YAML document with every other byte kept. Reading is in
- * `frontmatter.ts`, validating in `entry-file.ts`; this part is separate so that the
- * conversion worker threads load only what writing needs.
+ * The entry file's text as pull and push write it (docs/entry-file.md): fields in a fixed order
+ * by the `yaml` package, and push's added fields edited into a writer's YAML with every other
+ * byte kept. Apart from reading and validating, so the conversion threads load only this.
  *
  * @module
  */

@@ -18,7 +18,7 @@ export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'not
 const require = createRequire(import.meta.url);
 let yamlModule: typeof Yaml | undefined;
 
-/** The `yaml` package, loaded when first needed (loading it costs ~100 ms on a busy machine). */
+/** The `yaml` package, loaded when first needed: a no-op pull parses no frontmatter. */
 export function yamlLib(): typeof Yaml {
   return (yamlModule ??= require('yaml') as typeof Yaml);
 }

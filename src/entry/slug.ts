@@ -1,8 +1,6 @@
 /**
- * Slugs: the one push derives from a title when a file has none, and the test of a slug
- * that is safe in a URL path segment. On their own, without the entry file's schema (zod)
- * and YAML reader: the site's tag pages use them on Eleventy's thread, which loads only what
- * its templates need.
+ * Slugs: the one push derives from a title, and the test of a URL-safe slug; without zod or the
+ * YAML reader, since the site's tag pages use them on Eleventy's thread.
  *
  * @module
  */
