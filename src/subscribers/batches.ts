@@ -1,8 +1,6 @@
 /**
- * Sending subscribers in batches: endpoints 8 and 9 take an array, so one
- * request carries many subscribers. This module sizes the batches to the rate budget
- * and runs them one after the other, recording each batch's outcome so that a failure
- * never hides what the batches before it did.
+ * Subscribers in batches (endpoints 8 and 9 take an array): batches sized to the rate budget and
+ * sent in order, each outcome recorded so a failure never hides what came before.
  *
  * @module
  */

@@ -1,9 +1,7 @@
 /**
- * `subscribers export`: every subscriber as CSV, to a file or stdout (docs/service-interface.md#endpoints,
- * endpoint 7). The CSV is safe to open in a spreadsheet (see `csv-write.ts`),
- * the file is written atomically and readable by its owner only, and never inside the
- * directories that are published or committed by this tool (content, site, state):
- * subscriber data must not end up in git or on the site.
+ * `subscribers export`: every subscriber (endpoint 7) as spreadsheet-safe CSV (`csv-write.ts`) to
+ * stdout or a file written atomically, owner-readable, and never inside the content, site or
+ * state directories: subscriber data must not reach git or the site.
  *
  * @module
  */

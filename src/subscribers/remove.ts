@@ -1,8 +1,7 @@
 /**
- * `subscribers remove`: deletes subscribers by address (docs/service-interface.md#endpoints, endpoint 9).
- * The addresses come from the command line or from a CSV file's address
- * column; they are validated and normalised like an import's, sent in batches, and the
- * service's answer (the addresses it removed) splits them into removed and not found.
+ * `subscribers remove` (endpoint 9): addresses from the command line or a CSV file, validated and
+ * normalised as an import's, sent in batches; the service's answer splits them into removed and
+ * not found.
  *
  * @module
  */
