@@ -1,8 +1,6 @@
 /**
- * Content conversion across the boundary (docs/entry-file.md, body), pull's way:
- * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
- * plugin. Push's way (Markdown into HTML with marked) is `markdown-to-html.ts`, so that the
- * conversion threads do not load marked.
+ * Pull's conversion (docs/entry-file.md, body): the service's HTML (or Editor.js JSON) into
+ * Markdown with turndown and GFM. Push's way is `markdown-to-html.ts`, so these threads do not load marked.
  *
  * @module
  */

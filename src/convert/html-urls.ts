@@ -1,10 +1,7 @@
 /**
- * The URLs of a piece of HTML, found by an HTML parser (htmlparser2, the tokenizer browsers'
- * rules follow: comments, `<script>` and `<style>` contents are not markup) and rewritten in
- * place: only the value of each URL attribute changes; every other byte stays as it was.
- * Push uses it to send a body's site-relative URLs as absolute ones (`push-body.ts`): every
- * URL-valued attribute on any element (`href`, `src`, `poster`, `srcset`, ...: the lists of
- * `src/core/url-attributes.ts`) and each `url(...)` of a `style` attribute.
+ * The URLs of HTML, found by htmlparser2 (comments and `<script>`/`<style>` contents are not
+ * markup) and rewritten in place, every other byte kept: push sends a body's site-relative URLs
+ * absolute (`push-body.ts`), in every URL attribute (`src/core/url-attributes.ts`) and `style` `url(...)`.
  *
  * @module
  */

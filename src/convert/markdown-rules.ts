@@ -14,7 +14,7 @@
  *
  * @module
  */
-// turndown's browser build: the Node build loads domino at start (~95 ms in every thread)
+// turndown's browser build: the Node build loads domino at start, in every thread,
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';

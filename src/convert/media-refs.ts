@@ -1,8 +1,6 @@
 /**
- * The images of a remote entry (docs/sync.md#images): the `src` of every `<img>` of its HTML
- * content, and the URL of every image block of Editor.js content, as the conversion to
- * Markdown reads them (entities decoded). And where a mirrored copy lives and how the
- * Markdown names it.
+ * The images of a remote entry (docs/sync.md#images): every `<img>` `src` and Editor.js image URL
+ * as the conversion reads them, and how the Markdown names a mirrored copy.
  *
  * @module
  */
