@@ -1,8 +1,6 @@
 /**
- * Where a JSON text a person wrote is wrong, and how to fix it: `JSON.parse` says only
- * "at position 57" (Node 20) and never why; a person reads lines and columns, and the usual
- * slips (a trailing comma, single quotes, a comment, an unquoted key) each have a fix to name.
- * Also the line a key is written on, and the known key a misspelt one is closest to.
+ * Where a person's JSON is wrong and how to fix it (`JSON.parse` says only "at position 57"): line,
+ * column and the usual slips' fixes; a key's line; the known key a misspelt one is closest to.
  *
  * @module
  */

@@ -1,8 +1,7 @@
 /**
  * What the emulator does wrong on purpose, for tests that try to break the client
- * (docs/architecture.md#conventions: tests; docs/service-interface.md#errors and #gaps-in-the-specification-and-our-answers):
- * 5xx, dropped connections after a commit, stalls, latency, 429 bursts, bodies that are
- * not the envelope, oversize bodies, and each shape a create's answer may take.
+ * (docs/service-interface.md#errors): 5xx, drops after a commit, stalls, latency, 429 bursts,
+ * bodies that are not the envelope or too large, and each shape a create's answer may take.
  *
  * @module
  */
