@@ -8,7 +8,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { EmulatorStore } from './store.js';
 
 /** The placeholder for the image host's URL in seeded content. */
@@ -31,7 +31,6 @@ export interface MediaHost {
 /** Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries. */
 export async function startMediaHost(store: EmulatorStore, host: string): Promise<MediaHost> {
   const log: MediaRequest[] = [];
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://media').pathname;
     let name: string | undefined;
@@ -51,10 +50,6 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
       res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length), 'cache-control': 'public, max-age=31536000' }).end(file.body);
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.listen(0, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
@@ -71,8 +66,8 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
     log,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
         server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }

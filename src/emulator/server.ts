@@ -10,7 +10,7 @@
  */
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
@@ -121,15 +121,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return l;
   };
 
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       if (!res.headersSent) sendJson(res, 500, { message: `emulator error: ${(err as Error).message}` });
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -225,8 +220,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await Promise.all([
         media.close(),
         new Promise<void>((resolve) => {
-          for (const s of sockets) s.destroy();
           server.close(() => resolve());
+          server.closeAllConnections();
         }),
       ]);
     },
