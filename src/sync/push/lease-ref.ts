@@ -58,6 +58,8 @@ function git(cwd: string, args: string[], timeoutMs: number, input?: string): Pr
     const child = spawn('git', args, {
       cwd,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
       env: {
         ...process.env,
         GIT_TERMINAL_PROMPT: '0',
@@ -72,13 +74,8 @@ function git(cwd: string, args: string[], timeoutMs: number, input?: string): Pr
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new LeaseRemoteError(`cannot run git: ${err.message}`));
-    });
+    child.on('error', (err) => reject(new LeaseRemoteError(`cannot run git: ${err.message}`)));
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
       if (signal === 'SIGKILL') reject(new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`));
       else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
     });
