@@ -55,11 +55,7 @@ export class MediaFetcher {
     return this.#fetcher.limits;
   }
 
-  /**
-   * Downloads one image. Never throws: a failure is a {@link FetchFailure}.
-   * @param url the image's URL as the entry has it (absolute).
-   * @param signal ends the download early (the deadline of a pull's images).
-   */
+  /** Downloads one image (absolute URL, as the entry has it) until `signal` ends it. Never throws: a failure is a {@link FetchFailure}. */
   async fetch(url: string, signal?: AbortSignal): Promise<FetchedImage | FetchFailure> {
     const got = await this.#fetcher.get(url, { accept: ACCEPT, allows: (mime) => declaredType(mime) !== undefined, what: 'an image type', signal });
     if (!got.ok) return got.stopped ? { reason: got.reason, stopped: true } : { reason: got.reason };

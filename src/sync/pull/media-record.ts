@@ -46,8 +46,7 @@ export class MediaRecord {
   }
 
   /**
-   * Loads the record; an empty one when it does not exist. Entries that are not well formed
-   * (a copy's name that is not `<sha256>.<ext>`) are dropped: their images are fetched again.
+   * Loads the record (empty when absent), dropping malformed entries (their images are fetched again).
    * @throws {ChangelogSyncError} `E_FILE` when the file exists and is not a record.
    */
   static load(stateDir: string, contentDir: string): MediaRecord {
@@ -76,11 +75,7 @@ export class MediaRecord {
     return file !== undefined && existsSync(join(this.contentDir, MEDIA_DIR, file)) ? file : undefined;
   }
 
-  /**
-   * Whether a pull should download the URL: it has no copy (never tried, or its file is
-   * gone), or its last failure is older than {@link MEDIA_RETRY_MS}.
-   * @param now ms since the epoch.
-   */
+  /** Whether a pull should download the URL: no copy (never tried, or gone), or a failure older than {@link MEDIA_RETRY_MS}. */
   wants(url: string, now: number): boolean {
     const e = this.entries[url];
     if (!e) return true;

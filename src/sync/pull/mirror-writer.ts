@@ -32,10 +32,9 @@ export interface RenderedFile {
 }
 
 /**
- * The file that mirrors a remote entry.
- * @param entry the entry as listed by the service (docs/service-interface.md#entry).
+ * The file that mirrors a remote entry as listed (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
- * @param media the entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`).
+ * @param media the entry's mirrored images: original `src` -> `/media/<file>`.
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
   const fields = {

@@ -50,10 +50,7 @@ export interface PullAheadLog {
   close(): void;
 }
 
-/**
- * The log of this run, opened on the first record (a pull that writes nothing creates no
- * log): one descriptor for the run, not an open per file (10,000 files on a first pull).
- */
+/** This run's log, opened on its first record (a pull writing nothing creates none): one descriptor, not one open per file. */
 export function openPullAhead(stateDir: string): PullAheadLog {
   let fd: number | undefined;
   return {
@@ -69,9 +66,9 @@ export function openPullAhead(stateDir: string): PullAheadLog {
 }
 
 /**
- * Applies the log a killed pull left to `state` (in memory; the caller saves it): each
- * record whose file has the recorded text replaces the identifier's state record.
- * @param readHash `contentHash` of a file relative to the content directory, or undefined when it is missing.
+ * Applies the log a killed pull left to `state` (in memory; the caller saves it): a record whose
+ * file has the recorded text replaces the identifier's state record.
+ * @param readHash `contentHash` of a file relative to the content directory, or undefined when missing.
  */
 export function applyPullAhead(stateDir: string, state: SyncState, readHash: (rel: string) => string | undefined): AheadApplied {
   const applied: AheadApplied = { previous: new Map() };
