@@ -123,11 +123,8 @@ export class ChangelogClient {
   private warnedVersion = false;
 
   /**
-   * A user name or password in `baseUrl` is dropped (the service takes the token; undici
-   * never sends them), so that no message names them.
-   *
-   * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL
-   *   (docs/service-interface.md#endpoints: paths are relative to the service root).
+   * Drops a user name or password from `baseUrl` (the service takes the token), so no message names them.
+   * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL.
    */
   constructor(options: ClientOptions) {
     let url: URL;
@@ -196,8 +193,7 @@ export class ChangelogClient {
   }
 
   /**
-   * Endpoint 4, `GET /api/entries/latest/{uuid}`: public, sent without a token.
-   * @param workspaceUuid the workspace identifier shown in the workspace settings.
+   * Endpoint 4, `GET /api/entries/latest/{uuid}` of the workspace's identifier: public, sent without a token.
    * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else as the module says.
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {

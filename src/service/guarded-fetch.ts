@@ -126,10 +126,8 @@ const NEVER: AddressClass[] = [
 const LOOPBACK = addressClass('a loopback address', ['127.0.0.0/8'], ['::1/128']);
 
 /**
- * Why an IP address is never connected to, or undefined when it may be.
- * @param address an IPv4 or IPv6 address, without brackets; anything else is not refused here.
- * @param allowLoopback whether loopback is allowed (see {@link GuardedFetcherOptions.allowLoopback}).
- * @returns `169.254.169.254 is a link-local address`, or undefined.
+ * Why an IP address (without brackets; anything else is not refused here) is never connected
+ * to: `169.254.169.254 is a link-local address`; undefined when it may be.
  */
 export function addressRefusal(address: string, allowLoopback = false): string | undefined {
   const family = isIP(address);
@@ -196,11 +194,7 @@ export class GuardedFetcher {
     this.#agent = new Agent({ connect: { lookup: guarded, timeout: this.limits.timeoutMs }, connections: 8 });
   }
 
-  /**
-   * One GET under the rules of this module, redirects followed one by one. Never throws.
-   * @param url an absolute URL (as content has it).
-   * @returns the answer, or why there is none.
-   */
+  /** One GET of an absolute URL under this module's rules, redirects followed one by one: the answer, or why none. Never throws. */
   async get(url: string, what: FetchRequest): Promise<FetchAnswer | FetchRefusal> {
     const timeout = AbortSignal.timeout(this.limits.timeoutMs);
     const signal = what.signal ? AbortSignal.any([timeout, what.signal]) : timeout;

@@ -92,10 +92,8 @@ export function cutOffError(method: string, url: string, status: number, cause: 
 }
 
 /**
- * `Retry-After` as seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3), never
- * negative; `undefined` when absent or unreadable.
- *
- * @param now the clock (ms since the epoch) an HTTP date is measured from.
+ * `Retry-After` as seconds (delta-seconds or an HTTP date measured from `now`, RFC 9110 §10.2.3),
+ * never negative; `undefined` when absent or unreadable.
  */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
