@@ -27,10 +27,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  */
 const RANKING: readonly ExitCode[] = [EXIT.INVALID, EXIT.ERROR, EXIT.USAGE, EXIT.CONFLICT, EXIT.DEFERRED, EXIT.OK];
 
-/**
- * The most serious of several exit codes ({@link RANKING}), as every command combining outcomes
- * reports; {@link EXIT.OK} for none.
- */
+/** The most serious of several exit codes ({@link RANKING}), as every command combining outcomes reports; {@link EXIT.OK} for none. */
 export function worstExit(codes: readonly ExitCode[]): ExitCode {
   return RANKING.find((c) => codes.includes(c)) ?? EXIT.OK;
 }

@@ -38,10 +38,7 @@ export interface FileProblem {
   level?: 'error' | 'warning';
 }
 
-/**
- * A progress counter (see {@link Reporter.counter}). Its members are functions bound to
- * it: `onSent: bar.update` works.
- */
+/** A progress counter (see {@link Reporter.counter}). Its members are functions bound to it: `onSent: bar.update` works. */
 export interface Counter {
   /** `done` of `total` units are done. */
   update: (done: number, total: number) => void;
@@ -158,10 +155,7 @@ export class Reporter {
     if (this.actions) appendJobSummary(escapeBidi(this.mask(markdown)), this.env);
   }
 
-  /**
-   * A progress bar on stderr for work over a second; only on a TTY, never in CI logs,
-   * never with `--quiet` or `--json`.
-   */
+  /** A progress bar on stderr for work over a second; only on a TTY, never in CI logs, never with `--quiet` or `--json`. */
   progress(label: string, total: number): Progress {
     const enabled = Boolean(this.err.isTTY) && !this.quiet && !this.json && !this.env.CI && !this.actions;
     return new Progress(this.err, label, total, enabled);
