@@ -134,10 +134,7 @@ function parsedUrl(url: string | undefined): URL | undefined {
 /** The endpoint every command calls first (docs/service-interface.md#endpoints, endpoint 1). */
 const WORKSPACE_PATH = '/api/workspace';
 
-/**
- * The fix for a 404 on `GET /api/workspace`, which every service has: `CHANGELOG_BASE_URL` is
- * not the service root.
- */
+/** The fix for a 404 on `GET /api/workspace`, which every service has: `CHANGELOG_BASE_URL` is not the service root. */
 export function notFoundHint(url: string | undefined): string | undefined {
   const u = parsedUrl(url);
   if (!u || !u.pathname.endsWith(WORKSPACE_PATH)) return undefined;
