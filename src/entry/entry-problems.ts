@@ -45,10 +45,7 @@ export interface TagContext {
   written: ReadonlyMap<string, number>;
 }
 
-/**
- * The names in `content/_data/tags.json`; none when the file is missing or not a list
- * (a mirror that was never pulled).
- */
+/** The names in `content/_data/tags.json`; none when the file is missing or not a list (a mirror that was never pulled). */
 export function readServiceTagNames(contentDir: string): string[] {
   let data: unknown;
   try {
@@ -175,10 +172,7 @@ function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
   return problems;
 }
 
-/**
- * One problem per issue of a parse or validation error, the message without the path
- * the error's own message starts with.
- */
+/** One problem per issue of a parse or validation error, the message without the path the error's own message starts with. */
 function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
   if (err instanceof ValidationError && err.issues.length > 0) {
     return err.issues.map((i) => {
