@@ -175,10 +175,7 @@ export class ChangelogClient {
     return this.parse(workspaceSchema, await this.data('GET', '/api/workspace', undefined, undefined, options.signal));
   }
 
-  /**
-   * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit` (rule 1).
-   * Throws as the module says.
-   */
+  /** Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit` (rule 1). Throws as the module says. */
   async listEntries(options: { limit?: number } & ReadOptions = {}): Promise<RemoteEntry[]> {
     return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }, undefined, options.signal));
   }

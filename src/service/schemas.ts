@@ -31,10 +31,7 @@ const editorJsDocumentSchema = z.looseObject({
 });
 export type EditorJsDocument = z.infer<typeof editorJsDocumentSchema>;
 
-/**
- * Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of
- * one). `null`/absent means an empty body.
- */
+/** Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of one). `null`/absent means an empty body. */
 const entryContentSchema = z
   .union([z.string(), editorJsDocumentSchema, z.null()])
   .optional()
