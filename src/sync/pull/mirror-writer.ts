@@ -107,10 +107,7 @@ export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }
  */
 export type BeforeWrite = (hash: string, synced: string) => void;
 
-/**
- * Writes a job's rendered text atomically, unless the file already has that text.
- * Never throws: a failure is an outcome with `error`.
- */
+/** Writes a job's rendered text atomically, unless the file already has that text. Never throws: a failure is an outcome with `error`. */
 export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
   try {
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
