@@ -14,10 +14,7 @@ import { pend, type PushResult, type Run } from './push-run.js';
 /** The result of the push each error stopped. */
 const stoppedResults = new WeakMap<object, PushResult>();
 
-/**
- * The result of the push that `err` stopped, when it stopped one: what was created,
- * written back, left pending and not sent before it.
- */
+/** The result of the push that `err` stopped, when it stopped one: what was created, written back, left pending and not sent before it. */
 export function stoppedPushResult(err: unknown): PushResult | undefined {
   return typeof err === 'object' && err !== null ? stoppedResults.get(err) : undefined;
 }
