@@ -45,10 +45,7 @@ export interface HeldLock {
   holder: LockHolder;
   /** A stale lock that was taken over to get this one, if any. */
   recovered?: LockHolder | { unknown: true };
-  /**
-   * Set when the lock was lost while held (its directory removed or its mtime changed by
-   * someone else): stop sending and report.
-   */
+  /** Set when the lock was lost while held (its directory removed or its mtime changed by someone else): stop sending and report. */
   readonly compromised: Error | undefined;
   /**
    * Whether this process still holds the lock: not compromised, and the holder file still
@@ -144,10 +141,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   };
 }
 
-/**
- * The holder of a content directory's lock, when it is held and the holder file belongs
- * to the current lock directory.
- */
+/** The holder of a content directory's lock, when it is held and the holder file belongs to the current lock directory. */
 async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
   let ino: number;
   try {
