@@ -54,8 +54,7 @@ const IMAGES_URL = `/${IMAGES_DIR}/`;
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /**
- * What a URL written in an entry file points at on the site.
- * @param url as written (character references decoded, trimmed).
+ * What a URL written in an entry file (`url` references decoded, trimmed) points at on the site.
  * @param file relative to the content directory (`entries/x.md`).
  * @param permalinks each entry file's page URL, null without a page (`src/entry/permalinks.ts`).
  */

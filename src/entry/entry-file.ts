@@ -13,9 +13,8 @@ import { readMirroredLeniently } from './remote-data.js';
 import { slugify } from './slug.js';
 
 /**
- * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
- * date with a time or an offset (`2026-06-14T23:30:00-05:00`) is refused, never converted
- * (docs/sync.md#dates-are-dates): converted to UTC it would be sent as another day, for ever.
+ * `publish_at`: `YYYY-MM-DD` (YAML's Date turned back). A time or offset (`2026-06-14T23:30:00-05:00`)
+ * is refused, never converted (docs/sync.md#dates-are-dates): in UTC it would be another day for ever.
  */
 const publishAtSchema = z.preprocess(
   (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? (v.getTime() % 86_400_000 === 0 ? v.toISOString().slice(0, 10) : v.toISOString()) : v),
@@ -144,11 +143,9 @@ export function parsedEntryOf(file: EntryFile): ParsedEntry | undefined {
 }
 
 /**
- * The entry file `raw` from what a memo kept of it ({@link parsedEntryOf}), without parsing
- * its YAML again: the memo is keyed by the SHA-256 of the same bytes.
- *
- * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8 or a NUL byte (a memo holds only
- *   files that parsed, so only when it does not belong to these bytes).
+ * The entry file `raw` from what a memo (keyed by the SHA-256 of these bytes) kept of it, without
+ * parsing its YAML again.
+ * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8 or a NUL byte (only for a memo of other bytes).
  */
 export function entryFromParsed(path: string, raw: string | Buffer, parsed: ParsedEntry): EntryFile {
   const text = decodeUtf8(path, raw);

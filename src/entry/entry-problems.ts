@@ -113,9 +113,8 @@ function nearness(tag: string): number {
 }
 
 /**
- * The closest known tag within {@link nearness}, if it is the only one at that distance
- * (a tie names no fix) and has the same digits: tags differing in a digit are versions
- * or years (`v1.2` and `v1.3`, `2025` and `2026`), not misspellings.
+ * The closest known tag within {@link nearness} when it alone is that close and has the same
+ * digits: tags differing in a digit are versions or years (`v1.2`, `2025`), not misspellings.
  */
 function nearest(tag: string, known: Iterable<string>): string | undefined {
   const key = keyOf(tag);

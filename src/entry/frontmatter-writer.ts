@@ -17,9 +17,8 @@ const DAY_FORMAT = 'DAY';
 /** Characters YAML does not allow raw in a file (or reads as a line break or a byte order mark): escaped as \uXXXX. */
 const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 /**
- * Strings written double-quoted wherever they are, as js-yaml wrote them: with a control
- * character (a line break alone makes a block), an unsafe character or a no-break space, or
- * starting with `-`, `?`, `:` or `=`, or `---`.
+ * Strings double-quoted wherever they are, as js-yaml wrote them: with a control character, an
+ * unsafe character or a no-break space, or starting with `-`, `?`, `:`, `=` or `---`.
  */
 // eslint-disable-next-line no-control-regex -- the control characters are the point
 const QUOTED_ANYWHERE = /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ufffe\uffff]|^[-?:=]/;
@@ -32,9 +31,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
 
 /**
- * True when a string, written plain (unquoted) as a YAML value, reads back as that very
- * string: the known fields' strings are written plain exactly then, else double-quoted
- * (the files pull has always written, byte for byte).
+ * True when a string written plain as a YAML value reads back as itself: known fields' strings
+ * are plain exactly then, else double-quoted (the files pull has always written, byte for byte).
  */
 function isPlainScalar(value: string): boolean {
   return (PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value);
@@ -60,9 +58,8 @@ function documentOptions(): Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.Cre
 const TO_STRING_OPTIONS: Yaml.ToStringOptions = { lineWidth: 0, singleQuote: false, doubleQuotedAsJSON: true };
 
 /**
- * The YAML of frontmatter fields, one `key: value` per field (lists and maps as blocks),
- * each string of a known field plain when {@link isPlainScalar}, else double-quoted; other
- * strings as `yaml` writes them. Every value reads back exactly (tested).
+ * The YAML of frontmatter fields, one `key: value` each (lists and maps as blocks), a known
+ * field's string plain when {@link isPlainScalar}, else double-quoted. Every value reads back exactly.
  */
 function fieldsYaml(fields: Record<string, unknown>): string {
   const Y = yamlLib();

@@ -33,15 +33,13 @@ const YAML_READ_OPTIONS = { version: '1.2', schema: 'core', customTags: ['timest
   Yaml.SchemaOptions;
 
 /**
- * How many times aliases may be expanded (yaml's `maxAliasCount`: an alias counts once per
- * use, times the aliases inside what it refers to). A "billion laughs" bomb (nine levels of
- * nine aliases) passes it at once; a frontmatter without aliases never comes near it.
+ * How often aliases may be expanded (yaml's `maxAliasCount`): a "billion laughs" bomb passes it
+ * at once; a frontmatter without aliases never comes near it.
  */
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * How many characters aliases may repeat beyond twice the frontmatter's own length: the
- * text of what each alias refers to, summed over the aliases. A long string aliased many
+ * Characters aliases may repeat beyond twice the frontmatter's length: a long string aliased many
  * times (which `maxAliasCount` lets through) is refused before pull writes it back expanded.
  */
 export const MAX_ALIAS_EXPANSION = 100_000;
@@ -93,10 +91,8 @@ export interface FrontmatterDocument {
 }
 
 /**
- * Parses a text's frontmatter as a YAML document, errors kept on it (`doc.errors`): a
- * document that does not parse still gives the fields it could read.
- * @param block the text's block, when the caller has found it already.
- * @returns undefined when the text has no frontmatter.
+ * Parses a text's frontmatter (its `block`, when found already) as a YAML document, errors kept
+ * on it: one that does not parse still gives the fields it could read. Undefined without frontmatter.
  */
 export function parseFrontmatterDocument(text: string, block = findFrontmatter(text)): FrontmatterDocument | undefined {
   if (!block) return undefined;

@@ -27,9 +27,8 @@ import type { IndexedFile } from './entry-files.js';
 const ENTRIES_URL = '/entries/';
 
 /**
- * Whether an entry is visible on `today`: published, or scheduled/locally published with
- * a date that has come. Drafts (and `draft: true`, eleventy-base-blog's convention) and any
- * other status never appear.
+ * Whether an entry is visible on `today`: published, or scheduled or locally published with a
+ * date that has come; drafts (`draft: true` too) and other statuses never.
  */
 export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string, draft = false): 'visible' | 'draft' | 'scheduled' {
   const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));

@@ -59,8 +59,7 @@ export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
 
 /**
  * Reads a mirrored file's known fields (`known`, changed in place) leniently, as pull writes them
- * from odd data: a blank `title` from the slug, another scalar `status` as text. A file without
- * `identifier` is left as it is.
+ * from odd data; a file without `identifier` is left as it is.
  * @returns one note per field read leniently (for `check` warnings).
  */
 export function readMirroredLeniently(known: Record<string, unknown>): string[] {
