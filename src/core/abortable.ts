@@ -7,9 +7,8 @@
  */
 
 /**
- * `promise`, or a rejection with `signal.reason` once `signal` aborts (at once when it has),
- * whichever comes first. What `promise` stands for goes on; a rejection of it after the abort
- * is ignored. Without `signal`, `promise` itself.
+ * `promise`, or a rejection with `signal.reason` once `signal` aborts, whichever is first; what
+ * `promise` stands for goes on, its later rejection ignored. Without `signal`, `promise` itself.
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

@@ -39,11 +39,9 @@ function tempPath(path: string): string {
 }
 
 /**
- * Removes the temporary files this writer left in `dir` when its process died mid-write
- * (those of running processes are left alone): a scheduled job would otherwise commit them.
- *
- * @param names the names in `dir`, when the caller has listed it already.
- * @param targets which targets' temporary files to remove (by the target's name); default all.
+ * Removes the temporary files of dead writers from `dir` (a scheduled job would commit them).
+ * @param names the names in `dir`, when listed already.
+ * @param targets which targets' temporary files to remove, by name; default all.
  * @returns the names removed.
  * @throws {ChangelogSyncError} `E_FILE` when a leftover cannot be removed.
  */
