@@ -151,9 +151,8 @@ export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSub
 }
 
 /**
- * Removes the `'` a formula-injection-safe export put before a formula trigger, at the
- * cell's start and after each `;`, tab or line break in it (`neutralizeFormulas` of
- * `csv-write.ts`, whose escape this undoes exactly).
+ * Removes the `'` a formula-safe export put before a formula trigger (the undoing of
+ * `neutralizeFormulas`, `csv-write.ts`).
  */
 export function unescapeFormula(cell: string): string {
   return cell.replace(FORMULA_ESCAPE, '$1');

@@ -104,10 +104,9 @@ export class ImportProgress {
   }
 
   /**
-   * Sends one batch with its progress recorded around it: `sending` (flushed) before, `done`
-   * with the lines the service added after.
+   * Sends one batch, recording `sending` (flushed) before and `done` with the added lines after.
    * @param added of the answer: the addresses the service added.
-   * @throws {ChangelogSyncError} `E_FILE` when the progress file cannot be written (nothing was sent then).
+   * @throws {ChangelogSyncError} `E_FILE` when the progress cannot be written (nothing sent then).
    */
   async track<T extends { line: number; email: string }, R>(index: number, items: readonly T[], send: () => Promise<R>, added: (answer: R) => readonly string[]): Promise<R> {
     const record: BatchRecord = { index, lines: items.map((r) => r.line), state: 'sending', at: new Date().toISOString() };

@@ -359,9 +359,8 @@ function summarize(
 }
 
 /**
- * After batches whose answer was lost, one `GET` tells which of their rows the service
- * added: those move from failed to added (`confirmedByList`); the others stay failed, now
- * known not added.
+ * After batches whose answer was lost, one `GET` tells which rows were added: those move to added
+ * (`confirmedByList`), the others stay failed, now known not added.
  */
 async function reconcileLostAnswers(
   client: ChangelogClient,

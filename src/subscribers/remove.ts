@@ -182,10 +182,9 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
 }
 
 /**
- * After batches whose answer was lost, one `GET` tells which of their addresses are gone
- * from the service: those move from failed to removed (`confirmedByList`); the others stay
- * failed, now known to be still there. When the `GET` fails too, they stay failed as
- * "may have been removed".
+ * After batches whose answer was lost, one `GET` tells which addresses are gone: those move to
+ * removed (`confirmedByList`), the others stay failed as still there (or, the `GET` failing too,
+ * as "may have been removed").
  */
 async function reconcileLostAnswers(
   client: ChangelogClient,
