@@ -49,17 +49,11 @@ export interface EmulatorFaults {
   oversizeBodyChunked?: boolean;
   /** What `POST /api/entry` returns: the entry (default), only its identifier, `{success}`, or an empty 201. */
   createResponse?: CreateResponseShape;
-  /**
-   * Hold every Nth `POST /api/entry` (1 = every one) for {@link stallMs} before answering:
-   * a client with a shorter timeout gives up while the service still works on it.
-   */
+  /** Hold every Nth `POST /api/entry` for {@link stallMs} before answering: a client with a shorter timeout gives up meanwhile. */
   stallCreateEvery?: number;
   /** How long a stalled create is held, in ms. Default 1,000. */
   stallMs?: number;
-  /**
-   * Where the stall happens: before the entry is committed (default: the entry appears
-   * only after the client may have given up) or after (the entry exists, the answer is late).
-   */
+  /** Stall before the entry is committed (default: it appears after the client may have given up) or after (the answer is late). */
   stallAfterCommit?: boolean;
   /**
    * While set, every API request waits (after it was logged and counted) until this

@@ -21,9 +21,8 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
- * The one ranking of exit codes, most serious first, as the README documents it:
- * invalid input (5), an error (1; wrong usage, 2, ends a command before any outcome),
- * conflicts (3), work deferred (4), ok (0).
+ * The ranking of exit codes, most serious first (README): invalid input (5), an error (1; usage,
+ * 2, ends a command before any outcome), conflicts (3), work deferred (4), ok (0).
  */
 const RANKING: readonly ExitCode[] = [EXIT.INVALID, EXIT.ERROR, EXIT.USAGE, EXIT.CONFLICT, EXIT.DEFERRED, EXIT.OK];
 
