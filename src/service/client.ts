@@ -170,19 +170,25 @@ export class ChangelogClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  /** Endpoint 1, `GET /api/workspace`: the token's workspace. Throws as the module says. */
+  /**
+   * Endpoint 1, `GET /api/workspace`: the token's workspace.
+   * @throws {ChangelogSyncError} the codes the module lists.
+   */
   async getWorkspace(options: ReadOptions = {}): Promise<Workspace> {
     return this.parse(workspaceSchema, await this.data('GET', '/api/workspace', undefined, undefined, options.signal));
   }
 
-  /** Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit` (rule 1). Throws as the module says. */
+  /**
+   * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit` (rule 1).
+   * @throws {ChangelogSyncError} the codes the module lists.
+   */
   async listEntries(options: { limit?: number } & ReadOptions = {}): Promise<RemoteEntry[]> {
     return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }, undefined, options.signal));
   }
 
   /**
    * Endpoint 3, `GET /api/entries/{id}`, in an envelope or bare (the spec does not show this body).
-   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else as the module says.
+   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else the codes the module lists.
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
     const path = `/api/entries/${encodeURIComponent(identifier)}`;
@@ -191,7 +197,7 @@ export class ChangelogClient {
 
   /**
    * Endpoint 4, `GET /api/entries/latest/{uuid}` of the workspace's identifier: public, sent without a token.
-   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else as the module says.
+   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else the codes the module lists.
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
     const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
@@ -207,7 +213,7 @@ export class ChangelogClient {
    *   leaves: push's fence (docs/sync.md#fencing); what it throws is thrown, nothing sent.
    * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
    * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
-   *   (docs/sync.md#sync-semantics); else as the module says.
+   *   (docs/sync.md#sync-semantics); else the codes the module lists.
    */
   async createEntry(input: CreateEntryInput, options: { beforeSend?: () => Promise<void> } = {}): Promise<CreateEntryResult> {
     const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true, beforeSend: options.beforeSend });
@@ -223,12 +229,18 @@ export class ChangelogClient {
     return result;
   }
 
-  /** Endpoint 6, `GET /api/tags`. Throws as the module says. */
+  /**
+   * Endpoint 6, `GET /api/tags`.
+   * @throws {ChangelogSyncError} the codes the module lists.
+   */
   async listTags(options: ReadOptions = {}): Promise<Tag[]> {
     return this.parseList(tagSchema, await this.data('GET', '/api/tags', undefined, undefined, options.signal));
   }
 
-  /** Endpoint 7, `GET /api/subscribers`. Throws as the module says. */
+  /**
+   * Endpoint 7, `GET /api/subscribers`.
+   * @throws {ChangelogSyncError} the codes the module lists.
+   */
   async listSubscribers(): Promise<Subscriber[]> {
     return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'));
   }
@@ -237,7 +249,7 @@ export class ChangelogClient {
    * Endpoint 8, `POST /api/subscribers` (always an array, rule 2; one without `verified_at` is
    * recorded as verified today, rule 4).
    * @returns the subscribers the service added.
-   * @throws {ValidationError} `E_VALIDATION` (400/422); else as the module says.
+   * @throws {ValidationError} `E_VALIDATION` (400/422); else the codes the module lists.
    */
   async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
     return this.parseList(subscriberSchema, await this.data('POST', '/api/subscribers', undefined, { subscribers }));
@@ -245,7 +257,8 @@ export class ChangelogClient {
 
   /**
    * Endpoint 9, `DELETE /api/subscribers` (sent as `[{email}]`, rule 2).
-   * @returns the addresses the service reports as removed. Throws as the module says.
+   * @returns the addresses the service reports as removed.
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
     const { data, where } = await this.data('DELETE', '/api/subscribers', undefined, {
