@@ -32,7 +32,10 @@ export interface ApiRequest {
   nextCreate: () => number;
 }
 
-/** Answers one authenticated API request. @throws what the store throws besides validation errors (answered 500). */
+/**
+ * Answers one authenticated API request.
+ * @throws what the store throws besides validation errors (the server answers 500).
+ */
 export async function routeApi(q: ApiRequest): Promise<void> {
   const { method, url, ws, store, r, rateLimitHeaders: rl } = q;
   const ok = (data: unknown, status = 200) => r.reply(status, { success: true, version: VERSION, data }, rl);

@@ -104,7 +104,10 @@ export async function readSubscriberCsv(file: string, options: ReadSubscriberCsv
   return parseSubscriberCsv(bytes, file, options);
 }
 
-/** Parses a subscriber file's bytes; `file` names it in messages. Throws as {@link readSubscriberCsv}. */
+/**
+ * Parses a subscriber file's bytes; `file` names it in messages.
+ * @throws as {@link readSubscriberCsv}.
+ */
 export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSubscriberCsvOptions = {}): SubscriberCsv {
   assertUtf8(bytes, file);
   const delimiter = chooseDelimiter(bytes);
