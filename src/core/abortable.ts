@@ -7,8 +7,9 @@
  */
 
 /**
- * `promise`, or a rejection with `signal.reason` once `signal` aborts, whichever is first; what
- * `promise` stands for goes on, its later rejection ignored. Without `signal`, `promise` itself.
+ * `promise`, or a rejection once `signal` aborts, whichever is first; what `promise` stands for
+ * goes on, its later rejection ignored. Without `signal`, `promise` itself.
+ * @throws `signal.reason` when `signal` aborted first; else what `promise` rejects with.
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
