@@ -94,6 +94,7 @@ export function cutOffError(method: string, url: string, status: number, cause: 
 /**
  * `Retry-After` as seconds (delta-seconds or an HTTP date measured from `now`, RFC 9110 §10.2.3),
  * never negative; `undefined` when absent or unreadable.
+ * @param now ms since the epoch.
  */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;

@@ -43,6 +43,7 @@ export class RateStrikes {
   /**
    * Records a 429 and says how long to wait.
    * @param askedMs the wait asked for (`Retry-After`, or the window's end), ms.
+   * @param now when the answer arrived, ms since the epoch.
    * @param startedAt when its request started; without one it counts as a strike.
    */
   refused(askedMs: number, now: number, startedAt: number | undefined): StrikeOutcome {

@@ -103,6 +103,7 @@ export interface LostBatchOutcome {
  * items the list shows done leave `failed` (changed in place) and are returned; the others stay,
  * their message saying what the list showed.
  * @param list reads the service's subscribers (one request; callers keep one in reserve).
+ * @param failed the failed items with their batch (1-based).
  */
 export async function settleLostBatches<T extends { batch: number; email: string; message: string }>(
   runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,

@@ -67,6 +67,7 @@ export function normalizeDate(raw: string, today: string): DateCheck {
 
 /**
  * Parses `--verified-at today|YYYY-MM-DD` into the date sent as `verified_at`.
+ * @param today `YYYY-MM-DD` in UTC.
  * @throws {ChangelogSyncError} `E_USAGE` for anything but `today` or a past `YYYY-MM-DD`.
  */
 export function parseVerifiedAtOption(value: string, today: string): string {

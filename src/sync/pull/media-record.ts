@@ -75,7 +75,10 @@ export class MediaRecord {
     return file !== undefined && existsSync(join(this.contentDir, MEDIA_DIR, file)) ? file : undefined;
   }
 
-  /** Whether a pull should download the URL: no copy (never tried, or gone), or a failure older than {@link MEDIA_RETRY_MS}. */
+  /**
+   * Whether a pull should download the URL: no copy (never tried, or gone), or a failure older than {@link MEDIA_RETRY_MS}.
+   * @param now ms since the epoch.
+   */
   wants(url: string, now: number): boolean {
     const e = this.entries[url];
     if (!e) return true;
