@@ -1,10 +1,7 @@
 /**
- * A file system's error (`ENOSPC`, `EISDIR`, `EACCES`, ...) told the way a user can act
- * on it (every failure says what was done): the file, the step that was
- * writing or reading it, what the system said, and the fix for that error.
- *
- * The step that does the write wraps its error with {@link fileError}; an error that
- * escapes without it is still told by its path and code (`cli/output/handle-error.ts`).
+ * A file system error (`ENOSPC`, `EACCES`, ...) told so a user can act: the file, the step, what
+ * the system said, and the fix. A step wraps its error with {@link fileError}; one that escapes
+ * unwrapped is still told by path and code (`cli/output/handle-error.ts`).
  *
  * @module
  */
@@ -34,13 +31,10 @@ const FIXES: Record<string, string> = {
 };
 
 /**
- * The error of a file step, as `E_FILE`: `<file>: <step> failed: <system message>`,
- * with the fix for the system error. An error that is already a
- * {@link ChangelogSyncError} is returned as it is.
- *
- * @param err what the step threw.
- * @param where.file the file the step wrote or read (absolute, or relative to the project).
- * @param where.step what the step was doing, as a phrase: `saving the sync state`.
+ * A file step's error as `E_FILE`, `<file>: <step> failed: <system message>`, with the system
+ * error's fix; a {@link ChangelogSyncError} is returned as it is.
+ * @param where.file the file (absolute, or relative to the project).
+ * @param where.step what the step was doing: `saving the sync state`.
  */
 export function fileError(err: unknown, where: { file: string; step: string }): ChangelogSyncError {
   if (err instanceof ChangelogSyncError) return err;

@@ -1,12 +1,8 @@
 /**
- * `changelog-sync check [files...]`: validates local entry files with no network, for
- * pull-request checks. Exit code 5 when any file has an error.
- *
- * Besides the entry files, the configuration values the build would refuse (a `theme`
- * the site does not have). Output: one line per problem, `file:line: error: message (fix: ...)`; in GitHub Actions
- * also a workflow command `::error file=...,line=...::message` per problem (first, on
- * stdout), so that the pull request shows it on the line; `--json` prints the
- * {@link CheckResult} (the workflow commands then go to stderr).
+ * `changelog-sync check [files...]`: validates local entry files and the configuration the build
+ * would refuse, offline, for pull-request checks; exit code 5 on any error. One line per problem,
+ * `file:line: error: message (fix: ...)`; in GitHub Actions also `::error file=...,line=...::`
+ * first on stdout; `--json` prints the {@link CheckResult} (workflow commands then on stderr).
  *
  * @module
  */

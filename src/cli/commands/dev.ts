@@ -1,12 +1,8 @@
 /**
- * `changelog-sync dev`: the writer's live preview. Eleventy's dev server with live reload
- * over the project's `content/` (no token and no network needed: a writer has no token),
- * and chokidar watching `content/`: an entry file is validated on every save, errors
- * printed with file and line and shown on the page. It never pushes.
- *
- * What it previews: the demo with `--demo`, or when there is no content at all (no entry
- * file and no `_data/workspace.json`); otherwise `content/`, pulled first with `--pull`
- * (which needs `CHANGELOG_TOKEN`).
+ * `changelog-sync dev`: the writer's live preview, no token or network needed. Eleventy's dev
+ * server with live reload, chokidar watching `content/`: an entry file is validated on every
+ * save, errors printed and shown on the page. It never pushes. It previews the demo with `--demo`
+ * or when there is no content; otherwise `content/`, pulled first with `--pull`.
  *
  * @module
  */

@@ -1,13 +1,8 @@
 /**
- * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build (the main job).
- * SIGTERM and SIGINT stop it once the push's POSTs in flight settled, without the build
- * (`stop-signals.ts`).
- *
- * With no service configured (neither `CHANGELOG_BASE_URL` nor `CHANGELOG_TOKEN`), it runs
- * the demo: the built-in emulator on a free loopback port seeded with the demo workspace,
- * and everything written under `.demo/` (ignored by git). Never in GitHub Actions, where a
- * missing secret or variable fails the job instead (`actions-secrets.ts`), unless `--demo`
- * asks for it.
+ * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build. SIGTERM and SIGINT
+ * stop it once the POSTs in flight settled, without the build (`stop-signals.ts`). With no
+ * service configured it runs the demo (the built-in emulator, everything under `.demo/`), but
+ * never in GitHub Actions unless `--demo`: a missing secret fails the job (`actions-secrets.ts`).
  *
  * @module
  */

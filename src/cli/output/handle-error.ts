@@ -1,14 +1,10 @@
 /**
- * The one place errors become messages and exit codes (docs/architecture.md#conventions: commands
- * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
- *
- * A command that has printed its report returns its exit code (ranked by `worstExit`);
- * it throws only when it could not finish, and then this handler reports the error, after
- * what the command had done when the error carries it (`ChangelogSyncError.done`). A
- * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
- * its path and code with its fix (`E_FILE`), not as an unexpected error. In GitHub Actions
- * every error is also an `::error` annotation and a job summary section with its fix
- * (actions-failure.ts), unless the command showed its failure there itself.
+ * The one place errors become messages and exit codes (docs/architecture.md#conventions). Stacks
+ * only with `--debug`; the token never printed. A command that printed its report returns its
+ * exit code (`worstExit`); it throws only when it could not finish, and the error is reported
+ * after what the command had done (`ChangelogSyncError.done`). A file system error no step named
+ * is told by path, code and fix (`E_FILE`). In GitHub Actions every error is also an `::error`
+ * annotation and a job summary section (actions-failure.ts), unless the command showed it.
  *
  * @module
  */
@@ -51,10 +47,8 @@ function shownRelative(err: ChangelogSyncError, cwd: string): ChangelogSyncError
 }
 
 /**
- * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
- * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
- * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`, but a file
- * system's error as `E_FILE`).
+ * Prints an error as users read it and returns the exit code: {@link EXIT.USAGE} for `E_USAGE`,
+ * else {@link EXIT.ERROR} (a defect is `E_INTERNAL` in `--json`, a file system error `E_FILE`).
  */
 export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
   if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {

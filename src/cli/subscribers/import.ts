@@ -1,8 +1,6 @@
 /**
- * `changelog-sync subscribers import FILE.csv`: the work is in
- * `src/subscribers/import.ts`; here it is run against the configured service and
- * reported. Subscriber data stays out of CI logs: in GitHub Actions every address printed
- * is masked (`subscribers/privacy.ts`) and the job summary holds counts only.
+ * `changelog-sync subscribers import FILE.csv`, run and reported (the work: `src/subscribers/import.ts`).
+ * In GitHub Actions every address is masked (`subscribers/privacy.ts`), the job summary counts only.
  *
  * @module
  */

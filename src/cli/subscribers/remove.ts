@@ -1,8 +1,6 @@
 /**
- * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`: the work is in
- * `src/subscribers/remove.ts`; here it is run against the configured service and
- * reported, every address masked in GitHub Actions (`subscribers/privacy.ts`), the job
- * summary with counts only.
+ * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`, run and reported (the work:
+ * `src/subscribers/remove.ts`), addresses masked in GitHub Actions, the job summary counts only.
  *
  * @module
  */

@@ -1,13 +1,10 @@
 /**
- * The push lease's ref on the git remote every clone shares (docs/sync.md#the-push-lease):
- * `refs/changelog-sync/push-lease` on `origin`, pointing at a commit (empty tree) whose
- * message is the lease record as JSON. Read with `git ls-remote` (and `git fetch` of that
- * one ref when its commit is not here yet); changed only by compare-and-swap
- * (`git push --force-with-lease=<ref>:<expected>`, checked again by the remote under its
- * ref lock), so of two clones writing at once exactly one wins.
- *
- * Every git command runs without a terminal prompt and with a time limit: an unreachable
- * remote is an error ({@link LeaseRemoteError}), never a hang.
+ * The push lease's ref on the shared remote (docs/sync.md#the-push-lease):
+ * `refs/changelog-sync/push-lease`, a commit (empty tree) whose message is the record as JSON.
+ * Read with `git ls-remote` (and a `git fetch` of that ref); changed only by compare-and-swap
+ * (`git push --force-with-lease=<ref>:<expected>`, checked under the remote's ref lock), so of
+ * two clones exactly one wins. Every git command runs without a prompt and with a time limit:
+ * an unreachable remote is an error ({@link LeaseRemoteError}), never a hang.
  *
  * @module
  */
@@ -32,11 +29,7 @@ export interface LeaseRecord extends ProcessIdentity {
   expiresAt: string;
   /** Its time to live, ms: renewed every third of it. */
   ttlMs: number;
-  /**
-   * Its in-doubt time, ms (twice its request timeout): how long a POST it started may still be
-   * processed by the service. A taker waits at least this long before reading the listing.
-   * Absent in records of earlier versions.
-   */
+  /** Its in-doubt time, ms (twice its request timeout); a taker waits at least this long. Absent in older records. */
   inDoubtMs?: number;
 }
 
@@ -67,6 +60,8 @@ function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.Process
     const child = spawn('git', args, {
       cwd,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
       env: {
         ...env,
         GIT_TERMINAL_PROMPT: '0',
@@ -81,13 +76,8 @@ function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.Process
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new LeaseRemoteError(`cannot run git: ${err.message}`));
-    });
+    child.on('error', (err) => reject(new LeaseRemoteError(`cannot run git: ${err.message}`)));
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
       if (signal === 'SIGKILL') reject(new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`));
       else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
     });
@@ -124,8 +114,7 @@ export interface SeenLease {
 }
 
 /**
- * The commit the lease ref points at on the remote now, without its record (one `git ls-remote`):
- * what a holder compares with its own before each POST.
+ * The commit the lease ref points at now (one `git ls-remote`), compared by a holder before each POST.
  * @returns undefined when the ref does not exist.
  * @throws {LeaseRemoteError} when the remote cannot be read.
  */
@@ -173,10 +162,9 @@ function parseRecord(commit: string): LeaseRecord | undefined {
 }
 
 /**
- * Writes a lease record by compare-and-swap: only when the ref is still `expected` (its
- * commit), or absent when `expected` is undefined.
- * @returns the new commit, or `lost` when the ref had moved (another clone wrote it first).
- * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref (no write access).
+ * Writes a lease record by compare-and-swap: only while the ref is `expected` (absent when undefined).
+ * @returns the new commit, or `lost` when another clone wrote it first.
+ * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref.
  */
 export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
   const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, r.env, '');

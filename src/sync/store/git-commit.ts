@@ -1,10 +1,8 @@
 /**
- * The scheduled job's commit-back (docs/github-actions.md): commit the mirror
- * and its state, and push it to the branch it was checked out from, even when the branch
- * moved meanwhile (a writer merged while the job ran). A rejected push is rebased onto the
- * branch (`git pull --rebase`) and pushed again, a few times; a rebase that cannot apply is
- * aborted, the commit is pushed to a branch of its own so that nothing is lost, and the
- * command fails naming the files in conflict.
+ * The scheduled job's commit-back (docs/github-actions.md): commit the mirror and its state and
+ * push to the branch checked out, even if it moved meanwhile: a rejected push is rebased and
+ * retried a few times; a rebase that cannot apply is aborted, the commit pushed to a branch of
+ * its own (nothing lost), and the command fails naming the conflicting files.
  *
  * @module
  */
@@ -21,11 +19,7 @@ export interface CommitBackOptions {
   env: NodeJS.ProcessEnv;
   /** Paths to add (relative to `cwd`); missing ones are skipped. */
   paths: string[];
-  /**
-   * Paths under `paths` that are never committed (relative to `cwd`): not staged, and removed
-   * from the index when a repository tracks them (that removal is committed once). The
-   * request ledger: it changes on every run, and a commit of it alone is churn.
-   */
+  /** Paths never committed, relative to `cwd` (unstaged, removed from the index once): the request ledger, which changes every run. */
   exclude?: string[];
   /** Commit message. */
   message: string;
@@ -82,11 +76,9 @@ const REJECTED = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref .* b
 
 /**
  * Commits the given paths and pushes, rebasing onto a moved branch and retrying.
- *
- * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (the message names the
- *   files in conflict and the branch the commit was saved to; the local commit is kept),
- *   when the push is still rejected after `attempts` tries, or when git fails otherwise
- *   (no upstream, authentication: git's message is kept).
+ * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (naming the conflicting files
+ *   and the branch the commit was saved to), when the push is still rejected after `attempts`,
+ *   or when git fails otherwise (its message kept).
  */
 export async function commitBack(options: CommitBackOptions): Promise<CommitBackResult> {
   const { cwd, message } = options;
