@@ -2,7 +2,7 @@
 // and a distinct last paragraph) from the emulator into an empty directory, then the same
 // pull again with nothing changed. The CLI runs as a child process under /usr/bin/time,
 // so wall time and peak RSS are the CLI's own (the emulator runs in this process).
-// Goals (issue 4, on the 2-core machine): cold <= 5 s, no-op <= 1.5 s with zero writes,
+// Goals (on the 2-core machine): cold <= 5 s, no-op <= 1.5 s with zero writes,
 // peak RSS <= 500 MB.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

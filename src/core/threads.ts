@@ -20,7 +20,7 @@ export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
  * 48, the most V8 11 and 12 give it on their own (Node 20 and 22: two semi-spaces of 16 MB
  * and the large-object space beside them). V8 13 (Node 24) sizes it from the machine's memory,
  * larger: a cold build of 10,000 entries peaked higher with the Eleventy thread's own size
- * than with this one, in the same time (docs/benchmarks.md, "On Node 24").
+ * than with this one, in the same time (docs/benchmarks.md, "The speed machinery").
  */
 const YOUNG_GENERATION_MB = 48;
 

@@ -1,4 +1,4 @@
-// An entry too large to convert (issue 12, item 7): pull reports it by name and mirrors the
+// An entry too large to convert: pull reports it by name and mirrors the
 // others (the pull command in the test's process as the CLI runs it,
 // helpers/process/command.ts, against the emulator over HTTP).
 import { describe, expect, it } from 'vitest';

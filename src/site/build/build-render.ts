@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { SyncChannelEnd } from '../../core/sync-channel.js';
 import { pagePath } from '../cache/page-keys.js';
@@ -87,7 +86,7 @@ export async function renderPages(build: PreparedBuild, data: BuildData, onWorke
     await Promise.allSettled([reusing, folders, copyingImages]);
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
       cause,
-      hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
+      hint: `check the templates in ${options.siteDir}`,
     });
   }
 }

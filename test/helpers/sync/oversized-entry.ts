@@ -1,4 +1,4 @@
-// An entry too large to convert among small ones (issue 12, item 7), and what a pull of them
+// An entry too large to convert among small ones, and what a pull of them
 // must report (test/entry/entry-size.test.ts).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
