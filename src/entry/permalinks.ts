@@ -1,7 +1,7 @@
 /**
  * Where each entry is published on the site (docs/site.md#collections-and-permalinks): which
  * entries have a page (drafts and entries dated after today have none), the date an entry is
- * listed under, and its permalink `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push
+ * listed under, and its permalink `/entries/<slug>/`. The site's data (`site/render/site-data.ts`) and push
  * (`sync/push/push-body.ts`, which sends links to other entries as their pages' URLs) both take
  * the routes from here.
  *

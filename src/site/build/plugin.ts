@@ -1,6 +1,6 @@
 /**
  * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
- * data (see `../data/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
+ * data (see `../render/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
  * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
  * passthrough of `widget.js`, `images/` and the mirrored `media/`, and the base path (`pathPrefix`, the path of the
@@ -17,10 +17,10 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { xmlCharsTransform } from '../../core/markup-text.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
-import { BuildState } from './build-memo.js';
+import { BuildState } from '../render/build-memo.js';
 import { addSiteFilters } from '../render/filters.js';
 import { MEDIA_DIR } from '../../convert/media-refs.js';
-import { openImageStore, type ImageStore } from '../render/image-store.js';
+import { openImageStore, type ImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { SiteData } from '../data/site-model.js';
@@ -218,7 +218,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
       o.siteData ??
       (await o.loadData?.()) ??
       // Loaded only without a build's or the preview's data (plain Eleventy).
-      (await (await import('../data/site-data.js')).loadSiteData(o.contentDir, {
+      (await (await import('../render/site-data.js')).loadSiteData(o.contentDir, {
         siteUrl: o.siteUrl,
         today: o.today,
         themes: await listThemes(o.siteDir),

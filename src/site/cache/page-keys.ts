@@ -26,7 +26,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
-import { filesUnder } from '../build/file-list.js';
+import { filesUnder } from './file-list.js';
 import type { KeyedPage } from './page-cache.js';
 import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag } from '../data/site-model.js';
 import { sha256 } from '../../core/hash.js';

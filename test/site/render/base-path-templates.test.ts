@@ -13,7 +13,7 @@ import changelogSitePlugin, { OPTIONS_KEY } from '../../../src/site/build/plugin
 import { deferBodies, entryBody } from '../../../src/site/data/deferred-bodies.js';
 import type { SiteData } from '../../../src/site/data/site-model.js';
 import { buildSite } from '../../../src/site/build/build.js';
-import { loadSiteData } from '../../../src/site/data/site-data.js';
+import { loadSiteData } from '../../../src/site/render/site-data.js';
 import { runEleventy } from '../../../src/site/build/eleventy-run.js';
 import { prepareSiteInput } from '../../../src/site/build/site-stage.js';
 import { renderBody } from '../../../src/site/render/sanitize.js';
