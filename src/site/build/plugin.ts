@@ -1,7 +1,7 @@
 /**
  * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
  * data (see `../render/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
- * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
+ * RSS 2.0 and JSON Feed templates in `site/_includes/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
  * passthrough of `widget.js`, `images/` and the mirrored `media/`, and the base path (`pathPrefix`, the path of the
  * site URL, see `site-url.ts`; docs/site.md#base-path): the packaged templates write every

@@ -22,7 +22,8 @@ import { latestEntry } from '../data/latest.js';
 import { placeholderLines } from '../../entry/entry-template.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
 import { siteSettings } from '../data/workspace-settings.js';
-import { siteFeed } from '../data/site-feeds.js';
+import { feedRoutes, siteFeed } from '../data/site-feeds.js';
+import { FEED_FORMATS } from '../data/feed-formats.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from '../data/site-model.js';
 import { failpoint } from '../../core/failpoint.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
@@ -181,6 +182,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   });
   const tagList = tagsOf.used();
   const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
+  const tagFeeds = tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
   const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
   const indexPages = listPages(entries, '/');
@@ -200,7 +202,9 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     entries,
     feedEntries: feed.entries,
     feed,
-    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
+    tagFeeds,
+    feedFormats: FEED_FORMATS,
+    feedRoutes: feedRoutes([feed, ...tagFeeds]),
     feedDates: feedDates.record,
     latest,
     problems,
