@@ -24,6 +24,7 @@ import { openImageStore, type ImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { SiteData } from '../data/site-model.js';
+import { layoutPages } from '../data/layout-data.js';
 import type { ImageBounds } from '../../core/image-bounds.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 
@@ -212,9 +213,8 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     if (output) imageStore ??= openImageStore({ outputDir: output });
     return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore, bounds: o.imageBounds });
   };
-  eleventyConfig.addGlobalData(
-    'changelog',
-    async () =>
+  eleventyConfig.addGlobalData('changelog', async () => {
+    const data =
       o.siteData ??
       (await o.loadData?.()) ??
       // Loaded only without a build's or the preview's data (plain Eleventy).
@@ -226,8 +226,10 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
         backlinkUrl: o.backlinkUrl,
         images: entryImages(),
         siteDir: o.siteDir,
-      })),
-  );
+      }));
+    // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
+    return Object.freeze({ ...data, render: layoutPages(data.render, data.tagList) });
+  });
   // A page's date is its template file's creation time by default: the staged copies are
   // created afresh by each build, in no fixed order, so collections (the sitemap) came out
   // in another order from build to build. One date for every page (a page's own `date`

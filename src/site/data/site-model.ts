@@ -121,7 +121,8 @@ export interface TagPage extends ListPage {
 
 /**
  * The pages the routes (`site/*.11ty.mjs`) render: every page, unless a build takes some
- * from its page cache (page-cache.ts); then only the others.
+ * from its page cache (page-cache.ts); then only the others. The plugin hands each to its
+ * layout as layout-data.ts makes it.
  */
 export interface PagesToRender {
   entries: SiteEntry[];

@@ -206,7 +206,8 @@ describe('entry bodies under a base path, converted when a page reads them', () 
         },
       });
       await eleventy.init();
-      expect(await config!.globalData.changelog()).toBe(siteData);
+      // The data as given, its pages to render as their layouts receive them (layout-data.ts): no body read.
+      expect((await config!.globalData.changelog()).entries).toBe(siteData.entries);
       expect(reads).toEqual([]);
       const i = siteData.entries.findIndex((e) => e.title === 'Pictures and links');
       const pageHtml = config!.getFilter('pageHtml');
