@@ -2,7 +2,7 @@
  * The key of each page the routes render (`site/entries.11ty.mjs`, `index.11ty.mjs`,
  * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
  * (build-cache.ts: the tool, the templates, the site options), of what every page's shell
- * reads and of the data the page's layout receives, both made by data/layout-data.ts, which
+ * reads and of the data the page's layout receives, both made by src/site/data/layout-data.ts, which
  * makes what the plugin gives the layouts. So two pages with one key are the same bytes, and
  * a field added to what a layout receives changes the keys of its pages with no list here.
  * The page cache (page-cache.ts) keeps pages by it.

@@ -3,8 +3,8 @@
  * `index.11ty.mjs`, `tag-pages.11ty.mjs`) hand to `entry-page.njk` as `entry`, to
  * `index-page.njk` as `indexPage` and to `tag-page.njk` as `tagPage`, and what every page's
  * shell (`base.njk`, `header.njk`, `footer.njk`) reads of the `changelog` global. The plugin
- * gives the layouts these objects (build/plugin.ts) and the page cache keys each page by a
- * hash of them (cache/page-keys.ts): made by the same functions, a field added here reaches
+ * gives the layouts these objects (src/site/build/plugin.ts) and the page cache keys each page by a
+ * hash of them (src/site/cache/page-keys.ts): made by the same functions, a field added here reaches
  * the layout and the page's key at once, and one left out reaches neither.
  *
  * @module
@@ -22,7 +22,7 @@ export interface TagChip {
 /**
  * An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry
  * page's `entry`. `html` and `excerpt` read the entry's own when asked: its body may come
- * after the page's data (data/deferred-bodies.ts).
+ * after the page's data (deferred-bodies.ts).
  */
 export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {
   readonly tagRefs: readonly TagChip[];
