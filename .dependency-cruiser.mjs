@@ -11,9 +11,16 @@
 // (service/schemas.ts); entry/ and convert/ do not import each other (neither does today).
 // src/index.ts (the library) calls the engine, never cli/. Each arrow is one forbidden rule,
 // named so that a violation says which arrow it breaks. Paths are relative to the project.
+//
+// Inside site/, the same (docs/architecture.md "Layers inside site/"):
+//
+//   dev/ (the preview)  ->  build/ (the pipeline)  ->  search/  ->  cache/  ->  render/  ->  data/
 
 /** A path under src/ in one of the given top-level folders. */
 const under = (...folders) => `^src/(${folders.join('|')})/`;
+
+/** A path under src/site/ in one of the given folders. */
+const inSite = (...folders) => `^src/site/(${folders.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -101,6 +108,41 @@ export default {
       severity: 'error',
       from: { path: '^src/cli/commands/' },
       to: { path: '^src/cli/commands/' },
+    },
+    {
+      name: 'site-data-imports-no-site-layer-above',
+      comment: 'site/data/ (the site model: its shapes, tags, feeds, themes, settings) is the bottom of site/: it imports none of render/, cache/, search/, build/, dev/.',
+      severity: 'error',
+      from: { path: inSite('data') },
+      to: { path: inSite('render', 'cache', 'search', 'build', 'dev') },
+    },
+    {
+      name: 'site-render-imports-only-data',
+      comment: 'site/render/ (bodies, images, filters, the site data with its bodies rendered) takes from site/ only data/: none of cache/, search/, build/, dev/ (a cache it uses is handed in, typed by render/).',
+      severity: 'error',
+      from: { path: inSite('render') },
+      to: { path: inSite('cache', 'search', 'build', 'dev') },
+    },
+    {
+      name: 'site-cache-imports-no-pipeline',
+      comment: 'site/cache/ (what a build keeps for the next: bodies, pages, images) imports data/ and render/, never search/, build/ or dev/, which run it.',
+      severity: 'error',
+      from: { path: inSite('cache') },
+      to: { path: inSite('search', 'build', 'dev') },
+    },
+    {
+      name: 'site-search-imports-no-pipeline',
+      comment: 'site/search/ (the search index, its archives in the cache\'s file format) imports data/, render/ and cache/, never build/ or dev/, which run it.',
+      severity: 'error',
+      from: { path: inSite('search') },
+      to: { path: inSite('build', 'dev') },
+    },
+    {
+      name: 'site-build-imports-no-dev',
+      comment: 'site/build/ (the pipeline that runs data, render, cache and search) does not import dev/ (the preview, which runs the pipeline).',
+      severity: 'error',
+      from: { path: inSite('build') },
+      to: { path: inSite('dev') },
     },
     {
       name: 'no-circular',

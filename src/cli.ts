@@ -3,8 +3,8 @@
  * The command line: declares commands and options only. Each command is one function in
  * src/cli/commands/ (src/cli/subscribers/ for `subscribers ...`) that calls the engine and
  * returns its exit code once it has printed its report; commands do not import each other:
- * what several share is in src/cli/ (the context, the demo) and src/cli/reports/ (each
- * step's progress, summary and exit code, unit-tested: test/cli/output/*-report.test.ts). Errors
+ * what several share is in src/cli/ (the context, the demo) and src/cli/steps/ (each
+ * step's progress, summary and exit code, unit-tested: test/cli/steps/). Errors
  * are mapped once, in handleError.
  * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
  */

@@ -103,7 +103,7 @@ export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkCont
   return problems;
 }
 
-/** Site key of a tag: the site resolves tags by lowercased name or slug (src/site/data/site-data.ts). */
+/** Site key of a tag: the site resolves tags by lowercased name or slug (src/site/render/site-data.ts). */
 const keyOf = (tag: string) => tag.trim().toLowerCase();
 
 /** Edits a tag may be away from a known one and still count as a misspelling of it. */

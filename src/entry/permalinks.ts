@@ -1,7 +1,7 @@
 /**
  * Where each entry is published (docs/site.md#collections-and-permalinks): which entries have
  * a page (not drafts, not dated after today), the date it is listed under, and its permalink
- * `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push (`sync/push/push-body.ts`)
+ * `/entries/<slug>/`. The site's data (`site/render/site-data.ts`) and push (`sync/push/push-body.ts`)
  * take the routes from here.
  *
  * Permalinks are unique (two entries with one output path fail the Eleventy build) and stable

@@ -1,7 +1,7 @@
 /**
  * The one mapping from the configuration ({@link Config}) and a call's own options (a dry
  * run, `--prune`, `--no-lease`, ...) to the options of each engine entry: pull, push and the
- * site build. The CLI's commands (through `cli/reports/`) and the library (`src/index.ts`)
+ * site build. The CLI's commands (through `cli/steps/`) and the library (`src/index.ts`)
  * both call it, so that a setting reaches the engine the same way from either: a push from
  * the library sends an entry that links to another entry, or shows an image, under the
  * configured site URL as the CLI's does.

@@ -77,8 +77,13 @@ const CLEAN_TREE: Record<string, string> = {
   'src/sync/pull/pull.ts':
     "import { client } from '../../service/client.js';\nimport { parse } from '../../entry/entry-file.js';\nimport { toMarkdown } from '../../convert/html-to-markdown.js';\nimport { state } from '../store/state.js';\nexport const pull = [client, parse, toMarkdown, state];",
   'src/sync/pull/convert-worker.ts': "import { toMarkdown } from '../../convert/html-to-markdown.js';\nexport default toMarkdown;",
-  'src/site/render/sanitize.ts': 'export const sanitize = 1;',
-  'src/site/build/build.ts': "import { parse } from '../../entry/entry-file.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const build = [parse, sanitize];",
+  'src/site/data/site-model.ts': 'export type Page = { url: string };\nexport const PAGE_SIZE = 20;',
+  'src/site/render/sanitize.ts': "import { PAGE_SIZE } from '../data/site-model.js';\nexport const sanitize = PAGE_SIZE;",
+  'src/site/cache/page-keys.ts': "import type { Page } from '../data/site-model.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const key = (p: Page) => p.url + sanitize;",
+  'src/site/search/search-index.ts': "import { key } from '../cache/page-keys.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const index = [key, sanitize];",
+  'src/site/build/build.ts':
+    "import { parse } from '../../entry/entry-file.js';\nimport { sanitize } from '../render/sanitize.js';\nimport { key } from '../cache/page-keys.js';\nimport { index } from '../search/search-index.js';\nexport const build = [parse, sanitize, key, index];",
+  'src/site/dev/serve.ts': "import { build } from '../build/build.js';\nimport { key } from '../cache/page-keys.js';\nexport const preview = [build, key];",
   'src/subscribers/list.ts': "import { client } from '../service/client.js';\nexport const list = client;",
   'src/emulator/server.ts': "import type { Entry } from '../service/schemas.js';\nexport const serve = (e: Entry) => e;",
   'src/options/engine-options.ts': "import { pull } from '../sync/pull/pull.js';\nimport { build } from '../site/build/build.js';\nexport const options = [pull, build];",
@@ -87,7 +92,7 @@ const CLEAN_TREE: Record<string, string> = {
   'src/cli/commands/build.ts': "import { build } from '../../site/build/build.js';\nexport const buildCommand = build;",
   'src/cli/context.ts': "import { client } from '../service/client.js';\nexport const context = client;",
   'src/cli.ts':
-    "import { pullCommand } from './cli/commands/pull.js';\nimport { buildCommand } from './cli/commands/build.js';\nimport { context } from './cli/context.js';\nimport { list } from './subscribers/list.js';\nimport { serve } from './emulator/server.js';\nexport const all = [pullCommand, buildCommand, context, list, serve];",
+    "import { pullCommand } from './cli/commands/pull.js';\nimport { buildCommand } from './cli/commands/build.js';\nimport { context } from './cli/context.js';\nimport { list } from './subscribers/list.js';\nimport { serve } from './emulator/server.js';\nimport { preview } from './site/dev/serve.js';\nexport const all = [pullCommand, buildCommand, context, list, serve, preview];",
   'src/index.ts': "export { pull } from './sync/pull/pull.js';\nexport { build } from './site/build/build.js';\nexport { options } from './options/engine-options.js';",
   'src/types/modules.d.ts': "declare module 'untyped' {\n  export const x: number;\n}",
 };
@@ -145,6 +150,26 @@ const PLANTS: Record<string, { files: Record<string, string>; expected: string[]
   'commands-import-no-command': {
     files: { 'src/cli/commands/planted.ts': "import { pullCommand } from './pull.js';\nexport const p = pullCommand;" },
     expected: ['commands-import-no-command: src/cli/commands/planted.ts -> src/cli/commands/pull.ts'],
+  },
+  'site-data-imports-no-site-layer-above': {
+    files: { 'src/site/data/planted.ts': "import { sanitize } from '../render/sanitize.js';\nexport const s = sanitize;" },
+    expected: ['site-data-imports-no-site-layer-above: src/site/data/planted.ts -> src/site/render/sanitize.ts'],
+  },
+  'site-render-imports-only-data': {
+    files: { 'src/site/render/planted.ts': "import { key } from '../cache/page-keys.js';\nexport const k = key;" },
+    expected: ['site-render-imports-only-data: src/site/render/planted.ts -> src/site/cache/page-keys.ts'],
+  },
+  'site-cache-imports-no-pipeline': {
+    files: { 'src/site/cache/planted.ts': "import { index } from '../search/search-index.js';\nexport const i = index;" },
+    expected: ['site-cache-imports-no-pipeline: src/site/cache/planted.ts -> src/site/search/search-index.ts'],
+  },
+  'site-search-imports-no-pipeline': {
+    files: { 'src/site/search/planted.ts': "import type { build } from '../build/build.js';\nexport type B = typeof build;" },
+    expected: ['site-search-imports-no-pipeline: src/site/search/planted.ts -> src/site/build/build.ts'],
+  },
+  'site-build-imports-no-dev': {
+    files: { 'src/site/build/planted.ts': "import { preview } from '../dev/serve.js';\nexport const p = preview;" },
+    expected: ['site-build-imports-no-dev: src/site/build/planted.ts -> src/site/dev/serve.ts'],
   },
   'no-circular': {
     files: {

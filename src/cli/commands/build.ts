@@ -8,7 +8,7 @@ import { openStateFormat } from '../../sync/store/state-format.js';
 import { formatStateChange } from '../context.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { buildExitCode, buildWithProgress, formatBuild, requireSiteUrlInCi } from '../reports/build-report.js';
+import { buildExitCode, buildWithProgress, formatBuild, requireSiteUrlInCi } from '../steps/build-step.js';
 
 /** Options of {@link buildCommand}. */
 export interface BuildCommandOptions {

@@ -18,7 +18,7 @@ import { allowsLoopback } from '../../service/guarded-fetch.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { isGitHubActions } from '../../core/ci-env.js';
 import type { Reporter } from '../output/reporter.js';
-import { formatCheck, problemAnnotation } from '../reports/check-report.js';
+import { formatCheck, problemAnnotation } from '../output/check-report.js';
 
 /**
  * Refuses to check a folder that is not a project: no content directory and no

@@ -21,10 +21,10 @@ import { commandLine } from '../../core/project-command.js';
 import { assertInsideProject } from '../../core/project-path.js';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
 import type { PageProblem } from '../../site/render/problem-banner.js';
-import { problemText } from '../reports/check-report.js';
+import { problemText } from '../output/check-report.js';
 import { openContext } from '../context.js';
 import { startDemo, type Demo } from '../demo.js';
-import { formatPull, pullWithProgress } from '../reports/pull-report.js';
+import { formatPull, pullWithProgress } from '../steps/pull-step.js';
 
 /** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
 const DEMO_PREVIEW_DIR = 'preview';

@@ -7,7 +7,7 @@ import { assertInsideProject } from '../../core/project-path.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from '../context.js';
-import { formatPull, pullExitCode, pullWithProgress, type PullStepOptions } from '../reports/pull-report.js';
+import { formatPull, pullExitCode, pullWithProgress, type PullStepOptions } from '../steps/pull-step.js';
 
 /** Runs a pull and reports it. @returns see {@link pullExitCode}: 3 when there were conflicts. */
 export async function pullCommand(config: Config, reporter: Reporter, options: PullStepOptions = {}): Promise<ExitCode> {

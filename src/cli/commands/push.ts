@@ -8,7 +8,7 @@ import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
-import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 
 /** Options of {@link pushCommand}. */
 export interface PushCommandOptions {

@@ -20,10 +20,10 @@ import type { BuildResult } from '../../site/build/build.js';
 import { requireServiceInActions } from '../actions-secrets.js';
 import { openContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
-import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../reports/build-report.js';
-import { formatPull, pullExitCode } from '../reports/pull-report.js';
+import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../steps/build-step.js';
+import { formatPull, pullExitCode } from '../steps/pull-step.js';
 import { engineOptions } from '../../options/engine-options.js';
-import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../reports/push-report.js';
+import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 import { listenForStop } from '../stop-signals.js';
 
 /** Options of {@link syncCommand}. */

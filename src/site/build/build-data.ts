@@ -8,7 +8,7 @@
 import { readEntryFiles } from '../../entry/entry-files.js';
 import type { PageCache } from '../cache/page-cache.js';
 import { planPages, type PagePlan } from '../cache/page-keys.js';
-import { loadSiteData, type LoadSiteDataOptions } from '../data/site-data.js';
+import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
 import type { SiteData } from '../data/site-model.js';
 import type { PreparedBuild } from './build-prepare.js';
 

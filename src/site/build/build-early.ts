@@ -19,7 +19,7 @@
  */
 import { openSyncChannel } from '../../core/sync-channel.js';
 import { entryBody, type EntryBody } from '../data/deferred-bodies.js';
-import type { LoadSiteDataOptions } from '../data/site-data.js';
+import type { LoadSiteDataOptions } from '../render/site-data.js';
 import type { PreparedBuild } from './build-prepare.js';
 import { renderPages, type RenderedPages } from './build-render.js';
 

@@ -97,7 +97,7 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
     ['baseUrl', config.baseUrl ?? ''],
   ];
   // Entry files are parsed as well as hashed: their publish dates give the next due date.
-  // The date rule is the site data's (src/site/data/site-data.ts loadSiteData).
+  // The date rule is the site data's (src/site/render/site-data.ts loadSiteData).
   const entryFiles = await readEntryFiles(config.contentDir);
   let nextDue: string | null = null;
   for (const f of entryFiles) {

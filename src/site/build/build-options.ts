@@ -5,7 +5,7 @@
  * @module
  */
 import type { FeedDates } from '../data/feed-item.js';
-import type { ImageStats } from '../render/image-store.js';
+import type { ImageStats } from '../cache/image-store.js';
 import type { SearchSegments } from '../search/search-index.js';
 import type { ImageBounds } from '../../core/image-bounds.js';
 

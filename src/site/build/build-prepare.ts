@@ -21,7 +21,7 @@ import { openPageCache, PAGE_PACK_FILE, type PageCache } from '../cache/page-cac
 import { templateOfItsOwn } from '../cache/page-keys.js';
 import { flag, hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
 import { checkThemeOverride, listThemes, resolveTheme } from '../data/themes.js';
-import { openImageStore, type ImageStore } from '../render/image-store.js';
+import { openImageStore, type ImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { SEARCH_ARCHIVE_FILE } from '../search/search-archive.js';
 import { SEARCH_INDEX_DIR } from '../search/search-index.js';
@@ -29,7 +29,7 @@ import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
 import { startSearch, type BuildSearch } from './build-search.js';
 import { startBuildEleventy, type BuildEleventy } from './eleventy-run.js';
-import { filesUnder } from './file-list.js';
+import { filesUnder } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
 /** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */

@@ -15,7 +15,7 @@ import type { BuildData } from './build-data.js';
 import { pruneOutput } from './build-output.js';
 import type { PreparedBuild } from './build-prepare.js';
 import type { RenderedPages } from './build-render.js';
-import { filesUnder } from './file-list.js';
+import { filesUnder } from '../cache/file-list.js';
 
 /** What the write stage leaves to the end of the build. */
 export interface WrittenOutput {

@@ -1,7 +1,7 @@
 /**
  * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
- * data (see `../data/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
- * RSS 2.0 and JSON Feed templates in `site/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
+ * data (see `../render/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
+ * RSS 2.0 and JSON Feed templates in `site/_includes/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
  * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
  * passthrough of `widget.js`, `images/` and the mirrored `media/`, and the base path (`pathPrefix`, the path of the
  * site URL, see `site-url.ts`; docs/site.md#base-path): the packaged templates write every
@@ -17,13 +17,14 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { xmlCharsTransform } from '../../core/markup-text.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
-import { BuildState } from './build-memo.js';
+import { BuildState } from '../render/build-memo.js';
 import { addSiteFilters } from '../render/filters.js';
 import { MEDIA_DIR } from '../../convert/media-refs.js';
-import { openImageStore, type ImageStore } from '../render/image-store.js';
+import { openImageStore, type ImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import type { SiteData } from '../data/site-model.js';
+import { layoutPages } from '../data/layout-data.js';
 import type { ImageBounds } from '../../core/image-bounds.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 
@@ -214,13 +215,12 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     if (output) imageStore ??= openImageStore({ outputDir: output });
     return new EntryImages({ contentDir: o.contentDir, imageRoots: [o.siteDir], store: imageStore, bounds: o.imageBounds });
   };
-  eleventyConfig.addGlobalData(
-    'changelog',
-    async () =>
+  eleventyConfig.addGlobalData('changelog', async () => {
+    const data =
       o.siteData ??
       (await o.loadData?.()) ??
       // Loaded only without a build's or the preview's data (plain Eleventy).
-      (await (await import('../data/site-data.js')).loadSiteData(o.contentDir, {
+      (await (await import('../render/site-data.js')).loadSiteData(o.contentDir, {
         siteUrl: o.siteUrl,
         today: o.today,
         themes: await listThemes(o.siteDir),
@@ -228,8 +228,10 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
         backlinkUrl: o.backlinkUrl,
         images: entryImages(),
         siteDir: o.siteDir,
-      })),
-  );
+      }));
+    // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
+    return Object.freeze({ ...data, render: layoutPages(data.render, data.tagList) });
+  });
   // A page's date is its template file's creation time by default: the staged copies are
   // created afresh by each build, in no fixed order, so collections (the sitemap) came out
   // in another order from build to build. One date for every page (a page's own `date`

@@ -10,7 +10,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
-import { filesUnder } from './file-list.js';
+import { filesUnder } from '../cache/file-list.js';
 
 /** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
 export interface SiteInput {

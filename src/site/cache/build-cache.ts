@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { filesUnder } from '../build/file-list.js';
+import { filesUnder } from './file-list.js';
 import { sha256 } from '../../core/hash.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 

@@ -1,6 +1,6 @@
 /**
  * The file format of the build cache's JSON files (build-cache.ts's `bodies.json`,
- * entry-memo.ts's `entries.json`, site/render/image-store.ts's manifest): a first line with the file's format, the build's
+ * entry-memo.ts's `entries.json`, image-store.ts's manifest): a first line with the file's format, the build's
  * fingerprint and the SHA-256 and length of the rest; then the rest, one JSON value. A file
  * of another format or fingerprint, or whose rest does not match its checksum (a corrupt or
  * partial file), is not used, and the reason is said. Written atomically (a temporary file,

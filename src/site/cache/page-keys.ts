@@ -1,24 +1,11 @@
 /**
  * The key of each page the routes render (`site/entries.11ty.mjs`, `index.11ty.mjs`,
  * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
- * (build-cache.ts: the tool, the templates, the site options) and of exactly what the
- * packaged templates read for that page, so that two pages with one key are the same bytes.
+ * (build-cache.ts: the tool, the templates, the site options), of what every page's shell
+ * reads and of the data the page's layout receives, both made by src/site/data/layout-data.ts, which
+ * makes what the plugin gives the layouts. So two pages with one key are the same bytes, and
+ * a field added to what a layout receives changes the keys of its pages with no list here.
  * The page cache (page-cache.ts) keeps pages by it.
- *
- * What the templates read (site/_includes/):
- * - every page (`base.njk`, `header.njk`, `footer.njk`): its URL, the site settings
- *   (`changelog.site`), the site URL, the stylesheet (the data's `css`, whose hash names the
- *   bundle file), and whether any tag is used (the header's "Tags" link);
- * - an entry page (`entry-page.njk`, `tag-list.njk`): its entry ({@link ENTRY_FIELDS}, its
- *   tag chips {@link TAG_CHIP_FIELDS}) and its neighbours' {@link NEIGHBOUR_FIELDS};
- * - an index page (`index-page.njk`, `entry-card.njk`, `pagination.njk`): its
- *   {@link LIST_PAGE_FIELDS}, its entries' {@link ENTRY_FIELDS}, and on the first page every
- *   used tag's chip (the hero's tag filter);
- * - a tag page (`tag-page.njk`, `entry-row.njk`, `pagination.njk`): its
- *   {@link LIST_PAGE_FIELDS}, its tag's {@link TAG_FIELDS} and its entries' {@link ROW_FIELDS}.
- *
- * A change to a template changes the fingerprint; a field a template starts reading must be
- * added here (test/site/cache/page-cache.test.ts fails otherwise).
  *
  * @module
  */
@@ -26,23 +13,11 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
-import { filesUnder } from '../build/file-list.js';
+import { filesUnder } from './file-list.js';
 import type { KeyedPage } from './page-cache.js';
-import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag } from '../data/site-model.js';
+import type { PagesToRender, SiteData } from '../data/site-model.js';
+import { layoutPages, pageShell } from '../data/layout-data.js';
 import { sha256 } from '../../core/hash.js';
-
-/** An entry's fields the entry page and the index page's card read. */
-const ENTRY_FIELDS = ['url', 'slug', 'title', 'excerpt', 'date', 'displayDate', 'html'] as const satisfies ReadonlyArray<keyof SiteEntry>;
-/** A tag chip's fields (`tag-list.njk`, the index page's tag filter). */
-const TAG_CHIP_FIELDS = ['name', 'url', 'style'] as const satisfies ReadonlyArray<keyof SiteTag>;
-/** A neighbour's fields the entry page's links read. */
-const NEIGHBOUR_FIELDS = ['url', 'title'] as const;
-/** A tag page's tag's fields (its hero and feed links). */
-const TAG_FIELDS = ['name', 'style', 'count', 'feeds'] as const satisfies ReadonlyArray<keyof SiteTag>;
-/** An entry's fields a tag page's row reads (`entry-row.njk`). */
-const ROW_FIELDS = ['url', 'title', 'excerpt', 'date', 'displayDate'] as const satisfies ReadonlyArray<keyof SiteEntry>;
-/** A list page's own fields (`pagination.njk`, the hero's page number). */
-const LIST_PAGE_FIELDS = ['url', 'pageNumber', 'pageCount', 'previousUrl', 'nextUrl'] as const satisfies ReadonlyArray<keyof ListPage>;
 
 /** The pages of the routes, each with its key, by kind (in the data's order). */
 interface PageKeys {
@@ -51,46 +26,17 @@ interface PageKeys {
   tagPages: KeyedPage[];
 }
 
-
-function pick<T extends object, K extends keyof T>(value: T, fields: readonly K[]): unknown[] {
-  return fields.map((f) => value[f]);
-}
-
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
 export function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 
-/**
- * The key of every page the routes render from `data`, for a build with `fingerprint`.
- * Entries' fields are hashed once each (an entry is on its page and on an index page).
- */
+/** The key of every page the routes render from `data`, for a build with `fingerprint`. */
 function pageKeys(data: SiteData, fingerprint: string): PageKeys {
-  const common = sha256(JSON.stringify([fingerprint, data.site, data.siteUrl, data.css, data.tagList.length > 0]));
-  const key = (kind: string, url: string, parts: unknown[]) => sha256(JSON.stringify([common, kind, url, ...parts]));
-  const chips = (tags: SiteTag[]) => tags.map((t) => pick(t, TAG_CHIP_FIELDS));
-  const entryDigest = new Map<SiteEntry, string>();
-  const digestOf = (e: SiteEntry) => {
-    let d = entryDigest.get(e);
-    if (d === undefined) {
-      d = sha256(JSON.stringify([pick(e, ENTRY_FIELDS), chips(e.tagRefs)]));
-      entryDigest.set(e, d);
-    }
-    return d;
-  };
-  const neighbour = (link: SiteEntry['newer']) => (link ? NEIGHBOUR_FIELDS.map((f) => link[f]) : null);
-  const list = (page: ListPage) => pick(page, LIST_PAGE_FIELDS);
-  return {
-    entries: data.entries.map((e) => ({ path: pagePath(e.url), key: key('entry', e.url, [digestOf(e), neighbour(e.newer), neighbour(e.older)]) })),
-    indexPages: data.indexPages.map((p) => ({
-      path: pagePath(p.url),
-      key: key('index', p.url, [list(p), p.entries.map(digestOf), p.pageNumber === 0 ? chips(data.tagList) : null]),
-    })),
-    tagPages: data.tagPages.map((p) => ({
-      path: pagePath(p.url),
-      key: key('tag', p.url, [list(p), pick(p.tag, TAG_FIELDS), p.entries.map((e) => pick(e, ROW_FIELDS))]),
-    })),
-  };
+  const shell = sha256(JSON.stringify([fingerprint, pageShell(data)]));
+  const keyed = (kind: string) => (page: { url: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shell, kind, page])) });
+  const pages = layoutPages(data, data.tagList);
+  return { entries: pages.entries.map(keyed('entry')), indexPages: pages.indexPages.map(keyed('index')), tagPages: pages.tagPages.map(keyed('tag')) };
 }
 
 /** Which pages a build renders and which it takes from its page cache. */

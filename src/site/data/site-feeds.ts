@@ -1,11 +1,12 @@
 /**
- * The site's feeds (Atom, RSS 2.0 and JSON Feed from the same items, `site/feeds/`): the
+ * The site's feeds (each in every format of feed-formats.ts, from the same items): the
  * site's, of its newest {@link FEED_LIMIT} entries, and one per tag, of the tag's newest
  * {@link TAG_FEED_LIMIT}.
  *
  * @module
  */
-import type { SiteEntry, SiteFeed, SiteTag } from './site-model.js';
+import { FEED_FORMATS, feedUrls } from './feed-formats.js';
+import type { FeedRoute, SiteEntry, SiteFeed, SiteTag } from './site-model.js';
 
 /**
  * Entries in each feed: the newest 1,000 (every entry of most changelogs). Feed readers poll
@@ -23,13 +24,18 @@ export const FEED_LIMIT = 1000;
 export const TAG_FEED_LIMIT = 100;
 
 /**
- * A feed: the site's (`tag` null: `/feed.xml`, `/rss.xml`, `/feed.json`) or a tag's, of the
+ * A feed: the site's (`tag` null: `/feed.xml`, ...) or a tag's, of the
  * newest of `entries` (newest first). Its `updated` is the latest `updated` of its entries,
  * or `fallback` for an empty feed.
  */
 export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date): SiteFeed {
   const feedEntries = entries.slice(0, tag ? TAG_FEED_LIMIT : FEED_LIMIT);
   const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
-  const urls = tag ? tag.feeds : { atom: '/feed.xml', rss: '/rss.xml', json: '/feed.json' };
+  const urls = tag ? tag.feeds : feedUrls('/');
   return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
+}
+
+/** Every file of `feeds`: each feed in each format, at its URL. */
+export function feedRoutes(feeds: readonly SiteFeed[]): FeedRoute[] {
+  return feeds.flatMap((feed) => FEED_FORMATS.map((format) => ({ feed, format, url: feed.urls[format.key] })));
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { FeedFormat, FeedUrls } from './feed-formats.js';
 import type { FeedDates } from './feed-item.js';
 import type { LatestDocument } from './latest.js';
 import type { SiteSettings } from './workspace-settings.js';
@@ -22,18 +23,11 @@ export interface SiteTag {
   count: number;
   /** Inline style with its colours (`--tag-bg`, `--tag-fg`), or `''`. */
   style: string;
-  /** Site-relative URLs of the tag's feeds: `/tags/<slug>/feed.xml`, `rss.xml`, `feed.json`. */
+  /** Site-relative URLs of the tag's feeds, one per format (feed-formats.ts): `/tags/<slug>/feed.xml`, ... */
   feeds: FeedUrls;
 }
 
-/** Site-relative URLs of a feed in its three formats. */
-interface FeedUrls {
-  atom: string;
-  rss: string;
-  json: string;
-}
-
-/** A feed (Atom, RSS and JSON Feed from the same items): the site's, or a tag's. */
+/** A feed (one per format of feed-formats.ts, from the same items): the site's, or a tag's. */
 export interface SiteFeed {
   /** The tag, for a tag's feed; null for the site's. */
   tag: SiteTag | null;
@@ -45,6 +39,13 @@ export interface SiteFeed {
   entries: SiteEntry[];
   /** The latest `updated` of its entries (or of the site's, for an empty feed): the feed's `updated`. */
   updated: Date;
+}
+
+/** One feed file: a feed in one format, at its site-relative URL. */
+export interface FeedRoute {
+  feed: SiteFeed;
+  format: FeedFormat;
+  url: string;
 }
 
 /** A link to a neighbouring entry. */
@@ -120,7 +121,8 @@ export interface TagPage extends ListPage {
 
 /**
  * The pages the routes (`site/*.11ty.mjs`) render: every page, unless a build takes some
- * from its page cache (page-cache.ts); then only the others.
+ * from its page cache (page-cache.ts); then only the others. The plugin hands each to its
+ * layout as layout-data.ts makes it.
  */
 export interface PagesToRender {
   entries: SiteEntry[];
@@ -152,6 +154,10 @@ export interface SiteData {
   feed: SiteFeed;
   /** A feed per tag of {@link tagList}, of its newest `TAG_FEED_LIMIT` entries. */
   tagFeeds: SiteFeed[];
+  /** The feed formats (feed-formats.ts), for the templates' links and lists. */
+  feedFormats: readonly FeedFormat[];
+  /** Every feed file: the site's feed and each tag's, in each format (`site/feeds.njk` writes them). */
+  feedRoutes: FeedRoute[];
   /** `.changelog/feed-dates.json` as this build leaves it (the `updated` dates, see feed-item.ts). */
   feedDates: FeedDates;
   /** `latest.json`'s document. */

@@ -6,6 +6,7 @@
  */
 import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
+import { feedUrls } from './feed-formats.js';
 import { PAGE_SIZE, type ListPage, type SiteEntry, type SiteTag, type TagPage } from './site-model.js';
 
 /**
@@ -39,7 +40,7 @@ export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(n
     for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
     slugs.add(slug);
     const url = `/tags/${slug}/`;
-    const tag = { name, slug, url, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '', feeds: { atom: `${url}feed.xml`, rss: `${url}rss.xml`, json: `${url}feed.json` } };
+    const tag = { name, slug, url, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '', feeds: feedUrls(url) };
     tag.style = tagStyle(tag);
     return tag;
   };

@@ -17,7 +17,7 @@ import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import type { BodyCache } from '../cache/build-cache.js';
 import { planPages, type PagePlan } from '../cache/page-keys.js';
 import type { KeyedPage } from '../cache/page-cache.js';
-import { loadSiteData, type LoadSiteDataOptions } from '../data/site-data.js';
+import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
 import type { SiteData } from '../data/site-model.js';
 import { parsedEntries } from './entry-watch.js';
 

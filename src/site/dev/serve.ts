@@ -20,7 +20,7 @@ import { hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
 import { prepareSiteInput } from '../build/site-stage.js';
 import { checkThemeOverride, listThemes } from '../data/themes.js';
 import { buildFingerprint, openBodyCache } from '../cache/build-cache.js';
-import { openImageStore } from '../render/image-store.js';
+import { openImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { PreviewData, previewBodies } from './preview-data.js';
 

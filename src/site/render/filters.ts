@@ -6,8 +6,8 @@
  * @module
  */
 import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
-import type { BuildState } from '../build/build-memo.js';
-import { addFeedItemCache } from '../cache/feed-item-cache.js';
+import type { BuildState } from './build-memo.js';
+import { addFeedItemCache } from './feed-item-cache.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { tagStyle } from '../data/tags.js';
 

@@ -35,7 +35,6 @@ import { escapeHtml } from '../../core/markup-text.js';
 import { isInside } from '../../core/project-path.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../../core/image-bounds.js';
-import type { ImageStore, ImageVariants } from './image-store.js';
 
 /** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
 const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
@@ -84,13 +83,47 @@ function tag(name: string, attributes: Record<string, unknown>): string {
   return `<${name}${parts.join('')}>`;
 }
 
+/** One output file of an image, as eleventy-img describes it (without its path on this machine). */
+export interface ImageVariant {
+  /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
+  format: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  /** Site-relative, under `/img/` (image-store.ts). */
+  url: string;
+  /** Its media type (`image/webp`). */
+  sourceType: string;
+  /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
+  srcset: string;
+  /** Its name in the store and in the output's `img/`. */
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+}
+
+/** An image's outputs by format, smallest first. */
+export type ImageVariants = Record<string, ImageVariant[]>;
+
+/** Where an image's outputs come from (the store of image-store.ts). */
+export interface ImageVariantSource {
+  /**
+   * The outputs of an image (a file under the content or site directory), encoded unless
+   * the store has them for these bytes.
+   * @param file its path (eleventy-img reads it).
+   * @param bytes its bytes (the key is their SHA-256).
+   * @throws when eleventy-img cannot read it as an image (a corrupt or truncated file).
+   */
+  variants(file: string, bytes: Buffer): Promise<ImageVariants>;
+}
+
 /** Options of {@link EntryImages}. Paths absolute. */
 export interface EntryImagesOptions {
   contentDir: string;
   /** Folders whose `images/` is also published at `/images/` (the site directory), after the content directory's. */
   imageRoots?: string[];
   /** Where images are encoded; without one, local images only get their `width` and `height`. */
-  store?: ImageStore;
+  store?: ImageVariantSource;
   /** The largest raster image encoded (`maxImageSide`, `maxImageMegapixels`). Default {@link DEFAULT_IMAGE_BOUNDS}. */
   bounds?: ImageBounds;
 }
@@ -105,7 +138,7 @@ interface LocalImage {
 export class EntryImages {
   readonly #contentDir: string;
   readonly #roots: string[];
-  readonly #store: ImageStore | undefined;
+  readonly #store: ImageVariantSource | undefined;
   readonly #bounds: ImageBounds;
   /** Each file read once per build (several entries may show one screenshot). */
   readonly #files = new Map<string, Promise<Buffer | undefined>>();

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEED_DATES_FILE, feedContentDigest, feedItemId, loadFeedDates, nameBasedUuid, recordFeedDates, settleFeedDates, type FeedDates } from '../../../src/site/data/feed-item.js';
-import { addFeedItemCache } from '../../../src/site/cache/feed-item-cache.js';
+import { addFeedItemCache } from '../../../src/site/render/feed-item-cache.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 
 const DNS_NAMESPACE = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';

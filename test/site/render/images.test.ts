@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import Image from '@11ty/eleventy-img';
 import { parseFragment, serialize } from 'parse5';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openImageStore } from '../../../src/site/render/image-store.js';
+import { openImageStore } from '../../../src/site/cache/image-store.js';
 import { EntryImages } from '../../../src/site/render/images.js';
 import { renderBody, sanitizeBody } from '../../../src/site/render/sanitize.js';
 import { buildCommand, type BuildCommandOptions } from '../../../src/cli/commands/build.js';

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { filesUnder } from '../../../src/site/build/file-list.js';
+import { filesUnder } from '../../../src/site/cache/file-list.js';
 import { writeIndexFiles, type IndexFile } from '../../../src/site/search/search-index-files.js';
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/build/build.js';
-import { loadSiteData } from '../../../src/site/data/site-data.js';
+import { loadSiteData } from '../../../src/site/render/site-data.js';
 import { searchLanguageFromData, startEntryIndex } from '../../../src/site/search/search-index.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { dailyEntries, pngHeader, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';

@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import type { EleventyImageMetadata } from '@11ty/eleventy-img';
 import pLimit from 'p-limit';
 import { sha256 } from '../../core/hash.js';
-import { readCacheFile, writeCacheFile } from '../cache/cache-file.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
+import type { ImageVariant, ImageVariants, ImageVariantSource } from '../render/images.js';
 
 /** The site-relative URL path of the encoded images. */
 const IMAGE_URL_PATH = '/img/';
@@ -68,28 +69,6 @@ const ENCODE_OPTIONS = {
 /** Files copied into the output at once. */
 const COPY_CONCURRENCY = 16;
 
-/** One output file of an image, as eleventy-img describes it (without its path on this machine). */
-interface ImageVariant {
-  /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
-  format: string;
-  /** Pixels. */
-  width: number;
-  height: number;
-  /** Site-relative, under {@link IMAGE_URL_PATH}. */
-  url: string;
-  /** Its media type (`image/webp`). */
-  sourceType: string;
-  /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
-  srcset: string;
-  /** Its name in the store and in the output's `img/`. */
-  filename?: string;
-  /** Bytes. */
-  size?: number;
-}
-
-/** An image's outputs by format, smallest first. */
-export type ImageVariants = Record<string, ImageVariant[]>;
-
 /** Images looked up in a build: encoded, and found already encoded. */
 export interface ImageStats {
   encoded: number;
@@ -97,15 +76,7 @@ export interface ImageStats {
 }
 
 /** The encoded images of a build. */
-export interface ImageStore {
-  /**
-   * The outputs of an image (a file under the content or site directory), encoded unless
-   * the store has them for these bytes.
-   * @param file its path (eleventy-img reads it).
-   * @param bytes its bytes (the key is their SHA-256).
-   * @throws when eleventy-img cannot read it as an image (a corrupt or truncated file).
-   */
-  variants(file: string, bytes: Buffer): Promise<ImageVariants>;
+export interface ImageStore extends ImageVariantSource {
   readonly stats: ImageStats;
   /** Why an earlier manifest was not used (corrupt, another encoder), else undefined. */
   readonly note: string | undefined;

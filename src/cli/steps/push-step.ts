@@ -17,7 +17,7 @@ import { engineOptions, type PushCall } from '../../options/engine-options.js';
 import { stoppedPushResult } from '../../sync/push/push-stopped.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Counter, Reporter } from '../output/reporter.js';
-import { problemText } from './check-report.js';
+import { problemText } from '../output/check-report.js';
 import { commandLine } from '../../core/project-command.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -13,22 +13,22 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
-import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from './feed-item.js';
-import type { BodyCache } from '../cache/build-cache.js';
-import { readableDate } from '../render/filters.js';
-import { excerptOf } from '../render/html-text.js';
-import { EntryImages } from '../render/images.js';
-import { renderBodies } from '../render/body-render.js';
-import { latestEntry } from './latest.js';
+import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from '../data/feed-item.js';
+import { readableDate } from './filters.js';
+import { excerptOf } from './html-text.js';
+import { EntryImages } from './images.js';
+import { renderBodies } from './body-render.js';
+import { latestEntry } from '../data/latest.js';
 import { placeholderLines } from '../../entry/entry-template.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
-import { siteSettings } from './workspace-settings.js';
-import { siteFeed } from './site-feeds.js';
-import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from './site-model.js';
+import { siteSettings } from '../data/workspace-settings.js';
+import { feedRoutes, siteFeed } from '../data/site-feeds.js';
+import { FEED_FORMATS } from '../data/feed-formats.js';
+import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from '../data/site-model.js';
 import { failpoint } from '../../core/failpoint.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
-import { listPages, pagesOfTag, tagResolver } from './tags.js';
-import { BUILT_IN_THEMES, readStylesheet } from './themes.js';
+import { listPages, pagesOfTag, tagResolver } from '../data/tags.js';
+import { BUILT_IN_THEMES, readStylesheet } from '../data/themes.js';
 
 async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
   try {
@@ -71,8 +71,11 @@ export interface LoadSiteDataOptions {
   feedDates?: FeedDates;
   /** The build's time, given to entries whose content changed since `feedDates` (tests). Default now. */
   now?: Date;
-  /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
-  bodyCache?: BodyCache;
+  /**
+   * Rendered bodies of an earlier build, by the body's Markdown (build-cache.ts's
+   * `BodyCache`): found ones are not rendered again, the others are added.
+   */
+  bodyCache?: { get(markdown: string): string | undefined; set(markdown: string, html: string): void };
   /**
    * Called once, before any body is rendered, with the site data as it will be returned but
    * for the bodies: every entry's `html` and `excerpt`, and `latest.content`, are empty until
@@ -179,6 +182,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   });
   const tagList = tagsOf.used();
   const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
+  const tagFeeds = tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
   const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
   const indexPages = listPages(entries, '/');
@@ -198,7 +202,9 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     entries,
     feedEntries: feed.entries,
     feed,
-    tagFeeds: tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated)),
+    tagFeeds,
+    feedFormats: FEED_FORMATS,
+    feedRoutes: feedRoutes([feed, ...tagFeeds]),
     feedDates: feedDates.record,
     latest,
     problems,

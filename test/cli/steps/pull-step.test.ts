@@ -1,9 +1,9 @@
-// The pull step of `pull` and `dev --pull` (src/cli/reports/pull-report.ts), called directly
+// The pull step of `pull` and `dev --pull` (src/cli/steps/pull-step.ts), called directly
 // with a client of a service that fails the workspace read and holds the listing and the tags
 // (helpers/service/held-service.ts): the reads it sends before loading the mirror's modules have ended
 // when it rejects, so that no request of it is open, booked or written to the ledger after.
 import { afterEach, describe, expect, it } from 'vitest';
-import { pullWithProgress } from '../../../src/cli/reports/pull-report.js';
+import { pullWithProgress } from '../../../src/cli/steps/pull-step.js';
 import { loadConfig } from '../../../src/core/config.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { runStoppedByWorkspace, type StoppedJob } from '../../helpers/service/held-service.js';

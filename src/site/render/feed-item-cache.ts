@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { BuildState, type BuildEvents } from '../build/build-memo.js';
+import { BuildState, type BuildEvents } from './build-memo.js';
 
 interface FilterConfig extends BuildEvents {
   addFilter(name: string, fn: (...args: never[]) => unknown): void;

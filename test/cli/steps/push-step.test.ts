@@ -1,9 +1,9 @@
-// Push's report and exit code, called directly (cli/reports/push-report.ts): pushExitCode, formatPush, reportRejected.
+// Push's report and exit code, called directly (cli/steps/push-step.ts): pushExitCode, formatPush, reportRejected.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPush, pushExitCode, reportRejected } from '../../../src/cli/reports/push-report.js';
+import { formatPush, pushExitCode, reportRejected } from '../../../src/cli/steps/push-step.js';
 import type { PushResult } from '../../../src/sync/push/push-run.js';
 import { EXIT } from '../../../src/cli/output/exit-codes.js';
 import { captureReporter } from '../../helpers/process/reporter.js';

@@ -1,6 +1,6 @@
 // The site's data: what is visible, in what order, with which tags, neighbours and pages.
 import { describe, expect, it } from 'vitest';
-import { loadSiteData } from '../../../src/site/data/site-data.js';
+import { loadSiteData } from '../../../src/site/render/site-data.js';
 import { visibility } from '../../../src/entry/permalinks.js';
 import { FEED_LIMIT } from '../../../src/site/data/site-feeds.js';
 import { PAGE_SIZE } from '../../../src/site/data/site-model.js';

@@ -1,9 +1,9 @@
-// Sync's and pull's exit codes and sync's job summary, called directly (cli/commands/sync.ts, cli/reports/pull-report.ts).
+// Sync's and pull's exit codes and sync's job summary, called directly (cli/commands/sync.ts, cli/steps/pull-step.ts).
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { pullExitCode } from '../../../src/cli/reports/pull-report.js';
-import { pushExitCode } from '../../../src/cli/reports/push-report.js';
+import { pullExitCode } from '../../../src/cli/steps/pull-step.js';
+import { pushExitCode } from '../../../src/cli/steps/push-step.js';
 import { identifiersWritten, syncExitCode, syncSummaryMarkdown } from '../../../src/cli/commands/sync.js';
 import type { PullResult } from '../../../src/sync/pull/pull-run.js';
 import type { PushResult } from '../../../src/sync/push/push-run.js';

@@ -1,0 +1,131 @@
+/**
+ * What each page's layout receives: the object the routes (`site/entries.11ty.mjs`,
+ * `index.11ty.mjs`, `tag-pages.11ty.mjs`) hand to `entry-page.njk` as `entry`, to
+ * `index-page.njk` as `indexPage` and to `tag-page.njk` as `tagPage`, and what every page's
+ * shell (`base.njk`, `header.njk`, `footer.njk`) reads of the `changelog` global. The plugin
+ * gives the layouts these objects (src/site/build/plugin.ts) and the page cache keys each page by a
+ * hash of them (src/site/cache/page-keys.ts): made by the same functions, a field added here reaches
+ * the layout and the page's key at once, and one left out reaches neither.
+ *
+ * @module
+ */
+import type { FeedUrls } from './feed-formats.js';
+import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
+
+/** A tag as a chip: `tag-list.njk`, the index page's tag filter. */
+export interface TagChip {
+  readonly name: string;
+  readonly url: string;
+  readonly style: string;
+}
+
+/**
+ * An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry
+ * page's `entry`. `html` and `excerpt` read the entry's own when asked: its body may come
+ * after the page's data (deferred-bodies.ts).
+ */
+export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {
+  readonly tagRefs: readonly TagChip[];
+  readonly html: string;
+  readonly excerpt: string;
+  /** On an entry page only: the links to the next newer and older entries. */
+  readonly newer?: SiteEntry['newer'];
+  readonly older?: SiteEntry['older'];
+}
+
+/** An entry as a line of a tag page (`entry-row.njk`). */
+type EntryRow = Pick<EntryData, 'url' | 'title' | 'date' | 'displayDate' | 'excerpt'>;
+
+/** A list page's own fields (`pagination.njk`, the hero's page number). */
+type ListData = Pick<ListPage, 'url' | 'pageNumber' | 'pageCount' | 'previousUrl' | 'nextUrl'>;
+
+/** An index page's `indexPage`: its cards, and on the first page every used tag's chip (the hero's tag filter). */
+export interface IndexPageData extends ListData {
+  readonly entries: readonly EntryData[];
+  readonly tags: readonly TagChip[];
+}
+
+/** A tag page's `tagPage`: its tag (the hero, the feed links) and its rows. */
+export interface TagPageData extends ListData {
+  readonly tag: Pick<SiteTag, 'name' | 'style' | 'count'> & { readonly feeds: FeedUrls };
+  readonly entries: readonly EntryRow[];
+}
+
+/** The pages of the routes as their layouts receive them, by kind, in the order given. */
+export interface LayoutPages {
+  entries: EntryData[];
+  indexPages: IndexPageData[];
+  tagPages: TagPageData[];
+}
+
+const chip = (t: SiteTag): TagChip => Object.freeze({ name: t.name, url: t.url, style: t.style });
+
+/** An entry's data for a card, or with `neighbours` for its page. */
+function entryData(e: SiteEntry, neighbours: boolean): EntryData {
+  const data: EntryData = {
+    url: e.url,
+    slug: e.slug,
+    title: e.title,
+    date: e.date,
+    displayDate: e.displayDate,
+    tagRefs: e.tagRefs.map(chip),
+    get html() {
+      return e.html;
+    },
+    get excerpt() {
+      return e.excerpt;
+    },
+    ...(neighbours ? { newer: e.newer, older: e.older } : {}),
+  };
+  return Object.freeze(data);
+}
+
+const listData = (p: ListPage): ListData => ({ url: p.url, pageNumber: p.pageNumber, pageCount: p.pageCount, previousUrl: p.previousUrl, nextUrl: p.nextUrl });
+
+/**
+ * How each route's page becomes what its layout receives: an entry page's `entry`, an index
+ * page's `indexPage` (with `tagList`, the site's used tags: the first page's tag filter), a
+ * tag page's `tagPage`. Frozen objects: Eleventy hands them on as they are.
+ */
+export const pageData = {
+  entry: (e: SiteEntry): EntryData => entryData(e, true),
+  index: (p: ListPage, tagList: readonly SiteTag[]): IndexPageData =>
+    Object.freeze({ ...listData(p), entries: p.entries.map((e) => entryData(e, false)), tags: p.pageNumber === 0 ? tagList.map(chip) : [] }),
+  tag: (p: TagPage): TagPageData =>
+    Object.freeze({
+      ...listData(p),
+      tag: { name: p.tag.name, style: p.tag.style, count: p.tag.count, feeds: p.tag.feeds },
+      entries: p.entries.map((e) => ({
+        url: e.url,
+        title: e.title,
+        date: e.date,
+        displayDate: e.displayDate,
+        get excerpt() {
+          return e.excerpt;
+        },
+      })),
+    }),
+};
+
+/**
+ * The data each page's layout receives ({@link pageData}), for the pages of `pages` (every
+ * page of the site data, or those a build renders).
+ *
+ * @param tagList the site's used tags (`SiteData.tagList`).
+ */
+export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[]): LayoutPages {
+  return {
+    entries: pages.entries.map((e) => pageData.entry(e)),
+    indexPages: pages.indexPages.map((p) => pageData.index(p, tagList)),
+    tagPages: pages.tagPages.map((p) => pageData.tag(p)),
+  };
+}
+
+/**
+ * What every page's shell reads of the `changelog` global (`base.njk`, `header.njk`,
+ * `footer.njk`, and the feed button of `index-page.njk`): the site settings, the site URL,
+ * the stylesheet, whether any tag is used (the header's "Tags" link), the site's feeds.
+ */
+export function pageShell(data: SiteData): unknown {
+  return [data.site, data.siteUrl, data.css, data.tagList.length > 0, data.feed.urls, data.feedFormats];
+}
