@@ -70,13 +70,6 @@ export interface PreparedBuild {
   cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo; /** Why the cache folder, made by another build, was not used (one line), if so. */ changed: string | undefined };
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
-  /**
-   * Whether the build cache folder holds a page pack or a search archive, which the build
-   * plans from every body: which pages to take from the pack, which entries to index beside
-   * the archive. Then Eleventy's run starts once the data is complete (build-early.ts).
-   * False without a build cache, and for a first build with one.
-   */
-  plansFromBodies: boolean;
   /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
   ownTemplate?: string;
   /** The search index, started; undefined when search is off. */
@@ -227,7 +220,6 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       previous,
       cache,
       pageCache,
-      plansFromBodies: likelyWarm || archived,
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,

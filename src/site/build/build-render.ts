@@ -7,7 +7,6 @@
  */
 import { relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
-import type { SyncChannelEnd } from '../../core/sync-channel.js';
 import { pagePath } from '../cache/page-keys.js';
 import type { BuildData } from './build-data.js';
 import { makePageFolders } from './build-output.js';
@@ -34,13 +33,10 @@ export interface RenderedPages {
  * the page cache's pages and the images beside it (awaited by the write stage).
  *
  * @param onWorker where Eleventy runs (`BuildEleventy.place`): on a worker thread, the pages' folders are made beside it.
- * @param deferred when the bodies are still being rendered (build-early.ts): the channel they
- *   come through to Eleventy's thread, and the end of the data load, which a second run
- *   (after one out of its heap limit) waits for and then gets the bodies with the data.
  * @throws {ChangelogSyncError} `E_BUILD` when Eleventy fails (template error, missing layout);
  *   the writes beside it have settled then.
  */
-export async function renderPages(build: PreparedBuild, data: BuildData, onWorker: boolean, deferred?: { bodies: SyncChannelEnd; complete: Promise<unknown> }): Promise<RenderedPages> {
+export async function renderPages(build: PreparedBuild, data: BuildData, onWorker: boolean): Promise<RenderedPages> {
   build.timings.renderMs = Date.now() - build.started;
   const { options, input } = build;
   const { siteData } = data;
@@ -73,14 +69,13 @@ export async function renderPages(build: PreparedBuild, data: BuildData, onWorke
   copyingImages.catch(() => undefined); // awaited by the write stage
   try {
     try {
-      return { written: await build.eleventy.run(deferred ? { ...run, bodies: deferred.bodies } : run), folders, reusing, copyingImages };
+      return { written: await build.eleventy.run(run), folders, reusing, copyingImages };
     } catch (err) {
       if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
       // More than the estimate is live: build again without a limit. The same pages are
       // written again (over the first attempt's), so the output is not emptied: the search
       // index may be being written into it.
       build.warnings.push(`the build needed more than ${run.heapLimitMb} MB of heap and ran again without a limit`);
-      await deferred?.complete; // the site data, bodies and all, is sent with the run
       return { written: await build.eleventy.run({ ...run, heapLimitMb: undefined }), folders, reusing, copyingImages };
     }
   } catch (cause) {

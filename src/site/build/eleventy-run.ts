@@ -9,8 +9,6 @@ import { resolve as resolvePath } from 'node:path';
 import type Eleventy from '@11ty/eleventy';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 import { COMPILED_BUILD, startThread } from '../../core/threads.js';
-import { syncChannelReader, type SyncChannelEnd } from '../../core/sync-channel.js';
-import { deferBodies, type EntryBody } from '../data/deferred-bodies.js';
 
 /** What one Eleventy run needs. Plain data: it is sent to a worker thread. */
 export interface EleventyRun {
@@ -32,11 +30,6 @@ export interface EleventyRun {
    * false. {@link BuildEleventy.run} sets it for a run in this thread.
    */
   asyncWrites?: boolean;
-  /**
-   * Where the entries' bodies come from when the site data was sent without them
-   * (build-early.ts): a run on a worker thread only, which waits for a body a page needs.
-   */
-  bodies?: SyncChannelEnd;
 }
 
 /** What a run wrote: absolute paths of its pages and feeds, and of the files it copied through. */
@@ -133,7 +126,6 @@ export function preloadEleventy(): void {
 export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
   const [{ default: Eleventy }, { default: changelogSitePlugin, OPTIONS_KEY }] = await loadEleventy();
   const { siteData } = run.pluginOptions;
-  if (siteData && run.bodies) deferBodies(siteData, syncChannelReader<EntryBody>(run.bodies));
   // Site data sent to a worker thread arrives as a copy, no longer frozen: frozen, Eleventy
   // passes it to every page as it is instead of deep-copying it.
   if (siteData && !Object.isFrozen(siteData)) Object.freeze(siteData);
@@ -237,8 +229,7 @@ export function startEleventyThread(heapLimitMb?: number): EleventyThread {
     async run(run) {
       if (started) throw new Error('an Eleventy thread runs once');
       started = true;
-      // The bodies' port moves to the thread with the run.
-      worker.postMessage(run, run.bodies ? [run.bodies.port] : []);
+      worker.postMessage(run);
       try {
         return await outcome;
       } finally {
@@ -299,7 +290,6 @@ export function startBuildEleventy(entryFiles: number, likelyWarm: boolean, heap
       thread = undefined;
       if (onWorker) return (early ?? startEleventyThread(run.heapLimitMb)).run(run);
       await early?.close();
-      if (run.bodies) throw new Error('a run whose bodies come later runs on a worker thread');
       // In this thread (also from TypeScript sources, as in tests, which have no compiled worker).
       return runEleventy({ ...run, asyncWrites: true });
     },

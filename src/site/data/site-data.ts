@@ -73,14 +73,6 @@ export interface LoadSiteDataOptions {
   now?: Date;
   /** Rendered bodies of an earlier build (build-cache.ts): found ones are not rendered again, the others are added. */
   bodyCache?: BodyCache;
-  /**
-   * Called once, before any body is rendered, with the site data as it will be returned but
-   * for the bodies: every entry's `html` and `excerpt`, and `latest.content`, are empty until
-   * {@link LoadSiteDataOptions.onBody} reports them (the build starts Eleventy on it meanwhile).
-   */
-  onSkeleton?: (data: SiteData) => void;
-  /** Called as each entry's body is complete (its `html` and `excerpt` set), with its index in `entries`, in no set order. */
-  onBody?: (index: number, entry: SiteEntry) => void;
 }
 
 /**
@@ -210,7 +202,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
   });
-  options.onSkeleton?.(data);
   // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
   // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
   // rendered again (build-cache.ts).
@@ -223,7 +214,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     e.html = h;
     e.excerpt = excerptOf(h);
     rendered[i] = true;
-    options.onBody?.(i, e);
   };
   const finish = (i: number, h: string) => {
     if (!EntryImages.mayHaveLocalImage(h)) return complete(i, h);
