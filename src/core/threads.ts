@@ -1,9 +1,7 @@
 /**
  * The worker threads changelog-sync starts, in one place: the piscina pool that converts
- * remote entries for a pull (`sync/pull/convert-pool.ts`), and the single threads of an
- * Eleventy run of a large mirror (`site/build/eleventy-run.ts`), of writing the search
- * index (`site/search/search-index-files.ts`) and of the page cache's pack jobs
- * (`site/cache/page-pack.ts`). This module decides whether threads can run at all (the
+ * remote entries for a pull (`sync/pull/convert-pool.ts`), and the single thread of writing
+ * the search index (`site/search/search-index-files.ts`). This module decides whether threads can run at all (the
  * compiled build), how many a pool gets, and how each is started.
  *
  * @module
@@ -15,7 +13,7 @@ import type { Piscina } from 'piscina';
 /**
  * Whether this code runs compiled (`dist/*.js`), where the worker files exist. From the
  * TypeScript sources (vitest loads `src/*.ts`) there is no compiled worker to start, so
- * every pool runs its work in the calling thread and Eleventy runs there too.
+ * every pool runs its work in the calling thread.
  */
 export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
 
@@ -27,11 +25,9 @@ export const COMPILED_BUILD: boolean = import.meta.url.endsWith('.js');
  * on Node 20.20.2). With require(esm) off in the workers, `require()` fails cleanly with
  * `ERR_REQUIRE_ESM` and piscina takes the `import()` path.
  *
- * The Eleventy thread ({@link startThread}) is not started through piscina: Node loads its
- * script as an ES module directly, and it keeps the process's own `execArgv`, as it always
- * has. The abort was seen only on piscina's `require()`; turning require(esm) off there
- * could break a CommonJS module of Eleventy's or of a project's `.eleventy.js` that
- * requires an ES module.
+ * A single thread ({@link startThread}) is not started through piscina: Node loads its
+ * script as an ES module directly, and it keeps the process's own `execArgv`. The abort was
+ * seen only on piscina's `require()`.
  */
 const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-require-module'];
 
@@ -39,8 +35,7 @@ const POOL_EXEC_ARGV: string[] = [...process.execArgv, '--no-experimental-requir
  * The young generation of every thread's heap, MB (`resourceLimits.maxYoungGenerationSizeMb`):
  * 48, the most V8 11 and 12 give it on their own (Node 20 and 22: two semi-spaces of 16 MB
  * and the large-object space beside them). V8 13 (Node 24) sizes it from the machine's memory,
- * larger: a cold build of 10,000 entries peaked higher with the Eleventy thread's own size
- * than with this one, in the same time (docs/benchmarks.md, "On Node 24").
+ * larger, for no gain in time (docs/benchmarks.md, "On Node 24").
  */
 const YOUNG_GENERATION_MB = 48;
 
@@ -95,6 +90,7 @@ export async function startPool<Task, Result>(worker: URL, options: PoolOptions)
  *
  * Its young generation is {@link YOUNG_GENERATION_MB}.
  *
+ * @public Used by `test/core/threads.test.ts` (its resource limits).
  * @param heapLimitMb old-generation heap limit of the thread, MB; over it, the thread's
  *   `error` event carries `ERR_WORKER_OUT_OF_MEMORY`. Default none.
  */

@@ -64,7 +64,6 @@ describe('the package as the registry serves it', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/sync/pull/convert-worker.js',
-      'dist/site/build/eleventy-worker.js',
       'dist/site/build/plugin.js',
       fromRoot(PACKAGED_ELEVENTY_CONFIG),
       `${fromRoot(PACKAGED_SITE_DIR)}/index.11ty.mjs`,

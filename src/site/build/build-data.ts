@@ -18,8 +18,6 @@ export interface BuildData {
   siteData: SiteData;
   /** With a page cache: the pages it has (written from it) and every page's key. */
   cached?: { pageCache: PageCache; plan: PagePlan };
-  /** What Eleventy renders: the pages not in the page cache, else the entry files (decides where it runs). */
-  rendering: number;
 }
 
 /**
@@ -54,5 +52,5 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
     siteData = plan.data;
     cached = { pageCache, plan };
   }
-  return { siteData, cached, rendering: cached ? cached.plan.rendered : entryFiles.length };
+  return { siteData, cached };
 }

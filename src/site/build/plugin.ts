@@ -120,8 +120,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
   // The configuration is loaded only when a path or the URL is not given (plain Eleventy):
   // a build and `dev` give them all, from the configuration they loaded, and their theme.
-  // Loaded with its module (and zod, its schema's library) only then: Eleventy's thread in a
-  // build loads none of it.
+  // Loaded with its module (and zod, its schema's library) only then.
   const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string, projectBounds?: ImageBounds): ResolvedOptions => ({
     ...paths,
     siteUrl: paths.siteUrl.replace(/\/?$/, '/'),

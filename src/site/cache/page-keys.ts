@@ -57,7 +57,7 @@ function pick<T extends object, K extends keyof T>(value: T, fields: readonly K[
 }
 
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
-export function pagePath(url: string): string {
+function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 
