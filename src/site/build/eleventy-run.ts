@@ -42,18 +42,6 @@ function describeBuildError(err: unknown): string {
 }
 
 /**
- * Lets Eleventy write pages without blocking rendering: the build's other work in this
- * thread (Pagefind's requests, the page cache's pages) goes on meanwhile. Eleventy 3.1
- * has the option (`configureTemplateHandling({ writeMode: "async" })`) but reads it from its
- * TemplateConfig, which never receives it; it is set there directly, after `init()` created
- * it.
- */
-function writePagesAsynchronously(eleventy: InstanceType<typeof Eleventy>): void {
-  const templateConfig = (eleventy as unknown as { eleventyConfig?: { templateHandling?: { writeMode?: string } } }).eleventyConfig;
-  if (templateConfig && templateConfig.templateHandling === undefined) templateConfig.templateHandling = { writeMode: 'async' };
-}
-
-/**
  * Keeps Eleventy's benchmark warnings ("Benchmark ... Transform") off stderr: its
  * "Configuration" benchmarks are made before quiet mode applies and print on their own
  * (with a base path, the HTML base plugin's URL transform is such a benchmark).
@@ -121,7 +109,6 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
   eleventy.logger.overrideLogger({ log() {}, info() {}, warn() {}, error() {} });
   try {
     await eleventy.init();
-    writePagesAsynchronously(eleventy);
     quietBenchmarks(eleventy);
     return { files: writtenFiles(await eleventy.write()) };
   } catch (cause) {
