@@ -9,7 +9,8 @@
 // round each workload runs for both checkouts one after the other, the order swapped every
 // round (before-after, after-before, ...), so that a change in the machine's load falls on
 // both. The workloads, as in bench/scenarios/ (pull.mjs, push.mjs, build.mjs):
-// - pull: a cold pull of --pull corpus entries into an empty directory, then a no-op pull;
+// - pull: a cold pull of --pull corpus entries into an empty directory, then a no-op pull,
+//   then an incremental one after three entries were edited on the service (the hourly case);
 // - push: --push new entries at 60 requests a "minute" of BENCH_WINDOW_MS (10,000) ms;
 // - build: a cold build of --build corpus entries under a base path with an empty build
 //   cache, then a warm one after one new entry (the scheduled build's case).
@@ -70,7 +71,8 @@ const workloads = [];
 const servers = [];
 try {
   if (only.has('pull')) {
-    const { store } = corpusStore(PULL);
+    const { store, ws } = corpusStore(PULL);
+    let edits = 0;
     // No service limits here: every round's pulls go to one workspace.
     const emu = await startEmulator({ port: 0, store, limits: { perMinute: 1e9, perDay: 1e9 } });
     servers.push(emu);
@@ -83,7 +85,10 @@ try {
         const written = readdirSync(join(dir, 'content/entries')).length;
         if (written !== PULL) throw new Error(`${checkout.label}: cold pull wrote ${written} of ${PULL} entries`);
         const noop = await cli(checkout, ['--json', 'pull'], dir, env);
-        return { cold, noop };
+        const edited = store.listEntries(ws).slice(0, 3);
+        for (const e of edited) store.updateEntry(ws, e.identifier, { content: `${e.content}<p>Edit ${++edits}.</p>` });
+        const incremental = await cli(checkout, ['--json', 'pull'], dir, env);
+        return { cold, noop, incremental };
       },
     });
   }

@@ -41,26 +41,45 @@ function globals(): GlobalOptions {
   return program.opts<GlobalOptions>();
 }
 
+/**
+ * The process's environment, read here once; its working directory is read by {@link run}
+ * (where a folder removed under the shell is an error told as any other). Nothing else of
+ * src/ reads either (test/repo/process-reads.test.ts): everything below gets them from the
+ * configuration (`Config.cwd`, `Config.env`) or the reporter.
+ */
+const startEnv: NodeJS.ProcessEnv = { ...process.env };
+
 function reporterFor(config?: Config): Reporter {
   const g = globals();
-  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [] });
+  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [], env: startEnv, cwd: config?.cwd });
+}
+
+/**
+ * Eleventy's ESM resolver, which lets a watching Eleventy import a changed module again, is
+ * not needed by one build and out (`build`, `sync`); on Node 20 registering it starts a loader
+ * thread that every later import waits on (a quarter of a second of start-up in a profile).
+ * Eleventy reads its own switch from the process's environment when it loads
+ * (11ty/eleventy#3371), so it is set here, at the entry, before the build imports it; `dev`
+ * keeps the resolver.
+ */
+function skipEleventyEsmResolver(): void {
+  process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
 }
 
 /**
  * Runs a command body with the configuration and the top-level error handler. The working
- * directory and the environment are read here, once, and handed down (the body gets the
- * environment for what depends on it beyond the configuration: whether a build deploys).
+ * directory and the environment are handed down in the configuration.
  */
-function run(body: (config: Config, reporter: Reporter, env: NodeJS.ProcessEnv) => Promise<number>): () => Promise<void> {
+function run(body: (config: Config, reporter: Reporter) => Promise<number>): () => Promise<void> {
   return async () => {
     let reporter = reporterFor();
     try {
       // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
-      requireWorkflowVersion(reporter, toolVersion());
-      const env = process.env;
-      const config = loadConfig(process.cwd(), env);
+      requireWorkflowVersion(reporter, toolVersion(), startEnv);
+      const cwd = process.cwd();
+      const config = loadConfig(cwd, startEnv, cwd);
       reporter = reporterFor(config);
-      process.exitCode = await body(config, reporter, env);
+      process.exitCode = await body(config, reporter);
     } catch (err) {
       process.exitCode = handleError(err, reporter, globals().debug);
     }
@@ -98,7 +117,10 @@ program
   .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
   .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean }) =>
-    run(async (c, r, env) => (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false, env }))(),
+    run(async (c, r) => {
+      skipEleventyEsmResolver();
+      return (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false });
+    })(),
   );
 
 program
@@ -152,7 +174,10 @@ program
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .addHelpText('after', examples('changelog-sync build', 'CHANGELOG_SITE_URL=https://changelog.example.com/ changelog-sync build', 'changelog-sync build --allow-private'))
   .action((opts: { allowPrivate?: boolean; cache?: boolean }) =>
-    run(async (c, r, env) => (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false, env }))(),
+    run(async (c, r) => {
+      skipEleventyEsmResolver();
+      return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
+    })(),
   );
 
 program
@@ -190,9 +215,9 @@ program
     examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
   )
   .action((opts: EmulatorCliOptions) =>
-    run(async (_c, r) => {
+    run(async (c, r) => {
       const { emulatorCommand, emulatorOptionsFromCli } = await import('./cli/commands/emulator.js');
-      return emulatorCommand(r, emulatorOptionsFromCli(opts));
+      return emulatorCommand(r, emulatorOptionsFromCli(opts), c.cwd);
     })(),
   );
 

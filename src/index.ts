@@ -51,9 +51,20 @@ export type { BuildResult } from './site/build/build.js';
  * relative paths resolve against {@link ProjectOptions.root}.
  */
 export interface ProjectOptions {
-  /** Project root: where `changelog.config.json` is read and relative paths start. Default: the working directory. */
+  /**
+   * The working directory of the call: where `root` (and, without it, the project) is, and
+   * what messages and warnings name files relative to. Default `process.cwd()`, read when
+   * the call starts; nothing below this module reads the process's working directory.
+   */
+  cwd?: string;
+  /** Project root: where `changelog.config.json` is read and relative paths start; absolute, or relative to {@link ProjectOptions.cwd}. Default: `cwd`. */
   root?: string;
-  /** Environment the `CHANGELOG_*` settings are read from. Default `process.env`; pass `{}` to read none. */
+  /**
+   * The environment of the call: the `CHANGELOG_*` settings are read from it, a build with
+   * `GITHUB_ACTIONS=true` in it is the one that deploys, and git (the push lease) runs with it
+   * (PATH, HOME, the remote's credentials). Default `process.env`; pass `{}` to read none
+   * (then a push without `noLease` runs git with git's own settings only).
+   */
   env?: NodeJS.ProcessEnv;
   /** The service root, e.g. `https://changelog.example.com` (`/api/...` is added). Without credentials in it. */
   baseUrl?: string;
@@ -115,6 +126,8 @@ export interface StatusResult {
  * @throws {ChangelogSyncError} `E_CONFIG` for an invalid `changelog.config.json` or setting.
  */
 export function resolveConfig(options: ProjectOptions = {}): Config {
+  // The library's entry: the process's working directory and environment are read here only, as the defaults.
+  const cwd = options.cwd ?? process.cwd();
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   const given: Array<[keyof typeof ENV, string | undefined]> = [
     ['baseUrl', options.baseUrl],
@@ -126,7 +139,7 @@ export function resolveConfig(options: ProjectOptions = {}): Config {
     ['siteUrl', options.siteUrl],
   ];
   for (const [key, value] of given) if (value !== undefined) env[ENV[key]] = value;
-  return loadConfig(options.root, env);
+  return loadConfig(options.root ?? cwd, env, cwd);
 }
 
 /**
@@ -221,7 +234,10 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
   await openStateFormat(config.stateDir, { migrate: true, root: config.root });
-  const result = await buildProject(...engineOptions.build(config, { allowPrivate: options.allowPrivate, noCache: options.noCache, env: options.env ?? process.env }));
+  // Eleventy reads this switch from the process's environment when it loads: one build and
+  // out needs no ESM resolver (src/cli.ts, `skipEleventyEsmResolver`, says why).
+  process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
+  const result = await buildProject(...engineOptions.build(config, { allowPrivate: options.allowPrivate, noCache: options.noCache }));
   const warn = warningsTo(options, config);
   for (const w of result.warnings) warn(w);
   return result;

@@ -8,7 +8,7 @@
 // an output folder of its own; the fastest of BENCH_BUILD_ROUNDS (2) each, and the ratio of
 // each round's pair. Wall time, CPU time and peak RSS of the whole process tree (node, its
 // threads and the Pagefind binary) read from /proc (Linux). BENCH_BUILD_SIZES=1000 runs one size.
-// Responsive images (issue 24, item 6): the same content with BENCH_BUILD_IMAGES (500)
+// Responsive images: the same content with BENCH_BUILD_IMAGES (500)
 // screenshots in content/images/, one in each of as many entries, built cold (empty cache:
 // every image encoded) and warm (after the new entry: none encoded) under the base path,
 // beside the same builds without them, in the same rounds; 0 leaves them out.

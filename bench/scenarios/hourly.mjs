@@ -1,4 +1,4 @@
-// hourly: what one run of the scheduled job costs on a 1,000-entry repository (issue 13).
+// hourly: what one run of the scheduled job costs on a 1,000-entry repository.
 // A "team repository" made from this one (git archive of HEAD) mirrors 1,000 entries (the
 // real corpus, repeated) and has a deployed build recorded. Each run is what the workflow
 // does, on a fresh clone: clone, `npm ci --offline` (the warm npm cache of setup-node),

@@ -3,7 +3,7 @@
  * repository variable `CHANGELOG_BASE_URL` fails, naming what is missing and the settings
  * page where it is added, in the log (an `::error::` annotation) and the job summary,
  * before anything is read, written, built or deployed (README "Running it in GitHub
- * Actions"; docs/github-actions.md "Setting it up"). Outside Actions nothing changes: with
+ * Actions"; docs/github-actions.md "No demo in Actions"). Outside Actions nothing changes: with
  * neither set, `sync` runs the demo.
  *
  * @module

@@ -31,8 +31,9 @@ function plain(name: string): boolean {
   return name.split('/').every((part) => /^[A-Za-z0-9._-]+$/.test(part) && part !== '.' && part !== '..');
 }
 
-function git(root: string, args: string[]): string | undefined {
-  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+/** Runs git in the project root, with the environment the CLI was started with (`Config.env`). */
+function git(config: Pick<Config, 'root' | 'env'>, args: string[]): string | undefined {
+  const r = spawnSync('git', args, { cwd: config.root, encoding: 'utf8', env: { ...config.env, GIT_TERMINAL_PROMPT: '0' } });
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : undefined;
 }
 
@@ -40,10 +41,10 @@ function git(root: string, args: string[]): string | undefined {
  * The repository's default branch: origin's (`git symbolic-ref refs/remotes/origin/HEAD`,
  * which a clone sets), else the branch checked out (an unborn one too), else `main`.
  */
-function defaultBranch(root: string): { branch: string; source: RepositoryFit['branchSource'] } {
-  const remote = git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.replace(/^refs\/remotes\/origin\//, '');
+function defaultBranch(config: Pick<Config, 'root' | 'env'>): { branch: string; source: RepositoryFit['branchSource'] } {
+  const remote = git(config, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.replace(/^refs\/remotes\/origin\//, '');
   if (remote && plain(remote)) return { branch: remote, source: 'origin' };
-  const current = git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  const current = git(config, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   if (current && plain(current)) return { branch: current, source: 'current' };
   return { branch: 'main', source: 'default' };
 }
@@ -66,7 +67,7 @@ export function repositoryFit(config: Config): RepositoryFit {
     }
     return rel;
   };
-  const { branch, source } = defaultBranch(config.root);
+  const { branch, source } = defaultBranch(config);
   return { branch, branchSource: source, contentDir: folder('contentDir'), stateDir: folder('stateDir'), outputDir: folder('outputDir') };
 }
 

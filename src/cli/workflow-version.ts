@@ -26,9 +26,10 @@ const major = (version: string): number | undefined => {
  * when the variable is unset or the majors are the same.
  *
  * @param cliVersion this CLI's version (package.json's).
+ * @param env the environment the CLI was started with (read at its entry, src/cli.ts).
  * @throws {ChangelogSyncError} `E_CONFIG` (field {@link WORKFLOW_VERSION_VARIABLE}) when the majors differ or the variable is no version.
  */
-export function requireWorkflowVersion(reporter: Reporter, cliVersion: string, env: NodeJS.ProcessEnv = process.env): void {
+export function requireWorkflowVersion(reporter: Reporter, cliVersion: string, env: NodeJS.ProcessEnv): void {
   const given = env[WORKFLOW_VERSION_VARIABLE];
   if (given === undefined || given === '') return;
   const workflow = major(given);

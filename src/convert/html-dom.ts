@@ -1,17 +1,10 @@
 /**
- * The HTML tree pull's conversion reads: a small DOM, built by htmlparser2's streaming
- * parser, that offers exactly the part of the DOM interface turndown and its GFM plugin
- * use (nodeName, nodeType, childNodes, siblings, textContent, attributes, outerHTML,
- * `rows`, `style.textAlign`, ...).
- *
- * Why not turndown's default (domino): on the real changelog corpus, domino's parse and
- * its live collections cost about three quarters of the conversion time; a pull of 10,000
- * entries must convert in a few seconds. This tree is built once per conversion, mutated
- * only by turndown's whitespace collapsing, and thrown away: so `cloneNode` returns the
- * node itself, and `textContent` is cached (and invalidated on every mutation).
- *
- * The tree is built by `html-parser.ts`. Comments become `X-COMMENT` elements (see
- * {@link HtmlCommentElement}).
+ * The HTML tree pull's conversion reads: a small DOM built by htmlparser2 offering exactly the
+ * part of the DOM interface turndown and its GFM plugin use. Not domino (turndown's default):
+ * its parse and live collections cost most of the conversion time. Built once per conversion,
+ * mutated only by turndown's whitespace collapsing, then thrown away: so `cloneNode` returns the
+ * node itself and `textContent` is cached (invalidated on mutation). Built by `html-parser.ts`;
+ * comments become `X-COMMENT` elements ({@link HtmlCommentElement}).
  *
  * @module
  */
@@ -298,10 +291,9 @@ export class HtmlCommentElement extends HtmlElement {
 const MARKDOWN_IN_TEXT = /[\\*_`[\]~|!#]|(?<=\b(?:https?|ftp)):(?=\/\/)|(?<=\bwww)\./gi;
 
 /**
- * The HTML of a node as inline HTML inside Markdown: as {@link HtmlNode.outerHTML}, but
- * in text the characters Markdown would read as syntax (`*`, `_`, `` ` ``, `[`, `~`, ...
- * and the `:` of `https://`) are character references. Markdown reads the text between
- * inline tags as Markdown: `<kbd>*x*</kbd>` would lose its asterisks.
+ * A node's HTML as inline HTML in Markdown: {@link HtmlNode.outerHTML} with Markdown syntax in text
+ * (`*`, `_`, `` ` ``, `[`, `~`, `https:`'s `:`) as character references, since Markdown reads
+ * text between inline tags (`<kbd>*x*</kbd>` would lose its asterisks).
  */
 export function inlineHtml(node: HtmlNode): string {
   if (node instanceof HtmlText) {

@@ -69,10 +69,7 @@ const parser = new Parser(
   { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: false },
 );
 
-/**
- * Parses an HTML fragment into a tree whose root is an `X-ROOT` element (not a block, like
- * the wrapper element turndown uses itself).
- */
+/** Parses an HTML fragment into a tree under an `X-ROOT` element (no block, like turndown's own wrapper). */
 export function parseHtmlFragment(html: string): HtmlElement {
   const r = new HtmlElement('x-root', {});
   root = r;

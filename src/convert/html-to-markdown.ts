@@ -1,8 +1,6 @@
 /**
- * Content conversion across the boundary (docs/entry-file.md, body), pull's way:
- * the service's HTML (or its older Editor.js JSON) into Markdown with turndown and its GFM
- * plugin. Push's way (Markdown into HTML with marked) is `markdown-to-html.ts`, so that the
- * conversion threads do not load marked.
+ * Pull's conversion (docs/entry-file.md, body): the service's HTML (or Editor.js JSON) into
+ * Markdown with turndown and GFM. Push's way is `markdown-to-html.ts`, so a pull does not load marked.
  *
  * @module
  */
@@ -17,14 +15,10 @@ import { createTurndown } from './markdown-rules.js';
 let turndown: TurndownService | undefined;
 
 /**
- * Characters that are syntax wherever they stand: turndown's own (`\ * ` [ ] _`), and
- * what turndown leaves alone although marked reads it as syntax: `~` (GFM strikethrough),
- * `|` (a GFM table row), `<` where it could open a tag, a comment or an autolink
- * (`<select>`, `</b>`, `<!--`, `<?`, `<https://...>`), and `&` where it could start a
- * character reference (`&amp;`, `&#42;`), also at the end of a text node: an inline
- * wrapper that vanishes in Markdown (`<span>`, `<font>`) joins it to the next node's text
- * (`&lt;<span>b&gt;</span>` is `<b>`). Each is escaped with a backslash, which
- * CommonMark defines for every ASCII punctuation character.
+ * Characters that are syntax wherever they stand, escaped with a backslash (CommonMark allows it
+ * for any ASCII punctuation): turndown's own, and what marked reads though turndown leaves it:
+ * `~`, `|`, `<` that could open a tag, comment or autolink, and `&` that could start a character
+ * reference, at a text node's end too (a vanishing `<span>` joins it to the next text).
  */
 const MARKDOWN_SPECIAL = /[\\*`[\]_~|]|<(?=[A-Za-z/!?]|$)|&(?=#?[A-Za-z0-9]*(?:;|$))/;
 const MARKDOWN_SPECIAL_ALL = new RegExp(MARKDOWN_SPECIAL.source, 'g');
@@ -40,23 +34,18 @@ const LINE_START: Record<string, [RegExp, string]> = {
   '>': [/^>/, '\\>'],
 };
 /**
- * The start of a GFM autolink literal (`https://...`, `www....`): its `:` or `.` is
- * escaped, which keeps the text from becoming a link. It was text, not a link, in the
- * service's HTML; and an autolink would take backslash escapes after it (`\\<`) and the
- * Markdown of the next element into its URL. (The link rule takes the escape back inside
- * link text, where marked makes no autolinks.)
+ * The start of a GFM autolink literal (`https://`, `www.`): its `:` or `.` is escaped, so text
+ * stays text (an autolink would also swallow later escapes and Markdown). The link rule takes
+ * the escape back in link text, where marked makes no autolinks.
  */
 const AUTOLINK_START = /\b(?:(https?|ftp):\/\/|(www)\.)/gi;
 /** An ordered list item's marker: up to nine digits, then `.` or `)`, then a space or the end. */
 const ORDERED_LIST_START = /^(\d{1,9})([.)])(?=\s|$)/;
 
 /**
- * The Markdown escaping of a text node: every character that marked would read as
- * syntax is escaped, so that the text reaches the page as it was (text stays
- * text; test/convert/text-fidelity.test.ts checks it on generated hostile text).
- * A superset of turndown's `escape` (a test compares both), in one pass instead of
- * thirteen regular expressions per text node (that was the largest single cost of a
- * pull), installed through turndown's documented way of overriding `escape`.
+ * The Markdown escaping of a text node: everything marked reads as syntax, so text stays text
+ * (test/convert/text-fidelity.test.ts). A superset of turndown's `escape` in one pass, installed
+ * by turndown's documented override.
  */
 export function escapeMarkdownText(text: string): string {
   let out = MARKDOWN_SPECIAL.test(text) ? text.replace(MARKDOWN_SPECIAL_ALL, '\\$&') : text;
@@ -74,10 +63,8 @@ function turndownService(): TurndownService {
 }
 
 /**
- * Markdown of an HTML fragment (turndown + GFM: tables, strikethrough, task lists, fenced
- * code with language; HTML without a Markdown form kept as HTML: see `markdown-rules.ts`).
- * @param media mirrored images: an `<img>` whose `src` is a key is written with the value
- *   instead (`/media/<file>`, see `media-mirror.ts`), in Markdown or kept HTML alike.
+ * Markdown of an HTML fragment (`markdown-rules.ts`).
+ * @param media mirrored images: an `<img>` whose `src` is a key gets the value (`/media/<file>`).
  */
 export function htmlToMarkdown(html: string, media?: Readonly<Record<string, string>>): string {
   if (html.trim() === '') return '';
@@ -100,11 +87,9 @@ function listHtml(style: unknown, items: ListItem[]): string {
 }
 
 /**
- * HTML of an Editor.js document (the service's older content form). Block types
- * paragraph, header, list, code, quote, image, delimiter, table, checklist, warning and
- * raw are converted; any other block is kept as an HTML comment so nothing is silently
- * dropped. Inline HTML inside Editor.js text fields is kept (Editor.js stores inline
- * formatting as HTML).
+ * HTML of an Editor.js document (the service's older form): paragraph, header, list, code,
+ * quote, image, delimiter, table, checklist, warning and raw blocks; any other kept as an HTML
+ * comment; inline HTML in text fields kept.
  */
 export function editorJsToHtml(doc: EditorJsDocument): string {
   const parts: string[] = [];
@@ -172,18 +157,14 @@ export function editorJsToHtml(doc: EditorJsDocument): string {
 }
 
 /**
- * Largest entry content converted, in MB of HTML (2^20 characters). Converting costs tens
- * of bytes of memory and about a microsecond per character of HTML, so one entry of a few
- * hundred MB would run a conversion thread out of memory. The largest entry of the real
- * corpus is a hundred times smaller than the limit.
+ * Largest content converted, in MB of HTML: conversion costs tens of bytes per character, so an
+ * entry of hundreds of MB would run the pull out of memory. Far above any real entry.
  */
 export const MAX_CONVERTED_CONTENT_MB = 8;
 
 /**
- * Markdown of remote content in either form the service returns.
- * @param media mirrored images, see {@link htmlToMarkdown}.
- * @throws {ChangelogSyncError} `E_ENTRY_TOO_LARGE` when the content's HTML is longer than
- *   {@link MAX_CONVERTED_CONTENT_MB}: it is not converted (pull reports the entry and goes on).
+ * Markdown of remote content in either form.
+ * @throws {ChangelogSyncError} `E_ENTRY_TOO_LARGE` past {@link MAX_CONVERTED_CONTENT_MB}: not converted (pull reports it).
  */
 export function remoteContentToMarkdown(content: string | EditorJsDocument, media?: Readonly<Record<string, string>>): string {
   const html = typeof content === 'string' ? content : editorJsToHtml(content);

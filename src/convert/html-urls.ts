@@ -1,10 +1,7 @@
 /**
- * The URLs of a piece of HTML, found by an HTML parser (htmlparser2, the tokenizer browsers'
- * rules follow: comments, `<script>` and `<style>` contents are not markup) and rewritten in
- * place: only the value of each URL attribute changes; every other byte stays as it was.
- * Push uses it to send a body's site-relative URLs as absolute ones (`push-body.ts`): every
- * URL-valued attribute on any element (`href`, `src`, `poster`, `srcset`, ...: the lists of
- * `src/core/url-attributes.ts`) and each `url(...)` of a `style` attribute.
+ * The URLs of HTML, found by htmlparser2 (comments and `<script>`/`<style>` contents are not
+ * markup) and rewritten in place, every other byte kept: push sends a body's site-relative URLs
+ * absolute (`push-body.ts`), in every URL attribute (`src/core/url-attributes.ts`) and `style` `url(...)`.
  *
  * @module
  */
@@ -22,13 +19,8 @@ export interface UrlPlace {
 }
 
 /**
- * Rewrites the URLs of HTML.
- *
- * @param html any HTML.
- * @param rewrite called for each URL (character references decoded) with where it is;
- *   returns the new URL, or undefined to keep the attribute as it is.
- * @returns the HTML with each changed attribute written `name="value"` (value escaped for a
- *   double-quoted attribute), the rest unchanged.
+ * Rewrites HTML's URLs: `rewrite` gets each (references decoded) with where it is, and returns
+ * the new URL or undefined to keep it. A changed attribute is written `name="value"` (escaped).
  */
 export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlPlace) => string | undefined): string {
   const edits: Array<{ start: number; end: number; text: string }> = [];
@@ -66,10 +58,7 @@ export function rewriteHtmlUrls(html: string, rewrite: (url: string, place: UrlP
   return out + html.slice(at);
 }
 
-/**
- * Every URL of HTML with where it is, in document order (see {@link rewriteHtmlUrls}).
- * @param html any HTML.
- */
+/** Every URL of HTML with where it is, in document order. */
 export function htmlUrls(html: string): Array<{ url: string } & UrlPlace> {
   const found: Array<{ url: string } & UrlPlace> = [];
   rewriteHtmlUrls(html, (url, place) => {

@@ -1,26 +1,20 @@
 /**
- * What HTML becomes in Markdown: turndown configured with its GFM plugin (tables,
- * strikethrough, task lists, fenced code with language) and the rules that keep a round
- * trip faithful (test/corpus/roundtrip.test.ts checks it on a real corpus):
+ * What HTML becomes in Markdown: turndown with its GFM plugin and the rules that keep a round
+ * trip faithful (test/corpus/roundtrip.test.ts):
  *
- * - HTML that has no Markdown form is kept as HTML: elements turndown has no rule for
- *   (`<details>`, `<sup>`, `<kbd>`, `<iframe>`, definition lists, custom elements such as
- *   `<Tabs>`), links without `href` (anchors), `<pre>` without `<code>`, and tables that
- *   a GFM table cannot express (no heading row, merged cells, block content in cells,
- *   a caption). Kept HTML is written so that a Markdown parser reads it back as one HTML
- *   block: its opening tag alone on the first line, and no blank line inside (a blank
- *   line in code is written as `&#10;`).
- * - Comments are kept (one between two lists keeps them two lists).
- * - A tight list item (one without paragraphs) stays tight: a quote, code block or table
- *   inside it is not surrounded by blank lines, which would make the whole list loose.
- * - Plain wrappers (`<div>`, `<span>`, `<section>`, ...) give way to their content.
+ * - HTML without a Markdown form stays HTML (elements turndown has no rule for, anchors, `<pre>`
+ *   without `<code>`, tables GFM cannot express), written so a Markdown parser reads it back as
+ *   one HTML block: opening tag alone on the first line, no blank line inside (`&#10;` in code).
+ * - Comments are kept (one between two lists keeps them two).
+ * - A tight list item stays tight: no blank lines around a quote, code block or table inside it.
+ * - Plain wrappers (`<div>`, `<span>`, ...) give way to their content.
  *
- * Script and event handlers are not removed here: the mirror keeps the service's content
- * as it is, and the site sanitises at build time (src/site/render/sanitize.ts).
+ * Scripts are not removed here: the mirror keeps the service's content, and the site sanitises
+ * at build time (src/site/render/sanitize.ts).
  *
  * @module
  */
-// turndown's browser build: the Node build loads domino at start (~95 ms in every thread)
+// turndown's browser build: the Node build loads domino at start, in every thread,
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';
@@ -254,10 +248,7 @@ function emphasis(content: string, node: HtmlElement, delimiters: string[], tag:
   return `<${tag}>${content}</${tag}>`;
 }
 
-/**
- * A turndown service with the rules described in the module description. Rules added
- * later take precedence (turndown's `addRule` puts them first).
- */
+/** A turndown service with this module's rules; later rules take precedence (`addRule` puts them first). */
 export function createTurndown(escape: (text: string) => string): TurndownService {
   const t = new TurndownService({
     headingStyle: 'atx',

@@ -1,8 +1,6 @@
 /**
- * The images of a remote entry (docs/sync.md#images): the `src` of every `<img>` of its HTML
- * content, and the URL of every image block of Editor.js content, as the conversion to
- * Markdown reads them (entities decoded). And where a mirrored copy lives and how the
- * Markdown names it.
+ * The images of a remote entry (docs/sync.md#images): every `<img>` `src` and Editor.js image URL
+ * as the conversion reads them, and how the Markdown names a mirrored copy.
  *
  * @module
  */
@@ -65,9 +63,8 @@ export function imageSources(content: string | EditorJsDocument): string[] {
 }
 
 /**
- * Whether pull mirrors an image source: an absolute URL that is not a `data:` URL (an
- * absolute URL of another scheme is tried, and refused, so that it is reported). Relative
- * URLs name files on the service's own site and are left as they are.
+ * Whether pull mirrors an image source: an absolute, non-`data:` URL (another scheme is tried and
+ * refused, so it is reported). Relative URLs name the service's own site's files: left alone.
  */
 export function isMirrorable(src: string): boolean {
   const s = src.trim();

@@ -1,28 +1,19 @@
 /**
- * The SVG sanitiser of pulled images (docs/security.md#images-pull-mirrors): an SVG copied
- * into `content/media/` is served from the site's own origin, where a script in it would
- * run when the file is opened by its URL. So every SVG pull mirrors is rewritten from an
- * allowlist before it is stored:
+ * The SVG sanitiser of pulled images (docs/security.md#images-pull-mirrors): an SVG in
+ * `content/media/` is served from the site's origin, where its script would run, so every
+ * SVG pull mirrors is rewritten from an allowlist:
  *
- * - elements: the shapes, text, paint servers, filters, `use`, `image` and the
- *   structure ones (`svg`, `g`, `defs`, `symbol`, ...); every other element is dropped with
- *   its content: `script`, `foreignObject` (HTML inside SVG), `iframe`, the animation
- *   elements (`set`/`animate` can write `href`), `metadata`, `style`, anything unknown.
- *   `<a>` is unwrapped (its content kept, the link dropped);
- * - attributes: event handlers (`on*`) are dropped; `href`/`xlink:href` only to a fragment
- *   of the same document (`#id`) or, on `image`/`feImage`, a raster `data:` image; a value
- *   with `javascript:`, `vbscript:` or another `data:` URL, or a `url(...)` that is not
- *   `url(#id)`, is dropped; so is `xml:base`, and any value with a backslash (CSS reads
- *   `u\72l(` as `url(` in a presentation attribute, and no SVG attribute needs one);
- * - CSS is not kept: a browser reads escapes, comments and functions (`image-set("x")`,
- *   `u\72l(...)`) that no pattern check follows, so every `<style>` element is dropped,
- *   and a `style` attribute is replaced by the presentation attributes it sets
- *   ({@link presentationAttributes}), a declaration at a time, only those on a short list
- *   whose value is plain (keywords, numbers, colours, `url(#id)`); the rest is dropped;
- * - comments, processing instructions (`<?xml-stylesheet ...?>`) and the DOCTYPE (with
- *   any entity it declares) are dropped; entities are not expanded.
+ * - elements: shapes, text, paint servers, filters, `use`, `image` and structure; any other is
+ *   dropped with its content (`script`, `foreignObject`, the animation elements that can write
+ *   `href`, `style`, unknown ones); `<a>` is unwrapped;
+ * - attributes: no `on*`; `href` only to `#id` or, on `image`/`feImage`, a raster `data:`
+ *   image; a script or other `data:` URL, a `url(...)` other than `url(#id)`, `xml:base`, and
+ *   any value with a backslash (CSS reads `u\72l(` as `url(`) are dropped;
+ * - no CSS (escapes, comments and functions defeat any pattern check): a `style` attribute is
+ *   replaced by the plain presentation attributes it sets ({@link presentationAttributes});
+ * - comments, processing instructions and the DOCTYPE are dropped; entities not expanded.
  *
- * A document whose root element is not `svg`, or that does not parse to one, is refused.
+ * A document whose root is not `svg`, or that does not parse, is refused.
  *
  * @module
  */
@@ -66,11 +57,7 @@ export interface SanitizedSvg {
 const escapeText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (s: string): string => escapeText(s).replace(/"/g, '&quot;');
 
-/**
- * The presentation attributes (SVG 2, "Styling": properties that may be set as attributes)
- * that a `style` declaration may become: paint, text, and the references to paint servers,
- * clips, masks, filters and markers of the same document.
- */
+/** The presentation attributes (SVG 2) a `style` declaration may become: paint, text, and same-document references. */
 const PRESENTATION = new Set([
   'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap',
   'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity', 'color',
@@ -84,17 +71,13 @@ const PRESENTATION = new Set([
 ]);
 
 /**
- * A plain declaration value: words, numbers, units, `#rgb` colours, commas, `rgb()`/`rgba()`
- * of numbers and `url(#id)`. No quote, backslash, comment, `!`, `@` or other function, so
- * that it reads the same to this check and to any CSS parser.
+ * A plain declaration value (words, numbers, units, `#rgb`, commas, numeric `rgb()`/`rgba()`,
+ * `url(#id)`): no quote, backslash, comment, `!`, `@` or other function, so it reads the same to
+ * this check and any CSS parser.
  */
 const PLAIN_VALUE = /^(?:[\w\s.,%#-]|rgba?\(\s*[\d.%\s,]+\)|url\(\s*#[\w.:-]+\s*\))+$/;
 
-/**
- * The presentation attributes a `style` attribute sets, by name (later declarations win),
- * and the declarations dropped (`style: name`).
- * @param style the attribute's value (character references decoded).
- */
+/** The presentation attributes a `style` value (references decoded) sets, later ones winning, and the declarations dropped. */
 function presentationAttributes(style: string): { kept: Map<string, string>; dropped: string[] } {
   const kept = new Map<string, string>();
   const dropped: string[] = [];
@@ -136,11 +119,7 @@ function elementAttributes(element: string, attribs: Record<string, string>, rem
   return out;
 }
 
-/**
- * Sanitises an SVG document (see the module documentation).
- * @param text the document as UTF-8 text.
- * @returns the sanitised document, or undefined when the document is refused (its root is not `svg`).
- */
+/** Sanitises an SVG document (UTF-8 text); undefined when refused (its root is not `svg`). */
 export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   const removed: string[] = [];
   let out = '';

@@ -7,13 +7,9 @@
  */
 
 /**
- * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts, whichever comes
- * first. What `promise` stands for goes on (a timer, another caller's turn): the caller only
- * stops waiting for it. A rejection of `promise` after the abort is ignored.
- *
- * @param signal none: `promise` itself.
- * @throws `signal.reason` when `signal` aborted first (at once when it is aborted already);
- *   else what `promise` rejects with.
+ * `promise`, or a rejection once `signal` aborts, whichever is first; what `promise` stands for
+ * goes on, its later rejection ignored. Without `signal`, `promise` itself.
+ * @throws `signal.reason` when `signal` aborted first; else what `promise` rejects with.
  */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

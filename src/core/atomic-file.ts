@@ -1,30 +1,23 @@
 /**
- * The one atomic file writer: every file the tool writes whole (entry
- * files, state, journal, lock holder, `_data/*.json`, caches, subscriber files) is written
- * to a temporary file beside it and renamed over the target, so that a reader (git,
- * Eleventy, a crash) sees the old file or the new one, never a partial one.
+ * The one atomic file writer: every file the tool writes whole (entry files, state, journal,
+ * lock holder, `_data/*.json`, caches, subscriber files) goes to a temporary file beside it and
+ * is renamed over the target, so a reader (git, Eleventy, a crash) sees the old file or the
+ * new one, never a partial one.
  *
- * Temporary files are named `.<name>.<pid>.<n>.tmp` ({@link TEMP_FILE}): hidden, in the
- * target's folder (a rename never crosses file systems), with the writing process's pid so
- * that a sweep ({@link removeTempLeftovers}, run under the lock by
- * `sync/recovery/temp-files.ts`) removes those of a process that died and never those of
- * one that runs. `<n>` counts the writes of the process; a worker thread counts from
- * `threadId * 2^32`, so two threads never pick the same name.
+ * Temporary files are `.<name>.<pid>.<n>.tmp` ({@link TEMP_FILE}): hidden, in the target's
+ * folder (a rename never crosses file systems), with the writer's pid so that a sweep
+ * ({@link removeTempLeftovers}, under the lock, `sync/recovery/temp-files.ts`) removes those of
+ * a dead process and never a running one's. A worker thread counts `<n>` from `threadId * 2^32`.
  *
- * Why not write-file-atomic, which the tool used beside this module before: its
- * temporary names (`<name>.<uint32>`) are private and carry no pid, so a sweep had to parse
- * them and could not tell a running writer's; and it adds calls to every write (realpath,
- * stat, chown, chmod, a signal-exit listener per call), seconds for a pull of 10,000 entries. Here a write is open, write, (fsync,) close, rename. What this writer does
- * not do that write-file-atomic did: follow a symbolic link at the target (the link is
- * replaced by a file), give a file written as root its previous owner, remove its temporary
- * file on a signal (the sweep does, for the folders a sync writes), or queue concurrent
- * writes of one path (every caller writes a path from one chain of promises).
+ * Not write-file-atomic: its temporary names carry no pid (a sweep cannot tell a running
+ * writer's), and it adds realpath, stat, chown, chmod and a signal listener to every write.
+ * Unlike it, this writer replaces a symbolic link at the target, keeps no previous owner, and
+ * leaves a signal's leftovers to the sweep; callers never write one path concurrently.
  *
- * Durability: by default the temporary file is fsynced before the rename (what the state,
- * the journal and the lock rely on). Pull's entry files opt out (`fsync: false`: ~7 s for
- * 10,000 files on the benchmark machine): they mirror the service and are in git; the state
- * written after them is fsynced, and a file a crash left stale is seen as a local edit and
- * reported, never overwritten silently.
+ * Durability: the temporary file is fsynced before the rename by default (the state, the
+ * journal and the lock rely on it). Pull's entry files opt out: they mirror the service and
+ * are in git; the state written after them is fsynced, and a file a crash left stale is seen
+ * as a local edit and reported, never overwritten silently.
  *
  * @module
  */
@@ -37,10 +30,7 @@ import { isProcessAlive } from './process-alive.js';
 
 let counter = threadId * 2 ** 32;
 
-/**
- * A temporary file of this writer: `.<target name>.<pid>.<n>.tmp`; groups: the target's
- * name, the pid.
- */
+/** A temporary file of this writer: `.<target name>.<pid>.<n>.tmp`; groups: the target's name, the pid. */
 export const TEMP_FILE = /^\.(.+)\.(\d+)\.\d+\.tmp$/;
 
 /** The temporary file a write of `path` uses (see {@link TEMP_FILE}). */
@@ -49,11 +39,9 @@ function tempPath(path: string): string {
 }
 
 /**
- * Removes the temporary files this writer left in `dir` when its process died mid-write
- * (those of running processes are left alone): a scheduled job would otherwise commit them.
- *
- * @param names the names in `dir`, when the caller has listed it already.
- * @param targets which targets' temporary files to remove (by the target's name); default all.
+ * Removes the temporary files of dead writers from `dir` (a scheduled job would commit them).
+ * @param names the names in `dir`, when listed already.
+ * @param targets which targets' temporary files to remove, by name; default all.
  * @returns the names removed.
  * @throws {ChangelogSyncError} `E_FILE` when a leftover cannot be removed.
  */
@@ -78,29 +66,22 @@ export function removeTempLeftovers(dir: string, names?: readonly string[], targ
 /** Options of {@link writeFileAtomicSync} and {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
   /**
-   * The file must not exist yet (a new name pull claimed): it is never replaced, under any
-   * spelling a case-insensitive file system takes for it. The temporary file is linked to
-   * the name (the link fails when any file has it); where the file system has no links
-   * (FAT, some FUSE mounts), the name is looked up first (a case-insensitive file system
-   * finds it under any case) and only then renamed.
+   * The file must not exist yet (a new name pull claimed): never replaced, under any spelling
+   * a case-insensitive file system takes for it. The temporary file is linked to the name;
+   * where the file system has no links (FAT, some FUSE mounts), the name is looked up first.
    */
   exclusive?: boolean;
   /** Whether the data is flushed to the disk before the rename. Default true. */
   fsync?: boolean;
-  /**
-   * The file's permission bits (e.g. `0o600`). Default: {@link writeFileAtomic} keeps those
-   * of the file it replaces; a new file (and any {@link writeFileAtomicSync}) gets `0o666`
-   * less the umask.
-   */
+  /** Permission bits (`0o600`). Default: {@link writeFileAtomic} keeps the replaced file's; else `0o666` less the umask. */
   mode?: number;
 }
 
 /** Options of {@link writeFileAtomic}. */
 export interface AsyncAtomicWriteOptions extends AtomicWriteOptions {
   /**
-   * Called once the temporary file exists, before anything is written into it (a crash
-   * test's checkpoint; a last check that the target did not change). When it throws, the
-   * temporary file is removed, the target is left as it was and its error is thrown.
+   * Called once the temporary file exists, before anything is written (a crash test's
+   * checkpoint). When it throws, the temporary file is removed and the target left as it was.
    */
   tmpfileCreated?: (tmp: string) => void | Promise<void>;
 }
@@ -112,14 +93,13 @@ const NO_MODES = new Set(['ENOSYS', 'ENOTSUP', 'EOPNOTSUPP', 'EPERM', 'EINVAL'])
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV', 'EACCES']);
 
 /**
- * Writes `text` (UTF-8), or bytes, to `path` atomically: temporary file in the same
- * directory, then rename (or, with `exclusive`, a link that never replaces a file). Creates
- * the directory when missing. For the many files of a pull: synchronous, no stat of the
- * target.
+ * Writes `text` (UTF-8) or bytes to `path` atomically (with `exclusive`, by a link that never
+ * replaces a file), creating the directory. Synchronous, no stat of the target: for the many
+ * files of a pull.
  *
  * @param path absolute path.
- * @throws {ChangelogSyncError} `E_FILE` naming the file (with `exclusive`: also when a file
- *   has the name already, the file left as it was); the temporary file is removed.
+ * @throws {ChangelogSyncError} `E_FILE` naming the file (with `exclusive`, also when the name
+ *   is taken, the file left as it was); the temporary file is removed.
  */
 export function writeFileAtomicSync(path: string, text: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(path);
@@ -160,15 +140,11 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array, opt
 }
 
 /**
- * Writes `data` (a string as UTF-8, or bytes) to `path` atomically, as
- * {@link writeFileAtomicSync} does, without blocking: for single files (state, journal,
- * lock holder, caches, a writer's file). The directory must exist. The file keeps the
- * permission bits of the one it replaces unless `options.mode` says otherwise.
+ * {@link writeFileAtomicSync} without blocking, for single files. The directory must exist.
  *
  * @param path absolute path.
- * @throws the file system's own error (`ENOSPC`, `EACCES`, ...; callers name the step, see
- *   `core/file-error.ts`), or what `tmpfileCreated` threw; with `exclusive`, a
- *   {@link ChangelogSyncError} `E_FILE` when a file has the name already. The temporary
+ * @throws the file system's own error (callers name the step: `core/file-error.ts`), what
+ *   `tmpfileCreated` threw, or with `exclusive` `E_FILE` when the name is taken. The temporary
  *   file is removed and the target left as it was.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AsyncAtomicWriteOptions = {}): Promise<void> {
@@ -183,8 +159,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     if (options.fsync !== false) await file.sync();
     await file.close();
     file = undefined;
-    // open's mode is masked by the umask: the replaced file's bits are kept as they were.
-    // A file system without modes (FAT through FUSE: ENOSYS) keeps its own, as write-file-atomic did.
+    // open's mode is masked by the umask; a file system without modes (FAT via FUSE) keeps its own.
     if (mode !== undefined) await chmod(tmp, mode).catch((err: NodeJS.ErrnoException) => {
       if (!NO_MODES.has(err.code ?? '')) throw err;
     });
@@ -242,11 +217,9 @@ export function removeFileSync(path: string): void {
 }
 
 /**
- * Writes JSON atomically (temp file, fsync, rename: write-file-atomic), only when the text
- * changed: the sync state, the budget ledger, the media record, the workspace data files pull
- * writes and the build's records (feed dates, site inputs).
+ * Writes `JSON.stringify(value, null, 2)` and a newline atomically, only when the text changed
+ * (state, ledger, media record, workspace data, the build's records).
  * @param path absolute path; its directory is created when missing.
- * @param value written as `JSON.stringify(value, null, 2)` and a newline.
  * @param tmpfileCreated called once the temporary file exists (a failpoint's hook).
  * @returns true when the file was written, false when it already held that text.
  * @throws the file system's error when the directory or the file cannot be written.

@@ -1,9 +1,6 @@
 /**
- * The service's base URL carries no credentials: `https://user:pass@host` would be printed
- * in "Pulling from" lines, `--verbose` request lines and error messages, and published in
- * the site's backlink. Credentials belong in the token (`CHANGELOG_TOKEN`), which is never
- * printed. {@link assertBaseUrl} refuses such a URL when the configuration is loaded, and
- * its message shows the URL without them.
+ * The service's base URL carries no credentials: they would be printed in messages and
+ * published in the site's backlink. They belong in `CHANGELOG_TOKEN`, never printed.
  *
  * @module
  */
@@ -26,12 +23,8 @@ export function withoutCredentials(url: string): string {
 
 /**
  * Checks a configured base URL.
- *
- * @param url the value as configured.
- * @param source where it came from, for the message (`CHANGELOG_BASE_URL`, or
- *   `changelog.config.json: baseUrl`).
- * @throws {ChangelogSyncError} `E_CONFIG` when it is not a URL, or has a user name or a
- *   password; the message never contains them.
+ * @param source where it came from, for the message (`CHANGELOG_BASE_URL`, `changelog.config.json: baseUrl`).
+ * @throws {ChangelogSyncError} `E_CONFIG` when it is not a URL or has a user name or password (never shown).
  */
 export function assertBaseUrl(url: string, source: string, options: { inFile?: boolean } = {}): void {
   let parsed: URL;

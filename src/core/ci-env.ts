@@ -6,7 +6,10 @@
  * @module
  */
 
-/** True when running as a step of a GitHub Actions job (`GITHUB_ACTIONS=true`). */
-export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
+/**
+ * True when running as a step of a GitHub Actions job (`GITHUB_ACTIONS=true`).
+ * @param env the environment the run was given (the CLI's process's, read at its entry, or the library's `env`).
+ */
+export function isGitHubActions(env: NodeJS.ProcessEnv): boolean {
   return env.GITHUB_ACTIONS === 'true';
 }

@@ -16,10 +16,7 @@ import { assertBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 
-/**
- * Default of {@link Config.maxResponseMb}. The listing of 10,000 real entries (the corpus
- * repeated, as the pull benchmark builds it) is 16 MB: a margin of 16 times.
- */
+/** Default of {@link Config.maxResponseMb}: many times the listing of 10,000 real entries. */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
 
 /** Default of {@link Config.maxImageMb}: the size over which a new entry's local image is a warning of `check` and push. */
@@ -29,9 +26,8 @@ export const DEFAULT_MAX_IMAGE_MB = 5;
 export const DEFAULT_IMAGE_DEADLINE_SECONDS = 180;
 
 /**
- * Longest time to live of the push lease, ms (30 minutes; docs/sync.md#the-push-lease): a clone
- * waits the lifetime the holder recorded before taking its lease over, and refuses a record
- * beyond this, so that no lease blocks the others for longer.
+ * Longest time to live of the push lease, ms (docs/sync.md#the-push-lease): a clone waits the
+ * lifetime the holder recorded before taking over, and refuses a record beyond this.
  */
 export const MAX_LEASE_TTL_MS = 30 * 60_000;
 
@@ -108,34 +104,19 @@ export interface Config {
   outputDir: string;
   /** Public URL of the built site, for feeds and absolute links. Default `http://localhost:8080/`. */
   siteUrl: string;
-  /**
-   * Whether {@link Config.siteUrl} was configured (`CHANGELOG_SITE_URL` or `siteUrl`) rather
-   * than the local preview default: a build in GitHub Actions refuses the default.
-   */
+  /** Whether {@link Config.siteUrl} was configured rather than the preview default (a build in GitHub Actions refuses the default). */
   siteUrlConfigured: boolean;
   /** Requests in flight at once. Default 4. */
   concurrency: number;
   /** Length of the service's rate-limit window in ms (tests and benchmarks against a compressed emulator). Default 60,000. */
   rateWindowMs: number;
-  /**
-   * Timeout of one request in ms (headers and body). Twice this is how long a POST that got
-   * no answer is taken to be possibly still in progress at the service. Default 30,000.
-   */
+  /** Timeout of one request in ms; twice this, a POST without an answer may still be in progress. Default 30,000. */
   requestTimeoutMs: number;
-  /**
-   * Time to live of the push lease on the git remote, ms (docs/sync.md#the-push-lease):
-   * renewed every third of it; taken over once not renewed for that long. Default 60,000.
-   */
+  /** Time to live of the push lease, ms (docs/sync.md#the-push-lease): renewed every third of it. Default 60,000. */
   leaseTtlMs: number;
-  /**
-   * False: push takes no lease on the git remote (the demo: its emulator is no service other
-   * clones share, and its pushes must not write the project's `origin`). Default true.
-   */
+  /** False: push takes no lease (the demo: its emulator is shared with no clone, and `origin` must not be written). Default true. */
   pushLease?: boolean;
-  /**
-   * Largest response body read from the service, in MB (2^20 bytes); a larger one fails with
-   * `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}.
-   */
+  /** Largest response body read, in MB (2^20 bytes), else `E_RESPONSE_TOO_LARGE`. Default {@link DEFAULT_MAX_RESPONSE_MB}. */
   maxResponseMb: number;
   /** Size in MB (2^20 bytes) over which a new entry's local image is a warning (`check`, push). Default {@link DEFAULT_MAX_IMAGE_MB}. */
   maxImageMb: number;
@@ -145,19 +126,28 @@ export interface Config {
   imageDeadlineSeconds: number;
   /** The project root all relative paths were resolved against. */
   root: string;
+  /**
+   * The working directory the run was given (the CLI's process's, read once at its entry,
+   * or the library's `cwd`): paths shown to the user are relative to it, and paths given on
+   * the command line are resolved against it. Nothing below the entries reads the process's.
+   */
+  cwd: string;
+  /**
+   * The environment the run was given (the CLI's process's, read once at its entry, or the
+   * library's `env`): the settings above were read from it, and it is what depends on the
+   * environment beyond them: whether this is a GitHub Actions step (a build that deploys, its
+   * step outputs) and the environment git runs with (the push lease, commit-back).
+   */
+  env: NodeJS.ProcessEnv;
   /** The build cache folder (`CHANGELOG_BUILD_CACHE` > `buildCache`, see src/site/cache/build-cache.ts); undefined: no cache. */
   buildCacheDir?: string;
   /** The site theme, over the workspace's (`CHANGELOG_THEME` > `theme`); undefined: the workspace's. */
   theme?: string;
-  /**
-   * Push checks a new entry's images on the site as files to publish, not over HTTP: set by
-   * the demo, whose site (the local preview) is built after its push (src/sync/push/image-probe.ts).
-   */
+  /** Push checks a new entry's images as files of the site, not over HTTP (the demo, whose preview is built after its push). */
   localImages?: boolean;
   /**
-   * The workspace's page on the hosted service (`CHANGELOG_HOSTED_PAGE_URL` > `hostedPageUrl`):
-   * the footer's backlink and the Subscribe page's email sign-up link to it. Undefined:
-   * `<baseUrl>/<workspace slug>` (`hostedPageUrl` of site/data/workspace-settings.ts); false: none.
+   * The workspace's page on the hosted service (`CHANGELOG_HOSTED_PAGE_URL` > `hostedPageUrl`),
+   * linked from the footer and the Subscribe page. Undefined: `<baseUrl>/<workspace slug>`; false: none.
    */
   hostedPageUrl?: string | false;
 }
@@ -185,10 +175,7 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let toolVersionRead: string | undefined;
 
-/**
- * The running tool's version, e.g. `0.2.0` (read once from its package.json), for what the tool
- * records about itself: the state format's writer (`sync/store/state-format.ts`), the site's inputs.
- */
+/** The running tool's version (`0.2.0`, read once from its package.json), which the state format and the site's inputs record. */
 export function toolVersion(): string {
   toolVersionRead ??= (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   return toolVersionRead;
@@ -198,9 +185,8 @@ export function toolVersion(): string {
 export const PACKAGED_SITE_DIR = fileURLToPath(new URL('../../site', import.meta.url));
 
 /**
- * The packaged Eleventy configuration (`.eleventy.js` at the package root): it adds the site
- * plugin and nothing else. A project whose `.eleventy.js` is this file, byte for byte (this
- * repository, or a copy of it), has no configuration of its own (site/build/build-prepare.ts).
+ * The packaged Eleventy configuration (`.eleventy.js`): it adds the site plugin only. A project
+ * whose `.eleventy.js` is this file byte for byte has no configuration of its own.
  */
 export const PACKAGED_ELEVENTY_CONFIG = fileURLToPath(new URL('../../.eleventy.js', import.meta.url));
 
@@ -220,16 +206,18 @@ const DEFAULT_SITE_URL = 'http://localhost:8080/';
 export const CONFIG_FILE = 'changelog.config.json';
 
 /**
- * Resolves the configuration for a project root.
- *
- * @param root project root (default: the working directory).
- * @param env environment (default: `process.env`).
- * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown
- *   fields or wrong types, or contains a token; when the base URL is not a URL or carries
- *   credentials (`https://user:pass@host`: they belong in the token).
+ * Resolves the configuration for a project root; reads nothing of the process (the entries,
+ * src/cli.ts and src/index.ts, pass the working directory and the environment).
+ * @param projectRoot absolute, or relative to `cwd`.
+ * @param env where the `CHANGELOG_*` settings are read ({@link Config.env}).
+ * @param cwd the working directory ({@link Config.cwd}): messages name files relative to it. Default: the root.
+ * @throws {ChangelogSyncError} `E_CONFIG` when the file is not valid JSON, has unknown fields or
+ *   wrong types, or holds a token; when the base URL is not a URL or carries credentials.
  */
-export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: string = projectRoot): Config {
+  const root = resolve(cwd, projectRoot);
   const file = resolve(root, CONFIG_FILE);
+  const shownPath = (path: string) => shownFrom(cwd, path);
   let fromFile: FileConfig = {};
   if (existsSync(file)) {
     const text = readFileSync(file, 'utf8');
@@ -249,7 +237,7 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
       });
     }
     const parsed = fileConfigSchema.safeParse(json);
-    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, file);
+    if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, shownPath(file));
     fromFile = parsed.data;
   }
   const pick = (key: keyof typeof ENV): string | undefined => {
@@ -295,25 +283,23 @@ export function loadConfig(root = process.cwd(), env: NodeJS.ProcessEnv = proces
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
     imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
     imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,
-    root: resolve(root),
+    root,
+    cwd,
+    env,
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
 }
 
-/** A file as messages name it: relative to the working directory, or absolute when outside it. */
-function shownPath(file: string): string {
-  const rel = relative(process.cwd(), file);
+/** A file as messages name it: relative to the working directory `cwd`, or absolute when outside it. */
+function shownFrom(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
-/**
- * The error of the first issue the schema found in the file: the field and its line; for
- * an unknown key, the known one it is closest to ("did you mean").
- */
-function configIssueError(issue: z.core.$ZodIssue, text: string, path: string): ChangelogSyncError {
-  const file = shownPath(path);
+/** The error of the schema's first issue: the field and its line; for an unknown key, the closest known one. */
+function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): ChangelogSyncError {
   const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;

@@ -1,10 +1,8 @@
 /**
- * The one error module of changelog-sync (docs/architecture.md#conventions: errors).
- *
- * Every error the engine throws is a {@link ChangelogSyncError} with a stable string
- * `code`. Callers match on `code`, never on the message or the class. HTTP failures are
- * translated into these at the client boundary (`src/service/http-errors.ts`); commands throw
- * them; the CLI maps them once, at the top, to a message and an exit code.
+ * The one error module (docs/architecture.md#conventions: errors). Every error the engine
+ * throws is a {@link ChangelogSyncError} with a stable string `code`, which callers match on
+ * (never the message or class). HTTP failures are translated at the client boundary
+ * (`src/service/http-errors.ts`); the CLI maps codes once, at the top, to a message and an exit code.
  *
  * @module
  */
@@ -27,7 +25,7 @@ export type ErrorCode =
   | 'E_NETWORK'
   /** A response body larger than the configured limit (`maxResponseMb`); its reading was stopped. */
   | 'E_RESPONSE_TOO_LARGE'
-  /** A remote entry whose content is too large to convert to Markdown (mirror/convert.ts). */
+  /** A remote entry whose content is too large to convert to Markdown (pull's conversion). */
   | 'E_ENTRY_TOO_LARGE'
   /** Configuration is missing or invalid. */
   | 'E_CONFIG'
@@ -35,21 +33,13 @@ export type ErrorCode =
   | 'E_WORKSPACE_MISMATCH'
   /** Another process holds the content directory's lock. */
   | 'E_LOCKED'
-  /**
-   * The push lease cannot be kept as its rule requires (docs/sync.md#the-push-lease): the git
-   * remote it lives on exists but cannot be read or written, or the lease there records a
-   * lifetime beyond the cap. Nothing was sent.
-   */
+  /** The push lease cannot be kept (docs/sync.md#the-push-lease): its remote cannot be read or written, or records a lifetime beyond the cap. Nothing was sent. */
   | 'E_LEASE'
   /** The run was told to stop (SIGTERM, SIGINT): what was in flight settled, nothing more was sent. */
   | 'E_INTERRUPTED'
   /** A local file cannot be read or parsed. */
   | 'E_FILE'
-  /**
-   * The state directory (`.changelog/`) was written by a newer changelog-sync, in a state
-   * format this version does not know (or, for a dry run, in an older one it cannot read
-   * unmigrated): refused before anything is written (`sync/store/state-format.ts`).
-   */
+  /** `.changelog/` is in a state format this version does not know (or, for a dry run, cannot read unmigrated): refused before any write (`sync/store/state-format.ts`). */
   | 'E_STATE_FORMAT'
   /** The Eleventy build failed. */
   | 'E_BUILD'
@@ -61,10 +51,7 @@ export type ErrorCode =
   | 'E_USAGE'
   /** `pull --prune` would remove every file (empty listing) or more than a tenth of the mirror; `--force` overrides. */
   | 'E_PRUNE_REFUSED'
-  /**
-   * An unexpected error (a defect, not a {@link ChangelogSyncError}): never thrown, only
-   * reported by the CLI's top-level handler (`--json`: `error.code`), exit code 1.
-   */
+  /** An unexpected error (a defect): never thrown, only reported by the CLI's top-level handler, exit code 1. */
   | 'E_INTERNAL';
 
 /** Options common to every {@link ChangelogSyncError}. */
@@ -75,7 +62,7 @@ export interface ChangelogSyncErrorOptions {
   cause?: unknown;
   /** A one-line hint that tells the user how to fix it. */
   hint?: string;
-  /** The local file the error is about, relative to the working directory where possible. */
+  /** The local file the error is about: absolute, or relative to the project (the CLI shows it relative to its working directory). */
   file?: string;
   /** 1-based line in {@link file}, when known. */
   line?: number;
@@ -84,9 +71,8 @@ export interface ChangelogSyncErrorOptions {
 }
 
 /**
- * What a command had done when it failed (every failure says what was
- * done): the top-level handler prints `lines` as the command's report, before the error,
- * and merges `data` into the `--json` document beside `error`.
+ * What a command had done when it failed: the top-level handler prints `lines` before the
+ * error and merges `data` into the `--json` document beside `error`.
  */
 export interface DoneBeforeError {
   lines: string[];
@@ -94,14 +80,7 @@ export interface DoneBeforeError {
 }
 
 /**
- * Base class of every error changelog-sync throws.
- *
- * @example
- * ```ts
- * try { await client.listEntries() } catch (err) {
- *   if (err instanceof ChangelogSyncError && err.code === 'E_AUTH') ...
- * }
- * ```
+ * Base class of every error changelog-sync throws: match on `err.code` (`E_AUTH`, ...).
  */
 export class ChangelogSyncError extends Error {
   override name = 'ChangelogSyncError';
@@ -147,11 +126,7 @@ export class RateLimitedError extends ChangelogSyncError {
   }
 }
 
-/**
- * The requested URL, parsed, or `undefined` when it does not parse. The hints read only its
- * origin, host name and path, none of which carries credentials (`base-url.ts` strips
- * those from every URL a message shows).
- */
+/** The requested URL, parsed, or `undefined`; hints read only its origin, host and path (no credentials). */
 function parsedUrl(url: string | undefined): URL | undefined {
   return url && URL.canParse(url) ? new URL(url) : undefined;
 }
@@ -159,12 +134,7 @@ function parsedUrl(url: string | undefined): URL | undefined {
 /** The endpoint every command calls first (docs/service-interface.md#endpoints, endpoint 1). */
 const WORKSPACE_PATH = '/api/workspace';
 
-/**
- * The fix for a 404: on `GET /api/workspace`, which every service has, it means that
- * `CHANGELOG_BASE_URL` is not the service root (a page of the service, a path too many).
- *
- * @param url the URL that answered 404.
- */
+/** The fix for a 404 on `GET /api/workspace`, which every service has: `CHANGELOG_BASE_URL` is not the service root. */
 export function notFoundHint(url: string | undefined): string | undefined {
   const u = parsedUrl(url);
   if (!u || !u.pathname.endsWith(WORKSPACE_PATH)) return undefined;
@@ -229,12 +199,9 @@ function causeCodes(cause: unknown, depth = 0): string[] {
 }
 
 /**
- * The fix for a connection that failed before any response: refused (nothing listens at
- * that host and port) or an unknown host both mean `CHANGELOG_BASE_URL` names the wrong
+ * The fix for a connection refused or an unknown host: `CHANGELOG_BASE_URL` names the wrong
  * place (or the service is down).
- *
- * @param cause the error of the connection (undici's, with a Node system error `code`).
- * @param url the URL requested.
+ * @param cause the connection's error (undici's, with a Node system `code`).
  */
 export function networkHint(cause: unknown, url: string | undefined): string | undefined {
   const codes = causeCodes(cause);

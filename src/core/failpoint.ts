@@ -1,24 +1,17 @@
 /**
  * Failpoints: named checkpoints where a crash test makes the process kill itself
- * (docs/sync.md#push-guarantees): crash tests that are deterministic.
+ * (docs/sync.md#push-guarantees), so crash tests are deterministic.
  *
- * `CHANGELOG_FAILPOINT=name[:n]` (e.g. `push:after-post:3`) makes the process send itself
- * SIGKILL the `n`th time (default the first) it reaches the checkpoint `name`: no
- * `finally`, no exit handler runs, exactly as when a runner is cancelled. Compiled in;
- * when the variable is unset a checkpoint is one comparison.
+ * `CHANGELOG_FAILPOINT=name[:n]` (`push:after-post:3`) sends the process SIGKILL the `n`th time
+ * (default the first) it reaches `name`: no `finally` or exit handler runs, as when a runner is
+ * cancelled. Unset, a checkpoint is one comparison. With `CHANGELOG_FAILPOINT_ERRNO=CODE`
+ * (`ENOSPC`, `EACCES`, ...) the checkpoint throws that system error instead, at the chosen pass
+ * and every later one (a disk that stays full). With `CHANGELOG_FAILPOINT_STOP=1` it sends
+ * SIGSTOP: the process keeps what it holds (a lock) until SIGCONT
+ * (test/e2e/sync/sync-one-job.test.ts).
  *
- * With `CHANGELOG_FAILPOINT_ERRNO=CODE` as well (`ENOSPC`, `EISDIR`, `EACCES`, ...), the
- * checkpoint throws the system error of that code instead, at the chosen pass and every
- * later one (a disk that stays full): tests see how a failing write is reported, without
- * filling a disk or running as another user.
- *
- * With `CHANGELOG_FAILPOINT_STOP=1` instead, the process sends itself SIGSTOP there: it
- * stays alive, holding what it holds (a lock), until the test sends SIGCONT; tests see what
- * another process can do meanwhile (`sync:after-pull`: take no lock, test/e2e/sync/sync-one-job.test.ts).
- *
- * Every name is listed in {@link FAILPOINTS}; the kill matrix (test/e2e/sync/kill-matrix.test.ts)
- * kills at each one and resumes with `sync`, and a test fails when the code uses a name
- * the list lacks or the list names a point the code no longer has.
+ * The kill matrix (test/e2e/sync/kill-matrix.test.ts) kills at each of {@link FAILPOINTS} and
+ * resumes with `sync`; a test fails when code and list disagree.
  *
  * @module
  */
@@ -104,11 +97,9 @@ function parse(value: string | undefined): { name: string; n: number } | undefin
 }
 
 /**
- * A checkpoint: kills the process (SIGKILL; SIGSTOP with `CHANGELOG_FAILPOINT_STOP=1`) when
- * `CHANGELOG_FAILPOINT` names it and this is the chosen pass. Otherwise does nothing.
- *
- * @throws a system error with the code of `CHANGELOG_FAILPOINT_ERRNO`, when that is set,
- *   instead of killing (at the chosen pass and every later one).
+ * A checkpoint: SIGKILL (SIGSTOP with `CHANGELOG_FAILPOINT_STOP=1`) when `CHANGELOG_FAILPOINT`
+ * names it and this is the chosen pass; else nothing.
+ * @throws the system error of `CHANGELOG_FAILPOINT_ERRNO`, when set, instead of killing (from the chosen pass on).
  */
 export function failpoint(name: FailpointName): void {
   if (spec === undefined || spec.name !== name) return;

@@ -1,14 +1,11 @@
 /**
- * A file system's error (`ENOSPC`, `EISDIR`, `EACCES`, ...) told the way a user can act
- * on it (every failure says what was done): the file, the step that was
- * writing or reading it, what the system said, and the fix for that error.
- *
- * The step that does the write wraps its error with {@link fileError}; an error that
- * escapes without it is still told by its path and code (`cli/output/handle-error.ts`).
+ * A file system error (`ENOSPC`, `EACCES`, ...) told so a user can act: the file, the step, what
+ * the system said, and the fix. A step wraps its error with {@link fileError}; one that escapes
+ * unwrapped is still told by path and code (`cli/output/handle-error.ts`).
  *
  * @module
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { ChangelogSyncError } from './errors.js';
 
 /** A Node.js system error: `code` (`ENOSPC`), and for file calls `syscall` and often `path`. */
@@ -34,13 +31,10 @@ const FIXES: Record<string, string> = {
 };
 
 /**
- * The error of a file step, as `E_FILE`: `<file>: <step> failed: <system message>`,
- * with the fix for the system error. An error that is already a
- * {@link ChangelogSyncError} is returned as it is.
- *
- * @param err what the step threw.
- * @param where.file the file the step wrote or read (relative to the working directory, or absolute).
- * @param where.step what the step was doing, as a phrase: `saving the sync state`.
+ * A file step's error as `E_FILE`, `<file>: <step> failed: <system message>`, with the system
+ * error's fix; a {@link ChangelogSyncError} is returned as it is.
+ * @param where.file the file (absolute, or relative to the project).
+ * @param where.step what the step was doing: `saving the sync state`.
  */
 export function fileError(err: unknown, where: { file: string; step: string }): ChangelogSyncError {
   if (err instanceof ChangelogSyncError) return err;
@@ -54,11 +48,28 @@ export function fileError(err: unknown, where: { file: string; step: string }): 
   });
 }
 
-/** An absolute path inside the working directory as a relative one (`.changelog/state.json`); others as given. */
+/** A path as messages name it: an absolute one as it is (the CLI shows it relative to its working directory, {@link shownPaths}), a relative one with `/`. */
 function shownPath(file: string): string {
-  if (!isAbsolute(file)) return file;
-  const rel = relative(process.cwd(), file);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+  return isAbsolute(file) ? file : file.split(sep).join('/');
+}
+
+/**
+ * A message as the user reads it: every absolute path under the working directory `cwd`
+ * (the run's, `Config.cwd`) relative to it (`.changelog/state.json`); others as they are.
+ * The engine names files by their absolute paths and knows no working directory: the CLI's
+ * output shows them (`cli/output/handle-error.ts`, the build's warnings).
+ *
+ * @param cwd absolute.
+ */
+export function shownPaths(text: string, cwd: string): string {
+  if (dirname(cwd) === cwd) return text;
+  const under = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
+  // A path starts the text or follows a space, a quote, a bracket or a separator of a list.
+  return text.replace(new RegExp(`(?<=^|[\\s'"\`(\\[<=,;])${escapeRegExp(under)}`, 'g'), '');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

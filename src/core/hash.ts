@@ -13,9 +13,8 @@ export function sha256(data: string | Uint8Array): string {
 }
 
 /**
- * The hash pull records for a file: sha256 of its bytes with CRLF line ends read as LF,
- * so that a checkout with `core.autocrlf` does not look like an edit of every file. The sync
- * state records it per file (docs/sync.md#sync-state); the build fingerprints its inputs with it.
+ * The hash pull records for a file (docs/sync.md#sync-state): sha256 with CRLF read as LF, so a
+ * `core.autocrlf` checkout is no edit of every file.
  */
 export function contentHash(raw: string | Buffer): string {
   // Bytes that are valid UTF-8 without a CR hash as they are: the same digest as their

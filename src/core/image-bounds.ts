@@ -1,12 +1,9 @@
 /**
- * Images within bounds before any decoder sees them (docs/security.md#images-within-bounds):
- * a PNG of 69 bytes can declare 1 x 10,000,000 pixels, and a decoder (sharp, in the build)
- * allocates what the header declares. So the width, height and pixel count are read from
- * the header alone (`image-size`, which decodes nothing) and checked against
- * {@link ImageBounds}: at pull, before a downloaded image is stored (`src/sync/pull/media-fetch.ts`),
- * and at build, before an image of the team's own is encoded (`src/site/render/images.ts`).
- *
- * SVG is not checked: it is never rasterised by the build (copied as it is).
+ * Images within bounds before any decoder sees them (docs/security.md#images-within-bounds): a
+ * PNG of 69 bytes can declare 1 x 10,000,000 pixels, and sharp allocates what the header
+ * declares. The header alone is read (`image-size`) and checked against {@link ImageBounds} at
+ * pull (`src/sync/pull/media-fetch.ts`) and at build (`src/site/render/images.ts`). SVG is
+ * never rasterised, so not checked.
  *
  * @module
  */
@@ -32,12 +29,9 @@ export const DEFAULT_IMAGE_BOUNDS: ImageBounds = { maxSide: DEFAULT_MAX_IMAGE_SI
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * Why an image is out of bounds, or undefined when it is within them.
+ * Why an image is out of bounds (`1 x 10,000,000 pixels: taller than 16,384 (maxImageSide)`,
+ * or `no width and height in its header`), or undefined. Never throws.
  * @param bytes the file's bytes (only its header is read).
- * @param bounds the limits (configuration: `maxImageSide`, `maxImageMegapixels`).
- * @returns a sentence naming the declared size and the limit it passes, e.g.
- *   `1 x 10,000,000 pixels: taller than 16,384 (maxImageSide)`; for a header that cannot be
- *   read, `no width and height in its header`. Never throws.
  */
 export function imageBoundsRefusal(bytes: Uint8Array, bounds: ImageBounds): string | undefined {
   let width: number | undefined;

@@ -1,8 +1,6 @@
 /**
- * Where a JSON text a person wrote is wrong, and how to fix it: `JSON.parse` says only
- * "at position 57" (Node 20) and never why; a person reads lines and columns, and the usual
- * slips (a trailing comma, single quotes, a comment, an unquoted key) each have a fix to name.
- * Also the line a key is written on, and the known key a misspelt one is closest to.
+ * Where a person's JSON is wrong and how to fix it (`JSON.parse` says only "at position 57"): line,
+ * column and the usual slips' fixes; a key's line; the known key a misspelt one is closest to.
  *
  * @module
  */
@@ -33,11 +31,7 @@ function errorOffset(text: string, err: Error): number {
   return m ? Math.min(Number(m[1]), text.length) : text.length;
 }
 
-/**
- * Locates the syntax error `JSON.parse(text)` threw and names its fix.
- *
- * @param err the `SyntaxError` of `JSON.parse(text)`.
- */
+/** Locates the syntax error `err` that `JSON.parse(text)` threw and names its fix. */
 export function jsonSyntaxProblem(text: string, err: Error): JsonSyntaxProblem {
   const at = errorOffset(text, err);
   const char = text[at];

@@ -1,14 +1,7 @@
 /**
- * Text made safe for markup, one module for the whole project.
- *
- * - HTML escaping of text and attribute values: the same characters and entities as
- *   Nunjucks' autoescape (`&`, `"`, `'`, `<`, `>`, `\`), so that markup built in code (the
- *   search index's entry documents, the preview's problem banner, Editor.js blocks turned
- *   into HTML) reads exactly like the templates' output.
- * - The characters no XML 1.0 document may hold (its `Char` production), and the control
- *   characters feed readers choke on: C0 controls but tab and newline (LF, and the CR of a
- *   CRLF), DEL and C1 controls, U+FFFE, U+FFFF and lone surrogates. One in a title or a body
- *   made a whole feed not well-formed, so that a feed reader rejected every entry.
+ * Text made safe for markup: HTML escaping with Nunjucks' autoescape characters (so markup built
+ * in code reads like the templates' output), and the characters no XML 1.0 document may hold
+ * plus the controls feed readers choke on (one in a title made a whole feed ill-formed).
  *
  * @module
  */
@@ -25,10 +18,8 @@ export function escapeHtml(text: string): string {
 export const XML_INVALID = /[^\P{Cc}\t\n\r]|[\ufffe\uffff\ud800-\udfff]/gu;
 
 /**
- * Every UTF-16 code unit that can start a match of {@link XML_INVALID} (`Cc` is U+0000 to
- * U+001F and U+007F to U+009F), surrogates whether paired or not: a test without the `u`
- * flag, which scans a feed several times faster, so that the exact one runs only on the
- * texts that may hold one (an emoji's surrogate pair does, and is kept).
+ * Every UTF-16 unit that can start a match of {@link XML_INVALID}, surrogates paired or not: a
+ * test without the `u` flag, much faster on a feed, so the exact one runs only where needed.
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const MAYBE_XML_INVALID = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]/;

@@ -1,12 +1,8 @@
 /**
- * Whether a process of this host still runs: how a stale lock, a push lease, a journal
- * record in `sending` or a killed writer's temporary file is told from one in use
- * (docs/sync.md#at-most-once, "Fencing").
- *
- * A process is named by its pid, its host name and, on Linux, its start time (clock ticks
- * since boot, from `/proc/<pid>/stat`) and its machine (the boot id and the pid namespace):
- * a pid reused by another process, or a pid of another container with the same host name,
- * is not taken for the recorded one.
+ * Whether a process of this host still runs: how a stale lock, lease, `sending` journal record
+ * or temporary file is told from one in use (docs/sync.md#fencing). A process is its pid, host
+ * and, on Linux, its start time and machine (boot id, pid namespace), so a reused pid or another
+ * container's is not taken for the recorded one.
  *
  * @module
  */

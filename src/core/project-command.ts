@@ -21,11 +21,9 @@ function isOwnRepository(root: string): boolean {
 }
 
 /**
- * The command line that runs `changelog-sync <args>` in the project at `root`, for a
- * message: `npx changelog-sync <args>`, or in changelog-sync's own repository `npm start`
- * for `sync` and `node dist/cli.js <args>` otherwise.
- *
- * @param args the arguments, e.g. `sync` or `push --dry-run`.
+ * The command that runs `changelog-sync <args>` (`push --dry-run`) in the project at `root`, for a
+ * message: `npx changelog-sync <args>`; in changelog-sync's own repository `npm start` for `sync`,
+ * `node dist/cli.js <args>` otherwise.
  */
 export function commandLine(root: string, args: string): string {
   if (!isOwnRepository(root)) return `npx ${PACKAGE_NAME} ${args}`;

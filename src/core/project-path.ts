@@ -1,12 +1,8 @@
 /**
- * Files stay inside the project (docs/architecture.md#conventions): an entry file, an image or a
- * template that is a symbolic link resolving outside the project is refused, so that a
- * build never copies a file of the machine into `_site/` (Eleventy's passthrough copy and
- * `upload-pages-artifact` follow symlinks) and a push never sends, or writes an identifier
- * into, a file outside the repository. A symlink that resolves inside the project is fine.
- *
- * `build`, `push`, `pull` (so `sync`), `check` and `dev` call {@link assertInsideProject}
- * before they read or write anything.
+ * Files stay inside the project (docs/architecture.md#conventions): a symbolic link resolving
+ * outside it is refused, so a build never copies a file of the machine into `_site/` (passthrough
+ * copy and `upload-pages-artifact` follow links) and a push never sends or writes a file outside
+ * the repository. `build`, `push`, `pull`, `check` and `dev` call {@link assertInsideProject} first.
  *
  * @module
  */
@@ -39,23 +35,15 @@ async function real(path: string): Promise<string | undefined> {
   }
 }
 
-/**
- * The boundary a folder's files must stay in: the project root when the folder is in the
- * project (as configured), else the folder itself (a content directory configured outside
- * the project on purpose, or the packaged templates).
- */
+/** The boundary a folder's files stay in: the project root for a folder inside it, else the folder itself (packaged templates). */
 async function boundaryOf(root: string, dir: string): Promise<string | undefined> {
   return isInside(root, dir) ? real(root) : real(dir);
 }
 
 /**
- * Every path under `dir` (itself included) that is a symbolic link resolving outside
- * `boundary`, or lies in a folder that does. Symlinked folders that stay inside are walked
- * too (each real folder once, so a link cycle ends). Only symlinks cost a `realpath`: a
- * mirror of 10,000 plain files is one `readdir` a folder.
- *
- * @param dir absolute; none when it does not exist.
- * @param boundary absolute and real (see `realpath`).
+ * Every path under `dir` (absolute; itself included) that is a link resolving outside
+ * `boundary` (real), or lies in a folder that does. Links to folders inside are walked, each real
+ * folder once (a cycle ends); only links cost a `realpath`.
  */
 async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]> {
   const found: OutsideFile[] = [];
@@ -102,13 +90,13 @@ export interface ProjectPaths {
   stateDir?: string;
   /** More files to check one by one (e.g. the files `check` was given). */
   files?: string[];
+  /** The working directory the message names files relative to (`Config.cwd`). Default: the root. */
+  cwd?: string;
 }
 
 /**
- * Refuses a project with a file that is a symbolic link resolving outside it.
- *
- * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` naming every such file (relative to the
- *   working directory) and where it leads; `file` is the first.
+ * Refuses a project with a symbolic link resolving outside it.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` naming every such file (relative to `paths.cwd`) and where it leads.
  */
 export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
   const outside: OutsideFile[] = [];
@@ -123,7 +111,7 @@ export async function assertInsideProject(paths: ProjectPaths): Promise<void> {
     if (rootReal !== undefined && target !== undefined && isInside(paths.root, file) && !isInside(rootReal, target)) outside.push({ file, target });
   }
   if (outside.length === 0) return;
-  const shown = (p: string) => relative(process.cwd(), p) || '.';
+  const shown = (p: string) => relative(paths.cwd ?? paths.root, p) || '.';
   const list = outside.slice(0, 10).map((o) => `${shown(o.file)} -> ${o.target}`);
   if (outside.length > 10) list.push(`and ${outside.length - 10} more`);
   const first = shown(outside[0]!.file);

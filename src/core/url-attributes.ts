@@ -1,37 +1,24 @@
 /**
- * The URLs an entry body's HTML carries, read the way a browser reads them: which
- * attributes hold a URL (on any element), the `url(...)` of a `style` attribute, and the
- * scheme of a URL after the WHATWG URL parser's clean-up. `check` refuses the schemes that
- * run script (`entry-links.ts`); push makes every site URL of these places absolute
+ * The URLs an entry body's HTML carries, read as a browser reads them: URL attributes on any
+ * element, a `style`'s `url(...)`, and a URL's scheme after the WHATWG parser's clean-up.
+ * `check` refuses schemes that run script (`entry-links.ts`); push makes site URLs absolute
  * (`html-urls.ts`; docs/entry-file.md, "Images and links").
  *
  * @module
  */
 
-/**
- * Attributes that hold one URL, on whatever element they appear (HTML's URL-valued
- * attributes): `href` (`a`, `area`, `link`), `src` (`img`, `iframe`, `embed`, `script`,
- * `source`, `track`, `video`, `audio`, `input`), `poster`, `data` (`object`), `cite`,
- * `action`, `formaction`, `background`, `longdesc`, `xlink:href`.
- */
+/** Attributes that hold one URL, on whatever element (HTML's URL-valued attributes). */
 export const URL_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'src', 'poster', 'data', 'cite', 'action', 'formaction', 'background', 'longdesc', 'xlink:href']);
 
 /** Attributes that hold a list of image candidates (`url 2x, url 640w`). */
 export const SRCSET_ATTRIBUTES: ReadonlySet<string> = new Set(['srcset', 'imagesrcset']);
 
-/**
- * A CSS `url(...)` in a `style` attribute: quoted with `"` or `'`, or unquoted. A URL
- * written with CSS escapes (`u\72l(`, `url(\2f x)`) is not read: the site's sanitiser
- * drops such a style, and push sends it as written.
- */
+/** A CSS `url(...)`, quoted or not; one written with CSS escapes is not read (the sanitiser drops such a style). */
 const CSS_URL = /(url\(\s*)(?:"([^"\\\n]*)"|'([^'\\\n]*)'|([^'"()\\\s]*))(\s*\))/gi;
 
 /**
- * A `style` attribute's value with each `url(...)` rewritten.
- *
- * @param style the attribute's value (character references decoded).
- * @param rewrite called with each URL (trimmed); returns the new URL, or undefined to keep it.
- * @returns the value with each changed URL written `url("...")`.
+ * A `style` value (references decoded) with each `url(...)` rewritten: `rewrite` gets each URL
+ * trimmed and returns the new one (written `url("...")`), or undefined to keep it.
  */
 export function rewriteCssUrls(style: string, rewrite: (url: string) => string | undefined): string {
   return style.replace(CSS_URL, (whole: string, open: string, dq?: string, sq?: string, bare?: string, close?: string) => {
@@ -61,12 +48,10 @@ export function srcsetUrls(srcset: string): string[] {
 }
 
 /**
- * The scheme of a URL as a browser reads it (WHATWG URL Standard, "basic URL parser"):
- * leading and trailing C0 controls and spaces stripped, tabs and line breaks removed
- * anywhere, lower-cased. So `" JaVa\tScRiPt:x"` is `javascript`.
- *
- * @param url the URL with character references decoded (as an HTML parser gives an attribute).
- * @returns the scheme without its colon, or undefined for a relative URL.
+ * The scheme of a URL as a browser reads it (WHATWG "basic URL parser": C0 controls and spaces
+ * trimmed, tabs and line breaks removed, lower-cased): `" JaVa\tScRiPt:x"` is `javascript`.
+ * @param url with character references decoded.
+ * @returns the scheme, or undefined for a relative URL.
  */
 function urlScheme(url: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- the C0 controls are exactly what the URL parser strips
@@ -78,12 +63,10 @@ function urlScheme(url: string): string | undefined {
 const RASTER_DATA_URL = /^data:image\/(?:png|jpe?g|gif|webp|avif)[;,]/i;
 
 /**
- * Why a URL may not be sent in an entry: a scheme that runs script where it is followed
- * (`javascript:`, `vbscript:`), or a `data:` URL that is not a raster image (`data:text/html`
- * and `data:image/svg+xml` can hold script).
- *
- * @param url the URL with character references decoded.
- * @returns the refused scheme (`javascript`, `vbscript`, `data`), or undefined when the URL may be sent.
+ * Why a URL may not be sent in an entry: `javascript:`, `vbscript:`, or a `data:` URL that is
+ * not a raster image (`data:text/html` and SVG can hold script).
+ * @param url with character references decoded.
+ * @returns the refused scheme, or undefined when the URL may be sent.
  */
 export function refusedScheme(url: string): string | undefined {
   const scheme = urlScheme(url);

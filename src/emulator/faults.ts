@@ -1,8 +1,7 @@
 /**
  * What the emulator does wrong on purpose, for tests that try to break the client
- * (docs/architecture.md#conventions: tests; docs/service-interface.md#errors and #gaps-in-the-specification-and-our-answers):
- * 5xx, dropped connections after a commit, stalls, latency, 429 bursts, bodies that are
- * not the envelope, oversize bodies, and each shape a create's answer may take.
+ * (docs/service-interface.md#errors): 5xx, drops after a commit, stalls, latency, 429 bursts,
+ * bodies that are not the envelope or too large, and each shape a create's answer may take.
  *
  * @module
  */
@@ -44,27 +43,17 @@ export interface EmulatorFaults {
   htmlBody?: boolean;
   /** Answer API requests with malformed JSON (status 200). */
   malformedJson?: boolean;
-  /**
-   * Answer API requests with a valid JSON envelope (status 200) of this many MB (2^20
-   * bytes), padded with whitespace and streamed with backpressure, so a client that stops
-   * reading stops the sending: `bytesSent` of the request log says how much went out.
-   */
+  /** Answer with a valid envelope of this many MB, padded and streamed with backpressure (`bytesSent` logs what went out). */
   oversizeBodyMb?: number;
   /** Send the {@link oversizeBodyMb} body without `Content-Length` (chunked): only the bytes read tell its size. */
   oversizeBodyChunked?: boolean;
   /** What `POST /api/entry` returns: the entry (default), only its identifier, `{success}`, or an empty 201. */
   createResponse?: CreateResponseShape;
-  /**
-   * Hold every Nth `POST /api/entry` (1 = every one) for {@link stallMs} before answering:
-   * a client with a shorter timeout gives up while the service still works on it.
-   */
+  /** Hold every Nth `POST /api/entry` for {@link stallMs} before answering: a client with a shorter timeout gives up meanwhile. */
   stallCreateEvery?: number;
   /** How long a stalled create is held, in ms. Default 1,000. */
   stallMs?: number;
-  /**
-   * Where the stall happens: before the entry is committed (default: the entry appears
-   * only after the client may have given up) or after (the entry exists, the answer is late).
-   */
+  /** Stall before the entry is committed (default: it appears after the client may have given up) or after (the answer is late). */
   stallAfterCommit?: boolean;
   /**
    * While set, every API request waits (after it was logged and counted) until this
@@ -81,11 +70,8 @@ export function hitsNth(every: number | undefined, n: number): boolean {
 }
 
 /**
- * Answers an API request by the faults that act before anything is done (after the
- * limits, the 429 burst, the pause and the latency): a 500 by
- * {@link EmulatorFaults.serverErrorRate}, an HTML page, malformed JSON, an oversize body.
- *
- * @param random the random source (drawn once, for the 500, when that rate is set).
+ * Answers an API request by the faults that act before anything is done (after the limits,
+ * burst, pause and latency): a 500 by `serverErrorRate`, HTML, malformed JSON, an oversize body.
  * @param headers the rate-limit headers a 500 carries.
  * @returns whether a fault answered.
  */
@@ -115,11 +101,7 @@ export async function answerInjectedFault(faults: EmulatorFaults, random: () => 
   return false;
 }
 
-/**
- * Writes a 200 with a JSON envelope of exactly `total` bytes (whitespace padding), chunk
- * by chunk, waiting for the client to take each one; stops when the client goes away.
- *
- */
+/** Writes a 200 envelope of exactly `total` bytes chunk by chunk as the client takes them; stops when it goes away. */
 async function streamOversizeBody(res: ServerResponse, total: number, chunked: boolean, record: AnswerRecord): Promise<void> {
   const head = Buffer.from('{"success":true,"data":[]');
   const tail = Buffer.from('}');

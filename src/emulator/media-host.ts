@@ -1,18 +1,14 @@
 /**
  * The emulator's image host (docs/service-interface.md#the-emulators-image-host): a second
- * origin beside the API, as the service keeps the images of its entries on a host of their
- * own. It serves `GET /media/<name>` from {@link EmulatorStore.media}, without a token and
- * outside the rate limits (an image host is public), and logs every request.
- *
- * Entry content and the workspace's `logo_url` and `og_image_url` name these images with the placeholder `{{media}}`
- * (`<img src="{{media}}/dashboard.svg">` in a seed), which becomes the host's URL
- * (`http://127.0.0.1:PORT/media`) once it listens: an absolute URL, as the service's own.
+ * origin, as the service's images have their own host, serving `GET /media/<name>` without a
+ * token or rate limits, logged. Seeds name its images `{{media}}` (`<img src="{{media}}/x.svg">`),
+ * which becomes its absolute URL once it listens.
  *
  * @module
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { EmulatorStore } from './store.js';
 
 /** The placeholder for the image host's URL in seeded content. */
@@ -35,7 +31,6 @@ export interface MediaHost {
 /** Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries. */
 export async function startMediaHost(store: EmulatorStore, host: string): Promise<MediaHost> {
   const log: MediaRequest[] = [];
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://media').pathname;
     let name: string | undefined;
@@ -55,10 +50,6 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
       res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length), 'cache-control': 'public, max-age=31536000' }).end(file.body);
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.listen(0, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
@@ -75,8 +66,8 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
     log,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
         server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }

@@ -32,10 +32,7 @@ export interface Responder {
   done(): void;
 }
 
-/**
- * A responder for `res` that records into `record` and calls `onDone` once the answer
- * is out (or the connection dropped).
- */
+/** A responder for `res` that records into `record` and calls `onDone` once the answer is out (or the connection dropped). */
 export function createResponder(res: ServerResponse, record: AnswerRecord, onDone: () => void): Responder {
   return {
     res,

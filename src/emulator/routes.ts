@@ -1,9 +1,7 @@
 /**
  * The emulator's authenticated endpoints (docs/service-interface.md#endpoints 1-3 and 5-9), once
- * the server has authenticated the request, counted it against the limits and applied
- * the faults that act before anything is done. Answers carry the envelope
- * `{success, version: "1.0", data}`; validation failures are Laravel's 422
- * `{message, errors}` ("Errors").
+ * the server authenticated, counted and faulted the request: answers in the envelope, validation
+ * failures as Laravel's 422 `{message, errors}`.
  *
  * @module
  */
@@ -36,8 +34,7 @@ export interface ApiRequest {
 
 /**
  * Answers one authenticated API request.
- *
- * @throws what the store throws besides its validation errors (the server answers 500).
+ * @throws what the store throws besides validation errors (the server answers 500).
  */
 export async function routeApi(q: ApiRequest): Promise<void> {
   const { method, url, ws, store, r, rateLimitHeaders: rl } = q;

@@ -1,10 +1,7 @@
 /**
- * A seed from a folder of entry files (`emulator --seed <folder>`): Markdown with
- * frontmatter, as a team writes them and as `src/emulator/demo/entries/` holds them (or a
- * content directory, whose `entries/` is read). One workspace, named after the folder, with
- * the token `emulator-token`; each file one entry on the service, its body as the HTML push
- * would send (`markdown-to-html.ts`), its tags the service's. A file that is not a valid entry
- * file stops the seed, naming it.
+ * A seed from a folder of entry files (`emulator --seed <folder>`, or a content directory's
+ * `entries/`): one workspace named after the folder, token `emulator-token`; each file an entry,
+ * its body the HTML push would send (`markdown-to-html.ts`). An invalid file stops the seed, named.
  *
  * @module
  */
@@ -20,12 +17,9 @@ import { emulatorSlug, EmulatorStore } from './store.js';
 const FOLDER_SEED_TOKEN = 'emulator-token';
 
 /**
- * Builds a store from a folder of entry files.
- *
- * @param dir the folder: entry files (`*.md`), or a content directory with `entries/`.
- * @throws {ChangelogSyncError} `E_FILE` when the folder cannot be read or holds no entry file;
- *   the parse error (`E_FILE`, `E_VALIDATION`) of a file that is not a valid entry file,
- *   naming the file by its path.
+ * Builds a store from a folder of entry files, or a content directory with `entries/`.
+ * @throws {ChangelogSyncError} `E_FILE` when the folder cannot be read or has no entry file; an
+ *   invalid file's parse error, naming it.
  */
 export async function folderSeedStore(dir: string, now: () => number = Date.now): Promise<EmulatorStore> {
   const folder = existsSync(join(dir, 'entries')) ? join(dir, 'entries') : dir;

@@ -112,10 +112,8 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
 }
 
 /**
- * Loads a seed: `demo` for the shipped demo workspace, a path to a JSON file, or a folder of
- * entry files (seed-folder.ts).
- * @throws {ChangelogSyncError} `E_FILE` when the file cannot be read or is not JSON;
- *   `E_VALIDATION` when it does not match the seed schema; a folder's errors (seed-folder.ts).
+ * Loads a seed: `demo`, a JSON file, or a folder of entry files (seed-folder.ts).
+ * @throws {ChangelogSyncError} `E_FILE` for an unreadable or non-JSON file; `E_VALIDATION` against the seed schema.
  */
 export async function loadSeed(nameOrPath: string, now: () => number = Date.now): Promise<EmulatorStore> {
   const path = nameOrPath === 'demo' ? DEMO_SEED_PATH : nameOrPath;

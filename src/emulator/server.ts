@@ -1,22 +1,16 @@
 /**
  * A local, stateful HTTP implementation of the whole service interface
- * (docs/service-interface.md#endpoints, all nine), for tests, the demo and `dev`.
- *
- * - Envelope `{success, version: "1.0", data}` on every authenticated operation.
- * - Bearer tokens per workspace; a missing or wrong token gets a 401 JSON body when the
- *   request accepts JSON, and otherwise a 302 to a login page (a Laravel app's behaviour).
- * - `x-ratelimit-limit` / `x-ratelimit-remaining` on every response; the per-minute and
- *   per-day limits per workspace are enforced with 429 and `Retry-After`. Window lengths
- *   and the clock are configurable so tests run in seconds.
- * - Fault injection ({@link EmulatorFaults}, `faults.ts`) and a request log
- *   ({@link RequestLogRecord}) for tests that try to break the client.
- * - The endpoints themselves are in `routes.ts`.
+ * (docs/service-interface.md#endpoints), for tests, the demo and `dev`: the envelope; bearer
+ * tokens per workspace (a wrong one gets a 401 JSON body, or a 302 to a login page when the
+ * request does not accept JSON, as Laravel does); rate-limit headers and the minute and day
+ * limits enforced with 429 (windows and clock configurable); fault injection (`faults.ts`) and
+ * a request log ({@link RequestLogRecord}). The endpoints are in `routes.ts`.
  *
  * @module
  */
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
@@ -99,15 +93,8 @@ export interface RunningEmulator {
 }
 
 /**
- * Starts the emulator.
- *
- * @throws the server's `listen` error (`EADDRINUSE` for a port in use, `EADDRNOTAVAIL`
- *   for a host that is not this machine's).
- * @example
- * ```ts
- * const emu = await startEmulator({ port: 0, store: await loadSeed('demo') });
- * process.env.CHANGELOG_BASE_URL = emu.url;
- * ```
+ * Starts the emulator: `await startEmulator({ port: 0, store: await loadSeed('demo') })`.
+ * @throws the server's `listen` error (`EADDRINUSE`, `EADDRNOTAVAIL`).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const now = options.now ?? Date.now;
@@ -134,15 +121,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return l;
   };
 
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       if (!res.headersSent) sendJson(res, 500, { message: `emulator error: ${(err as Error).message}` });
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -238,8 +220,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await Promise.all([
         media.close(),
         new Promise<void>((resolve) => {
-          for (const s of sockets) s.destroy();
           server.close(() => resolve());
+          server.closeAllConnections();
         }),
       ]);
     },

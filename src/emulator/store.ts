@@ -1,16 +1,9 @@
 /**
- * The emulator's state: workspaces with their tokens, entries, tags and subscribers, and
- * the domain rules of docs/service-interface.md#states-and-transitions (and the endpoints' rules).
- *
- * Where the specification is silent the emulator picks the behaviour of a typical
- * Laravel service, and says so here:
- * - entries are listed newest first by `publish_at`, then by creation;
- * - a created entry without `slug` gets one derived from the title; a slug already used
- *   in the workspace is made unique with `-2`, `-3`, ...;
- * - the scheduled status value is `scheduled`; `is_published` with `publish_at` today
- *   publishes;
- * - importing an email that already exists skips it (not in the response);
- * - deleting an email that is not a subscriber skips it (not in the response).
+ * The emulator's state (workspaces, tokens, entries, tags, subscribers) and the rules of
+ * docs/service-interface.md#states-and-transitions. Where the spec is silent, a typical Laravel
+ * service's behaviour: entries newest first by `publish_at`, then creation; a missing slug
+ * derived from the title, a used one made unique with `-2`, `-3`; scheduled status `scheduled`;
+ * importing an existing email or deleting an unknown one skips it (not in the response).
  *
  * @module
  */
@@ -99,11 +92,7 @@ export interface EmulatorWorkspace {
   subscribers: EmulatorSubscriber[];
   /** Optional fields exposed by the public latest-entry endpoint ("Latest entry API" settings). */
   latestFields: LatestField[];
-  /**
-   * Whether the entry listing and an entry carry `tags`, and in which form: `none` (as the
-   * spec shows the listing), `names` (an array of names, as the real latest-entry answer
-   * has them) or `objects` (the tag objects of `/api/tags`). Default `none`.
-   */
+  /** Whether entries carry `tags`: `none` (the spec's listing, default), `names` (the real latest entry's) or `objects` (`/api/tags`'). */
   entryTags: EntryTagsForm;
 }
 
@@ -277,10 +266,8 @@ export class EmulatorStore {
   }
 
   /**
-   * `POST /api/subscribers` (spec endpoint 8, rules 2 and 4). Existing emails are skipped.
-   * @returns the subscribers added.
-   * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid;
-   *   nothing is added then.
+   * `POST /api/subscribers` (endpoint 8, rules 2 and 4); existing emails skipped.
+   * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid (nothing added).
    */
   addSubscribers(ws: EmulatorWorkspace, body: unknown): EmulatorSubscriber[] {
     const rows = (body as { subscribers?: unknown } | null)?.subscribers;
@@ -315,8 +302,7 @@ export class EmulatorStore {
   }
 
   /**
-   * `DELETE /api/subscribers` (spec endpoint 9). Unknown emails are skipped.
-   * @returns the emails removed.
+   * `DELETE /api/subscribers` (endpoint 9); unknown emails skipped.
    * @throws {EmulatorValidationError} when `subscribers` is not an array of `{email}`.
    */
   removeSubscribers(ws: EmulatorWorkspace, body: unknown): string[] {

@@ -1,15 +1,10 @@
 /**
- * What a URL in an entry's body points at on the team's published site (docs/entry-file.md,
- * "Images and links"). A writer writes URLs the way the site and the
- * repository read them: `/images/x.png` and `/entries/<slug>/` (site-relative), or paths
- * relative to the Markdown file (`../images/x.png`, `./2026-03-01-custom-roles.md`), as an
- * editor's preview and GitHub show them. The service resolves none of these: push sends each
- * as an absolute URL on the site (`siteUrl`, its base path kept), and `check` looks each
- * image up in the repository.
- *
- * The routes are the site's own: `content/images/` (and `site/images/`) are published at
- * `/images/` (`src/site/render/images.ts`, the build's passthrough copy); an entry file's page is its
- * permalink (`src/entry/permalinks.ts`).
+ * What a URL in an entry's body points at on the published site (docs/entry-file.md, "Images
+ * and links"): site-relative (`/images/x.png`, `/entries/<slug>/`) or relative to the Markdown
+ * file (`../images/x.png`), as an editor's preview shows them. The service resolves none: push
+ * sends each absolute on the site, `check` looks each image up in the repository. The routes are
+ * the site's: `content/images/` and `site/images/` at `/images/` (`src/site/render/images.ts`),
+ * an entry's page at its permalink (`src/entry/permalinks.ts`).
  *
  * @module
  */
@@ -39,10 +34,8 @@ interface PagelessRef {
 }
 
 /**
- * A path that leaves the site's base path: `/../../escape.png`, or `../` more times than
- * the page is deep, as a browser resolves it on the published site (`/\\host/x` too, which
- * a browser reads as another host). Sent absolute, it would point at another site on the
- * same host (another repository's Pages site), so it is an error.
+ * A path that leaves the site's base path (`/../../escape.png`, `../` deeper than the page, `/\\host/x`),
+ * as a browser resolves it: sent absolute, it would point at another site on the host.
  */
 interface OutsideRef {
   kind: 'outside';
@@ -61,12 +54,9 @@ const IMAGES_URL = `/${IMAGES_DIR}/`;
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /**
- * What a URL written in an entry file points at on the site.
- *
- * @param url the URL as written (character references decoded, trimmed).
- * @param file the entry file it is written in, relative to the content directory (`entries/x.md`).
- * @param permalinks the site-relative page URL of every entry file, null for one without a
- *   page, by file (`entryPermalinks` of `src/entry/permalinks.ts`).
+ * What a URL written in an entry file (`url` references decoded, trimmed) points at on the site.
+ * @param file relative to the content directory (`entries/x.md`).
+ * @param permalinks each entry file's page URL, null without a page (`src/entry/permalinks.ts`).
  */
 export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<string, string | null>): BodyRef {
   if (url === '' || url.startsWith('#') || url.startsWith('?') || ABSOLUTE.test(url)) return { kind: 'external' };

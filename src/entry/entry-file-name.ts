@@ -1,14 +1,8 @@
 /**
- * The rules `check` applies to an entry file's name (docs/entry-file.md#the-file-name),
- * as warnings: the name does not stop a push, but a writer should know.
- *
- * - A new file (without `identifier`) is named `YYYY-MM-DD-<slug>.md` after its
- *   `publish_at` and its slug (`slug:`, or the one derived from the title): a file named
- *   otherwise is hard to find, and its date in the name may not be the date sent.
- * - Every file has a portable name (`portable-name.ts`): no Windows-reserved name, no
- *   character Windows refuses, no trailing dot or space, at most 100 bytes.
- * - No two files have names that are one file on macOS or Windows (they differ in case
- *   or Unicode normalisation only): a clone there holds only one of them.
+ * The rules `check` applies to an entry file's name, as warnings (docs/entry-file.md#the-file-name):
+ * a new file is named `YYYY-MM-DD-<slug>.md` after its `publish_at` and slug; every name is
+ * portable (`portable-name.ts`); no two names are one file on macOS or Windows (case or Unicode
+ * normalisation only): a clone there holds one of them.
  *
  * @module
  */
@@ -22,11 +16,8 @@ import { nameKey, portableNameProblem } from './portable-name.js';
 const DATED_NAME = /^(\d{4}-\d{2}-\d{2})-(.+)\.md$/;
 
 /**
- * The name problems of each of `targets`, each a warning.
- *
- * @param targets the files to judge.
- * @param all every entry file of the folder (for names that fold together), `targets` included.
- * @returns problems by the file's `abs` path (files without problems absent).
+ * The name problems (warnings) of each of `targets`, by `abs` path.
+ * @param all every entry file of the folder, `targets` included (for names that fold together).
  */
 export function fileNameProblems(targets: readonly IndexedFile[], all: readonly IndexedFile[]): Map<string, EntryProblem[]> {
   const byKey = new Map<string, IndexedFile[]>();

@@ -1,9 +1,7 @@
 /**
- * The entry file: the contract with writers (docs/entry-file.md).
- *
- * `content/entries/YYYY-MM-DD-<slug>.md`, UTF-8, YAML frontmatter (read by `frontmatter.ts`
- * with the `yaml` package: plain data, no code), and a Markdown body. One zod schema
- * defines the frontmatter; unknown fields are kept verbatim on rewrite.
+ * The entry file, the contract with writers (docs/entry-file.md): `content/entries/YYYY-MM-DD-<slug>.md`,
+ * UTF-8, YAML frontmatter (`frontmatter.ts`: plain data, no code) and a Markdown body. One zod
+ * schema defines the frontmatter; unknown fields are kept verbatim on rewrite.
  *
  * @module
  */
@@ -15,9 +13,8 @@ import { readMirroredLeniently } from './remote-data.js';
 import { slugify } from './slug.js';
 
 /**
- * `publish_at`: `YYYY-MM-DD`. YAML reads an unquoted date as a Date; it is turned back. A
- * date with a time or an offset (`2026-06-14T23:30:00-05:00`) is refused, never converted
- * (docs/sync.md#dates-are-dates): converted to UTC it would be sent as another day, for ever.
+ * `publish_at`: `YYYY-MM-DD` (YAML's Date turned back). A time or offset (`2026-06-14T23:30:00-05:00`)
+ * is refused, never converted (docs/sync.md#dates-are-dates): in UTC it would be another day for ever.
  */
 const publishAtSchema = z.preprocess(
   (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? (v.getTime() % 86_400_000 === 0 ? v.toISOString().slice(0, 10) : v.toISOString()) : v),
@@ -33,18 +30,9 @@ const publishAtSchema = z.preprocess(
 );
 
 /**
- * The frontmatter of an entry file. Field names are the service's own.
- *
- * | field | who writes it |
- * |---|---|
- * | title | writer / pull (required) |
- * | slug | writer / pull |
- * | publish_at | writer / pull (`YYYY-MM-DD`) |
- * | is_published | writer (new entries only) |
- * | notify_subscribers | writer / pull |
- * | status | pull / push only |
- * | identifier | pull / push only |
- * | tags | writer (local only) |
+ * The frontmatter of an entry file, in the service's field names. The writer writes `title`,
+ * `slug`, `publish_at`, `notify_subscribers` (pull too), `is_published` (new entries) and `tags`
+ * (local only); `status` and `identifier` only pull and push.
  */
 const entryFrontmatterSchema = z.object({
   // Not trimmed: the frontmatter must round-trip exactly, spaces included.
@@ -93,14 +81,10 @@ export interface EntryFile {
 
 
 /**
- * Parses and validates an entry file's text.
- *
- * @param path the file's path, used in errors only.
- * @param raw the file's bytes or text.
- * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8, a NUL byte, a code frontmatter
- *   language, or invalid YAML (with its line).
- * @throws {ValidationError} `E_VALIDATION` when a field breaks the schema; `issues` names
- *   every field with its fix.
+ * Parses and validates an entry file's text (`path` for errors only).
+ * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8, a NUL byte, code frontmatter or
+ *   invalid YAML (with its line).
+ * @throws {ValidationError} `E_VALIDATION` naming every field that breaks the schema, with its fix.
  */
 export function parseEntryFile(path: string, raw: string | Buffer): EntryFile {
   const text = decodeUtf8(path, raw);
@@ -159,11 +143,9 @@ export function parsedEntryOf(file: EntryFile): ParsedEntry | undefined {
 }
 
 /**
- * The entry file `raw` from what a memo kept of it ({@link parsedEntryOf}), without parsing
- * its YAML again: the memo is keyed by the SHA-256 of the same bytes.
- *
- * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8 or a NUL byte (a memo holds only
- *   files that parsed, so only when it does not belong to these bytes).
+ * The entry file `raw` from what a memo (keyed by the SHA-256 of these bytes) kept of it, without
+ * parsing its YAML again.
+ * @throws {ChangelogSyncError} `E_FILE` for invalid UTF-8 or a NUL byte (only for a memo of other bytes).
  */
 export function entryFromParsed(path: string, raw: string | Buffer, parsed: ParsedEntry): EntryFile {
   const text = decodeUtf8(path, raw);
@@ -206,9 +188,8 @@ function decodeUtf8(path: string, raw: string | Buffer): string {
 const MAX_FILE_SLUG = 80;
 
 /**
- * The file name of an entry: `YYYY-MM-DD-<slug>.md`, portable on every OS. Hostile slugs
- * (`../../etc/x`, `a/b`, `CON`, 300 characters) are reduced to safe ASCII; `suffix` (a
- * short identifier) keeps two entries with the same slug and date apart.
+ * An entry's file name, `YYYY-MM-DD-<slug>.md`, portable everywhere: hostile slugs (`../x`, `CON`,
+ * 300 characters) reduced to safe ASCII; `suffix` keeps entries with one slug and date apart.
  */
 export function entryFileName(publishAt: string | null | undefined, slug: string, suffix?: string): string {
   const date = publishDay(publishAt) ?? 'undated';

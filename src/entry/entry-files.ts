@@ -55,15 +55,11 @@ export async function listEntryFiles(contentDir: string, names?: readonly string
 }
 
 /**
- * Reads (and, unless `parse` is false, parses) entry files. Read and parse errors are
- * kept on the item, never thrown: one bad file must not stop the others.
- *
- * Files are read one after the other with synchronous reads: for the small files of a
- * mirror that is several times faster than thousands of concurrent promises, and keeps
- * memory flat.
- *
- * @param rels paths relative to the content directory; default every entry file.
- * @param memo parsed files to take from, and to add to (a file that fails to parse is not added).
+ * Reads (and unless `parse` is false parses) entry files; errors are kept on the item, so one bad
+ * file stops no other. Synchronous reads one after the other: faster than thousands of promises
+ * for small files, and memory stays flat.
+ * @param rels relative to the content directory; default every entry file.
+ * @param memo parsed files to take from and add to (not one that fails to parse).
  */
 export async function readEntryFiles(contentDir: string, rels?: string[], parse = true, memo?: ParseMemo): Promise<IndexedFile[]> {
   const list = rels ?? (await listEntryFiles(contentDir));

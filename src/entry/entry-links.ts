@@ -1,26 +1,18 @@
 /**
- * The images and links of a new entry, checked offline: what `check`
- * reports and push refuses before anything is sent (`entry-problems.ts`), since an entry,
- * once created, can never be fixed.
+ * The images and links of a new entry, checked offline: what `check` reports and push refuses
+ * before sending (`entry-problems.ts`), since a created entry can never be fixed.
  *
- * - error: an image the site publishes (`/images/x.png`, `../images/x.png`) whose file is
- *   not in the repository (`content/images/`, or the site's own `site/images/`);
- * - error: a link to an entry file that has no page on the site (a draft, or dated after today);
- * - error: a URL whose scheme runs script (`javascript:`, `vbscript:`) or a `data:` URL that
- *   is not a raster image, in a Markdown link or image or in any URL attribute of raw HTML
- *   (`href`, `src`, `srcset`, `poster`, a `style`'s `url()`), read as a browser reads it:
- *   character references decoded, case, spaces, tabs and line breaks ignored;
- * - error: an image at an address push never requests, told from the URL alone
- *   ({@link LinkContext.refusedImage}: a metadata, link-local, private or loopback address);
- * - error: a path that leaves the site's base path (`/../../escape.png`): sent absolute, it
- *   would point at another site on the host;
- * - warning: an image without alt text (readers of screen readers, and of emails that do
- *   not load images, get nothing);
- * - warning: a local image over the size limit (`maxImageMb`, default
- *   5 MB, `config.ts`): every page, feed and email loads it.
+ * - error: a site image (`/images/x.png`) whose file is not in `content/images/` or `site/images/`;
+ * - error: a link to an entry file without a page (a draft, or dated after today);
+ * - error: a script scheme or a non-raster `data:` URL in a Markdown link or image or any URL
+ *   attribute of raw HTML, read as a browser reads it;
+ * - error: an image at an address push never requests ({@link LinkContext.refusedImage});
+ * - error: a path that leaves the site's base path (`/../../escape.png`);
+ * - warning: an image without alt text;
+ * - warning: a local image over `maxImageMb`: every page, feed and email loads it.
  *
- * URLs are read with marked's lexer (the Markdown push converts) and, in raw HTML, with
- * htmlparser2; what each points at is `body-refs.ts`'s.
+ * URLs are read with marked's lexer and, in raw HTML, htmlparser2; `body-refs.ts` says what
+ * each points at.
  *
  * @module
  */
@@ -68,11 +60,9 @@ interface Reference {
 const marked = new Marked({ gfm: true });
 
 /**
- * The image and link problems of a new entry's body.
- *
- * @param body the Markdown body.
- * @param file the entry file, relative to the content directory.
- * @param bodyLine the file's line number of the body's first line, less one.
+ * The image and link problems of a new entry's Markdown body.
+ * @param file relative to the content directory.
+ * @param bodyLine the file's line of the body's first line, less one.
  */
 export function linkProblems(body: string, file: string, ctx: LinkContext, bodyLine: number): LinkProblem[] {
   const problems: LinkProblem[] = [];
@@ -192,9 +182,8 @@ function references(body: string): Reference[] {
 }
 
 /**
- * The URLs of raw HTML in a body, with lines within it: `img src` as an image (with its alt
- * text), and every other URL attribute of any element (`src/core/url-attributes.ts`'s lists, a
- * `srcset`'s candidates, a `style`'s `url()`s) as a link.
+ * Raw HTML's URLs with their lines: `img src` as an image (with alt), every other URL attribute
+ * (`src/core/url-attributes.ts`) as a link.
  */
 function htmlReferences(html: string): Reference[] {
   const found: Reference[] = [];
@@ -217,9 +206,8 @@ function htmlReferences(html: string): Reference[] {
 }
 
 /**
- * A Markdown link's destination as the browser reads it in the HTML push sends: marked
- * writes it into an `href`/`src` with its character references as written
- * (`&#106;avascript:`), so they are decoded here by the same HTML parser.
+ * A Markdown link's destination as the browser reads it: marked writes character references as
+ * written (`&#106;avascript:`), so they are decoded here by the same HTML parser.
  */
 function decodeAttribute(value: string): string {
   if (!value.includes('&')) return value;

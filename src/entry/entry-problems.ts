@@ -1,18 +1,9 @@
 /**
- * The problems of one entry file, as `check` and `push` both report them (one function,
- * one wording): a file that cannot be read or parsed, a field that breaks the schema, and
- * the content rules of a new entry (one without `identifier`, which push would create
- * permanently: the service has no update and no delete):
- *
- * - a line left from the template `new` writes (entry-template.ts `placeholderLines`);
- * - an empty body;
- * - its images and links (`entry-links.ts`, when a {@link LinkContext} is given): a local
- *   image that is not in the repository, a link to an entry without a page (errors), an
- *   image without alt text or over the size limit (warnings);
- * - (for any entry: tags are local) a near-miss tag: a tag that would get a tag page of its own while `tags.json`, or the
- *   other entries, have one a letter or two away (`Improvment` for `Improvement`).
- *
- * A problem carries no path: the caller shows the file as it names files.
+ * The problems of one entry file, one wording for `check` and `push`: a file that cannot be
+ * read or parsed, a schema break, and the rules of a new entry (push creates it for good: the
+ * service has no update or delete): a template line left (`placeholderLines`), an empty body,
+ * its images and links (`entry-links.ts`, given a {@link LinkContext}); and for any entry a
+ * near-miss tag (`Improvment` beside `Improvement`). A problem carries no path.
  *
  * @module
  */
@@ -54,10 +45,7 @@ export interface TagContext {
   written: ReadonlyMap<string, number>;
 }
 
-/**
- * The names in `content/_data/tags.json`; none when the file is missing or not a list
- * (a mirror that was never pulled).
- */
+/** The names in `content/_data/tags.json`; none when the file is missing or not a list (a mirror that was never pulled). */
 export function readServiceTagNames(contentDir: string): string[] {
   let data: unknown;
   try {
@@ -91,12 +79,9 @@ function writtenTags(tags: readonly string[]): Set<string> {
 }
 
 /**
- * Every problem of a file, each once. Parse and schema errors and near-miss tags for any
- * file (tags are local: writers add them to mirrored entries too); the template,
- * empty-body, image and link rules only for a new file (no `identifier`): a mirrored
- * entry's body is the service's text.
- *
- * @param links what the image and link rules need; without it they are not checked.
+ * Every problem of a file, each once: parse and schema errors and near-miss tags for any file
+ * (tags are local); template, empty-body, image and link rules only for a new file (a mirrored
+ * body is the service's). Without `links`, images and links are not checked.
  */
 export function entryProblems(f: IndexedFile, tags: TagContext, links?: LinkContext): EntryProblem[] {
   if (f.error) return problemsOfError(f.error, f);
@@ -128,9 +113,8 @@ function nearness(tag: string): number {
 }
 
 /**
- * The closest known tag within {@link nearness}, if it is the only one at that distance
- * (a tie names no fix) and has the same digits: tags differing in a digit are versions
- * or years (`v1.2` and `v1.3`, `2025` and `2026`), not misspellings.
+ * The closest known tag within {@link nearness} when it alone is that close and has the same
+ * digits: tags differing in a digit are versions or years (`v1.2`, `2025`), not misspellings.
  */
 function nearest(tag: string, known: Iterable<string>): string | undefined {
   const key = keyOf(tag);
@@ -187,10 +171,7 @@ function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
   return problems;
 }
 
-/**
- * One problem per issue of a parse or validation error, the message without the path
- * the error's own message starts with.
- */
+/** One problem per issue of a parse or validation error, the message without the path the error's own message starts with. */
 function problemsOfError(err: ChangelogSyncError, f: Pick<IndexedFile, 'raw'>): EntryProblem[] {
   if (err instanceof ValidationError && err.issues.length > 0) {
     return err.issues.map((i) => {

@@ -1,9 +1,7 @@
 /**
- * The entry file's text as pull and push write it (docs/entry-file.md): the frontmatter
- * fields in a fixed order, written by the `yaml` package, and the fields push adds to a
- * writer's file, edited into its YAML document with every other byte kept. Reading is in
- * `frontmatter.ts`, validating in `entry-file.ts`; this part is separate so that the
- * conversion worker threads load only what writing needs.
+ * The entry file's text as pull and push write it (docs/entry-file.md): fields in a fixed order
+ * by the `yaml` package, and push's added fields edited into a writer's YAML with every other
+ * byte kept. Apart from reading and validating, so pull's conversion loads only this.
  *
  * @module
  */
@@ -19,9 +17,8 @@ const DAY_FORMAT = 'DAY';
 /** Characters YAML does not allow raw in a file (or reads as a line break or a byte order mark): escaped as \uXXXX. */
 const YAML_UNSAFE_CHARS = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 /**
- * Strings written double-quoted wherever they are, as js-yaml wrote them: with a control
- * character (a line break alone makes a block), an unsafe character or a no-break space, or
- * starting with `-`, `?`, `:` or `=`, or `---`.
+ * Strings double-quoted wherever they are, as js-yaml wrote them: with a control character, an
+ * unsafe character or a no-break space, or starting with `-`, `?`, `:`, `=` or `---`.
  */
 // eslint-disable-next-line no-control-regex -- the control characters are the point
 const QUOTED_ANYWHERE = /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ufffe\uffff]|^[-?:=]/;
@@ -34,9 +31,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'null']);
 
 /**
- * True when a string, written plain (unquoted) as a YAML value, reads back as that very
- * string: the known fields' strings are written plain exactly then, else double-quoted
- * (the files pull has always written, byte for byte).
+ * True when a string written plain as a YAML value reads back as itself: known fields' strings
+ * are plain exactly then, else double-quoted (the files pull has always written, byte for byte).
  */
 function isPlainScalar(value: string): boolean {
   return (PLAIN_SAFE.test(value) && !value.endsWith(' ') && !YAML_WORDS.has(value.toLowerCase())) || UUID.test(value);
@@ -45,10 +41,8 @@ function isPlainScalar(value: string): boolean {
 let writeOptions: (Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions) | undefined;
 
 /**
- * How frontmatter is written: YAML 1.2 core plus timestamps (a date is written as
- * js-yaml wrote it, `toISOString()`, or as its day for `publish_at`), strings that YAML 1.1
- * would read as something else quoted (`yes`, `12:30`: what js-yaml did), and shared values
- * written out, never as aliases.
+ * How frontmatter is written: YAML 1.2 core plus timestamps (as js-yaml wrote them; `publish_at`
+ * as its day), YAML 1.1 look-alikes quoted (`yes`, `12:30`), shared values never aliased.
  */
 function documentOptions(): Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.CreateNodeOptions {
   if (writeOptions) return writeOptions;
@@ -64,9 +58,8 @@ function documentOptions(): Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.Cre
 const TO_STRING_OPTIONS: Yaml.ToStringOptions = { lineWidth: 0, singleQuote: false, doubleQuotedAsJSON: true };
 
 /**
- * The YAML of frontmatter fields, one `key: value` per field (lists and maps as blocks),
- * each string of a known field plain when {@link isPlainScalar}, else double-quoted; other
- * strings as `yaml` writes them. Every value reads back exactly (tested).
+ * The YAML of frontmatter fields, one `key: value` each (lists and maps as blocks), a known
+ * field's string plain when {@link isPlainScalar}, else double-quoted. Every value reads back exactly.
  */
 function fieldsYaml(fields: Record<string, unknown>): string {
   const Y = yamlLib();
@@ -92,10 +85,9 @@ function styleStrings(Y: typeof Yaml, node: unknown): void {
 }
 
 /**
- * Serialises frontmatter and body into an entry file's text. Known fields come first in
- * {@link KNOWN_FIELDS} order, then unknown fields in their original order. A `publish_at`
- * that is a real `YYYY-MM-DD` is written plain, as writers write it: YAML reads it as a
- * date, which the schema turns back into the same day.
+ * Serialises frontmatter and body into an entry file's text: known fields first in
+ * {@link KNOWN_FIELDS} order, then unknown ones as they were; a real `YYYY-MM-DD` `publish_at`
+ * plain, as writers write it.
  */
 export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: Record<string, unknown> = {}): string {
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -111,15 +103,11 @@ export function serializeEntryFile(data: EntryFrontmatter, body: string, extra: 
 }
 
 /**
- * Sets fields in a file's frontmatter as an edit of its YAML document that keeps every
- * other byte (push's write-back: "no file changed except its frontmatter additions";
- * docs/sync.md#push-guarantees): a field already there has its `key: value` replaced in
- * place (a comment after it, and its line ending, stay); a new field is a line added before
- * the closing `---`, ending as the line before it does. Each line keeps its own line ending
- * (CRLF, LF and mixed), and a byte order mark and trailing spaces stay.
- *
- * @param fields written as {@link serializeEntryFile} writes them.
- * @throws {ChangelogSyncError} `E_FILE` when the text has no YAML frontmatter block, or it is not closed.
+ * Sets fields in a file's frontmatter keeping every other byte (push's write-back changes nothing
+ * else; docs/sync.md#push-guarantees): an existing field's `key: value` replaced in place (its
+ * comment and line ending stay); a new one added before the closing `---`, ending as the line
+ * before it. Line endings, a byte order mark and trailing spaces stay.
+ * @throws {ChangelogSyncError} `E_FILE` when the text has no closed YAML frontmatter block.
  */
 export function addFrontmatterFields(path: string, text: string, fields: Record<string, string | boolean>): string {
   const fm = parseFrontmatterDocument(text);

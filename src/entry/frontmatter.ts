@@ -1,15 +1,10 @@
 /**
- * Reading an entry file's frontmatter (docs/entry-file.md): the one module that does.
- * The block between the `---` lines is found as gray-matter found it (the contract writers
- * have relied on), then read as a YAML document by the `yaml` package: plain data only
- * (YAML 1.2 core schema plus timestamps and `<<` merge keys, no code, no custom tags),
- * aliases bounded, and every error and field placed on the file's own line. One parse
- * serves the values, the lines of fields for error messages, and the single-field reads
- * of files that do not parse (pull and push read a broken file's identifier).
- *
- * Validation against the schema is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
- * Nothing here loads zod, and `yaml` is loaded on the first parse (a no-op pull of 10,000
- * entries parses no frontmatter): the conversion worker threads import the formats from here.
+ * Reading an entry file's frontmatter (docs/entry-file.md), the one module that does: the block
+ * between `---` lines found as gray-matter found it, read by `yaml` as plain data (core schema,
+ * timestamps, `<<` merges; no code, no custom tags; aliases bounded), every error and field on
+ * the file's own line. One parse serves values, field lines and single-field reads of broken
+ * files. No zod here and `yaml` loaded on first parse: pull's conversion imports from here.
+ * Validation is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
  *
  * @module
  */
@@ -23,7 +18,7 @@ export const KNOWN_FIELDS = ['title', 'slug', 'publish_at', 'is_published', 'not
 const require = createRequire(import.meta.url);
 let yamlModule: typeof Yaml | undefined;
 
-/** The `yaml` package, loaded when first needed (loading it costs ~100 ms on a busy machine). */
+/** The `yaml` package, loaded when first needed: a no-op pull parses no frontmatter. */
 export function yamlLib(): typeof Yaml {
   return (yamlModule ??= require('yaml') as typeof Yaml);
 }
@@ -38,15 +33,13 @@ const YAML_READ_OPTIONS = { version: '1.2', schema: 'core', customTags: ['timest
   Yaml.SchemaOptions;
 
 /**
- * How many times aliases may be expanded (yaml's `maxAliasCount`: an alias counts once per
- * use, times the aliases inside what it refers to). A "billion laughs" bomb (nine levels of
- * nine aliases) passes it at once; a frontmatter without aliases never comes near it.
+ * How often aliases may be expanded (yaml's `maxAliasCount`): a "billion laughs" bomb passes it
+ * at once; a frontmatter without aliases never comes near it.
  */
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * How many characters aliases may repeat beyond twice the frontmatter's own length: the
- * text of what each alias refers to, summed over the aliases. A long string aliased many
+ * Characters aliases may repeat beyond twice the frontmatter's length: a long string aliased many
  * times (which `maxAliasCount` lets through) is refused before pull writes it back expanded.
  */
 export const MAX_ALIAS_EXPANSION = 100_000;
@@ -66,10 +59,9 @@ interface FrontmatterBlock {
 }
 
 /**
- * Finds the frontmatter block of a text (a leading byte order mark is skipped; offsets
- * count it). The rules are gray-matter 4's, which entry files have been read by: the text
- * starts with `---` not followed by `-`; anything else on that line names the language; the
- * block ends at the first line that starts with `---`, or at the end of the text.
+ * Finds the frontmatter block (a BOM skipped, offsets counting it) by gray-matter 4's rules: the
+ * text starts with `---` not followed by `-`, the rest of that line names the language, the block
+ * ends at the first line starting with `---` or at the end.
  * @returns undefined when the text has no frontmatter.
  */
 function findFrontmatter(text: string): FrontmatterBlock | undefined {
@@ -99,10 +91,8 @@ export interface FrontmatterDocument {
 }
 
 /**
- * Parses a text's frontmatter as a YAML document, errors kept on it (`doc.errors`): a
- * document that does not parse still gives the fields it could read.
- * @param block the text's block, when the caller has found it already.
- * @returns undefined when the text has no frontmatter.
+ * Parses a text's frontmatter (its `block`, when found already) as a YAML document, errors kept
+ * on it: one that does not parse still gives the fields it could read. Undefined without frontmatter.
  */
 export function parseFrontmatterDocument(text: string, block = findFrontmatter(text)): FrontmatterDocument | undefined {
   if (!block) return undefined;
@@ -126,16 +116,12 @@ export interface FrontmatterRead {
 }
 
 /**
- * Reads an entry file's frontmatter (no code, YAML only, aliases bounded). A `publish_at`
- * YAML reads as a date that is not the day written (it rolls `2026-13-01` over into 2027; a
- * time with an offset is another day in UTC) is given as written, so that the schema judges
- * what the writer wrote.
- *
+ * Reads an entry file's frontmatter. A `publish_at` YAML reads as another day than written (it
+ * rolls `2026-13-01` over; an offset moves the UTC day) is given as written, for the schema to judge.
  * @param path the file's path, used in errors only.
- * @param text the file's text (decoded, without a byte order mark).
- * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a frontmatter language
- *   other than YAML, invalid YAML (with its column in the message), an alias bomb, or a
- *   frontmatter that is not a mapping.
+ * @param text the file's text (decoded, without a BOM).
+ * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a language other than YAML,
+ *   invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
  */
 export function readFrontmatter(path: string, text: string): FrontmatterRead {
   const block = findFrontmatter(text);
@@ -181,7 +167,7 @@ export function readFrontmatter(path: string, text: string): FrontmatterRead {
   const fields = data as Record<string, unknown>;
   if (fields.publish_at instanceof Date) {
     // YAML rolls an impossible date over (`2026-13-01` reads as `2027-01-01`) and reads a time
-    // with an offset as another day in UTC (2026-06-14T23:30:00-05:00 is June 15): judge
+    // with an offset as another day in UTC (`2026-06-14T23:30:00-05:00` is `2026-06-15`): judge
     // what was written, never the converted value.
     const node = doc.get('publish_at', true);
     const written = yamlLib().isScalar(node) ? node.source?.trim() : undefined;
@@ -238,13 +224,9 @@ function fieldPair(fm: FrontmatterDocument, field: string): Yaml.Pair<Yaml.Node,
 }
 
 /**
- * The value of a top-level frontmatter field as written, from a file that may not parse
- * (pull reads a pushed file's `status` and a gone entry's `title`; pull and push read the
- * `identifier` and `slug` of a broken file): a string value as YAML reads it, any other
- * value as its text (`3`, `2026-06-14`, `[a, b]`), '' for an empty one.
- *
- * @param text the file's text (a byte order mark is skipped).
- * @returns undefined when the file has no frontmatter or no such field.
+ * A top-level field's value as written, from a file that may not parse (pull and push read a
+ * broken file's `identifier` and `slug`): a string as YAML reads it, any other value as its
+ * text (`3`, `[a, b]`), '' when empty; undefined without frontmatter or such a field.
  */
 export function frontmatterField(text: string, field: string): string | undefined {
   const whole = parseFrontmatterDocument(text);
@@ -295,11 +277,7 @@ export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/**
- * True for a `YYYY-MM-DD` that names a real day of the proleptic Gregorian calendar.
- * Plain arithmetic: a pull checks 20,000 dates, and a `Date` round trip per date was a
- * measurable part of a conversion thread's time.
- */
+/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian), by plain arithmetic: a pull checks many dates. */
 export function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return false;
   const year = Number(s.slice(0, 4));

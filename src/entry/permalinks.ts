@@ -1,29 +1,21 @@
 /**
- * Where each entry is published on the site (docs/site.md#collections-and-permalinks): which
- * entries have a page (drafts and entries dated after today have none), the date an entry is
- * listed under, and its permalink `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push
- * (`sync/push/push-body.ts`, which sends links to other entries as their pages' URLs) both take
- * the routes from here.
+ * Where each entry is published (docs/site.md#collections-and-permalinks): which entries have
+ * a page (not drafts, not dated after today), the date it is listed under, and its permalink
+ * `/entries/<slug>/`. The site's data (`site/data/site-data.ts`) and push (`sync/push/push-body.ts`)
+ * take the routes from here.
  *
- * Permalinks are unique whatever the titles, slugs, dates and identifiers
- * (two entries with one output path fail the whole Eleventy build), and stable: a permalink
- * does not change when an unrelated entry is added, as far as the entries allow.
+ * Permalinks are unique (two entries with one output path fail the Eleventy build) and stable
+ * when unrelated entries are added. In order of seniority (oldest date first; on one date,
+ * identifiers first, by identifier, then files by path), each entry asks for its slug:
  *
- * Each entry asks for its URL slug (its `slug`, or its title, made URL-safe). In order of
- * seniority (oldest date first; on one date, entries with an identifier first, by
- * identifier, then files by path):
+ * 1. the most senior entry with a slug keeps it: a URL once published stays;
+ * 2. the others get the slug plus their date, `weekly-fixes-2026-03-08`: the slug push sends
+ *    for such a file (`push-plan.ts`), so an unpushed file keeps its permalink once pushed;
+ * 3. those sharing slug and date get 8 hex digits (more while taken) of the SHA-256 of their
+ *    identifier (of their file before they have one): not the identifier's own digits, which
+ *    time-ordered UUIDs share.
  *
- * 1. every entry whose slug no more senior entry has keeps it: the first entry published
- *    under a slug keeps the URL it was published at, whatever is added later;
- * 2. the others get the slug plus their date, `weekly-fixes-2026-03-08`: the slug push
- *    sends for a second file with a derived slug (`push-plan.ts`), so that the permalink of
- *    an unpushed file is the one it keeps once pushed;
- * 3. entries that share slug and date too get a suffix from the SHA-256 of their
- *    identifier (of their file, before they have one): 8 hex digits, more while taken.
- *    Not the identifier's own digits: time-ordered UUIDs made together share their first
- *    ones, and UUIDs of one host their last ones.
- *
- * A slug taken at one step is never given at a later one, so no two entries share one.
+ * A slug taken at one step is never given at a later one.
  *
  * @module
  */
@@ -35,9 +27,8 @@ import type { IndexedFile } from './entry-files.js';
 const ENTRIES_URL = '/entries/';
 
 /**
- * Whether an entry is visible on `today`: published, or scheduled/locally published with
- * a date that has come. Drafts (and `draft: true`, eleventy-base-blog's convention) and any
- * other status never appear.
+ * Whether an entry is visible on `today`: published, or scheduled or locally published with a
+ * date that has come; drafts (`draft: true` too) and other statuses never.
  */
 export function visibility(status: string | undefined, isPublished: boolean | undefined, date: string, today: string, draft = false): 'visible' | 'draft' | 'scheduled' {
   const live = !draft && (status === 'published' || status === 'scheduled' || (status === undefined && isPublished === true));
@@ -72,12 +63,7 @@ export interface PermalinkSubject {
   file: string;
 }
 
-/**
- * The unique URL slug of each entry (see the module description), in the order given.
- *
- * @param subjects the entries; their files are unique.
- * @returns one slug per subject, all distinct.
- */
+/** The unique URL slug of each entry (see the module description), in the order given; files are unique. */
 export function permalinkSlugs(subjects: readonly PermalinkSubject[]): string[] {
   const order = subjects.map((_, i) => i).sort((a, b) => senior(subjects[a]!, subjects[b]!));
   const slugs = new Array<string | undefined>(subjects.length);
@@ -124,12 +110,8 @@ export function assignPermalinks(entries: Array<PermalinkSubject & { url: string
 }
 
 /**
- * The site-relative URL of every entry file's page on `today`, by file (relative to the
- * content directory), as the site's build gives them; null for an entry file without a
- * page (a draft, dated after today, or unreadable).
- *
- * @param files every entry file.
- * @param today `YYYY-MM-DD`.
+ * Every entry file's site-relative page URL on `today` (`YYYY-MM-DD`), by file relative to the
+ * content directory; null without a page (a draft, dated after today, or unreadable).
  */
 export function entryPermalinks(files: readonly IndexedFile[], today: string): Map<string, string | null> {
   const pages: Array<PermalinkSubject & { url: string }> = [];

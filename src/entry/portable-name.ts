@@ -1,12 +1,8 @@
 /**
- * Portable file names (docs/entry-file.md#portable-file-names): the names
- * pull and push write must be one file on every file system a team's clones live on:
- * Linux (case-sensitive, any bytes), macOS (case-insensitive, Unicode-normalising) and
- * Windows (case-insensitive, reserved names, forbidden characters).
- *
- * Two names are the same file somewhere when their {@link nameKey}s are equal (case folded,
- * Unicode NFC, trailing dots and spaces dropped as Windows drops them). A name is portable
- * when {@link portableNameProblem} finds nothing.
+ * Portable file names (docs/entry-file.md#portable-file-names): a name pull and push write is one
+ * file on Linux, macOS (case-insensitive, normalising) and Windows (also reserved names and
+ * characters). Two names are one file somewhere when their {@link nameKey}s are equal; a name
+ * is portable when {@link portableNameProblem} finds nothing.
  *
  * @module
  */
@@ -22,10 +18,9 @@ const INVALID_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
 const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
 
 /**
- * The key under which a file system that folds case or normalises Unicode sees a name:
- * NFC, case folded (upper then lower case, so that `ß`/`SS` and `K`/`k` (Kelvin) fold
- * together too), trailing dots and spaces dropped. Two names with one key must never
- * both be written: on macOS or Windows they are one file.
+ * A name as a case-folding, normalising file system sees it: NFC, case folded (upper then lower,
+ * so `ß`/`SS` and the Kelvin sign fold too), trailing dots and spaces dropped. Two names with one
+ * key are one file on macOS or Windows: never both written.
  */
 export function nameKey(name: string): string {
   // Printable ASCII (every name pull writes): lower case is the whole fold.
@@ -43,12 +38,9 @@ function dropTrailingDots(name: string): string {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
- * Why a file name is not portable, or undefined when it is: empty, longer than
- * {@link MAX_NAME_BYTES} bytes in UTF-8, a character Windows refuses (`<>:"/\|?*`) or a
- * control character, a trailing dot or space, or a name Windows reserves (`con`, `prn`,
- * `aux`, `nul`, `com1`-`com9`, `lpt1`-`lpt9`, with any extension).
- *
- * @param name one path segment (no directory).
+ * Why a name (one path segment) is not portable, or undefined: empty, over {@link MAX_NAME_BYTES}
+ * UTF-8 bytes, a character Windows refuses or a control character, a trailing dot or space, or a
+ * reserved name (`con`, `nul`, `com1`, ... with any extension).
  */
 export function portableNameProblem(name: string): string | undefined {
   if (name === '' || name === '.' || name === '..') return 'is empty or a folder reference';
@@ -62,11 +54,7 @@ export function portableNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Names (or paths) as a case-folding, normalising file system sees them: by
- * {@link nameKey}, each with the owners that hold it (an identifier, or `''` for a file
- * that belongs to no known entry).
- */
+/** Names (or paths) by {@link nameKey}, each with its owners (an identifier, or `''` for no known entry). */
 export class FoldedNames {
   /** Key -> its one owner, or the set of them when there are several. */
   private readonly owners = new Map<string, string | Set<string>>();
@@ -80,10 +68,7 @@ export class FoldedNames {
     else had.add(owner);
   }
 
-  /**
-   * True when no one but `owner` holds `name`, or a name that is the same file on a
-   * case-insensitive or normalising file system.
-   */
+  /** True when no one but `owner` holds `name`, or a name that is the same file somewhere. */
   freeFor(name: string, owner: string): boolean {
     const had = this.owners.get(nameKey(name));
     if (had === undefined || had === owner) return true;

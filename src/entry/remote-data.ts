@@ -1,20 +1,15 @@
 /**
- * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service).
- * What the service sends that an entry file cannot hold as it is, is
- * mirrored with a note instead of failing the pull, the build or the workflow:
+ * Odd data from the service never blocks the mirror or the site (docs/sync.md#odd-data-from-the-service):
+ * what an entry file cannot hold as sent is mirrored with a note.
  *
  * | the service sends | the mirror file has | said |
  * |---|---|---|
- * | a null, empty or blank `title` | a title made from the slug (`release-notes` -> `Release notes`) | a pull note; a `check` warning |
+ * | a null, empty or blank `title` | a title from the slug (`release-notes` -> `Release notes`) | a pull note; a `check` warning |
  * | a `status` of another type (`5`, `true`) | the status as text (`"5"`) | a pull note when it is not a word |
- * | one identifier twice in a listing | the first listing, mirrored once | a pull note |
+ * | one identifier twice in a listing | the first, mirrored once | a pull note |
  *
- * A file with an `identifier` (a mirrored entry) is read leniently in the same way
- * ({@link readMirroredLeniently}): a mirror written before this rule, or by hand, still
- * builds, and `check` warns instead of failing. A writer's new file (no `identifier`) gets
- * no such leniency: it is what push sends.
- *
- * No zod here: the conversion worker threads load this module.
+ * A mirrored file is read as leniently ({@link readMirroredLeniently}); a writer's new file is
+ * not: it is what push sends. No zod here: the conversion worker threads load this module.
  *
  * @module
  */
@@ -31,10 +26,7 @@ function isBlank(title: string): boolean {
   return title.trim() === '';
 }
 
-/**
- * The title a mirror file gets for an entry: the service's, or, when that is blank, one
- * made from the slug (`Untitled entry <first 8 of the identifier>` without a slug).
- */
+/** A mirror file's title: the service's, or when blank one from the slug (`Untitled entry <8 of the identifier>` without). */
 export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identifier'>): string {
   if (!isBlank(entry.title)) return entry.title;
   return titleFromSlug(entry.slug) || `Untitled entry ${entry.identifier.slice(0, 8)}`;
@@ -43,11 +35,7 @@ export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identif
 /** A status is a word the service might use (`published`, `draft`, `scheduled`, `in_review`). */
 const STATUS_WORD = /^[A-Za-z][A-Za-z_-]*$/;
 
-/**
- * A note per odd thing in a listing: a blank title (with the title the mirror file gets),
- * a status that is not a word (kept as text), an identifier listed more than once
- * (mirrored once, from its first listing).
- */
+/** A note per odd thing in a listing: a blank title (with the one given), a status that is no word, an identifier listed twice. */
 export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
   const notes: string[] = [];
   const seen = new Map<string, { first: RemoteEntry; count: number }>();
@@ -70,11 +58,8 @@ export function remoteNotes(remote: readonly RemoteEntry[]): string[] {
 }
 
 /**
- * Reads the known fields of a mirrored entry's file (one with a non-empty `identifier`)
- * leniently, as pull writes them from odd service data: a blank or missing `title` becomes
- * one made from the slug, a `status` of another scalar type its text. Changes `known` in
- * place; a file without `identifier` is left as it is.
- *
+ * Reads a mirrored file's known fields (`known`, changed in place) leniently, as pull writes them
+ * from odd data; a file without `identifier` is left as it is.
  * @returns one note per field read leniently (for `check` warnings).
  */
 export function readMirroredLeniently(known: Record<string, unknown>): string[] {

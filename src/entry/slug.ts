@@ -1,8 +1,6 @@
 /**
- * Slugs: the one push derives from a title when a file has none, and the test of a slug
- * that is safe in a URL path segment. On their own, without the entry file's schema (zod)
- * and YAML reader: the site's tag pages use them on Eleventy's thread, which loads only what
- * its templates need.
+ * Slugs: the one push derives from a title, and the test of a URL-safe slug; without zod or the
+ * YAML reader, since the site's tag pages use them on Eleventy's thread.
  *
  * @module
  */
@@ -19,9 +17,8 @@ export function slugify(title: string): string {
 const ALREADY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
- * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`,
- * starting and ending with a letter or digit, at most 255 characters (the service's
- * string limit). Real changelogs use `user_id`-style and capitalised slugs, so both pass.
+ * True when a slug is safe in a URL path segment: ASCII letters, digits, `-` and `_`, starting
+ * and ending alphanumeric, at most 255 characters (real changelogs use `user_id` and capitals).
  */
 export function isSafeSlug(slug: string): boolean {
   return /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/.test(slug) && slug.length <= 255;

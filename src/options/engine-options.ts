@@ -48,13 +48,7 @@ export interface PushCall {
 }
 
 /** A site build's own options, beside the configuration. */
-export interface BuildCall extends Pick<BuildProjectOptions, 'allowPrivate' | 'noCache' | 'inputs' | 'pathsChecked' | 'onPhase'> {
-  /**
-   * The environment the run was given (the CLI's process, or the library's `env`): a build
-   * in GitHub Actions (`GITHUB_ACTIONS=true`) is the one that deploys and records its inputs.
-   */
-  env: NodeJS.ProcessEnv;
-}
+export type BuildCall = Pick<BuildProjectOptions, 'allowPrivate' | 'noCache' | 'inputs' | 'pathsChecked' | 'onPhase'>;
 
 /**
  * The options of `sync/pull/pull.ts`'s `pull` (without the client and the service reads)
@@ -75,7 +69,8 @@ function pullOptions(config: Config, call: PullCall = {}): Omit<PullOptions, 'cl
 
 /**
  * The options of `sync/push/push.ts`'s `push` (without the client) from the configuration:
- * directories, concurrency, the push lease (none with `noLease` or `pushLease: false`), the
+ * directories, concurrency, the push lease (none with `noLease` or `pushLease: false`; git
+ * runs with the configuration's environment), the
  * site URL that links between entries and local images are sent under (when configured, or
  * for the demo's local images), the image size warning, and how an image is checked before
  * its entry is sent (loopback only for a service on loopback, the emulator: never by content).
@@ -87,7 +82,7 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
     stateDir: config.stateDir,
     dryRun: call.dryRun,
     concurrency: config.concurrency,
-    lease: call.noLease || config.pushLease === false ? false : { ttlMs: config.leaseTtlMs },
+    lease: call.noLease || config.pushLease === false ? false : { ttlMs: config.leaseTtlMs, env: config.env },
     signal: call.signal,
     onProgress: call.onProgress,
     onSent: call.onSent,
@@ -101,12 +96,12 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
 /**
  * The arguments of `site/build/build-project.ts`'s `buildProject`: the configuration (from
  * which it reads the directories, the site URL, the theme and the build cache) and its
- * options: whether this build deploys, from the environment given ({@link BuildCall.env}),
- * and the call's own.
+ * options: whether this build deploys (a build in GitHub Actions, `GITHUB_ACTIONS=true` in
+ * the environment the run was given, `Config.env`, deploys and records its inputs), and the
+ * call's own.
  */
-function buildOptions(config: Config, call: BuildCall): [Config, BuildProjectOptions] {
-  const { env, ...own } = call;
-  return [config, { ...own, deploying: isGitHubActions(env) }];
+function buildOptions(config: Config, call: BuildCall = {}): [Config, BuildProjectOptions] {
+  return [config, { ...call, deploying: isGitHubActions(config.env) }];
 }
 
 /**

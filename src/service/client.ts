@@ -2,15 +2,14 @@
  * The typed client of the changelog service: one method per endpoint of
  * docs/service-interface.md#endpoints (1-9).
  *
- * - Every request sends `Accept` and `Content-Type: application/json` and, except the
- *   public latest-entry operation, `Authorization: Bearer <token>` ("Authentication"); it
- *   passes through one {@link RateBudget} ("Limits"). See `transport.ts`.
- * - HTTP failures are translated at the boundary into the error module (`http-errors.ts`,
- *   spec "Errors"); a body that is not the envelope or lacks the specified fields is
- *   `E_UNEXPECTED_RESPONSE` here. Messages name the method, the URL (without credentials)
- *   and the status; the token never appears in any of them.
- * - GETs retry transient failures; POST and DELETE are never retried blindly; a 429 is
- *   retried for every method (`retry.ts`).
+ * Every request sends JSON headers and, except the public latest entry, the bearer token; it
+ * passes through one {@link RateBudget} (`transport.ts`). GETs retry transient failures;
+ * POST and DELETE are never retried blindly; a 429 is retried for every method (`retry.ts`).
+ *
+ * Every method throws the codes of `http-errors.ts` (spec "Errors"), `E_UNEXPECTED_RESPONSE`
+ * for a body that is not the envelope or lacks the specified fields, `E_AUTH` without a token,
+ * `E_RATE_LIMITED` past the budget ("Limits"), and a read's `signal.reason` once it aborted.
+ * Messages name the method, the URL (without credentials) and the status, never the token.
  *
  * @module
  */
@@ -58,11 +57,7 @@ export interface ClientOptions {
   backoffMs?: number;
   /** Timeout in ms for headers and for the body. Default 30,000. */
   timeoutMs?: number;
-  /**
-   * Largest response body read, in bytes; a larger one fails with `E_RESPONSE_TOO_LARGE`
-   * as soon as its `Content-Length` or the bytes read so far cross it. Default
-   * {@link DEFAULT_MAX_RESPONSE_MB} MB.
-   */
+  /** Largest response body read, in bytes (else `E_RESPONSE_TOO_LARGE`). Default {@link DEFAULT_MAX_RESPONSE_MB} MB. */
   maxResponseBytes?: number;
   /** Sleep used for backoff; default a real timer (tests pass a fake one). */
   sleep?: (ms: number) => Promise<void>;
@@ -128,11 +123,8 @@ export class ChangelogClient {
   private warnedVersion = false;
 
   /**
-   * A user name or password in `baseUrl` is dropped (the service takes the token; undici
-   * never sends them), so that no message names them.
-   *
-   * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL
-   *   (docs/service-interface.md#endpoints: paths are relative to the service root).
+   * Drops a user name or password from `baseUrl` (the service takes the token), so no message names them.
+   * @throws {ChangelogSyncError} `E_CONFIG` when `baseUrl` is not an http(s) URL.
    */
   constructor(options: ClientOptions) {
     let url: URL;
@@ -180,31 +172,23 @@ export class ChangelogClient {
 
   /**
    * Endpoint 1, `GET /api/workspace`: the token's workspace.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
-   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
-   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits"); `options.signal`'s reason once it aborted.
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async getWorkspace(options: ReadOptions = {}): Promise<Workspace> {
     return this.parse(workspaceSchema, await this.data('GET', '/api/workspace', undefined, undefined, options.signal));
   }
 
   /**
-   * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit`.
-   * @param options.limit restrict to the latest N entries (spec rule 1).
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
-   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
-   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits"); `options.signal`'s reason once it aborted.
+   * Endpoint 2, `GET /api/entries[?limit=N]`: every entry, or the latest `limit` (rule 1).
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listEntries(options: { limit?: number } & ReadOptions = {}): Promise<RemoteEntry[]> {
     return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }, undefined, options.signal));
   }
 
   /**
-   * Endpoint 3, `GET /api/entries/{id}`. Accepts the entry in an envelope or bare (the
-   * spec does not show this body).
-   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else as {@link ChangelogClient.getWorkspace}.
+   * Endpoint 3, `GET /api/entries/{id}`, in an envelope or bare (the spec does not show this body).
+   * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else the codes the module lists.
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
     const path = `/api/entries/${encodeURIComponent(identifier)}`;
@@ -212,9 +196,8 @@ export class ChangelogClient {
   }
 
   /**
-   * Endpoint 4, `GET /api/entries/latest/{uuid}`: public, sent without a token.
-   * @param workspaceUuid the workspace identifier shown in the workspace settings.
-   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else as {@link ChangelogClient.getWorkspace}.
+   * Endpoint 4, `GET /api/entries/latest/{uuid}` of the workspace's identifier: public, sent without a token.
+   * @throws {NotFoundError} `E_NOT_FOUND` for an unknown workspace or one with no entry; else the codes the module lists.
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
     const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
@@ -222,17 +205,15 @@ export class ChangelogClient {
   }
 
   /**
-   * Endpoint 5, `POST /api/entry`: creates one entry. Never retried after an ambiguous
-   * failure; callers that must not duplicate reconcile by slug (see `sync/push/reconcile.ts`).
+   * Endpoint 5, `POST /api/entry`: creates one entry. Never retried after an ambiguous failure;
+   * push reconciles by slug (`sync/push/reconcile.ts`). Accepts every response the spec allows:
+   * the entry, only its identifier, `{success: true}` without data, or an empty body.
    *
-   * Accepts every response the spec allows: the created entry, only its identifier,
-   * `{success: true}` without data, or an empty body.
-   *
+   * @param options.beforeSend called once the rate budget admitted the request, just before it
+   *   leaves: push's fence (docs/sync.md#fencing); what it throws is thrown, nothing sent.
    * @throws {ValidationError} `E_VALIDATION` (400/422) with the service's field errors.
-   * @param options.beforeSend called once the rate budget admitted the request, just before
-   *   it leaves: push's fence (docs/sync.md#fencing); what it throws is thrown, nothing sent.
    * @throws {NetworkError} `E_NETWORK` when the response was lost: the entry may exist
-   *   (docs/sync.md#sync-semantics); else as {@link ChangelogClient.getWorkspace}.
+   *   (docs/sync.md#sync-semantics); else the codes the module lists.
    */
   async createEntry(input: CreateEntryInput, options: { beforeSend?: () => Promise<void> } = {}): Promise<CreateEntryResult> {
     const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true, beforeSend: options.beforeSend });
@@ -250,10 +231,7 @@ export class ChangelogClient {
 
   /**
    * Endpoint 6, `GET /api/tags`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
-   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
-   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits"); `options.signal`'s reason once it aborted.
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listTags(options: ReadOptions = {}): Promise<Tag[]> {
     return this.parseList(tagSchema, await this.data('GET', '/api/tags', undefined, undefined, options.signal));
@@ -261,34 +239,26 @@ export class ChangelogClient {
 
   /**
    * Endpoint 7, `GET /api/subscribers`.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
-   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
-   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits").
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listSubscribers(): Promise<Subscriber[]> {
     return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'));
   }
 
   /**
-   * Endpoint 8, `POST /api/subscribers`: imports subscribers (always sent as an array,
-   * rule 2). A subscriber without `verified_at` is recorded by the service as verified
-   * today (rule 4).
+   * Endpoint 8, `POST /api/subscribers` (always an array, rule 2; one without `verified_at` is
+   * recorded as verified today, rule 4).
    * @returns the subscribers the service added.
-   * @throws {ValidationError} `E_VALIDATION` (400/422); else as {@link ChangelogClient.getWorkspace}.
+   * @throws {ValidationError} `E_VALIDATION` (400/422); else the codes the module lists.
    */
   async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
     return this.parseList(subscriberSchema, await this.data('POST', '/api/subscribers', undefined, { subscribers }));
   }
 
   /**
-   * Endpoint 9, `DELETE /api/subscribers`.
-   * @param emails addresses to remove (sent as `[{email}]`, rule 2).
+   * Endpoint 9, `DELETE /api/subscribers` (sent as `[{email}]`, rule 2).
    * @returns the addresses the service reports as removed.
-   * @throws {ChangelogSyncError} the codes of `http-errors.ts`
-   *   (docs/service-interface.md#errors); `E_UNEXPECTED_RESPONSE` for a body without the specified fields
-   *   ("Resources and their fields"); `E_AUTH` without a token; `E_RATE_LIMITED` past the
-   *   budget ("Limits").
+   * @throws {ChangelogSyncError} the codes the module lists.
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
     const { data, where } = await this.data('DELETE', '/api/subscribers', undefined, {
@@ -297,8 +267,6 @@ export class ChangelogClient {
     if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list of emails`);
     return data.map(removedEmail);
   }
-
-  // --- envelope and shapes ---------------------------------------------------------
 
   /** The envelope's `data` of an authenticated request. */
   private async data(method: Method, path: string, query?: Query, body?: unknown, signal?: AbortSignal): Promise<Reply> {
@@ -358,10 +326,7 @@ export class ChangelogClient {
     return url.href;
   }
 
-  /**
-   * Sends one request with the retry policy of `retry.ts` and returns the parsed JSON of
-   * a 2xx response.
-   */
+  /** Sends one request with the retry policy of `retry.ts`; the parsed JSON of a 2xx response. */
   private async send(options: SendOptions): Promise<RawResponse> {
     const url = this.url(options.path, options.query);
     if (options.auth && !this.token) {

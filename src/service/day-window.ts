@@ -1,8 +1,7 @@
 /**
- * The rolling day of the rate budget (rate-budget.ts; docs/service-interface.md#limits: 1,440
- * requests a day per workspace): requests counted by bucket (a minute for a real day) over
- * the last day, which is never looser than a calendar-day reset. Serialisable, so that it is
- * persisted between runs (sync/store/budget-ledger.ts) and holds across a scheduled job's runs.
+ * The rate budget's rolling day (docs/service-interface.md#limits: 1,440 requests a day):
+ * requests per bucket (a minute of a real day) over the last day, never looser than a calendar
+ * reset; persisted between runs (sync/store/budget-ledger.ts).
  *
  * @module
  */

@@ -1,37 +1,29 @@
 /**
  * The one fetcher for every request that content others wrote can aim (docs/security.md#requests-content-can-aim):
  * pull's image downloads (`src/sync/pull/media-fetch.ts`), push's image check
- * (`src/sync/push/image-probe.ts`), anything later. The tool runs in CI on a runner whose
- * network reaches a cloud metadata service and private hosts, so every request follows the
- * same rules:
+ * (`src/sync/push/image-probe.ts`). The tool runs in CI, whose network reaches a cloud metadata
+ * service and private hosts, so every request follows the same rules:
  *
- * - **scheme**: `http:` and `https:` only, for the URL and for every redirect (at most
- *   {@link FetchLimits.maxRedirects}); a URL with a user name or password is refused;
+ * - **scheme**: `http:` and `https:` only, for the URL and every redirect; no credentials;
  * - **address**: never a private, loopback, link-local, metadata, unspecified, multicast or
- *   reserved address, in IPv4, IPv6, the IPv4-mapped (`::ffff:a.b.c.d`) and NAT64
- *   (`64:ff9b::a.b.c.d`) forms ({@link addressRefusal}). Checked on the URL when its host is
- *   an address, and on every address a host name resolves to by the connection's own lookup
- *   (so a second DNS answer cannot differ from the checked one), for the first URL and for
- *   every redirect, which are followed here one by one, never by undici;
- * - **size**: a larger `Content-Length` is refused before the body is read, a body is dropped
- *   as soon as it crosses {@link FetchLimits.maxBytes};
- * - **time**: one limit for the whole exchange, redirects included ({@link FetchLimits.timeoutMs}),
- *   and the caller's own signal (a pull's deadline for all its images);
- * - **content type**: the caller says which `Content-Type`s it takes.
+ *   reserved address, in IPv4, IPv6, IPv4-mapped and NAT64 forms ({@link addressRefusal}),
+ *   checked on a literal host and on every address a name resolves to by the connection's own
+ *   lookup (so a second DNS answer cannot differ), for every redirect, which are followed here
+ *   one by one, never by undici;
+ * - **size**: a larger `Content-Length` is refused unread, a body dropped once it crosses the cap;
+ * - **time**: one limit for the whole exchange, redirects included, and the caller's signal;
+ * - **content type**: the caller says which it takes.
  *
- * Loopback is allowed only by the caller's {@link GuardedFetcherOptions.allowLoopback}, which
- * the commands set when the configured service is itself on loopback (the emulator: the tests
- * and the demo, whose image host is a second loopback port). The service's URL comes from
- * the environment or `changelog.config.json`, never from content; and no setting allows the
- * other classes.
- *
- * A failure is a value (`{ ok: false, reason }`), never a throw: the caller reports it.
+ * Loopback is allowed only by {@link GuardedFetcherOptions.allowLoopback}, set when the
+ * configured service (never content) is itself on loopback: the emulator of the tests and the
+ * demo. No setting allows the other classes. A failure is a value, never a throw.
  *
  * @module
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import { headerString } from './headers.js';
 import type { RateBudget } from './rate-budget.js';
 
 /** Bounds of one exchange. */
@@ -55,15 +47,9 @@ export interface GuardedFetcherOptions {
   limits?: Partial<FetchLimits>;
   /** Resolves host names; default `dns.lookup`. */
   lookup?: Lookup;
-  /**
-   * Allows loopback addresses (127.0.0.0/8, ::1 and their mapped forms). Only for a service
-   * that is itself on loopback (the emulator): see {@link allowsLoopback}. Default false.
-   */
+  /** Allows loopback (127.0.0.0/8, ::1, mapped forms): only for a service on loopback ({@link allowsLoopback}). Default false. */
   allowLoopback?: boolean;
-  /**
-   * The service's rate budget and its origin: a request to the service's own API origin
-   * takes a slot of the budget like any request to the service; others do not.
-   */
+  /** The service's origin and rate budget: a request to that origin takes a slot like any request to the service. */
   service?: { origin: string; budget: RateBudget };
 }
 
@@ -71,10 +57,7 @@ export interface GuardedFetcherOptions {
 export interface FetchRequest {
   /** The `Accept` header sent. */
   accept: string;
-  /**
-   * Whether a `Content-Type` (lowercase, without parameters; `''` when missing) is taken.
-   * A 200 of another type fails with "not {@link what}".
-   */
+  /** Whether a `Content-Type` (lowercase, no parameters, `''` when missing) is taken; else "not {@link what}". */
   allows: (mime: string) => boolean;
   /** What the caller expects, for the reason of a refused type: `an image`. */
   what: string;
@@ -102,10 +85,8 @@ export interface FetchRefusal {
   /** True when the caller's own signal ended it (not the host's fault). */
   stopped?: boolean;
   /**
-   * True when the rules themselves refused it (a scheme other than http and https, a URL with
-   * credentials or that does not parse, an address refused before or after DNS, on any
-   * redirect): it is refused again however often it is tried, unlike a host that does not
-   * answer yet.
+   * True when the rules refused it (scheme, credentials, unparsable, a refused address before or
+   * after DNS, on any redirect): refused again however often tried, unlike a host that is down.
    */
   refused?: boolean;
 }
@@ -116,10 +97,7 @@ interface AddressClass {
   list: BlockList;
 }
 
-/**
- * Adds an IPv4 subnet to a list, with its NAT64 form (`64:ff9b::/96`, RFC 6052); the
- * IPv4-mapped form (`::ffff:a.b.c.d`) is matched by `BlockList` itself.
- */
+/** Adds an IPv4 subnet with its NAT64 form (`64:ff9b::/96`, RFC 6052); `BlockList` matches the mapped form itself. */
 function addV4(list: BlockList, network: string, prefix: number): void {
   list.addSubnet(network, prefix, 'ipv4');
   const [a, b, c, d] = network.split('.').map(Number) as [number, number, number, number];
@@ -130,14 +108,9 @@ function addV4(list: BlockList, network: string, prefix: number): void {
 /** A class of addresses from IPv4 subnets (`a.b.c.d/n`) and IPv6 subnets (`x::/n`). */
 function addressClass(label: string, v4: string[], v6: string[]): AddressClass {
   const list = new BlockList();
-  for (const s of v4) {
-    const [network, prefix] = s.split('/') as [string, string];
-    addV4(list, network, Number(prefix));
-  }
-  for (const s of v6) {
-    const [network, prefix] = s.split('/') as [string, string];
-    list.addSubnet(network, Number(prefix), 'ipv6');
-  }
+  const split = (s: string) => s.split('/') as [string, string];
+  for (const [network, prefix] of v4.map(split)) addV4(list, network, Number(prefix));
+  for (const [network, prefix] of v6.map(split)) list.addSubnet(network, Number(prefix), 'ipv6');
   return { label, list };
 }
 
@@ -153,10 +126,8 @@ const NEVER: AddressClass[] = [
 const LOOPBACK = addressClass('a loopback address', ['127.0.0.0/8'], ['::1/128']);
 
 /**
- * Why an IP address is never connected to, or undefined when it may be.
- * @param address an IPv4 or IPv6 address, without brackets; anything else is not refused here.
- * @param allowLoopback whether loopback is allowed (see {@link GuardedFetcherOptions.allowLoopback}).
- * @returns `169.254.169.254 is a link-local address`, or undefined.
+ * Why an IP address (without brackets; anything else is not refused here) is never connected
+ * to: `169.254.169.254 is a link-local address`; undefined when it may be.
  */
 export function addressRefusal(address: string, allowLoopback = false): string | undefined {
   const family = isIP(address);
@@ -167,10 +138,8 @@ export function addressRefusal(address: string, allowLoopback = false): string |
 }
 
 /**
- * Why a URL is never requested, judged from the URL alone (before any DNS): its scheme, its
- * credentials, an IP address of a refused class. `check` uses it offline; a host name that
- * resolves to a refused address is found only when requested.
- * @param allowLoopback see {@link GuardedFetcherOptions.allowLoopback}.
+ * Why a URL is never requested, judged from the URL alone (scheme, credentials, a literal
+ * refused address); `check` uses it offline.
  * @returns the reason (`169.254.169.254 is a cloud metadata address`), or undefined.
  */
 export function urlRefusal(url: URL, allowLoopback = false): string | undefined {
@@ -180,9 +149,8 @@ export function urlRefusal(url: URL, allowLoopback = false): string | undefined 
 }
 
 /**
- * Whether a configured service URL is on loopback, so that the fetcher may allow loopback
- * (its image host is there too: the emulator). Undefined (the demo's built-in emulator) is.
- * @param baseUrl the service's base URL from the configuration, never from content.
+ * Whether a configured service URL (never content's) is on loopback, so the fetcher may allow
+ * loopback; undefined (the demo's built-in emulator) is.
  */
 export function allowsLoopback(baseUrl: string | undefined): boolean {
   if (baseUrl === undefined) return true;
@@ -226,11 +194,7 @@ export class GuardedFetcher {
     this.#agent = new Agent({ connect: { lookup: guarded, timeout: this.limits.timeoutMs }, connections: 8 });
   }
 
-  /**
-   * One GET under the rules of this module, redirects followed one by one. Never throws.
-   * @param url an absolute URL (as content has it).
-   * @returns the answer, or why there is none.
-   */
+  /** One GET of an absolute URL under this module's rules, redirects followed one by one: the answer, or why none. Never throws. */
   async get(url: string, what: FetchRequest): Promise<FetchAnswer | FetchRefusal> {
     const timeout = AbortSignal.timeout(this.limits.timeoutMs);
     const signal = what.signal ? AbortSignal.any([timeout, what.signal]) : timeout;
@@ -242,12 +206,12 @@ export class GuardedFetcher {
     }
     try {
       for (let hop = 0; ; hop++) {
-        const refused = this.#refusal(current);
+        const refused = urlRefusal(current, this.#allowLoopback);
         if (refused) return { ok: false, reason: hop === 0 ? refused : `redirected to ${current.protocol}//${current.host}: ${refused}`, refused: true };
         const res = await this.#get(current, what.accept, signal);
         if (REDIRECT.has(res.statusCode)) {
           drop(res);
-          const location = header(res.headers.location);
+          const location = headerString(res.headers, 'location');
           if (location === undefined) return { ok: false, reason: `HTTP ${res.statusCode} without a Location` };
           if (hop >= this.limits.maxRedirects) return { ok: false, reason: `more than ${this.limits.maxRedirects} redirects` };
           if (!URL.canParse(location, current)) return { ok: false, reason: `a redirect to something that is not a URL (HTTP ${res.statusCode})` };
@@ -261,11 +225,6 @@ export class GuardedFetcher {
       if (timeout.aborted) return { ok: false, reason: `no complete answer within ${this.limits.timeoutMs / 1000} s` };
       return { ok: false, reason: failureText(err), ...(isBlockedAddress(err) && { refused: true }) };
     }
-  }
-
-  /** Why a URL is not requested at all, or undefined when it may be. */
-  #refusal(url: URL): string | undefined {
-    return urlRefusal(url, this.#allowLoopback);
   }
 
   async #get(url: URL, accept: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
@@ -284,14 +243,14 @@ export class GuardedFetcher {
       return { ok: false, reason };
     };
     if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}`);
-    const contentType = header(res.headers['content-type']);
+    const contentType = headerString(res.headers, 'content-type');
     const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     if (!what.allows(mime)) return fail(`not ${what.what} (Content-Type ${JSON.stringify((contentType ?? 'missing').slice(0, 60))})`);
     if (what.readBody === false) {
       drop(res);
       return { ok: true, url: url.href, contentType, body: Buffer.alloc(0) };
     }
-    const length = Number(header(res.headers['content-length']));
+    const length = Number(headerString(res.headers, 'content-length'));
     const cap = this.limits.maxBytes;
     if (Number.isFinite(length) && length > cap) return fail(`larger than ${sizeText(cap)} (${length} bytes)`);
     const chunks: Buffer[] = [];
@@ -313,10 +272,6 @@ export class GuardedFetcher {
 /** Closes a body unread: the abort this raises on it is expected. */
 function drop(res: Dispatcher.ResponseData): void {
   res.body.on('error', () => undefined).destroy();
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** A size for a reason: `10 MB`, or bytes below a megabyte. */

@@ -1,10 +1,7 @@
 /**
- * HTTP failures translated, at the API boundary, into the error module
- * (docs/service-interface.md#errors): 401/403 -> `E_AUTH`, 404 -> `E_NOT_FOUND`, 400/422 -> `E_VALIDATION`,
- * 429 -> `E_RATE_LIMITED`, 5xx -> `E_SERVICE`, a redirect, another status, or a 2xx body
- * that is not JSON -> `E_UNEXPECTED_RESPONSE`, no response or a body cut off ->
- * `E_NETWORK`. Every message starts with the method and the URL (the client's, which
- * carries no credentials) and, once there is one, the status; the token never appears.
+ * HTTP failures translated at the API boundary into the error module
+ * (docs/service-interface.md#errors). Every message starts with the method, the URL (without
+ * credentials) and, once there is one, the status; the token never appears.
  *
  * @module
  */
@@ -37,13 +34,10 @@ export interface ReadResponse {
 }
 
 /**
- * The error a response stands for, or `undefined` for a 2xx with a JSON (or empty) body.
- * A 429's error is a {@link RateLimitedError} carrying `Retry-After` in seconds.
- *
- * @returns `E_RATE_LIMITED` (429), `E_UNEXPECTED_RESPONSE` (3xx, another non-2xx status,
- *   a 2xx body that is not JSON), `E_AUTH` (401/403), `E_NOT_FOUND` (404), `E_VALIDATION`
- *   (400/422, with the service's field errors), `E_SERVICE` (5xx); see
- *   docs/service-interface.md#errors and #limits.
+ * The error a response stands for, or `undefined` for a 2xx with a JSON (or empty) body:
+ * `E_RATE_LIMITED` (429, with `Retry-After` in seconds), `E_UNEXPECTED_RESPONSE` (3xx, another
+ * non-2xx, a 2xx body that is not JSON), `E_AUTH` (401/403), `E_NOT_FOUND` (404),
+ * `E_VALIDATION` (400/422, with the field errors), `E_SERVICE` (5xx).
  */
 export function responseError(res: ReadResponse): ChangelogSyncError | undefined {
   const { status, json } = res;
@@ -98,10 +92,9 @@ export function cutOffError(method: string, url: string, status: number, cause: 
 }
 
 /**
- * `Retry-After` as seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3), never
- * negative; `undefined` when absent or unreadable.
- *
- * @param now the clock (ms since the epoch) an HTTP date is measured from.
+ * `Retry-After` as seconds (delta-seconds or an HTTP date measured from `now`, RFC 9110 §10.2.3),
+ * never negative; `undefined` when absent or unreadable.
+ * @param now ms since the epoch.
  */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;

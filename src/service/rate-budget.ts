@@ -2,31 +2,22 @@
  * The one gate every request passes through (docs/sync.md#rate-limits;
  * docs/service-interface.md#limits: 60 requests a minute, 1,440 a day per workspace).
  *
- * - A sliding minute window, sized from `x-ratelimit-limit` (60 until a response says
- *   otherwise) and corrected by `x-ratelimit-remaining`: when the service says fewer
- *   requests are left than we have counted, someone else shares the workspace, and the
- *   difference is booked as used.
- * - A daily ledger: requests per minute bucket over the last 24 hours (`day-window.ts`),
- *   persisted between runs.
- * - A 429 blocks every caller until `Retry-After` (or the window's end), and for at least a
- *   minimum backoff with jitter (`rate-strikes.ts`). A block longer than
- *   {@link RateBudgetOptions.maxWaitMs} (the service asking for hours: its daily limit), or
- *   429s that go on after waiting as asked (the daily limit answered with a short
- *   `Retry-After`), are not waited out: {@link RateBudget.acquire} refuses, and the caller
- *   defers the work.
- * - The rate-limit headers are bounded before they are believed (`rate-headers.ts`), and
- *   what other clients used is booked as one weighted slot: the window's memory never
- *   follows a header's value.
+ * - A sliding minute window, sized from `x-ratelimit-limit` and corrected by
+ *   `x-ratelimit-remaining`: requests the service counted beyond ours were sent by another
+ *   client of the workspace and are booked as used (one weighted slot, so memory never follows
+ *   a header's value; the headers are bounded first, `rate-headers.ts`).
+ * - A daily ledger per minute bucket over the last 24 hours (`day-window.ts`), persisted.
+ * - A 429 blocks every caller until `Retry-After` (or the window's end), at least a minimum
+ *   backoff with jitter (`rate-strikes.ts`). A block longer than `maxWaitMs`, or 429s that go
+ *   on after waiting as asked, stand for the daily limit: {@link RateBudget.acquire} refuses and
+ *   the caller defers the work.
  *
- * Why the minute window can never be exceeded, seen from the service: a request is counted
- * by the service when it arrives, which is after it started here and before its response
- * came back. Its slot here is kept from its start until it settled (response or failure),
- * however long that takes, and then for a full window after the response. So for any
- * request R, every other request that the service counted in the window before R's arrival
- * was still in this window when R started; R starts only when fewer than the limit are.
- *
- * Concurrency (how many requests are in flight) is bounded elsewhere with p-limit; this
- * class only decides *when* a request may start.
+ * Why the minute window is never exceeded as the service sees it: the service counts a request
+ * when it arrives, after it started here and before its response came back. Its slot is kept
+ * from its start until it settled, then for a full window; so every request the service counted
+ * in the window before R arrived was still in this window when R started, and R starts only
+ * when fewer than the limit are. Concurrency is bounded elsewhere (p-limit): this class only
+ * decides *when* a request may start.
  *
  * @module
  */
@@ -56,21 +47,16 @@ export interface RateBudgetOptions {
   /** A ledger loaded from the sync state (see {@link RateBudget.toLedger}). */
   ledger?: DailyLedger;
   /**
-   * Longest block after a 429 that {@link RateBudget.acquire} waits out, in ms. A longer
-   * `Retry-After` (the service's daily limit) makes it refuse instead. Default 120,000
-   * (two real minutes: a per-minute limit never asks for more).
+   * Longest block after a 429 that {@link RateBudget.acquire} waits out, in ms; a longer
+   * `Retry-After` (the daily limit) makes it refuse. Default 120,000 (a per-minute limit never asks for more).
    */
   maxWaitMs?: number;
   /**
-   * Called after every booking (the daily ledger changed), before the request may start:
-   * persist the ledger there. A request starts only once the promise resolves, so a run
-   * that is killed never leaves a ledger that undercounts what it sent.
+   * Called after every booking, before the request may start: persist the ledger there, so a
+   * killed run never leaves a ledger that undercounts what it sent.
    */
   onBook?: () => void | Promise<void>;
-  /**
-   * Shortest wait after a 429, before jitter (a `Retry-After: 0`, or none with the window
-   * nearly over). Default a sixtieth of the window: one second for a real minute.
-   */
+  /** Shortest wait after a 429, before jitter. Default a sixtieth of the window. */
   minBackoffMs?: number;
   /** 429s in a row, each sent after waiting as asked, that stand for the day's limit. Default 4. */
   dayLimitStrikes?: number;
@@ -86,10 +72,7 @@ export interface Slot {
   readonly startedAt: number;
   /** True once the response (or failure) arrived: see {@link RateBudget.settle}. */
   settled: boolean;
-  /**
-   * Requests the slot stands for: 1 for a request of ours (the default), more for the
-   * requests of other clients that {@link RateBudget.observe} books at once.
-   */
+  /** Requests the slot stands for: 1 (ours, the default), more for other clients' ({@link RateBudget.observe}). */
   weight?: number;
 }
 
@@ -175,21 +158,17 @@ export class RateBudget {
 
   /** Requests counted in the short window (each slot by its weight). */
   private used(): number {
-    let n = 0;
-    for (const s of this.window) n += s.weight ?? 1;
-    return n;
+    return this.window.reduce((n, s) => n + (s.weight ?? 1), 0);
   }
 
   /**
-   * Waits until a request may start, then books it. Call {@link settle} with the slot when
-   * the response (or the failure) arrived.
+   * Waits until a request may start, then books it; call {@link settle} with the slot when the
+   * response (or the failure) arrived.
    *
-   * @throws {RateLimitedError} `E_RATE_LIMITED` when the daily budget is spent, when a
-   *   429 asked for a wait longer than `maxWaitMs`, or when 429s went on after waiting as
-   *   asked (`dayLimitStrikes`): waiting would take hours, so the caller defers the work to
-   *   the next run instead. Such an error has no `status`
-   *   (docs/service-interface.md#limits; docs/sync.md#rate-limits).
-   * @throws what `onBook` throws (persisting the ledger failed); the slot is settled first.
+   * @throws {RateLimitedError} `E_RATE_LIMITED` (no `status`) when the daily budget is spent, a
+   *   429 asked for more than `maxWaitMs`, or 429s went on after waiting as asked: the caller
+   *   defers the work to the next run (docs/service-interface.md#limits).
+   * @throws what `onBook` throws; the slot is settled first.
    * @param signal once aborted, no slot is booked: a wait for one stops, and a turn queued
    *   behind other callers' throws when it comes (theirs end first).
    * @throws `signal.reason` when `signal` aborted before a slot was booked.
@@ -272,17 +251,11 @@ export class RateBudget {
 
   /**
    * Corrects the window from a response's `x-ratelimit-limit` and `x-ratelimit-remaining`
-   * headers (spec "Limits", rule 1). Either may be undefined when absent.
-   *
-   * The service counted `limit - remaining` requests in the window before the request
-   * arrived. Those of ours it may have counted are every slot settled less than a window
-   * before the request started (or still in flight); what it counted beyond them was sent
-   * by other clients of the workspace, and is booked here as used now.
-   *
-   * Values outside sane bounds are ignored here too (`rate-headers.ts` notes them): a limit
-   * that is not a whole number from 1 to {@link MAX_RATE_LIMIT}, a remaining count that is
-   * not a whole number from 0 to the limit. What others used is booked as one slot weighing
-   * that many requests, so memory does not grow with the values.
+   * (spec "Limits", rule 1; either may be undefined). The service counted `limit - remaining`
+   * requests before this one arrived; ours among them are the slots in flight or settled less
+   * than a window before it started, and the rest, booked now as one weighted slot, were
+   * other clients'. A limit outside 1 to {@link MAX_RATE_LIMIT}, or a remaining count outside
+   * 0 to the limit, is ignored.
    *
    * @param startedAt when the answered request started (ms); default now.
    */
@@ -303,9 +276,7 @@ export class RateBudget {
 
   /** Requests of other clients booked in the window. */
   private foreign(): number {
-    let n = 0;
-    for (const s of this.window) if (s.weight !== undefined) n += s.weight;
-    return n;
+    return this.window.reduce((n, s) => n + (s.weight ?? 0), 0);
   }
 
   /** An answer other than 429 arrived: a series of 429s (see {@link onRateLimited}) ends. */
@@ -314,11 +285,9 @@ export class RateBudget {
   }
 
   /**
-   * Blocks every caller after a 429 until `Retry-After` seconds have passed, or until the
-   * current window ends when the service gave no `Retry-After`; in either case for at least
-   * the minimum backoff, with jitter. After `dayLimitStrikes` 429s in a row, each sent after
-   * waiting as asked, the service is taken to refuse for the day: every later
-   * {@link acquire} refuses (see `rate-strikes.ts`).
+   * Blocks every caller after a 429 until `Retry-After` (or the window's end), at least the
+   * minimum backoff, with jitter. After `dayLimitStrikes` 429s in a row, each sent after waiting
+   * as asked, every later {@link acquire} refuses (`rate-strikes.ts`).
    *
    * @param retryAfterSeconds the `Retry-After` value in seconds, if any.
    * @param startedAt when the refused request started (ms); requests in flight together

@@ -1,21 +1,14 @@
 /**
- * The rate-limit headers of a response, read and bounded before the {@link RateBudget}
- * believes them (docs/service-interface.md#limits; docs/sync.md#rate-limits).
- *
- * `x-ratelimit-limit` sizes the budget's minute window and `x-ratelimit-remaining`
- * books what other clients used. A value the service cannot mean (a limit of two billion a
- * minute, a negative or fractional count, more remaining than the limit) is ignored, with a
- * note, and the budget keeps what it knew: the window's size and the memory it takes never
- * follow a header.
+ * The rate-limit headers of a response, bounded before the {@link RateBudget} believes them
+ * (docs/service-interface.md#limits). A value the service cannot mean (two billion a minute, a
+ * negative or fractional count, more remaining than the limit) is ignored with a note: the
+ * window's size and memory never follow a header.
  *
  * @module
  */
 import { headerString, type ResponseHeaders } from './headers.js';
 
-/**
- * The largest `x-ratelimit-limit` believed, in requests per window. The service allows 60
- * a minute; a limit above this is taken for a broken header, not for a faster service.
- */
+/** The largest `x-ratelimit-limit` believed: above it, a broken header, not a faster service. */
 export const MAX_RATE_LIMIT = 10_000;
 
 /** The rate-limit headers that passed, and a note for each that did not. */
@@ -40,11 +33,8 @@ function quoted(value: string): string {
 }
 
 /**
- * Reads `x-ratelimit-limit` and `x-ratelimit-remaining` and keeps the sane ones.
- *
- * @param headers the response's headers (absent ones are not noted).
- * @param currentLimit the limit in force (requests per window): `remaining` is checked
- *   against the response's limit when that one passed, else against this.
+ * Reads `x-ratelimit-limit` and `x-ratelimit-remaining` and keeps the sane ones; `remaining` is
+ * checked against the response's limit when that passed, else against `currentLimit`.
  * @returns the values that passed, and a note for each header that did not.
  */
 export function readRateHeaders(headers: ResponseHeaders, currentLimit: number): RateHeaders {

@@ -1,17 +1,13 @@
 /**
- * What a run makes of the 429 answers it gets (docs/sync.md#rate-limits;
- * docs/service-interface.md#limits): how long to hold every request after one, and when they
- * stand for the day's limit rather than the minute's.
+ * What a run makes of 429 answers (docs/sync.md#rate-limits; docs/service-interface.md#limits).
  *
- * - **A minimum backoff.** `Retry-After: 0`, a missing `Retry-After` that leaves almost
- *   nothing of the window, or any wait shorter than {@link RateStrikeOptions.minBackoffMs},
- *   becomes that minimum times a jitter factor in [1, 2), so that a service asking for no wait
- *   is never hammered and clones that were refused together do not come back together.
- * - **Strikes.** A 429 is a strike when its request started after the previous strike's
- *   answer arrived: the requests that were in flight together are one strike, not several.
- *   Any other answer ends the series. {@link RateStrikeOptions.dayAfter} strikes in a row,
- *   each after waiting as asked, cannot be the minute's limit (a minute window empties while
- *   we wait): they are the day's, and the run defers its work instead of asking again.
+ * - **A minimum backoff**: any wait shorter than `minBackoffMs` (`Retry-After: 0`, none with
+ *   the window nearly over) becomes that minimum times a jitter in [1, 2), so a service asking
+ *   for no wait is never hammered and clones refused together do not come back together.
+ * - **Strikes**: a 429 whose request started after the previous strike's answer arrived (those
+ *   in flight together are one strike); any other answer ends the series. `dayAfter` strikes
+ *   in a row, each after waiting as asked, cannot be the minute's limit (the window empties
+ *   while we wait): they are the day's, and the run defers its work.
  *
  * @module
  */
@@ -46,10 +42,9 @@ export class RateStrikes {
 
   /**
    * Records a 429 and says how long to wait.
-   *
-   * @param askedMs the wait the answer asked for (`Retry-After`, or the window's end), ms.
-   * @param now when the answer arrived (ms since the epoch).
-   * @param startedAt when its request started; a request without a start counts as a strike.
+   * @param askedMs the wait asked for (`Retry-After`, or the window's end), ms.
+   * @param now when the answer arrived, ms since the epoch.
+   * @param startedAt when its request started; without one it counts as a strike.
    */
   refused(askedMs: number, now: number, startedAt: number | undefined): StrikeOutcome {
     if (startedAt === undefined || startedAt > this.lastStrikeAt) {

@@ -1,12 +1,8 @@
 /**
- * The three reads a pull starts with (docs/service-interface.md#endpoints, endpoints 1, 2 and 6: the workspace,
- * every entry, the tags), sent at once. Separate from `pull.ts` so that a command can send
- * them before it loads the mirror's modules: the service's answer for 10,000 entries takes
- * longer than loading them.
- *
- * Whoever starts them ends them: a job that stops early (one read failed, the lock was
- * refused) calls {@link ServiceReads.cancel} before it returns, so that no read of it is still
- * open, retried, booked in the rate budget or written to its ledger afterwards.
+ * The three reads a pull starts with (docs/service-interface.md#endpoints 1, 2 and 6), sent at
+ * once, before a command loads the mirror's modules (the answer for 10,000 entries takes longer
+ * than loading them). Whoever starts them ends them: a job that stops early calls
+ * {@link ServiceReads.cancel}, so no read of it is open, retried, booked or written afterwards.
  *
  * @module
  */
@@ -19,10 +15,8 @@ export interface ServiceReads {
   entries: Promise<RemoteEntry[]>;
   tags: Promise<Tag[]>;
   /**
-   * Cancels the reads still in flight (a request open, a backoff, a wait for the budget), and
-   * resolves once all three have settled: from then on none sends, books or writes anything.
-   * Reads that settled already keep their outcome; after a complete job it changes nothing.
-   * Never rejects.
+   * Cancels the reads in flight (request, backoff, wait for the budget) and resolves once all
+   * three settled: none sends, books or writes anything after. Never rejects.
    */
   cancel(): Promise<void>;
 }

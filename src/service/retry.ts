@@ -1,13 +1,8 @@
 /**
- * The client's retry policy (docs/sync.md#rate-limits; docs/service-interface.md#errors, #limits):
- *
- * - A GET is retried after a transient failure (no response, 5xx) with exponential
- *   backoff and jitter: reading twice changes nothing.
- * - POST and DELETE are never retried after such a failure: the service may have acted
- *   before it, and the interface has no idempotency key.
- * - A 429 is retried for every method (the service refused it, so nothing happened), a
- *   bounded number of times; the {@link RateBudget} already holds the next attempt until
- *   `Retry-After`.
+ * The client's retry policy (docs/sync.md#rate-limits): a GET is retried after a transient
+ * failure (no response, 5xx) with exponential backoff and jitter; POST and DELETE never (the
+ * service may have acted, and there is no idempotency key); a 429 for every method, a bounded
+ * number of times (nothing happened; the {@link RateBudget} holds the next attempt until `Retry-After`).
  *
  * @module
  */
@@ -29,12 +24,9 @@ export interface RetryPolicy {
 
 /**
  * Runs `attempt` until it succeeds or the policy gives up.
- *
- * @param signal once aborted, no attempt starts and no backoff is waited out (the attempt in
- *   flight is the caller's to stop: `transport.ts` passes the signal to the request).
- * @throws the last attempt's error: anything but a 429 or a GET's transient failure at
- *   once, those once their retries are spent.
- * @throws `signal.reason` once `signal` aborted, whatever the attempt in flight threw.
+ * @param signal once aborted, no attempt or backoff starts (the request in flight gets it too).
+ * @throws the last attempt's error: at once unless a 429 or a GET's transient failure.
+ * @throws `signal.reason` once `signal` aborted.
  */
 export async function withRetries<T>(method: Method, policy: RetryPolicy, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   let transientTries = 0;

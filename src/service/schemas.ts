@@ -31,10 +31,7 @@ const editorJsDocumentSchema = z.looseObject({
 });
 export type EditorJsDocument = z.infer<typeof editorJsDocumentSchema>;
 
-/**
- * Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of
- * one). `null`/absent means an empty body.
- */
+/** Entry content: an HTML string, or Editor.js JSON (as an object, or as a JSON string of one). `null`/absent means an empty body. */
 const entryContentSchema = z
   .union([z.string(), editorJsDocumentSchema, z.null()])
   .optional()
@@ -56,11 +53,9 @@ const entryContentSchema = z
   });
 
 /**
- * The tags an entry carries, when the service sends them (docs/service-interface.md#known-facts-beyond-the-specification:
- * the spec's listing shows none; the real latest-entry answer has an array of names): names,
- * or tag objects `{name, slug, ...}`, read as their names, blank and repeated ones left out.
- * Anything else (no field, null, another shape) is `undefined`: the entry carries no tags
- * from the service, and a pull does not fail on a field the spec does not promise.
+ * The tags an entry carries, when sent (docs/service-interface.md#known-facts-beyond-the-specification):
+ * names, or objects `{name, ...}` read as their names, blank and repeated ones left out. Any
+ * other shape is `undefined`: a pull does not fail on a field the spec does not promise.
  */
 const entryTagsSchema = z.unknown().transform((v): string[] | undefined => {
   if (!Array.isArray(v)) return undefined;
@@ -125,9 +120,8 @@ export const subscriberSchema = z.looseObject({
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
 /**
- * Public latest entry (spec endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification): an object `{uuid, date}`
- * plus whatever optional fields the workspace exposes. A two-element array `[uuid, date]`
- * is accepted too, since the spec calls the default result "an array".
+ * Public latest entry (endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification):
+ * `{uuid, date}` plus optional fields, or `[uuid, date]` (the spec calls it "an array").
  */
 export const latestEntrySchema = z.preprocess(
   (v) => (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') ? { uuid: v[0], date: v[1] } : v),

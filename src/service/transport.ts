@@ -1,15 +1,9 @@
 /**
- * One HTTP exchange with the service, as the client sends it
- * (docs/service-interface.md#authentication, #limits):
- *
- * - `Accept` and `Content-Type: application/json` on every request, and
- *   `Authorization: Bearer <token>` when a token is given.
- * - The request waits for its slot in the {@link RateBudget}, which the response's
- *   `x-ratelimit-*` headers then correct (once bounded: `rate-headers.ts`); a 429 blocks
- *   the budget until `Retry-After`, any other answer ends a series of 429s.
- * - The body is read up to a size cap, and the status is judged by `http-errors.ts`.
- *
- * Retrying is the caller's (`retry.ts`).
+ * One HTTP exchange with the service (docs/service-interface.md#authentication, #limits): JSON
+ * headers and the bearer token; a slot of the {@link RateBudget}, corrected by the response's
+ * bounded `x-ratelimit-*` headers (`rate-headers.ts`; a 429 blocks the budget until
+ * `Retry-After`); the body read up to a cap; the status judged by `http-errors.ts`. Retrying is
+ * the caller's (`retry.ts`).
  *
  * @module
  */
@@ -49,15 +43,11 @@ export interface Exchange {
   /** Sent as JSON when set. */
   body?: unknown;
   /**
-   * Called after the budget admitted the request and just before it is sent (a push's
-   * fence: its lock and lease still held). When it throws, nothing is sent and that error
-   * is thrown.
+   * Called once the budget admitted the request, just before it is sent (push's fence: lock and
+   * lease still held). When it throws, nothing is sent and that error is thrown.
    */
   beforeSend?: (() => Promise<void>) | undefined;
-  /**
-   * Cancels the exchange: a wait for the budget stops without booking a slot, and a request
-   * sent is aborted (its connection closed), its body too.
-   */
+  /** Cancels the exchange: a wait for the budget stops without booking, a request sent is aborted. */
   signal?: AbortSignal | undefined;
 }
 
@@ -75,12 +65,10 @@ const MAX_RESPONSE_SETTING = '`maxResponseMb` in changelog.config.json or CHANGE
 /**
  * Sends one request through the budget and returns the parsed JSON of a 2xx response.
  *
- * @throws {ChangelogSyncError} the translation of the status (see `http-errors.ts`,
- *   docs/service-interface.md#errors); `E_NETWORK` when no response came or its body was cut off;
- *   `E_RESPONSE_TOO_LARGE` past `maxResponseBytes`; `E_RATE_LIMITED` from the budget
- *   (its daily limit, or a 429 asking for hours: spec "Limits").
- * @throws `ex.signal`'s reason when it aborted before a slot was booked; after, the abort
- *   of the request is `E_NETWORK` (no response).
+ * @throws {ChangelogSyncError} the status's translation (`http-errors.ts`); `E_NETWORK` when no
+ *   response came or its body was cut off (an abort after booking included);
+ *   `E_RESPONSE_TOO_LARGE` past `maxResponseBytes`; `E_RATE_LIMITED` from the budget.
+ * @throws `ex.signal`'s reason when it aborted before a slot was booked.
  */
 export async function exchange(transport: Transport, ex: Exchange): Promise<RawResponse> {
   const { method, url } = ex;
@@ -156,13 +144,11 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
 }
 
 /**
- * The body of a response as text, read as a stream and stopped (the connection destroyed)
- * as soon as it is larger than `limit` bytes: a declared `Content-Length` above the limit
- * is refused before a byte is read.
+ * The body as text, read as a stream and stopped (connection destroyed) once larger than
+ * `limit` bytes; a declared `Content-Length` above it is refused unread.
  *
  * @param where `METHOD URL: status`, for the message.
- * @throws {ChangelogSyncError} `E_RESPONSE_TOO_LARGE` (with the response's status) naming
- *   method, URL, limit and the setting to raise.
+ * @throws {ChangelogSyncError} `E_RESPONSE_TOO_LARGE` (with the status) naming the setting to raise.
  * @throws the stream's error when the body is cut off.
  */
 async function readBodyCapped(res: Pick<Dispatcher.ResponseData, 'body' | 'headers' | 'statusCode'>, limit: number, where: string): Promise<string> {

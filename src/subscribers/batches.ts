@@ -1,8 +1,6 @@
 /**
- * Sending subscribers in batches: endpoints 8 and 9 take an array, so one
- * request carries many subscribers. This module sizes the batches to the rate budget
- * and runs them one after the other, recording each batch's outcome so that a failure
- * never hides what the batches before it did.
+ * Subscribers in batches (endpoints 8 and 9 take an array): batches sized to the rate budget and
+ * sent in order, each outcome recorded so a failure never hides what came before.
  *
  * @module
  */
@@ -13,12 +11,8 @@ import { emailKey } from './validate.js';
 const DEFAULT_BATCH_SIZE = 100;
 
 /**
- * The batch size that fits `items` into the requests left: {@link DEFAULT_BATCH_SIZE},
- * raised until every item fits in `requestsLeft` requests (docs/service-interface.md#limits:
- * 1,440 requests a day per workspace, shared with every other job).
- *
- * @param items subscribers to send.
- * @param requestsLeft requests this run may still spend on batches.
+ * The batch size that fits `items` into `requestsLeft` requests: {@link DEFAULT_BATCH_SIZE} or
+ * more (docs/service-interface.md#limits: 1,440 a day, shared with every other job).
  */
 export function defaultBatchSize(items: number, requestsLeft: number): number {
   return Math.max(DEFAULT_BATCH_SIZE, Math.ceil(items / Math.max(1, requestsLeft)));
@@ -32,13 +26,9 @@ export function toBatches<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * What became of one batch:
- * - `done`: the service answered; see the result;
- * - `failed`: the request failed (see `error`);
- * - `deferred`: not sent, the day's request budget is spent (or the service kept
- *   answering 429): the next run can send it;
- * - `not-sent`: not sent because an earlier batch failed in a way that would fail it too;
- * - `interrupted`: not sent because the run was told to stop (SIGTERM, Ctrl-C) before it.
+ * What became of one batch: `done` (answered), `failed` (see `error`), `deferred` (the day's
+ * budget spent: the next run sends it), `not-sent` (an earlier failure would fail it too),
+ * `interrupted` (told to stop first).
  */
 export type BatchStatus = 'done' | 'failed' | 'deferred' | 'not-sent' | 'interrupted';
 
@@ -50,29 +40,18 @@ export interface BatchRun<T, R> {
   status: BatchStatus;
   result?: R;
   error?: ChangelogSyncError;
-  /**
-   * True when the request may have been carried out although it failed: no response
-   * (`E_NETWORK`), a 5xx, a response that was not the promised JSON or too large to read. A 4xx is a refusal:
-   * nothing was done.
-   */
+  /** True when the request may have been carried out though it failed (no response, 5xx, unreadable); a 4xx did nothing. */
   ambiguous?: boolean;
 }
 
 const AMBIGUOUS: ReadonlySet<ErrorCode> = new Set(['E_NETWORK', 'E_SERVICE', 'E_UNEXPECTED_RESPONSE', 'E_RESPONSE_TOO_LARGE']);
 
 /**
- * Sends the batches one after the other.
- *
- * After a refusal of one batch (`E_VALIDATION`: the service checked its rows and did
- * nothing) the next batches are still sent. After any other failure they are not (an
- * authentication error or a service in trouble would fail them too) and are reported
- * `not-sent`. When the daily budget is spent the rest is `deferred`.
- *
- * @param batches the batches, in order.
- * @param send sends one batch (through the client, hence through its rate budget).
- * @param onBatch told about each batch as soon as its outcome is known.
- * @param signal once aborted, no further batch is sent: the batch in flight finishes (its
- *   answer tells what the service did), the rest are `interrupted`.
+ * Sends the batches in order. After an `E_VALIDATION` refusal (nothing done) the next are still
+ * sent; after any other failure they are `not-sent`; past the daily budget, `deferred`.
+ * @param send sends one batch (through the client's rate budget).
+ * @param onBatch told each batch's outcome as soon as known.
+ * @param signal once aborted, the batch in flight finishes and the rest are `interrupted`.
  */
 export async function runBatches<T, R>(
   batches: T[][],
@@ -120,14 +99,11 @@ export interface LostBatchOutcome {
 }
 
 /**
- * After batches whose answer was lost (`ambiguous` failures), one `GET /api/subscribers`
- * tells what the service holds now, so that their outcome can be stated exactly: the failed
- * items of those batches that the list shows done are taken out of `failed` and returned;
- * the others stay, their message saying what the list showed (or that it could not be read).
- *
- * @param list reads the service's subscribers (one request; the callers keep one in reserve).
- * @param failed the failed items, with their batch (1-based); changed in place.
- * @returns the items now known to be done, in their order in `failed`.
+ * After batches whose answer was lost, one `GET /api/subscribers` states their outcome: failed
+ * items the list shows done leave `failed` (changed in place) and are returned; the others stay,
+ * their message saying what the list showed.
+ * @param list reads the service's subscribers (one request; callers keep one in reserve).
+ * @param failed the failed items with their batch (1-based).
  */
 export async function settleLostBatches<T extends { batch: number; email: string; message: string }>(
   runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,

@@ -1,24 +1,17 @@
 /**
- * Reading subscriber lists that other tools exported as CSV.
+ * Reading subscriber lists other tools exported as CSV. csv-parse does the CSV (BOM, `,` or `;`
+ * chosen from the header, any line end, quoted fields); this module adds:
  *
- * csv-parse does the CSV: UTF-8 with or without a byte order mark, comma or semicolon
- * (chosen from the header row), LF, CRLF or CR line ends, quoted fields with delimiters,
- * doubled quotes and line breaks inside. This module adds what a subscriber import needs
- * on top:
- *
- * - the columns, recognised by header name case-insensitively and ignoring spaces,
- *   hyphens and underscores: the address (`email`, `Email Address`, `E-mail`), the name
- *   (`name`, or `First Name` + `Last Name`), and a verification date only from the column
- *   the caller names (`verified_at`, `confirmed_at`, `created_at`, ... mean different
- *   things in different tools, so none is used unless the user says so);
- * - the 1-based line on which each record starts, counted from the bytes (a quoted
- *   field may span lines);
- * - the `'` that a formula-injection-safe export put before `=`, `+`, `-`, `@`, tab or CR
- *   removed again (see `csv-write.ts`).
+ * - the columns, by header name ignoring case, spaces, hyphens and underscores: the address,
+ *   the name (or first + last), and a verification date only from the column the caller names
+ *   (`verified_at`, `created_at`, ... mean different things in different tools);
+ * - the 1-based line each record starts on (a quoted field may span lines);
+ * - the `'` a formula-safe export put before `=`, `+`, `-`, `@`, tab or CR removed (`csv-write.ts`).
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { ChangelogSyncError, ValidationError } from '../core/errors.js';
 import { FORMULA_ESCAPE } from './csv-write.js';
@@ -72,6 +65,8 @@ export interface SubscriberCsv {
 export interface ReadSubscriberCsvOptions {
   /** Header of the column that holds each subscriber's verification date (matched like the others). */
   verifiedColumn?: string | undefined;
+  /** The directory a relative `file` is read from: the run's working directory (`Config.cwd`). Default: none (`file` is absolute). */
+  cwd?: string | undefined;
 }
 
 /** A header reduced for matching: NFKC, lower case, letters and digits only. */
@@ -93,17 +88,14 @@ const RECOGNISED_HEADERS = {
 
 /**
  * Reads and parses a subscriber file.
- *
- * @param file path of the CSV file.
- * @throws {ChangelogSyncError} `E_FILE` when the file cannot be read, is not UTF-8 or is
- *   not well-formed CSV (with the line); {@link ValidationError} `E_VALIDATION` when the
- *   header has no address column, recognises a column twice, or lacks the named
- *   verification column.
+ * @throws {ChangelogSyncError} `E_FILE` when it cannot be read, is not UTF-8 or not well-formed
+ *   CSV (with the line); `E_VALIDATION` for a header without an address column, with a column
+ *   twice, or lacking the named verification column.
  */
 export async function readSubscriberCsv(file: string, options: ReadSubscriberCsvOptions = {}): Promise<SubscriberCsv> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readFile(options.cwd === undefined ? file : resolve(options.cwd, file));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new ChangelogSyncError('E_FILE', `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (cause as Error).message}`, {
@@ -116,11 +108,8 @@ export async function readSubscriberCsv(file: string, options: ReadSubscriberCsv
 }
 
 /**
- * Parses the bytes of a subscriber file (see the module description).
- *
- * @param bytes the file's content.
- * @param file its path, for messages.
- * @throws see {@link readSubscriberCsv}.
+ * Parses a subscriber file's bytes; `file` names it in messages.
+ * @throws as {@link readSubscriberCsv}.
  */
 export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSubscriberCsvOptions = {}): SubscriberCsv {
   assertUtf8(bytes, file);
@@ -168,9 +157,8 @@ export function parseSubscriberCsv(bytes: Buffer, file: string, options: ReadSub
 }
 
 /**
- * Removes the `'` a formula-injection-safe export put before a formula trigger, at the
- * cell's start and after each `;`, tab or line break in it (`neutralizeFormulas` of
- * `csv-write.ts`, whose escape this undoes exactly).
+ * Removes the `'` a formula-safe export put before a formula trigger (the undoing of
+ * `neutralizeFormulas`, `csv-write.ts`).
  */
 export function unescapeFormula(cell: string): string {
   return cell.replace(FORMULA_ESCAPE, '$1');
@@ -196,9 +184,8 @@ function assertUtf8(bytes: Buffer, file: string): void {
 }
 
 /**
- * Comma or semicolon: the one that splits the header row into a recognised address
- * column, else the one that splits it into more fields (comma on a tie). Spreadsheets in
- * locales with a decimal comma write semicolons.
+ * Comma or semicolon (decimal-comma locales): the one that splits the header into a recognised
+ * address column, else into more fields (comma on a tie).
  */
 function chooseDelimiter(bytes: Buffer): CsvDelimiter {
   const score = (d: CsvDelimiter): [number, number] => {

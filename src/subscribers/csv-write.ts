@@ -1,16 +1,10 @@
 /**
- * Writing subscriber lists as CSV (`subscribers export`, `subscribers list --csv`).
- *
- * csv-stringify writes the CSV (RFC 4180 quoting), and the OWASP guidance on CSV injection
- * is applied for every common locale: a spreadsheet set to split on `;` (Excel in much of
- * Europe) or on tabs reads a comma file's quoted cell `"x;=HYPERLINK(...)"` as several
- * cells, since a quote in the middle of its field opens nothing. So a cell holding `,`,
- * `;` or a tab is quoted, and a leading `'` goes before every part of a cell that a
- * spreadsheet could read as a cell of its own and that starts with `=`, `+`, `-`, `@`, a
- * tab or a carriage return (or the full-width `＝＋－＠`), quotes before it not counting:
- * the cell's start and what follows each `;`, tab and line break in it (see
- * {@link neutralizeFormulas}). Names and addresses come from sign-up forms, so they are
- * untrusted input.
+ * Writing subscriber lists as CSV (`subscribers export`, `subscribers list --csv`): csv-stringify
+ * quotes, and OWASP's CSV-injection rule holds in every locale. A spreadsheet splitting on `;` or
+ * tabs reads a quoted `"x;=HYPERLINK(...)"` as several cells, so a cell with `,`, `;` or a tab is
+ * quoted, and `'` goes before every part a spreadsheet could read as a cell (the start, and after
+ * each `;`, tab and line break) that starts with `=`, `+`, `-`, `@`, tab, CR or their full-width
+ * forms ({@link neutralizeFormulas}). Names and addresses come from sign-up forms: untrusted.
  *
  * @module
  */
@@ -25,10 +19,9 @@ const SUBSCRIBER_CSV_COLUMNS = ['email', 'name', 'verified_at', 'created_at'] as
 const TRIGGER = '[=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20]';
 
 /**
- * Where a part of a cell that a spreadsheet may read as a cell starts, when what follows it
- * (after any `'` already there and any quotes) is a formula trigger: the cell's start, and
- * after a `;`, a tab or a line break. Any `'` already there counts, so that the escape can
- * be undone exactly (see {@link FORMULA_ESCAPE}).
+ * Where a part of a cell a spreadsheet may read as a cell starts (cell start, after `;`, tab or
+ * line break) when a formula trigger follows (after any `'` and quotes, so that the escape undoes
+ * exactly: {@link FORMULA_ESCAPE}).
  */
 const PART_START = new RegExp(`(^|[;\\t\\r\\n])(?='*"*${TRIGGER})`, 'g');
 
@@ -39,10 +32,8 @@ const PART_START = new RegExp(`(^|[;\\t\\r\\n])(?='*"*${TRIGGER})`, 'g');
 export const FORMULA_ESCAPE = new RegExp(`(^|[;\\t\\r\\n])'(?='*"*${TRIGGER})`, 'g');
 
 /**
- * A cell's text with a `'` before each part that a spreadsheet splitting on `,`, `;` or a
- * tab could read as a formula: `x;=HYPERLINK(...)` becomes `x;'=HYPERLINK(...)`, `-2`
- * becomes `'-2`. A part that already starts with `'` before the trigger gets one more,
- * so that removing one `'` ({@link FORMULA_ESCAPE}) gives the text back.
+ * A cell with a `'` before each part that could be read as a formula: `x;=HYPERLINK(...)` becomes
+ * `x;'=HYPERLINK(...)`, `-2` becomes `'-2`; one already starting with `'` gets one more.
  */
 function neutralizeFormulas(cell: string): string {
   return cell.replace(PART_START, "$1'");
@@ -50,11 +41,7 @@ function neutralizeFormulas(cell: string): string {
 
 /** Options of {@link subscribersToCsv}. */
 export interface SubscriberCsvOptions {
-  /**
-   * Start with a UTF-8 byte order mark and end records with CRLF, as Excel's own
-   * "CSV UTF-8" does, so that spreadsheets show names in any script. Default false
-   * (plain UTF-8 with LF, for a terminal or a pipe).
-   */
+  /** A UTF-8 byte order mark and CRLF, as Excel's "CSV UTF-8" (names in any script). Default false: plain UTF-8, LF. */
   spreadsheet?: boolean;
   /** Maps each address before writing (masking in CI). Default: unchanged. */
   email?: (email: string) => string;
@@ -84,12 +71,7 @@ export function subscribersToCsv(subscribers: readonly Subscriber[], options: Su
 }
 
 /**
- * Writes a CSV file atomically (temp file, fsync, rename: a reader never sees half a
- * file, and a failed write leaves any earlier file intact), readable by its owner only:
- * it holds personal data.
- *
- * @param path where to write.
- * @param text the CSV.
+ * Writes a CSV file atomically, readable by its owner only: it holds personal data.
  * @throws the file system's error when the directory is missing or not writable.
  */
 export async function writeCsvFile(path: string, text: string): Promise<void> {

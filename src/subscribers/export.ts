@@ -1,9 +1,7 @@
 /**
- * `subscribers export`: every subscriber as CSV, to a file or stdout (docs/service-interface.md#endpoints,
- * endpoint 7). The CSV is safe to open in a spreadsheet (see `csv-write.ts`),
- * the file is written atomically and readable by its owner only, and never inside the
- * directories that are published or committed by this tool (content, site, state):
- * subscriber data must not end up in git or on the site.
+ * `subscribers export`: every subscriber (endpoint 7) as spreadsheet-safe CSV (`csv-write.ts`) to
+ * stdout or a file written atomically, owner-readable, and never inside the content, site or
+ * state directories: subscriber data must not reach git or the site.
  *
  * @module
  */
@@ -33,10 +31,7 @@ function realish(path: string): string {
 }
 
 /**
- * Refuses an output path inside a protected directory.
- *
- * @param out the `--out` path.
- * @param protectedDirs directories that are committed or published.
+ * Refuses an `--out` path inside a directory that is committed or published.
  * @throws {ChangelogSyncError} `E_USAGE` naming the directory and the fix.
  */
 function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
@@ -55,7 +50,7 @@ function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): 
 /** Options of {@link exportSubscribers}. */
 export interface ExportOptions {
   client: ChangelogClient;
-  /** The file to write; undefined: return the CSV (for stdout). */
+  /** The file to write, absolute (the CLI resolves `--out` against its working directory); undefined: return the CSV (for stdout). */
   out?: string | undefined;
   /** Directories the file must not be in (checked before any request). */
   protectedDirs?: readonly ProtectedDir[];
@@ -72,11 +67,9 @@ export interface ExportResult {
 }
 
 /**
- * Exports every subscriber: one `GET /api/subscribers`, then a CSV with a header row.
- * A file gets a byte order mark and CRLF (Excel's "CSV UTF-8"); stdout plain UTF-8.
- *
- * @throws {ChangelogSyncError} `E_USAGE` for an `out` inside a protected directory,
- *   `E_FILE` when the file cannot be written, or the client's error for the `GET`.
+ * Exports every subscriber: one `GET /api/subscribers`, then a CSV with a header row (a file
+ * with BOM and CRLF, stdout plain).
+ * @throws {ChangelogSyncError} `E_USAGE` for an `out` in a protected directory, `E_FILE`, or the `GET`'s error.
  */
 export async function exportSubscribers(options: ExportOptions): Promise<ExportResult> {
   if (options.out !== undefined) assertExportPath(options.out, options.protectedDirs ?? []);

@@ -1,13 +1,9 @@
 /**
- * The progress of a subscriber import, batch by batch (a stopped import
- * and its rerun account for every row): `.changelog/subscribers-import.json` records, before
- * each batch is sent, which rows it carries, and after its answer, which the service added.
- * A run that was killed (SIGKILL, a cancelled runner, a closed laptop) leaves the file; the
- * next import of the same rows reads it and tells the rows that run added (or sent, its
- * answer lost) from subscribers that were there before. A run that ends removes it.
- *
- * Only line numbers and a hash of the rows are written: no address or name reaches the
- * state directory, which is committed.
+ * The progress of a subscriber import, so a stopped import and its rerun account for every row:
+ * `.changelog/subscribers-import.json` records before each batch which rows it carries, and after
+ * its answer which the service added. A killed run leaves it; the next import of the same rows
+ * tells what that run added (or sent, answer lost) from earlier subscribers. A run that ends
+ * removes it. Only line numbers and a hash of the rows: no address or name is committed.
  *
  * @module
  */
@@ -108,10 +104,9 @@ export class ImportProgress {
   }
 
   /**
-   * Sends one batch with its progress recorded around it: `sending` (flushed) before, `done`
-   * with the lines the service added after.
+   * Sends one batch, recording `sending` (flushed) before and `done` with the added lines after.
    * @param added of the answer: the addresses the service added.
-   * @throws {ChangelogSyncError} `E_FILE` when the progress file cannot be written (nothing was sent then).
+   * @throws {ChangelogSyncError} `E_FILE` when the progress cannot be written (nothing sent then).
    */
   async track<T extends { line: number; email: string }, R>(index: number, items: readonly T[], send: () => Promise<R>, added: (answer: R) => readonly string[]): Promise<R> {
     const record: BatchRecord = { index, lines: items.map((r) => r.line), state: 'sending', at: new Date().toISOString() };

@@ -1,24 +1,17 @@
 /**
- * `subscribers import`: adds the people of a CSV file as subscribers (docs/service-interface.md#endpoints,
- * endpoints 7 and 8).
+ * `subscribers import`: adds a CSV file's people as subscribers (docs/service-interface.md#endpoints,
+ * 7 and 8). A wrong import mails or exposes real people, so every row is checked before anything
+ * is sent, and ends in exactly one list of the result, with its line:
  *
- * A wrong import mails or exposes real people, so every row is checked before anything
- * is sent, and every row ends up in exactly one list of the result, with its line:
- *
- * - **skipped**: a duplicate of an earlier row, already a subscriber (one `GET` first,
- *   or the service skipped it), added by an earlier run of the import that was stopped
- *   (`import-progress.ts`), or invalid (no or a malformed address, a malformed date,
- *   too many fields), or refused by the consent rule;
- * - **added**: in the service's answer to a batch (or, after a lost answer, found in
- *   the list);
+ * - **skipped**: a duplicate, already a subscriber, added by an earlier stopped run
+ *   (`import-progress.ts`), invalid, or refused by the consent rule;
+ * - **added**: in the service's answer (or, after a lost answer, found in the list);
  * - **failed**: in a batch the service refused or did not answer;
  * - **not sent**: after a failure that would fail the rest, or beyond the day's budget.
  *
- * **Consent.** The service records a subscriber sent without `verified_at` as verified
- * today (spec endpoint 8, rule 4). A list without verification dates would therefore
- * declare everyone verified, so a row without a date is refused unless the user gives
- * one explicitly (`--verified-at`). Every row sent carries `verified_at`: the service's
- * default is never used.
+ * **Consent.** The service records a subscriber without `verified_at` as verified today
+ * (endpoint 8, rule 4), so a row without a date is refused unless `--verified-at` gives one:
+ * every row sent carries `verified_at`.
  *
  * @module
  */
@@ -158,13 +151,8 @@ export interface ImportOptions {
 }
 
 /**
- * Decides, row by row and without any request, what to send: checks the field count,
- * the address, duplicates within the file and against `existing`, the verification
- * date, and the consent rule (see the module description).
- *
- * @param csv the parsed file.
- * @param existing the subscribers the service has now.
- * @param options.verifiedAt the `--verified-at` date, if given.
+ * Decides row by row, without a request, what to send: field count, address, duplicates in the
+ * file and against `existing`, the date, and the consent rule.
  * @param options.today `YYYY-MM-DD` (UTC), the latest acceptable verification date.
  * @public Used by `bench/scenarios/subscribers-import.mjs`, through `dist/`, which knip does not map back to `src/`.
  */
@@ -261,14 +249,10 @@ function consentFix(csv: SubscriberCsv): string {
 }
 
 /**
- * Imports a parsed subscriber file: one `GET /api/subscribers`, then {@link planImport},
- * then `POST /api/subscribers` batch by batch (nothing in a dry run). Every request
- * goes through the client's rate budget; batches beyond the day's budget are deferred.
- * When a batch's answer is lost (no response, 5xx), one more `GET` finds out which of
- * its rows the service added, so that the result is exact.
- *
- * @throws {ChangelogSyncError} when the first `GET` fails (nothing was sent then).
- *   Failures of batches are not thrown: they are in the result.
+ * Imports a parsed subscriber file: one `GET`, {@link planImport}, then `POST /api/subscribers`
+ * batch by batch through the rate budget (nothing in a dry run), the rest deferred past the day's
+ * budget. After a lost answer one more `GET` finds which rows were added.
+ * @throws {ChangelogSyncError} when the first `GET` fails (nothing sent); batch failures are in the result.
  */
 export async function importSubscribers(options: ImportOptions): Promise<ImportResult> {
   const { client, csv } = options;
@@ -375,9 +359,8 @@ function summarize(
 }
 
 /**
- * After batches whose answer was lost, one `GET` tells which of their rows the service
- * added: those move from failed to added (`confirmedByList`); the others stay failed, now
- * known not added.
+ * After batches whose answer was lost, one `GET` tells which rows were added: those move to added
+ * (`confirmedByList`), the others stay failed, now known not added.
  */
 async function reconcileLostAnswers(
   client: ChangelogClient,

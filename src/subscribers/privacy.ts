@@ -1,8 +1,6 @@
 /**
- * Keeping subscriber addresses out of CI logs (emails masked in GitHub Actions
- * output). In a GitHub Actions run stdout and stderr are the job log, which every reader
- * of the repository's Actions tab can see, so every address a subscribers command prints
- * there is masked: `alice@example.com` becomes `a***@example.com`.
+ * Subscriber addresses out of CI logs: in GitHub Actions the job log is readable by everyone who
+ * sees the Actions tab, so every address printed there is masked (`a***@example.com`).
  *
  * @module
  */

@@ -1,8 +1,7 @@
 /**
- * `subscribers remove`: deletes subscribers by address (docs/service-interface.md#endpoints, endpoint 9).
- * The addresses come from the command line or from a CSV file's address
- * column; they are validated and normalised like an import's, sent in batches, and the
- * service's answer (the addresses it removed) splits them into removed and not found.
+ * `subscribers remove` (endpoint 9): addresses from the command line or a CSV file, validated and
+ * normalised as an import's, sent in batches; the service's answer splits them into removed and
+ * not found.
  *
  * @module
  */
@@ -123,20 +122,14 @@ export interface RemoveOptions {
   /** One `GET` to tell what would be removed; no `DELETE`. */
   dryRun?: boolean | undefined;
   onBatch?: (batch: RemoveBatchSummary, total: number) => void;
-  /**
-   * Once aborted (SIGTERM, Ctrl-C), no further batch is sent: the batch in flight finishes
-   * (its answer, or the list after a lost one, tells what the service removed), and the rest
-   * are failed as `interrupted`.
-   */
+  /** Once aborted, the batch in flight finishes (its answer or the list tells the outcome); the rest fail as `interrupted`. */
   signal?: AbortSignal;
 }
 
 /**
- * Removes subscribers: `DELETE /api/subscribers` batch by batch through the client's
- * rate budget. A dry run sends one `GET` instead and compares.
- *
- * @throws {ChangelogSyncError} only from the dry run's `GET`; failures of batches are in
- *   the result.
+ * Removes subscribers: `DELETE /api/subscribers` batch by batch through the rate budget; a dry run
+ * sends one `GET` and compares.
+ * @throws {ChangelogSyncError} only from the dry run's `GET`; batch failures are in the result.
  */
 export async function removeSubscribers(options: RemoveOptions): Promise<RemoveResult> {
   const { client } = options;
@@ -189,10 +182,9 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
 }
 
 /**
- * After batches whose answer was lost, one `GET` tells which of their addresses are gone
- * from the service: those move from failed to removed (`confirmedByList`); the others stay
- * failed, now known to be still there. When the `GET` fails too, they stay failed as
- * "may have been removed".
+ * After batches whose answer was lost, one `GET` tells which addresses are gone: those move to
+ * removed (`confirmedByList`), the others stay failed as still there (or, the `GET` failing too,
+ * as "may have been removed").
  */
 async function reconcileLostAnswers(
   client: ChangelogClient,

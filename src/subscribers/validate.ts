@@ -1,10 +1,8 @@
 /**
- * Validation and normalisation of subscriber fields read from a CSV file or the command
- * line: email addresses (validator's `isEmail`, trimmed, domain lower-cased)
- * and verification dates (ISO 8601, normalised to the `YYYY-MM-DD` that endpoint 8 takes).
- *
- * Nothing here throws for a bad row: a row's problem is returned, so that one bad row
- * never hides the others. Only a bad command-line option throws.
+ * Subscriber fields from a CSV file or the command line, validated and normalised: addresses
+ * (validator's `isEmail`, trimmed, domain lower-cased) and dates (ISO 8601 to endpoint 8's
+ * `YYYY-MM-DD`). A bad row's problem is returned, never thrown, so it hides no other; only a
+ * bad command-line option throws.
  *
  * @module
  */
@@ -18,11 +16,8 @@ type EmailProblem = 'missing-email' | 'invalid-email';
 export type EmailCheck = { ok: true; email: string } | { ok: false; reason: EmailProblem };
 
 /**
- * Trims an address and lower-cases its domain (the local part is kept as written: only
- * the receiving server may interpret its case), then validates it with validator's
- * `isEmail` (no display names, a top-level domain required, no IP-address domains).
- *
- * @param raw the cell as read.
+ * Trims an address and lower-cases its domain (the local part's case is the receiving server's),
+ * then validates it with validator's `isEmail` (no display names or IP domains, a TLD required).
  */
 export function normalizeEmail(raw: string): EmailCheck {
   const trimmed = raw.trim();
@@ -32,11 +27,7 @@ export function normalizeEmail(raw: string): EmailCheck {
   return validator.isEmail(email) ? { ok: true, email } : { ok: false, reason: 'invalid-email' };
 }
 
-/**
- * The key under which two addresses count as the same subscriber: the whole address
- * lower-cased. Mail providers treat local parts case-insensitively, and so does the
- * service's duplicate check (the emulator compares lower-cased addresses).
- */
+/** Two addresses are one subscriber when equal lower-cased, as mail providers and the service's duplicate check see them. */
 export function emailKey(email: string): string {
   return email.toLowerCase();
 }
@@ -53,16 +44,10 @@ const CALENDAR_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 const TIME_WITH_OFFSET = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 /**
- * Normalises a verification date to `YYYY-MM-DD` (docs/service-interface.md#endpoints, endpoint 8, rule 4).
- *
- * Accepted: ISO 8601 calendar dates, alone or with a time (`T` or a space between them),
- * as the service itself (`2024-05-06T10:22:11.000000Z`) and common exports write them
- * (`2024-05-06 10:22:11`). A time with a UTC offset is converted to the UTC date, the
- * service's own time zone; a time without one keeps the date as written. Refused: dates
- * that do not exist (`2024-02-30`), forms whose day and month order is ambiguous
- * (`06/05/2024`), words, and dates after `today` (nobody confirmed in the future).
- *
- * @param raw the cell as read (trimmed here).
+ * Normalises a verification date to `YYYY-MM-DD` (docs/service-interface.md#endpoints, 8, rule 4):
+ * ISO 8601 dates, alone or with a time after `T` or a space, as the service and common exports
+ * write them; an offset is converted to the UTC date, no offset keeps the date as written.
+ * Refused: days that do not exist, ambiguous orders (`06/05/2024`), words, dates after `today`.
  * @param today `YYYY-MM-DD` in UTC.
  */
 export function normalizeDate(raw: string, today: string): DateCheck {
@@ -81,11 +66,8 @@ export function normalizeDate(raw: string, today: string): DateCheck {
 }
 
 /**
- * Parses the `--verified-at today|YYYY-MM-DD` option.
- *
- * @param value the option as given.
+ * Parses `--verified-at today|YYYY-MM-DD` into the date sent as `verified_at`.
  * @param today `YYYY-MM-DD` in UTC.
- * @returns the date to send as `verified_at`.
  * @throws {ChangelogSyncError} `E_USAGE` for anything but `today` or a past `YYYY-MM-DD`.
  */
 export function parseVerifiedAtOption(value: string, today: string): string {

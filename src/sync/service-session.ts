@@ -40,12 +40,9 @@ export interface ServiceSessionOptions {
 }
 
 /**
- * Opens a session with the configured service, after the state directory's format
- * (`store/state-format.ts`): a newer one is refused before anything is written (the
- * request ledger included), an older one migrated (not by a dry run).
- * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (field
- *   `CHANGELOG_BASE_URL` or `CHANGELOG_TOKEN`); `E_STATE_FORMAT` for a state directory of a
- *   newer format (or an older one a dry run cannot read).
+ * Opens a session with the configured service, after the state format (`store/state-format.ts`):
+ * a newer one is refused before any write (ledger included), an older one migrated (not by a dry run).
+ * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or token is missing; `E_STATE_FORMAT`.
  */
 export async function openServiceSession(config: Config, hooks: ServiceSessionHooks = {}, options: ServiceSessionOptions = {}): Promise<ServiceSession> {
   if (!config.baseUrl) {

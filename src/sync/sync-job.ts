@@ -1,13 +1,9 @@
 /**
- * A sync: pull, then push, as one job (docs/sync.md, "A sync is one job"). One lock of the
- * content directory from before the pull's reads to the end of the push; the workspace and
- * the listing read once, by the pull, and handed to the push with the state as the pull
- * left it; leftover temporary files swept once, the workspace binding checked once, the
- * project's paths checked once. The push reads again only what it must: the listing after
- * it took the push lease across clones, and the POSTs whose outcome is in doubt.
- *
- * `pull` and `push` run alone (`pull/pull.ts`, `push/push.ts`) each take the lock and read
- * what they need themselves.
+ * A sync: pull, then push, as one job (docs/sync.md, "A sync is one job"): one lock from before
+ * the pull's reads to the end of the push; the workspace and listing read once by the pull and
+ * handed to the push with the state; temporary files swept, binding and paths checked once. The
+ * push reads again only the listing after taking the lease, and POSTs in doubt. `pull` and
+ * `push` alone each take the lock and read for themselves.
  *
  * @module
  */
@@ -29,7 +25,7 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** The project's paths, checked once before anything is read (`assertInsideProject`); default: not checked here. */
   project?: ProjectPaths;
-  /** The pull stage's own options (prune, progress, conversion threads, images). */
+  /** The pull stage's own options (prune, progress, images). */
   pull?: Omit<PullOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun' | 'reads'>;
   /** The push stage's own options (lease, concurrency, site URL, progress). */
   push?: Omit<PushOptions, 'client' | 'contentDir' | 'stateDir' | 'dryRun'>;
@@ -44,13 +40,10 @@ export interface SyncResult {
 }
 
 /**
- * Pulls the workspace into the content directory, then pushes its new local entries, under
- * one lock.
- *
- * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` (with `project`), `E_LOCKED` when another
- *   process holds the content directory, and whatever the pull throws (nothing pushed
- *   then) or the push throws (see `push/push.ts`: a stopped push carries its result).
- *   Whatever it throws, its reads have ended by then: none is still open or books a request.
+ * Pulls, then pushes, under one lock.
+ * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT`, `E_LOCKED`, what the pull throws (nothing
+ *   pushed then) or the push throws (`push/push.ts`: a stopped push carries its result). Its
+ *   reads have ended by then: none is still open or books a request.
  */
 export async function syncWorkspace(options: SyncOptions): Promise<SyncResult> {
   const { client, contentDir, stateDir, dryRun = false } = options;

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Responsive entry images in Chromium (issue 24, item 6; src/site/render/images.ts): a site built
+// Responsive entry images in Chromium (src/site/render/images.ts): a site built
 // under /repo/ with a PNG, a JPEG and an SVG in content/images/ and a copy in content/media/,
 // served under /repo/ only. On an entry page every image loads from the build's /img/
 // files (Chromium picks the WebP source of a raster), and nothing shifts while they load:

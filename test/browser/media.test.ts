@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Pulled images on the built site in Chromium (issue 24, item 5): entries whose images were
+// Pulled images on the built site in Chromium: entries whose images were
 // on the service's image host show them from the site itself under its base path (the copies
 // pull made in content/media/, encoded by the build under /img/, src/site/render/images.ts), with the
 // emulator stopped; the sanitised SVG, opened by its own URL, runs no script.

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Reading the site in Chromium (issue 16): highlighted code in every theme and both colour
+// Reading the site in Chromium: highlighted code in every theme and both colour
 // schemes, code blocks that scroll instead of wrapping on a phone, heading anchors, tag
 // chips in the dark scheme, and the themed search page. The site: test/helpers/site/reading-site.ts.
 import { mkdir } from 'node:fs/promises';

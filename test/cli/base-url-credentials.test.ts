@@ -1,4 +1,4 @@
-// Credentials in CHANGELOG_BASE_URL (issue 13): refused when the configuration is loaded,
+// Credentials in CHANGELOG_BASE_URL: refused when the configuration is loaded,
 // and never printed: not in the refusal, not in "Pulling from" or --verbose lines, not in
 // --json, not in the site's backlink (no build happens). Through the real CLI (`latest
 // --base-url`, changelog.config.json, a value that is no URL); every command refusing it, in

@@ -1,4 +1,4 @@
-// Content that never changes on the way (issue 14), end to end as a user runs it: the
+// Content that never changes on the way, end to end as a user runs it: the
 // service's HTML (the emulator over HTTP) through `pull`, the Markdown file it writes,
 // `check`, and `build` (the real Eleventy), each command run in the test's process as the CLI
 // runs it (helpers/process/command.ts): hostile text reaches the page as text, feeds stay well-formed

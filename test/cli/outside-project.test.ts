@@ -1,4 +1,4 @@
-// Files stay inside the project (issue 13): an entry file, an image or a template that is
+// Files stay inside the project: an entry file, an image or a template that is
 // a symbolic link resolving outside the project is refused by build, push, pull, sync and
 // check, each command run in the test's process as the CLI runs it (helpers/process/command.ts);
 // nothing is copied or written through it. A link that stays inside the project is fine.

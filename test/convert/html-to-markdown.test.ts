@@ -1,4 +1,4 @@
-// Conversion across the boundary (issue 4, "Faithful content"): HTML -> Markdown with
+// Conversion across the boundary (faithful content): HTML -> Markdown with
 // turndown + GFM, HTML without a Markdown form kept as HTML, Editor.js blocks, and the
 // HTML tree turndown reads.
 import TurndownService from 'turndown';

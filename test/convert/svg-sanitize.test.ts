@@ -1,4 +1,4 @@
-// The SVG sanitiser of pulled images (issue 24, item 5: "An SVG never carries script onto the site").
+// The SVG sanitiser of pulled images: an SVG never carries script onto the site.
 import { describe, expect, it } from 'vitest';
 import { sanitizeSvg } from '../../src/convert/svg-sanitize.js';
 import { SVG_WITH_SCRIPT } from '../helpers/sync/media.js';

@@ -1,4 +1,4 @@
-// Pull keeps text as text (issue 14): whatever a text node of the service's HTML holds
+// Pull keeps text as text: whatever a text node of the service's HTML holds
 // (`<`, `&`, Markdown's own syntax characters, any Unicode), the reader of the built page
 // sees those characters. Property-based (fast-check): HTML in the tags the service uses,
 // with hostile text nodes, through pull's conversion (htmlToMarkdown) and the site's

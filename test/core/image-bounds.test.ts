@@ -1,4 +1,4 @@
-// The bounds of an image a decoder may see (issue 45, item 3): read from the header alone,
+// The bounds of an image a decoder may see: read from the header alone,
 // checked against `maxImageSide` and `maxImageMegapixels` of changelog.config.json, whose
 // values the configuration validates. Through pull and build: test/e2e/site/image-bombs.test.ts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

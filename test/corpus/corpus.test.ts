@@ -110,7 +110,7 @@ describe.runIf(corpus.length > 0)('the real changelog corpus', () => {
     it('creates exactly one remote entry per file and writes every identifier back', async () => {
       const r = await runCli(['--json', 'push'], {
         cwd: dir,
-        // A site URL: bodies with site-relative links (`/guides/cli`) are sent absolute on it (issue 24).
+        // A site URL: bodies with site-relative links (`/guides/cli`) are sent absolute on it.
         env: { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'push-token', CHANGELOG_RATE_WINDOW_MS: '250', CHANGELOG_SITE_URL: 'https://box.github.io/changelog/' },
         timeoutMs: 240_000,
       });

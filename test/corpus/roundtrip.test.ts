@@ -1,4 +1,4 @@
-// Round-trip fidelity of the conversion on the real changelog (issue 4, "Faithful content"):
+// Round-trip fidelity of the conversion on the real changelog (faithful content):
 // Markdown -> HTML (marked, as push sends it) -> Markdown (turndown, as pull writes it)
 // -> HTML (marked, as the site renders it). The two HTML documents are parsed with parse5
 // and compared as DOMs after whitespace normalisation. At least 99% of the 764 entries

@@ -1,5 +1,5 @@
-// A YAML alias bomb ("billion laughs") in a writer's own frontmatter field (issue 12,
-// item 4): refused at once by check, push and pull, naming the file and line, while the
+// A YAML alias bomb ("billion laughs") in a writer's own frontmatter field:
+// refused at once by check, push and pull, naming the file and line, while the
 // job's other files are still processed. The commands (check, push, pull) run in the test's
 // process as the CLI runs them (helpers/process/command.ts), against the emulator over HTTP: the
 // parser's refusal, tested first, is what keeps a bomb from hanging them.

@@ -1,4 +1,4 @@
-// `check` on a new entry's images and links, offline (issue 24, item 4): a local image that
+// `check` on a new entry's images and links, offline: a local image that
 // is not in the repository and a link to an entry without a page are errors; an image
 // without alt text and one over the size limit are warnings naming the file. A mirrored
 // entry (the service's text) is not held to them.

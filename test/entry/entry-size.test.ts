@@ -1,7 +1,6 @@
-// An entry too large to convert (issue 12, item 7): pull reports it by name and mirrors the
-// others, inline (the pull command in the test's process as the CLI runs it,
-// helpers/process/command.ts, against the emulator over HTTP) and on the conversion threads (the real
-// CLI: test/e2e/sync/large-pull-on-worker-threads.test.ts).
+// An entry too large to convert: pull reports it by name and mirrors the
+// others (the pull command in the test's process as the CLI runs it,
+// helpers/process/command.ts, against the emulator over HTTP).
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError } from '../../src/core/errors.js';
 import { MAX_CONVERTED_CONTENT_MB, remoteContentToMarkdown } from '../../src/convert/html-to-markdown.js';
@@ -29,10 +28,8 @@ describe('pull with one entry too large to convert', () => {
   useTempDir((d) => (dir = d), { each: true });
   const emulator = useEmulatorFixture();
 
-  // 3 entries run inline (the conversion threads start at 200 jobs: 260 entries on them, by the
-  // real CLI, are test/e2e/sync/large-pull-on-worker-threads.test.ts).
   for (const small of [2]) {
-    it(`names it, exits 1 and mirrors the ${small} others (${small + 1 >= 200 ? 'threads' : 'inline'})`, async () => {
+    it(`names it, exits 1 and mirrors the ${small} others`, async () => {
       seedOversizedEntry(emulator.fx, small);
       const r = await runCommand((config, reporter) => pullCommand(config, reporter), { cwd: dir, env: emulator.env, json: true });
       await expectOversizedEntryReported(r, dir, small);

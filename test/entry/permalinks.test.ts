@@ -1,4 +1,4 @@
-// Permalinks never collide (issue 25, item 4): a property test builds colliding sets (one
+// Permalinks never collide: a property test builds colliding sets (one
 // slug, one date, identifiers that share their first 8 hex digits or all of them, files
 // without identifier, slugs that look like another entry's suffixed one) and checks that
 // every permalink is unique, and stable when a newer entry is added; then the real CLI

@@ -1,4 +1,4 @@
-// Portable file names (issue 25, item 3): the rules by name, NFC and NFD spellings, and
+// Portable file names: the rules by name, NFC and NFD spellings, and
 // pull against the emulator in a folder where a writer's file differs from the remote
 // entry's name only in case or Unicode form. The same on a real case-insensitive file
 // system: test/e2e/sync/case-insensitive.test.ts.

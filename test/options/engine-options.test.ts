@@ -1,12 +1,14 @@
 // One mapping from the configuration to the engine's options (src/options/engine-options.ts):
 // every setting of a project (changelog.config.json, CHANGELOG_* variables, a call's own
 // options) reaches pull, push and the site build alike through the CLI's commands and
-// through the library (src/index.ts). A spy on the mapping records the options it handed the
-// engine and stops the run there; the service is the emulator over HTTP (the CLI's pull
-// starts its reads before the mirror loads).
+// through the library (src/index.ts), from a working directory other than this process's
+// (the project's, given as `cwd`: the library's own option, the CLI's Config.cwd) and with
+// the environment given, never this process's. A spy on the mapping records the options it
+// handed the engine and stops the run there; the service is the emulator over HTTP (the
+// CLI's pull starts its reads before the mirror loads).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { build as libraryBuild, pull as libraryPull, push as libraryPush, status as libraryStatus } from '../../src/index.js';
 import { buildCommand } from '../../src/cli/commands/build.js';
@@ -22,9 +24,6 @@ import { useEmulatorFixture } from '../helpers/service/emulator.js';
 const STOP = 'spy: engine options recorded';
 
 const service = useEmulatorFixture();
-// Not in GitHub Actions unless a test says so: the CLI reads the process's environment there.
-beforeEach(() => void vi.stubEnv('GITHUB_ACTIONS', ''));
-afterEach(() => void vi.unstubAllEnvs());
 let root: string;
 let cleanup: () => Promise<void>;
 
@@ -49,6 +48,8 @@ beforeAll(async () => {
   await mkdir(join(root, 'notes/entries'), { recursive: true });
   await mkdir(join(root, 'theme'), { recursive: true });
   await writeFile(join(root, 'changelog.config.json'), JSON.stringify(FILE));
+  // The project is not where this process runs: what reaches the engine comes from the cwd given.
+  expect(root).not.toBe(process.cwd());
 });
 afterAll(async () => cleanup());
 
@@ -74,14 +75,14 @@ async function recorded(entry: keyof typeof engineOptions, run: () => Promise<un
   return data(given[0]);
 }
 
-/** The CLI's path: its entry resolves the configuration from the working directory and environment (here: given), then runs the command. */
+/** The CLI's path: its entry (src/cli.ts) resolves the configuration from the working directory and environment it was started with (here: the project's, given), then runs the command. */
 function cliConfig(extraEnv: Record<string, string> = {}) {
-  return loadConfig(root, { ...service.env, ...ENV, ...extraEnv });
+  return loadConfig(root, { ...service.env, ...ENV, ...extraEnv }, root);
 }
 
-/** The library's path: the same project, the environment given. */
+/** The library's path: the project as the call's working directory (no `root`: it follows `cwd`), the environment given. */
 function libraryProject(extraEnv: Record<string, string> = {}) {
-  return { root, env: { ...service.env, ...ENV, ...extraEnv } };
+  return { cwd: root, env: { ...service.env, ...ENV, ...extraEnv } };
 }
 
 describe('pull, push and build get the same options from the CLI and from the library', () => {
@@ -132,6 +133,11 @@ describe('every setting reaches its engine entry through both paths', () => {
     ['contentDir', 'status', 'contentDir', at('notes')],
     ['stateDir', 'status', 'stateDir', at('state')],
     ['concurrency', 'status', 'push.concurrency', 3],
+    // The working directory and the environment themselves, given, not this process's.
+    ['cwd', 'build', '0.cwd', () => root],
+    ['cwd', 'build', '0.root', () => root],
+    ['env (git runs with it)', 'push', 'lease.env.CHANGELOG_THEME', 'paper'],
+    ['env', 'build', '0.env.CHANGELOG_LEASE_TTL_MS', '90000'],
   ];
   const paths = {
     pull: { cli: () => pullCommand(cliConfig(), captureReporter().reporter), lib: () => libraryPull(libraryProject()) },
@@ -164,13 +170,13 @@ describe('every setting reaches its engine entry through both paths', () => {
     ] as const) expect(await recorded('build', run), via).toMatchObject([{}, { allowPrivate: true, noCache: true, deploying: false }]);
   });
 
-  it('GITHUB_ACTIONS=true makes the build the one that deploys, through both (the CLI from the environment its entry read, the library from its env)', async () => {
+  it('GITHUB_ACTIONS=true in the environment given makes the build the one that deploys, through both (the CLI from the environment its entry read, the library from its env)', async () => {
     expect(await recorded('build', () => libraryBuild(libraryProject({ GITHUB_ACTIONS: 'true' })))).toMatchObject([{}, { deploying: true }]);
-    // The CLI's entry (src/cli.ts) hands its process's environment to the command.
-    expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter, { env: { GITHUB_ACTIONS: 'true' } }))).toMatchObject([{}, { deploying: true }]);
-    vi.stubEnv('GITHUB_ACTIONS', 'true');
-    expect(await recorded('build', () => buildCommand(cliConfig(), captureReporter().reporter))).toMatchObject([{}, { deploying: true }]);
-    // The library reads the environment it is given, not the process's.
-    expect(await recorded('build', () => libraryBuild(libraryProject()))).toMatchObject([{}, { deploying: false }]);
+    // The CLI's entry (src/cli.ts) hands its process's environment to the command in the configuration.
+    expect(await recorded('build', () => buildCommand(cliConfig({ GITHUB_ACTIONS: 'true' }), captureReporter().reporter))).toMatchObject([{}, { deploying: true }]);
+    for (const [via, run] of [
+      ['cli', () => buildCommand(cliConfig({ GITHUB_ACTIONS: '' }), captureReporter().reporter)],
+      ['lib', () => libraryBuild(libraryProject({ GITHUB_ACTIONS: '' }))],
+    ] as const) expect(await recorded('build', run), via).toMatchObject([{}, { deploying: false }]);
   });
 });

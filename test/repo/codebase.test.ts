@@ -1,6 +1,6 @@
-// The codebase's shape (issue 15; docs/architecture.md "Conventions"): no file of code in src/ or
+// The codebase's shape (docs/architecture.md "Conventions"): no file of code in src/ or
 // test/ over 400 lines, no folder of either with more than 20 files, no two source files of the
-// same name, every folder of src/ in the tree that opens docs/architecture.md (issue 26),
+// same name, every folder of src/ in the tree that opens docs/architecture.md,
 // runtime dependencies as caret ranges that the lock file pins, an install-script decision
 // (package.json's allowScripts) for every dependency that has one, and a README that holds
 // what a user needs and no more (speed figures and test-only settings live in docs/). Lint,

@@ -1,4 +1,4 @@
-// The layer rule (issue 26, item 3; docs/architecture.md "Layers"): dependency-cruiser with the
+// The layer rule (docs/architecture.md "Layers"): dependency-cruiser with the
 // project's own .dependency-cruiser.mjs, through its API. The real src/ breaks no rule (but the
 // known violations below, until the branch that removes them is merged), and for every rule a
 // tree with one planted violation of it is reported under that rule's name and no other: a

@@ -1,4 +1,4 @@
-// `npm test` is self-contained (issue 27): on a fresh clone there is no ../shared beside the
+// `npm test` is self-contained: on a fresh clone there is no ../shared beside the
 // repository, so no test that `npm test` runs, nor any module such a test imports, reads it.
 // Real changelog text comes from test/fixtures/corpus (with its LICENSE); the whole corpus is
 // the corpus suite's (vitest.corpus.config.ts). `.ci/run` proves it by running `npm test` in

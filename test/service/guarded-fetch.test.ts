@@ -1,4 +1,4 @@
-// The one fetcher for requests content can aim (issue 45, item 2): which addresses it never
+// The one fetcher for requests content can aim: which addresses it never
 // connects to, in every form; the loopback allowance, which only a service URL on loopback
 // gives; the body left unread for a check. A real HTTP server on loopback, port 0; names
 // resolve through a lookup of the test's. The same rules through the real CLI, in a network

@@ -1,4 +1,4 @@
-// Issue 25, item 7: rate handling stays bounded whatever the service says. Headers out of
+// Rate handling stays bounded whatever the service says. Headers out of
 // sane bounds are ignored with a note; a 429 without a usable wait gets a minimum backoff
 // with jitter; 429s that go on after waiting as asked are the day's limit (deferred).
 // The budget runs on a fake clock that its fake sleep advances, with a fixed random source.

@@ -1,4 +1,4 @@
-// The cap on a response's size (issue 12, item 7): the client stops reading a body larger
+// The cap on a response's size: the client stops reading a body larger
 // than the limit, with E_RESPONSE_TOO_LARGE naming method, URL, limit and the setting.
 // Against the emulator over HTTP on port 0, whose oversize-body fault streams a body with
 // backpressure and logs how much of it went out; through the library and the pull command

@@ -1,4 +1,4 @@
-// No demo in GitHub Actions (issue 27): a repository just set up by init runs the hourly
+// No demo in GitHub Actions: a repository just set up by init runs the hourly
 // job before anyone has added the secret and the variable. The commands (run in the test's
 // process as the CLI runs them, helpers/process/command.ts) in an Actions-like environment
 // (GITHUB_ACTIONS=true, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) fail, name what is

@@ -16,8 +16,6 @@ export interface BuildCommandOptions {
   allowPrivate?: boolean;
   /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
   noCache?: boolean;
-  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -28,13 +26,13 @@ export interface BuildCommandOptions {
  *   inputs and the feeds' dates there), before anything is written.
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
-  // In GitHub Actions: the build that deploys (decided once: the site URL it needs, the inputs it records).
-  const env = options.env ?? process.env;
-  requireSiteUrlInCi(config, isGitHubActions(env));
+  // In GitHub Actions (the environment the CLI was started with): the build that deploys
+  // (decided once: the site URL it needs, the inputs it records).
+  requireSiteUrlInCi(config, isGitHubActions(config.env));
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));
-  const result = await buildWithProgress(config, reporter, { ...options, env });
-  reporter.result(formatBuild(result), {
+  const result = await buildWithProgress(config, reporter, options);
+  reporter.result(formatBuild(result, config.cwd), {
     command: 'build',
     outputDir: result.outputDir,
     pages: result.pages,

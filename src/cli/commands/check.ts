@@ -1,12 +1,8 @@
 /**
- * `changelog-sync check [files...]`: validates local entry files with no network, for
- * pull-request checks. Exit code 5 when any file has an error.
- *
- * Besides the entry files, the configuration values the build would refuse (a `theme`
- * the site does not have). Output: one line per problem, `file:line: error: message (fix: ...)`; in GitHub Actions
- * also a workflow command `::error file=...,line=...::message` per problem (first, on
- * stdout), so that the pull request shows it on the line; `--json` prints the
- * {@link CheckResult} (the workflow commands then go to stderr).
+ * `changelog-sync check [files...]`: validates local entry files and the configuration the build
+ * would refuse, offline, for pull-request checks; exit code 5 on any error. One line per problem,
+ * `file:line: error: message (fix: ...)`; in GitHub Actions also `::error file=...,line=...::`
+ * first on stdout; `--json` prints the {@link CheckResult} (workflow commands then on stderr).
  *
  * @module
  */
@@ -33,7 +29,7 @@ import { formatCheck, problemAnnotation } from '../reports/check-report.js';
  */
 function assertProject(config: Config): void {
   if (existsSync(config.contentDir) || existsSync(join(config.root, CONFIG_FILE))) return;
-  const shown = relative(process.cwd(), config.contentDir) || config.contentDir;
+  const shown = relative(config.cwd, config.contentDir) || config.contentDir;
   throw new ChangelogSyncError('E_CONFIG', `${config.root} is not a changelog-sync project: it has no ${shown}/ and no ${CONFIG_FILE}, so there is nothing to check`, {
     field: 'contentDir',
     hint: `run check in the project's root (where ${shown}/ or ${CONFIG_FILE} is), set contentDir in ${CONFIG_FILE} (or CHANGELOG_CONTENT_DIR), or start a project with \`npx changelog-sync init\``,
@@ -45,14 +41,14 @@ function assertProject(config: Config): void {
  * (`changelog.config.json`, or the environment variable): a `theme` that is not one of the
  * site's themes (themes.ts `checkThemeOverride`, the build's own rule).
  */
-async function settingProblems(config: Config, env: NodeJS.ProcessEnv): Promise<CheckProblem[]> {
+async function settingProblems(config: Config): Promise<CheckProblem[]> {
   try {
     checkThemeOverride(config.theme, await siteThemes(config.siteDir, PACKAGED_SITE_DIR));
     return [];
   } catch (err) {
     if (!(err instanceof ChangelogSyncError)) throw err;
-    const fromEnv = (env[ENV.theme] ?? '').trim() !== '';
-    const file = fromEnv ? ENV.theme : relative(process.cwd(), join(config.root, CONFIG_FILE)) || CONFIG_FILE;
+    const fromEnv = (config.env[ENV.theme] ?? '').trim() !== '';
+    const file = fromEnv ? ENV.theme : relative(config.cwd, join(config.root, CONFIG_FILE)) || CONFIG_FILE;
     const text = fromEnv ? '' : readFileSync(join(config.root, CONFIG_FILE), 'utf8');
     return [{ file, line: fromEnv ? undefined : lineOfJsonKey(text, 'theme'), field: 'theme', severity: 'error', message: err.message, hint: err.hint }];
   }
@@ -60,21 +56,21 @@ async function settingProblems(config: Config, env: NodeJS.ProcessEnv): Promise<
 
 /**
  * Runs the check and reports it. Needs no token and no service.
- * @param files paths relative to the working directory; default every entry file.
+ * @param files paths relative to the working directory (`Config.cwd`) or absolute; default every entry file.
  * @returns {@link EXIT.INVALID} when a file has an error, else {@link EXIT.OK}.
  * @throws {ChangelogSyncError} `E_CONFIG` when the folder is not a project; `E_OUTSIDE_PROJECT`
  *   when a file is a symbolic link out of the project.
  */
-export async function checkCommand(config: Config, reporter: Reporter, files: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+export async function checkCommand(config: Config, reporter: Reporter, files: string[] = []): Promise<ExitCode> {
   assertProject(config);
-  await assertInsideProject({ ...config, files: files.map((f) => resolve(f)) });
-  const checked = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: process.cwd(), siteDir: config.siteDir, maxImageMb: config.maxImageMb, allowLoopback: allowsLoopback(config.baseUrl) });
+  await assertInsideProject({ ...config, files: files.map((f) => resolve(config.cwd, f)) });
+  const checked = await checkEntryFiles({ contentDir: config.contentDir, stateDir: config.stateDir, files, cwd: config.cwd, siteDir: config.siteDir, maxImageMb: config.maxImageMb, allowLoopback: allowsLoopback(config.baseUrl) });
   // The configuration values the build would refuse, before the files' problems.
-  const settings = await settingProblems(config, env);
+  const settings = await settingProblems(config);
   const result = { ...checked, problems: [...settings, ...checked.problems], errors: checked.errors + settings.length };
   // Workflow commands go to stdout, where the runner reads them (stderr with --json); the
   // reporter writes every other line so that the runner cannot read it as one.
-  if (isGitHubActions(env)) reporter.workflowCommands(result.problems.map(problemAnnotation));
+  if (isGitHubActions(config.env)) reporter.workflowCommands(result.problems.map(problemAnnotation));
   reporter.result(formatCheck(result), { command: 'check', ...result });
   return result.errors > 0 ? EXIT.INVALID : EXIT.OK;
 }

@@ -42,6 +42,7 @@ export async function commitBackCommand(config: Config, reporter: Reporter, path
   if (options.forgetSiteBuild && !options.dryRun) await rm(join(config.stateDir, SITE_INPUTS_FILE), { force: true });
   const result = await commitBack({
     cwd: config.root,
+    env: config.env,
     paths: targets,
     // The request ledger is carried between runs by the workflow's cache, not by commits.
     exclude: [relative(config.root, join(config.stateDir, BUDGET_FILE))],

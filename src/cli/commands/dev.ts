@@ -1,12 +1,8 @@
 /**
- * `changelog-sync dev`: the writer's live preview. Eleventy's dev server with live reload
- * over the project's `content/` (no token and no network needed: a writer has no token),
- * and chokidar watching `content/`: an entry file is validated on every save, errors
- * printed with file and line and shown on the page. It never pushes.
- *
- * What it previews: the demo with `--demo`, or when there is no content at all (no entry
- * file and no `_data/workspace.json`); otherwise `content/`, pulled first with `--pull`
- * (which needs `CHANGELOG_TOKEN`).
+ * `changelog-sync dev`: the writer's live preview, no token or network needed. Eleventy's dev
+ * server with live reload, chokidar watching `content/`: an entry file is validated on every
+ * save, errors printed and shown on the page. It never pushes. It previews the demo with `--demo`
+ * or when there is no content; otherwise `content/`, pulled first with `--pull`.
  *
  * @module
  */
@@ -14,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
+import { shownPaths } from '../../core/file-error.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import { listEntryFiles } from '../../entry/entry-files.js';
 import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
@@ -105,7 +102,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   let cfg: Config = { ...config, siteUrl: localUrl };
   const showDemo = options.demo || (!options.pull && !(await hasContent(config.contentDir)));
   if (showDemo) {
-    const reason = options.demo ? 'dev --demo' : `${relative(process.cwd(), config.contentDir) || '.'}/ has no entries yet`;
+    const reason = options.demo ? 'dev --demo' : `${relative(config.cwd, config.contentDir) || '.'}/ has no entries yet`;
     demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason, subdir: DEMO_PREVIEW_DIR });
     cfg = demo.config;
     if (!options.demo) {
@@ -114,8 +111,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   } else {
     reporter.info(
       options.pull
-        ? `Pulling, then previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/.`
-        : `Previewing ${relative(process.cwd(), cfg.contentDir) || '.'}/ as it is: no token and no network needed (${run('dev --pull')} refreshes it first).`,
+        ? `Pulling, then previewing ${relative(cfg.cwd, cfg.contentDir) || '.'}/.`
+        : `Previewing ${relative(cfg.cwd, cfg.contentDir) || '.'}/ as it is: no token and no network needed (${run('dev --pull')} refreshes it first).`,
     );
   }
   try {
@@ -129,7 +126,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         await ctx.close();
       }
     } else await assertInsideProject(cfg);
-    const shown = (rel: string) => relative(process.cwd(), join(cfg.contentDir, rel));
+    const shown = (rel: string) => relative(cfg.cwd, join(cfg.contentDir, rel));
     /** The out-of-project problem last printed: printed once, not on every rebuild. */
     let outsideShown: string | undefined;
     const server = await serveSite({
@@ -156,8 +153,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         } catch (err) {
           const outside: PageProblem =
             err instanceof ChangelogSyncError
-              ? { kind: 'outside', file: err.file ?? (relative(process.cwd(), cfg.root) || '.'), message: stripPath(err.message, err.file), hint: err.hint }
-              : { kind: 'outside', file: relative(process.cwd(), cfg.root) || '.', message: String(err) };
+              ? { kind: 'outside', file: err.file ?? (relative(cfg.cwd, cfg.root) || '.'), message: stripPath(err.message, err.file), hint: err.hint }
+              : { kind: 'outside', file: relative(cfg.cwd, cfg.root) || '.', message: String(err) };
           const text = problemText(outside);
           if (text !== outsideShown) handleError(err, reporter);
           outsideShown = text;
@@ -165,7 +162,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
         }
         return pageProblems(cfg.contentDir);
       },
-      onLog: (m) => reporter.debug(m),
+      // Files named by their absolute paths: shown relative to the working directory.
+      onLog: (m) => reporter.debug(shownPaths(m, cfg.cwd)),
       verbose: reporter.verbose,
     });
     reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
@@ -182,7 +180,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
     await watcher.ready;
 
     reporter.result(
-      [`Serving the changelog at ${server.url}`, `Watching ${relative(process.cwd(), cfg.contentDir) || '.'} and ${relative(process.cwd(), cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
+      [`Serving the changelog at ${server.url}`, `Watching ${relative(cfg.cwd, cfg.contentDir) || '.'} and ${relative(cfg.cwd, cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
       { command: 'dev', url: server.url, contentDir: cfg.contentDir },
     );
     await (options.until ??

@@ -5,6 +5,7 @@
  * @module
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadSeed } from '../../emulator/seed.js';
 import type { EmulatorFaults } from '../../emulator/faults.js';
 import { startEmulator, type EmulatorLimits, type RequestLogRecord } from '../../emulator/server.js';
@@ -35,17 +36,20 @@ export function emulatorOptionsFromCli(o: EmulatorCliOptions): EmulatorCommandOp
   return { port, host, seed, requestLog, limits: { perMinute, perDay, windowMs, dayMs }, faults };
 }
 
-/** Runs the emulator until told to stop. */
-export async function emulatorCommand(reporter: Reporter, options: EmulatorCommandOptions = {}): Promise<ExitCode> {
+/**
+ * Runs the emulator until told to stop.
+ * @param cwd the working directory the CLI was started in (`Config.cwd`): a relative seed or request log is there.
+ */
+export async function emulatorCommand(reporter: Reporter, options: EmulatorCommandOptions, cwd: string): Promise<ExitCode> {
   let store: EmulatorStore;
-  if (options.seed) store = await loadSeed(options.seed);
+  if (options.seed) store = await loadSeed(options.seed === 'demo' ? 'demo' : resolve(cwd, options.seed));
   else {
     store = new EmulatorStore();
     store.addWorkspace({ name: 'Workspace', tokens: ['emulator-token'] });
   }
   const emulator = await startEmulator({ port: options.port ?? 0, host: options.host, store, limits: options.limits, faults: options.faults });
   if (options.requestLog) {
-    const file = options.requestLog;
+    const file = resolve(cwd, options.requestLog);
     writeFileSync(file, '');
     emulator.events.on('response', (r: RequestLogRecord) => appendFileSync(file, `${JSON.stringify(r)}\n`));
   }

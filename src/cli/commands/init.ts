@@ -1,14 +1,12 @@
 /**
- * `changelog-sync init` (`npx changelog-sync@latest init`): makes a repository, empty or not,
- * a team's changelog repository that holds the team's things only (docs/github-actions.md,
- * "A team's repository"): `package.json` listing changelog-sync by a caret range (created,
- * or merged: only what is missing is added), `changelog.config.json`, the entries' folder, the
- * two short workflows that call the tool's reusable ones and `.github/dependabot.yml`
- * (`team-workflows.ts`), and `.gitignore` lines, fitted to the repository (`init-fit.ts`: its
- * default branch, the configured folders); the site's templates only with `--templates`. It
- * never overwrites a file that exists (run again, it shows what an existing file differs in
- * from what it would write), and says what is left to do: `npm install`, which writes the
- * lock file the workflows' `npm ci` installs from.
+ * `changelog-sync init`: makes a repository a team's changelog repository holding the team's
+ * things only (docs/github-actions.md, "A team's repository"): `package.json` (changelog-sync
+ * by a caret range; merged, only what is missing added), `changelog.config.json`, the entries'
+ * folder, the two short workflows and `.github/dependabot.yml` (`team-workflows.ts`), and
+ * `.gitignore` lines, fitted to the repository (`init-fit.ts`); templates only with
+ * `--templates`. It never overwrites a file (it shows what differs) and says what is left:
+ * `npm install`, which writes the lock file `npm ci` needs.
+ *
  * @module
  */
 import { existsSync } from 'node:fs';

@@ -41,7 +41,7 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) {
     throw new ChangelogSyncError('E_USAGE', `--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`, { field: 'publish_at', hint: 'e.g. --date 2026-03-01' });
   }
-  // The pattern passes `2026-02-30`, and so does Date.parse (it rolls over to March 2): the
+  // The pattern passes `2026-02-30`, and so does Date.parse (it rolls over to `2026-03-02`): the
   // file would be named undated-*.md and `check` would refuse its publish_at.
   if (!isRealDate(date)) {
     const month = String(Math.min(Math.max(Number(date.slice(5, 7)), 1), 12)).padStart(2, '0');
@@ -53,12 +53,12 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   }
   const rel = `${ENTRIES_DIR}/${entryFileName(date, slug)}`;
   const abs = join(config.contentDir, rel);
-  const shown = relative(process.cwd(), abs);
+  const shown = relative(config.cwd, abs);
   // Taken under any spelling: on macOS and Windows `Release-notes.md` is `release-notes.md` (portable-name.ts).
   const name = rel.slice(ENTRIES_DIR.length + 1);
   const same = (await listEntriesDir(config.contentDir)).find((n) => nameKey(n) === nameKey(name));
   if (same !== undefined) {
-    const existing = relative(process.cwd(), join(config.contentDir, ENTRIES_DIR, same));
+    const existing = relative(config.cwd, join(config.contentDir, ENTRIES_DIR, same));
     throw new ChangelogSyncError('E_USAGE', same === name ? `${shown} already exists` : `${existing} already exists, and is the same file as ${shown} on macOS and Windows`, { file: shown, hint: 'pick another title, --slug or --date' });
   }
   const tags = options.tags?.filter((t) => t.trim() !== '') ?? [];

@@ -37,7 +37,7 @@ export async function pushCommand(config: Config, reporter: Reporter, options: P
     const result = await pushWithProgress(ctx.client, config, reporter, { dryRun: options.dryRun, noLease: options.noLease, signal: stop?.signal }).catch((err: unknown) => {
       throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
     });
-    reportRejected(reporter, config.contentDir, result.rejected);
+    reportRejected(reporter, config, result.rejected);
     reporter.result(formatPush(result), { command: 'push', ...result });
     return pushExitCode(result);
   } finally {

@@ -1,13 +1,8 @@
 /**
- * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build (the main job).
- * SIGTERM and SIGINT stop it once the push's POSTs in flight settled, without the build
- * (`stop-signals.ts`).
- *
- * With no service configured (neither `CHANGELOG_BASE_URL` nor `CHANGELOG_TOKEN`), it runs
- * the demo: the built-in emulator on a free loopback port seeded with the demo workspace,
- * and everything written under `.demo/` (ignored by git). Never in GitHub Actions, where a
- * missing secret or variable fails the job instead (`actions-secrets.ts`), unless `--demo`
- * asks for it.
+ * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build. SIGTERM and SIGINT
+ * stop it once the POSTs in flight settled, without the build (`stop-signals.ts`). With no
+ * service configured it runs the demo (the built-in emulator, everything under `.demo/`), but
+ * never in GitHub Actions unless `--demo`: a missing secret fails the job (`actions-secrets.ts`).
  *
  * @module
  */
@@ -47,22 +42,20 @@ export interface SyncCommandOptions {
   noCache?: boolean;
   /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
   noLease?: boolean;
-  /** The environment the CLI was started with (`GITHUB_ACTIONS`: the build deploys). Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
 }
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
-  // Decided once: the build of a sync in GitHub Actions deploys (the site URL it needs, the inputs it records).
-  const env = options.env ?? process.env;
-  if (options.demo || isDemo(config)) return demoSync(config, reporter, options, env);
-  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(env));
-  return runSync(config, reporter, options, env);
+  if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
+  // Decided once: the build of a sync in GitHub Actions (the environment the CLI was started
+  // with) deploys (the site URL it needs, the inputs it records).
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(config.env));
+  return runSync(config, reporter, options);
 }
 
-async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const dryRun = options.dryRun ?? false;
   if (options.noLease) reporter.warn(NO_LEASE_WARNING);
   const ctx = await openContext(config, reporter, { dryRun });
@@ -102,18 +95,18 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
     const { pull: pulled, push: pushed } = job;
     reporter.info(formatPush(pushed));
     let built;
-    reportRejected(reporter, config.contentDir, pushed.rejected);
+    reportRejected(reporter, config, pushed.rejected);
     const site = dryRun ? undefined : await reportSiteChange(config, reporter);
     // The workflow pushes these again once its deployment has put their images on the site.
-    if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0));
+    if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0), config.env);
     if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, env, pathsChecked: true });
-      reporter.info(formatBuild(built));
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, pathsChecked: true });
+      reporter.info(formatBuild(built, config.cwd));
     }
     const summary = [
       `${dryRun ? 'Plan' : 'Done'}: pulled ${pulled.remote} entries (${pulled.created.length} new, ${pulled.updated.length + pulled.renamed.length} updated), pushed ${pushed.pushed.length}` +
         `${pushed.deferred.length ? `, ${pushed.deferred.length} deferred` : ''}${pulled.conflicts.length ? `, ${pulled.conflicts.length} conflicts` : ''}` +
-        `${built ? `, ${built.pages} pages in ${relative(process.cwd(), built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
+        `${built ? `, ${built.pages} pages in ${relative(config.cwd, built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
     ].join('\n');
     reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
     reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
@@ -133,10 +126,10 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
   return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
 }
 
-async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const code = await runSync(demo.config, reporter, options, env);
+    const code = await runSync(demo.config, reporter, options);
     if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
     return code;
   } finally {
@@ -149,7 +142,7 @@ async function demoSync(config: Config, reporter: Reporter, options: SyncCommand
  * so it must be served there (opening the files shows them unstyled).
  */
 function viewDemoSite(config: Config): string {
-  const out = relative(process.cwd(), config.outputDir) || '.';
+  const out = relative(config.cwd, config.outputDir) || '.';
   return `View the site: \`${commandLine(config.root, 'dev --demo')}\` (a live preview), or serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled).`;
 }
 

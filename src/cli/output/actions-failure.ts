@@ -1,10 +1,7 @@
 /**
- * A failed run as GitHub Actions shows it: an `::error` annotation (on the run's page and
- * the pull request) and a section of the job summary, each with the fix, for every error
- * the one top-level handler reports (handle-error.ts), as for a missing secret
- * (actions-secrets.ts). In Actions the fix names the repository's secrets and variables
- * where the local fix names environment variables: a token the service refuses (401/403)
- * is a repository secret to replace.
+ * A failed run as GitHub Actions shows it: an `::error` annotation and a job summary section with
+ * the fix, for every error the top-level handler reports (handle-error.ts). In Actions the fix
+ * names repository secrets and variables where locally it names environment variables.
  *
  * @module
  */
@@ -35,10 +32,8 @@ function actionsHint(err: ChangelogSyncError): string | undefined {
 }
 
 /**
- * The annotation and job summary of an error that stopped a command.
- *
- * @param err the error as the handler reports it, its message starting with the file it is
- *   about (a defect arrives as `E_INTERNAL`, without a fix of its own).
+ * The annotation and job summary of an error that stopped a command; its message starts with
+ * its file (a defect arrives as `E_INTERNAL`, without a fix).
  */
 export function actionsFailure(err: Pick<ChangelogSyncError, 'code' | 'message' | 'hint' | 'status'>): ActionsFailure {
   const hint = err.code === 'E_INTERNAL' ? 'run the command again with --debug for the stack, and please report it' : actionsHint(err as ChangelogSyncError);

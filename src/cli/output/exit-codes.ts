@@ -21,17 +21,12 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
- * The one ranking of exit codes, most serious first, as the README documents it:
- * invalid input (5), an error (1; wrong usage, 2, ends a command before any outcome),
- * conflicts (3), work deferred (4), ok (0).
+ * The ranking of exit codes, most serious first (README): invalid input (5), an error (1; usage,
+ * 2, ends a command before any outcome), conflicts (3), work deferred (4), ok (0).
  */
 const RANKING: readonly ExitCode[] = [EXIT.INVALID, EXIT.ERROR, EXIT.USAGE, EXIT.CONFLICT, EXIT.DEFERRED, EXIT.OK];
 
-/**
- * The most serious of several outcomes' exit codes (see {@link RANKING}): every command
- * that combines outcomes (push, sync, subscribers import and remove) reports through it.
- * @returns {@link EXIT.OK} for no codes.
- */
+/** The most serious of several exit codes ({@link RANKING}), as every command combining outcomes reports; {@link EXIT.OK} for none. */
 export function worstExit(codes: readonly ExitCode[]): ExitCode {
   return RANKING.find((c) => codes.includes(c)) ?? EXIT.OK;
 }

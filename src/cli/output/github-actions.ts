@@ -17,10 +17,8 @@ export function escapeProperty(s: string): string {
 }
 
 /**
- * The bidirectional controls (Unicode "Bidirectional Algorithm", UAX #9): the embeddings and
- * overrides U+202A-U+202E, the isolates U+2066-U+2069, and the marks U+200E, U+200F and
- * U+061C. In a name they make a terminal or a log viewer show text in another order than
- * it is (`exe.txt` read as `txt.exe`), the "Trojan Source" trick.
+ * The bidirectional controls (UAX #9: embeddings, overrides, isolates, marks): in a name they
+ * make a terminal or log show text reordered (`exe.txt` as `txt.exe`, "Trojan Source").
  */
 const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
 
@@ -34,30 +32,26 @@ const BIDI_CONTROL = new RegExp(`[${BIDI}]`, 'gu');
 const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
- * Shows the control characters of a text as `\xNN` and the bidirectional controls as
- * `\uNNNN` (a CRLF becomes a line feed first), so that data cannot move the cursor,
- * recolour a terminal, start a new log line with a carriage return (the Actions runner
- * splits lines on CR as well as LF), or show its text reordered.
+ * Controls as `\xNN` and bidirectional controls as `\uNNNN` (CRLF first made LF), so data cannot
+ * move the cursor, recolour a terminal, start a log line with a CR (the runner splits on CR too)
+ * or show its text reordered.
  */
 export function escapeControl(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(CONTROL, (c) => (c.charCodeAt(0) > 0xff ? unicodeEscape(c) : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 /**
- * Only the bidirectional controls written `\uNNNN`: for JSON (the same JSON, since they can
- * only be inside its strings, where every other control is escaped already), workflow
- * commands and the job summary, whose other characters have escapes of their own.
+ * Only the bidirectional controls as `\uNNNN`: for JSON (they can only be in its strings, the
+ * same JSON), workflow commands and the job summary, whose other characters have escapes of their own.
  */
 export function escapeBidi(text: string): string {
   return text.replace(BIDI_CONTROL, unicodeEscape);
 }
 
 /**
- * Makes plain log text unreadable as workflow commands, line by line: a line that starts
- * (after whitespace, which the runner trims) with `::` gets its first colon written `%3A`,
- * and `##[` (the runner's older command syntax, read anywhere in a line) becomes `%23#[`.
- * Only the tool's own commands ({@link annotation}, {@link addMask}) are written without it.
- * Apply {@link escapeControl} first (a CR is a line break to the runner).
+ * Makes log text unreadable as workflow commands, line by line: a leading `::` (after the
+ * whitespace the runner trims) gets `%3A`, and `##[` (read anywhere) becomes `%23#[`. Only the
+ * tool's own commands are written without it. Apply {@link escapeControl} first.
  */
 export function neutralizeCommands(text: string): string {
   return text
@@ -66,10 +60,7 @@ export function neutralizeCommands(text: string): string {
     .join('\n');
 }
 
-/**
- * The JSON form of {@link neutralizeCommands}: `##[` becomes `##\u005b`, the same JSON
- * (in JSON it can only be inside a string); a pretty-printed line never starts with `::`.
- */
+/** {@link neutralizeCommands} for JSON: `##[` becomes `##\u005b` inside strings; no pretty-printed line starts with `::`. */
 export function neutralizeJsonCommands(json: string): string {
   return json.replace(/##\[/g, '##\\u005b');
 }
@@ -101,19 +92,16 @@ export function addMask(value: string): string {
 const C0_AND_DEL = /[^\P{Cc}\u0080-\u009f]+/gu;
 
 /**
- * Data (a name, a title, a message) as literal text in the job summary's Markdown: line
- * breaks and other control characters become spaces, and every ASCII punctuation
- * character is backslash-escaped (CommonMark lets any be), so that no data can add a
- * heading, a link, an image, HTML or a table cell.
+ * Data as literal text in the job summary's Markdown: controls become spaces and every ASCII
+ * punctuation is backslash-escaped, so no data adds a heading, link, image, HTML or table cell.
  */
 export function markdownText(data: string): string {
   return data.replace(C0_AND_DEL, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
 /**
- * Data (a file name) as a Markdown code span, shown verbatim: control characters become
- * spaces, and the fence is one backtick longer than the longest run of backticks inside
- * (CommonMark "Code spans"), padded when the text starts or ends with one.
+ * Data (a file name) as a verbatim code span: controls become spaces, the fence one backtick
+ * longer than the longest run inside, padded when the text starts or ends with one.
  */
 export function markdownCode(data: string): string {
   const text = data.replace(C0_AND_DEL, ' ');
@@ -123,11 +111,8 @@ export function markdownCode(data: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/**
- * Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY`). Does nothing when the
- * variable is unset.
- */
-export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): boolean {
+/** Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY` of `env`, the CLI's environment); nothing when unset. */
+export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv): boolean {
   const path = env.GITHUB_STEP_SUMMARY;
   if (!path) return false;
   appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
@@ -135,13 +120,10 @@ export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv = proc
 }
 
 /**
- * Sets a step output (`$GITHUB_OUTPUT`: `name=value` lines), read by later steps as
- * `steps.<id>.outputs.<name>`. Does nothing when the variable is unset.
- *
- * @param value one line (a newline would start another output).
- * @throws {Error} when the value contains a line break.
+ * Sets a step output (`$GITHUB_OUTPUT` of `env`, `Config.env`; read as `steps.<id>.outputs.<name>`); nothing when unset.
+ * @throws {Error} when the value holds a line break (it would start another output).
  */
-export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv): boolean {
   const path = env.GITHUB_OUTPUT;
   if (!path) return false;
   if (/[\r\n]/.test(name + value)) throw new Error(`a step output is one line: ${JSON.stringify(name)}`);

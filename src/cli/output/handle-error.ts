@@ -1,20 +1,16 @@
 /**
- * The one place errors become messages and exit codes (docs/architecture.md#conventions: commands
- * throw; one top-level handler maps). Stacks only with `--debug`; the token never printed.
- *
- * A command that has printed its report returns its exit code (ranked by `worstExit`);
- * it throws only when it could not finish, and then this handler reports the error, after
- * what the command had done when the error carries it (`ChangelogSyncError.done`). A
- * file system's error that no step named (`ENOSPC`, `EISDIR`, `EACCES`, ...) is told by
- * its path and code with its fix (`E_FILE`), not as an unexpected error. In GitHub Actions
- * every error is also an `::error` annotation and a job summary section with its fix
- * (actions-failure.ts), unless the command showed its failure there itself.
+ * The one place errors become messages and exit codes (docs/architecture.md#conventions). Stacks
+ * only with `--debug`; the token never printed. A command that printed its report returns its
+ * exit code (`worstExit`); it throws only when it could not finish, and the error is reported
+ * after what the command had done (`ChangelogSyncError.done`). A file system error no step named
+ * is told by path, code and fix (`E_FILE`). In GitHub Actions every error is also an `::error`
+ * annotation and a job summary section (actions-failure.ts), unless the command showed it.
  *
  * @module
  */
 import { isAbsolute } from 'node:path';
 import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';
-import { fileError, isErrnoError } from '../../core/file-error.js';
+import { fileError, isErrnoError, shownPaths } from '../../core/file-error.js';
 import { actionsFailure, failureAnnotation } from './actions-failure.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
@@ -38,16 +34,28 @@ function showInActions(reporter: Reporter, err: Parameters<typeof actionsFailure
   reporter.failure(failureAnnotation(failure, onFile), failure.summary);
 }
 
+/** The error with its absolute paths under `cwd` relative to it (its file, message and fix); its code, cause and the rest kept. */
+function shownRelative(err: ChangelogSyncError, cwd: string): ChangelogSyncError {
+  const file = err.file === undefined ? undefined : shownPaths(err.file, cwd);
+  const message = shownPaths(err.message, cwd);
+  const hint = err.hint === undefined ? undefined : shownPaths(err.hint, cwd);
+  if (file === err.file && message === err.message && hint === err.hint) return err;
+  const shown = new ChangelogSyncError(err.code, message, { cause: err.cause, status: err.status, file, line: err.line, field: err.field, hint });
+  shown.done = err.done;
+  shown.stack = err.stack;
+  return shown;
+}
+
 /**
- * Prints an error the way users read it and returns the exit code: {@link EXIT.USAGE}
- * for `E_USAGE`, {@link EXIT.ERROR} for every other error, expected or not (an error that
- * is not a {@link ChangelogSyncError} is reported as `E_INTERNAL` in `--json`, but a file
- * system's error as `E_FILE`).
+ * Prints an error as users read it and returns the exit code: {@link EXIT.USAGE} for `E_USAGE`,
+ * else {@link EXIT.ERROR} (a defect is `E_INTERNAL` in `--json`, a file system error `E_FILE`).
  */
 export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
   if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {
     err = fileError(err, { file: err.path ?? '(a file the step did not name)', step: err.syscall ? `a file operation (${err.syscall})` : 'a file operation' });
   }
+  // The engine names files by their absolute paths: shown relative to the working directory.
+  if (err instanceof ChangelogSyncError && reporter.cwd !== undefined) err = shownRelative(err, reporter.cwd);
   if (err instanceof ChangelogSyncError) {
     const where = err.file ? `${err.file}${err.line ? `:${err.line}` : ''}: ` : '';
     const message = err.file && err.message.startsWith(err.file) ? err.message : `${where}${err.message}`;

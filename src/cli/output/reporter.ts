@@ -1,17 +1,11 @@
 /**
- * Where commands speak: progress and logs on stderr, the result on stdout (human text by
- * default, one JSON document with `--json`). In GitHub Actions it also writes annotations
- * for problems in files, masks secrets, and appends to the job summary.
+ * Where commands speak: progress and logs on stderr, the result on stdout (text, or one JSON
+ * document with `--json`); in GitHub Actions also annotations, masks and the job summary.
  *
- * Everything written is data-safe: secrets masked, control characters shown as `\xNN`
- * and bidirectional controls as `\uNNNN` (no data moves a terminal's cursor, starts a log
- * line with a carriage return or shows its text reordered), in `--json`, workflow commands
- * and the job summary too; and in
- * GitHub Actions no line a command prints can be read by the runner as a workflow command
- * (see `neutralizeCommands`): only the tool's own commands ({@link Reporter.workflowCommands},
- * annotations of {@link Reporter.problem}, masks) are written as commands. Lines are
- * neutralised where they are written, not where data enters a message: a message made
- * anywhere, from any data, passes here.
+ * Everything written is data-safe: secrets masked, control characters shown as `\xNN` and
+ * bidirectional controls as `\uNNNN`; in Actions no printed line can be read as a workflow
+ * command (`neutralizeCommands`) but the tool's own. Lines are neutralised where they are
+ * written, not where data enters a message, so a message made from any data passes here.
  *
  * @module
  */
@@ -31,8 +25,16 @@ export interface ReporterOptions {
   err?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Secrets to mask in everything written (the token). */
   secrets?: string[];
-  /** Environment (GitHub Actions detection, `CI`, `NO_COLOR`). Default process.env. */
+  /**
+   * The environment the CLI was started with (GitHub Actions detection, the job summary,
+   * `NO_COLOR`), read at its entry (src/cli.ts). Default: none (not GitHub Actions).
+   */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The working directory the CLI was started in (`Config.cwd`): an error's absolute paths
+   * under it are shown relative to it (handle-error.ts). Default: none (shown as they are).
+   */
+  cwd?: string;
 }
 
 /** A problem in a local file, for the human line and the Actions annotation. */
@@ -44,10 +46,7 @@ export interface FileProblem {
   level?: 'error' | 'warning';
 }
 
-/**
- * A progress counter (see {@link Reporter.counter}). Its members are functions bound to
- * it: `onSent: bar.update` works.
- */
+/** A progress counter (see {@link Reporter.counter}). Its members are functions bound to it: `onSent: bar.update` works. */
 export interface Counter {
   /** `done` of `total` units are done. */
   update: (done: number, total: number) => void;
@@ -66,6 +65,8 @@ export class Reporter {
   readonly verbose: boolean;
   /** Running as a GitHub Actions step. */
   readonly actions: boolean;
+  /** The working directory paths are shown relative to ({@link ReporterOptions.cwd}). */
+  readonly cwd: string | undefined;
   private readonly out: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly err: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly secrets: string[];
@@ -80,7 +81,8 @@ export class Reporter {
     this.verbose = options.verbose ?? false;
     this.out = options.out ?? process.stdout;
     this.err = options.err ?? process.stderr;
-    this.env = options.env ?? process.env;
+    this.env = options.env ?? {};
+    this.cwd = options.cwd;
     this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
     this.actions = isGitHubActions(this.env);
     this.color = Boolean(this.err.isTTY) && !('NO_COLOR' in this.env) && pc.isColorSupported;
@@ -149,10 +151,8 @@ export class Reporter {
   }
 
   /**
-   * In GitHub Actions, the failure that stopped the command: its `::error` annotation (one
-   * line, escaped where it was made) and its job summary section. Once per run: a failure a
-   * command showed itself (a missing secret) is not shown again by the top-level handler.
-   * Does nothing outside Actions.
+   * In GitHub Actions, the failure that stopped the command: its `::error` annotation and job
+   * summary section, once per run (one the command showed itself is not shown again).
    */
   failure(annotationLine: string, summaryMarkdown: string): void {
     if (!this.actions || this.failureShown) return;
@@ -166,19 +166,15 @@ export class Reporter {
     if (this.actions) appendJobSummary(escapeBidi(this.mask(markdown)), this.env);
   }
 
-  /**
-   * A progress bar on stderr for work over a second; only on a TTY, never in CI logs,
-   * never with `--quiet` or `--json`.
-   */
+  /** A progress bar on stderr for work over a second; only on a TTY, never in CI logs, never with `--quiet` or `--json`. */
   progress(label: string, total: number): Progress {
     const enabled = Boolean(this.err.isTTY) && !this.quiet && !this.json && !this.env.CI && !this.actions;
     return new Progress(this.err, label, total, enabled);
   }
 
   /**
-   * A `(done, total)` callback for work whose total is known only once it starts; the bar
-   * (see {@link progress}) is created on the first call. Call `stop` at the end. `line`
-   * prints a line about the work, at --verbose only while the bar is on screen.
+   * A `(done, total)` callback for work whose total is known once it starts (the bar appears on
+   * the first call); `stop` at the end; `line` prints about the work (at --verbose while the bar shows).
    */
   counter(label: string): Counter {
     let bar: Progress | undefined;

@@ -6,6 +6,7 @@
  */
 import { join, relative, sep } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
+import { shownPaths } from '../../core/file-error.js';
 import { ENV, type Config } from '../../core/config.js';
 import { setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -14,13 +15,16 @@ import type { BuildResult } from '../../site/build/build.js';
 import { engineOptions, type BuildCall } from '../../options/engine-options.js';
 import { siteChange, type SiteChange } from '../../site/build/build-inputs.js';
 
-/** Human summary of a build. */
-export function formatBuild(r: BuildResult): string {
+/**
+ * Human summary of a build.
+ * @param cwd the working directory the output folder is named relative to (`Config.cwd`).
+ */
+export function formatBuild(r: BuildResult, cwd: string): string {
   const missing = r.unreadable.length ? `; ${r.unreadable.length} entry file${r.unreadable.length === 1 ? '' : 's'} could not be read and ${r.unreadable.length === 1 ? 'is' : 'are'} missing` : '';
   const cached = r.cache ? `; ${r.cache.pages.rendered} pages rendered, ${r.cache.pages.reused} from the page cache` : '';
   const imageCount = r.images.encoded + r.images.reused;
   const images = imageCount > 0 ? `; ${imageCount} image${imageCount === 1 ? '' : 's'}: ${r.images.encoded} encoded, ${r.images.reused} from the cache` : '';
-  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(process.cwd(), r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}\n${entriesShown(r.entries)}`;
+  return `Built ${r.pages} pages (${r.files.length} files, ${r.indexed} entries searchable) into ${relative(cwd, r.outputDir) || '.'} in ${(r.ms / 1000).toFixed(1)}s${cached}${images}${missing}\n${entriesShown(r.entries)}`;
 }
 
 /**
@@ -72,16 +76,17 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
   bar.update(0, 2);
   const result = await buildProject(...engineOptions.build(config, { ...options, onPhase: bar.update })).finally(() => bar.stop());
-  for (const w of result.warnings) reporter.warn(w);
+  // The engine names files by their absolute paths: shown relative to the working directory.
+  for (const w of result.warnings) reporter.warn(shownPaths(w, config.cwd));
   if (result.cache?.note) reporter.info(result.cache.note);
   if (result.cache?.pages.note) reporter.info(result.cache.pages.note);
   // A new entry that still holds `new`'s placeholder lines is not published: each is named.
   for (const u of result.unfinished) {
-    reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message}: not published until the template's lines are replaced with the entry's text` });
+    reporter.problem({ file: relative(config.cwd, join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message}: not published until the template's lines are replaced with the entry's text` });
   }
   // An entry file the build could not read is missing from the site: each is named.
   for (const u of result.unreadable) {
-    reporter.problem({ file: relative(process.cwd(), join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
+    reporter.problem({ file: relative(config.cwd, join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
   }
   return result;
 }
@@ -99,6 +104,6 @@ export function buildExitCode(result: Pick<BuildResult, 'unreadable'> & Partial<
 export async function reportSiteChange(config: Config, reporter: Reporter): Promise<SiteChange> {
   const change = await siteChange(config);
   reporter.info(`Site ${change.changed ? 'changed' : 'unchanged'}: ${change.reason}`);
-  setStepOutput('site_changed', String(change.changed));
+  setStepOutput('site_changed', String(change.changed), config.env);
   return change;
 }

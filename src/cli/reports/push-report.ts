@@ -136,12 +136,12 @@ export function irrevocable(root: string): string {
 /**
  * Every problem of each rejected file, once, worded as `check` words it
  * (`error: file:line: message (fix: ...)`), on stderr and, in GitHub Actions, as an
- * annotation on the file (paths relative to the working directory, the repository root
- * in Actions).
+ * annotation on the file (paths relative to the working directory, `Config.cwd`: the
+ * repository root in Actions).
  */
-export function reportRejected(reporter: Reporter, contentDir: string, rejected: PushResult['rejected']): void {
+export function reportRejected(reporter: Reporter, config: Pick<Config, 'contentDir' | 'cwd'>, rejected: PushResult['rejected']): void {
   for (const r of rejected) {
-    const file = relative(process.cwd(), join(contentDir, r.file)).split(sep).join('/');
+    const file = relative(config.cwd, join(config.contentDir, r.file)).split(sep).join('/');
     const problems: CheckProblem[] = r.problems?.length
       ? r.problems.map((p) => ({ file, ...p }))
       : [{ file, line: r.line, field: r.field, severity: 'error', message: stripPath(r.reason, r.file) }];

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { resolve } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -39,7 +40,8 @@ export async function subscribersExportCommand(config: Config, reporter: Reporte
     }
     const ctx = await openContext(config, reporter);
     try {
-      const result = await exportSubscribers({ client: ctx.client, out: options.out, protectedDirs: protectedDirs(config) });
+      // A relative --out is relative to the working directory the CLI was started in.
+      const result = await exportSubscribers({ client: ctx.client, out: options.out === undefined ? undefined : resolve(config.cwd, options.out), protectedDirs: protectedDirs(config) });
       if (result.csv !== undefined) reporter.result(result.csv.replace(/\n$/, ''), undefined);
       else {
         reporter.result(`Exported ${plural(result.count, 'subscriber')} to ${options.out} (CSV UTF-8 with a header row; readable by you only)`, {

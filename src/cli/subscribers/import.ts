@@ -1,8 +1,6 @@
 /**
- * `changelog-sync subscribers import FILE.csv`: the work is in
- * `src/subscribers/import.ts`; here it is run against the configured service and
- * reported. Subscriber data stays out of CI logs: in GitHub Actions every address printed
- * is masked (`subscribers/privacy.ts`) and the job summary holds counts only.
+ * `changelog-sync subscribers import FILE.csv`, run and reported (the work: `src/subscribers/import.ts`).
+ * In GitHub Actions every address is masked (`subscribers/privacy.ts`), the job summary counts only.
  *
  * @module
  */
@@ -160,7 +158,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
   return withMaskedErrors(display, async () => {
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
-    const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn });
+    const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn, cwd: config.cwd });
     const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
     try {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);

@@ -1,8 +1,6 @@
 /**
- * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`: the work is in
- * `src/subscribers/remove.ts`; here it is run against the configured service and
- * reported, every address masked in GitHub Actions (`subscribers/privacy.ts`), the job
- * summary with counts only.
+ * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`, run and reported (the work:
+ * `src/subscribers/remove.ts`), addresses masked in GitHub Actions, the job summary counts only.
  *
  * @module
  */
@@ -88,7 +86,7 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
     if (options.file === undefined && options.emails.length === 0) {
       throw new ChangelogSyncError('E_USAGE', 'no address to remove', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
     }
-    const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file)) : targetsFromArguments(options.emails);
+    const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file, { cwd: config.cwd })) : targetsFromArguments(options.emails);
     const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
     try {
       reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);

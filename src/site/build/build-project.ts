@@ -24,7 +24,7 @@ export interface BuildProjectOptions {
   /**
    * Whether this is the build that deploys, which records its inputs and its feeds' dates
    * in the state directory. Decided once, by the caller; default: running in GitHub Actions
-   * (`GITHUB_ACTIONS=true`). A writer's local preview build does not record: it would change
+   * (`GITHUB_ACTIONS=true` in the configuration's environment, `Config.env`). A writer's local preview build does not record: it would change
    * the committed record, and collide with the job's.
    */
   deploying?: boolean;
@@ -40,12 +40,7 @@ export interface BuildProjectOptions {
  *   without `allowPrivate` or an unknown theme; `E_OUTSIDE_PROJECT`; `E_BUILD`.
  */
 export async function buildProject(config: Config, options: BuildProjectOptions = {}): Promise<BuildResult> {
-  const deploying = options.deploying ?? isGitHubActions();
-  // One build and out: Eleventy's ESM resolver, which lets a watching Eleventy import a
-  // changed module again, is not needed; on Node 20 registering it starts a loader thread
-  // that every later import waits on (a quarter of a second of start-up in a profile).
-  // Eleventy's own switch (11ty/eleventy#3371); `dev` keeps the resolver.
-  process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
+  const deploying = options.deploying ?? isGitHubActions(config.env);
   // The inputs as the build reads them, recorded once it succeeded: the scheduled job's
   // `site_changed` compares the next run's inputs with them (build-inputs.ts).
   const inputs = deploying ? (options.inputs ?? (await siteInputs(config))) : undefined;

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { BuildData } from './build-data.js';
 import type { PreparedBuild } from './build-prepare.js';
@@ -62,7 +61,7 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
     await Promise.allSettled([reusing, copyingImages]);
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
       cause,
-      hint: `check the templates in ${relative(process.cwd(), options.siteDir) || '.'}`,
+      hint: `check the templates in ${options.siteDir}`,
     });
   }
 }

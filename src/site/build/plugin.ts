@@ -135,7 +135,9 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
   if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved({ contentDir, siteUrl, siteDir }));
   return import('../../core/config.js').then(({ loadConfig }) => {
-    const project = loadConfig();
+    // Plain Eleventy is this plugin's own entry: the project is Eleventy's working directory
+    // and environment, the process's (test/repo/process-reads.test.ts allows this read).
+    const project = loadConfig(process.cwd(), process.env);
     return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme, project.imageBounds));
   });
 }

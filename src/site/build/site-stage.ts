@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
 import { filesUnder } from './file-list.js';
 
@@ -52,9 +52,10 @@ export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
     dir: stage,
     teamTemplates,
     explain(message) {
-      // Eleventy names files relative to the working directory, or absolute.
-      const forms = [stage, relative(process.cwd(), stage)].map(escapeRegExp).join('|');
-      return message.replace(new RegExp(`(?:${forms})/([^\\s:'"\`()]+)`, 'g'), (whole, rel: string) => origin.get(rel) ?? whole);
+      // Eleventy names files relative to its working directory (the process's), or absolute:
+      // either form ends in the stage's own name, which mkdtemp made unique.
+      const stageName = escapeRegExp(basename(stage));
+      return message.replace(new RegExp(`(?:[^\\s:'"\`()]*/)?${stageName}/([^\\s:'"\`()]+)`, 'g'), (whole, rel: string) => origin.get(rel) ?? whole);
     },
     cleanup: () => rm(stage, { recursive: true, force: true }),
   };

@@ -65,7 +65,7 @@ export interface SiteEntry {
   date: string;
   /** The date as a Date (midnight UTC), for feed filters. */
   dateObj: Date;
-  /** The date for readers, e.g. "November 22, 2026". */
+  /** The date for readers, e.g. `November 22, 2026`. */
   displayDate: string;
   /** Absolute URL of the entry page (feeds, latest.json). */
   absoluteUrl: string;

@@ -49,7 +49,7 @@ function rebuildOnRemoval(contentDir: string, rebuildFile: string, data: Preview
       data.removed(path);
       writeFile(rebuildFile, `${++removals}\n`).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
     })
-    .on('error', (err) => log(`removals under ${relative(process.cwd(), contentDir) || '.'} not watched: ${(err as Error).message}`));
+    .on('error', (err) => log(`removals under ${contentDir} not watched: ${(err as Error).message}`));
 }
 
 /** What {@link serveSite} uses of Eleventy's configuration. */
@@ -70,7 +70,7 @@ export interface ServeOptions extends BuildOptions {
   port: number;
   /** Called before every (re)build; what it returns is shown as a banner on every page. */
   problems?: () => Promise<PageProblem[]>;
-  /** Eleventy's own log lines (rebuilds, reloads). */
+  /** Eleventy's own log lines (rebuilds, reloads); files named by their absolute paths. */
   onLog?: (message: string) => void;
   /** Let Eleventy print its benchmark lines (`[11ty] Benchmark ... Transform`): `dev --verbose`. Default false. */
   verbose?: boolean;
@@ -172,7 +172,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           copies = copies.then(stage(event, path)).catch((err: unknown) => log(`${relative(options.siteDir, path)} not staged: ${(err as Error).message}`));
         })
         // Without a listener, an error event would be thrown and end the preview.
-        .on('error', (err) => log(`${relative(process.cwd(), options.siteDir) || '.'} not watched: ${(err as Error).message}`))
+        .on('error', (err) => log(`${options.siteDir} not watched: ${(err as Error).message}`))
     : undefined;
   // The search index runs one at a time (Pagefind is one process per Node process); the
   // builds that end while one runs are covered by a single next run, over the newest pages.

@@ -3,7 +3,7 @@
  * site data's cost: about a millisecond an entry in a fresh process. Rendered in the
  * build's own thread, in batches, so that the search index's requests go on between them:
  * on render threads (a piscina pool) it was slower, both cores being busy with Pagefind
- * and the rest of the build (docs/benchmarks.md, "The speed machinery, weighed").
+ * and the rest of the build (docs/benchmarks.md, "The speed machinery").
  *
  * @module
  */

@@ -12,7 +12,7 @@ import { tagStyle } from '../data/tags.js';
 const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 const readableDates = new Map<string, string>();
 
-/** `YYYY-MM-DD` (or a Date) as "November 22, 2026" (also the `readableDate` filter). */
+/** `YYYY-MM-DD` (or a Date) as `November 22, 2026` (also the `readableDate` filter). */
 export function readableDate(d: Date | string): string {
   const key = d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
   let text = readableDates.get(key);

@@ -28,7 +28,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, join, relative } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { imageSize } from 'image-size';
 import { escapeHtml } from '../../core/markup-text.js';
@@ -253,7 +253,8 @@ export class EntryImages {
   #warn(file: string, message: string): void {
     if (this.#reported.has(file)) return;
     this.#reported.add(file);
-    this.warnings.push(`${relative(process.cwd(), file) || file}: ${message}`);
+    // Named by its absolute path: the CLI shows it relative to its working directory.
+    this.warnings.push(`${file}: ${message}`);
   }
 }
 

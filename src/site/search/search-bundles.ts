@@ -131,12 +131,12 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
         recent = await indexer.finish();
       }
       const files = [...archive.files, ...recent.files.map((f) => ({ path: `${RECENT_BUNDLE_DIR}/${f.path}`, content: f.content }))];
-      const written = await writeSearchIndex(outputDir, { pages: archive.entries.size + recent.pages, files });
+      const written = writeSearchIndex(outputDir, { pages: archive.entries.size + recent.pages, files });
       const bundles = recent.pages > 0 ? [MAIN_BUNDLE, RECENT_BUNDLE] : [MAIN_BUNDLE];
       return { ...written, segments: { indexed: recent.pages, archived: archive.entries.size, bundles, note } };
     }
     const built = await startFull().finish();
-    const written = await writeSearchIndex(outputDir, built);
+    const written = writeSearchIndex(outputDir, built);
     let warning: string | undefined;
     try {
       await writeSearchArchive(dir, fingerprint, language, hashes, built.files);

@@ -1,30 +1,17 @@
 /**
  * Writing a built search index's files into the site (docs/site.md#search). Pagefind hands
  * over its index in memory (`getFiles`, search-index.ts): a few index files and one
- * fragment per entry, so 10,000 entries are more than 10,000 small files to create. Creating
- * them is system time that would stop the thread doing it for 0.3 to 1 s at 10,000 entries
- * (more right after many files were removed: see bench/disk.mjs); with Eleventy rendering
- * in this thread (a mirror of fewer than 500 entries, eleventy-run.ts) the pages waited
- * for it. So the compiled build writes them on a worker thread of their own
- * (search-index-files-worker.ts), which the other core runs while this one renders.
+ * fragment per entry, so 10,000 entries are more than 10,000 small files to create.
  *
  * @module
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** A file of a built index: its path relative to the index folder, and its bytes. */
 export interface IndexFile {
   path: string;
   content: Uint8Array;
-}
-
-/** What the worker is given (`workerData`). */
-export interface IndexFilesTask {
-  /** The index folder (absolute). */
-  dir: string;
-  files: readonly IndexFile[];
 }
 
 /**
@@ -70,19 +57,4 @@ export function writeIndexFiles(dir: string, files: readonly IndexFile[]): void 
   for (const folder of folders.sort((a, b) => b.length - a.length)) {
     if (!made.has(folder) && readdirSync(folder).length === 0) rmdirSync(folder);
   }
-}
-
-/**
- * {@link writeIndexFiles} on a worker thread of its own (the compiled build), so that this
- * thread goes on (rendering pages) while the files are created; from the TypeScript sources
- * (tests), where there is no compiled worker, in this thread. The files are copied to the
- * worker (a few MB a thousand entries).
- *
- * @throws {Error} the file system's error of the first file that could not be written
- *   (its message, and its `code` when it had one), or the thread's own failure.
- */
-export async function writeIndexFilesOffThread(dir: string, files: readonly IndexFile[]): Promise<void> {
-  if (!COMPILED_BUILD) return writeIndexFiles(dir, files);
-  const task: IndexFilesTask = { dir, files };
-  await runTaskOnThread<void>(new URL('./search-index-files-worker.js', import.meta.url), task, `writing the search index into ${dir}`);
 }

@@ -17,7 +17,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { escapeHtml } from '../../core/markup-text.js';
-import { writeIndexFilesOffThread, type IndexFile } from './search-index-files.js';
+import { writeIndexFiles, type IndexFile } from './search-index-files.js';
 import type { SiteEntry } from '../data/site-model.js';
 
 /** The folder of the index inside the built site. */
@@ -96,9 +96,12 @@ async function withPagefind(add: (index: PagefindIndex) => Promise<{ pages: numb
   }
 }
 
-/** Writes a built index into `outputDir/pagefind/` (see `search-index-files.ts`). */
-export async function writeSearchIndex(outputDir: string, built: BuiltIndex): Promise<SearchIndexResult> {
-  await writeIndexFilesOffThread(join(outputDir, SEARCH_INDEX_DIR), built.files);
+/**
+ * Writes a built index into `outputDir/pagefind/` (see `search-index-files.ts`).
+ * @throws the file system's error (`ENOSPC`, `EACCES`, ...) of the first file that could not be written.
+ */
+export function writeSearchIndex(outputDir: string, built: BuiltIndex): SearchIndexResult {
+  writeIndexFiles(join(outputDir, SEARCH_INDEX_DIR), built.files);
   return { pages: built.pages, files: built.files.map((f) => f.path) };
 }
 

@@ -1,18 +1,12 @@
 /**
- * Two files that carry one identifier, repaired at the start of a pull
- * (docs/sync.md#sync-state), so that a pull killed at any point is safe to rerun.
+ * Two files with one identifier, repaired at the start of a pull (docs/sync.md#sync-state): a
+ * pull killed mid-rename leaves both, and the next must not write a third. Before any write:
  *
- * A pull killed while renaming leaves the new file written and the old one not yet removed
- * (or removed, with the state still naming it): the next pull must not write a third
- * copy. Before anything else is written:
- *
- * - The file the state knows is kept. When it is gone, the other file takes its place in
- *   the state (`rebound`).
- * - Any other file with that identifier is removed when it holds nothing of the writer's:
- *   what mirrors the service in it (`syncedHash`) is what pull writes for the listed entry,
- *   or what the kept file has, or what the state recorded for it before pull's write-ahead
- *   log moved the identifier to the kept file (`write-ahead-log.ts`). Otherwise it is parked in `.changelog/conflicts/` (nothing
- *   is lost) and reported.
+ * - The file the state knows is kept; when it is gone, the other takes its place (`rebound`).
+ * - Any other file with that identifier is removed when it holds nothing of the writer's (its
+ *   `syncedHash` is what pull writes for the entry, what the kept file has, or what the state
+ *   recorded before the write-ahead log moved the identifier, `write-ahead-log.ts`); otherwise
+ *   it is parked in `.changelog/conflicts/` and reported.
  *
  * @module
  */

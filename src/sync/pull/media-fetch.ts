@@ -1,16 +1,9 @@
 /**
- * Downloads of the images pull mirrors (docs/sync.md#images; docs/security.md#images-pull-mirrors).
- * Pull runs in CI on content others wrote, so each download goes through the one guarded
- * fetcher (`src/service/guarded-fetch.ts`: schemes, addresses after DNS and on every
- * redirect, size, time), and then:
- *
- * - an image type: the `Content-Type` must be PNG, JPEG, GIF, WebP, AVIF or SVG and the
- *   bytes must be that type (`media-type.ts`); an SVG is sanitised (`svg-sanitize.ts`);
- * - within bounds: a raster image's width, height and pixel count, read from its header,
- *   within {@link MediaFetcherOptions.bounds} (`src/core/image-bounds.ts`), before anything
- *   decodes it.
- *
- * A failure is a value (`{ reason }`), never a throw: pull reports it and keeps the remote URL.
+ * Downloads of the images pull mirrors (docs/sync.md#images; docs/security.md#images-pull-mirrors):
+ * through the guarded fetcher (`src/service/guarded-fetch.ts`), then an image type by header and
+ * bytes (`media-type.ts`; an SVG sanitised, `svg-sanitize.ts`), and a raster image within
+ * {@link MediaFetcherOptions.bounds} by its header before anything decodes it
+ * (`src/core/image-bounds.ts`). A failure is a value, never a throw: pull keeps the remote URL.
  *
  * @module
  */
@@ -62,11 +55,7 @@ export class MediaFetcher {
     return this.#fetcher.limits;
   }
 
-  /**
-   * Downloads one image. Never throws: a failure is a {@link FetchFailure}.
-   * @param url the image's URL as the entry has it (absolute).
-   * @param signal ends the download early (the deadline of a pull's images).
-   */
+  /** Downloads one image (absolute URL, as the entry has it) until `signal` ends it. Never throws: a failure is a {@link FetchFailure}. */
   async fetch(url: string, signal?: AbortSignal): Promise<FetchedImage | FetchFailure> {
     const got = await this.#fetcher.get(url, { accept: ACCEPT, allows: (mime) => declaredType(mime) !== undefined, what: 'an image type', signal });
     if (!got.ok) return got.stopped ? { reason: got.reason, stopped: true } : { reason: got.reason };

@@ -1,26 +1,18 @@
 /**
- * Pull's image mirror (docs/sync.md#images): before the entry files of a pull are written,
- * every image they show is downloaded once (`media-fetch.ts`, at most
- * {@link MediaOptions.concurrency} at a time), stored content-addressed as
- * `content/media/<sha256>.<ext>`, and recorded in `.changelog/media.json`
- * (`media-record.ts`); each entry's Markdown then names the copy (`/media/<file>`).
+ * Pull's image mirror (docs/sync.md#images): before a pull's entry files are written, every
+ * image they show is downloaded once (`media-fetch.ts`), stored as `content/media/<sha256>.<ext>`
+ * and recorded in `.changelog/media.json` (`media-record.ts`); the Markdown names the copy.
  *
- * Order, for crash safety: the copies are written (atomically) first, then the record, and
- * only then the entry files that name them (`pull-write.ts`): a pull killed at any point
- * never leaves an entry file that names a copy that is not there. A copy written before a
- * kill and not yet recorded is found again by its name (content-addressed) the next time.
+ * Crash safety: copies first (atomically), then the record, then the entry files that name
+ * them (`pull-write.ts`): no entry file ever names a missing copy, and a copy not yet recorded
+ * is found again by its name.
  *
- * A failed download keeps the entry's remote URL, is reported once per URL with the
- * entries that show it, is recorded with its reason and tried again a day later
- * (`MEDIA_RETRY_MS`), and never fails the pull.
- *
- * The downloads of a pull have one deadline together ({@link MediaOptions.deadlineMs}), so
- * that hosts that never answer cannot hold the entries back past a scheduled job's limit:
- * when it passes, the downloads under way are stopped and those not started are not
- * started; the entries are written with the remote URLs of those images, which are reported
- * (`deferred`) and not recorded, so the next pull fetches them. The record is saved as
- * downloads finish (one save at a time), not only at the end: a job killed at its own time
- * limit keeps what was fetched.
+ * A failed download keeps the remote URL, is reported once per URL, recorded with its reason
+ * and retried a day later (`MEDIA_RETRY_MS`); it never fails the pull. All downloads share one
+ * deadline ({@link MediaOptions.deadlineMs}) so hosts that never answer cannot hold the entries
+ * past a job's limit: past it, nothing more starts, the entries keep those remote URLs
+ * (reported `deferred`, not recorded). The record is saved as downloads finish, so a job
+ * killed at its time limit keeps what was fetched.
  *
  * @module
  */
@@ -51,11 +43,7 @@ export interface MediaOptions extends MediaFetcherOptions {
 /** Default of {@link MediaOptions.deadlineMs}. */
 const DEFAULT_DEADLINE_MS = DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
 
-/**
- * The image options of a pull from the configuration: the bounds, the deadline, and
- * loopback allowed only when the configured service is on loopback (the emulator; never by
- * content: guarded-fetch.ts).
- */
+/** A pull's image options from the configuration; loopback only for a service on loopback, never by content. */
 export function configuredMedia(config: Pick<Config, 'imageBounds' | 'imageDeadlineSeconds' | 'baseUrl'>): MediaOptions {
   return { bounds: config.imageBounds, deadlineMs: config.imageDeadlineSeconds * 1000, allowLoopback: allowsLoopback(config.baseUrl) };
 }
@@ -98,11 +86,7 @@ function mirrorableSources(entry: RemoteEntry): string[] {
   return imageSources(entry.content).filter(isMirrorable);
 }
 
-/**
- * Whether an entry has an image the record wants downloaded (pull-plan.ts rewrites such an
- * unchanged entry's file, so that a mirror made before images were mirrored, or after a
- * failure a day old, gets its copies).
- */
+/** Whether an entry has an image the record wants downloaded (pull-plan.ts then rewrites its file to get the copies). */
 export function entryWantsMedia(record: MediaRecord, entry: RemoteEntry, now: number): boolean {
   return mirrorableSources(entry).some((src) => record.wants(src, now));
 }
@@ -115,14 +99,12 @@ export interface MediaTarget {
 }
 
 /**
- * Downloads and stores the images of the entries about to be written, records them, and
- * returns for each target the references its conversion uses.
- *
+ * Downloads, stores and records the images of the entries about to be written, by the deadline
+ * whatever the hosts do.
  * @param targets the entries about to be written, in the pull's order.
- * @returns per target (same index): original `src` -> `/media/<file>`, undefined when none;
- *   the report; whether the record was saved. Returns by the deadline, whatever the hosts do.
- * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written (a full
- *   disk): nothing of the entries is written then.
+ * @returns per target (same index): original `src` -> `/media/<file>`, or undefined; the report;
+ *   whether the record was saved.
+ * @throws {ChangelogSyncError} `E_FILE` when a copy or the record cannot be written: no entry is written then.
  */
 export async function mirrorMedia(
   record: MediaRecord,

@@ -1,20 +1,13 @@
 /**
- * The record of mirrored images, `.changelog/media.json` (docs/sync.md#images), committed
- * with the content: per original image URL (as the service's content has it), the copy in
- * `content/media/` or why the last download failed.
- *
- * It is what makes a pull that has nothing new fetch nothing and write nothing (an image
- * whose copy is recorded and present is never downloaded again), and what keeps the
- * service's own URL for every image the Markdown names by its copy.
+ * The record of mirrored images, `.changelog/media.json` (docs/sync.md#images), committed with
+ * the content: per original image URL, the copy in `content/media/` or why the last download
+ * failed. With it a pull that has nothing new fetches and writes nothing, and the service's
+ * URL is kept for every image the Markdown names by its copy.
  *
  * ```json
- * {
- *   "version": 1,
- *   "media": {
- *     "https://img.example.com/a.png": { "file": "3f1d...e9.png" },
- *     "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" }
- *   }
- * }
+ * { "version": 1, "media": {
+ *   "https://img.example.com/a.png": { "file": "3f1d...e9.png" },
+ *   "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" } } }
  * ```
  *
  * @module
@@ -53,8 +46,7 @@ export class MediaRecord {
   }
 
   /**
-   * Loads the record; an empty one when it does not exist. Entries that are not well formed
-   * (a copy's name that is not `<sha256>.<ext>`) are dropped: their images are fetched again.
+   * Loads the record (empty when absent), dropping malformed entries (their images are fetched again).
    * @throws {ChangelogSyncError} `E_FILE` when the file exists and is not a record.
    */
   static load(stateDir: string, contentDir: string): MediaRecord {
@@ -84,8 +76,7 @@ export class MediaRecord {
   }
 
   /**
-   * Whether a pull should download the URL: it has no copy (never tried, or its file is
-   * gone), or its last failure is older than {@link MEDIA_RETRY_MS}.
+   * Whether a pull should download the URL: no copy (never tried, or gone), or a failure older than {@link MEDIA_RETRY_MS}.
    * @param now ms since the epoch.
    */
   wants(url: string, now: number): boolean {

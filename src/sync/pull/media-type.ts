@@ -45,17 +45,12 @@ export function declaredType(contentType: string | undefined): MediaType | undef
 
 const ascii = (bytes: Uint8Array, from: number, to: number): string => String.fromCharCode(...bytes.subarray(from, to));
 
-/**
- * An SVG document's start: optional byte order mark, then a prolog of processing
- * instructions (the XML declaration), comments, an `svg` DOCTYPE and white space, then the
- * `<svg` root element.
- */
+/** An SVG document's start: an optional BOM, a prolog (XML declaration, comments, an `svg` DOCTYPE, white space), then `<svg`. */
 const SVG_START = /^\uFEFF?(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>[]*(?:\[[\s\S]*?\])?\s*>|\s+)*<svg[\s>/]/;
 
 /**
- * The type of an image told by its bytes, or undefined when they are none of the mirrored
- * types. AVIF is an ISO media file whose `ftyp` box names the `avif` or `avis` brand.
- * @param bytes the whole file (SVG is recognised by its text).
+ * An image's type told by its bytes (the whole file; SVG by its text), or undefined when none of
+ * the mirrored types. AVIF: an ISO media file whose `ftyp` names `avif` or `avis`.
  */
 export function sniffType(bytes: Uint8Array): MediaType | undefined {
   if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(bytes, 1, 4) === 'PNG' && bytes[4] === 0x0d && bytes[5] === 0x0a && bytes[6] === 0x1a && bytes[7] === 0x0a) return PNG;

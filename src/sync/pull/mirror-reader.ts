@@ -55,9 +55,8 @@ export function syncedOf(f: EntryFile): string {
 }
 
 /**
- * True when the writer changed what mirrors the service since pull or push last wrote the
- * file. Same bytes: untouched. Otherwise the file is parsed: a change limited to the
- * writer's own fields (`tags`, unknown fields) is not an edit. A missing file is not an edit.
+ * True when the writer changed what mirrors the service since pull or push last wrote the file:
+ * not for the same bytes, a missing file, or a change to the writer's own fields only.
  */
 export function isEdited(rec: EntryState, file: LocalFile | null): boolean {
   if (file === null || file.hash === rec.localHash) return false;

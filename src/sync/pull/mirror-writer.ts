@@ -32,10 +32,9 @@ export interface RenderedFile {
 }
 
 /**
- * The file that mirrors a remote entry.
- * @param entry the entry as listed by the service (docs/service-interface.md#entry).
+ * The file that mirrors a remote entry as listed (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
- * @param media the entry's mirrored images: original `src` -> `/media/<file>` (`media-mirror.ts`).
+ * @param media the entry's mirrored images: original `src` -> `/media/<file>`.
  */
 export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
   const fields = {
@@ -56,14 +55,10 @@ export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, medi
 }
 
 /**
- * The `tags` of a mirrored file (docs/entry-file.md#tags): the service's, when it sends them,
- * followed by the file's own that the service does not have (compared without case), so a
- * tag a writer added is never lost; the file's as they are when the service sends none (the
- * listing as the spec shows it). `tags` stays the writer's field too: changing it is not an
- * edit of the entry, and push never sends it (the interface cannot assign tags).
- *
- * @param remote the entry's tags from the service, or undefined when it sent none.
- * @param local the file's `tags` before this pull.
+ * The `tags` of a mirrored file (docs/entry-file.md#tags): the service's, then the file's own it
+ * lacks (compared without case), so a writer's tag is never lost; the file's when the service
+ * sends none. `tags` stays the writer's field: changing it is no edit, and push never sends it.
+ * @param remote the service's tags, or undefined when it sent none.
  */
 function mergedTags(remote: readonly string[] | undefined, local: readonly string[] | undefined): string[] | undefined {
   if (remote === undefined || remote.length === 0) return local ? [...local] : undefined;
@@ -112,10 +107,7 @@ export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }
  */
 export type BeforeWrite = (hash: string, synced: string) => void;
 
-/**
- * Writes a job's rendered text atomically, unless the file already has that text.
- * Never throws: a failure is an outcome with `error`.
- */
+/** Writes a job's rendered text atomically, unless the file already has that text. Never throws: a failure is an outcome with `error`. */
 export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
   try {
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };

@@ -12,10 +12,8 @@ import type { SyncState } from '../store/state.js';
 const MAX_PRUNE_SHARE = 0.1;
 
 /**
- * Refuses, before anything is written, a prune of a non-empty mirror against an empty
- * listing, or of more than a tenth ({@link MAX_PRUNE_SHARE}) of the mirror at once, unless
- * `force` is set. Does nothing without `prune`.
- *
+ * Refuses, before any write, a prune of a non-empty mirror against an empty listing or of more
+ * than {@link MAX_PRUNE_SHARE} of it, unless `force`. Nothing without `prune`.
  * @throws {ChangelogSyncError} `E_PRUNE_REFUSED`, naming how many files would go and the fix.
  */
 export function assertPruneAllowed(state: SyncState, remote: RemoteEntry[], options: { prune?: boolean; force?: boolean }): void {

@@ -40,12 +40,10 @@ export interface Action {
 }
 
 /**
- * The paths in use, so that two entries never share a file, on any file system
- * (`portable-name.ts`): every name in the entries folder, every file the state knows, and
- * every local file without a known identifier, compared case folded and in Unicode NFC
- * (on macOS and Windows `2026-03-01-Release-notes.md` and `2026-03-01-release-notes.md` are
- * one file). A path a rename leaves stays taken for this run: its old file is removed only
- * after the new one is written, so no other entry may be written there meanwhile.
+ * The paths in use, so two entries never share a file on any file system (`portable-name.ts`):
+ * the entries folder's names, the state's files and unknown local files, compared case folded
+ * and NFC. A path a rename leaves stays taken this run: its old file goes only after the new one
+ * is written.
  */
 class PathClaims {
   /** Paths by folded key -> identifiers ('' for a file that is no known entry's); made at the first claim (a no-op pull makes none). */
@@ -68,10 +66,9 @@ class PathClaims {
   }
 
   /**
-   * The file of a remote entry, claimed for it: `current` when it still fits the entry's
-   * date and slug, else the plain name, the name with the identifier, then numbered ones;
-   * never one another file holds under any case or normalisation, never one that is not
-   * portable (`portableNameProblem`).
+   * Claims a remote entry's file: `current` when it fits the entry's date and slug, else the
+   * plain name, the name with the identifier, then numbered ones; never one another file holds
+   * under any case or normalisation, never one that is not portable.
    */
   claim(entry: RemoteEntry, current?: string): string {
     const file = this.pathFor(entry, current);
@@ -119,10 +116,8 @@ export interface PlanHolds {
 }
 
 /**
- * Plans the pull: one action per remote entry that needs a file written, each handed to
- * `onAction` as it is planned (so that its conversion can start); books in the run what
- * needs no file written (unchanged, local edits, adoptions).
- *
+ * Plans the pull: each remote entry needing a file written is handed to `onAction` as planned
+ * (its conversion can start); the rest (unchanged, local edits, adoptions) is booked in the run.
  * @returns the actions in plan order, and the identifiers the service listed.
  */
 export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, onAction: (a: Action) => void): { actions: Action[]; seen: Set<string> } {

@@ -11,7 +11,6 @@ import type { DuplicateRepair } from './duplicate-repair.js';
 import type { MediaOptions, MediaReport } from './media-mirror.js';
 import { listConflictFiles, readMirrorFile, type LocalFile } from './mirror-reader.js';
 import type { BoundFile, SlugConflict } from '../recovery/recovery.js';
-import type { RenderOptions } from './convert-pool.js';
 import type { ServiceReads } from '../../service/reads.js';
 import type { SyncState } from '../store/state.js';
 
@@ -30,8 +29,6 @@ export interface PullOptions {
   dryRun?: boolean;
   /** Called as each converted entry is settled: `done` of `total` (for a progress bar). */
   onConverted?: (done: number, total: number) => void;
-  /** How conversion is spread over threads (tests, benchmarks); default see `convert-pool.ts`. */
-  render?: RenderOptions;
   /** How images are mirrored into `content/media/` (docs/sync.md#images); default: all of them, with the default limits. */
   media?: MediaOptions;
 }
@@ -87,8 +84,6 @@ export interface PullResult {
    * inside the state directory. Empty when nothing changed.
    */
   writes: string[];
-  /** Worker threads the conversion ran on; 0 when it ran inline. */
-  threads: number;
   /** The images mirrored into `content/media/`, and those that could not be (`media-mirror.ts`). */
   media: MediaReport;
   dryRun: boolean;

@@ -1,44 +1,47 @@
 /**
  * Pull's writes (docs/sync.md#sync-semantics): once the plan is complete, each planned file
- * is converted (on worker threads for large pulls, `convert-pool.ts`) and written
- * atomically as soon as its text is ready, after its hashes are in the write-ahead log
+ * is converted and written atomically, one after the other, each after its hashes are in
+ * the write-ahead log
  * (`write-ahead-log.ts`); each outcome is booked in the result and the state.
  *
  * @module
  */
 import { failpoint } from '../../core/failpoint.js';
-import type { MirrorOutcome } from './mirror-writer.js';
+import { commitJob, renderJob, type MirrorJob, type MirrorOutcome } from './mirror-writer.js';
 import { openPullAhead } from './write-ahead-log.js';
 import type { Action } from './pull-plan.js';
 import type { PullItem, PullRun } from './pull-run.js';
-import type { RenderQueue } from './convert-pool.js';
 import { mirrorTitle } from '../../entry/remote-data.js';
 import { conflictFile } from '../store/state.js';
 
 /**
- * Converts and writes the planned files (books them only, in a dry run).
- * @param queue the conversion queue every action was added to, in plan order.
+ * Converts and writes the planned files (books them only, in a dry run). An entry that
+ * cannot be converted is booked in `failed`; the others go on.
+ * @param jobs the mirror job of each action, in plan order (none in a dry run).
  */
-export async function writePull(run: PullRun, actions: Action[], queue: RenderQueue): Promise<void> {
+export function writePull(run: PullRun, actions: Action[], jobs: readonly MirrorJob[]): void {
   if (run.dryRun) {
     for (const a of actions) record(run, a, null);
   } else {
     failpoint('pull:after-plan');
-    let converted = 0;
     const log = openPullAhead(run.stateDir);
-    const ran = await queue.commit(
-      (i, outcome) => {
-        run.options.onConverted?.(++converted, actions.length);
+    try {
+      jobs.forEach((job, i) => {
         const a = actions[i]!;
+        const rendered = renderJob(job);
+        const outcome =
+          rendered.error !== undefined
+            ? rendered
+            : commitJob(job, rendered, (localHash, syncedHash) => {
+                if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
+              });
+        run.options.onConverted?.(i + 1, actions.length);
         if (outcome.error !== undefined) run.result.failed.push({ ...itemOf(a), reason: outcome.error });
         else record(run, a, outcome);
-      },
-      (i, localHash, syncedHash) => {
-        const a = actions[i]!;
-        if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
-      },
-    ).finally(() => log.close());
-    run.result.threads = ran === 'inline' ? 0 : ran;
+      });
+    } finally {
+      log.close();
+    }
   }
 }
 

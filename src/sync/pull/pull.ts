@@ -23,9 +23,8 @@
  * with one identifier are repaired (`duplicate-repair.ts`), journaled POSTs and local
  * files' own entries are bound to their files (`recovery.ts`), so that no entry is
  * mirrored as a second file; `--prune` is checked (`prune-guard.ts`). Then nothing else
- * is written before the whole plan is known. Conversion runs on worker threads
- * for large pulls (`convert-pool.ts`) once the plan is complete; each file is written
- * atomically as soon as its text is ready. The state is saved last.
+ * is written before the whole plan is known. Once it is, each file is converted and written
+ * atomically, one after the other. The state is saved last.
  *
  * This module runs the steps in order; the parts are `pull-run.ts` (options, result,
  * shared run state), `pull-plan.ts` (the plan and the files' paths) and `pull-write.ts`
@@ -56,7 +55,6 @@ import { writePull } from './pull-write.js';
 import { assertPruneAllowed } from './prune-guard.js';
 import { recoverBeforePull } from '../recovery/recovery.js';
 import { remoteNotes } from '../../entry/remote-data.js';
-import { RenderQueue } from './convert-pool.js';
 import { startServiceReads, type ServiceReads } from '../../service/reads.js';
 import { loadState, saveState, type SyncState } from '../store/state.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
@@ -142,7 +140,6 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
     // Odd service data is mirrored, with a note (remote-data.ts): a warning, never a failure.
     notes: [...titleNotes(remote), ...remoteNotes(remote)],
     writes: [],
-    threads: 0,
     media: emptyMediaReport(),
     dryRun,
   };
@@ -192,9 +189,8 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   const run = openPullRun(options, state, result, local, stateChanged);
 
   // 1. Plan: one action per remote entry that needs a file written. Each action's file
-  // is queued as it is planned; none is rendered or written before the plan is complete.
+  // is queued as it is planned; none is converted or written before the plan is complete.
   // An unchanged entry with an image not mirrored yet is rewritten to name its copy.
-  const queue = new RenderQueue(options.render);
   const jobs: MirrorJob[] = [];
   const media = MediaRecord.load(stateDir, contentDir);
   const mediaNow = (options.media?.now ?? Date.now)();
@@ -203,7 +199,6 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
     if (dryRun) return;
     const job = jobOf(run, a);
     jobs.push(job);
-    queue.add(job);
   });
 
   // 1b. Images: downloaded, stored and recorded before any file that names them is written.
@@ -214,8 +209,8 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
     if (map && jobs[i]) jobs[i].media = map;
   });
 
-  // 2. Convert and write: in worker threads for large pulls, each file as soon as it is ready.
-  await writePull(run, actions, queue);
+  // 2. Convert and write, each file in turn.
+  writePull(run, actions, jobs);
 
   // 3. Remote entries that are gone.
   for (const [id, rec] of Object.entries(state.entries)) {

@@ -1,23 +1,15 @@
 /**
- * Pull's write-ahead log, `.changelog/pull-ahead.jsonl` (docs/sync.md#sync-state).
+ * Pull's write-ahead log, `.changelog/pull-ahead.jsonl` (docs/sync.md#sync-state). Pull writes
+ * mirror files first and the state last; a pull killed between leaves files the state does not
+ * describe (the next pull would adopt an older text, or see a local edit and a conflict).
  *
- * Pull writes mirror files first and saves the state last. A pull killed in between
- * leaves files the state does not describe: a created file the state does not know (the
- * next pull would take its older text as a pushed file's and adopt it, even once the
- * service has changed the entry again), a rewritten file whose hash is not the state's
- * (the next pull would see a local edit, and a conflict on every run once the service
- * changes the entry again).
+ * So before each mirror file is written, one line is appended: identifier, file, remote hash and
+ * the hashes of the text about to be written. The next pull applies the log first: a record whose
+ * file has exactly that text replaces the state record; any other (a write that never happened,
+ * or a file edited since) is dropped. The log is removed once the state is saved.
  *
- * So before each mirror file is written, one line goes to this log: the identifier, the
- * file, the remote hash of the version written and the hashes of the text about to be
- * written. The next pull applies the log before anything else: a record whose file now
- * has exactly that text describes what pull wrote (the state record is replaced by it);
- * any other record describes a write that never happened, or a file the writer has
- * edited since, and is dropped. The log is removed once the state is saved.
- *
- * A line is appended with one `write` call before the file's rename: a process killed at
- * any point leaves every line whole or absent (a torn last line, from a full disk, is
- * ignored). The log is not fsynced, like the mirror files it describes (`atomic-file.ts`).
+ * One `write` call per line, before the file's rename: a kill leaves every line whole or absent
+ * (a torn last line, from a full disk, is ignored). Not fsynced, like the files it describes.
  *
  * @module
  */
@@ -58,10 +50,7 @@ export interface PullAheadLog {
   close(): void;
 }
 
-/**
- * The log of this run, opened on the first record (a pull that writes nothing creates no
- * log): one descriptor for the run, not an open per file (10,000 files on a first pull).
- */
+/** This run's log, opened on its first record (a pull writing nothing creates none): one descriptor, not one open per file. */
 export function openPullAhead(stateDir: string): PullAheadLog {
   let fd: number | undefined;
   return {
@@ -77,9 +66,9 @@ export function openPullAhead(stateDir: string): PullAheadLog {
 }
 
 /**
- * Applies the log a killed pull left to `state` (in memory; the caller saves it): each
- * record whose file has the recorded text replaces the identifier's state record.
- * @param readHash `contentHash` of a file relative to the content directory, or undefined when it is missing.
+ * Applies the log a killed pull left to `state` (in memory; the caller saves it): a record whose
+ * file has the recorded text replaces the identifier's state record.
+ * @param readHash `contentHash` of a file relative to the content directory, or undefined when missing.
  */
 export function applyPullAhead(stateDir: string, state: SyncState, readHash: (rel: string) => string | undefined): AheadApplied {
   const applied: AheadApplied = { previous: new Map() };

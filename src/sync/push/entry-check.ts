@@ -1,20 +1,11 @@
 /**
- * Validation of the local entry files without the network (`changelog-sync check`, for
- * pull-request checks): every problem pull, push or the build would meet in a file,
- * with file, line, field and fix.
+ * The local entry files validated offline (`changelog-sync check`, for pull-request checks):
+ * every problem pull, push or the build would meet, with file, line, field and fix.
  *
- * Errors: every problem of `entry-problems.ts` (template text, an empty body, a near-miss
- * tag, a local image that is not in the repository, an image at an address push never requests,
- * a link to an entry without a page, and) a file that cannot be read or parsed (invalid UTF-8, a NUL byte, `---js` or
- * other code frontmatter, invalid YAML, a field that breaks the schema); a new file
- * (without `identifier`) whose slug push would refuse, by push's own rule (`push-plan.ts`:
- * not URL-safe, used by another file, or derived from a title another file has and no
- * date to tell them apart); two files that claim the same `identifier`; an unreadable
- * `.changelog/state.json`.
- *
- * Warnings: near-miss tags against other entries' tags, and a file's name
- * (`entry-file-name.ts`): not `YYYY-MM-DD-<slug>.md` for a new file, not portable, or one
- * file with another on macOS or Windows.
+ * Errors: those of `entry-problems.ts`; a file that cannot be read or parsed (invalid UTF-8, a
+ * NUL byte, code frontmatter, invalid YAML, a schema break); a new file whose slug push would
+ * refuse by its own rule (`push-plan.ts`); two files with one `identifier`; an unreadable
+ * `.changelog/state.json`. Warnings: near-miss tags, and a file's name (`entry-file-name.ts`).
  *
  * @module
  */
@@ -53,8 +44,8 @@ export interface CheckOptions {
   stateDir: string;
   /** Check only these files (paths relative to `cwd` or absolute); default every entry file. */
   files?: string[];
-  /** Directory paths in messages are relative to; default the working directory. */
-  cwd?: string;
+  /** Directory paths in messages are relative to, and `files` resolved against: the run's working directory (`Config.cwd`), absolute. */
+  cwd: string;
   /** The site directory, whose `images/` the site publishes too; default none. */
   siteDir?: string;
   /** Size in MB over which a local image is a warning; default {@link DEFAULT_MAX_IMAGE_MB}. */
@@ -70,7 +61,7 @@ export interface CheckOptions {
  * @throws nothing for bad files (they are problems); only for an unreadable content directory.
  */
 export async function checkEntryFiles(options: CheckOptions): Promise<CheckResult> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd;
   // A file outside the mirror is named as it was given (an absolute path stays absolute).
   const givenAs = new Map<string, string>();
   const shown = (abs: string) => givenAs.get(resolve(abs)) ?? (relative(cwd, abs).split(sep).join('/') || abs);

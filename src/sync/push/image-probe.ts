@@ -1,14 +1,9 @@
 /**
- * Whether an image URL a new entry will show answers: push asks the site (or wherever the
- * image is) before it creates an entry, because an entry, once created, can never be fixed.
- * These requests go to the image's host, not to the service: they are outside the service's
- * rate budget. The URL is content a writer (or a pull request) wrote, so the request goes
- * through the one guarded fetcher (`src/service/guarded-fetch.ts`): schemes, addresses after
- * DNS and on every redirect, time.
- *
- * A URL is live when a `GET` answers 200 with an `image/*` content type, within a time
- * limit for the whole exchange, after at most {@link MAX_REDIRECTS} redirects. The body is
- * not read (the connection is closed).
+ * Whether an image URL a new entry will show answers, asked before the entry is created (it can
+ * never be fixed). To the image's host, outside the service's rate budget, through the guarded
+ * fetcher (`src/service/guarded-fetch.ts`): the URL is content a writer wrote. Live: a `GET`
+ * answers 200 `image/*` within the time limit after at most {@link MAX_REDIRECTS} redirects;
+ * the body is not read.
  *
  * @module
  */
@@ -24,11 +19,7 @@ export const MAX_REDIRECTS = 5;
 /** Default time limit of one URL's check, redirects included, in ms. */
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
-/**
- * The outcome of a check: live, or why not (a sentence that names what answered). `refused`:
- * the guarded fetcher's rules refuse the URL (its scheme, its address, a redirect's), so it
- * never answers however long one waits.
- */
+/** The outcome of a check: live, or why not. `refused`: the guarded fetcher's rules refuse it, so it never answers. */
 export type ProbeOutcome = { live: true } | { live: false; reason: string; refused?: boolean };
 
 /** Options of {@link probeImage}. */
@@ -41,11 +32,7 @@ export interface ProbeOptions {
   lookup?: Lookup;
 }
 
-/**
- * Checks that an image URL answers 200 with an image content type.
- * @param url an absolute URL.
- * @returns never throws: a failure is an outcome with its reason.
- */
+/** Checks that an image URL (absolute) answers 200 with an image type. Never throws: a failure is an outcome. */
 export async function probeImage(url: string, options: ProbeOptions = {}): Promise<ProbeOutcome> {
   const fetcher = new GuardedFetcher({ limits: { timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS }, allowLoopback: options.allowLoopback, lookup: options.lookup });
   try {
@@ -58,20 +45,15 @@ export async function probeImage(url: string, options: ProbeOptions = {}): Promi
 }
 
 /**
- * Why an image URL is never requested, from the URL alone (no DNS, no request): what `check`
- * and push's plan refuse before any probe (guarded-fetch.ts `urlRefusal`).
- * @param allowLoopback as {@link ProbeOptions.allowLoopback}.
+ * Why an image URL is never requested, from the URL alone: what `check` and push's plan refuse
+ * before any probe (guarded-fetch.ts `urlRefusal`).
  * @returns a check of one absolute URL: the reason, or undefined.
  */
 export function imageRefusal(allowLoopback = false): (url: string) => string | undefined {
   return (url) => (URL.canParse(url) ? urlRefusal(new URL(url), allowLoopback) : undefined);
 }
 
-/**
- * Checks several image URLs, each once, at most `concurrency` at a time.
- * @param probe the check of one URL (default {@link probeImage}).
- * @returns the outcome of each URL.
- */
+/** Checks several image URLs, each once, at most `concurrency` at a time (default check {@link probeImage}). */
 export async function probeImages(urls: Iterable<string>, probe: (url: string) => Promise<ProbeOutcome> = (u) => probeImage(u), concurrency = 4): Promise<Map<string, ProbeOutcome>> {
   const limit = pLimit(concurrency);
   const unique = [...new Set(urls)];
@@ -80,14 +62,9 @@ export async function probeImages(urls: Iterable<string>, probe: (url: string) =
 }
 
 /**
- * A check of image URLs against the files the site will publish, for a site that is not
- * served while push runs: the demo, whose site is the local preview built after its push.
- * A URL under `siteUrl`'s `images/` is live when the file is in one of `roots`' `images/`;
- * any other URL is checked over HTTP ({@link probeImage}).
- *
- * @param siteUrl the site's URL, with a trailing slash.
- * @param roots folders holding `images/` (the content and site directories).
- * @param options of {@link probeImage}, for the other URLs.
+ * A check against the files the site will publish, for a site not served while push runs (the
+ * demo, built after its push): a URL under `siteUrl`'s `images/` is live when the file is in one
+ * of `roots`' `images/`; any other URL goes over HTTP ({@link probeImage} with `options`).
  */
 export function localImageProbe(siteUrl: string, roots: readonly string[], options: ProbeOptions = {}): (url: string) => Promise<ProbeOutcome> {
   const images = new URL(`${IMAGES_DIR}/`, siteUrl).href;

@@ -1,13 +1,10 @@
 /**
- * The push lease's ref on the git remote every clone shares (docs/sync.md#the-push-lease):
- * `refs/changelog-sync/push-lease` on `origin`, pointing at a commit (empty tree) whose
- * message is the lease record as JSON. Read with `git ls-remote` (and `git fetch` of that
- * one ref when its commit is not here yet); changed only by compare-and-swap
- * (`git push --force-with-lease=<ref>:<expected>`, checked again by the remote under its
- * ref lock), so of two clones writing at once exactly one wins.
- *
- * Every git command runs without a terminal prompt and with a time limit: an unreachable
- * remote is an error ({@link LeaseRemoteError}), never a hang.
+ * The push lease's ref on the shared remote (docs/sync.md#the-push-lease):
+ * `refs/changelog-sync/push-lease`, a commit (empty tree) whose message is the record as JSON.
+ * Read with `git ls-remote` (and a `git fetch` of that ref); changed only by compare-and-swap
+ * (`git push --force-with-lease=<ref>:<expected>`, checked under the remote's ref lock), so of
+ * two clones exactly one wins. Every git command runs without a prompt and with a time limit:
+ * an unreachable remote is an error ({@link LeaseRemoteError}), never a hang.
  *
  * @module
  */
@@ -32,11 +29,7 @@ export interface LeaseRecord extends ProcessIdentity {
   expiresAt: string;
   /** Its time to live, ms: renewed every third of it. */
   ttlMs: number;
-  /**
-   * Its in-doubt time, ms (twice its request timeout): how long a POST it started may still be
-   * processed by the service. A taker waits at least this long before reading the listing.
-   * Absent in records of earlier versions.
-   */
+  /** Its in-doubt time, ms (twice its request timeout); a taker waits at least this long. Absent in older records. */
   inDoubtMs?: number;
 }
 
@@ -48,6 +41,8 @@ export interface LeaseRemote {
   remote: string;
   /** Time limit of one git command, ms. */
   timeoutMs: number;
+  /** The environment git runs with (the run's, `Config.env`: PATH, HOME, the remote's credentials). */
+  env: NodeJS.ProcessEnv;
 }
 
 /** The remote cannot be read or written (offline, no access, refused): the lease cannot be held. */
@@ -59,14 +54,16 @@ interface GitRun {
   stderr: string;
 }
 
-/** Runs git; rejects only when it cannot start or runs past the time limit. */
-function git(cwd: string, args: string[], timeoutMs: number, input?: string): Promise<GitRun> {
+/** Runs git with `env` and its own settings over it; rejects only when it cannot start or runs past the time limit. */
+function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv, input?: string): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
       env: {
-        ...process.env,
+        ...env,
         GIT_TERMINAL_PROMPT: '0',
         LC_ALL: 'C',
         GIT_AUTHOR_NAME: 'changelog-sync',
@@ -79,13 +76,8 @@ function git(cwd: string, args: string[], timeoutMs: number, input?: string): Pr
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new LeaseRemoteError(`cannot run git: ${err.message}`));
-    });
+    child.on('error', (err) => reject(new LeaseRemoteError(`cannot run git: ${err.message}`)));
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
       if (signal === 'SIGKILL') reject(new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`));
       else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
     });
@@ -98,19 +90,20 @@ function git(cwd: string, args: string[], timeoutMs: number, input?: string): Pr
 
 /**
  * The remote the lease lives on, for a content directory: its git work tree and `remote`.
+ * @param env the environment git runs with.
  * @returns the remote, or why there is none (not a git work tree, no such remote).
  */
-export async function findLeaseRemote(dir: string, remote: string, timeoutMs: number): Promise<LeaseRemote | { none: string }> {
+export async function findLeaseRemote(dir: string, remote: string, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<LeaseRemote | { none: string }> {
   let top: GitRun;
   try {
-    top = await git(dir, ['rev-parse', '--show-toplevel'], timeoutMs);
+    top = await git(dir, ['rev-parse', '--show-toplevel'], timeoutMs, env);
   } catch (err) {
     return { none: (err as Error).message };
   }
   if (top.code !== 0) return { none: 'the project is not in a git repository' };
-  const url = await git(top.stdout, ['remote', 'get-url', remote], timeoutMs);
+  const url = await git(top.stdout, ['remote', 'get-url', remote], timeoutMs, env);
   if (url.code !== 0) return { none: `the git repository has no remote "${remote}"` };
-  return { cwd: top.stdout, remote, timeoutMs };
+  return { cwd: top.stdout, remote, timeoutMs, env };
 }
 
 /** The lease on the remote now: its commit and record (undefined: no lease). */
@@ -121,13 +114,12 @@ export interface SeenLease {
 }
 
 /**
- * The commit the lease ref points at on the remote now, without its record (one `git ls-remote`):
- * what a holder compares with its own before each POST.
+ * The commit the lease ref points at now (one `git ls-remote`), compared by a holder before each POST.
  * @returns undefined when the ref does not exist.
  * @throws {LeaseRemoteError} when the remote cannot be read.
  */
 export async function readLeaseOid(r: LeaseRemote): Promise<string | undefined> {
-  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs);
+  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs, r.env);
   if (ls.code === 2) return undefined;
   if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
   return ls.stdout.split(/\s/)[0]!;
@@ -144,10 +136,10 @@ export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> 
   for (let attempt = 1; ; attempt++) {
     const oid = await readLeaseOid(r);
     if (oid === undefined) return undefined;
-    let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+    let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs, r.env);
     if (body.code !== 0) {
-      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs);
-      if (fetched.code === 0) body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs);
+      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs, r.env);
+      if (fetched.code === 0) body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs, r.env);
       else if (attempt >= 5) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
     }
     if (body.code === 0) return { oid, record: parseRecord(body.stdout) };
@@ -170,15 +162,14 @@ function parseRecord(commit: string): LeaseRecord | undefined {
 }
 
 /**
- * Writes a lease record by compare-and-swap: only when the ref is still `expected` (its
- * commit), or absent when `expected` is undefined.
- * @returns the new commit, or `lost` when the ref had moved (another clone wrote it first).
- * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref (no write access).
+ * Writes a lease record by compare-and-swap: only while the ref is `expected` (absent when undefined).
+ * @returns the new commit, or `lost` when another clone wrote it first.
+ * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref.
  */
 export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
-  const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, '');
+  const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, r.env, '');
   if (tree.code !== 0) throw new LeaseRemoteError(`git hash-object failed: ${gist(tree)}`);
-  const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs);
+  const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs, r.env);
   if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${gist(commit)}`);
   const oid = commit.stdout;
   return (await casPush(r, `${oid}:${LEASE_REF}`, expected)) ? { oid } : 'lost';
@@ -194,7 +185,7 @@ export async function deleteLease(r: LeaseRemote, expected: string): Promise<boo
 }
 
 async function casPush(r: LeaseRemote, refspec: string, expected: string | undefined): Promise<boolean> {
-  const pushed = await git(r.cwd, ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expected ?? ''}`, r.remote, refspec], r.timeoutMs);
+  const pushed = await git(r.cwd, ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expected ?? ''}`, r.remote, refspec], r.timeoutMs, r.env);
   if (pushed.code === 0) return true;
   // Refused: by the compare-and-swap (the ref moved: checked by git before sending, and by
   // the remote under its ref lock) or for another reason. The ref tells which.

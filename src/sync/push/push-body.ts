@@ -23,12 +23,10 @@ export interface OutgoingBody {
 }
 
 /**
- * The HTML push sends for an entry's body.
- *
- * @param body the entry's Markdown body.
- * @param file the entry file, relative to the content directory (relative URLs are read from it).
- * @param permalinks the site-relative page URL of every entry file, null for one without a page, by file (`src/entry/permalinks.ts`).
- * @param siteUrl the site's public URL with a trailing slash, or undefined when none is configured.
+ * The HTML push sends for an entry's Markdown body.
+ * @param file relative to the content directory (relative URLs are read from it).
+ * @param permalinks each entry file's page URL, null without a page (`src/entry/permalinks.ts`).
+ * @param siteUrl the site's URL with a trailing slash, or undefined when none is configured.
  */
 export function outgoingBody(body: string, file: string, permalinks: ReadonlyMap<string, string | null>, siteUrl: string | undefined): OutgoingBody {
   const images: string[] = [];

@@ -14,10 +14,9 @@ import type { PushOptions, PushResult, Run } from './push-run.js';
 export type LeaseTaken = { lease: PushLease | undefined } | { stopped: string };
 
 /**
- * Takes the push lease for a run that will send (see `push-lease.ts`). Without a git remote
- * to hold it (or with the lease turned off), notes that the guarantee is per directory and
- * holds none.
- * @returns the lease; or, told to stop (`options.signal`) before it was taken, why.
+ * Takes the push lease for a run that will send (`push-lease.ts`); without a git remote, or with
+ * the lease off, notes that the guarantee is per directory.
+ * @returns the lease; or, told to stop before it was taken, why.
  * @throws {ChangelogSyncError} `E_LEASE` and `E_LOCKED` from {@link takePushLease}.
  */
 export async function takeLeaseFor(options: PushOptions, result: PushResult): Promise<LeaseTaken> {
@@ -27,6 +26,7 @@ export async function takeLeaseFor(options: PushOptions, result: PushResult): Pr
     dir: options.contentDir,
     remote: options.lease?.remote,
     ttlMs: options.lease?.ttlMs,
+    env: options.lease?.env,
     inDoubtMs: options.inDoubtMs ?? 2 * options.client.timeoutMs,
     command: 'push',
     onProgress: options.onProgress,
@@ -48,11 +48,7 @@ function stoppedText(signal: AbortSignal): string {
   return `the run was told to stop (${typeof signal.reason === 'string' ? signal.reason : 'aborted'})`;
 }
 
-/**
- * Why this run may not send now (told to stop, its lock or lease lost), or undefined: the
- * signal, a local read of the lock's holder file, and the lease on the remote
- * ({@link PushLease.verify}).
- */
+/** Why this run may not send now (told to stop, lock or lease lost: {@link PushLease.verify}), or undefined. */
 export async function fenceLost(run: Pick<Run, 'lock' | 'lease' | 'options'>): Promise<ChangelogSyncError | undefined> {
   const signal = run.options.signal;
   if (signal?.aborted) {

@@ -1,33 +1,23 @@
 /**
- * The push lease (docs/sync.md#the-push-lease), at most once across machines:
- * one pusher at a time across every clone of the repository, through what they all share,
- * the git remote. The lock (`lock.ts`) covers one content directory; the lease covers the
- * workspace's clones: a writer's `push` on a laptop and the scheduled job's `sync`.
+ * The push lease (docs/sync.md#the-push-lease): one pusher at a time across every clone, held
+ * on what they share, the git remote. The lock (`lock.ts`) covers one content directory; the
+ * lease covers a writer's laptop and the scheduled job alike. One rule on every machine:
  *
- * One rule for every machine, whatever its own settings:
- *
- * - **Take.** A push with something to send takes the lease before it reads the listing
- *   (`lease-ref.ts`: a ref written by compare-and-swap). Held by another process: it waits,
- *   polling, and takes it once released; the listing it then reads shows what the other
- *   created, which is adopted, never sent again.
- * - **Expiry: the holder's lifetime, without trusting clocks.** A holder renews it every
- *   third of its time to live and records that time in the lease. Another process takes it
- *   over when it has seen the same lease commit, unrenewed, for the whole lifetime the
- *   holder recorded (not its own `ttlMs`) by its own clock, or at once when the holder ran
+ * - **Take.** A push with something to send takes the lease (`lease-ref.ts`: a ref written by
+ *   compare-and-swap) before it reads the listing; held by another, it polls until released,
+ *   and the listing then shows what the other created (adopted, never sent again).
+ * - **Expiry, without trusting clocks.** The holder renews every third of its time to live and
+ *   records that time. Another process takes over once it has seen the same lease commit
+ *   unrenewed for the whole recorded lifetime by its own clock, or at once when the holder ran
  *   on this machine and is gone. A record beyond {@link MAX_LEASE_TTL_MS} is refused
- *   (`E_LEASE`), and one without a readable lifetime is waited for that long. After a
- *   takeover it waits the in-doubt time before reading the listing: the longer of the one the
- *   holder recorded (twice its request timeout; 60 s when the record has none) and its own,
- *   a record beyond the cap refused like the lifetime; unless the dead holder pushed from
- *   this very directory (its journal then tells): a POST the old holder started is settled by then.
- * - **Fencing.** Before each POST the holder reads the ref on the remote and sends only
- *   while it is still its own commit ({@link PushLease.verify}); the remote out of reach,
- *   it sends only while its last renewal is younger than two thirds of its time to live by
- *   its own clock (no other clone can have taken it over before the whole of it), renewing
- *   first when older.
- * - **Remote.** Not a git repository, or no `origin`: push says the guarantee is per
- *   directory (the lock's) and goes on. An `origin` that exists but cannot be read or
- *   written: push refuses (`E_LEASE`), unless the writer turned the lease off (`--no-lease`).
+ *   (`E_LEASE`); one without a lifetime is waited for that long. After a takeover it waits the
+ *   longer of the holder's recorded in-doubt time (60 s when none) and its own before reading
+ *   the listing, unless the dead holder pushed from this very directory (its journal tells).
+ * - **Fencing.** Before each POST the holder checks the ref is still its commit
+ *   ({@link PushLease.verify}); with the remote out of reach it sends only while its last
+ *   renewal is younger than two thirds of its time to live, renewing first when older.
+ * - **Remote.** No git repository or no `origin`: the guarantee is per directory (the lock's).
+ *   An `origin` that cannot be read or written: `E_LEASE`, unless `--no-lease`.
  *
  * @module
  */
@@ -42,10 +32,7 @@ import { isOnThisMachine, isRecordedProcessAlive, thisProcess } from '../../core
 /** Default time to live of the lease, ms. */
 const DEFAULT_LEASE_TTL_MS = 60_000;
 
-/**
- * The in-doubt time of a holder whose record names none (earlier versions did not record it),
- * ms: twice the default request timeout, what such a holder used unless configured otherwise.
- */
+/** The in-doubt time of a holder whose record names none, ms: twice the default request timeout. */
 const LEGACY_IN_DOUBT_MS = 60_000;
 
 /** Options of {@link takePushLease}. */
@@ -54,6 +41,11 @@ export interface LeaseOptions {
   dir: string;
   /** The git remote every clone shares. Default `origin`. */
   remote?: string;
+  /**
+   * The environment git runs with: the run's (`Config.env`, the CLI's process's, read at its
+   * entry), for PATH, HOME and the remote's credentials. Default: none but git's own settings.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Time to live of the lease, ms (renewed every third of it; at most {@link MAX_LEASE_TTL_MS}). Default {@link DEFAULT_LEASE_TTL_MS}. */
   ttlMs?: number;
   /** How long a POST that got no answer may still be processed by the service, ms (push's in-doubt time). */
@@ -79,10 +71,8 @@ export type LeaseOutcome = { lease: PushLease; notes: string[] } | { perDirector
 /** A held lease. */
 export interface PushLease {
   /**
-   * Whether this process may send now: the ref on the remote is still this lease's commit
-   * (one `git ls-remote`); with the remote out of reach, its last renewal young enough
-   * (else renewed first). Made before each POST.
-   * @returns why it may not, or undefined.
+   * Made before each POST: why this process may not send (the ref is no longer its commit; out of
+   * reach, its last renewal too old, renewed first), or undefined.
    */
   verify(): Promise<string | undefined>;
   /** Stops renewing and removes the lease (compare-and-swap: only while it is still this one). */
@@ -90,11 +80,10 @@ export interface PushLease {
 }
 
 /**
- * Takes the push lease of the repository the content directory is in (see the module description).
- * @throws {ChangelogSyncError} `E_LEASE` when `origin` exists but cannot be read or written
- *   (the remote and the fix named), or when the lease there records a lifetime or an in-doubt
- *   time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when a holder that renews did not
- *   release it within `maxWaitMs`, or when the remote stopped answering while another held it;
+ * Takes the push lease of the content directory's repository (see the module description).
+ * @throws {ChangelogSyncError} `E_LEASE` when `origin` cannot be read or written, or records a
+ *   lifetime or in-doubt time beyond {@link MAX_LEASE_TTL_MS}; `E_LOCKED` naming the holder when
+ *   a renewing holder kept it past `maxWaitMs` or the remote stopped answering meanwhile;
  *   `E_CONFIG` when `ttlMs` or `inDoubtMs` is beyond the cap.
  */
 export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome> {
@@ -104,7 +93,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   }
   const remoteName = options.remote ?? 'origin';
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
-  const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3));
+  const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3), options.env ?? {});
   if ('none' in found) return { perDirectory: found.none };
   if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
     throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });
@@ -197,8 +186,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
 }
 
 /**
- * How long a lease is waited for, unrenewed, before it is taken over: the lifetime its holder
- * recorded; {@link MAX_LEASE_TTL_MS} when the record names none (an unknown holder).
+ * How long an unrenewed lease is waited for: its recorded lifetime, else {@link MAX_LEASE_TTL_MS}.
  * @throws {ChangelogSyncError} `E_LEASE` for a recorded lifetime beyond the cap.
  */
 function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
@@ -211,10 +199,9 @@ function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'):
 }
 
 /**
- * How long a POST of the lease's holder may still be processed by the service, ms: the in-doubt
- * time its holder recorded; {@link LEGACY_IN_DOUBT_MS} when the record names none (a holder of an
- * earlier version, or an unknown one).
- * @throws {ChangelogSyncError} `E_LEASE` for a recorded in-doubt time beyond {@link MAX_LEASE_TTL_MS}.
+ * How long a POST of the holder may still be processed, ms: its recorded in-doubt time, else
+ * {@link LEGACY_IN_DOUBT_MS}.
+ * @throws {ChangelogSyncError} `E_LEASE` for one beyond {@link MAX_LEASE_TTL_MS}.
  */
 function recordedInDoubt(held: LeaseRecord | undefined, remoteName: string): number {
   const ms = held?.inDoubtMs;

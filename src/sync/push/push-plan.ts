@@ -1,27 +1,23 @@
 /**
- * What push will send, decided before anything is sent (issue "Push that never
- * duplicates", guarantee 4 "Validate before sending"): which local files are new and
- * valid, the slug each will be sent with, and which are rejected (with file, field and fix).
+ * What push will send, decided before anything is sent (docs/sync.md#push-guarantees, 4):
+ * which local files are new and valid, the slug each is sent with, and which are rejected.
  *
  * ## Slugs
  *
- * Push always sends an explicit slug, so that an entry whose creation is in doubt can be
- * found again by slug. A file's slug is its `slug:` field, or one derived from its title.
- * A derived slug must be the same on every run until the file carries it (push writes it
- * back), or a lost write-back (or a lost commit-back) would make the next run look for the
- * wrong slug. So the rule depends only on the local files, never on the remote list:
+ * Push always sends an explicit slug, so an entry whose creation is in doubt can be found by
+ * slug. A derived slug must stay the same on every run until the file carries it (a lost
+ * write-back would else make the next run look for the wrong one), so it depends on the local
+ * files only:
  *
  * 1. The base is the slugified title (`Weekly fixes` -> `weekly-fixes`).
- * 2. Among new files without `slug:` whose base is the same, the oldest (by `publish_at`,
- *    else the date in the file name, then the path) keeps the base, unless the base is
- *    taken already: by a file that has an `identifier` or a `slug:` of its own. Every other one gets the base plus its date:
- *    `weekly-fixes-2026-01-12`.
- * 3. A file that would need a date suffix and has no date, or whose suffixed slug is
- *    taken too, is rejected: the writer sets `slug:`.
+ * 2. Among new files without `slug:` with one base, the oldest (by `publish_at`, else the file
+ *    name's date, then the path) keeps it unless a file with an `identifier` or `slug:` has it;
+ *    every other gets the base plus its date: `weekly-fixes-2026-01-12`.
+ * 3. One that needs a date and has none, or whose suffixed slug is taken, is rejected.
  *
- * A slug collision with a remote entry that NO local file mirrors is never disambiguated:
- * that entry may be this very file, created by a push whose write-back and journal were
- * both lost. See {@link matchUnclaimed}.
+ * A collision with a remote entry that no local file mirrors is never disambiguated: it may be
+ * this very file, created by a push whose write-back and journal were both lost
+ * ({@link matchUnclaimed}).
  *
  * @module
  */
@@ -82,9 +78,8 @@ export interface LocalPlan {
   /** The file that carries each claimed identifier (files that do not parse included). */
   carriers: Map<string, string>;
   /**
-   * Every new file that has a slug, refused ones included (template text, empty body,
-   * near-miss tag, slug collision): such a file keeps its slug, so recovery can still bind
-   * its lost entry to it (`recovery.ts`). Adoption needs the slug and title, not a valid body.
+   * Every new file with a slug, refused ones included: recovery can still bind its lost entry to
+   * it (`recovery.ts`), which needs the slug and title, not a valid body.
    */
   slugged: PushCandidate[];
 }
@@ -93,11 +88,8 @@ const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})-/;
 
 /**
  * Validates every local entry file and assigns slugs (see the module description).
- *
- * @param files every entry file, parsed (see `readEntryFiles`). Nothing else: the same
- *   files give the same slugs on every run, whatever the service lists.
- * @param serviceTags the tag names of `content/_data/tags.json`, for the near-miss tag rule
- *   (`entry-problems.ts`); without them, tags are compared with the other files' only.
+ * @param files every entry file, parsed: the same files give the same slugs, whatever the service lists.
+ * @param serviceTags the names of `content/_data/tags.json`, for the near-miss tag rule.
  * @param links what the image and link rules need (`entry-links.ts`); without it they are not checked.
  */
 export function planLocal(files: IndexedFile[], serviceTags: readonly string[] = [], links?: LinkContext): LocalPlan {
@@ -225,17 +217,10 @@ function oldestFirst(a: { date?: string; file: string }, b: { date?: string; fil
 }
 
 /**
- * Decides what to do with a new file whose slug is already used by a remote entry that no
- * local file mirrors. Such an entry is most likely this file's own, created by an earlier
- * push whose write-back and journal were both lost (a CI runner that died before
- * committing `.changelog/`): sending again would duplicate it.
- *
- * - Same title, and the same publication date when the file has one: **adopt** it (the
- *   identifier is written back; nothing is sent).
- * - Otherwise: **reject** with the way out: it is another entry (pull mirrors it; give
- *   this file another slug), or it is this file's (write its identifier back by hand).
- *
- * @returns the entry to adopt, or the rejection.
+ * A new file whose slug a remote entry no local file mirrors holds: most likely its own, created
+ * by a push whose write-back and journal were both lost (sending would duplicate it). Same title
+ * (and date, when the file has one): **adopt** it, nothing sent. Otherwise **reject** with the
+ * way out: another entry (give this file another slug), or this file's (write its identifier).
  */
 export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt: RemoteEntry } | { reject: PushRejection } {
   const title = c.entry.data.title.trim();
@@ -257,10 +242,8 @@ export function matchUnclaimed(c: PushCandidate, remote: RemoteEntry[]): { adopt
 }
 
 /**
- * The refusal of a new file whose slug a remote entry already holds while a local file
- * carries that entry (renamed on the service since the last pull, or mirrored in a file
- * that does not parse): sent, it would get another slug from the service (docs/service-interface.md#gaps-in-the-specification-and-our-answers:
- * a slug already taken) and the write-back would record the wrong one.
+ * The refusal of a new file whose slug a remote entry holds while a local file carries that
+ * entry: the service would give it another slug and the write-back would record the wrong one.
  * @param carrier the local file that carries `holder`.
  */
 export function carriedSlugRejection(c: PushCandidate, holder: RemoteEntry, carrier: string): PushRejection {

@@ -36,22 +36,19 @@ export interface PushOptions {
   /** Sleep; default a real timer (tests). */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Told to stop (the CLI aborts it on SIGTERM and SIGINT, with the signal's name as the
-   * reason): no POST starts after it, those in flight settle (journal, write-back), the rest
-   * is pending, and the lease is released at the end. A wait for another clone's lease ends.
+   * Told to stop (SIGTERM, SIGINT; reason the signal's name): no POST starts after it, those in
+   * flight settle, the rest is pending, the lease is released. A wait for a lease ends.
    */
   signal?: AbortSignal;
   /**
-   * The push lease across clones (`push-lease.ts`, docs/sync.md#the-push-lease): its time to
-   * live and git remote; `false`: none (`--no-lease`: at most once per directory only).
-   * Default on, with `origin` and 60 s. An `origin` that cannot be read is refused
-   * (`E_LEASE`) unless the lease is off.
+   * The push lease (`push-lease.ts`): its time to live, remote and the environment git runs
+   * with (`LeaseOptions.env`), default `origin` and 60 s; `false` for none (`--no-lease`: at
+   * most once per directory). An unreadable `origin` is refused (`E_LEASE`) unless the lease is off.
    */
-  lease?: { ttlMs?: number; remote?: string } | false;
+  lease?: { ttlMs?: number; remote?: string; env?: NodeJS.ProcessEnv } | false;
   /**
-   * The site's public URL, with a trailing slash, when one is configured: a body's site URLs
-   * (`/images/x.png`, `../images/x.png`, a link to another entry) are sent absolute on it
-   * (`push-body.ts`). Without it, a file whose body has such URLs is not sent (pending).
+   * The site's URL with a trailing slash: a body's site URLs are sent absolute on it
+   * (`push-body.ts`); without it such a file is pending.
    */
   siteUrl?: string;
   /** The site directory: its `images/` is published beside the content directory's. */
@@ -82,11 +79,9 @@ export interface PushedItem extends PushPlanItem {
   identifier: string;
   status?: string;
   /**
-   * `created`: created by this run, identifier from the answer.
-   * `reconciled`: created by this run or an earlier one whose answer was lost (or had no
-   *   identifier), found by slug in the remote list; not sent again.
-   * `adopted`: a remote entry no local file mirrored, with this file's slug, title and
-   *   date: a push whose write-back and journal were both lost; not sent again.
+   * `created`: by this run, identifier from the answer. `reconciled`: by this or an earlier run
+   * whose answer was lost, found by slug. `adopted`: a remote entry no file mirrored, with this
+   * file's slug, title and date. Neither of the last two is sent again.
    */
   how: 'created' | 'reconciled' | 'adopted';
   /** True for `reconciled` and `adopted`: the entry existed and was not sent again. */
@@ -99,9 +94,8 @@ export interface PushResult {
   plan: PushPlanItem[];
   pushed: PushedItem[];
   /**
-   * Not settled this run; tried again by the next (with the reason). Includes the deferred.
-   * `identifier` is set for a file created on the service whose identifier could not be
-   * written back (the journal keeps it; the next run writes it and sends nothing).
+   * Not settled this run (the deferred included); tried again by the next. `identifier` is set
+   * for a created entry whose write-back failed (the journal keeps it; nothing is sent again).
    */
   pending: Array<PushPlanItem & { reason: string; identifier?: string }>;
   /** Not sent this run: the day's request budget cannot cover them, or an image they show does not answer yet (a subset of `pending`). */

@@ -160,9 +160,8 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
 }
 
 /**
- * Looks the unresolved POSTs of a round up: one `GET /api/entries` for all of them (and
- * one more after waiting, for POSTs that got no answer and may still be in progress).
- *
+ * Looks up a round's unresolved POSTs: one `GET /api/entries` (and one more after waiting, for
+ * POSTs without an answer that may be in progress).
  * @returns the POSTs that certainly created nothing: safe to send again.
  */
 async function reconcile(run: Run, unresolved: Unresolved[]): Promise<Unresolved[]> {

@@ -24,10 +24,9 @@ export function findRecord(run: Run, record: JournalRecord, list: RemoteEntry[])
 }
 
 /**
- * Settles a file whose entry exists: writes identifier, status and slug back, records it
- * in the state, removes its journal record. A write-back that fails (the writer broke the
- * frontmatter meanwhile, or removed the file) keeps the record with the identifier: the
- * next run writes it back, and never sends the file again.
+ * Settles a file whose entry exists: identifier, status and slug written back, state recorded,
+ * journal record removed. A failed write-back keeps the record with the identifier: the next run
+ * writes it and never sends the file again.
  */
 export async function settle(run: Run, c: PushCandidate, record: JournalRecord | undefined, identifier: string, status: string | undefined, how: PushedItem['how']): Promise<void> {
   const { result, journal } = run;

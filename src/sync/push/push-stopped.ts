@@ -1,10 +1,8 @@
 /**
- * A push stopped by an error (every failure says what was done;
- * docs/sync.md#push-guarantees, 2. "Nothing lost"): a 401 in the middle of the run, a full
- * disk, a journal or state file that cannot be written. The files already settled stay in
- * the result; the one whose step failed, and every one not sent yet, are pending with the
- * reason; and the result goes with the error, so that the report lists what was created
- * (identifier and file) and whether its identifier was written back.
+ * A push stopped by an error (a 401 mid-run, a full disk, an unwritable journal or state;
+ * docs/sync.md#push-guarantees, 2): settled files stay in the result, the failed one and every
+ * unsent one are pending with the reason, and the result goes with the error, so the report
+ * lists what was created and whether its identifier was written back.
  *
  * @module
  */
@@ -16,10 +14,7 @@ import { pend, type PushResult, type Run } from './push-run.js';
 /** The result of the push each error stopped. */
 const stoppedResults = new WeakMap<object, PushResult>();
 
-/**
- * The result of the push that `err` stopped, when it stopped one: what was created,
- * written back, left pending and not sent before it.
- */
+/** The result of the push that `err` stopped, when it stopped one: what was created, written back, left pending and not sent before it. */
 export function stoppedPushResult(err: unknown): PushResult | undefined {
   return typeof err === 'object' && err !== null ? stoppedResults.get(err) : undefined;
 }
@@ -34,9 +29,8 @@ export function stopPush(err: unknown, result: PushResult): unknown {
 }
 
 /**
- * A file's send failed with an error that stops the run (not an answer of the service: a
- * file that cannot be written): no other file is sent after it, and the file is pending
- * with the reason, unless it was settled before the error (its identifier written back).
+ * A send failed with an error that stops the run (a file that cannot be written): no other file
+ * is sent after it, and it is pending with the reason unless already settled.
  */
 export function stopSending(run: Run, c: PushCandidate, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);

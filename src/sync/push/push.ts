@@ -1,35 +1,27 @@
 /**
- * Push: create remote entries from new local files (docs/sync.md#sync-semantics;
- * docs/service-interface.md#endpoints, endpoint 5). Only files without `identifier` are sent.
+ * Push: create remote entries from new local files, those without `identifier`
+ * (docs/sync.md#sync-semantics; docs/service-interface.md#endpoints, endpoint 5).
  *
  * The guarantees (docs/sync.md#push-guarantees), and where each is kept:
  *
- * 1. **At most once.** The content directory's lock (`lock.ts`) keeps a second push out.
- *    Every POST is journaled and flushed first (`journal.ts`). A journaled POST of an
- *    earlier run, and every POST of this run whose answer was lost, failed or came without
- *    an identifier, is looked up in the remote list by slug (one `GET /api/entries` for
- *    all of them) before anything is sent again. A POST that got no answer at all may
- *    still be processed by the service: it is not taken as "not created" before its
- *    in-doubt time has passed (twice the request timeout), however long that means waiting.
- *    Push always sends an explicit slug (`push-plan.ts`), so that this match is exact.
- * 2. **Nothing lost.** Every candidate file ends the run pushed (identifier written back,
- *    atomically, on the file's current content), pending (with its reason), deferred, or
- *    rejected (with file, field and fix).
- * 3. **Within the limits.** Every request goes through the client's `RateBudget`;
- *    `p-limit` bounds how many are in flight; what the day's budget cannot cover is
- *    deferred, oldest first.
+ * 1. **At most once.** The lock (`lock.ts`) keeps a second push out. Every POST is journaled
+ *    and flushed first (`journal.ts`). A journaled POST of an earlier run, and every POST of
+ *    this run whose answer was lost, failed or lacked an identifier, is looked up by slug in
+ *    one `GET /api/entries` before anything is sent again; a POST without any answer is not
+ *    taken as "not created" before its in-doubt time (twice the request timeout) has passed.
+ *    Push always sends an explicit slug (`push-plan.ts`), so the match is exact.
+ * 2. **Nothing lost.** Every candidate ends pushed (identifier written back atomically on the
+ *    file's current content), pending (with its reason), deferred, or rejected (file, field, fix).
+ * 3. **Within the limits.** Every request goes through the `RateBudget`; `p-limit` bounds those
+ *    in flight; what the day's budget cannot cover is deferred, oldest first.
  * 4. **Validated before sending** (`push-plan.ts`).
- * 5. **Every answer shape**: the entry, an identifier only, `{success: true}`, an empty
- *    201: the identifier is taken from the answer, else found by the batched list.
+ * 5. **Every answer shape**: the identifier from the answer, else from the batched list.
+ * 6. **URLs the service can resolve, images that answer**: site URLs are sent absolute
+ *    (`push-body.ts`); before its journal record, each image an entry shows must answer
+ *    (`image-probe.ts`, on the site: no request of the budget), or the entry is deferred.
  *
- * 6. **URLs the service can resolve, images that answer**: a body's site URLs
- *    are sent absolute on the site (`push-body.ts`); before its journal record and POST, each
- *    image an entry shows must answer (`image-probe.ts`), or the entry is deferred to a later
- *    run. These checks go to the site, not the service: no request of the budget is spent.
- *
- * This module runs the steps in order; the parts are `push-run.ts` (options, shared run
- * state, the result), `reconcile.ts` (earlier runs' POSTs), `push-send.ts` (the send
- * rounds) and `push-settle.ts` (the write-back of a created entry).
+ * Parts: `push-run.ts` (options, run state, result), `reconcile.ts` (earlier runs' POSTs),
+ * `push-send.ts` (send rounds), `push-settle.ts` (write-back of a created entry).
  *
  * @module
  */
@@ -62,11 +54,10 @@ import { assertWorkspaceBinding } from '../../entry/workspace-binding.js';
  * Pushes new local entry files.
  *
  * @throws {ChangelogSyncError} `E_LOCKED` when another process pushes to this content
- *   directory; `E_WORKSPACE_MISMATCH`, `E_AUTH` (nothing sent then), or a failure of the
- *   initial remote listing. Failures of single POSTs are reported per file, not thrown;
- *   an `E_AUTH` met while sending, or a file that cannot be written (`E_FILE`: the journal,
- *   the state), is thrown after the report is complete on disk, with the result so far:
- *   see `stoppedPushResult` (`push-stopped.ts`).
+ *   directory; `E_WORKSPACE_MISMATCH`, `E_AUTH` (nothing sent), or a failure of the initial
+ *   listing. A single POST's failure is reported per file; an `E_AUTH` met while sending, or
+ *   `E_FILE` (journal, state), is thrown once the report is on disk, with the result so far
+ *   (`push-stopped.ts`).
  */
 export async function push(options: PushOptions): Promise<PushResult> {
   const lock = options.dryRun ? undefined : await acquireLock(options.stateDir, 'push');
@@ -77,31 +68,21 @@ export async function push(options: PushOptions): Promise<PushResult> {
   }
 }
 
-/**
- * What the pull stage of a sync read and booked, handed to its push stage (`sync-job.ts`): the
- * same job, under the same lock, so that none of it is read again.
- */
+/** What a sync's pull stage read, handed to its push stage under the same lock (`sync-job.ts`). */
 export interface PushShared {
-  /**
-   * The listing the pull read (`GET /api/entries`), after the lock was taken. Its workspace
-   * was checked against the binding by the pull, so push reads the workspace not again.
-   */
+  /** The pull's listing, read after the lock was taken; its workspace already checked against the binding. */
   remote: RemoteEntry[];
   /** The state as the pull left it (saved, unless a dry run). */
   state: SyncState;
 }
-
 /**
- * The push of a job that holds the content directory's lock already (unless a dry run):
- * `push` alone, or the push stage of a sync, which hands over what its pull read
- * (`shared`). The lock is the caller's to release; the push lease, taken here when there
- * is something to send, is released here.
+ * The push of a job that holds the lock already (unless a dry run): `push` alone, or a sync's
+ * push stage with what its pull read (`shared`). The lock is the caller's to release; the push
+ * lease, taken here when there is something to send, is released here. With `shared`, only the
+ * listing after taking the lease (another clone may have created an entry since) and the
+ * lookups of POSTs in doubt are read again (docs/sync.md, "A sync is one job").
  *
- * With `shared`, the push reads again only what it must (docs/sync.md, "A sync is one job"):
- * the listing after taking the push lease across clones (another clone may have created an
- * entry since the pull's listing), and the lookups of POSTs whose outcome is in doubt.
- *
- * @throws {ChangelogSyncError} as {@link push}, but `E_LOCKED` for the content directory.
+ * @throws {ChangelogSyncError} as {@link push}, but `E_LOCKED`.
  */
 export async function pushHolding(options: PushOptions, lock: HeldLock | undefined, shared?: PushShared): Promise<PushResult> {
   const dryRun = options.dryRun ?? false;
@@ -159,9 +140,8 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     fence.lease = taken.lease;
   }
 
-  // 2. One remote listing: slugs in use, mirrored entries, reconciliation. A sync's pull read
-  // it under the same lock; read again only when the lease was taken since: the listing
-  // must show what another clone's push created before this run held the lease.
+  // 2. One listing: slugs in use, mirrored entries, reconciliation. A sync's pull read it under
+  // the same lock; read again once the lease was taken, to see another clone's creations.
   let remote: RemoteEntry[];
   try {
     if (!shared) {
@@ -202,9 +182,8 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     const toSend: PushCandidate[] = [];
     for (const c of local.candidates) {
       if (settled.has(c.file)) continue;
-      // A slug held remotely by an entry a local file carries (one renamed on the service
-      // since the last pull, or whose file does not parse): the service would rename this
-      // one, and the write-back would record a slug it does not have.
+      // A slug held remotely by an entry a local file carries (renamed on the service since the
+      // last pull, or its file does not parse): the service would rename this one.
       const carried = (bySlug.get(c.slug) ?? []).find((r) => run.claimed.has(r.identifier));
       if (carried) {
         result.rejected.push(carriedSlugRejection(c, carried, local.carriers.get(carried.identifier) ?? '?'));
@@ -259,9 +238,8 @@ interface Fence {
 }
 
 /**
- * The files whose body can be sent as it is now: the others are recorded pending (site URLs
- * but no site URL configured) or deferred (an image that does not answer yet, named with
- * why). A dry run checks no image (it sends nothing, and `status` runs it).
+ * The files whose body can be sent now; the others are pending (site URLs, no site URL
+ * configured) or deferred (an image that does not answer yet). A dry run checks no image.
  */
 async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap<string, OutgoingBody>): Promise<PushCandidate[]> {
   const { options, result } = run;

@@ -21,13 +21,10 @@ import { contentHash } from '../../core/hash.js';
 const WRITE_BACK_ATTEMPTS = 5;
 
 /**
- * Writes the identifier (and status and slug) into the file's frontmatter as added lines,
- * on the file's current content (a writer's edit during the push is kept), atomically.
- * Just before the new text is written, the file is read again; if a writer saved it in
- * between, the write-back starts over from that content.
- *
- * @throws {ChangelogSyncError} `E_FILE` when the file is gone or has no frontmatter block, or
- *   cannot be written (a full disk, a directory in its place, no permission), naming it and the step.
+ * Writes the identifier (and status and slug) into the frontmatter as added lines, atomically,
+ * on the file's current content: read again just before writing, and started over if a writer
+ * saved it in between.
+ * @throws {ChangelogSyncError} `E_FILE` when the file is gone, has no frontmatter, or cannot be written.
  */
 export async function writeBack(contentDir: string, rel: string, identifier: string, status: string | undefined, slug: string, state: SyncState): Promise<void> {
   const abs = join(contentDir, rel);

@@ -1,25 +1,17 @@
 /**
- * The push journal (docs/sync.md#at-most-once: crash-safe, at-most-once push).
- *
- * Before each `POST /api/entry`, the file, its slug and title are recorded and flushed to
- * `.changelog/journal.json` (write-file-atomic: temp file, fsync, rename). A record that
- * is still there when a later push starts means the earlier run crashed or lost the
- * response: that entry may exist remotely, and it is looked up by slug before anything is
- * sent again.
- *
- * A record's life:
+ * The push journal (docs/sync.md#at-most-once). Before each `POST /api/entry`, the file, its
+ * slug and title are flushed to `.changelog/journal.json` (atomic write, fsync). A record a
+ * later push finds means a crash or a lost response: the entry may exist, and is looked up by
+ * slug before anything is sent again.
  *
  * | state | meaning | when a later run finds it |
  * |---|---|---|
- * | `sending` | the POST was started; no answer (yet) | found by slug: settled. Not found: not created, once `inDoubtUntil` has passed (until then the service may still be working on it) |
- * | `answered` | the service answered with an error (5xx, a body we cannot read) | found by slug: settled. Not found: not created |
- * | `created` | the identifier is known; the write-back to the file is not done | written back, without asking the service |
+ * | `sending` | POST started, no answer (yet) | found by slug: settled. Not found: not created, once `inDoubtUntil` has passed |
+ * | `answered` | the service answered with an error | found by slug: settled. Not found: not created |
+ * | `created` | identifier known, write-back not done | written back, without asking the service |
  *
- * A record in `sending` whose sender (recorded with it) still runs on this machine is left to
- * that process: another run neither sends its file nor removes the record.
- *
- * A record is removed once its outcome is settled: the identifier written to the file, or
- * the entry known not to exist.
+ * A `sending` record whose sender still runs on this machine is left to that process. A record
+ * is removed once settled: identifier written to the file, or the entry known not to exist.
  *
  * @module
  */
@@ -41,11 +33,7 @@ export interface JournalRecord {
   title: string;
   /** ISO time the POST was started. */
   startedAt: string;
-  /**
-   * ISO time until which a POST that got no answer may still be processed by the service
-   * (start + twice the request timeout of the run that sent it). Until then, "not in the
-   * list" does not prove "not created".
-   */
+  /** ISO time until which a POST without an answer may still be processed (start + twice the request timeout): until then, "not listed" is not "not created". */
   inDoubtUntil?: string;
   /**
    * `sending`: the POST was started, its outcome unknown.
@@ -60,9 +48,8 @@ export interface JournalRecord {
   /** What went wrong, for reports. */
   reason?: string;
   /**
-   * The process that sent it (pid, host, start time, machine: `process-alive.ts`): a record
-   * in `sending` whose process still runs on this machine is never sent again by another
-   * (docs/sync.md#fencing). Absent in records of older versions.
+   * The sending process (`process-alive.ts`): a `sending` record whose process still runs on this
+   * machine is never sent again by another (docs/sync.md#fencing). Absent in older records.
    */
   sender?: ProcessIdentity;
 }

@@ -1,28 +1,20 @@
 /**
- * Recovery before a pull writes anything (docs/sync.md#push-guarantees, docs/sync.md#sync-state),
- * and a local file adopted as its remote entry's mirror instead of a second file.
+ * Recovery before a pull writes anything (docs/sync.md#push-guarantees, #sync-state): a remote
+ * entry no state knows may be a local file's own (its push was killed before the write-back,
+ * or the write-back was lost with a commit), and must not be mirrored as a second file.
+ * Against the listing pull reads anyway, before any write:
  *
- * A remote entry that no sync state knows may be a local file's own: created by a push
- * that was killed before its write-back (the journal still has the POST), or whose
- * write-back and state were lost with a commit that never reached the repository. Pull
- * must not mirror such an entry as a second file. Against the listing pull fetches anyway
- * (no extra request), and before anything is written:
+ * 1. **Journal.** A journal record whose entry is listed (by identifier, else by its slug among
+ *    entries no state knows) is bound to its file: identifier, status and slug written back
+ *    (`write-back.ts`), the record removed. While that file does not parse, the entry is held
+ *    (not mirrored) with a note; push keeps the record until the file is fixed.
+ * 2. **Adoption.** A file without `identifier` whose slug (its `slug:`, or derived as push
+ *    derives it, `push-plan.ts`) is such an entry's, with the same title (and date, when it
+ *    has one), is bound the same way, whether or not push would send it today. The same slug
+ *    with another title is a **slug conflict**: reported with both sides, the entry not
+ *    mirrored and the file not sent until the writer decides.
  *
- * 1. **Journal.** A record of `.changelog/journal.json` whose entry is listed (by
- *    identifier, else by the slug it sent among the entries no state knows, as push finds it) is bound to
- *    the file that sent it: identifier, status and slug written back (`write-back.ts`),
- *    the record removed. While that file does not parse, the entry is held (not mirrored)
- *    and a note says so: push keeps the record until the file is fixed.
- * 2. **Adoption.** A local file without `identifier` whose slug (its `slug:`, or derived
- *    by the one rule push and `check` share, `push-plan.ts`) is the slug of such an
- *    entry, with the same title (and date, when the file has one), is bound the same way,
- *    whether or not push would send the file today (an empty body or template text does
- *    not change whose entry it is).
- *    The same slug with another title is a **slug conflict**: reported with both sides;
- *    the entry is not mirrored and the file not sent until the writer decides.
- *
- * A bound file is recorded in the state as pushed and never pulled (`remoteHash: null`):
- * pull then keeps it as the writer's file.
+ * A bound file is recorded as pushed and never pulled (`remoteHash: null`): the writer's file.
  *
  * @module
  */

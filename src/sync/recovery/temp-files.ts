@@ -1,13 +1,8 @@
 /**
- * Leftovers of atomic writes. The tool's one writer (`core/atomic-file.ts`)
- * leaves a temporary file `.<name>.<pid>.<n>.tmp` beside its target when the process is
- * killed between writing and renaming (SIGKILL, a runner that died, a cancelled workflow).
- *
- * A scheduled workflow's `git add content` would commit them. {@link removeLeftoverTempFiles}
- * removes them before a run, in every folder the tool writes: `content/entries/`,
- * `content/_data/`, `content/media/`, the state directory and its `conflicts/`. Only names
- * that are exactly a temporary file of a file the tool writes there, of a process that no
- * longer runs (`core/process-alive.ts`), are touched: never a writer's file.
+ * Leftovers of atomic writes (`core/atomic-file.ts`): a process killed between write and rename
+ * leaves `.<name>.<pid>.<n>.tmp`, which a workflow's `git add content` would commit.
+ * {@link removeLeftoverTempFiles} removes them before a run in every folder the tool writes,
+ * only exact temporary names of its files, of processes that no longer run: never a writer's file.
  *
  * @module
  */
@@ -30,14 +25,10 @@ interface WrittenFolder {
 }
 
 /**
- * Removes the temporary files that interrupted atomic writes left in every folder the
- * tool writes (see the module description). Call it while holding the lock.
- *
- * @param contentDir the mirror (`entries/`, `_data/`).
- * @param stateDir the state directory (state, journal, ledger, lock holder, `conflicts/`).
- * @param entryNames the names in `content/entries/`, when the caller has listed it already.
- * @returns the paths removed: relative to the content directory (`entries/...`,
- *   `_data/...`), or `state:<path>` inside the state directory.
+ * Removes the temporary files interrupted atomic writes left in every folder the tool writes.
+ * Call it holding the lock.
+ * @param entryNames the names in `content/entries/`, when the caller listed it already.
+ * @returns the paths removed, relative to the content directory, or `state:<path>`.
  */
 export async function removeLeftoverTempFiles(contentDir: string, stateDir: string, entryNames?: readonly string[]): Promise<string[]> {
   const dataFiles = new Set([basename(WORKSPACE_DATA_FILE), basename(TAGS_DATA_FILE)]);

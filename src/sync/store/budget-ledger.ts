@@ -35,10 +35,9 @@ export interface BudgetLedger {
 }
 
 /**
- * Loads the daily ledger from `stateDir` and returns a budget that saves it after every
- * booking, before the request may start: a run that is killed must not let the next one
- * believe the day is less spent than it is. Saves run one at a time; bookings made while
- * one runs share the next one, so a burst of requests costs at most two writes.
+ * Loads the daily ledger and returns a budget that saves it after every booking, before the
+ * request starts: a killed run must not let the next believe the day less spent. One save at a
+ * time; bookings made meanwhile share the next, so a burst costs at most two writes.
  */
 export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<BudgetLedger> {
   const { stateDir, onSaveError, write = saveLedger } = options;

@@ -1,10 +1,8 @@
 /**
- * The scheduled job's commit-back (docs/github-actions.md): commit the mirror
- * and its state, and push it to the branch it was checked out from, even when the branch
- * moved meanwhile (a writer merged while the job ran). A rejected push is rebased onto the
- * branch (`git pull --rebase`) and pushed again, a few times; a rebase that cannot apply is
- * aborted, the commit is pushed to a branch of its own so that nothing is lost, and the
- * command fails naming the files in conflict.
+ * The scheduled job's commit-back (docs/github-actions.md): commit the mirror and its state and
+ * push to the branch checked out, even if it moved meanwhile: a rejected push is rebased and
+ * retried a few times; a rebase that cannot apply is aborted, the commit pushed to a branch of
+ * its own (nothing lost), and the command fails naming the conflicting files.
  *
  * @module
  */
@@ -17,13 +15,11 @@ import { ChangelogSyncError } from '../../core/errors.js';
 export interface CommitBackOptions {
   /** The git work tree (the project root). */
   cwd: string;
+  /** The environment git runs with (`Config.env`: the CLI's, read at its entry): PATH, HOME, the remote's credentials. */
+  env: NodeJS.ProcessEnv;
   /** Paths to add (relative to `cwd`); missing ones are skipped. */
   paths: string[];
-  /**
-   * Paths under `paths` that are never committed (relative to `cwd`): not staged, and removed
-   * from the index when a repository tracks them (that removal is committed once). The
-   * request ledger: it changes on every run, and a commit of it alone is churn.
-   */
+  /** Paths never committed, relative to `cwd` (unstaged, removed from the index once): the request ledger, which changes every run. */
   exclude?: string[];
   /** Commit message. */
   message: string;
@@ -51,20 +47,23 @@ export interface CommitBackResult {
   staged: string[];
 }
 
+/** Where git runs: the work tree, and the environment it runs with. */
+type GitPlace = Pick<CommitBackOptions, 'cwd' | 'env'>;
+
 interface GitRun {
   ok: boolean;
   stdout: string;
   stderr: string;
 }
 
-function git(cwd: string, args: string[]): GitRun {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+function git(where: GitPlace, args: string[]): GitRun {
+  const r = spawnSync('git', args, { cwd: where.cwd, encoding: 'utf8', env: { ...where.env, GIT_TERMINAL_PROMPT: '0' } });
   if (r.error) throw new ChangelogSyncError('E_GIT', `cannot run git: ${r.error.message}`, { cause: r.error, hint: 'install git and run this in the repository' });
   return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
 }
 
-function must(cwd: string, args: string[], what: string): string {
-  const r = git(cwd, args);
+function must(where: GitPlace, args: string[], what: string): string {
+  const r = git(where, args);
   if (!r.ok) throw new ChangelogSyncError('E_GIT', `${what} failed (git ${args.join(' ')}): ${r.stderr || r.stdout}`);
   return r.stdout;
 }
@@ -77,43 +76,42 @@ const REJECTED = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref .* b
 
 /**
  * Commits the given paths and pushes, rebasing onto a moved branch and retrying.
- *
- * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (the message names the
- *   files in conflict and the branch the commit was saved to; the local commit is kept),
- *   when the push is still rejected after `attempts` tries, or when git fails otherwise
- *   (no upstream, authentication: git's message is kept).
+ * @throws {ChangelogSyncError} `E_GIT` when the rebase cannot apply (naming the conflicting files
+ *   and the branch the commit was saved to), when the push is still rejected after `attempts`,
+ *   or when git fails otherwise (its message kept).
  */
 export async function commitBack(options: CommitBackOptions): Promise<CommitBackResult> {
   const { cwd, message } = options;
+  const where: GitPlace = { cwd, env: options.env };
   const attempts = Math.max(1, options.attempts ?? 4);
   const delay = options.retryDelayMs ?? 2000;
   const step = options.onStep ?? (() => {});
   const paths = options.paths.filter((p) => existsSync(`${cwd}/${p}`));
   const exclude = options.exclude ?? [];
   // Excluded files a repository still tracks (committed by an earlier version): untracked once.
-  const tracked = exclude.length > 0 ? must(cwd, ['ls-files', '--', ...exclude], 'listing the tracked files').split('\n').filter(Boolean) : [];
+  const tracked = exclude.length > 0 ? must(where, ['ls-files', '--', ...exclude], 'listing the tracked files').split('\n').filter(Boolean) : [];
   if (options.dryRun) {
     // `git add --dry-run` prints "add 'x'" / "remove 'x'" and leaves the index alone.
-    const listed = paths.length > 0 ? must(cwd, ['add', '--all', '--dry-run', '--', ...paths], 'listing the changes') : '';
+    const listed = paths.length > 0 ? must(where, ['add', '--all', '--dry-run', '--', ...paths], 'listing the changes') : '';
     const added = listed.split('\n').filter(Boolean).map((l) => l.replace(/^\w+ '(.*)'$/, '$1'));
     const staged = [...added.filter((f) => !exclude.includes(f)), ...tracked];
     step(staged.length ? `Would commit ${staged.length} files and push them.` : 'Nothing changed: nothing to commit.');
     return { committed: false, attempts: 0, rebases: 0, staged };
   }
-  if (paths.length > 0) must(cwd, ['add', '--all', '--', ...paths], 'staging');
+  if (paths.length > 0) must(where, ['add', '--all', '--', ...paths], 'staging');
   // Out of the index again: a new file unstaged, a tracked one untracked (its removal committed).
-  if (exclude.length > 0) must(cwd, ['rm', '--cached', '--ignore-unmatch', '--quiet', '--', ...exclude], 'leaving out the files never committed');
-  const staged = must(cwd, ['diff', '--cached', '--name-only'], 'listing the staged files').split('\n').filter(Boolean);
+  if (exclude.length > 0) must(where, ['rm', '--cached', '--ignore-unmatch', '--quiet', '--', ...exclude], 'leaving out the files never committed');
+  const staged = must(where, ['diff', '--cached', '--name-only'], 'listing the staged files').split('\n').filter(Boolean);
   if (staged.length === 0) {
     step('Nothing changed: nothing to commit.');
     return { committed: false, attempts: 0, rebases: 0, staged };
   }
-  must(cwd, ['commit', '--quiet', '-m', message], 'the commit');
+  must(where, ['commit', '--quiet', '-m', message], 'the commit');
   let rebases = 0;
   for (let attempt = 1; ; attempt++) {
-    const pushed = git(cwd, ['push', '--porcelain']);
+    const pushed = git(where, ['push', '--porcelain']);
     if (pushed.ok) {
-      const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
+      const commit = must(where, ['rev-parse', 'HEAD'], 'reading the commit');
       step(`Pushed ${commit.slice(0, 12)}${rebases ? ` after ${rebases} rebase${rebases > 1 ? 's' : ''}` : ''}.`);
       return { committed: true, commit, attempts: attempt, rebases, staged };
     }
@@ -124,7 +122,7 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
       });
     }
     if (attempt >= attempts) {
-      const saved = saveToBranch(cwd);
+      const saved = saveToBranch(where);
       throw new ChangelogSyncError('E_GIT', `the push was still rejected after ${attempts} tries: the branch keeps moving. ${saved.sentence}`, {
         hint: saved.branch ? `merge the branch ${saved.branch} into the main branch (or run the workflow again), then delete it` : 'run the workflow again from this clone',
       });
@@ -133,8 +131,8 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
     // The first retry at once (a writer's merge is the usual cause); later ones after a pause
     // (two pushers racing).
     if (delay > 0 && attempt > 1) await sleep(delay * (attempt - 1));
-    const pulled = git(cwd, ['pull', '--rebase', '--quiet']);
-    if (!pulled.ok) throw rebaseFailed(cwd, pulled);
+    const pulled = git(where, ['pull', '--rebase', '--quiet']);
+    if (!pulled.ok) throw rebaseFailed(where, pulled);
     rebases++;
   }
 }
@@ -143,21 +141,21 @@ export async function commitBack(options: CommitBackOptions): Promise<CommitBack
  * Pushes the commit at HEAD to a branch of its own (`changelog-sync/unmerged-<time>`), so
  * that a commit-back that cannot land on the moved branch is not lost with the runner.
  */
-function saveToBranch(cwd: string): { branch?: string; sentence: string } {
-  const commit = must(cwd, ['rev-parse', 'HEAD'], 'reading the commit');
+function saveToBranch(where: GitPlace): { branch?: string; sentence: string } {
+  const commit = must(where, ['rev-parse', 'HEAD'], 'reading the commit');
   const branch = `changelog-sync/unmerged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
-  const saved = git(cwd, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]).ok;
+  const saved = git(where, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]).ok;
   return saved
     ? { branch, sentence: `The commit ${commit.slice(0, 12)} was pushed to the branch ${branch}` }
     : { sentence: `The commit ${commit.slice(0, 12)} was kept in this clone only (saving it to a branch failed too)` };
 }
 
 /** Aborts a rebase that stopped (or explains a pull that failed), saves the commit to a branch of its own. */
-function rebaseFailed(cwd: string, pulled: GitRun): ChangelogSyncError {
-  const inRebase = ['rebase-merge', 'rebase-apply'].some((d) => existsSync(`${cwd}/${git(cwd, ['rev-parse', '--git-path', d]).stdout}`));
-  const conflicts = inRebase ? git(cwd, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean) : [];
-  if (inRebase) must(cwd, ['rebase', '--abort'], 'aborting the rebase');
-  const saved = saveToBranch(cwd);
+function rebaseFailed(where: GitPlace, pulled: GitRun): ChangelogSyncError {
+  const inRebase = ['rebase-merge', 'rebase-apply'].some((d) => existsSync(`${where.cwd}/${git(where, ['rev-parse', '--git-path', d]).stdout}`));
+  const conflicts = inRebase ? git(where, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean) : [];
+  if (inRebase) must(where, ['rebase', '--abort'], 'aborting the rebase');
+  const saved = saveToBranch(where);
   const why = conflicts.length ? `conflict in ${conflicts.join(', ')}` : pulled.stderr || pulled.stdout;
   return new ChangelogSyncError(
     'E_GIT',

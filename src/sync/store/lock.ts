@@ -1,20 +1,13 @@
 /**
- * The content directory's lock (issue "Push that never duplicates": two pushes at once
- * on one content directory must not both send).
+ * The content directory's lock: two pushes at once on one content directory must not both send
+ * (docs/sync.md#at-most-once). A lock directory `<stateDir>/lock` taken with proper-lockfile
+ * (atomic `mkdir`, mtime refreshed while held), and `<stateDir>/lock.json` naming the holder
+ * (pid, host, start time, command); a second process fails fast with `E_LOCKED` naming it.
  *
- * A lock directory `<stateDir>/lock`, taken with proper-lockfile (an atomic `mkdir`, its
- * mtime refreshed while held), and beside it `<stateDir>/lock.json` naming the holder:
- * pid, host, start time and command. A second process fails fast with `E_LOCKED` naming
- * that holder.
- *
- * A lock whose holder died (SIGKILL, a crashed runner) is recovered:
- * - on the same host at once, when the recorded process is no longer alive;
- * - held by another host, once its mtime is older than {@link LOCK_STALE_MS}
- *   (proper-lockfile's rule: a living holder refreshes it every few seconds).
- *
- * Fencing (docs/sync.md#fencing): a lock whose holder still runs on this machine is never
- * taken over, however old its mtime (a process stopped with SIGSTOP, a laptop asleep, does
- * not refresh it). The holder records a random token; {@link HeldLock.verify} reads it back
+ * A dead holder's lock is recovered: on the same host at once when the process is gone; from
+ * another host once its mtime is older than {@link LOCK_STALE_MS}. Fencing (docs/sync.md#fencing):
+ * a holder still running on this machine is never taken over, however old its mtime (SIGSTOP, a
+ * laptop asleep). The holder records a random token that {@link HeldLock.verify} reads back
  * before each POST, so a process whose lock was taken over sends nothing more.
  *
  * @module
@@ -52,10 +45,7 @@ export interface HeldLock {
   holder: LockHolder;
   /** A stale lock that was taken over to get this one, if any. */
   recovered?: LockHolder | { unknown: true };
-  /**
-   * Set when the lock was lost while held (its directory removed or its mtime changed by
-   * someone else): stop sending and report.
-   */
+  /** Set when the lock was lost while held (its directory removed or its mtime changed by someone else): stop sending and report. */
   readonly compromised: Error | undefined;
   /**
    * Whether this process still holds the lock: not compromised, and the holder file still
@@ -68,20 +58,14 @@ export interface HeldLock {
 }
 
 /**
- * Takes the lock of a content directory's state directory, failing fast when another
- * process holds it, this one included (a job takes it once, for all it does).
+ * Takes the state directory's lock, failing fast when another process (or this one) holds it.
+ * Taken over: a holder of this machine that no longer runs, at once; one held elsewhere or not
+ * recorded yet, once stale ({@link LOCK_STALE_MS}); never a holder running on this machine
+ * ({@link isRecordedProcessAlive}), however old its mtime.
  *
- * Which lock is taken over: one whose holder ran on this machine and no longer runs, at
- * once; one held elsewhere, or by a holder not recorded yet, once proper-lockfile finds it
- * stale (not refreshed for {@link LOCK_STALE_MS}); never one whose holder runs on this
- * machine ({@link isRecordedProcessAlive}: pid, start time, boot id and pid namespace),
- * however old its mtime.
- *
- * @param stateDir the state directory (`.changelog`); created when missing.
- * @param command what will run under the lock, recorded for other processes' messages.
- * @throws {ChangelogSyncError} `E_LOCKED` naming the holder (pid, host, start time,
- *   command) when a living process holds it; `E_FILE` when the state directory cannot
- *   hold a lock (not writable).
+ * @param stateDir the state directory; created when missing.
+ * @param command what runs under the lock, for other processes' messages.
+ * @throws {ChangelogSyncError} `E_LOCKED` naming a living holder; `E_FILE` when the directory cannot hold a lock.
  */
 export async function acquireLock(stateDir: string, command: string): Promise<HeldLock> {
   await mkdir(stateDir, { recursive: true });
@@ -157,10 +141,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   };
 }
 
-/**
- * The holder of a content directory's lock, when it is held and the holder file belongs
- * to the current lock directory.
- */
+/** The holder of a content directory's lock, when it is held and the holder file belongs to the current lock directory. */
 async function readHolder(stateDir: string): Promise<LockHolder | undefined> {
   let ino: number;
   try {

@@ -1,29 +1,20 @@
 /**
- * The state format (docs/sync.md#state-format-and-upgrades): one number for the whole state
- * directory (`.changelog/`: the sync state, the push journal, the budget ledger, the media
- * record, the conflict copies, the lock), recorded as `version` in `state.json` beside the
- * changelog-sync version that wrote that format (`tool`). Format 1 is what 0.1.x wrote:
- * `version: 1`, no `tool`, a `budget.json` without a version.
+ * The state format (docs/sync.md#state-format-and-upgrades): one number for the whole of
+ * `.changelog/`, recorded as `version` in `state.json` beside the tool version that wrote it
+ * (`tool`). Format 1 is 0.1.x's: `version: 1`, no `tool`, a `budget.json` without a version.
  *
- * This module owns the number and the ordered migrations. Every command that reads or
- * writes the state directory opens it through {@link openStateFormat} before anything is
- * written there (the lock, the budget ledger included):
+ * Every command opens the state directory through {@link openStateFormat} before writing
+ * anything there (the lock and ledger included):
  *
- * - a state of a newer format is refused (`E_STATE_FORMAT`, naming both versions and the
- *   fix: upgrade changelog-sync), and nothing is written;
- * - a state of an older format is migrated in place: every file a migration changes is
- *   written atomically (temporary file, fsync, rename), `state.json` last. Its `version` is
- *   the commit point: a run killed between two files leaves the older `version`, and the
- *   next run migrates again, over files some of which are already migrated; so a migration
- *   must take its own output as input (idempotent). Two runs that migrate at once write the
- *   same bytes;
- * - a dry run writes nothing, so it does not migrate: it runs on the older state when every
- *   pending migration says this version reads the older shape as it is, and is refused
- *   (with the command that migrates) otherwise.
+ * - a newer format is refused (`E_STATE_FORMAT`: upgrade changelog-sync), nothing written;
+ * - an older one is migrated in place, each file atomically, `state.json` last: its `version`
+ *   is the commit point, so a run killed between files migrates again over partly migrated
+ *   files, and a migration must take its own output as input (idempotent);
+ * - a dry run writes nothing: it runs on the older state when every pending migration reads
+ *   the older shape as it is, and is refused (naming the command that migrates) otherwise.
  *
- * Files that git does not carry are the exception to "state.json decides": `budget.json`
- * travels in the scheduled workflow's cache and may be older (or, after a downgrade, newer)
- * than `state.json`; its reader takes the ledger of any format.
+ * `budget.json` travels in the workflow's cache, not git, and may be older or newer than
+ * `state.json`: its reader takes a ledger of any format.
  *
  * @module
  */
@@ -177,15 +168,11 @@ export interface OpenStateFormatOptions {
 }
 
 /**
- * Opens the state directory's format before a command reads or writes it: refuses a newer
- * one, migrates an older one in place (see the module doc).
- *
- * @returns what was migrated (or is due, for a dry run); undefined when the state is of this
- *   format or there is none yet.
- * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format (nothing written), or for
- *   an older one a dry run cannot read unmigrated; `E_FILE` naming a file a migration cannot
- *   read or write; `E_OUTSIDE_PROJECT` when a migration would write through a symbolic link
- *   out of the project.
+ * Opens the state directory's format before a command reads or writes it: refuses a newer one,
+ * migrates an older one in place.
+ * @returns what was migrated (or is due, for a dry run); undefined when current or absent.
+ * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format, or an older one a dry run
+ *   cannot read; `E_FILE` for a file a migration cannot read or write; `E_OUTSIDE_PROJECT`.
  */
 export async function openStateFormat(stateDir: string, options: OpenStateFormatOptions): Promise<StateFormatChange | undefined> {
   const recorded = await recordedFormat(stateDir);

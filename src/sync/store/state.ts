@@ -1,10 +1,8 @@
 /**
- * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed with the
- * content, records per remote identifier the file that mirrors it, the hash of the remote
- * entry and the hash of the file as last written. Beside it, `.changelog/budget.json`
- * holds the daily request ledger of the rate budget, so that it holds across runs of a
- * scheduled job: kept out of git (it changes every run), the workflow's cache carries it
- * from one run to the next (docs/github-actions.md).
+ * Sync state (docs/sync.md#sync-state): `.changelog/state.json`, committed, records per remote
+ * identifier the mirroring file, the remote entry's hash and the file's as last written.
+ * `.changelog/budget.json` holds the daily request ledger, out of git; the workflow's cache
+ * carries it between runs (docs/github-actions.md).
  *
  * @module
  */
@@ -70,11 +68,9 @@ export function syncedHash(fields: SyncedFields, body: string): string {
 }
 
 /**
- * sha256 of a remote entry as the service listed it: every field, in the service's order,
- * each written as its name and value with their lengths (unambiguous); a string value
- * as it is, any other as JSON. Serialising the whole entry as JSON instead escapes every
- * quote and line end of the HTML content and took most of the time of hashing a
- * 10,000-entry listing.
+ * sha256 of a remote entry as listed: every field in the service's order, each as name and value
+ * with their lengths (unambiguous); strings as they are, others as JSON. Not the entry as JSON,
+ * which escapes every quote of the HTML and dominated hashing a large listing.
  */
 export function remoteHash(entry: object): string {
   let text = '';
@@ -99,10 +95,8 @@ export function conflictFile(identifier: string): string {
 const readJson = (path: string) => readJsonFile(path, 'restore it from git (git checkout -- <file>), or delete it to rebuild the state with a full pull');
 
 /**
- * Loads `.changelog/state.json`; an empty state when it does not exist. Reads every format
- * this version reads unmigrated (`state-format.ts`: commands migrate an older one first).
- * @throws {ChangelogSyncError} `E_STATE_FORMAT` when it is of a newer format (naming both
- *   versions); `E_FILE` when it exists but is unreadable or not a state.
+ * Loads `.changelog/state.json` (empty when absent), in any format read unmigrated (`state-format.ts`).
+ * @throws {ChangelogSyncError} `E_STATE_FORMAT` for a newer format; `E_FILE` when unreadable or not a state.
  */
 export async function loadState(stateDir: string): Promise<SyncState> {
   const path = join(stateDir, STATE_FILE);

@@ -1,4 +1,4 @@
-// Dates are dates, names are names (issue 25, items 6 and 9): a publish_at with a time or an
+// Dates are dates, names are names: a publish_at with a time or an
 // offset is an error in check and push, never converted; a file not named
 // YYYY-MM-DD-<slug>.md, or not portable, is a warning in check with the expected name. The
 // real CLI, push against the emulator over HTTP.

@@ -1,4 +1,4 @@
-// `check` as the gate before something permanent (issue 14): every rule through the check
+// `check` as the gate before something permanent: every rule through the check
 // command, and `push --dry-run` / `push` against the emulator over HTTP reporting the same
 // problems in the same words, each once, with no path written twice. The commands run in the
 // test's process as the CLI runs them (helpers/process/command.ts).

@@ -1,5 +1,5 @@
-// Pull of entries with images on the service's image host (issue 24, item 5, "What must show
-// it"): the copies are in the repository; pull, status and push agree that nothing changed;
+// Pull of entries with images on the service's image host: the
+// copies are in the repository; pull, status and push agree that nothing changed;
 // the site shows them under a base path with the emulator stopped; a pull killed at any write
 // (the real CLI, at a failpoint) never leaves an entry naming a missing copy. The other runs
 // are the commands in the test's process, as the CLI runs them (helpers/process/command.ts).

@@ -1,4 +1,4 @@
-// Remote data never blocks the site (issue 25, item 5): a null or empty title, a status of
+// Remote data never blocks the site: a null or empty title, a status of
 // another type, one identifier twice in a listing are mirrored with a note; the rest of the
 // pull and the build go on, exit 0 (a warning, not an error). `check` tells a mirrored
 // entry's odd data (a warning) from a writer's new file (an error). The commands (run in the

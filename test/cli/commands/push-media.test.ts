@@ -1,4 +1,4 @@
-// Issue 24, "What must show it": the commands (run in the test's process as the CLI runs
+// A new entry's images and links, end to end: the commands (run in the test's process as the CLI runs
 // them, helpers/process/command.ts), the emulator, and a real HTTP server serving
 // the built site under a base path (as GitHub Pages serves a project site). A new entry
 // with a local screenshot and links to another entry is created with every `img src` and

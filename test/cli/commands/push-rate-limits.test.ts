@@ -1,4 +1,4 @@
-// Issue 25, item 7, as a user meets it: push (the real CLI when its heap is bounded, else the
+// Odd rate-limit answers, as a user meets them: push (the real CLI when its heap is bounded, else the
 // command in the test's process as the CLI runs it, helpers/process/command.ts) against an emulator
 // whose rate-limit answers are odd. A limit header of two billion with nothing remaining
 // (memory stays flat, a note, the push goes on); 429s without a usable Retry-After (a minimum

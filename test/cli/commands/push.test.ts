@@ -34,7 +34,8 @@ describe('two pushes at once on one content directory', () => {
     resume();
     const one = await first.done;
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`error E_LOCKED: ${join(p.dir, '.changelog/lock')}: another changelog-sync process holds the lock of this content directory: pid ${first.child.pid} on host "${hostname()}", running \`push\` since 20`);
+    // The lock named relative to the working directory the CLI was started in (the project).
+    expect(second.stderr).toContain(`error E_LOCKED: .changelog/lock: another changelog-sync process holds the lock of this content directory: pid ${first.child.pid} on host "${hostname()}", running \`push\` since 20`);
     expect(second.stderr).toContain('fix: wait for it to finish and run again');
     expect(one.code, one.stderr).toBe(0);
     expect(p.emu.log.filter((r) => r.path === '/api/workspace')).toHaveLength(1); // the second sent nothing

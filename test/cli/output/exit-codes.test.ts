@@ -1,4 +1,4 @@
-// One exit-code ranking, the README's (issue 15): worstExit against the documented table and order.
+// One exit-code ranking, the README's: worstExit against the documented table and order.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

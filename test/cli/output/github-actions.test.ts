@@ -1,4 +1,4 @@
-// Data in the job summary stays text (issue 13: nothing from data escapes its context).
+// Data in the job summary stays text: nothing from data escapes its context.
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { markdownCode, markdownText } from '../../../src/cli/output/github-actions.js';

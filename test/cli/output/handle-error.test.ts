@@ -1,4 +1,6 @@
 // The top-level handler: errors to messages, JSON and exit codes (cli/output/handle-error.ts).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChangelogSyncError, type ErrorCode } from '../../../src/core/errors.js';
@@ -31,6 +33,16 @@ describe('handleError', () => {
     const [a, b] = err().split('\n');
     expect(a).toBe('error E_FILE: content/entries/a.md:3: bad date');
     expect(b).toBe('error E_FILE: content/entries/b.md: bad date');
+  });
+
+  it('shows the absolute paths under the working directory given relative to it (file, message, fix, annotation); others as they are', () => {
+    const cwd = join(tmpdir(), 'project');
+    const { reporter, out, err } = captureReporter({ cwd, env: { GITHUB_ACTIONS: 'true' } });
+    const file = join(cwd, '.changelog/state.json');
+    const elsewhere = join(tmpdir(), 'project-other/x.md');
+    handleError(new ChangelogSyncError('E_FILE', `${file}: saving the sync state failed (beside ${elsewhere})`, { file, hint: `free space under ${cwd}/.changelog` }), reporter);
+    expect(err()).toContain('error E_FILE: .changelog/state.json: saving the sync state failed (beside ' + elsewhere + ')\n  fix: free space under .changelog\n');
+    expect(out()).toContain('::error file=.changelog/state.json,title=');
   });
 
   it('with --json, prints one document with the error and its fields on stdout', () => {

@@ -1,4 +1,5 @@
 // Push's report and exit code, called directly (cli/reports/push-report.ts): pushExitCode, formatPush, reportRejected.
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -74,11 +75,11 @@ describe('formatPush', () => {
 });
 
 describe('reportRejected', () => {
-  it('puts each problem of each rejected file on stderr once, the path relative to the working directory', () => {
+  it('puts each problem of each rejected file on stderr once, the path relative to the working directory given', () => {
     const r = result({ rejected: 2 });
-    const contentDir = join(process.cwd(), 'content');
+    const cwd = join(tmpdir(), 'project');
     const { reporter, out, err } = captureReporter();
-    reportRejected(reporter, contentDir, r.rejected);
+    reportRejected(reporter, { contentDir: join(cwd, 'content'), cwd }, r.rejected);
     const lines = err().trimEnd().split('\n');
     expect(lines).toHaveLength(r.rejected.length);
     r.rejected.forEach((p, i) => {
@@ -96,7 +97,7 @@ describe('reportRejected', () => {
       { line: 4, field: 'date', severity: 'error' as const, message: 'date is not a date', hint: 'write YYYY-MM-DD' },
     ];
     const { reporter, out, err } = captureReporter({ env: { GITHUB_ACTIONS: 'true' } });
-    reportRejected(reporter, join(process.cwd(), 'content'), [{ file: 'entries/a.md', reason: 'entries/a.md: two problems', problems }]);
+    reportRejected(reporter, { contentDir: join(tmpdir(), 'content'), cwd: tmpdir() }, [{ file: 'entries/a.md', reason: 'entries/a.md: two problems', problems }]);
     for (const p of problems) {
       expect(err()).toContain(`error: content/entries/a.md:${p.line}: ${p.message} (fix: ${p.hint})`);
       expect(out()).toContain(`::error file=content/entries/a.md,line=${p.line}::${p.message} (fix: ${p.hint})`);

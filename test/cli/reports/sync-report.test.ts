@@ -33,7 +33,6 @@ function pulled(c: { failed?: number; conflicts?: number; slugConflicts?: number
     slugConflicts: few(c.slugConflicts, 40).map((i) => ({ file: i.file, slug: 's', title: i.title, remote: { identifier: i.identifier, title: 'Other' }, reason: 'slug taken' })),
     notes: [],
     writes: [],
-    threads: 0,
     media: { fetched: 0, written: [], failed: [], deferred: [], sanitized: [], rewritten: [] },
     dryRun: false,
   };

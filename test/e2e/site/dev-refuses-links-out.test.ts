@@ -1,4 +1,4 @@
-// Files stay inside the project (issue 13): `changelog-sync dev`, the real CLI serving,
+// Files stay inside the project: `changelog-sync dev`, the real CLI serving,
 // refuses an image that is a symbolic link resolving outside the project, before serving and
 // when one appears while it serves (the rebuild fails, nothing is copied). The other commands
 // refusing such links: test/cli/outside-project.test.ts.

@@ -1,4 +1,4 @@
-// Issue 45, "What must show it": images whose header declares more pixels than a decoder
+// Decompression bombs, end to end: images whose header declares more pixels than a decoder
 // should ever be given, a few dozen bytes each (a PNG of 1 x 10,000,000, one of 10,000,000 x
 // 1, one of 50,000 x 50,000, a GIF on a 65,535 x 65,535 logical screen), through pull (on
 // the service's image host) and build (the team's own, in content/images/): the real CLI,

@@ -1,4 +1,4 @@
-// Issue 25, item 8: a subscriber import stopped by SIGTERM (a cancelled job) and its rerun
+// Every row accounted for: a subscriber import stopped by SIGTERM (a cancelled job) and its rerun
 // together account for every row, each added exactly once; stopped by SIGTERM or SIGINT it
 // exits 143 or 130 once the batch in flight settled (src/cli/stop-signals.ts); killed outright (SIGKILL), its
 // progress file lets the rerun tell the rows it added from subscribers that were there. The real CLI against the

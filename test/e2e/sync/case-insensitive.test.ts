@@ -1,4 +1,4 @@
-// Pull on a real case-insensitive file system (issue 25, item 3): a FAT image mounted
+// Pull on a real case-insensitive file system: a FAT image mounted
 // through FUSE (fusefat), as a clone on macOS or Windows sees its files: one name in any
 // case, no hard links. The real CLI against the emulator over HTTP. Skipped, with the
 // reason printed, where fusefat or mkfs.vfat is missing or FUSE cannot mount.

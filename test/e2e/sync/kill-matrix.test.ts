@@ -1,4 +1,4 @@
-// The kill matrix of issue 12: `sync --skip-build` of 40 new writer's files into a mirror
+// The kill matrix: `sync --skip-build` of 40 new writer's files into a mirror
 // of 200 remote entries (5 of them renamed and 5 changed on the service since the last
 // pull), killed with SIGKILL at every failpoint of pull, recovery, duplicate repair, push,
 // write-back, journal and state saving (src/core/failpoint.ts), then resumed by one `sync
@@ -10,7 +10,7 @@
 // compressed (a minute of 100 ms for the client, 600 a second at the emulator).
 //
 // Beyond one case per failpoint: the service changes between the kill and the resume, and
-// scenario 1 of issue 12, a `push` killed after its 3rd POST and resumed by `sync`: the
+// a `push` killed after its 3rd POST and resumed by `sync`: the
 // entries whose answers were lost are bound to their files (never mirrored as new files,
 // never sent again), and the job summary names every identifier the resumed run wrote.
 import { existsSync } from 'node:fs';

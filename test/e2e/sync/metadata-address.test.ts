@@ -1,4 +1,4 @@
-// Issue 45, "What must show it": in a network namespace of the test's own, a listener on the
+// No request reaches the metadata address: in a network namespace of the test's own, a listener on the
 // cloud metadata address 169.254.169.254 (and one on a private address, 10.255.0.1), both
 // added inside the namespace, receive nothing from push or pull, whatever the URL: the
 // address itself, a host name resolving there (the namespace's own hosts file,

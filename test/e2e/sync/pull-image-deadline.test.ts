@@ -1,4 +1,4 @@
-// Issue 45, item 4: a deadline for the image step of a pull. One entry with many images on a
+// A deadline for the image step of a pull. One entry with many images on a
 // host that accepts and never answers (a held server on loopback), beside an entry without
 // images and two images the service's image host serves: the real CLI's pull ends at the
 // deadline (set to 2 s here; each download's own limit is 30 s, so without it the pull takes

@@ -1,4 +1,4 @@
-// Scenario 3 of issue 12: 300 remote entries change slug; pull is killed (SIGKILL, failpoint
+// A pull killed mid-rename: 300 remote entries change slug; pull is killed (SIGKILL, failpoint
 // `pull:mid-rename`) as the renamed files appear, the new file of one written and its old
 // one not yet removed. The next pull takes what the killed one wrote from its write-ahead
 // log, removes the copy left behind and finishes the renames: one file per identifier,

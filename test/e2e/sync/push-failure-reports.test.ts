@@ -1,4 +1,4 @@
-// Issue 25, item 8: every failure says what was done. The real CLI pushing to the emulator,
+// Every failure says what was done. The real CLI pushing to the emulator,
 // stopped by a full disk (ENOSPC), a directory where a file should be (EISDIR), no permission
 // (EACCES) and a token revoked in the middle of the run (401): the error names the file and
 // the step, and the report (human and --json) lists each entry created before it, with its

@@ -1,4 +1,4 @@
-// The crash test of issue 3, by failpoints (src/core/failpoint.ts), not by timing: the real CLI
+// The push's crash test, by failpoints (src/core/failpoint.ts), not by timing: the real CLI
 // (dist/cli.js) pushes 60 new files to the emulator running in this process and kills
 // itself with SIGKILL at a named checkpoint of the push (`CHANGELOG_FAILPOINT`), then runs
 // again, until every point below was hit; a last run completes. At most once, nothing

@@ -1,4 +1,4 @@
-// Issue 45, item 1 (the lease is one rule for every machine), with real processes: two clones of
+// The push lease is one rule for every machine, tested with real processes: two clones of
 // one bare origin (test/helpers/sync/clones.ts), the compiled CLI, two emulators over HTTP that
 // share one store (one service): clone A's creates are held until the test ends the stall,
 // so that A is mid-push when clone B starts; B's answer at once.

@@ -1,4 +1,4 @@
-// Issue 25, item 1 (the push lease): two clones of one bare origin push the same new files
+// The push lease: two clones of one bare origin push the same new files
 // at once against a service slow to answer the POST (each create held 300 ms before its
 // commit), 20 rounds. The lock covers one directory only; without the lease both clones
 // sent, and the service had two entries per file in most rounds. With it, every file is

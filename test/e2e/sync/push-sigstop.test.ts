@@ -1,4 +1,4 @@
-// Issue 25, items 1 and 2 (the lease and fencing): a push suspended with SIGSTOP (Ctrl-Z, a
+// The lease and fencing: a push suspended with SIGSTOP (Ctrl-Z, a
 // closed laptop lid) while its POST is in flight at a service slow to commit it. Meanwhile
 // a second push in the same directory, its lock not refreshed for 70 s, and a push in
 // another clone; then SIGCONT. Before: the second took the "stale" lock over although its

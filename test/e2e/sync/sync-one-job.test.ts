@@ -1,4 +1,4 @@
-// Issue 26, item 1: a sync is one job. The real CLI against the real emulator over HTTP on
+// A sync is one job. The real CLI against the real emulator over HTTP on
 // port 0:
 // - `sync --skip-build` that pulls and pushes sends one workspace GET and one listing (a
 //   project without a git remote: the lock alone fences the push);

@@ -1,4 +1,4 @@
-// Credentials in CHANGELOG_BASE_URL (issue 13) are refused when the configuration is loaded,
+// Credentials in CHANGELOG_BASE_URL are refused when the configuration is loaded,
 // by every command (pull, sync, push, build, status, --json, dev), in and out of GitHub
 // Actions: fourteen real CLI processes, each naming the URL without them, printing no
 // credential and sending nothing. The refusal's other cases (latest --base-url,

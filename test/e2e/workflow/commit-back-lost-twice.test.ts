@@ -1,4 +1,4 @@
-// Scenario 2 of issue 12, with a real git repository: the scheduled job's commit-back is
+// A commit-back lost twice, with a real git repository: the scheduled job's commit-back is
 // lost twice (the runs' results discarded with `git stash -u`, so the tree returns to the
 // old commit), then a third run. Every run starts from a tree where the writer's files
 // have no identifier while the service has their entries: pull must bind them (adoption),

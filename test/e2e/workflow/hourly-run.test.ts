@@ -3,7 +3,7 @@
 // calling changelog-sync's reusable .github/workflows/sync.yml; its job `sync`), run twice as
 // two hourly runs on two fresh runners against the emulator and a bare origin
 // (test/helpers/process/workflow-runner.ts): the first mirrors the workspace and commits it; the second
-// finds nothing new and commits nothing (issue 27: "24 bot commits a day"). The day's
+// finds nothing new and commits nothing (no bot commit an hour). The day's
 // request ledger is not committed: the workflow's cache carries it, and the second run's
 // budget counts the first run's requests (the 1,440 a day hold across runs).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Workflow commands cannot be injected (issue 13): under GitHub Actions, a workspace name
+// Workflow commands cannot be injected: under GitHub Actions, a workspace name
 // and a file name holding a line break and `::error ...` (or a carriage return, or the
 // runner's older `##[...]` syntax) print no line that the runner would read as a command.
 // The only command lines are the tool's own annotations, escaped per GitHub's rules. The real

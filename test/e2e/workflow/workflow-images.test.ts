@@ -1,4 +1,4 @@
-// Issue 24, item 3: the scheduled workflow publishes the images before it creates the
+// The scheduled workflow publishes the images before it creates the
 // entries that show them. Its own jobs and steps (the team's .github/workflows/changelog.yml
 // as init writes it, calling changelog-sync's reusable .github/workflows/sync.yml), run in
 // order by test/helpers/process/workflow-runner.ts against the emulator, a bare "origin" with the

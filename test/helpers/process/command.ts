@@ -13,7 +13,7 @@ import { captureReporter } from './reporter.js';
 
 /** Where and how a command runs: as runCli's options, and the CLI's global options. */
 export interface CommandOptions {
-  /** The working directory while the command runs (the project). */
+  /** The working directory the command is given (the project), absolute. */
   cwd: string;
   /** The environment besides this process's, CHANGELOG_* and GITHUB_* removed from it as runCli does. */
   env?: Record<string, string | undefined>;
@@ -26,40 +26,24 @@ export interface CommandOptions {
 /**
  * Runs `body` as `changelog-sync <command>` would run it in `options.cwd` with `options.env`,
  * and resolves with its exit code and what it printed (as {@link CliResult}, never a signal).
- * Meanwhile the working directory and process.env are the command's (the reports name files
- * relative to the working directory; GitHub Actions is detected from the environment), then
- * restored. Vitest runs a file's tests one at a time in a child process of its own (the forks
- * pool), so nothing else sees them.
+ * The working directory and the environment are handed to the command as the CLI's entry
+ * hands them (the configuration's `cwd` and `env`, the reporter's): this process's own are
+ * neither changed nor read by the command.
  */
 export async function runCommand(body: (config: Config, reporter: Reporter) => Promise<number>, options: CommandOptions): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('CHANGELOG_') || k.startsWith('GITHUB_')) delete env[k];
   Object.assign(env, { NO_COLOR: '1' }, options.env ?? {});
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const savedEnv = { ...process.env };
-  const savedCwd = process.cwd();
-  const global = { json: options.json, quiet: options.quiet, verbose: options.verbose, env };
+  const global = { json: options.json, quiet: options.quiet, verbose: options.verbose, env, cwd: options.cwd };
   let captured = captureReporter(global);
+  let code: number;
   try {
-    process.chdir(options.cwd);
-    replaceEnv(env);
-    let code: number;
-    try {
-      const config = loadConfig(options.cwd, env);
-      captured = captureReporter({ ...global, secrets: config.token ? [config.token] : [] });
-      code = await body(config, captured.reporter);
-    } catch (err) {
-      code = handleError(err, captured.reporter, options.debug);
-    }
-    return { code, signal: null, stdout: captured.out(), stderr: captured.err() };
-  } finally {
-    process.chdir(savedCwd);
-    replaceEnv(savedEnv);
+    const config = loadConfig(options.cwd, env, options.cwd);
+    captured = captureReporter({ ...global, secrets: config.token ? [config.token] : [] });
+    code = await body(config, captured.reporter);
+  } catch (err) {
+    code = handleError(err, captured.reporter, options.debug);
   }
-}
-
-/** Makes process.env hold exactly `env`. */
-function replaceEnv(env: Record<string, string | undefined>): void {
-  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
+  return { code, signal: null, stdout: captured.out(), stderr: captured.err() };
 }

@@ -1,5 +1,5 @@
 // The peak memory of a real CLI run, process tree included: for the tests that a run stays
-// within a bound (issue 45: a build with hostile images within 1 GB). The CLI runs under
+// within a bound (a build with hostile images within 1 GB). The CLI runs under
 // GNU time (`/usr/bin/time -f %M`: the CLI process's peak resident set, its threads
 // included); the processes it starts (Pagefind's binary) are read from /proc while they run,
 // each at its own high-water mark (VmHWM), and added: a bound on the tree's peak from above.

@@ -1,4 +1,4 @@
-// A base URL with credentials in it (issue 13): the demo workspace in an emulator, whose URL
+// A base URL with credentials in it: the demo workspace in an emulator, whose URL
 // carries a user name and a password, and the check that no output shows either. For the
 // tests of the refusal through the real CLI (test/cli/base-url-credentials.test.ts) and by
 // every command (test/e2e/workflow/base-url-credentials-every-command.test.ts).

@@ -49,8 +49,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
 
 /**
  * A PNG of a few dozen bytes whose header declares `width` x `height` pixels (8-bit grey), with
- * the data of one pixel: what a decoder sizes its buffers by is the header (the "decompression
- * bomb" of issue 45: 69 bytes declaring 1 x 10,000,000).
+ * the data of one pixel: what a decoder sizes its buffers by is the header (a "decompression
+ * bomb": 69 bytes declaring 1 x 10,000,000).
  */
 export function pngDeclaring(width: number, height: number): Buffer {
   const ihdr = Buffer.alloc(13);

@@ -1,5 +1,5 @@
 // A project with files beside it, outside it, for the tests of symbolic links that resolve out
-// of the project (issue 13): the commands run in the test's process
+// of the project: the commands run in the test's process
 // (test/cli/outside-project.test.ts) and `dev`, the real CLI serving
 // (test/e2e/site/dev-refuses-links-out.test.ts).
 import { mkdir, writeFile } from 'node:fs/promises';

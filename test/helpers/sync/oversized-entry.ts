@@ -1,6 +1,5 @@
-// An entry too large to convert among small ones (issue 12, item 7), and what a pull of them
-// must report: for the pull command run inline (test/entry/entry-size.test.ts) and the real
-// CLI on the conversion threads (test/e2e/sync/large-pull-on-worker-threads.test.ts).
+// An entry too large to convert among small ones, and what a pull of them
+// must report (test/entry/entry-size.test.ts).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -26,17 +25,15 @@ export function seedOversizedEntry(fx: EmulatorFixture, small: number): void {
 
 /**
  * Checks a `--json` pull of {@link seedOversizedEntry}'s workspace into `dir`: exit 1, the
- * huge entry named as not converted with the reason, the `small` others created and written,
- * on the conversion threads exactly when there were 200 or more.
+ * huge entry named as not converted with the reason, the `small` others created and written.
  */
 export async function expectOversizedEntryReported(r: CliResult, dir: string, small: number): Promise<void> {
   expect(r.code, r.stderr).toBe(1);
-  const result = JSON.parse(r.stdout) as { failed: Array<{ file: string; title: string; reason: string }>; created: unknown[]; threads: number };
+  const result = JSON.parse(r.stdout) as { failed: Array<{ file: string; title: string; reason: string }>; created: unknown[] };
   expect(result.failed).toHaveLength(1);
   expect(result.failed[0]).toMatchObject({ file: 'entries/2026-01-06-huge.md', title: 'Huge' });
   expect(result.failed[0]!.reason).toMatch(/^its content is 8\.0 MB of HTML, more than the 8 MB/);
   expect(result.created).toHaveLength(small);
-  expect(result.threads > 1).toBe(small >= 200);
   const files = await readdir(join(dir, 'content/entries'));
   expect(files).toHaveLength(small);
   expect(files).not.toContain('2026-01-06-huge.md');

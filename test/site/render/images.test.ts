@@ -1,4 +1,4 @@
-// Responsive entry images (issue 24, item 6; src/site/render/images.ts and image-store.ts): the
+// Responsive entry images (src/site/render/images.ts and image-store.ts): the
 // build command (in the test's process as the CLI runs it, helpers/process/command.ts) under a base
 // path, of a content directory with a PNG, a JPEG and an SVG in content/images/ and a pulled
 // copy in content/media/: every local image has its width and height, lazy loading and async

@@ -1,4 +1,4 @@
-// The build-time sanitiser (issue 4, "Hostile input"): neither remote content nor a local
+// The build-time sanitiser (hostile input): neither remote content nor a local
 // file can put script into the site. Outputs are parsed with parse5 and walked as a DOM,
 // the way a browser would read them.
 import { describe, expect, it } from 'vitest';

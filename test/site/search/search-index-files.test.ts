@@ -1,18 +1,12 @@
-// The search index's files written on a worker thread of their own (search-index-files.ts)
-// land exactly as written in this thread: unchanged files left alone, changed ones
-// rewritten, an earlier index's files and empty folders removed, and a file system error
-// reported with its code. The worker runs compiled code, so this loads dist/ (npm test
-// builds it first); types come from src/.
+// The search index's files written over an earlier index (search-index-files.ts): unchanged
+// files left alone, changed ones rewritten, an earlier index's files and empty folders
+// removed, and a file system error reported with its code.
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesUnder } from '../../../src/site/build/file-list.js';
-import type { IndexFile } from '../../../src/site/search/search-index-files.js';
-
-const dist = (path: string) => import(new URL(`../../../dist/site/${path}`, import.meta.url).href);
-const compiled = (await dist('search/search-index-files.js')) as typeof import('../../../src/site/search/search-index-files.js');
-const inThread = await import('../../../src/site/search/search-index-files.js');
+import { writeIndexFiles, type IndexFile } from '../../../src/site/search/search-index-files.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -42,33 +36,35 @@ async function tree(dir: string): Promise<Record<string, string>> {
 
 const next = [file('fragment/kept.pf_fragment', 'same'), file('fragment/changed.pf_fragment', 'after'), file('index/en_1.pf_index', 'words'), file('pagefind-entry.json', '{}')];
 
-describe('writeIndexFilesOffThread', () => {
-  it('writes on its thread what writeIndexFiles writes here, leaving an unchanged file untouched', async () => {
-    const [there, here] = [await earlierIndex(), await earlierIndex()];
+describe('writeIndexFiles', () => {
+  it('writes the new index over the earlier one, leaving an unchanged file untouched', async () => {
+    const there = await earlierIndex();
     const keptBefore = await stat(join(there, 'fragment/kept.pf_fragment'));
-    await compiled.writeIndexFilesOffThread(there, next);
-    inThread.writeIndexFiles(here, next);
+    writeIndexFiles(there, next);
     expect(await tree(there)).toEqual({
       'fragment/changed.pf_fragment': 'after',
       'fragment/kept.pf_fragment': 'same',
       'index/en_1.pf_index': 'words',
       'pagefind-entry.json': '{}',
     });
-    expect(await tree(here)).toEqual(await tree(there));
     // The earlier recent bundle's folders are gone with their files.
     await expect(stat(join(there, 'recent'))).rejects.toMatchObject({ code: 'ENOENT' });
     const keptAfter = await stat(join(there, 'fragment/kept.pf_fragment'));
     expect(keptAfter.mtimeMs).toBe(keptBefore.mtimeMs);
   });
 
-  it("rejects with the file system's code when a file cannot be written", async () => {
+  it("throws the file system's error, with its code, when a file cannot be written", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'index-files-'));
     dirs.push(dir);
     // A file where the fragments' folder should be.
     await writeFile(join(dir, 'fragment'), 'not a folder');
-    const written = compiled.writeIndexFilesOffThread(dir, [file('fragment/a.pf_fragment', 'x')]);
-    const error = (await written.catch((err: unknown) => err)) as NodeJS.ErrnoException;
-    expect(['EEXIST', 'ENOTDIR']).toContain(error.code);
-    await expect(written).rejects.toThrow(/fragment/);
+    let error: NodeJS.ErrnoException | undefined;
+    try {
+      writeIndexFiles(dir, [file('fragment/a.pf_fragment', 'x')]);
+    } catch (err) {
+      error = err as NodeJS.ErrnoException;
+    }
+    expect(['EEXIST', 'ENOTDIR']).toContain(error?.code);
+    expect(error?.message).toMatch(/fragment/);
   });
 });

@@ -1,4 +1,4 @@
-// Hostile input, handled (issue 4, "Behaviour" 4): each case against the emulator over
+// Hostile input, handled: each case against the emulator over
 // HTTP and temporary directories, through the library, a command run in the test's process as
 // the CLI runs it (helpers/process/command.ts), or the real CLI.
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Downloads of pulled images (issue 24, item 5, "Limits"; issue 45, items 2 and 3): a real
+// Downloads of pulled images (their limits, and the addresses never fetched): a real
 // HTTP server on loopback, port 0, reached with the loopback allowance the commands give a
 // service on loopback; host names resolve through a lookup of the test's, so nothing leaves
 // the machine. The address rules themselves: test/service/guarded-fetch.test.ts.

@@ -1,4 +1,4 @@
-// Pull mirrors images into the repository (issue 24, item 5), against the emulator and its
+// Pull mirrors images into the repository, against the emulator and its
 // image host over HTTP, in temporary directories.
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';

@@ -1,8 +1,6 @@
 // `changelog-sync pull` as a user runs it, against the emulator over HTTP: exit codes, a
 // conflict and a no-op through the pull command (run in the test's process as the CLI runs it,
-// helpers/process/command.ts); a pull while another process holds the lock through the real CLI. A
-// large pull on the conversion threads (the real CLI: workers run compiled code) is
-// test/e2e/sync/large-pull-on-worker-threads.test.ts.
+// helpers/process/command.ts); a pull while another process holds the lock through the real CLI.
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

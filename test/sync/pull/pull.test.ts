@@ -1,4 +1,4 @@
-// Pull as a true mirror (issue 4, "Behaviour" 1 and 2), against the emulator over HTTP in
+// Pull as a true mirror, against the emulator over HTTP in
 // temporary directories. The web editor is simulated with store.updateEntry/deleteEntry/
 // insertEntry. A pull that stops early has closed its reads when it rejects (a service that
 // holds them, helpers/service/held-service.ts).

@@ -1,4 +1,4 @@
-// The check push makes before it creates an entry (issue 24, item 2): each image URL must
+// The check push makes before it creates an entry: each image URL must
 // answer 200 with an image content type, within a time limit, after at most 5 redirects, to
 // http or https only. Against a real HTTP server on a loopback port, with the loopback
 // allowance the commands give a service on loopback (without it, loopback is refused: the

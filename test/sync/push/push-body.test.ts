@@ -1,4 +1,4 @@
-// The HTML push sends (issue 24, item 1): every site URL of a new entry's body absolute on
+// The HTML push sends: every site URL of a new entry's body absolute on
 // the published site (base path kept), links to other entries as their pages, the rest of
 // the HTML byte for byte; the URL rewrite is a parser's (comments and scripts are not markup).
 import { describe, expect, it } from 'vitest';

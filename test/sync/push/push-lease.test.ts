@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { ChangelogSyncError } from '../../../src/core/errors.js';
-import { readLease, writeLease, type LeaseRecord } from '../../../src/sync/push/lease-ref.js';
+import { readLease, readLeaseOid, writeLease, type LeaseRecord } from '../../../src/sync/push/lease-ref.js';
 import { takePushLease } from '../../../src/sync/push/push-lease.js';
 import { push } from '../../../src/sync/push/push.js';
 import { tempDir } from '../../helpers/process/cli.js';
@@ -31,12 +31,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: { cwd: string; remote: string; timeoutMs: number } }> {
+async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: { cwd: string; remote: string; timeoutMs: number; env: NodeJS.ProcessEnv } }> {
   const { dir, cleanup } = await tempDir('changelog-sync-lease-rule-');
   cleanups.push(cleanup);
   const { clones, origin } = await makeClones(dir, 1, {});
   const c = clones[0]!;
-  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', timeoutMs: 10_000 } };
+  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', timeoutMs: 10_000, env: process.env } };
 }
 
 /** A lease of a living process on another machine, recording `ttlMs`. */
@@ -226,6 +226,14 @@ describe('the remote the lease lives on', () => {
     const r = await push({ client: s.fx.client(), contentDir: c.contentDir, stateDir, lease: false });
     expect(r.notes).toEqual([]);
     await expectEachOnceAndIntact(s.fx, c.contentDir, originals);
+  });
+
+  it('an origin that never answers: git is stopped at the time limit with an error naming it, never a hang', async () => {
+    const { c, remote } = await clone();
+    // git runs a local remote's upload-pack through the shell: this one waits for input git
+    // never sends (and ends once git is gone); its stderr is kept off git's, which is ours.
+    git(c.dir, 'config', 'remote.origin.uploadpack', 'exec 2>/dev/null; read x');
+    await expect(readLeaseOid({ ...remote, timeoutMs: 500 })).rejects.toThrow(/^git ls-remote took longer than 0\.5 s$/);
   });
 
   it('a repository without origin, or no repository: per directory, and said so', async () => {

@@ -1,4 +1,4 @@
-// The write-back keeps every byte but the lines it adds (issue 25, item 9): CRLF, LF and
+// The write-back keeps every byte but the lines it adds: CRLF, LF and
 // mixed line endings, a byte order mark, trailing spaces; on a real file through writeBack.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Temporary files of atomic writes a killed run left (issue 12, item 5): pull and push (the
+// Temporary files of atomic writes a killed run left: pull and push (the
 // commands, run in the test's process as the CLI runs them, helpers/process/command.ts) remove them
 // in every folder the tool writes, and only them. The leftovers are named exactly as the
 // tool's one writer (core/atomic-file.ts) names its temporary files: `.<name>.<pid>.<n>.tmp`,
