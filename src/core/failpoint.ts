@@ -61,7 +61,7 @@ export const FAILPOINTS = [
   // sync
   'sync:after-pull',
   'sync:after-push',
-  // build: after the first batch of bodies rendered (site-data.ts), Eleventy's run may have started (build-early.ts)
+  // build: after the first batch of bodies rendered (site-data.ts)
   'build:mid-bodies',
 ] as const;
 

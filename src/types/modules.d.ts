@@ -66,10 +66,6 @@ declare module '@11ty/eleventy-img' {
   }
   const Image: EleventyImage;
   export default Image;
-}
-
-declare module '@11ty/eleventy-img/src/generate-html.js' {
-  import type { EleventyImageMetadata } from '@11ty/eleventy-img';
   /** A tag with its attributes; `<picture>`'s children under `@children`. */
   export type ImageMarkupObject = Record<string, Record<string, unknown>>;
   /** The markup of an image as tags and attributes (the values not escaped). */

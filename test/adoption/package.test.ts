@@ -63,7 +63,6 @@ describe('the package as the registry serves it', () => {
       'dist/cli.js',
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/site/build/eleventy-worker.js',
       'dist/site/build/plugin.js',
       fromRoot(PACKAGED_ELEVENTY_CONFIG),
       `${fromRoot(PACKAGED_SITE_DIR)}/index.11ty.mjs`,

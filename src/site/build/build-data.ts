@@ -8,7 +8,7 @@
 import { readEntryFiles } from '../../entry/entry-files.js';
 import type { PageCache } from '../cache/page-cache.js';
 import { planPages, type PagePlan } from '../cache/page-keys.js';
-import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
+import { loadSiteData } from '../render/site-data.js';
 import type { SiteData } from '../data/site-model.js';
 import type { PreparedBuild } from './build-prepare.js';
 
@@ -18,8 +18,6 @@ export interface BuildData {
   siteData: SiteData;
   /** With a page cache: the pages it has (written from it) and every page's key. */
   cached?: { pageCache: PageCache; plan: PagePlan };
-  /** What Eleventy renders: the pages not in the page cache, else the entry files (decides where it runs). */
-  rendering: number;
 }
 
 /**
@@ -27,11 +25,10 @@ export interface BuildData {
  * into the image store), the body cache and the page cache (opened by {@link prepareBuild});
  * sends each rendered entry to Pagefind as it comes. Writes nothing.
  *
- * @param hooks told of the data before its bodies, then of each body (build-early.ts).
  * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` when an entry file or an image is a
  *   symbolic link out of the project; errors of reading the content folder.
  */
-export async function loadBuildData(build: PreparedBuild, hooks?: Pick<LoadSiteDataOptions, 'onSkeleton' | 'onBody'>): Promise<BuildData> {
+export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
   const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, true, build.cache?.entries.memo);
   let siteData = await loadSiteData(options.contentDir, {
@@ -47,15 +44,13 @@ export async function loadBuildData(build: PreparedBuild, hooks?: Pick<LoadSiteD
     feedDates: options.feedDates,
     now: options.now,
     bodyCache: build.cache?.bodies,
-    ...hooks,
   });
   let cached: BuildData['cached'];
   if (build.pageCache && build.cache) {
     const pageCache = await build.pageCache;
-    // A run started early renders every page (build-early.ts): the plan only keys them, to save.
-    const plan = planPages(siteData, build.cache.fingerprint, hooks ? () => false : (key) => pageCache.has(key));
+    const plan = planPages(siteData, build.cache.fingerprint, (key) => pageCache.has(key));
     siteData = plan.data;
     cached = { pageCache, plan };
   }
-  return { siteData, cached, rendering: cached ? cached.plan.rendered : entryFiles.length };
+  return { siteData, cached };
 }

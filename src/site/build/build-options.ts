@@ -83,8 +83,7 @@ export interface BuildResult {
    * and Eleventy's pages and feeds together, and the search index (from its start: built
    * from the data, it runs while Eleventy renders); and when the render stage was called
    * (build-render.ts; Eleventy's run follows once the search bundles are known and the output
-   * folder listed), which is before the end of the data when it starts on the data before its
-   * bodies (build-early.ts).
+   * folder listed).
    */
   timings: { dataMs: number; eleventyMs: number; searchMs: number; renderMs: number };
   /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */

@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import pLimit from 'p-limit';
 import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 import { BUNDLE_DIR } from '../data/themes.js';
 
@@ -17,27 +16,6 @@ import { BUNDLE_DIR } from '../data/themes.js';
 export async function emptyOutput(outputDir: string, keepSearchIndex: boolean): Promise<void> {
   const names = await readdir(outputDir).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => !(keepSearchIndex && n === SEARCH_INDEX_DIR)).map((n) => rm(join(outputDir, n), { recursive: true, force: true })));
-}
-
-/** Folders made at once by {@link makePageFolders} (each a call on libuv's thread pool). */
-const FOLDER_CONCURRENCY = 8;
-
-/**
- * Makes the folder of each page Eleventy is about to write, at once and off the thread that
- * renders. A run on a worker thread writes synchronously (eleventy-run.ts): it makes each
- * page's folder with `mkdirSync` before writing it, unless the folder exists already, and at
- * 10,000 entries those calls were a visible part of its thread's time (`--cpu-prof`). Started as
- * Eleventy starts; a folder it reaches first it makes itself (both make them `recursive`, so
- * neither fails on the other's).
- *
- * @param outputDir the site being built (absolute).
- * @param pages the pages' output files, relative to `outputDir` (`pagePath` of page-keys.ts: an entry's page is `entries/<slug>/index.html`, a folder of its own).
- * @returns never rejects: a folder that cannot be made is Eleventy's error to report, with the page it was writing.
- */
-export async function makePageFolders(outputDir: string, pages: readonly string[]): Promise<void> {
-  const limit = pLimit(FOLDER_CONCURRENCY);
-  const folders = new Set(pages.map((page) => dirname(join(outputDir, page))));
-  await Promise.all([...folders].map((folder) => limit(() => mkdir(folder, { recursive: true }).catch(() => undefined))));
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
  * The first stage of a build (build.ts): the checks, Eleventy's input staged, the site's
- * options resolved, and what runs beside the data load started: Eleventy loading (on its
- * thread, or here), the output folder listed or emptied, the build cache opened, Pagefind.
+ * options resolved, and what runs beside the data load started: Eleventy loading, the output folder listed or emptied, the build cache opened, Pagefind.
  *
  * @module
  */
@@ -28,7 +27,7 @@ import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
 import { startSearch, type BuildSearch } from './build-search.js';
-import { startBuildEleventy, type BuildEleventy } from './eleventy-run.js';
+import { preloadEleventy } from './eleventy-run.js';
 import { filesUnder } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
@@ -60,40 +59,20 @@ export interface PreparedBuild {
   /** The entries' encoded images, kept with the build cache or in a temporary folder. */
   imageStore: ImageStore;
   entryImages: EntryImages;
-  /** Eleventy, loading; where it runs is decided once the pages to render are known. */
-  eleventy: BuildEleventy;
-  /** The heap limit of Eleventy's worker thread, MB. */
-  heapLimitMb: number;
   /** The previous build's files, to prune after this one (build-output.ts); none once the output is emptied. */
   previous: Promise<string[]>;
   /** With a build cache: the build's fingerprint, its bodies and its parsed entry files. */
   cache?: { dir: string; fingerprint: string; bodies: BodyCache; entries: EntryMemo; /** Why the cache folder, made by another build, was not used (one line), if so. */ changed: string | undefined };
   /** The page cache, being read: with a build cache and the packaged templates only. */
   pageCache?: Promise<PageCache>;
-  /**
-   * Whether the build cache folder holds a page pack or a search archive, which the build
-   * plans from every body: which pages to take from the pack, which entries to index beside
-   * the archive. Then Eleventy's run starts once the data is complete (build-early.ts).
-   * False without a build cache, and for a first build with one.
-   */
-  plansFromBodies: boolean;
   /** With a build cache, a template of the site's own that keeps the page cache off (or `.eleventy.js`). */
   ownTemplate?: string;
   /** The search index, started; undefined when search is off. */
   search?: BuildSearch;
   /** The build failed: Pagefind is stopped and waited for, and the output listing. Never rejects. */
   abandon(): Promise<void>;
-  /** Ends what the build opened (Eleventy's thread if it had no run, the staged input, the image store). */
+  /** Ends what the build opened (the staged input, the image store). */
   close(): Promise<void>;
-}
-
-/**
- * The heap limit of the Eleventy thread, MB: 512, or 48 KB an entry above that, a little
- * over what a large build of the real corpus has live an entry at its peak (pages kept until
- * the end of the run, feeds, data); the limit keeps its memory near that instead of twice that. Should a build need more, it runs again without one.
- */
-function heapLimitFor(entryFiles: number): number {
-  return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
 
 /** Whether two files hold the same bytes (false when either cannot be read). */
@@ -136,20 +115,17 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   if (!options.pathsChecked) await assertInsideProject(options);
   const workspace = await readBuildableWorkspace(options);
   const entryNames = await listEntryFiles(options.contentDir);
-  const heapLimitMb = heapLimitFor(entryNames.length);
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
   const imageStore = openImageStore(options.cacheDir ? { cacheDir: options.cacheDir } : { temporary: true });
   const entryImages = new EntryImages({ contentDir: options.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds });
   const cacheHolds = (file: string) => options.cacheDir !== undefined && existsSync(join(options.cacheDir, file));
-  // Eleventy loads (on its thread, or here) while the entries are read and rendered.
-  const likelyWarm = cacheHolds(PAGE_PACK_FILE);
   // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
   const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
-  const eleventy = startBuildEleventy(entryNames.length, likelyWarm, heapLimitMb);
+  // Eleventy loads while the entries are read and rendered.
+  preloadEleventy();
   const close = async () => {
-    await eleventy.close(); // ended by its run, or the build failed before it
     await input.cleanup();
     await imageStore.close();
   };
@@ -222,12 +198,9 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       ownConfig,
       imageStore,
       entryImages,
-      eleventy,
-      heapLimitMb,
       previous,
       cache,
       pageCache,
-      plansFromBodies: likelyWarm || archived,
       ownTemplate: ownTemplate || undefined,
       search,
       abandon,

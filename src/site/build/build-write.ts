@@ -41,7 +41,6 @@ export interface WrittenOutput {
  */
 export async function writeOutput(build: PreparedBuild, data: BuildData, rendered: RenderedPages): Promise<WrittenOutput> {
   const { options } = build;
-  await rendered.folders;
   let reused: string[];
   let imageFiles: string[];
   try {

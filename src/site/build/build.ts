@@ -12,7 +12,6 @@ import type { SearchIndexResult } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import { loadBuildData, type BuildData } from './build-data.js';
-import { startEarlyRender } from './build-early.js';
 import { prepareBuild, type PreparedBuild } from './build-prepare.js';
 import { renderPages } from './build-render.js';
 import { siteFiles, writeOutput, type WrittenOutput } from './build-write.js';
@@ -31,11 +30,9 @@ export type { BuildOptions, BuildResult } from './build-options.js';
  *    Pagefind started, all while the next stage runs;
  * 2. load the data (build-data.ts): the entries read and their bodies rendered, once, for the
  *    pages and for the search index, which Pagefind indexes as they come;
- * 3. render (build-render.ts): Eleventy writes the pages and feeds, on its thread or here,
- *    while the cached pages and the images are written beside it; Pagefind builds the index
- *    meanwhile (build-search.ts). With nothing in the build cache to plan from the bodies,
- *    on its thread, this stage starts during the second, on the data before its bodies,
- *    which follow (build-early.ts);
+ * 3. render (build-render.ts): Eleventy writes the pages and feeds, while the images are
+ *    written beside it (the page cache's pages just before); Pagefind builds the index
+ *    meanwhile (build-search.ts);
  * 4. write (build-write.ts): the build cache saved, the previous build's other files removed;
  * 5. the search index finished (or made from the written pages), and the result.
  *
@@ -49,25 +46,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const build = await prepareBuild(options);
   let data: BuildData;
   let written: WrittenOutput;
-  // With nothing in the build cache to plan from the bodies, Eleventy's run starts on the
-  // data before them (build-early.ts).
-  const early = startEarlyRender(build);
   try {
-    try {
-      data = await loadBuildData(build, early?.hooks);
-    } catch (err) {
-      await early?.abandon(`the build stopped: ${(err as Error).message}`);
-      throw err;
-    }
-    early?.loaded();
+    data = await loadBuildData(build);
     build.timings.dataMs = Date.now() - build.started;
-    // Where Eleventy runs is decided once, from the pages it renders: a warm build's few
-    // pages run in this thread, which saves starting a thread and copying the data to it.
-    const onWorker = build.eleventy.place(data.rendering);
     // Pagefind builds the index (its memory peak) beside Eleventy's run: the process tree
     // stays within the memory goal of docs/benchmarks.md.
     build.search?.finish();
-    const rendered = await (early ? early.rendered() : renderPages(build, data, onWorker));
+    const rendered = await renderPages(build, data);
     written = await writeOutput(build, data, rendered);
   } catch (err) {
     await build.abandon();

@@ -17,7 +17,6 @@ import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { xmlCharsTransform } from '../../core/markup-text.js';
 import { addBasePath, entryPageHtml, rememberingUrlFilter, type UrlFilter } from '../render/base-path.js';
-import { BuildState } from '../render/build-memo.js';
 import { addSiteFilters } from '../render/filters.js';
 import { MEDIA_DIR } from '../../convert/media-refs.js';
 import { openImageStore, type ImageStore } from '../cache/image-store.js';
@@ -121,8 +120,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
   // The configuration is loaded only when a path or the URL is not given (plain Eleventy):
   // a build and `dev` give them all, from the configuration they loaded, and their theme.
-  // Loaded with its module (and zod, its schema's library) only then: Eleventy's thread in a
-  // build loads none of it.
+  // Loaded with its module (and zod, its schema's library) only then.
   const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string, projectBounds?: ImageBounds): ResolvedOptions => ({
     ...paths,
     siteUrl: paths.siteUrl.replace(/\/?$/, '/'),
@@ -161,8 +159,6 @@ interface ResolvedOptions {
 
 /** Adds the site's filters, data, copies and transforms to a configuration, with options `o`. */
 function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
-  const state = BuildState.attach(eleventyConfig);
-
   // The feed plugin adds Eleventy's HTML base plugin (its URL filters serve `feedHtml`). Not
   // added here again: a plugin added from a plugin escapes Eleventy's "unique" check, and
   // its URL transform would run twice. Its whole-page transform is off: with a base path
@@ -249,5 +245,5 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
 
   // Feeds stay well-formed XML whatever a title or body holds (core/markup-text.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);
-  addSiteFilters(eleventyConfig, state);
+  addSiteFilters(eleventyConfig);
 }

@@ -14,8 +14,7 @@
  * The pack is written anew by each build (a temporary file, then renamed over the old one)
  * with this build's pages only, so it does not grow with removed or changed pages; a build
  * whose pages are all the pack's, in its order (nothing new), leaves it as it is. Its
- * pages are copied into the site, and the new pack written, on a thread of their own
- * (page-pack.ts), while Eleventy renders here.
+ * pages are copied into the site, and the new pack written, by page-pack.ts.
  *
  * @module
  */
@@ -86,7 +85,7 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
     has: (key) => pages.has(key),
     async writeInto(outputDir, wanted) {
       if (wanted.length === 0) return [];
-      // In the pack's order: the thread reads it from start to end.
+      // In the pack's order: the copy reads it from start to end.
       const copies = wanted.map((page) => ({ path: page.path, ...packed(page) })).sort((a, b) => a.offset - b.offset);
       await runPackJob({ kind: 'copy', pack: file, outputDir, pages: copies });
       return wanted.map((page) => join(outputDir, page.path));

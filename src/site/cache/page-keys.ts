@@ -27,7 +27,7 @@ interface PageKeys {
 }
 
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
-export function pagePath(url: string): string {
+function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 

@@ -8,10 +8,10 @@
  * after the other.
  *
  * No page is held in memory: the index says where each page is, and the jobs read a page
- * at a time into one buffer they reuse. Memory first touched costs (reading a large pack
- * whole took noticeably longer than its bytes, most of it the kernel mapping fresh pages), and the jobs are thousands of small files, which synchronous
- * calls on a thread of their own write several times faster than a promise each
- * (search-index-files.ts measured the same).
+ * at a time into one buffer they reuse: memory first touched costs (reading a large pack
+ * whole took noticeably longer than its bytes, most of it the kernel mapping fresh pages).
+ * The jobs are thousands of small files, written with synchronous calls: one system call
+ * each, not a promise each.
  *
  * @module
  */
@@ -20,7 +20,6 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { otherFormatNote } from './cache-file.js';
-import { COMPILED_BUILD, runTaskOnThread } from '../../core/threads.js';
 
 /** The format of `pages.pack`; another one is ignored. */
 const FORMAT = 'changelog-sync-page-cache/1';
@@ -148,7 +147,7 @@ export interface CopyPagesTask {
 
 /**
  * Writes pages of a pack into the site, making their folders, one after the other with
- * synchronous calls (a thread of their own runs this: page-pack-worker.ts). Each page's
+ * synchronous calls. Each page's
  * checksum is checked again as it is read: the pack was checked when it was opened, and is
  * not trusted to have stayed the same.
  *
@@ -197,7 +196,7 @@ export interface WritePackTask {
 /**
  * Writes a new pack of `task.pages` (a temporary file, renamed over the old pack): the pages
  * the build wrote are read from the site, the others copied from the old pack, runs of
- * consecutive pages a megabyte at a time. Synchronous calls, for a thread of their own.
+ * consecutive pages a megabyte at a time, with synchronous calls.
  *
  * @throws {Error} the file system's error; an error naming the pack when a page's bytes
  *   copied from it are not those its index was checked with. The temporary file is removed.
@@ -259,20 +258,18 @@ export function writePack(task: WritePackTask): void {
   }
 }
 
-/** A job of the pack's thread (page-pack-worker.ts). */
+/** A job on the pack: copying its pages into the site, or writing a new pack. */
 export type PackJob = CopyPagesTask | WritePackTask;
 
 /**
- * Runs a job on the pack on a thread of its own in the compiled build, so that the other
- * core copies the pages while this one renders; from the TypeScript sources (tests), where
- * there is no compiled worker, in this thread.
+ * Runs a job on the pack, in this thread (see {@link copyPages} and {@link writePack}).
  *
- * @throws {Error} the job's error (see {@link copyPages} and {@link writePack}), or the thread's own failure.
+ * @throws {Error} the job's error.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- a promise: a job that fails rejects, as the callers expect
 export async function runPackJob(job: PackJob): Promise<void> {
-  if (!COMPILED_BUILD) return job.kind === 'copy' ? copyPages(job) : writePack(job);
-  const what = job.kind === 'copy' ? `copying the page cache's pages into ${job.outputDir}` : `writing the page cache ${job.pack}`;
-  await runTaskOnThread<void>(new URL('./page-pack-worker.js', import.meta.url), job, what);
+  if (job.kind === 'copy') copyPages(job);
+  else writePack(job);
 }
 
 /** Writes all of `bytes` at the file's position. */

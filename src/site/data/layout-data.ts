@@ -21,8 +21,7 @@ export interface TagChip {
 
 /**
  * An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry
- * page's `entry`. `html` and `excerpt` read the entry's own when asked: its body may come
- * after the page's data (deferred-bodies.ts).
+ * page's `entry`.
  */
 export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {
   readonly tagRefs: readonly TagChip[];

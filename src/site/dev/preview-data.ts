@@ -26,7 +26,7 @@ export interface PreviewDataOptions {
   /** Rendered bodies ({@link previewBodies}): every body rendered is added. */
   bodyCache: BodyCache;
   /** The options of `loadSiteData` for one rebuild but the files and bodies (made afresh: the themes and images may have changed). */
-  siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'onRendered' | 'onSkeleton' | 'onBody'>>;
+  siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'onRendered'>>;
 }
 
 /**

@@ -309,8 +309,7 @@ export function rememberingUrlFilter(url: UrlFilter): UrlFilter {
  * the `pageHtml` filter. Each body is converted when a page first reads it, once, and
  * synchronously (Nunjucks drops the output of an asynchronous filter inside a `for` loop),
  * by {@link sanitisedBasePathTransform}; a body {@link mayTakeBasePath} clears is not scanned.
- * Nothing reads the bodies before the pages do, so a build whose bodies come later
- * (site/data/deferred-bodies.ts) starts its pages under a base path too. With `scan`, or at
+ * With `scan`, or at
  * `/`, bodies are used as they are: the page scan adds the base path.
  *
  * @returns the filter: an entry's `html`, with the base path when it needs one.
@@ -327,7 +326,7 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
     if (transform === null) return entry.html;
     let html = converted.get(entry);
     if (html === undefined) {
-      const body = entry.html; // once: in a build started early, a read waits for the body
+      const body = entry.html;
       html = mayTakeBasePath(body) ? transform(body) : body;
       converted.set(entry, html);
     }

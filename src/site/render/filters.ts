@@ -1,13 +1,11 @@
 /**
  * The site's template filters (eleventy-base-blog keeps its own in `_config/filters.js`):
  * dates for readers and feeds, a tag's colours, absolute URLs outside HTML pages, and an
- * entry's HTML made fit for feeds. The feed item filters are feed-item-cache.ts's.
+ * entry's HTML made fit for feeds.
  *
  * @module
  */
 import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
-import type { BuildState } from './build-memo.js';
-import { addFeedItemCache } from './feed-item-cache.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { tagStyle } from '../data/tags.js';
 
@@ -40,11 +38,8 @@ function hasRelativeUrl(html: string): boolean {
 /**
  * Registers the site's filters. Call it after the HTML base plugin is added: `feedHtml`
  * uses its filters.
- *
- * @param state the configuration's per-build state (`BuildState` of build-memo.ts): what `feedHtml` and the
- *   feed item filters remember, until the next build starts.
  */
-export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState): void {
+export function addSiteFilters(eleventyConfig: FilterConfig): void {
   eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
   eleventyConfig.addFilter('readableDate', readableDate);
   eleventyConfig.addFilter('tagStyle', tagStyle);
@@ -53,23 +48,15 @@ export function addSiteFilters(eleventyConfig: FilterConfig, state: BuildState):
   // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
   // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
   eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
-  // Each entry's feed item rendered once per format, for the site's feed and its tags'.
-  addFeedItemCache(eleventyConfig, state);
-  // Entry HTML with absolute URLs for feeds, converted once per entry for all three feeds
-  // (most entries need no change at all): relative URLs against the entry's page,
+  // Entry HTML with absolute URLs for feeds (most entries need no change at all): relative
+  // URLs against the entry's page,
   // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
   // URL function, through base-path.ts's scan for sanitised HTML (the bodies' transform).
   eleventyConfig.addFilter('feedHtml', (entry: { html: string; url: string }, siteUrl: string) => {
     if (!hasRelativeUrl(entry.html)) return entry.html;
-    const key = siteAbsoluteUrl(entry.url, siteUrl);
-    let converted = state.feedHtml.get(key);
-    if (!converted) {
-      // The base plugin's URL function: the origin with Eleventy's pathPrefix (the site URL's path).
-      const url = baseUrlFunction(eleventyConfig);
-      const origin = new URL(siteUrl).origin;
-      converted = sanitisedBasePathTransform((u) => url(u, origin, entry.url))(entry.html);
-      state.feedHtml.set(key, converted);
-    }
-    return converted;
+    // The base plugin's URL function: the origin with Eleventy's pathPrefix (the site URL's path).
+    const url = baseUrlFunction(eleventyConfig);
+    const origin = new URL(siteUrl).origin;
+    return sanitisedBasePathTransform((u) => url(u, origin, entry.url))(entry.html);
   });
 }

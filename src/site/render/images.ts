@@ -40,7 +40,7 @@ import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../.
 const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
 
 /** eleventy-img's markup as tags and attributes. */
-type GenerateObject = (typeof import('@11ty/eleventy-img/src/generate-html.js'))['generateObject'];
+type GenerateObject = (typeof import('@11ty/eleventy-img'))['generateObject'];
 
 /** Files encoded; other local files (`.bmp`, `.ico`) only get their size. */
 const ENCODED = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg']);
@@ -230,8 +230,8 @@ export class EntryImages {
     if (this.#store && !own && ENCODED.has(ext)) {
       try {
         const variants = await this.#store.variants(local.file, local.bytes);
-        // eleventy-img's markup module alone: sharp is loaded only to encode (image-store.ts).
-        const { generateObject } = await import('@11ty/eleventy-img/src/generate-html.js');
+        // Loaded with the first image: a site without local images never loads eleventy-img.
+        const { generateObject } = await import('@11ty/eleventy-img');
         return this.#markup(generateObject, variants, attributes);
       } catch (err) {
         this.#warn(local.file, `not an image eleventy-img can encode (${(err as Error).message.split('\n')[0]}): shown as it is, without responsive versions`);

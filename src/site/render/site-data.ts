@@ -71,19 +71,8 @@ export interface LoadSiteDataOptions {
   feedDates?: FeedDates;
   /** The build's time, given to entries whose content changed since `feedDates` (tests). Default now. */
   now?: Date;
-  /**
-   * Rendered bodies of an earlier build, by the body's Markdown (build-cache.ts's
-   * `BodyCache`): found ones are not rendered again, the others are added.
-   */
+  /** Rendered bodies of an earlier build (build-cache.ts's `BodyCache`): found ones are not rendered again, the others are added. */
   bodyCache?: { get(markdown: string): string | undefined; set(markdown: string, html: string): void };
-  /**
-   * Called once, before any body is rendered, with the site data as it will be returned but
-   * for the bodies: every entry's `html` and `excerpt`, and `latest.content`, are empty until
-   * {@link LoadSiteDataOptions.onBody} reports them (the build starts Eleventy on it meanwhile).
-   */
-  onSkeleton?: (data: SiteData) => void;
-  /** Called as each entry's body is complete (its `html` and `excerpt` set), with its index in `entries`, in no set order. */
-  onBody?: (index: number, entry: SiteEntry) => void;
 }
 
 /**
@@ -216,7 +205,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
   });
-  options.onSkeleton?.(data);
   // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
   // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
   // rendered again (build-cache.ts).
@@ -229,7 +217,6 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     e.html = h;
     e.excerpt = excerptOf(h);
     rendered[i] = true;
-    options.onBody?.(i, e);
   };
   const finish = (i: number, h: string) => {
     if (!EntryImages.mayHaveLocalImage(h)) return complete(i, h);

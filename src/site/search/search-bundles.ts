@@ -43,8 +43,8 @@ export interface SearchCache {
    */
   siteDir: string;
   /**
-   * False when the build found no archive in the folder as it started, and planned on that
-   * (build-early.ts starts Eleventy before the entries): none is read, not even one another
+   * False when the build found no archive in the folder as it started, and planned on that:
+   * none is read, not even one another
    * build writes meanwhile; every entry is indexed and the archive written. Default true.
    */
   archived?: boolean;
@@ -159,7 +159,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
     },
     async mergeBundles() {
       // Without an archive there is one bundle, whatever the entries: known before they are
-      // all added, which a build that starts Eleventy before its bodies asks for (build-early.ts).
+      // all added.
       const read = await loaded.catch(() => undefined);
       if (!read?.archive) return [];
       if (!result) throw new Error('the search bundles to merge beside an archive are known once every entry is added (finish)');

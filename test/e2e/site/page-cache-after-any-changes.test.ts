@@ -60,7 +60,7 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
     );
   });
 
-  it('through the real CLI, whose pack jobs run on a thread: a warm build writes the bytes of a cold one; a damaged pack is not used', async () => {
+  it('through the real CLI: a warm build writes the bytes of a cold one; a damaged pack is not used', async () => {
     let mirror = startingMirror();
     await writeMirror(mirror);
     let outputs = 0;

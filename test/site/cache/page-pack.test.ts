@@ -2,8 +2,8 @@
 // pages of the site and of an older pack reads back to the same bytes, whatever the order of
 // the pages and however large a page is; its index is checked whole when it is opened, and a
 // page that changes after that is refused when it is copied or written again. The page cache
-// through the real build is page-cache.test.ts; the jobs on a thread, through the compiled
-// CLI, test/e2e/site/page-cache-after-any-changes.test.ts.
+// through the real build is page-cache.test.ts, and through the compiled CLI
+// test/e2e/site/page-cache-after-any-changes.test.ts.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

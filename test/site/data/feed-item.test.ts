@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEED_DATES_FILE, feedContentDigest, feedItemId, loadFeedDates, nameBasedUuid, recordFeedDates, settleFeedDates, type FeedDates } from '../../../src/site/data/feed-item.js';
-import { addFeedItemCache } from '../../../src/site/render/feed-item-cache.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 
 const DNS_NAMESPACE = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
@@ -81,25 +80,5 @@ describe('feed dates', () => {
       await recordFeedDates(join(dir, 'other'), { version: 2, entries: {} } as unknown as FeedDates);
       expect(await loadFeedDates(join(dir, 'other'))).toBeUndefined();
     });
-  });
-});
-
-describe('the feed item cache', () => {
-  it('keeps an item per entry and format, until the next build starts', () => {
-    const filters: Record<string, (...args: never[]) => unknown> = {};
-    const listeners: Array<() => void> = [];
-    addFeedItemCache({ addFilter: (name, fn) => (filters[name] = fn), on: (event, fn) => event === 'eleventy.before' && listeners.push(fn) });
-    const cached = filters.cachedFeedItem as unknown as (entry: object, format: string) => string;
-    const keep = filters.keepFeedItem as unknown as (markup: unknown, entry: object, format: string) => string;
-    const a = {};
-    const b = {};
-    expect(cached(a, 'atom')).toBe('');
-    expect(keep('<entry>a</entry>', a, 'atom')).toBe('<entry>a</entry>');
-    expect(cached(a, 'atom')).toBe('<entry>a</entry>');
-    expect(cached(a, 'rss')).toBe('');
-    expect(cached(b, 'atom')).toBe('');
-    expect(listeners).toHaveLength(1);
-    listeners[0]!();
-    expect(cached(a, 'atom')).toBe('');
   });
 });

@@ -10,7 +10,6 @@ import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import Eleventy from '@11ty/eleventy';
 import { basePathTransform, mayTakeBasePath, sanitisedBasePathTransform } from '../../../src/site/render/base-path.js';
 import changelogSitePlugin, { OPTIONS_KEY } from '../../../src/site/build/plugin.js';
-import { deferBodies, entryBody } from '../../../src/site/data/deferred-bodies.js';
 import type { SiteData } from '../../../src/site/data/site-model.js';
 import { buildSite } from '../../../src/site/build/build.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
@@ -173,14 +172,11 @@ describe("a team's template under a base path", () => {
   });
 });
 
-describe('entry bodies under a base path, converted when a page reads them', () => {
+describe('entry bodies under a base path, converted by the `pageHtml` filter', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
 
-  // A build started before its bodies (site/build/build-early.ts) gives Eleventy data whose
-  // bodies wait until they are rendered: reading them all as the data loads made every page
-  // wait for the last body under a base path.
-  it("loading the site's data reads no body; the `pageHtml` filter reads its entry's once and converts it", async () => {
+  it("the `pageHtml` filter converts its entry's body once, as the page scan would", async () => {
     const content = await writeContent(dir, {
       entries: [...dailyEntries(3, '2026-03-14', () => ['New']), { title: 'Pictures and links', date: '2026-03-15', tags: ['New'], body: BODY }],
       images: { 'chart.png': pngHeader(640, 360) },
@@ -188,12 +184,7 @@ describe('entry bodies under a base path, converted when a page reads them', () 
     const input = await prepareSiteInput(PACKAGED_SITE_DIR);
     try {
       const siteData = await loadSiteData(content, { siteUrl: SITE_URL, today: '2026-03-15', themes: await listThemes(input.dir), imageRoots: [content, input.dir], siteDir: input.dir });
-      const bodies = siteData.entries.map(entryBody);
-      const reads: number[] = [];
-      deferBodies(siteData, (i) => {
-        reads.push(i);
-        return bodies[i]!;
-      });
+      const bodies = siteData.entries.map((e) => e.html);
       type Config = { globalData: { changelog: () => Promise<SiteData> }; getFilter(name: 'pageHtml'): (entry: object) => string };
       let config: Config | undefined;
       const eleventy = new Eleventy(input.dir, join(dir, 'out'), {
@@ -206,16 +197,13 @@ describe('entry bodies under a base path, converted when a page reads them', () 
         },
       });
       await eleventy.init();
-      // The data as given, its pages to render as their layouts receive them (layout-data.ts): no body read.
+      // The data as given, its pages to render as their layouts receive them (layout-data.ts).
       expect((await config!.globalData.changelog()).entries).toBe(siteData.entries);
-      expect(reads).toEqual([]);
       const i = siteData.entries.findIndex((e) => e.title === 'Pictures and links');
       const pageHtml = config!.getFilter('pageHtml');
       const html = pageHtml(siteData.entries[i]!);
-      expect(reads).toEqual([i]);
       expect(pageHtml(siteData.entries[i]!)).toBe(html);
-      expect(reads).toEqual([i]);
-      expect(html).toBe(sanitisedBasePathTransform((u) => urlFilter(u, '/repo/'))(bodies[i]![0]));
+      expect(html).toBe(sanitisedBasePathTransform((u) => urlFilter(u, '/repo/'))(bodies[i]!));
       expect(html).toContain('srcset="/repo/images/chart.png 1x, /repo/images/chart@2x.png 2x"');
       expect(html).not.toMatch(/(?:href|src|poster)="\/(?!repo\/)/);
     } finally {
