@@ -149,7 +149,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       // is copied through it; the served site stays as it was) and is printed once. It is
       // raised as Eleventy's own error kind, so the watch goes on: removing the link and
       // saving rebuilds.
-      problems: async () => {
+      problems: async (files) => {
         try {
           await assertInsideProject(cfg);
           outsideShown = undefined;
@@ -161,9 +161,9 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
           const text = problemText(outside);
           if (text !== outsideShown) handleError(err, reporter);
           outsideShown = text;
-          return [outside, ...(await pageProblems(cfg.contentDir))];
+          return [outside, ...(await pageProblems(cfg.contentDir, files))];
         }
-        return pageProblems(cfg.contentDir);
+        return pageProblems(cfg.contentDir, files);
       },
       onLog: (m) => reporter.debug(m),
       verbose: reporter.verbose,

@@ -3,10 +3,10 @@
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
 // `dev --pull`: dev-pull.test.ts.
-import { existsSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers/process/cli.js';
@@ -33,6 +33,39 @@ async function saveAndReload(serverUrl: string, pageUrl: string, save: () => Pro
   } finally {
     channel.close();
   }
+}
+
+/**
+ * The page at `pageUrl` once `shows` holds, asked for now and after each reload: a save's
+ * first pass reloads with the saved entry's page, the feeds and the rest of the site follow
+ * with the next rebuild (src/site/dev/preview-data.ts).
+ */
+async function untilShown(serverUrl: string, pageUrl: string, shows: (page: { status: number; body: string }) => boolean): Promise<{ status: number; body: string }> {
+  const channel = new ReloadChannel(serverUrl);
+  try {
+    await channel.open;
+    for (;;) {
+      const reloaded = channel.next('eleventy.reload');
+      const page = await get(pageUrl);
+      if (shows(page)) return page;
+      await reloaded;
+    }
+  } finally {
+    channel.close();
+  }
+}
+
+/** Resolves once `path` exists: its folder is watched, and looked at on each of its events. */
+function fileExists(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      if (!existsSync(path)) return;
+      watcher.close();
+      resolve();
+    };
+    const watcher = watch(dirname(path), look).on('error', reject);
+    look();
+  });
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {
@@ -170,7 +203,7 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     const guide = new URL('/entries/my-first-entry/guide/', fx.url).href;
     for (const word of ['Alpha', 'Bravo']) {
       await saveAndReload(fx.url, page, () => writeFile(file, entry('Feeds follow', `${word} text, with [a guide](guide/).`)), (html) => html.includes(`${word} text`));
-      const atom = (await get(new URL('/feed.xml', fx.url).href)).body;
+      const atom = (await untilShown(fx.url, new URL('/feed.xml', fx.url).href, (p) => p.body.includes(`${word} text`))).body;
       const json = JSON.parse((await get(new URL('/feed.json', fx.url).href)).body) as { items: Array<{ content_html: string }> };
       expect(atom).toContain(`${word} text`);
       expect(atom).toContain(guide);
@@ -214,7 +247,7 @@ describe("changelog-sync dev: a broken entry's own page", () => {
   it('the page of a removed entry is gone (not found), not served stale', async () => {
     const url = new URL('/entries/other/', fx.url).href;
     await saveAndReload(fx.url, fx.url, () => unlink(join(fx.dir, 'content/entries/2026-11-02-other.md')), (html) => !html.includes('/entries/other/'));
-    const gone = await get(url);
+    const gone = await untilShown(fx.url, url, (p) => p.status === 404);
     expect(gone.status).toBe(404);
     expect(gone.body).not.toContain('Another entry.');
   });
@@ -240,7 +273,7 @@ describe('changelog-sync dev when a file goes right after its change event', () 
       fx.url,
       fx.url,
       async () => {
-        const changed = fx.dev.output(/File changed: \S*2026-11-03-fleeting\.md/, "Eleventy's change event");
+        const changed = fx.dev.output(/saved: \S*2026-11-03-fleeting\.md/, "the change event");
         await writeFile(file, fleeting('Gone in a moment.'));
         await changed;
         await unlink(file);
@@ -301,6 +334,8 @@ describe('changelog-sync dev when Pagefind stops answering after the first build
     for (const title of ['Saved once', 'Saved twice']) {
       const page = await saveAndReload(fx.url, url, () => writeFile(file, entry(title, 'Searchable once.')), (html) => heading(html) === title);
       expect(heading(page)).toBe(title);
+      // The index of the first save's rebuild starts once the preview is idle, and never answers.
+      if (title === 'Saved once') await fileExists(join(fx.dir, 'silent.pids'));
     }
     expect(existsSync(join(fx.dir, 'silent.pids'))).toBe(true);
   });
