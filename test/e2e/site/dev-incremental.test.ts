@@ -10,7 +10,9 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { pagefindResultUrls } from '../../helpers/browser/crawl.js';
+import { runCli } from '../../helpers/process/cli.js';
 import { ReloadChannel, useDev, type DevFixture } from '../../helpers/process/dev-process.js';
+import { differences } from '../../helpers/site/page-cache-project.js';
 
 /** 45 entries, one a day from 2026-01-02 (entry 1) to 2026-02-15 (entry 45): even ones tagged `api`, odd ones `ui`. */
 const COUNT = 45;
@@ -144,5 +146,12 @@ describe('changelog-sync dev renders what a save changes, and leaves the other p
     expect((await request(page('/entries/entry-45/'))).statusCode).toBe(404);
     const after = await snapshot(site(), untouched);
     for (const p of untouched) expect(after.get(p), p).toEqual(before.get(p));
+  });
+
+  it('after the saves and their second passes, the preview holds what a cold build of the same content writes', async () => {
+    const cold = join(fx.dir, '_cold');
+    const built = await runCli(['build', '--no-cache'], { cwd: fx.dir, env: { CHANGELOG_SITE_URL: fx.url, CHANGELOG_OUTPUT_DIR: cold } });
+    expect(built.code, built.stderr).toBe(0);
+    expect(await differences(site(), cold)).toEqual([]);
   });
 });
