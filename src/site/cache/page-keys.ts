@@ -62,10 +62,17 @@ export function pagePath(url: string): string {
 }
 
 /**
- * The key of every page the routes render from `data`, for a build with `fingerprint`.
- * Entries' fields are hashed once each (an entry is on its page and on an index page).
+ * Entries' digests kept between plans of one process (the preview's saves), by URL: an
+ * entry whose fields are the same strings is not hashed again.
  */
-function pageKeys(data: SiteData, fingerprint: string): PageKeys {
+export type EntryDigests = Map<string, { html: string; rest: string; digest: string }>;
+
+/**
+ * The key of every page the routes render from `data`, for a build with `fingerprint`.
+ * Entries' fields are hashed once each (an entry is on its page and on an index page), and
+ * not again from `digests` when they did not change.
+ */
+function pageKeys(data: SiteData, fingerprint: string, digests?: EntryDigests): PageKeys {
   const common = sha256(JSON.stringify([fingerprint, data.site, data.siteUrl, data.css, data.tagList.length > 0]));
   const key = (kind: string, url: string, parts: unknown[]) => sha256(JSON.stringify([common, kind, url, ...parts]));
   const chips = (tags: SiteTag[]) => tags.map((t) => pick(t, TAG_CHIP_FIELDS));
@@ -73,7 +80,11 @@ function pageKeys(data: SiteData, fingerprint: string): PageKeys {
   const digestOf = (e: SiteEntry) => {
     let d = entryDigest.get(e);
     if (d === undefined) {
-      d = sha256(JSON.stringify([pick(e, ENTRY_FIELDS), chips(e.tagRefs)]));
+      const rest = digests && JSON.stringify([pick(e, ENTRY_FIELDS.filter((f) => f !== 'html')), chips(e.tagRefs)]);
+      const kept = digests?.get(e.url);
+      // The body, the largest field, compared as a string (the same string, when the body cache gave it, compares at once).
+      d = kept && kept.html === e.html && kept.rest === rest ? kept.digest : sha256(JSON.stringify([pick(e, ENTRY_FIELDS), chips(e.tagRefs)]));
+      if (digests && rest !== undefined) digests.set(e.url, { html: e.html, rest, digest: d });
       entryDigest.set(e, d);
     }
     return d;
@@ -105,9 +116,13 @@ export interface PagePlan {
   rendered: number;
 }
 
-/** Plans a build with a page cache: the pages of `data` whose key `cached` has are taken from it, the others rendered. */
-export function planPages(data: SiteData, fingerprint: string, cached: (key: string) => boolean): PagePlan {
-  const keys = pageKeys(data, fingerprint);
+/**
+ * Plans a build with a page cache: the pages of `data` whose key `cached` has are taken from it, the others rendered.
+ *
+ * @param digests entries' digests of earlier plans in this process, to reuse and add to (the preview's).
+ */
+export function planPages(data: SiteData, fingerprint: string, cached: (key: string) => boolean, digests?: EntryDigests): PagePlan {
+  const keys = pageKeys(data, fingerprint, digests);
   const missing = <T>(items: T[], keyed: KeyedPage[]) => items.filter((_, i) => !cached(keyed[i]!.key));
   const render: PagesToRender = {
     entries: missing(data.entries, keys.entries),

@@ -15,7 +15,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import type { BodyCache } from '../cache/build-cache.js';
-import { pagePath, planPages, type PagePlan } from '../cache/page-keys.js';
+import { pagePath, planPages, type EntryDigests, type PagePlan } from '../cache/page-keys.js';
 import type { KeyedPage } from '../cache/page-cache.js';
 import { loadSiteData, type LoadSiteDataOptions } from '../data/site-data.js';
 import type { SiteData } from '../data/site-model.js';
@@ -85,6 +85,8 @@ export class PreviewData {
   /** The generation and banner of the last load: a first pass renders over pages of the same. */
   private context = '';
   private firstPass = false;
+  /** Entries' digests of the earlier plans (page-keys.ts). */
+  private readonly digests: EntryDigests = new Map();
 
   constructor(
     private readonly contentDir: string,
@@ -170,7 +172,7 @@ export class PreviewData {
     const files = await this.entryFiles();
     const data = await loadSiteData(this.contentDir, { ...(await this.options.siteOptions()), bodyCache: this.options.bodyCache, files });
     const context = JSON.stringify([this.generation, banner]);
-    const plan: PagePlan = planPages(data, context, (key) => this.keys.has(key));
+    const plan: PagePlan = planPages(data, context, (key) => this.keys.has(key), this.digests);
     // A first pass only over pages written with the same templates and banner.
     this.firstPass = this.saves && context === this.context;
     this.saves = false;
