@@ -72,13 +72,15 @@ let checked: { context: string; problems: Map<string, PageProblem[]> } = { conte
  * reports them: parse and schema errors, template text, an empty body, near-miss tags
  * (against every entry file and `tags.json`, as `check` compares); `undefined` when the file
  * no longer exists.
+ *
+ * @param others the entry files as the preview holds them, for the tag context (the saved
+ *   file is read now); default every entry file, read now.
  */
-export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[] | undefined> {
-  const all = await readEntryFiles(contentDir, undefined, true, parsedEntries);
-  const known = all.find((f) => f.rel === rel);
-  const file = known ?? (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
+export async function savedFileProblems(contentDir: string, rel: string, others?: readonly IndexedFile[]): Promise<EntryProblem[] | undefined> {
+  const file = (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
   if (vanished(file)) return undefined;
-  return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
+  const all = (others ?? (await readEntryFiles(contentDir, undefined, true, parsedEntries))).filter((f) => f.rel !== rel && !vanished(f));
+  return entryProblems(file, tagContext([...all, file], readServiceTagNames(contentDir)));
 }
 
 /** What {@link watchEntryFiles} calls. */

@@ -155,8 +155,12 @@ export class PreviewData {
       this.sorted = undefined;
       this.saves = true;
     }
-    this.sorted ??= [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-    return this.sorted;
+    return [...this.held()];
+  }
+
+  /** The entry files as last read by {@link PreviewData.entryFiles}, in path order (none read now). */
+  held(): readonly IndexedFile[] {
+    return (this.sorted ??= [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)));
   }
 
   /**

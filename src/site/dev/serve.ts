@@ -112,6 +112,10 @@ interface Benchmarks {
 export interface DevServer {
   /** e.g. `http://localhost:8080/`. */
   url: string;
+  /** What the first build's banner showed ({@link ServeOptions.problems}'s answer). */
+  problems: readonly PageProblem[];
+  /** The entry files as the last rebuild read them (none read now), in path order. */
+  entryFiles(): readonly IndexedFile[];
   close(): Promise<void>;
 }
 
@@ -253,8 +257,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.addWatchTarget(options.contentDir);
       // The entry files are watched by name (entry-watch.ts), which sees every new file.
       eleventyConfig.watchIgnores.add(`**/${basename(options.contentDir)}/${ENTRIES_DIR}/**`);
-      // Eleventy waits 150 ms for a write to settle: ours are written whole.
-      eleventyConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
+      // Eleventy waits 150 ms for a write to settle: the rebuild file and the staged
+      // templates are written whole, and the entry files are not Eleventy's to watch.
+      eleventyConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
       // A first pass renders the routes' pages a save changed; every other template waits
       // for the next rebuild, which follows at once.
       eleventyConfig.addPreprocessor('changelog-sync-dev-later', '*', function () {
@@ -351,10 +356,13 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     await input.cleanup();
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, { cause });
   }
+  const firstProblems = problems;
   await eleventy.serve(options.port);
   const url = await listening;
   return {
     url,
+    problems: firstProblems,
+    entryFiles: () => data.held(),
     async close() {
       await eleventy.stopWatch();
       clearTimeout(indexTimer);
