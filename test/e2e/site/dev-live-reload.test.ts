@@ -3,14 +3,14 @@
 // "reload" and the served HTML has changed); with no content, the demo, which reloads too
 // although .demo/ is git-ignored. Every wait is on an event: a log line, a websocket message.
 // `dev --pull`: dev-pull.test.ts.
-import { existsSync, watch } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers/process/cli.js';
-import { ReloadChannel, useDev } from '../../helpers/process/dev-process.js';
+import { fileExists, ReloadChannel, untilShown, useDev } from '../../helpers/process/dev-process.js';
 
 /**
  * Makes a change with the live-reload channel open, and resolves with the page once a
@@ -33,39 +33,6 @@ async function saveAndReload(serverUrl: string, pageUrl: string, save: () => Pro
   } finally {
     channel.close();
   }
-}
-
-/**
- * The page at `pageUrl` once `shows` holds, asked for now and after each reload: a save's
- * first pass reloads with the saved entry's page, the feeds and the rest of the site follow
- * with the next rebuild (src/site/dev/preview-data.ts).
- */
-async function untilShown(serverUrl: string, pageUrl: string, shows: (page: { status: number; body: string }) => boolean): Promise<{ status: number; body: string }> {
-  const channel = new ReloadChannel(serverUrl);
-  try {
-    await channel.open;
-    for (;;) {
-      const reloaded = channel.next('eleventy.reload');
-      const page = await get(pageUrl);
-      if (shows(page)) return page;
-      await reloaded;
-    }
-  } finally {
-    channel.close();
-  }
-}
-
-/** Resolves once `path` exists: its folder is watched, and looked at on each of its events. */
-function fileExists(path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const look = () => {
-      if (!existsSync(path)) return;
-      watcher.close();
-      resolve();
-    };
-    const watcher = watch(dirname(path), look).on('error', reject);
-    look();
-  });
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {
