@@ -139,9 +139,11 @@ export async function freePortFrom(start: number): Promise<number> {
 /**
  * Builds the site, serves it with live reload, and rebuilds when the templates or the
  * content directory change: a save of an entry file renders only the pages it changes
- * (preview-data.ts), the others stay as the last build wrote them. The input is a build's: the packaged templates with a team's
- * `site/` laid over them (edits to the team's files are copied in as they are saved), and
- * the Pagefind index is rebuilt after each build so search works in the preview.
+ * (preview-data.ts), the page a writer looks at first and the rest of the site once saves
+ * pause; the others stay as the last build wrote them. The input is a build's: the packaged
+ * templates with a team's `site/` laid over them (edits to the team's files are copied in
+ * as they are saved), and the Pagefind index is rebuilt once saves pause, so search works
+ * in the preview.
  * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
  */
 export async function serveSite(options: ServeOptions): Promise<DevServer> {
@@ -289,8 +291,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         // stays as it was, and the next save after the problem is gone rebuilds.
         if (refused.length > 0) throw new ChangelogSyncError('E_BUILD', `rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
       });
-      // Search works in the preview too: the index is rebuilt after every build, off the
-      // rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
+      // Search works in the preview too: the index is rebuilt after the build that completes
+      // the site, once no other has started for a second, off the rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
       // runs no rebuild while one is running: an index that never finished (a Pagefind
       // process that dies or stops answering leaves the package's promise pending for good)
       // would hold that reload and every later rebuild for the life of the preview.
