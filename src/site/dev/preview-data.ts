@@ -64,8 +64,8 @@ export interface PreviewPlan {
 }
 
 /**
- * The site data of a running preview. {@link PreviewData.changed} and
- * {@link PreviewData.removed} say what a rebuild must read again; {@link PreviewData.load}
+ * The site data of a running preview. {@link PreviewData.changed} says what a rebuild
+ * must read again; {@link PreviewData.load}
  * makes the data of the rebuild; {@link PreviewData.written} records that it was written,
  * so that the next one renders only what differs from it.
  */
@@ -118,20 +118,15 @@ export class PreviewData {
   }
 
   /**
-   * Files that changed (Eleventy's watch queue, `eleventy.beforeWatch`: paths absolute or
-   * relative to the working directory). An entry file is read again; another file of
-   * `entries/` is no entry; any other file reads everything again, but for those of
-   * `ignored` (files that only trigger a rebuild).
+   * Files that changed or were removed (paths absolute or relative to the working
+   * directory: the preview's watchers', Eleventy's watch queue). An entry file is read again
+   * (a removed one leaves the site); another file of `entries/` is no entry; any other file
+   * reads everything again, but for those of `ignored` (files that only trigger a rebuild).
    */
   changed(paths: readonly string[], ignored: ReadonlySet<string> = new Set()): void {
     for (const path of paths) {
       if (!ignored.has(resolve(path))) this.touch(path);
     }
-  }
-
-  /** A file under the content directory was removed: an entry file leaves the site, anything else reads everything again. */
-  removed(abs: string): void {
-    this.touch(abs);
   }
 
   /**

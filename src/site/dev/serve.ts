@@ -67,7 +67,7 @@ function rebuildOnRemoval(contentDir: string, rebuild: (why: string) => void, da
   // The entry files are watched by name (entry-watch.ts).
   return watch(contentDir, { ignoreInitial: true, ignored: (path) => path === entriesDir || path.startsWith(`${entriesDir}${sep}`) })
     .on('unlink', (path) => {
-      data.removed(path);
+      data.changed([path]);
       rebuild(`${path} was removed`);
     })
     .on('error', (err) => log(`removals under ${relative(process.cwd(), contentDir) || '.'} not watched: ${(err as Error).message}`));
