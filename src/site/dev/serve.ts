@@ -216,8 +216,6 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   let pagesWritten = new Set<string>();
   let indexChain: Promise<void> = Promise.resolve();
   let indexQueued: Promise<void> | undefined;
-  /** The latest build's index, once written (or failed, with a log line). */
-  let indexing: Promise<void> = Promise.resolve();
   let indexTimer: NodeJS.Timeout | undefined;
   let laterTimer: NodeJS.Timeout | undefined;
   /** Rebuilds started (the first build is 1): the log names them, and the index the last it covers. */
@@ -315,11 +313,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           // A replaced page stays stale until a build writes it again.
           pagesWritten = new Set([...written, ...replaced]);
         }
-        if (builds === 1) indexing = indexSite();
-        else
-          indexTimer = setTimeout(() => {
-            indexing = indexSite();
-          }, INDEX_IDLE_MS);
+        // The first at once (search works a few seconds after the first page), the others once saves pause.
+        if (builds === 1) void indexSite();
+        else indexTimer = setTimeout(() => void indexSite(), INDEX_IDLE_MS);
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
         if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
@@ -349,8 +345,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     entries = watchEntryFiles(options.contentDir, { saved: (rel) => Promise.resolve(saved(rel)), removed: saved, error: (err) => log(`entry files not watched: ${(err as Error).message}`) });
     // The next preview starts with these bodies rendered (a warm start); written beside the serving.
     saving = saveBodies();
-    // Search works from the first page served.
-    await indexing;
+    // The first page is served while the first search index is written (seconds, beside it).
   } catch (cause) {
     await removals?.close();
     await entries?.close();

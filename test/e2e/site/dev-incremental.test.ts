@@ -107,6 +107,8 @@ describe('changelog-sync dev renders what a save changes, and leaves the other p
 
   it('an edit shows on its page, its neighbours, its index and tag pages, the feeds and the search records; no other page is written', async () => {
     const before = await snapshot(site(), untouchedByEdit);
+    // The first page is served while the first search index is written.
+    await fx.dev.output(/search index written \(through build 1\)/, 'the first search index');
     expect((await searchRecords(site())).get('/entries/entry-24/')).toContain('Body of entry 24.');
     await saveAndWait(fx, () => atomicWrite(join(fx.dir, fileOf(24)), entryText(24, 'Entry 24, retitled', 'Edited body of entry 24.')));
 

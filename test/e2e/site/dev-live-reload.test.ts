@@ -279,7 +279,7 @@ describe('changelog-sync dev when Pagefind stops answering after the first build
       await chmod(script, 0o755);
       env.PAGEFIND_EXTENDED_BINARY_PATH = script;
     },
-    { env },
+    { env, args: ['--verbose'] },
   );
 
   afterAll(async () => {
@@ -295,6 +295,8 @@ describe('changelog-sync dev when Pagefind stops answering after the first build
   });
 
   it('a save reloads the page, and so does the next one', async () => {
+    // The first (real) index is written beside the first page served.
+    await fx.dev.output(/search index written \(through build 1\)/, 'the first search index');
     expect((await get(new URL('/pagefind/pagefind.js', fx.url).href)).status).toBe(200);
     const url = new URL('/entries/my-first-entry/', fx.url).href;
     const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
@@ -322,7 +324,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       join(dir, 'site/_includes/footer.njk'),
       '<footer class="site-footer">Team footer v1{% if site.showBacklink and site.backlinkUrl %} <a class="backlink" href="{{ site.backlinkUrl }}">hosted</a>{% endif %}</footer>\n',
     );
-  });
+  }, { args: ['--verbose'] });
 
   it('serves the demo mirror pulled from the emulator, saying why', async () => {
     expect(fx.dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
@@ -380,6 +382,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       (html) => html.includes('Team footer v2'),
     );
     expect(after).toContain('Team footer v2');
+    await fx.dev.output(/search index written \(through build 1\)/, 'the first search index');
     const search = await get(new URL('/pagefind/pagefind.js', fx.url).href);
     expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);
