@@ -313,9 +313,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           // A replaced page stays stale until a build writes it again.
           pagesWritten = new Set([...written, ...replaced]);
         }
-        // The first at once (search works a few seconds after the first page), the others once saves pause.
-        if (builds === 1) void indexSite();
-        else indexTimer = setTimeout(() => void indexSite(), INDEX_IDLE_MS);
+        // The first too: it would take the processor from the saves a writer makes at once.
+        indexTimer = setTimeout(() => void indexSite(), INDEX_IDLE_MS);
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
         if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
