@@ -12,7 +12,7 @@ import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { shownPaths } from '../../core/file-error.js';
 import { stripPath } from '../../entry/entry-problems.js';
-import { listEntryFiles } from '../../entry/entry-files.js';
+import { listEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import { WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import { handleError } from '../output/handle-error.js';
@@ -49,10 +49,11 @@ export interface DevCommandOptions {
  *
  * @param rel the file under the content directory, e.g. `entries/2026-11-22-x.md`.
  * @param shown how a file (by `rel`) is named in the output.
+ * @param others the other entry files as the preview holds them (not read again); default read now.
  */
-export async function reportSaved(contentDir: string, rel: string, reporter: Pick<Reporter, 'info' | 'problem'>, shown: (rel: string) => string): Promise<void> {
+export async function reportSaved(contentDir: string, rel: string, reporter: Pick<Reporter, 'info' | 'problem'>, shown: (rel: string) => string, others?: readonly IndexedFile[]): Promise<void> {
   try {
-    const problems = await savedFileProblems(contentDir, rel);
+    const problems = await savedFileProblems(contentDir, rel, others);
     if (problems === undefined) reporter.info(`removed: ${shown(rel)}`);
     else if (problems.length === 0) reporter.info(`ok: ${shown(rel)}`);
     else for (const p of problems) reporter.problem({ file: shown(rel), line: p.line, level: p.severity, message: problemText(p) });
@@ -146,7 +147,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       // is copied through it; the served site stays as it was) and is printed once. It is
       // raised as Eleventy's own error kind, so the watch goes on: removing the link and
       // saving rebuilds.
-      problems: async () => {
+      problems: async (files) => {
         try {
           await assertInsideProject(cfg);
           outsideShown = undefined;
@@ -158,21 +159,22 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
           const text = problemText(outside);
           if (text !== outsideShown) handleError(err, reporter);
           outsideShown = text;
-          return [outside, ...(await pageProblems(cfg.contentDir))];
+          return [outside, ...(await pageProblems(cfg.contentDir, files))];
         }
-        return pageProblems(cfg.contentDir);
+        return pageProblems(cfg.contentDir, files);
       },
       // Files named by their absolute paths: shown relative to the working directory.
       onLog: (m) => reporter.debug(shownPaths(m, cfg.cwd)),
       verbose: reporter.verbose,
     });
-    reportPageProblems(await pageProblems(cfg.contentDir), reporter, shown);
+    // The content's problems as the first build found them (a link out of the project is printed above).
+    reportPageProblems(server.problems.filter((p) => p.kind !== 'outside'), reporter, shown);
 
     // Validate on save, and say so: the page reloads by itself.
     const watcher = watchEntryFiles(cfg.contentDir, {
       saved: (rel) => {
         reporter.debug(`saved: ${shown(rel)}`);
-        return reportSaved(cfg.contentDir, rel, reporter, shown);
+        return reportSaved(cfg.contentDir, rel, reporter, shown, server.entryFiles());
       },
       error: (err) => reporter.problem({ file: shown(''), message: `not watched: ${err instanceof Error ? err.message : String(err)}` }),
     });

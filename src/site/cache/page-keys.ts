@@ -27,16 +27,40 @@ interface PageKeys {
 }
 
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
-function pagePath(url: string): string {
+export function pagePath(url: string): string {
   return `${url.replace(/^\/+/, '')}index.html`;
 }
 
-/** The key of every page the routes render from `data`, for a build with `fingerprint`. */
-function pageKeys(data: SiteData, fingerprint: string): PageKeys {
+/**
+ * Bodies' digests kept between the plans of one process (the preview's saves), by the body:
+ * a body that is the same string is not hashed again (hashing every body was most of a
+ * save's plan).
+ */
+export type BodyDigests = Map<string, string>;
+
+/**
+ * The key of every page the routes render from `data`, for a build with `fingerprint`. A
+ * page's `html` (an entry's body, the largest field) enters its key as its digest, hashed once
+ * a plan and taken from `digests` when the same body was hashed by the plan before.
+ */
+function pageKeys(data: SiteData, fingerprint: string, digests?: BodyDigests): PageKeys {
   const shell = sha256(JSON.stringify([fingerprint, pageShell(data)]));
-  const keyed = (kind: string) => (page: { url: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shell, kind, page])) });
+  const hashed: BodyDigests = new Map();
+  const bodyDigest = (key: string, value: unknown) => {
+    if (key !== 'html' || typeof value !== 'string') return value;
+    const digest = hashed.get(value) ?? digests?.get(value) ?? sha256(value);
+    hashed.set(value, digest);
+    return digest;
+  };
+  const keyed = (kind: string) => (page: { url: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shell, kind, page], bodyDigest)) });
   const pages = layoutPages(data, data.tagList);
-  return { entries: pages.entries.map(keyed('entry')), indexPages: pages.indexPages.map(keyed('index')), tagPages: pages.tagPages.map(keyed('tag')) };
+  const keys = { entries: pages.entries.map(keyed('entry')), indexPages: pages.indexPages.map(keyed('index')), tagPages: pages.tagPages.map(keyed('tag')) };
+  if (digests) {
+    // Only this plan's bodies are kept: an edited entry's earlier bodies are let go.
+    digests.clear();
+    for (const [body, digest] of hashed) digests.set(body, digest);
+  }
+  return keys;
 }
 
 /** Which pages a build renders and which it takes from its page cache. */
@@ -51,9 +75,12 @@ export interface PagePlan {
   rendered: number;
 }
 
-/** Plans a build with a page cache: the pages of `data` whose key `cached` has are taken from it, the others rendered. */
-export function planPages(data: SiteData, fingerprint: string, cached: (key: string) => boolean): PagePlan {
-  const keys = pageKeys(data, fingerprint);
+/**
+ * Plans a build with a page cache: the pages of `data` whose key `cached` has are taken from
+ * it, the others rendered. `digests`: the bodies' digests kept between plans ({@link BodyDigests}).
+ */
+export function planPages(data: SiteData, fingerprint: string, cached: (key: string) => boolean, digests?: BodyDigests): PagePlan {
+  const keys = pageKeys(data, fingerprint, digests);
   const missing = <T>(items: T[], keyed: KeyedPage[]) => items.filter((_, i) => !cached(keyed[i]!.key));
   const render: PagesToRender = {
     entries: missing(data.entries, keys.entries),

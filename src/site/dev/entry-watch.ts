@@ -1,5 +1,5 @@
 /**
- * The preview's watch over the entry files (`dev`): chokidar watches `content/entries/`, and
+ * The preview's watch over the entry files (`dev`): `content/entries/` is watched, and
  * each saved entry file is checked by `check`'s own rules, with `check`'s tag context; every
  * entry file's problems make the page banner (problem-banner.ts). A file can go at any
  * moment (a `git checkout` or `git stash` between the watcher's event and the read): that
@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { join, relative } from 'node:path';
-import { watch } from 'chokidar';
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { entryProblems, readServiceTagNames, tagContext, type EntryProblem } from '../../entry/entry-problems.js';
 import { readEntryFiles, type IndexedFile, type ParseMemo } from '../../entry/entry-files.js';
@@ -40,9 +41,12 @@ function vanished(f: IndexedFile): boolean {
  * Every problem of every entry file, as `check` finds them (with the tag context `check`
  * uses), for the page banner. Paths relative to the content directory. A file removed
  * while they are read is left out (its removal rebuilds the preview again).
+ *
+ * @param read the entry files as the preview holds them (read again only when saved);
+ *   default every entry file, read now.
  */
-export async function pageProblems(contentDir: string): Promise<PageProblem[]> {
-  const files = (await readEntryFiles(contentDir, undefined, true, parsedEntries)).filter((f) => !vanished(f));
+export async function pageProblems(contentDir: string, read?: readonly IndexedFile[]): Promise<PageProblem[]> {
+  const files = (read ?? (await readEntryFiles(contentDir, undefined, true, parsedEntries))).filter((f) => !vanished(f));
   const tags = tagContext(files, readServiceTagNames(contentDir));
   // A file's problems follow from its bytes and the tag context: checked again only when
   // either changed (every file when the tags in use did).
@@ -68,13 +72,15 @@ let checked: { context: string; problems: Map<string, PageProblem[]> } = { conte
  * reports them: parse and schema errors, template text, an empty body, near-miss tags
  * (against every entry file and `tags.json`, as `check` compares); `undefined` when the file
  * no longer exists.
+ *
+ * @param others the entry files as the preview holds them, for the tag context (the saved
+ *   file is read now); default every entry file, read now.
  */
-export async function savedFileProblems(contentDir: string, rel: string): Promise<EntryProblem[] | undefined> {
-  const all = await readEntryFiles(contentDir, undefined, true, parsedEntries);
-  const known = all.find((f) => f.rel === rel);
-  const file = known ?? (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
+export async function savedFileProblems(contentDir: string, rel: string, others?: readonly IndexedFile[]): Promise<EntryProblem[] | undefined> {
+  const file = (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
   if (vanished(file)) return undefined;
-  return entryProblems(file, tagContext(known ? all : [...all, file], readServiceTagNames(contentDir)));
+  const all = (others ?? (await readEntryFiles(contentDir, undefined, true, parsedEntries))).filter((f) => f.rel !== rel && !vanished(f));
+  return entryProblems(file, tagContext([...all, file], readServiceTagNames(contentDir)));
 }
 
 /** What {@link watchEntryFiles} calls. */
@@ -84,39 +90,88 @@ export interface EntryWatchHandlers {
    * content directory, e.g. `entries/2026-11-22-x.md`. A rejection goes to `error`.
    */
   saved(rel: string): Promise<void>;
+  /** An entry file was removed (or renamed away): `rel` as for `saved`. Default: nothing. */
+  removed?(rel: string): void;
   /** The watcher, or `saved`, failed; the watch goes on. */
   error(err: unknown): void;
 }
 
 /** A running watch; {@link EntryWatch.close} ends it. */
 export interface EntryWatch {
-  /** Resolves once the files there are known: a file saved from then on is handed on. */
+  /** Resolves once the watch is on: a file saved from then on is handed on. */
   ready: Promise<void>;
   /** Stops watching, and resolves once every `saved` call under way has settled. */
   close(): Promise<void>;
 }
 
-/** Watches `contentDir/entries/` for saved entry files (`*.md`). */
+/**
+ * Milliseconds a file's events must stop for before it is read: the writes of one save
+ * (truncate, then the bytes) are handed on once.
+ */
+const SETTLE_MS = 50;
+
+/**
+ * Watches `contentDir/entries/` for saved and removed entry files (`*.md`), by the names
+ * the operating system reports (`fs.watch` on the folder): a file renamed onto a new name
+ * is seen as surely as an edit, however busy the process is. (A watcher that reads the
+ * folder again to find new names, as chokidar does, can miss a name that arrives while a
+ * read is under way on a busy process: a new entry that never reached the preview.)
+ * A folder that does not exist yet is watched from the moment it is made.
+ */
 export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers): EntryWatch {
   const entriesDir = join(contentDir, ENTRIES_DIR);
-  const watcher = watch(entriesDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 } });
   const running = new Set<Promise<void>>();
-  const saved = (abs: string) => {
-    if (!abs.endsWith('.md')) return;
-    const run = handlers
-      .saved(`${ENTRIES_DIR}/${relative(entriesDir, abs)}`)
+  const timers = new Map<string, NodeJS.Timeout>();
+  const settled = (name: string) => {
+    timers.delete(name);
+    const rel = `${ENTRIES_DIR}/${name}`;
+    const run = stat(join(entriesDir, name))
+      .then(
+        () => handlers.saved(rel),
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          handlers.removed?.(rel);
+        },
+      )
       .catch((err: unknown) => handlers.error(err))
       .finally(() => running.delete(run));
     running.add(run);
   };
-  // Without an `error` listener an error event of the watcher (a folder that cannot be
-  // read, say) would be thrown, and end the preview.
-  watcher.on('add', saved).on('change', saved).on('error', (err) => handlers.error(err));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const event = (_type: string, name: string | Buffer | null) => {
+    const file = name?.toString();
+    if (!file?.endsWith('.md')) return;
+    clearTimeout(timers.get(file));
+    timers.set(file, setTimeout(settled, SETTLE_MS, file));
+  };
+  let watcher: FSWatcher | undefined;
+  let parent: FSWatcher | undefined;
+  const start = () => {
+    try {
+      // Without an `error` listener an error of the watcher would be thrown, and end the preview.
+      watcher = watch(entriesDir, event).on('error', (err) => handlers.error(err));
+      parent?.close();
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') handlers.error(err);
+      return false;
+    }
+  };
+  if (!start()) {
+    try {
+      parent = watch(contentDir, (_type, name) => {
+        if (name?.toString() === ENTRIES_DIR && !watcher) start();
+      }).on('error', (err) => handlers.error(err));
+    } catch (err) {
+      handlers.error(err);
+    }
+  }
   return {
-    ready,
+    ready: Promise.resolve(),
     async close() {
-      await watcher.close();
+      watcher?.close();
+      parent?.close();
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
       await Promise.all(running);
     },
   };

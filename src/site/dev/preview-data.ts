@@ -15,7 +15,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import type { BodyCache } from '../cache/build-cache.js';
-import { planPages, type PagePlan } from '../cache/page-keys.js';
+import { pagePath, planPages, type BodyDigests, type PagePlan } from '../cache/page-keys.js';
 import type { KeyedPage } from '../cache/page-cache.js';
 import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
 import type { SiteData } from '../data/site-model.js';
@@ -59,11 +59,13 @@ export interface PreviewPlan {
   kept: KeyedPage[];
   /** Pages rendered. */
   rendered: number;
+  /** Pages of the site left for the next rebuild (a first pass). */
+  later: number;
 }
 
 /**
- * The site data of a running preview. {@link PreviewData.changed} and
- * {@link PreviewData.removed} say what a rebuild must read again; {@link PreviewData.load}
+ * The site data of a running preview. {@link PreviewData.changed} says what a rebuild
+ * must read again; {@link PreviewData.load}
  * makes the data of the rebuild; {@link PreviewData.written} records that it was written,
  * so that the next one renders only what differs from it.
  */
@@ -76,6 +78,15 @@ export class PreviewData {
   /** The page keys of the last rebuild written, and those of the one under way. */
   private keys = new Set<string>();
   private planned: KeyedPage[] = [];
+  /** The entry files in path order, until one changes. */
+  private sorted: IndexedFile[] | undefined;
+  /** Entry files were saved since the last load: it may be a first pass. */
+  private saves = false;
+  /** The generation and banner of the last load: a first pass renders over pages of the same. */
+  private context = '';
+  private firstPass = false;
+  /** Bodies' digests of the earlier plan (page-keys.ts). */
+  private readonly digests: BodyDigests = new Map();
 
   constructor(
     private readonly contentDir: string,
@@ -107,10 +118,10 @@ export class PreviewData {
   }
 
   /**
-   * Files that changed (Eleventy's watch queue, `eleventy.beforeWatch`: paths absolute or
-   * relative to the working directory). An entry file is read again; another file of
-   * `entries/` is no entry; any other file reads everything again, but for those of
-   * `ignored` (files that only trigger a rebuild).
+   * Files that changed or were removed (paths absolute or relative to the working
+   * directory: the preview's watchers', Eleventy's watch queue). An entry file is read again
+   * (a removed one leaves the site); another file of `entries/` is no entry; any other file
+   * reads everything again, but for those of `ignored` (files that only trigger a rebuild).
    */
   changed(paths: readonly string[], ignored: ReadonlySet<string> = new Set()): void {
     for (const path of paths) {
@@ -118,36 +129,74 @@ export class PreviewData {
     }
   }
 
-  /** A file under the content directory was removed: an entry file leaves the site, anything else reads everything again. */
-  removed(abs: string): void {
-    this.touch(abs);
-  }
-
   /**
-   * The data of the next rebuild: the entry files that changed read again (every file the
-   * first time, and after a change of anything else), bodies not in the cache rendered.
-   *
-   * @param banner what every page shows besides the data (the problem banner's text): when it
-   *   changes, every page renders again.
+   * The entry files, the changed ones read again (every file the first time, and after a
+   * change of anything else), in path order: the banner's problems are checked on these,
+   * and the next {@link PreviewData.load} makes the site of them.
    */
-  async load(banner = ''): Promise<PreviewPlan> {
+  async entryFiles(): Promise<IndexedFile[]> {
     const pending = this.pending;
     this.pending = new Set();
     if (pending === 'all') {
       this.files.clear();
       for (const f of await readEntryFiles(this.contentDir, undefined, true, parsedEntries)) this.files.set(f.rel, f);
-    } else {
+      this.sorted = undefined;
+    } else if (pending.size > 0) {
       for (const f of await readEntryFiles(this.contentDir, [...pending], true, parsedEntries)) {
         // Gone by the time it is read: removed (a `git checkout` between the event and the read).
         if ((f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') this.files.delete(f.rel);
         else this.files.set(f.rel, f);
       }
+      this.sorted = undefined;
+      this.saves = true;
     }
-    const files = [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    return [...this.held()];
+  }
+
+  /** The entry files as last read by {@link PreviewData.entryFiles}, in path order (none read now). */
+  held(): readonly IndexedFile[] {
+    return (this.sorted ??= [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)));
+  }
+
+  /**
+   * The data of the next rebuild, of {@link PreviewData.entryFiles} (bodies not in the cache
+   * rendered). After saves of entry files only, it is a first pass: the pages a writer looks
+   * at (the saved entries' pages and their neighbours', the first page of the index and of
+   * each tag) render, and the rest waits for the next rebuild ({@link PreviewData.later}).
+   *
+   * @param banner what every page shows besides the data (the problem banner's text): when it
+   *   changes, every page renders again.
+   */
+  async load(banner = ''): Promise<PreviewPlan> {
+    const files = await this.entryFiles();
     const data = await loadSiteData(this.contentDir, { ...(await this.options.siteOptions()), bodyCache: this.options.bodyCache, files });
-    const plan: PagePlan = planPages(data, JSON.stringify([this.generation, banner]), (key) => this.keys.has(key));
-    this.planned = plan.pages;
-    return { data: plan.data, kept: plan.reused, rendered: plan.rendered };
+    const context = JSON.stringify([this.generation, banner]);
+    const plan: PagePlan = planPages(data, context, (key) => this.keys.has(key), this.digests);
+    // A first pass only over pages written with the same templates and banner.
+    this.firstPass = this.saves && context === this.context;
+    this.saves = false;
+    this.context = context;
+    let render = plan.data.render;
+    let kept = plan.reused;
+    if (this.firstPass) {
+      const first = <T extends { pageNumber: number }>(pages: T[]) => pages.filter((p) => p.pageNumber === 0);
+      render = { entries: render.entries, indexPages: first(render.indexPages), tagPages: first(render.tagPages) };
+      const now = new Set([...render.entries, ...render.indexPages, ...render.tagPages].map((p) => pagePath(p.url)));
+      const keptPaths = new Set(kept.map((p) => p.path));
+      this.planned = plan.pages.filter((p) => now.has(p.path) || keptPaths.has(p.path));
+      // The pages left for later are on disk as the last rebuild wrote them: kept for now.
+      kept = plan.pages.filter((p) => !now.has(p.path));
+    } else this.planned = plan.pages;
+    const rendered = render.entries.length + render.indexPages.length + render.tagPages.length;
+    return { data: Object.freeze({ ...plan.data, render }), kept, rendered, later: plan.rendered - rendered };
+  }
+
+  /**
+   * True when the last {@link PreviewData.load} was a first pass: the site's other pages
+   * (the rest of the lists, the feeds, the sitemap, the search index) are for the next rebuild.
+   */
+  get later(): boolean {
+    return this.firstPass;
   }
 
   /**

@@ -6,11 +6,13 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Eleventy from '@11ty/eleventy';
 import { watch, type FSWatcher } from 'chokidar';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
+import { ENTRIES_DIR } from '../../core/content-layout.js';
+import type { IndexedFile } from '../../entry/entry-files.js';
 import type { BuildOptions } from '../build/build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from '../build/plugin.js';
 import { problemBanner, refusesRebuild, type PageProblem } from '../render/problem-banner.js';
@@ -23,6 +25,7 @@ import { buildFingerprint, openBodyCache } from '../cache/build-cache.js';
 import { openImageStore } from '../cache/image-store.js';
 import { EntryImages } from '../render/images.js';
 import { PreviewData, previewBodies } from './preview-data.js';
+import { watchEntryFiles, type EntryWatch } from './entry-watch.js';
 
 /**
  * A file of the staged input that Eleventy watches (`addWatchTarget`): written to have it
@@ -30,8 +33,25 @@ import { PreviewData, previewBodies } from './preview-data.js';
  */
 const REBUILD_FILE = '.changelog-sync-rebuild';
 
+/** The routes' templates (`site/*.11ty.mjs`): the pages a first pass renders (preview-data.ts). */
+const ROUTES = /(?:^|[\\/])(?:entries|index|tag-pages)\.11ty\.mjs$/;
+
 /**
- * Has a file removed under the content directory rebuild the preview, as a save does.
+ * Milliseconds without a rebuild before the rest of the site after a first pass is
+ * rendered: a save that follows at once is shown first.
+ */
+const LATER_IDLE_MS = 300;
+
+/**
+ * Milliseconds without a rebuild before the search index is made again: saves in a row
+ * are indexed once, after the last, and the index (every page, seconds) does not take the
+ * processor from the next save's rebuild.
+ */
+const INDEX_IDLE_MS = 1000;
+
+/**
+ * Has a file removed under the content directory (but for the entry files, watched by
+ * name) rebuild the preview, as a save does.
  * Eleventy 3 rebuilds when a watched file is saved or added, not when one is removed (its
  * watcher only forgets the file): a removed entry would stay in the preview, in the index
  * and its tags, until the next save. A watcher of our own sees the removal and writes
@@ -39,15 +59,16 @@ const REBUILD_FILE = '.changelog-sync-rebuild';
  * API. Errors of a rebuild are Eleventy's to report, as for a save; no event or error of
  * this watcher ends the preview.
  *
- * @param rebuildFile {@link REBUILD_FILE} in the staged input (absolute).
+ * @param rebuild writes {@link REBUILD_FILE}.
  * @returns the watcher, to close with the preview.
  */
-function rebuildOnRemoval(contentDir: string, rebuildFile: string, data: PreviewData, log: (message: string) => void): FSWatcher {
-  let removals = 0;
-  return watch(contentDir, { ignoreInitial: true })
+function rebuildOnRemoval(contentDir: string, rebuild: (why: string) => void, data: PreviewData, log: (message: string) => void): FSWatcher {
+  const entriesDir = join(contentDir, ENTRIES_DIR);
+  // The entry files are watched by name (entry-watch.ts).
+  return watch(contentDir, { ignoreInitial: true, ignored: (path) => path === entriesDir || path.startsWith(`${entriesDir}${sep}`) })
     .on('unlink', (path) => {
-      data.removed(path);
-      writeFile(rebuildFile, `${++removals}\n`).catch((err: unknown) => log(`not rebuilt after ${path} was removed: ${(err as Error).message}`));
+      data.changed([path]);
+      rebuild(`${path} was removed`);
     })
     .on('error', (err) => log(`removals under ${contentDir} not watched: ${(err as Error).message}`));
 }
@@ -61,6 +82,9 @@ interface ServeConfig {
   setServerOptions(options: Record<string, unknown>): void;
   on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
   on(event: 'eleventy.beforeWatch', fn: (queue: string[]) => unknown): void;
+  addPreprocessor(name: string, extensions: string, fn: (this: { inputPath: string }) => false | undefined): void;
+  setChokidarConfig(options: Record<string, unknown>): void;
+  watchIgnores: Set<string>;
   addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
 }
 
@@ -68,8 +92,8 @@ interface ServeConfig {
 export interface ServeOptions extends BuildOptions {
   /** Port to try first; Eleventy's server moves up when it is taken. */
   port: number;
-  /** Called before every (re)build; what it returns is shown as a banner on every page. */
-  problems?: () => Promise<PageProblem[]>;
+  /** Called before every (re)build with the entry files (as read for the site, in path order); what it returns is shown as a banner on every page. */
+  problems?: (files: readonly IndexedFile[]) => Promise<PageProblem[]>;
   /** Eleventy's own log lines (rebuilds, reloads); files named by their absolute paths. */
   onLog?: (message: string) => void;
   /** Let Eleventy print its benchmark lines (`[11ty] Benchmark ... Transform`): `dev --verbose`. Default false. */
@@ -85,6 +109,10 @@ interface Benchmarks {
 export interface DevServer {
   /** e.g. `http://localhost:8080/`. */
   url: string;
+  /** What the first build's banner showed ({@link ServeOptions.problems}'s answer). */
+  problems: readonly PageProblem[];
+  /** The entry files as the last rebuild read them (none read now), in path order. */
+  entryFiles(): readonly IndexedFile[];
   close(): Promise<void>;
 }
 
@@ -108,9 +136,11 @@ export async function freePortFrom(start: number): Promise<number> {
 /**
  * Builds the site, serves it with live reload, and rebuilds when the templates or the
  * content directory change: a save of an entry file renders only the pages it changes
- * (preview-data.ts), the others stay as the last build wrote them. The input is a build's: the packaged templates with a team's
- * `site/` laid over them (edits to the team's files are copied in as they are saved), and
- * the Pagefind index is rebuilt after each build so search works in the preview.
+ * (preview-data.ts), the page a writer looks at first and the rest of the site once saves
+ * pause; the others stay as the last build wrote them. The input is a build's: the packaged
+ * templates with a team's `site/` laid over them (edits to the team's files are copied in
+ * as they are saved), and the Pagefind index is rebuilt once saves pause, so search works
+ * in the preview.
  * @throws {ChangelogSyncError} `E_BUILD` when the first build fails.
  */
 export async function serveSite(options: ServeOptions): Promise<DevServer> {
@@ -149,6 +179,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   });
   /** The pages the last rebuild left as they were (absolute): they are still the site's. */
   let kept: string[] = [];
+  let rebuilds = 0;
+  /** Has Eleventy rebuild, through {@link REBUILD_FILE}. */
+  const rebuild = (why: string) => void writeFile(rebuildFile, `${++rebuilds}\n`).catch((err: unknown) => log(`not rebuilt after ${why}: ${(err as Error).message}`));
   const layered = options.siteDir !== PACKAGED_SITE_DIR && existsSync(options.siteDir);
   // Team templates are watched where they are written, and copied into the staged input.
   // The copies run one after another, in the order of the events, once a save has settled:
@@ -180,8 +213,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   let pagesWritten = new Set<string>();
   let indexChain: Promise<void> = Promise.resolve();
   let indexQueued: Promise<void> | undefined;
-  /** The latest build's index, once written (or failed, with a log line). */
-  let indexing: Promise<void> = Promise.resolve();
+  let indexTimer: NodeJS.Timeout | undefined;
+  let laterTimer: NodeJS.Timeout | undefined;
   /** Rebuilds started (the first build is 1): the log names them, and the index the last it covers. */
   let builds = 0;
   const indexSite = (): Promise<void> => {
@@ -211,7 +244,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       const loadData = async () => {
         const plan = await data.load(JSON.stringify(problems));
         kept = plan.kept.map((p) => PreviewData.pageFile(options.outputDir, p));
-        log(`build ${builds}: ${plan.rendered} pages rendered, ${plan.kept.length} kept`);
+        log(`build ${builds}: ${plan.rendered} pages rendered, ${plan.kept.length} kept${data.later ? ` (${plan.later} of them, the feeds and the sitemap next)` : ''}`);
         return plan.data;
       };
       eleventyConfig.addGlobalData(OPTIONS_KEY, { contentDir: options.contentDir, siteUrl: options.siteUrl, siteDir: input.dir, backlinkUrl, theme, imageBounds: options.imageBounds, loadData });
@@ -219,6 +252,16 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.on('eleventy.beforeWatch', (queue: string[]) => data.changed(queue, new Set([rebuildFile])));
       if (!configPath) eleventyConfig.addPlugin(changelogSitePlugin);
       eleventyConfig.addWatchTarget(options.contentDir);
+      // The entry files are watched by name (entry-watch.ts), which sees every new file.
+      eleventyConfig.watchIgnores.add(`**/${basename(options.contentDir)}/${ENTRIES_DIR}/**`);
+      // Eleventy waits 150 ms for a write to settle: the rebuild file and the staged
+      // templates are written whole, and the entry files are not Eleventy's to watch.
+      eleventyConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+      // A first pass renders the routes' pages a save changed; every other template waits
+      // for the next rebuild, which follows at once.
+      eleventyConfig.addPreprocessor('changelog-sync-dev-later', '*', function () {
+        return data.later && !ROUTES.test(this.inputPath) ? false : undefined;
+      });
       eleventyConfig.addWatchTarget(rebuildFile);
       // Eleventy's watcher skips what the project's .gitignore lists, and the demo's content
       // (.demo/) is git-ignored, as a team's content may be: its input is a staged copy of
@@ -234,15 +277,17 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       });
       eleventyConfig.on('eleventy.before', async () => {
         builds++;
-        problems = options.problems ? await options.problems() : [];
+        clearTimeout(indexTimer);
+        clearTimeout(laterTimer);
+        problems = options.problems ? await options.problems(await data.entryFiles()) : [];
         const refused = problems.filter(refusesRebuild);
         // Thrown before Eleventy writes or copies anything. A rebuild's error is Eleventy's to
         // report (its watch logs it, shows it in the browser and goes on): the served site
         // stays as it was, and the next save after the problem is gone rebuilds.
         if (refused.length > 0) throw new ChangelogSyncError('E_BUILD', `rebuild refused: ${refused.map((p) => p.file).join(', ')}`);
       });
-      // Search works in the preview too: the index is rebuilt after every build, off the
-      // rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
+      // Search works in the preview too: the index is rebuilt after the build that completes
+      // the site, once no other has started for a second, off the rebuild's path. Eleventy sends the reload only once `eleventy.after` settles, and it
       // runs no rebuild while one is running: an index that never finished (a Pagefind
       // process that dies or stops answering leaves the package's promise pending for good)
       // would hold that reload and every later rebuild for the life of the preview.
@@ -250,6 +295,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         // A page this build did not write (an entry whose file now breaks) would reload with
         // its last content and no banner: it becomes the not-found page with the banner.
         data.written();
+        // The rest of the site follows in the next rebuild, which accounts for every page.
+        if (data.later) {
+          laterTimer = setTimeout(rebuild, LATER_IDLE_MS, 'a first pass');
+          return;
+        }
         // The pages this rebuild left as they were are the site's as much as those it wrote.
         const written = new Set([...(event?.results ?? []).flatMap((r) => (typeof r.outputPath === 'string' && r.outputPath.endsWith('.html') ? [resolve(r.outputPath)] : [])), ...kept]);
         if (written.size > 0) {
@@ -260,7 +310,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           // A replaced page stays stale until a build writes it again.
           pagesWritten = new Set([...written, ...replaced]);
         }
-        indexing = indexSite();
+        // The first too: it would take the processor from the saves a writer makes at once.
+        indexTimer = setTimeout(() => void indexSite(), INDEX_IDLE_MS);
       });
       eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
         if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
@@ -270,6 +321,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   });
   eleventy.logger.overrideLogger({ log, info: log, warn: log, error: log });
   let removals: FSWatcher | undefined;
+  let entries: EntryWatch | undefined;
   const saveBodies = () => savedBodies?.save().catch((err: unknown) => log(`build cache not saved: ${(err as Error).message}`));
   let saving: Promise<void> | undefined;
   try {
@@ -281,23 +333,34 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     // writer. Groups made after init follow the quiet mode. --verbose keeps them.
     if (!options.verbose) for (const group of Object.values((eleventy as Benchmarks).bench?.getAll?.() ?? {})) group.setIsVerbose(false);
     await eleventy.watch(); // the first build
-    removals = rebuildOnRemoval(options.contentDir, rebuildFile, data, log);
+    removals = rebuildOnRemoval(options.contentDir, rebuild, data, log);
+    const saved = (rel: string) => {
+      data.changed([join(options.contentDir, rel)]);
+      rebuild(rel);
+    };
+    entries = watchEntryFiles(options.contentDir, { saved: (rel) => Promise.resolve(saved(rel)), removed: saved, error: (err) => log(`entry files not watched: ${(err as Error).message}`) });
     // The next preview starts with these bodies rendered (a warm start); written beside the serving.
     saving = saveBodies();
-    // Search works from the first page served.
-    await indexing;
+    // The first page is served while the first search index is written (seconds, beside it).
   } catch (cause) {
     await removals?.close();
+    await entries?.close();
     await teamWatcher?.close();
     await input.cleanup();
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, { cause });
   }
+  const firstProblems = problems;
   await eleventy.serve(options.port);
   const url = await listening;
   return {
     url,
+    problems: firstProblems,
+    entryFiles: () => data.held(),
     async close() {
       await eleventy.stopWatch();
+      clearTimeout(indexTimer);
+      clearTimeout(laterTimer);
+      await entries?.close();
       await saving;
       await saveBodies();
       await removals?.close();

@@ -10,7 +10,9 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { pagefindResultUrls } from '../../helpers/browser/crawl.js';
+import { runCli } from '../../helpers/process/cli.js';
 import { ReloadChannel, useDev, type DevFixture } from '../../helpers/process/dev-process.js';
+import { differences } from '../../helpers/site/page-cache-project.js';
 
 /** 45 entries, one a day from 2026-01-02 (entry 1) to 2026-02-15 (entry 45): even ones tagged `api`, odd ones `ui`. */
 const COUNT = 45;
@@ -105,6 +107,8 @@ describe('changelog-sync dev renders what a save changes, and leaves the other p
 
   it('an edit shows on its page, its neighbours, its index and tag pages, the feeds and the search records; no other page is written', async () => {
     const before = await snapshot(site(), untouchedByEdit);
+    // The first page is served while the first search index is written.
+    await fx.dev.output(/search index written \(through build 1\)/, 'the first search index');
     expect((await searchRecords(site())).get('/entries/entry-24/')).toContain('Body of entry 24.');
     await saveAndWait(fx, () => atomicWrite(join(fx.dir, fileOf(24)), entryText(24, 'Entry 24, retitled', 'Edited body of entry 24.')));
 
@@ -144,5 +148,12 @@ describe('changelog-sync dev renders what a save changes, and leaves the other p
     expect((await request(page('/entries/entry-45/'))).statusCode).toBe(404);
     const after = await snapshot(site(), untouched);
     for (const p of untouched) expect(after.get(p), p).toEqual(before.get(p));
+  });
+
+  it('after the saves and their second passes, the preview holds what a cold build of the same content writes', async () => {
+    const cold = join(fx.dir, '_cold');
+    const built = await runCli(['build', '--no-cache'], { cwd: fx.dir, env: { CHANGELOG_SITE_URL: fx.url, CHANGELOG_OUTPUT_DIR: cold } });
+    expect(built.code, built.stderr).toBe(0);
+    expect(await differences(site(), cold)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers/process/cli.js';
-import { ReloadChannel, useDev } from '../../helpers/process/dev-process.js';
+import { fileExists, ReloadChannel, untilShown, useDev } from '../../helpers/process/dev-process.js';
 
 /**
  * Makes a change with the live-reload channel open, and resolves with the page once a
@@ -170,7 +170,7 @@ describe('changelog-sync dev on a repository with its own entries, no token', ()
     const guide = new URL('/entries/my-first-entry/guide/', fx.url).href;
     for (const word of ['Alpha', 'Bravo']) {
       await saveAndReload(fx.url, page, () => writeFile(file, entry('Feeds follow', `${word} text, with [a guide](guide/).`)), (html) => html.includes(`${word} text`));
-      const atom = (await get(new URL('/feed.xml', fx.url).href)).body;
+      const atom = (await untilShown(fx.url, new URL('/feed.xml', fx.url).href, (p) => p.body.includes(`${word} text`))).body;
       const json = JSON.parse((await get(new URL('/feed.json', fx.url).href)).body) as { items: Array<{ content_html: string }> };
       expect(atom).toContain(`${word} text`);
       expect(atom).toContain(guide);
@@ -214,7 +214,7 @@ describe("changelog-sync dev: a broken entry's own page", () => {
   it('the page of a removed entry is gone (not found), not served stale', async () => {
     const url = new URL('/entries/other/', fx.url).href;
     await saveAndReload(fx.url, fx.url, () => unlink(join(fx.dir, 'content/entries/2026-11-02-other.md')), (html) => !html.includes('/entries/other/'));
-    const gone = await get(url);
+    const gone = await untilShown(fx.url, url, (p) => p.status === 404);
     expect(gone.status).toBe(404);
     expect(gone.body).not.toContain('Another entry.');
   });
@@ -240,7 +240,7 @@ describe('changelog-sync dev when a file goes right after its change event', () 
       fx.url,
       fx.url,
       async () => {
-        const changed = fx.dev.output(/File changed: \S*2026-11-03-fleeting\.md/, "Eleventy's change event");
+        const changed = fx.dev.output(/saved: \S*2026-11-03-fleeting\.md/, "the change event");
         await writeFile(file, fleeting('Gone in a moment.'));
         await changed;
         await unlink(file);
@@ -279,7 +279,7 @@ describe('changelog-sync dev when Pagefind stops answering after the first build
       await chmod(script, 0o755);
       env.PAGEFIND_EXTENDED_BINARY_PATH = script;
     },
-    { env },
+    { env, args: ['--verbose'] },
   );
 
   afterAll(async () => {
@@ -295,12 +295,16 @@ describe('changelog-sync dev when Pagefind stops answering after the first build
   });
 
   it('a save reloads the page, and so does the next one', async () => {
+    // The first (real) index is written beside the first page served.
+    await fx.dev.output(/search index written \(through build \d+\)/, 'the first search index');
     expect((await get(new URL('/pagefind/pagefind.js', fx.url).href)).status).toBe(200);
     const url = new URL('/entries/my-first-entry/', fx.url).href;
     const file = join(fx.dir, 'content/entries/2026-11-01-my-first-entry.md');
     for (const title of ['Saved once', 'Saved twice']) {
       const page = await saveAndReload(fx.url, url, () => writeFile(file, entry(title, 'Searchable once.')), (html) => heading(html) === title);
       expect(heading(page)).toBe(title);
+      // The index of the first save's rebuild starts once the preview is idle, and never answers.
+      if (title === 'Saved once') await fileExists(join(fx.dir, 'silent.pids'));
     }
     expect(existsSync(join(fx.dir, 'silent.pids'))).toBe(true);
   });
@@ -320,7 +324,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       join(dir, 'site/_includes/footer.njk'),
       '<footer class="site-footer">Team footer v1{% if site.showBacklink and site.backlinkUrl %} <a class="backlink" href="{{ site.backlinkUrl }}">hosted</a>{% endif %}</footer>\n',
     );
-  });
+  }, { args: ['--verbose'] });
 
   it('serves the demo mirror pulled from the emulator, saying why', async () => {
     expect(fx.dev.stderr).toContain('content/ has no entries yet: previewing the DEMO');
@@ -378,6 +382,7 @@ describe('changelog-sync dev with no content: the demo, which reloads too', () =
       (html) => html.includes('Team footer v2'),
     );
     expect(after).toContain('Team footer v2');
+    await fx.dev.output(/search index written \(through build \d+\)/, 'the first search index');
     const search = await get(new URL('/pagefind/pagefind.js', fx.url).href);
     expect(search.status).toBe(200);
     expect(search.body.length).toBeGreaterThan(1000);

@@ -1,7 +1,9 @@
 // The real `changelog-sync dev` as a child process, for the CLI and browser suites, and the
 // live-reload channel of the pages it serves.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { WebSocket } from 'undici';
+import { existsSync, watch } from 'node:fs';
+import { dirname } from 'node:path';
+import { request, WebSocket } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import { CLI, tempDir } from './cli.js';
 
@@ -115,4 +117,38 @@ export class ReloadChannel {
   close(): void {
     this.#socket.close();
   }
+}
+
+/**
+ * The page at `pageUrl` once `shows` holds, asked for now and after each reload: a save's
+ * first pass reloads with the saved entry's page, the feeds and the rest of the site follow
+ * with the next rebuild (src/site/dev/preview-data.ts).
+ */
+export async function untilShown(serverUrl: string, pageUrl: string, shows: (page: { status: number; body: string }) => boolean): Promise<{ status: number; body: string }> {
+  const channel = new ReloadChannel(serverUrl);
+  try {
+    await channel.open;
+    for (;;) {
+      const reloaded = channel.next('eleventy.reload');
+      const res = await request(pageUrl);
+      const page = { status: res.statusCode, body: await res.body.text() };
+      if (shows(page)) return page;
+      await reloaded;
+    }
+  } finally {
+    channel.close();
+  }
+}
+
+/** Resolves once `path` exists: its folder is watched, and looked at on each of its events. */
+export function fileExists(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      if (!existsSync(path)) return;
+      watcher.close();
+      resolve();
+    };
+    const watcher = watch(dirname(path), look).on('error', reject);
+    look();
+  });
 }

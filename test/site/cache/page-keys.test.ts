@@ -3,12 +3,13 @@
 // data changes the key of every entry page and of no other page, and a warm build through
 // the real build (buildSite, real Eleventy) renders those pages again and takes the others
 // from its page cache. The field is added the way a change to layout-data.ts adds one: to what
-// its `pageData.entry` makes, which the plugin hands to the layouts and the keys hash.
+// its `pageData.entry` makes, which the plugin hands to the layouts and the keys hash. The
+// preview's plans keep the bodies' digests between saves: the keys are the same either way.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageData } from '../../../src/site/data/layout-data.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
-import { planPages } from '../../../src/site/cache/page-keys.js';
+import { planPages, type BodyDigests } from '../../../src/site/cache/page-keys.js';
 import { startingMirror, usePageCacheProject } from '../../helpers/site/page-cache-project.js';
 
 const entryPage = pageData.entry;
@@ -38,6 +39,21 @@ describe('page keys from what each layout receives', { timeout: 600_000 }, () =>
     const changed = [...after].filter(([path, key]) => before.get(path) !== key).map(([path]) => path);
     expect(data.entries.length).toBeGreaterThan(0);
     expect(changed.sort()).toEqual(data.entries.map((e) => `${e.url.slice(1)}index.html`).sort());
+  });
+
+  it('bodies’ digests kept between plans give the keys a plan without them gives, and an edited body changes its pages’ keys', async () => {
+    await writeMirror(startingMirror());
+    const data = await loadSiteData(join(dir(), 'content'), { today: '2026-03-15' });
+    const keys = (d: typeof data, digests?: BodyDigests) => new Map(planPages(d, 'fingerprint', () => false, digests).pages.map((p) => [p.path, p.key]));
+    const digests: BodyDigests = new Map();
+    expect(keys(data, digests)).toEqual(keys(data));
+    expect(digests.size).toBeGreaterThan(0);
+    // The first entry's body edited (a new string, as a save renders it): its digest is not taken from the plan before.
+    const [first, ...rest] = data.entries;
+    const edited = { ...data, entries: [{ ...first!, html: `${first!.html}<p>edited</p>` }, ...rest] };
+    const after = keys(edited, digests);
+    expect(after).toEqual(keys(edited));
+    expect(after.get(`${first!.url.slice(1)}index.html`)).not.toBe(keys(data).get(`${first!.url.slice(1)}index.html`));
   });
 
   it('a warm build with the field renders the entry pages again and takes the others from the page cache', async () => {
