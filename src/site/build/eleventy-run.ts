@@ -41,11 +41,7 @@ function describeBuildError(err: unknown): string {
   return parts.join(': ');
 }
 
-/**
- * Keeps Eleventy's benchmark warnings ("Benchmark ... Transform") off stderr: its
- * "Configuration" benchmarks are made before quiet mode applies and print on their own
- * (with a base path, the HTML base plugin's URL transform is such a benchmark).
- */
+/** Keeps Eleventy's "Benchmark ... Transform" warnings off stderr: made before quiet mode applies (the base plugin's transform is one). */
 function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
   const bench = (eleventy as unknown as { bench?: { getAll?(): Record<string, { setIsVerbose?(verbose: boolean): void }> } }).bench;
   for (const group of Object.values(bench?.getAll?.() ?? {})) group.setIsVerbose?.(false);
@@ -71,19 +67,13 @@ function writtenFiles(results: unknown): string[] {
 
 let loading: Promise<[typeof import('@11ty/eleventy'), typeof import('./plugin.js')]> | undefined;
 
-/**
- * Eleventy and the site plugin, loaded once. Loaded when first needed, not at the top: a
- * command that builds nothing does not load them.
- */
+/** Eleventy and the site plugin, loaded once when first needed: a command that builds nothing never loads them. */
 function loadEleventy(): NonNullable<typeof loading> {
   loading ??= Promise.all([import('@11ty/eleventy'), import('./plugin.js')]);
   return loading;
 }
 
-/**
- * Starts loading Eleventy: its modules take about half a second to load, which then passes
- * while the build reads the entries and waits for files and Pagefind.
- */
+/** Starts loading Eleventy (about half a second) while the build reads the entries. */
 export function preloadEleventy(): void {
   loadEleventy().catch(() => undefined); // a failure is reported by the run
 }
