@@ -82,7 +82,7 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
   };
 }
 
-/** `site/build/build-project.ts`'s `buildProject` arguments: the configuration, and whether it deploys (`GITHUB_ACTIONS=true` in `Config.env`: it records its inputs) with the call's own. */
+/** `site/build/build-project.ts`'s `buildProject` arguments: the configuration and the call's options, with whether it deploys (`GITHUB_ACTIONS=true` in `Config.env`: it records its inputs). */
 function buildOptions(config: Config, call: BuildCall = {}): [Config, BuildProjectOptions] {
   return [config, { ...call, deploying: isGitHubActions(config.env) }];
 }
