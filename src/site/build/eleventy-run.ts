@@ -1,7 +1,5 @@
 /**
- * One Eleventy run (the pages and feeds of a build), in the build's thread: Eleventy is
- * loaded as the build starts, while the entries are read and rendered.
- *
+ * One Eleventy run (a build's pages and feeds); Eleventy loads as the build starts, while the entries are read.
  * @module
  */
 import { resolve as resolvePath } from 'node:path';
@@ -48,9 +46,8 @@ function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
 }
 
 /**
- * The files Eleventy reports from `write()`: `[passthrough copies, templates]`, each copy a
- * `{ map: { source: destination } }`, each template an `{ outputPath }` (`false` when it
- * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
+ * The files Eleventy reports from `write()`: `[copies, templates]`, each copy `{ map: { source: destination } }`,
+ * each template `{ outputPath }` (`false`: nothing). Plugins' own files (the CSS bundle) are not in it.
  */
 function writtenFiles(results: unknown): string[] {
   const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [];
@@ -79,7 +76,7 @@ export function preloadEleventy(): void {
 }
 
 /**
- * Runs Eleventy in this thread.
+ * Runs Eleventy.
  * @returns what it wrote.
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
@@ -94,8 +91,7 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
       if (!run.configPath) eleventyConfig.addPlugin(changelogSitePlugin);
     },
   });
-  // Eleventy prints to stdout (even its "Wrote N files" in quiet mode): keep stdout for
-  // our result (`--json`); failures are reported through the error instead.
+  // Eleventy prints to stdout even in quiet mode; stdout is our result's (`--json`), failures go through the error.
   eleventy.logger.overrideLogger({ log() {}, info() {}, warn() {}, error() {} });
   try {
     await eleventy.init();
