@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 /**
- * The command line: declares commands and options only. Each command is one function in
- * src/cli/commands/ (src/cli/subscribers/ for `subscribers ...`) that calls the engine and
- * returns its exit code once it has printed its report; commands do not import each other:
- * what several share is in src/cli/ (the context, the demo) and src/cli/steps/ (each
- * step's progress, summary and exit code, unit-tested: test/cli/steps/). Errors
- * are mapped once, in handleError.
- * Commands are imported when they run, so `--help` and `--version` load no Eleventy.
+ * The command line: commands and options only. Each command is a function in src/cli/commands/
+ * (src/cli/subscribers/) that calls the engine and returns its exit code after its report; what
+ * commands share is in src/cli/ and src/cli/steps/ (test/cli/steps/). Errors are mapped once, in
+ * handleError. Commands are imported when they run, so `--help` loads no Eleventy.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './core/errors.js';
@@ -42,10 +39,9 @@ function globals(): GlobalOptions {
 }
 
 /**
- * The process's environment, read here once; its working directory is read by {@link run}
- * (where a folder removed under the shell is an error told as any other). Nothing else of
- * src/ reads either (test/repo/process-reads.test.ts): everything below gets them from the
- * configuration (`Config.cwd`, `Config.env`) or the reporter.
+ * The process's environment, read here once; {@link run} reads its working directory (a folder
+ * removed under the shell is an error like any other). Nothing else of src/ reads either
+ * (test/repo/process-reads.test.ts): the rest gets them from `Config.cwd`, `Config.env`.
  */
 const startEnv: NodeJS.ProcessEnv = { ...process.env };
 
@@ -55,21 +51,16 @@ function reporterFor(config?: Config): Reporter {
 }
 
 /**
- * Eleventy's ESM resolver, which lets a watching Eleventy import a changed module again, is
- * not needed by one build and out (`build`, `sync`); on Node 20 registering it starts a loader
- * thread that every later import waits on (a quarter of a second of start-up in a profile).
- * Eleventy reads its own switch from the process's environment when it loads
- * (11ty/eleventy#3371), so it is set here, at the entry, before the build imports it; `dev`
- * keeps the resolver.
+ * Eleventy's ESM resolver re-imports changed modules for a watching Eleventy, which one build
+ * (`build`, `sync`) does not need; on Node 20 it starts a loader thread every later import waits
+ * on. Eleventy reads the switch from the process's environment as it loads (11ty/eleventy#3371),
+ * so it is set here, before the build imports it; `dev` keeps the resolver.
  */
 function skipEleventyEsmResolver(): void {
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
 }
 
-/**
- * Runs a command body with the configuration and the top-level error handler. The working
- * directory and the environment are handed down in the configuration.
- */
+/** Runs a command body with the configuration (which carries the working directory and environment) and the top-level error handler. */
 function run(body: (config: Config, reporter: Reporter) => Promise<number>): () => Promise<void> {
   return async () => {
     let reporter = reporterFor();
@@ -330,8 +321,7 @@ subscribers
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
   .action((opts: { out?: string }) => run(async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts))());
 
-// A reader that closed its end (`changelog-sync --help | head`) is not an error of the
-// command: the work goes on to its end, and what it prints is dropped.
+// A reader that closed its end (`--help | head`) is no error: the work goes on, its output dropped.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;

@@ -1,16 +1,11 @@
 /**
  * The programmatic interface of changelog-sync: `import { pull } from 'changelog-sync'`.
  *
- * The same engine the CLI runs, without its printing: each function resolves the
- * project's configuration as the CLI does (the options here win over `CHANGELOG_*`
- * variables, which win over `changelog.config.json` in `root`, which wins over the
- * defaults; see the configuration table in the README), does its work, and returns what
- * it did as data. Nothing is written to stdout or stderr; warnings go to
- * {@link ProjectOptions.onWarning}. Failures throw a {@link ChangelogSyncError} with a
- * stable {@link ErrorCode}.
- *
- * The CLI's exit codes are not part of this interface: read the results instead
- * (`conflicts`, `rejected`, `deferred`, `unreadable`, ...).
+ * The CLI's engine without its printing: each function resolves the configuration as the CLI
+ * does (options over `CHANGELOG_*` variables over `changelog.config.json` over the defaults; the
+ * README's configuration table) and returns what it did as data. Nothing goes to stdout or stderr;
+ * warnings go to {@link ProjectOptions.onWarning}; failures throw a {@link ChangelogSyncError} with
+ * a stable {@link ErrorCode}. No exit codes: read the results (`conflicts`, `rejected`, ...).
  *
  * @example
  * ```ts
@@ -46,24 +41,17 @@ export type { PushedItem, PushPlanItem, PushResult } from './sync/push/push-run.
 export type { BuildResult } from './site/build/build.js';
 
 /**
- * Where the project is and how to reach its service. Each field, when given, wins over
- * its `CHANGELOG_*` variable in {@link ProjectOptions.env} and over `changelog.config.json`;
- * relative paths resolve against {@link ProjectOptions.root}.
+ * Where the project is and how to reach its service. A field given wins over its `CHANGELOG_*`
+ * variable and `changelog.config.json`; relative paths resolve against {@link ProjectOptions.root}.
  */
 export interface ProjectOptions {
-  /**
-   * The working directory of the call: where `root` (and, without it, the project) is, and
-   * what messages and warnings name files relative to. Default `process.cwd()`, read when
-   * the call starts; nothing below this module reads the process's working directory.
-   */
+  /** The call's working directory: `root` resolves against it, messages name files relative to it. Default `process.cwd()`, read here only. */
   cwd?: string;
   /** Project root: where `changelog.config.json` is read and relative paths start; absolute, or relative to {@link ProjectOptions.cwd}. Default: `cwd`. */
   root?: string;
   /**
-   * The environment of the call: the `CHANGELOG_*` settings are read from it, a build with
-   * `GITHUB_ACTIONS=true` in it is the one that deploys, and git (the push lease) runs with it
-   * (PATH, HOME, the remote's credentials). Default `process.env`; pass `{}` to read none
-   * (then a push without `noLease` runs git with git's own settings only).
+   * The call's environment: `CHANGELOG_*` settings, `GITHUB_ACTIONS=true` (the build that deploys),
+   * and git's for the push lease (PATH, HOME, credentials). Default `process.env`; `{}` reads none.
    */
   env?: NodeJS.ProcessEnv;
   /** The service root, e.g. `https://changelog.example.com` (`/api/...` is added). Without credentials in it. */
@@ -98,10 +86,7 @@ export interface PullOptions extends ProjectOptions {
 export interface PushOptions extends ProjectOptions {
   /** Plan only: send nothing, write nothing. */
   dryRun?: boolean;
-  /**
-   * Take no push lease on the git remote (`--no-lease`): at most once per directory only.
-   * Without it, an `origin` that cannot be read fails the push with `E_LEASE`. Default false.
-   */
+  /** Take no push lease on the git remote (`--no-lease`): at most once per directory only. Without it, an unreadable `origin` is `E_LEASE`. */
   noLease?: boolean;
   /** Aborted: no POST starts after it, those in flight settle, the rest is pending, the lease is released. */
   signal?: AbortSignal;
@@ -142,10 +127,7 @@ export function resolveConfig(options: ProjectOptions = {}): Config {
   return loadConfig(options.root ?? cwd, env, cwd);
 }
 
-/**
- * Where the library's warnings go: {@link ProjectOptions.onWarning}, with the token masked
- * (as the CLI masks it in everything it prints).
- */
+/** Warnings to {@link ProjectOptions.onWarning} with the token masked, as the CLI masks everything it prints. */
 function warningsTo(options: ProjectOptions, config: Config): (message: string) => void {
   const token = config.token;
   return (message) => options.onWarning?.(token ? message.split(token).join('***') : message);
@@ -234,8 +216,7 @@ export async function status(options: ProjectOptions = {}): Promise<StatusResult
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
   await openStateFormat(config.stateDir, { migrate: true, root: config.root });
-  // Eleventy reads this switch from the process's environment when it loads: one build and
-  // out needs no ESM resolver (src/cli.ts, `skipEleventyEsmResolver`, says why).
+  // Eleventy reads this from the process's environment; one build needs no ESM resolver (src/cli.ts, `skipEleventyEsmResolver`).
   process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= '1';
   const result = await buildProject(...engineOptions.build(config, { allowPrivate: options.allowPrivate, noCache: options.noCache }));
   const warn = warningsTo(options, config);

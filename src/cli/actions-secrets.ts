@@ -1,11 +1,8 @@
 /**
- * No demo in GitHub Actions: a job without the repository secret `CHANGELOG_TOKEN` or the
- * repository variable `CHANGELOG_BASE_URL` fails, naming what is missing and the settings
- * page where it is added, in the log (an `::error::` annotation) and the job summary,
- * before anything is read, written, built or deployed (README "Running it in GitHub
- * Actions"; docs/github-actions.md "No demo in Actions"). Outside Actions nothing changes: with
- * neither set, `sync` runs the demo.
- *
+ * No demo in GitHub Actions (docs/github-actions.md "No demo in Actions"): a job without the secret
+ * `CHANGELOG_TOKEN` or the variable `CHANGELOG_BASE_URL` fails before anything is read or written,
+ * naming what is missing and its settings page in an `::error::` annotation and the job summary.
+ * Outside Actions, with neither set, `sync` runs the demo.
  * @module
  */
 import type { Config } from '../core/config.js';
@@ -30,11 +27,8 @@ function missingSettings(config: Config): Missing[] {
 }
 
 /**
- * In GitHub Actions (`reporter.actions`), refuses to go on without the secret and the
- * variable: writes an `::error::` annotation and a job summary naming each missing one and
- * {@link ACTIONS_SETTINGS_PAGE}, then throws. Does nothing outside Actions, or when both
- * are there.
- *
+ * In GitHub Actions, refuses to go on without the secret and the variable: an `::error::` annotation
+ * and job summary naming each and {@link ACTIONS_SETTINGS_PAGE}, then throws.
  * @throws {ChangelogSyncError} `E_CONFIG`, its `field` the missing names (exit 1).
  */
 export function requireServiceInActions(config: Config, reporter: Reporter): void {

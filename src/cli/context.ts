@@ -1,9 +1,6 @@
 /**
- * What every networked command needs: the configuration, a session with the service
- * (`sync/service-session.ts`: a client whose rate budget carries the persisted daily ledger)
- * whose warnings and requests go to the command's reporter, and a way to save that ledger
- * at the end.
- *
+ * What every networked command needs: the configuration, a service session (`sync/service-session.ts`,
+ * its rate budget carrying the persisted daily ledger) reporting to the command's reporter, and its close.
  * @module
  */
 import type { ChangelogClient } from '../service/client.js';

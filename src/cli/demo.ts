@@ -1,15 +1,9 @@
 /**
- * The demo: the built-in emulator seeded with the demo workspace, and a configuration
- * that points every path under `.demo/` (ignored by git). Used by `sync` and `dev` when
- * no service is configured (`dev`: when there is no content), or with `--demo`.
- *
- * The demo's images (its logo, Open Graph image and entry screenshots) ship with the
- * package in `src/emulator/demo/images/`. The entries on the service show screenshots from
- * the emulator's image host (`media-host.ts`), which pull mirrors into
- * `.demo/content/media/`; the folder is also copied into `.demo/content/images/`, which the
- * site publishes at `/images/`: the local demo entries name their screenshots
- * `/images/<file>`, and the workspace's `logo_url` and `og_image_url` (absolute URLs, as
- * the service keeps them) are set on the site's own URL.
+ * The demo: the built-in emulator seeded with the demo workspace and every path under `.demo/`
+ * (ignored by git), for `sync` and `dev` without a configured service, or with `--demo`. Its images
+ * ship in `src/emulator/demo/images/`: the service's entries show them from the emulator's image
+ * host (`media-host.ts`, mirrored into `.demo/content/media/`); a copy in `.demo/content/images/`
+ * serves the local entries' `/images/<file>` and the absolute `logo_url` and `og_image_url`.
  * @module
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
@@ -39,22 +33,14 @@ export interface Demo {
 export interface StartDemoOptions {
   /** Why the demo runs, the first words printed (default: "No CHANGELOG_TOKEN is set"). */
   reason?: string;
-  /**
-   * The demo's own folder under `.demo/` (`dev --demo`: `preview`), so that a preview does not
-   * rewrite the site `npm start` built in `.demo/_site` with its own port in every URL.
-   * Default: `.demo/` itself.
-   */
+  /** The demo's own folder under `.demo/` (`dev --demo`: `preview`, so it leaves `npm start`'s `.demo/_site` alone). Default `.demo/`. */
   subdir?: string;
 }
 
 /**
- * Starts the demo from a clean mirror in `.demo/` (the emulator's state lives in memory, so a
- * mirror left by an earlier run would not match it), with the local demo entries and the
- * demo's images in place. Its content and state are removed first; its `_site/` is the
- * build's (which removes what it did not write), and the other demos' folders are left alone.
- * The demo has no hosted page (the emulator serves none, and is gone once the command ends):
- * its site links nowhere off the site.
- *
+ * Starts the demo from a clean mirror (the emulator's state is in memory, so an earlier mirror
+ * would not match it) with the local entries and images in place; its `_site/` is left to the
+ * build. It has no hosted page: its site links nowhere off the site.
  * @param config the configuration; its `siteUrl` is where the demo's logo is published.
  * @param purpose what is done with it, e.g. "running the DEMO".
  */

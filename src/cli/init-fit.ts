@@ -1,9 +1,6 @@
 /**
- * What `init` fits to the repository it runs in (README "Using it with your workspace";
- * docs/github-actions.md): its default branch and the configured content, state and output
- * folders, which the team's workflows (`team-workflows.ts`) and the `.gitignore` lines name;
- * and, run again, what an existing file differs in from what `init` would write.
- *
+ * What `init` fits to its repository (docs/github-actions.md): the default branch and configured
+ * folders the workflows (`team-workflows.ts`) and `.gitignore` name, and how an existing file differs.
  * @module
  */
 import { spawnSync } from 'node:child_process';
@@ -23,10 +20,7 @@ export interface RepositoryFit {
   outputDir: string;
 }
 
-/**
- * Whether a folder or branch name can be written into YAML, a glob and a quoted shell word
- * as it is: `/`-separated names of letters, digits, `.`, `_` and `-`, none `.` or `..`.
- */
+/** Whether a folder or branch name goes into YAML, a glob and a quoted shell word as it is: `/`-separated `[A-Za-z0-9._-]` names, none `.` or `..`. */
 function plain(name: string): boolean {
   return name.split('/').every((part) => /^[A-Za-z0-9._-]+$/.test(part) && part !== '.' && part !== '..');
 }
@@ -37,10 +31,7 @@ function git(config: Pick<Config, 'root' | 'env'>, args: string[]): string | und
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : undefined;
 }
 
-/**
- * The repository's default branch: origin's (`git symbolic-ref refs/remotes/origin/HEAD`,
- * which a clone sets), else the branch checked out (an unborn one too), else `main`.
- */
+/** The default branch: origin's (`refs/remotes/origin/HEAD`, set by a clone), else the checked-out (or unborn) branch, else `main`. */
 function defaultBranch(config: Pick<Config, 'root' | 'env'>): { branch: string; source: RepositoryFit['branchSource'] } {
   const remote = git(config, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.replace(/^refs\/remotes\/origin\//, '');
   if (remote && plain(remote)) return { branch: remote, source: 'origin' };
@@ -50,9 +41,7 @@ function defaultBranch(config: Pick<Config, 'root' | 'env'>): { branch: string; 
 }
 
 /**
- * The configured folders (changelog.config.json or `CHANGELOG_*_DIR`) as the workflows name
- * them, and the default branch.
- *
+ * The configured folders as the workflows name them, and the default branch.
  * @throws {ChangelogSyncError} `E_CONFIG` when a folder is outside the repository, is its root,
  *   or has a character a workflow cannot hold as it is (quotes, spaces, glob characters).
  */
@@ -71,10 +60,7 @@ export function repositoryFit(config: Config): RepositoryFit {
   return { branch, branchSource: source, contentDir: folder('contentDir'), stateDir: folder('stateDir'), outputDir: folder('outputDir') };
 }
 
-/**
- * The lines `init` makes sure `.gitignore` has: installed packages, the built site, the
- * demo's folder, a push's lock and the request ledger (never committed).
- */
+/** The lines `init` makes sure `.gitignore` has: packages, the built site, the demo, a push's lock and the request ledger. */
 export function gitignoreLines(fit: RepositoryFit): string[] {
   return ['node_modules/', `${fit.outputDir}/`, '.demo/', `${fit.stateDir}/lock/`, `${fit.stateDir}/lock.json`, `${fit.stateDir}/budget.json`];
 }
@@ -82,11 +68,7 @@ export function gitignoreLines(fit: RepositoryFit): string[] {
 /** The most diff lines shown for one file. */
 const MAX_DIFF_LINES = 40;
 
-/**
- * What an existing file differs in from what `init` would write, as unified-diff hunks
- * (`-` the file as it is, `+` what init would write), at most {@link MAX_DIFF_LINES} lines;
- * empty when they are the same.
- */
+/** How an existing file differs from what `init` would write, as unified-diff hunks (at most {@link MAX_DIFF_LINES} lines); empty when the same. */
 export function differences(current: string, wanted: string): { added: number; removed: number; lines: string[] } {
   const patch = structuredPatch('yours', 'init', current, wanted, undefined, undefined, { context: 1 });
   const lines: string[] = [];

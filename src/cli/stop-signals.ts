@@ -1,13 +1,10 @@
 /**
- * SIGTERM (a cancelled job, `kill`) and SIGINT (Ctrl-C) while `push` or `sync` sends
- * (docs/sync.md#the-push-lease), or `subscribers import` and `subscribers remove` send their
- * batches (docs/subscribers.md): the engine is told to stop through an `AbortSignal`; no
- * request starts after it, those in flight settle (journal, write-back, the import's progress
- * record), the push lease and the lock are released, the report is printed, and the process exits with the status a shell
- * gives a program that signal ended, 128 + its number (143 for SIGTERM, 130 for SIGINT). A
- * second one of the same signal ends the process at once (the journal, flushed before every
- * POST, lets the next run settle what was in flight then).
- *
+ * SIGTERM and SIGINT while `push`, `sync` (docs/sync.md#the-push-lease) or `subscribers import`
+ * and `remove` (docs/subscribers.md) send: an `AbortSignal` stops the engine; no request starts
+ * after it, those in flight settle (journal, write-back, the import's progress record), the lease
+ * and lock are released, the report printed, and the exit status is 128 + the signal's number (143,
+ * 130). A second one ends the process at once: the journal, flushed before every POST, lets the next
+ * run settle what was in flight.
  * @module
  */
 import { constants } from 'node:os';
@@ -25,8 +22,7 @@ export interface StopListener {
 }
 
 /**
- * Listens for SIGTERM and SIGINT until disposed: the first aborts {@link StopListener.signal}
- * and is said on stderr.
+ * Listens for SIGTERM and SIGINT until disposed: the first aborts {@link StopListener.signal}, said on stderr.
  * @param settling what the command still does once told to stop, for that line.
  */
 export function listenForStop(reporter: Reporter, settling: string): StopListener {
@@ -47,10 +43,7 @@ export function listenForStop(reporter: Reporter, settling: string): StopListene
   };
 }
 
-/**
- * Once the command is done and has printed its report: when it was told to stop, its exit
- * status is 128 + the signal's number, whatever the command's own.
- */
+/** After the command's report: when it was told to stop, the exit status is 128 + the signal's number, whatever its own. */
 export function endIfStopped(): void {
   if (received) process.exitCode = 128 + constants.signals[received];
 }

@@ -1,11 +1,7 @@
 /**
- * The team's `package.json` as `init` leaves it: changelog-sync among its dependencies by a
- * caret range of the running tool's version (Dependabot moves it, `npm ci` installs what the
- * lock file pins), and `allowScripts` denying sharp's install script (sharp installs its
- * prebuilt binary without it; npm 11.16+ warns of an install script `allowScripts` does not
- * name). Created when there is none; otherwise only what is missing is added, and nothing
- * that is there is changed.
- *
+ * The team's `package.json` as `init` leaves it: changelog-sync by a caret range of the running
+ * version (Dependabot moves it, the lock file pins it), and `allowScripts` denying sharp's install
+ * script (its prebuilt binary needs none; npm 11.16+ warns of one not named). Only what is missing is added.
  * @module
  */
 import { basename } from 'node:path';
@@ -37,7 +33,6 @@ function indentOf(text: string): string {
 
 /**
  * What init writes into `package.json` at `root`.
- *
  * @param current the file's text, undefined when there is none.
  * @param version the running tool's version: the dependency is `^<version>`.
  * @throws {ChangelogSyncError} `E_FILE` when package.json is no JSON object (nothing is written).

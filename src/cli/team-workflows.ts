@@ -1,12 +1,8 @@
 /**
- * The files `init` writes into a team's `.github/` (docs/github-actions.md, "A team's
- * repository"): the two short workflows that call changelog-sync's reusable workflows
- * (`.github/workflows/sync.yml` and `check.yml` of the tool's repository) at a release, and
- * `.github/dependabot.yml`, which moves that release and the npm package. The templates are
- * packaged in `src/cli/team/`; the tool's repository is package.json's `repository` (the one place
- * it is written), the release's commit is `release.json`, which the release workflow writes
- * into the published package.
- *
+ * The files `init` writes into a team's `.github/` (docs/github-actions.md, "A team's repository"):
+ * two workflows calling the tool's reusable `sync.yml` and `check.yml` at a release, and
+ * `dependabot.yml`, which moves that release and the npm package. Templates in `src/cli/team/`; the
+ * repository is package.json's `repository`, the release's commit `release.json` (the release workflow writes it).
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,11 +35,7 @@ export interface ToolWorkflows {
 
 type PackageJson = { version?: unknown; repository?: unknown };
 
-/**
- * `owner/name` of a package.json `repository` on GitHub: `git+https://github.com/o/n.git`,
- * `https://github.com/o/n`, `git@github.com:o/n.git`, `github:o/n` or `o/n`, as a string or
- * the `url` of `{ type, url }`; undefined for anything else.
- */
+/** `owner/name` of a GitHub package.json `repository` (`git+https://github.com/o/n.git`, `git@github.com:o/n.git`, `github:o/n`, `o/n`, or `{ url }`); else undefined. */
 export function githubRepository(repository: unknown): string | undefined {
   const url = typeof repository === 'string' ? repository : typeof repository === 'object' && repository !== null ? (repository as { url?: unknown }).url : undefined;
   if (typeof url !== 'string') return undefined;
@@ -52,13 +44,9 @@ export function githubRepository(repository: unknown): string | undefined {
 }
 
 /**
- * The tool's workflows as the package at `packageRoot` names them: its repository, and the
- * ref of its release. A published package carries `release.json` (`{ "version", "commit" }`,
- * written by the release workflow before `npm publish`): its version's commit is the ref. A
- * tree that is no release (a local build, a packed working copy) has none, or one of another
- * version: the ref is the major tag `v<major>`, which the release workflow moves to every
- * release of that major.
- *
+ * The tool's workflows as the package at `packageRoot` names them: its repository and release ref,
+ * `release.json`'s commit when it is this version's, else the major tag `v<major>` (a tree that is
+ * no release), which the release workflow moves to each release of that major.
  * @throws {ChangelogSyncError} `E_INTERNAL` when package.json names no GitHub repository.
  */
 export function toolWorkflows(packageRoot: string): ToolWorkflows {
@@ -87,10 +75,8 @@ function replaceAll(text: string, from: string | RegExp, to: string, file: strin
 }
 
 /**
- * A packaged team file fitted to the repository and the tool: the `uses:` of the tool's
- * workflow at its release, the branch and content folder of the push trigger, and the
- * state, output and content folders the reusable workflows take as inputs.
- *
+ * A packaged team file fitted to the repository: the `uses:` at the release, the push trigger's
+ * branch and content folder, and the folders the reusable workflows take as inputs.
  * @param template the template's path under the package root (one of {@link TEAM_FILES}).
  * @throws {ChangelogSyncError} `E_INTERNAL` when the packaged text lacks a line it fits.
  */

@@ -1,11 +1,7 @@
 /**
- * One version decides (docs/github-actions.md, "One version decides"): changelog-sync's
- * reusable workflows run the CLI of the team's lock file, and pass their own major version in
- * `CHANGELOG_SYNC_WORKFLOW_VERSION`. A CLI of another major version than the workflow that
- * runs it stops before it does anything, with an `::error::` annotation and a job summary
- * that say which of the two to update. Outside those workflows (the variable unset) nothing
- * is checked.
- *
+ * One version decides (docs/github-actions.md): the reusable workflows run the team's locked CLI and
+ * pass their major version in `CHANGELOG_SYNC_WORKFLOW_VERSION`; a CLI of another major stops before
+ * doing anything, saying which to update. Without the variable nothing is checked.
  * @module
  */
 import { ChangelogSyncError } from '../core/errors.js';
@@ -21,10 +17,7 @@ const major = (version: string): number | undefined => {
 };
 
 /**
- * Refuses to run under a workflow of another major version than this CLI's: writes, in
- * GitHub Actions, an `::error::` annotation and the job summary, then throws. Does nothing
- * when the variable is unset or the majors are the same.
- *
+ * Refuses to run under a workflow of another major: an `::error::` annotation and the job summary, then throws.
  * @param cliVersion this CLI's version (package.json's).
  * @param env the environment the CLI was started with (read at its entry, src/cli.ts).
  * @throws {ChangelogSyncError} `E_CONFIG` (field {@link WORKFLOW_VERSION_VARIABLE}) when the majors differ or the variable is no version.

@@ -1,14 +1,9 @@
 /**
- * The one mapping from the configuration ({@link Config}) and a call's own options (a dry
- * run, `--prune`, `--no-lease`, ...) to the options of each engine entry: pull, push and the
- * site build. The CLI's commands (through `cli/steps/`) and the library (`src/index.ts`)
- * both call it, so that a setting reaches the engine the same way from either: a push from
- * the library sends an entry that links to another entry, or shows an image, under the
- * configured site URL as the CLI's does.
- *
- * It sits above the engine peers (`sync/`, `site/`), which never import each other, and
- * below `cli/` and `src/index.ts` (docs/architecture.md, "Layers").
- *
+ * The one mapping from the configuration ({@link Config}) and a call's own options (`--dry-run`,
+ * `--prune`, `--no-lease`, ...) to each engine entry's options: pull, push, the site build. The
+ * CLI (through `cli/steps/`) and the library (`src/index.ts`) both call it, so a setting reaches
+ * the engine alike from either (a library push sends links and images under the site URL too).
+ * It sits above `sync/` and `site/` and below `cli/` and `src/index.ts` (docs/architecture.md, "Layers").
  * @module
  */
 import { isGitHubActions } from '../core/ci-env.js';
@@ -50,11 +45,7 @@ export interface PushCall {
 /** A site build's own options, beside the configuration. */
 export type BuildCall = Pick<BuildProjectOptions, 'allowPrivate' | 'noCache' | 'inputs' | 'pathsChecked' | 'onPhase'>;
 
-/**
- * The options of `sync/pull/pull.ts`'s `pull` (without the client and the service reads)
- * from the configuration: the content and state directories and the image mirror's
- * bounds, deadline and origin (`configuredMedia`).
- */
+/** `sync/pull/pull.ts`'s `pull` options but the client and reads: directories, and the image mirror's bounds, deadline and origin (`configuredMedia`). */
 function pullOptions(config: Config, call: PullCall = {}): Omit<PullOptions, 'client' | 'reads'> {
   return {
     contentDir: config.contentDir,
@@ -68,12 +59,10 @@ function pullOptions(config: Config, call: PullCall = {}): Omit<PullOptions, 'cl
 }
 
 /**
- * The options of `sync/push/push.ts`'s `push` (without the client) from the configuration:
- * directories, concurrency, the push lease (none with `noLease` or `pushLease: false`; git
- * runs with the configuration's environment), the
- * site URL that links between entries and local images are sent under (when configured, or
- * for the demo's local images), the image size warning, and how an image is checked before
- * its entry is sent (loopback only for a service on loopback, the emulator: never by content).
+ * `sync/push/push.ts`'s `push` options but the client: directories, concurrency, the push lease
+ * (none with `noLease` or `pushLease: false`; git with the configuration's environment), the site
+ * URL links and local images are sent under, the image size warning, and how an image is checked
+ * before its entry is sent (loopback only for a service on loopback, the emulator).
  */
 function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'client'> {
   const probing = { allowLoopback: allowsLoopback(config.baseUrl) };
@@ -93,29 +82,15 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
   };
 }
 
-/**
- * The arguments of `site/build/build-project.ts`'s `buildProject`: the configuration (from
- * which it reads the directories, the site URL, the theme and the build cache) and its
- * options: whether this build deploys (a build in GitHub Actions, `GITHUB_ACTIONS=true` in
- * the environment the run was given, `Config.env`, deploys and records its inputs), and the
- * call's own.
- */
+/** `site/build/build-project.ts`'s `buildProject` arguments: the configuration and the call's options, with whether it deploys (`GITHUB_ACTIONS=true` in `Config.env`: it records its inputs). */
 function buildOptions(config: Config, call: BuildCall = {}): [Config, BuildProjectOptions] {
   return [config, { ...call, deploying: isGitHubActions(config.env) }];
 }
 
-/**
- * The options of `sync/sync-job.ts`'s `syncWorkspace` (without the client) for `status`: the
- * sync job's dry run, whose one workspace read and one listing serve both plans.
- */
+/** `sync/sync-job.ts`'s `syncWorkspace` options for `status`: a dry run, one workspace read and listing serving both plans. */
 function statusOptions(config: Config): Omit<SyncOptions, 'client'> {
   return { contentDir: config.contentDir, stateDir: config.stateDir, dryRun: true, push: { concurrency: config.concurrency } };
 }
 
-/**
- * The mapping, one method per engine entry: {@link pullOptions}, {@link pushOptions},
- * {@link buildOptions} and {@link statusOptions}. Callers call it through this object, so
- * that a test can observe what the CLI's commands and the library each hand the engine (a
- * spy on a method).
- */
+/** The mapping, one method per engine entry, called through this object so a test can spy on what the CLI and the library hand the engine. */
 export const engineOptions = { pull: pullOptions, push: pushOptions, build: buildOptions, status: statusOptions };

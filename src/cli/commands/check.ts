@@ -21,10 +21,8 @@ import type { Reporter } from '../output/reporter.js';
 import { formatCheck, problemAnnotation } from '../output/check-report.js';
 
 /**
- * Refuses to check a folder that is not a project: no content directory and no
- * changelog.config.json ("Checked 0 files: no errors" would pass a check run in the wrong
- * folder, or a workflow whose working directory is wrong).
- *
+ * Refuses a folder with no content directory and no changelog.config.json: "Checked 0 files: no
+ * errors" would pass a check run (or a workflow) in the wrong folder.
  * @throws {ChangelogSyncError} `E_CONFIG` naming the folder and the fix.
  */
 function assertProject(config: Config): void {
@@ -36,11 +34,7 @@ function assertProject(config: Config): void {
   });
 }
 
-/**
- * The configuration values a build would refuse, as problems of the file that sets them
- * (`changelog.config.json`, or the environment variable): a `theme` that is not one of the
- * site's themes (themes.ts `checkThemeOverride`, the build's own rule).
- */
+/** Configuration values a build would refuse, as problems of the file or variable that sets them: an unknown `theme` (themes.ts `checkThemeOverride`). */
 async function settingProblems(config: Config): Promise<CheckProblem[]> {
   try {
     checkThemeOverride(config.theme, await siteThemes(config.siteDir, PACKAGED_SITE_DIR));

@@ -23,17 +23,13 @@ export interface CommitBackCommandOptions {
   attempts?: number;
   retryDelay?: number;
   dryRun?: boolean;
-  /**
-   * Remove the record of the last site build (`site-inputs.json` in the state directory)
-   * before committing: its deployment failed, so the next run must build and deploy again.
-   */
+  /** Remove the last site build's record (`site-inputs.json`) before committing: its deployment failed, so the next run deploys again. */
   forgetSiteBuild?: boolean;
 }
 
 /**
- * Commits `paths` (default: the content and state directories) and pushes, rebasing and
- * retrying when the push is rejected. Never the request ledger (`budget.json` in the state
- * directory): the workflow keeps it in its cache (docs/github-actions.md), so that a run
+ * Commits `paths` (default: the content and state directories) and pushes, rebasing and retrying
+ * when rejected. Never `budget.json`: the workflow caches it (docs/github-actions.md), so a run
  * that changed nothing commits nothing.
  * @throws {ChangelogSyncError} `E_GIT` (see {@link commitBack}).
  */

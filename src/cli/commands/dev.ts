@@ -42,11 +42,9 @@ export interface DevCommandOptions {
 }
 
 /**
- * Reports one saved entry file: `ok: file`, or each problem as `check` words it, or
- * `removed: file` when it is gone by the time it is read (a `git checkout` or `git stash`
- * between the watcher's event and the read). Never rejects: any other error is a problem
- * line, so a save can never stop `dev` with an unhandled rejection.
- *
+ * Reports one saved entry file: `ok: file`, each problem as `check` words it, or `removed: file`
+ * when it is gone by the read (a `git checkout` after the watcher's event). Never rejects: any other
+ * error is a problem line, so a save cannot stop `dev` with an unhandled rejection.
  * @param rel the file under the content directory, e.g. `entries/2026-11-22-x.md`.
  * @param shown how a file (by `rel`) is named in the output.
  * @param others the other entry files as the preview holds them (not read again); default read now.
@@ -63,9 +61,7 @@ export async function reportSaved(contentDir: string, rel: string, reporter: Pic
 }
 
 /**
- * Reports the content's problems when `dev` starts: one line each, at the severity `check`
- * gives it (a near-miss local tag is a warning).
- *
+ * Reports the content's problems when `dev` starts, one line each at `check`'s severity.
  * @param shown how a file (by its path under the content directory) is named in the output.
  */
 export function reportPageProblems(problems: readonly PageProblem[], reporter: Pick<Reporter, 'problem'>, shown: (rel: string) => string): void {
@@ -91,12 +87,10 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       hint: `run ${run('dev')} without --pull to preview content/ as it is (no token needed), or export CHANGELOG_TOKEN (and CHANGELOG_BASE_URL) to refresh it first`,
     });
   }
-  // Eleventy and the server load once the options are known to be good: a refusal above is
-  // printed at once, not after a second of loading.
+  // Eleventy loads after the options are known good, so a refusal above prints at once.
   const { freePortFrom, serveSite } = await import('../../site/dev/serve.js');
-  // Served at the root of a local address: the site's URL (and so its base path) is the
-  // preview's own, whatever siteUrl the published site has. The port is chosen first, so
-  // that links and the demo's logo name it.
+  // Served at a local address's root: the preview's own site URL and base path, whatever the
+  // published siteUrl. The port is chosen first, so links and the demo's logo name it.
   const port = await freePortFrom(options.port ?? 8080);
   const localUrl = `http://localhost:${port}/`;
   let demo: Demo | undefined;
@@ -143,10 +137,8 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       cacheDir: cfg.buildCacheDir && join(cfg.buildCacheDir, 'preview'),
       imageBounds: cfg.imageBounds,
       port,
-      // A link out of the project that appears while serving refuses the rebuild (nothing
-      // is copied through it; the served site stays as it was) and is printed once. It is
-      // raised as Eleventy's own error kind, so the watch goes on: removing the link and
-      // saving rebuilds.
+      // A link out of the project appearing while serving refuses the rebuild (nothing copied
+      // through it), printed once, as Eleventy's own error kind so the watch goes on.
       problems: async (files) => {
         try {
           await assertInsideProject(cfg);

@@ -1,12 +1,10 @@
 /**
- * `changelog-sync init`: makes a repository a team's changelog repository holding the team's
- * things only (docs/github-actions.md, "A team's repository"): `package.json` (changelog-sync
- * by a caret range; merged, only what is missing added), `changelog.config.json`, the entries'
- * folder, the two short workflows and `.github/dependabot.yml` (`team-workflows.ts`), and
- * `.gitignore` lines, fitted to the repository (`init-fit.ts`); templates only with
- * `--templates`. It never overwrites a file (it shows what differs) and says what is left:
- * `npm install`, which writes the lock file `npm ci` needs.
- *
+ * `changelog-sync init`: makes a repository a team's changelog repository (docs/github-actions.md,
+ * "A team's repository"): `package.json` (changelog-sync by a caret range, only what is missing),
+ * `changelog.config.json`, the entries' folder, two workflows and `.github/dependabot.yml`
+ * (`team-workflows.ts`), `.gitignore` lines, fitted to the repository (`init-fit.ts`); templates
+ * with `--templates`. It never overwrites a file (it shows the difference) and says what is left
+ * (`npm install`, for the lock file `npm ci` needs).
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -51,11 +49,8 @@ export interface InitResult {
 const OTHER_LOCK_FILES = ['yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
 
 /**
- * What the team's workflows need of the repository at `root` that `init` does not write
- * itself: the lock file (they install with `npm ci`, and `actions/setup-node` caches by it),
- * which `npm install` writes; and a dependency on the registry's changelog-sync, which
- * Dependabot can move (not a packed file's).
- *
+ * What the team's workflows need at `root` that `init` does not write: the lock file (`npm ci`,
+ * setup-node's cache key) and a registry dependency on changelog-sync that Dependabot can move.
  * @returns one sentence per missing thing, each with the command that adds it.
  */
 export async function adoptionNeeds(root: string, version: string): Promise<string[]> {
@@ -81,10 +76,7 @@ export async function adoptionNeeds(root: string, version: string): Promise<stri
   return needs;
 }
 
-/**
- * The configuration file init writes: the folders as configured (the defaults, or what
- * `CHANGELOG_*_DIR` say: the workflows name the same ones), and the schema reference for editors.
- */
+/** The configuration file init writes: the folders as configured (the workflows name the same) and the schema reference for editors. */
 export function initialConfig(fit: Pick<RepositoryFit, 'contentDir' | 'stateDir' | 'outputDir'> = { contentDir: 'content', stateDir: '.changelog', outputDir: '_site' }): string {
   return `${JSON.stringify(
     {
@@ -105,10 +97,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
- * Sets the project up in `config.root`, fitted to it (its default branch, the configured
- * folders). Existing files are kept; each that differs from what init would write is
- * reported with the difference; package.json gets only what it lacks.
- *
+ * Sets the project up in `config.root`, fitted to its default branch and folders; an existing file
+ * is kept and a difference reported; package.json gets only what it lacks.
  * @param options.templates also copy the packaged site templates into the project's `site/`, to override them.
  * @throws {ChangelogSyncError} `E_CONFIG` when a configured folder cannot be written into the workflows ({@link repositoryFit});
  *   `E_FILE` when package.json is no JSON object ({@link teamPackage}).

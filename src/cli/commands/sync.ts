@@ -49,8 +49,7 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
-  // Decided once: the build of a sync in GitHub Actions (the environment the CLI was started
-  // with) deploys (the site URL it needs, the inputs it records).
+  // Decided once: a sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
   if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(config.env));
   return runSync(config, reporter, options);
 }
@@ -117,11 +116,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
   }
 }
 
-/**
- * Exit code of a sync: the most serious of pull's ({@link pullExitCode}), push's
- * ({@link pushExitCode}) and, when it built, the build's ({@link buildExitCode}), ranked by
- * {@link worstExit} (README "Exit codes").
- */
+/** Exit code of a sync: the worst ({@link worstExit}) of pull's, push's and the build's (README "Exit codes"). */
 export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pick<BuildResult, 'unreadable'>): ExitCode {
   return worstExit([pullExitCode(pulled), pushExitCode(pushed), ...(built ? [buildExitCode(built)] : [])]);
 }
@@ -137,10 +132,7 @@ async function demoSync(config: Config, reporter: Reporter, options: SyncCommand
   }
 }
 
-/**
- * How to look at the site the demo built: its links are absolute paths under the site URL,
- * so it must be served there (opening the files shows them unstyled).
- */
+/** How to look at the demo's site: its links are absolute paths, so it must be served at the site URL. */
 function viewDemoSite(config: Config): string {
   const out = relative(config.cwd, config.outputDir) || '.';
   return `View the site: \`${commandLine(config.root, 'dev --demo')}\` (a live preview), or serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled).`;
@@ -152,10 +144,7 @@ export function identifiersWritten(pulled: PullResult, pushed: PushResult): Arra
 }
 
 /**
- * The Markdown job summary of a sync (GitHub Actions `$GITHUB_STEP_SUMMARY`). Data (the
- * workspace's name, file names, messages) is escaped for Markdown (`markdownText`,
- * `markdownCode`).
- *
+ * A sync's Markdown job summary (`$GITHUB_STEP_SUMMARY`), data escaped (`markdownText`, `markdownCode`).
  * @param siteChanged the `site_changed` decision (docs/github-actions.md); omitted on a dry run.
  */
 export function syncSummaryMarkdown(pulled: PullResult, pushed: PushResult, built: BuildResult | undefined, budgetLeft: number, dryRun: boolean, siteChanged?: boolean): string {

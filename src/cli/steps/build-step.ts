@@ -1,7 +1,6 @@
 /**
- * The build step of `build` and `sync`: the site built with a progress bar, its warnings
- * and unreadable files reported, its human summary and exit code, the refusal to deploy a
- * site without a site URL, and the `site_changed` decision of the scheduled job.
+ * The build step of `build` and `sync`: progress bar, warnings, unreadable files, summary, exit code,
+ * the refusal to deploy without a site URL, and the scheduled job's `site_changed` decision.
  * @module
  */
 import { join, relative, sep } from 'node:path';
@@ -42,10 +41,8 @@ function entriesShown(e: BuildResult['entries']): string {
 }
 
 /**
- * Refuses to build for deployment without a site URL: in GitHub Actions a site built with
- * the local preview default would send feeds, canonical links, the sitemap and `latest.json`
- * to localhost. Locally the default stays (the preview).
- *
+ * Refuses to build for deployment without a site URL: feeds, canonical links, the sitemap and
+ * `latest.json` would point at localhost. Locally the preview's default stays.
  * @param inActions whether the command runs in GitHub Actions (decided once by the command).
  * @throws {ChangelogSyncError} `E_CONFIG` (field `CHANGELOG_SITE_URL`) when running in
  *   GitHub Actions and neither `CHANGELOG_SITE_URL` nor `siteUrl` is set.
@@ -61,16 +58,14 @@ export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
 }
 
 /**
- * Builds the site from the configuration with a progress bar and its warnings on stderr
- * (the build step of `build` and `sync`).
+ * Builds the site with a progress bar and its warnings on stderr.
  * @param deploying whether this is the build that deploys (it records its inputs): decided
  *   once by the command, see `site/build/build-project.ts`.
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
  */
 export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildCall): Promise<BuildResult> {
   reporter.info('Building the site ...');
-  // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules
-  // (module loading that every such run would pay for nothing).
+  // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules.
   const { buildProject } = await import('../../site/build/build-project.js');
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
@@ -96,11 +91,7 @@ export function buildExitCode(result: Pick<BuildResult, 'unreadable'> & Partial<
   return result.unreadable.length + (result.unfinished?.length ?? 0) > 0 ? EXIT.INVALID : EXIT.OK;
 }
 
-/**
- * Decides whether the site changed since the last deployed build (src/site/build/build-inputs.ts),
- * says so, and sets the step output `site_changed=true|false` (`$GITHUB_OUTPUT`, when set)
- * that gates the workflow's build and deployment.
- */
+/** Decides whether the site changed since the last deployed build (src/site/build/build-inputs.ts), says so, and sets `site_changed` in `$GITHUB_OUTPUT`, which gates the deployment. */
 export async function reportSiteChange(config: Config, reporter: Reporter): Promise<SiteChange> {
   const change = await siteChange(config);
   reporter.info(`Site ${change.changed ? 'changed' : 'unchanged'}: ${change.reason}`);

@@ -70,8 +70,7 @@ export function pullExitCode(r: PullResult): ExitCode {
 }
 
 /**
- * Pulls into the configured content directory with a progress bar (the pull step of
- * `pull` and `dev --pull`). The caller has checked the project's paths (`assertInsideProject`).
+ * Pulls with a progress bar; the caller has checked the project's paths (`assertInsideProject`).
  * @throws {ChangelogSyncError} see `pull` (`sync/pull/pull.ts`); its reads have ended by then.
  */
 export async function pullWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: PullStepOptions = {}): Promise<PullResult> {

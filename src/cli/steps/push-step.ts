@@ -1,7 +1,6 @@
 /**
- * The push step of `push` and `sync`: its progress (its engine options come from
- * `options/engine-options.ts`), its progress bar, its human summary (and that of a push an error stopped), the rejected
- * files' problems, and its exit code.
+ * The push step of `push` and `sync` (engine options from `options/engine-options.ts`): progress,
+ * summary (also of a push an error stopped), the rejected files' problems, exit code.
  * @module
  */
 import { join, relative, sep } from 'node:path';
@@ -80,8 +79,7 @@ function formatStopped(r: PushResult): string[] {
 }
 
 /**
- * Attaches what a push had done to the error that stopped it, for the error handler to
- * list before the error (human report and `--json`): a 401 mid-run, a full disk.
+ * Attaches what a push had done to the error that stopped it (a 401 mid-run, a full disk), for the handler to list first.
  * @param data the `--json` document's fields besides `error`, from the push's result.
  * @returns the error to throw (a file system's error becomes `E_FILE`, to carry the report).
  */
@@ -94,11 +92,7 @@ export function withStoppedPushReport(err: unknown, data: (r: PushResult) => Rec
   return error;
 }
 
-/**
- * Exit code of a push result, ranked by {@link worstExit}: invalid files (5) > files left
- * pending (1) > files deferred to the next run (4: the day's budget, or an image that does
- * not answer yet) > ok.
- */
+/** Exit code of a push ({@link worstExit}): invalid files (5) > pending (1) > deferred (4: the day's budget, an image not answering yet) > ok. */
 export function pushExitCode(r: PushResult): ExitCode {
   return worstExit([
     r.rejected.length > 0 ? EXIT.INVALID : EXIT.OK,
@@ -125,19 +119,14 @@ export function pushProgress(reporter: Reporter, bar: Counter): Pick<PushCall, '
   return { onProgress: (m) => reporter.info(m), onSent: bar.update };
 }
 
-/**
- * The line push states before sending: nothing it creates can be taken back. `check` is
- * named as the project at `root` runs it ({@link commandLine}).
- */
+/** The line push states before sending: nothing it creates can be taken back (`check` named as the project runs it). */
 export function irrevocable(root: string): string {
   return `Note: the service cannot edit or delete an entry once it is created; what is sent now stays as sent (run \`${commandLine(root, 'check')}\` first).`;
 }
 
 /**
- * Every problem of each rejected file, once, worded as `check` words it
- * (`error: file:line: message (fix: ...)`), on stderr and, in GitHub Actions, as an
- * annotation on the file (paths relative to the working directory, `Config.cwd`: the
- * repository root in Actions).
+ * Every problem of each rejected file once, as `check` words it, on stderr and, in GitHub Actions,
+ * as an annotation on the file (paths relative to `Config.cwd`, the repository root there).
  */
 export function reportRejected(reporter: Reporter, config: Pick<Config, 'contentDir' | 'cwd'>, rejected: PushResult['rejected']): void {
   for (const r of rejected) {

@@ -1,8 +1,6 @@
 /**
- * The data stage of a build (build.ts): the entries read and their bodies rendered (on
- * worker threads, from the body cache when it has them), once, for the pages and for the
- * search index; and, with a page cache, the pages it has taken out of Eleventy's work.
- *
+ * A build's data stage (build.ts): entries read and bodies rendered (or taken from the body cache)
+ * once, for the pages and the search index; with a page cache, the pages it takes off Eleventy.
  * @module
  */
 import { readEntryFiles } from '../../entry/entry-files.js';
@@ -21,10 +19,8 @@ export interface BuildData {
 }
 
 /**
- * Loads the site data. Reads the entry files, the content's `_data/` and images (encoded
- * into the image store), the body cache and the page cache (opened by {@link prepareBuild});
- * sends each rendered entry to Pagefind as it comes. Writes nothing.
- *
+ * Loads the site data (entry files, `_data/`, images into the image store, the body and page
+ * caches), sending each rendered entry to Pagefind as it comes. Writes nothing.
  * @throws {ChangelogSyncError} `E_OUTSIDE_PROJECT` when an entry file or an image is a
  *   symbolic link out of the project; errors of reading the content folder.
  */

@@ -1,19 +1,13 @@
 /**
- * Whether the site changed since the last build that was recorded
- * (docs/github-actions.md#build-and-deploy-only-when-the-site-changed): the scheduled job builds and deploys only then.
+ * Whether the site changed since the last recorded build: the scheduled job builds and deploys
+ * only then (docs/github-actions.md#build-and-deploy-only-when-the-site-changed).
  *
- * The site is built from its inputs: every file under the content directory (entries,
- * `_data/` with the workspace settings and tags, images), the team's templates (`site/`),
- * the project's `.eleventy.js`, `changelog.config.json` and `package-lock.json`, the site
- * URL and service root the build writes into pages, and the tool (its version, compiled
- * code and packaged templates). Their digest is
- * the site's fingerprint. The date matters too: an entry scheduled for a later day is left
- * out of the site until that day (UTC), so the earliest such date is kept beside the digest.
- *
- * A successful `build` records both in `.changelog/site-inputs.json` ({@link recordSiteBuild}),
- * committed with the mirror. `sync` compares the inputs after its pull and push with that
- * record ({@link siteChange}): the site changed when the digest differs, when no build is
- * recorded, or when the recorded next publish date has come.
+ * The site's fingerprint is a digest of its inputs: every file under the content directory, the
+ * team's `site/`, `.eleventy.js`, `changelog.config.json`, `package-lock.json`, the site URL and
+ * service root, and the tool (version, compiled code, packaged templates). Beside it is the
+ * earliest date (UTC) an entry scheduled for later appears. A successful `build` records both in
+ * `.changelog/site-inputs.json` ({@link recordSiteBuild}); `sync` compares with it
+ * ({@link siteChange}): changed when the digest differs, nothing is recorded, or that date came.
  *
  * @module
  */
@@ -61,10 +55,7 @@ function utcDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-/**
- * Every file under `dir` as `[path relative to base, '/'-separated, digest]`; none when it
- * does not exist. A symbolic link is hashed as its target's name, never followed.
- */
+/** Every file under `dir` as `[path relative to base, '/'-separated, digest]`; a symbolic link hashed as its target's name, never followed. */
 async function digestTree(dir: string, base: string, skip: (rel: string) => boolean = () => false): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
   const dirents = await readdir(dir, { withFileTypes: true, recursive: true }).catch((err: NodeJS.ErrnoException) => {
@@ -83,7 +74,6 @@ async function digestTree(dir: string, base: string, skip: (rel: string) => bool
 
 /**
  * Computes the site's inputs for a configuration.
- *
  * @param config the resolved configuration (its content, site and state directories, site URL, service root).
  * @param today `YYYY-MM-DD` (UTC) the site is built for; default today.
  * @throws {Error} (Node's) when a directory that exists cannot be listed or a file read; a
@@ -111,8 +101,7 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
   const isEntryFile = (rel: string) => rel.startsWith(`${ENTRIES_DIR}/`) && rel.endsWith('.md') && !rel.slice(ENTRIES_DIR.length + 1).includes('/');
   for (const [rel, digest] of await digestTree(config.contentDir, config.contentDir, isEntryFile)) parts.push([`content/${rel}`, digest]);
   for (const [rel, digest] of await digestTree(config.siteDir, config.siteDir)) parts.push([`site/${rel}`, digest]);
-  // The tool itself, not only its version number: in a repository made from this one the
-  // tool is built from the repository's own source, whose changes bump no version.
+  // The tool's code, not only its version: a repository made from this one builds it from source that bumps no version.
   for (const dir of ['dist', 'site']) for (const [rel, digest] of await digestTree(join(PACKAGE_ROOT, dir), PACKAGE_ROOT)) parts.push([`tool/${rel}`, digest]);
   if (existsSync(join(PACKAGE_ROOT, '.eleventy.js'))) parts.push(['tool/.eleventy.js', contentHash(await readFile(join(PACKAGE_ROOT, '.eleventy.js')))]);
   // The lock file pins Eleventy and the other libraries the build runs.
@@ -138,9 +127,7 @@ async function loadSiteBuildRecord(stateDir: string): Promise<SiteBuildRecord | 
 }
 
 /**
- * Records the inputs of a successful build in `.changelog/site-inputs.json` (written only
- * when it changed, atomically).
- *
+ * Records a successful build's inputs in `.changelog/site-inputs.json` (atomically, only when changed).
  * @param inputs the inputs as they were when the build started ({@link siteInputs}).
  * @returns true when the file was written.
  */
@@ -153,9 +140,7 @@ export async function recordSiteBuild(stateDir: string, inputs: SiteInputs): Pro
 const NO_BUILD_YET = 'no earlier build to compare with (the first run here, or the last build was not deployed)';
 
 /**
- * Decides whether the site changed since the last recorded build: no record, a different
- * digest of the inputs, or a recorded next publish date that has come (`today >= nextDue`).
- *
+ * Whether the site changed since the last recorded build: no record, another digest, or `today >= nextDue`.
  * @param today `YYYY-MM-DD` (UTC); default today.
  */
 export async function siteChange(config: Config, today: string = utcDay()): Promise<SiteChange> {

@@ -1,7 +1,5 @@
 /**
- * What a build is given and what it reports ({@link buildSite} in build.ts): the types its
- * stages share, apart from the function, so that the stages need not import it.
- *
+ * What a build ({@link buildSite} in build.ts) is given and reports: types its stages share without importing it.
  * @module
  */
 import type { FeedDates } from '../data/feed-item.js';
@@ -28,21 +26,15 @@ export interface BuildOptions {
   /** The theme, over the workspace's (`theme` of the configuration); it must be a theme of the site. */
   theme?: string;
   /**
-   * The site's base path (Eleventy's `pathPrefix`), e.g. `/changelog/`: every URL of the
-   * pages under it. Default: the path of `siteUrl` (see `site-url.ts`); `/` serves the site
-   * at the root whatever the site URL. (The search index keeps site-relative URLs: Pagefind
-   * puts the path its files are served under in front of them.)
+   * The site's base path (Eleventy's `pathPrefix`), e.g. `/changelog/`. Default: `siteUrl`'s path
+   * (`site-url.ts`). The search index keeps site-relative URLs: Pagefind adds its own serving path.
    */
   pathPrefix?: string;
   /** The largest raster image encoded, read from its header (`maxImageSide`, `maxImageMegapixels`). Default 16,384 a side, 40 megapixels. */
   imageBounds?: ImageBounds;
   /** Build the Pagefind search index. Default true. */
   search?: boolean;
-  /**
-   * The build cache folder (build-cache.ts, entry-memo.ts, page-cache.ts): bodies, entry
-   * files and pages rendered or parsed by an earlier build with the same fingerprint are
-   * taken from it, and this build's are written to it. Default: none (every body and page is rendered).
-   */
+  /** The build cache folder (build-cache.ts, entry-memo.ts, page-cache.ts): an earlier build's bodies, entry files and pages with the same fingerprint. Default none. */
   cacheDir?: string;
   /** Called as each phase ends (pages and feeds, then the search index): `done` of `total` phases (for a progress bar). */
   onPhase?: (done: number, total: number) => void;
@@ -64,37 +56,22 @@ export interface BuildResult {
   indexed: number;
   /** Things the user should know, e.g. an unknown theme. */
   warnings: string[];
-  /**
-   * Entry files that could not be read or parsed, so are missing from the site (path
-   * relative to the content directory, message without the path).
-   */
+  /** Entry files that could not be read or parsed, missing from the site (path relative to the content directory, message without it). */
   unreadable: Array<{ file: string; line?: number; message: string }>;
-  /**
-   * The entries shown, and those left out (docs/site.md#what-appears): drafts, entries
-   * scheduled after today, and new entries that still hold the template of `new`.
-   */
+  /** The entries shown and left out (docs/site.md#what-appears): drafts, scheduled after today, still holding `new`'s template. */
   entries: { shown: number; drafts: number; scheduled: number; unfinished: number };
   /** The new entries left out for a placeholder line of `new`'s template (file relative to the content directory, its line, why). */
   unfinished: Array<{ file: string; line: number; message: string }>;
   /** Wall time of the whole build, ms. */
   ms: number;
-  /**
-   * Wall time of the steps, ms: the site data (reading and rendering the entries), the data
-   * and Eleventy's pages and feeds together, and the search index (from its start: built
-   * from the data, it runs while Eleventy renders); and when the render stage was called
-   * (build-render.ts; Eleventy's run follows once the search bundles are known and the output
-   * folder listed).
-   */
+  /** Wall time of the steps, ms: the site data, data with Eleventy's pages and feeds, the search index (it runs while Eleventy renders), and when the render stage began (build-render.ts). */
   timings: { dataMs: number; eleventyMs: number; searchMs: number; renderMs: number };
   /** The feeds' dates as this build gave them, to record (feed-item.ts); undefined when the data did not load. */
   feedDates?: FeedDates;
   /**
-   * The build cache, when one was given: its folder, the bodies taken from it and those
-   * rendered, and why an earlier cache was not used (another fingerprint, corrupt), if so;
-   * and the entry, index and tag pages rendered and taken from its page cache, and why
-   * its pages were not used, if so (page-cache.ts; with templates of the team's own,
-   * every page renders); and the entry files parsed and taken from its entry memo
-   * (entry-memo.ts).
+   * The build cache, when given: its folder; bodies taken and rendered; pages taken and rendered
+   * (page-cache.ts; a team's templates render every page); entry files taken from the memo
+   * (entry-memo.ts); and why an earlier cache or its pages were not used, if so.
    */
   cache?: { dir: string; hits: number; rendered: number; note?: string; pages: { rendered: number; reused: number; note?: string }; files: { parsed: number; reused: number } };
   /** With a build cache: how the search index was made (archive kept and recent entries indexed, or all indexed). */

@@ -19,12 +19,9 @@ export async function emptyOutput(outputDir: string, keepSearchIndex: boolean): 
 }
 
 /**
- * Removes what an earlier build wrote and this one did not (a removed entry's page, a tag
- * no entry has any more, an image gone from `content/images/`), and the folders that leaves
- * empty. Eleventy reports the pages and copies it wrote; the stylesheet bundle, which the
- * bundle plugin writes on its own, is the newest file of its folder (the plugin writes a
- * file once per process, so a second build in one process leaves it as it was).
- *
+ * Removes what an earlier build wrote and this one did not (a removed entry's or tag's page, an image),
+ * and the folders left empty. The stylesheet bundle, which Eleventy does not report, is kept as the
+ * newest file of its folder (the plugin writes it once per process).
  * @param previous the files before this build.
  * @param written the files this build's Eleventy run reported.
  * @returns the files removed.

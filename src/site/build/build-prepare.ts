@@ -1,7 +1,6 @@
 /**
- * The first stage of a build (build.ts): the checks, Eleventy's input staged, the site's
- * options resolved, and what runs beside the data load started: Eleventy loading, the output folder listed or emptied, the build cache opened, Pagefind.
- *
+ * A build's first stage (build.ts): checks, Eleventy's input staged, options resolved, and what runs
+ * beside the data load started: Eleventy loading, the output listed or emptied, the cache, Pagefind.
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -99,13 +98,10 @@ async function readBuildableWorkspace(options: BuildOptions): Promise<Record<str
 }
 
 /**
- * Prepares a build. Reads the workspace settings, the entry files' names, the templates
- * (staged into a temporary folder), the project's `.eleventy.js` and the build cache;
- * starts loading Eleventy, listing the output folder (or emptying it, with a project
- * `.eleventy.js`), reading the page cache and Pagefind. Writes nothing but the staged input
- * (and the emptied output). Whatever happens later, the caller calls `close()`; on a
- * failure, `abandon()` first.
- *
+ * Prepares a build: reads the settings, entry file names, templates (staged), `.eleventy.js` and
+ * build cache; starts Eleventy loading, the output listing (or emptying, with a project
+ * `.eleventy.js`), the page cache read and Pagefind. Writes only the staged input (and emptied
+ * output). The caller always calls `close()`, after `abandon()` on a failure.
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private and `allowPrivate` is
  *   not set, or `theme` is not a theme of the site; `E_OUTSIDE_PROJECT` when a path is a
  *   symbolic link out of the project. Nothing is left open or running then.
@@ -149,13 +145,10 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     const ownConfig = configPath && !(await sameBytes(configPath, PACKAGED_ELEVENTY_CONFIG)) ? configPath : undefined;
     const siteUrl = options.siteUrl.replace(/\/?$/, '/');
     const backlinkUrl = hostedPageUrl(workspace, options.baseUrl, options.hostedPageUrl);
-    // The previous build's files: listed (or removed) while the data loads. Without a
-    // project `.eleventy.js` everything in the output is Eleventy's (it reports what it
-    // wrote) or the bundle plugin's: the new site is written over the old one, and what it
-    // did not write is removed afterwards. Writing over files is much cheaper than removing
-    // 10,000 pages and creating them again. A project's `.eleventy.js` may add plugins that
-    // write files Eleventy does not report (eleventy-img keeps an image already in the
-    // output), so with one the output is emptied first.
+    // Without a project `.eleventy.js` every output file is Eleventy's (reported) or the bundle
+    // plugin's, so the new site is written over the old and the rest pruned after, far cheaper
+    // than recreating 10,000 pages. A project's plugins may write files Eleventy does not report
+    // (eleventy-img keeps an image already there), so with one the output is emptied first.
     previous = configPath
       ? emptyOutput(options.outputDir, options.search !== false).then(() => [] as string[])
       : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
@@ -164,9 +157,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
     const cacheDir = options.cacheDir;
     const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
-    // A cache made by a build of another fingerprint: said once, naming what differed (each
-    // file's reader is silent about it); of the files this build reads, each of which a build
-    // like it writes (an old file a build of another kind left is not this build's news).
+    // A cache of another fingerprint is said once, naming what differed, and only of the files
+    // this kind of build reads (each file's reader is silent about it).
     const cacheFiles = [CACHE_FILE, ENTRY_MEMO_FILE, ...(ownTemplate ? [] : [PAGE_PACK_FILE]), ...(options.search !== false ? [SEARCH_ARCHIVE_FILE] : [])];
     const cache =
       cacheDir && fingerprint
@@ -177,9 +169,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
     const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };
-    // Pagefind (a process of its own) indexes the entries from the site data as they are
-    // rendered, and writes the index while Eleventy renders the pages; unless the team's
-    // templates change what it would read of the pages (then it reads the written pages).
+    // Pagefind indexes entries from the site data as they render, unless the team's templates
+    // change what it would read of the pages (then it reads the written pages).
     if (options.search !== false) {
       search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache: cache && { ...cache, archived }, timings });
     }

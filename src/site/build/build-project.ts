@@ -1,10 +1,7 @@
 /**
- * The configured project's site build, as `build`, `sync` and the library's `build()` run
- * it: {@link buildSite} over the configuration's folders, with the feeds' dates of the last
- * recorded build, and, for the build that deploys, the record of its inputs and feed dates
- * afterwards (`build-inputs.ts`, `site/data/feed-item.ts`). Prints nothing: the caller
- * reports the result's warnings and unreadable files.
- *
+ * The project's site build as `build`, `sync` and the library run it: {@link buildSite} over the
+ * configured folders with the last recorded feed dates; the build that deploys records its inputs
+ * and feed dates (`build-inputs.ts`, `site/data/feed-item.ts`). Prints nothing.
  * @module
  */
 import type { Config } from '../../core/config.js';
@@ -22,10 +19,8 @@ export interface BuildProjectOptions {
   /** The site's inputs as `sync` just computed them for its `site_changed` decision (not read again). */
   inputs?: SiteInputs;
   /**
-   * Whether this is the build that deploys, which records its inputs and its feeds' dates
-   * in the state directory. Decided once, by the caller; default: running in GitHub Actions
-   * (`GITHUB_ACTIONS=true` in the configuration's environment, `Config.env`). A writer's local preview build does not record: it would change
-   * the committed record, and collide with the job's.
+   * Whether this is the build that deploys and records its inputs and feed dates; default
+   * `GITHUB_ACTIONS=true` in `Config.env`. A local build does not: it would collide with the job's committed record.
    */
   deploying?: boolean;
   /** The project's paths were checked in this job already (`assertInsideProject`, e.g. by `sync` before its pull). */
@@ -41,8 +36,7 @@ export interface BuildProjectOptions {
  */
 export async function buildProject(config: Config, options: BuildProjectOptions = {}): Promise<BuildResult> {
   const deploying = options.deploying ?? isGitHubActions(config.env);
-  // The inputs as the build reads them, recorded once it succeeded: the scheduled job's
-  // `site_changed` compares the next run's inputs with them (build-inputs.ts).
+  // Recorded once the build succeeded: the next run's `site_changed` compares with them (build-inputs.ts).
   const inputs = deploying ? (options.inputs ?? (await siteInputs(config))) : undefined;
   const result = await buildSite({
     contentDir: config.contentDir,

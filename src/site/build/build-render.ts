@@ -1,8 +1,5 @@
 /**
- * The render stage of a build (build.ts): Eleventy writes the pages and feeds from the site
- * data, while the page cache's pages and the encoded images
- * are written beside it.
- *
+ * A build's render stage (build.ts): Eleventy writes pages and feeds from the site data while the page cache's pages and the images are written beside it.
  * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
@@ -22,11 +19,8 @@ export interface RenderedPages {
 }
 
 /**
- * Renders the site. Reads the site data, the staged templates and the search bundles to
- * merge; waits for the output folder to be listed or emptied, then writes into it Eleventy's
- * pages and feeds, and starts writing
- * the page cache's pages and the images beside it (awaited by the write stage).
- *
+ * Renders the site once the output is listed or emptied: Eleventy's pages and feeds, and beside
+ * them the page cache's pages and the images (awaited by the write stage).
  * @throws {ChangelogSyncError} `E_BUILD` when Eleventy fails (template error, missing layout);
  *   the writes beside it have settled then.
  */
@@ -34,8 +28,7 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
   build.timings.renderMs = Date.now() - build.started;
   const { options, input } = build;
   const { siteData } = data;
-  // The pages are scanned for the base path only when templates other than the packaged
-  // ones are in play (docs/site.md#base-path).
+  // Pages are scanned for the base path only with templates besides the packaged ones (docs/site.md#base-path).
   const basePathScan = build.ownConfig !== undefined || input.teamTemplates.length > 0;
   const searchBundles = await build.search?.bundles();
   const pluginOptions: ChangelogSitePluginOptions = {

@@ -1,9 +1,6 @@
 /**
- * The search stage of a build (build.ts): Pagefind's index, built from the site data beside
- * Eleventy (a process of its own, fed the entries as they are rendered, building the index
- * while Eleventy renders), or from the written pages once Eleventy is done when the
- * team's templates change what it would read of the pages (search-index.ts).
- *
+ * A build's search stage (build.ts): Pagefind's index from the site data beside Eleventy, or from
+ * the written pages when the team's templates change what it would read of them (search-index.ts).
  * @module
  */
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
@@ -13,15 +10,9 @@ import { buildSearchIndex, searchLanguageFromData, type IndexedEntry, type Searc
 
 /** A build's search index, started by {@link startSearch}. */
 export interface BuildSearch {
-  /**
-   * Sends rendered entries to Pagefind (the site data's `onRendered`); undefined when the
-   * index is made from the written pages.
-   */
+  /** Sends rendered entries to Pagefind (the site data's `onRendered`); undefined for an index of the pages. */
   add?: (entries: readonly IndexedEntry[]) => void;
-  /**
-   * Every entry is added: Pagefind builds the index and writes it into the output folder.
-   * Called once; nothing for an index of the pages.
-   */
+  /** Every entry is added: Pagefind writes the index into the output (once; nothing for an index of the pages). */
   finish(): void;
   /**
    * The bundles the search page merges (search-bundles.ts `mergeBundles`: `['/pagefind/recent/']`

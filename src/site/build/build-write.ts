@@ -1,8 +1,6 @@
 /**
- * The write stage of a build (build.ts): the writes beside Eleventy finished, the build
- * cache saved (while the search index is finished), the previous build's files that this one
- * did not write removed; and, at the end, the list of the files of the site.
- *
+ * A build's write stage (build.ts): the writes beside Eleventy finished, the build cache saved, the
+ * previous build's leftover files removed, and at the end the list of the site's files.
  * @module
  */
 import { readdir } from 'node:fs/promises';
@@ -30,12 +28,9 @@ export interface WrittenOutput {
 }
 
 /**
- * Finishes writing the output. Waits for the page cache's pages and the images written
- * beside Eleventy; starts saving the build cache (bodies, pages, images; a cache that cannot
- * be written costs the next build time, not this one its site: a warning); removes the files
- * of the previous build that this one did not write (a removed entry's page), before a search
- * index is made from the written pages.
- *
+ * Finishes the output: waits for the writes beside Eleventy, starts saving the build cache (a
+ * failure costs the next build time, not this one its site: a warning), and removes the previous
+ * build's files this one did not write, before a search index is made from the written pages.
  * @throws {ChangelogSyncError} `E_BUILD` when the page cache's pages or the images cannot be
  *   written into the output folder.
  */
@@ -70,10 +65,8 @@ export async function writeOutput(build: PreparedBuild, data: BuildData, rendere
 }
 
 /**
- * The files of the built site, relative to the output folder, sorted. Pruned, the output
- * holds what this build wrote, which is known (listing 20,000 files again takes a second),
- * with the stylesheet bundle and the search index; emptied first, also what a project's
- * plugins wrote, so it is listed.
+ * The built site's files, relative and sorted. Pruned, the output holds what this build wrote (known:
+ * listing 20,000 files takes a second); emptied first, it also holds what a project's plugins wrote, so it is listed.
  */
 export async function siteFiles(outputDir: string, written: WrittenOutput, index: SearchIndexResult | undefined): Promise<string[]> {
   if (!written.pruned) return (await filesUnder(outputDir)).map((f) => relative(outputDir, f)).sort();

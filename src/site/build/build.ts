@@ -19,23 +19,13 @@ import { siteFiles, writeOutput, type WrittenOutput } from './build-write.js';
 export type { BuildOptions, BuildResult } from './build-options.js';
 
 /**
- * Builds the site into `outputDir` and its search index. Files of an earlier build that this
- * one does not write (a removed entry's page) are removed: written over and pruned, or, with
- * a project `.eleventy.js`, emptied first (see `pruneOutput` in build-output.ts).
- *
- * The build is a pipeline of stages, each in a module of its own (docs/architecture.md):
- *
- * 1. prepare (build-prepare.ts): the checks, the templates staged, the site's options; Eleventy
- *    starts loading, the output folder is listed (or emptied), the build cache opened and
- *    Pagefind started, all while the next stage runs;
- * 2. load the data (build-data.ts): the entries read and their bodies rendered, once, for the
- *    pages and for the search index, which Pagefind indexes as they come;
- * 3. render (build-render.ts): Eleventy writes the pages and feeds, while the images are
- *    written beside it (the page cache's pages just before); Pagefind builds the index
- *    meanwhile (build-search.ts);
+ * Builds the site and its search index into `outputDir`; an earlier build's files this one does
+ * not write are pruned (`pruneOutput`, build-output.ts). Stages (docs/architecture.md):
+ * 1. prepare (build-prepare.ts): checks, templates staged; Eleventy loading, output listed, cache and Pagefind opened;
+ * 2. data (build-data.ts): entries read and bodies rendered once, for the pages and the search index;
+ * 3. render (build-render.ts): Eleventy writes pages and feeds, images beside; Pagefind indexes (build-search.ts);
  * 4. write (build-write.ts): the build cache saved, the previous build's other files removed;
  * 5. the search index finished (or made from the written pages), and the result.
- *
  * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private (`is_public` 0) and
  *   `allowPrivate` is not set (nothing is written); `E_BUILD` when Eleventy fails (template
  *   error, missing layout) or Pagefind does; `E_CONFIG` when `theme` is not a theme of the site;

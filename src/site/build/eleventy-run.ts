@@ -1,7 +1,5 @@
 /**
- * One Eleventy run (the pages and feeds of a build), in the build's thread: Eleventy is
- * loaded as the build starts, while the entries are read and rendered.
- *
+ * One Eleventy run (a build's pages and feeds); Eleventy loads as the build starts, while the entries are read.
  * @module
  */
 import { resolve as resolvePath } from 'node:path';
@@ -41,20 +39,15 @@ function describeBuildError(err: unknown): string {
   return parts.join(': ');
 }
 
-/**
- * Keeps Eleventy's benchmark warnings ("Benchmark ... Transform") off stderr: its
- * "Configuration" benchmarks are made before quiet mode applies and print on their own
- * (with a base path, the HTML base plugin's URL transform is such a benchmark).
- */
+/** Keeps Eleventy's "Benchmark ... Transform" warnings off stderr: made before quiet mode applies (the base plugin's transform is one). */
 function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
   const bench = (eleventy as unknown as { bench?: { getAll?(): Record<string, { setIsVerbose?(verbose: boolean): void }> } }).bench;
   for (const group of Object.values(bench?.getAll?.() ?? {})) group.setIsVerbose?.(false);
 }
 
 /**
- * The files Eleventy reports from `write()`: `[passthrough copies, templates]`, each copy a
- * `{ map: { source: destination } }`, each template an `{ outputPath }` (`false` when it
- * writes nothing). Files written by plugins on their own (the CSS bundle) are not in it.
+ * The files Eleventy reports from `write()`: `[copies, templates]`, each copy `{ map: { source: destination } }`,
+ * each template `{ outputPath }` (`false`: nothing). Plugins' own files (the CSS bundle) are not in it.
  */
 function writtenFiles(results: unknown): string[] {
   const [copies, templates] = Array.isArray(results) ? (results as [unknown, unknown]) : [];
@@ -71,25 +64,19 @@ function writtenFiles(results: unknown): string[] {
 
 let loading: Promise<[typeof import('@11ty/eleventy'), typeof import('./plugin.js')]> | undefined;
 
-/**
- * Eleventy and the site plugin, loaded once. Loaded when first needed, not at the top: a
- * command that builds nothing does not load them.
- */
+/** Eleventy and the site plugin, loaded once when first needed: a command that builds nothing never loads them. */
 function loadEleventy(): NonNullable<typeof loading> {
   loading ??= Promise.all([import('@11ty/eleventy'), import('./plugin.js')]);
   return loading;
 }
 
-/**
- * Starts loading Eleventy: its modules take about half a second to load, which then passes
- * while the build reads the entries and waits for files and Pagefind.
- */
+/** Starts loading Eleventy (about half a second) while the build reads the entries. */
 export function preloadEleventy(): void {
   loadEleventy().catch(() => undefined); // a failure is reported by the run
 }
 
 /**
- * Runs Eleventy in this thread.
+ * Runs Eleventy.
  * @returns what it wrote.
  * @throws {EleventyRunError} with Eleventy's messages when the run fails.
  */
@@ -104,8 +91,7 @@ export async function runEleventy(run: EleventyRun): Promise<EleventyWritten> {
       if (!run.configPath) eleventyConfig.addPlugin(changelogSitePlugin);
     },
   });
-  // Eleventy prints to stdout (even its "Wrote N files" in quiet mode): keep stdout for
-  // our result (`--json`); failures are reported through the error instead.
+  // Eleventy prints to stdout even in quiet mode; stdout is our result's (`--json`), failures go through the error.
   eleventy.logger.overrideLogger({ log() {}, info() {}, warn() {}, error() {} });
   try {
     await eleventy.init();

@@ -1,14 +1,12 @@
 /**
- * The Eleventy plugin that turns the mirror into a site: registers the `changelog` global
- * data (see `../render/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (Atom,
- * RSS 2.0 and JSON Feed templates in `site/_includes/feeds/`), a `css` bundle (eleventy-base-blog's convention: `{% css %}` in the layout,
- * one hashed stylesheet written), eleventy-base-blog's `draft: true` for a team's own pages,
- * passthrough of `widget.js`, `images/` and the mirrored `media/`, and the base path (`pathPrefix`, the path of the
- * site URL, see `site-url.ts`; docs/site.md#base-path): the packaged templates write every
- * site-relative URL through Eleventy's `url` filter and every body through `withBasePath`;
- * when templates of a team's are in play, every HTML page is scanned for its URLs instead
- * (base-path.ts), so that theirs may keep writing bare site-relative URLs (`/feed.xml`).
- * `.eleventy.js` adds it; `build.ts` runs Eleventy with it programmatically.
+ * The Eleventy plugin that turns the mirror into a site: the `changelog` global data
+ * (`../render/site-data.ts`), the site's filters (`filters.ts`), the feed plugin's filters (the
+ * templates in `site/_includes/feeds/`), a `css` bundle (eleventy-base-blog's `{% css %}`),
+ * eleventy-base-blog's `draft: true`, passthrough of `widget.js`, `images/` and `media/`, and the
+ * base path (`pathPrefix`, the site URL's path; docs/site.md#base-path): the packaged templates
+ * write every URL through the `url` filter and every body through `pageHtml`; with a team's
+ * templates every HTML page is scanned instead (base-path.ts), so theirs may write bare
+ * site-relative URLs (`/feed.xml`). `.eleventy.js` adds it; `build.ts` runs Eleventy with it.
  *
  * @module
  */
@@ -27,12 +25,7 @@ import { layoutPages } from '../data/layout-data.js';
 import type { ImageBounds } from '../../core/image-bounds.js';
 import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 
-/**
- * Options of {@link changelogSitePlugin}. Paths are absolute or relative to the working
- * directory. What is not given comes from the project's configuration (`loadConfig` of
- * config.ts, for the working directory: `CHANGELOG_*` variables over `changelog.config.json`
- * over its defaults), as for every command.
- */
+/** Options of {@link changelogSitePlugin}; paths absolute or relative to the working directory, the rest from the project's configuration (config.ts). */
 export interface ChangelogSitePluginOptions {
   /** The mirror. Default: the configuration's `contentDir`. */
   contentDir?: string;
@@ -46,23 +39,14 @@ export interface ChangelogSitePluginOptions {
   today?: string;
   /** The theme, over the workspace's. Default: the configuration's `theme`, else the workspace's. */
   theme?: string;
-  /**
-   * The `changelog` data, already loaded (`build.ts` loads it once, for the pages and the
-   * search index) and frozen; without it the plugin loads it from `contentDir`.
-   */
+  /** The `changelog` data, loaded once by `build.ts` (pages and search index) and frozen; without it the plugin loads it. */
   siteData?: SiteData;
-  /**
-   * Loads the `changelog` data for each (re)build, instead of the plugin (`dev`: the data
-   * updated for what a save changed, preview-data.ts). Ignored with {@link siteData}.
-   */
+  /** Loads the `changelog` data for each (re)build (`dev`: updated for what a save changed, preview-data.ts). Ignored with {@link siteData}. */
   loadData?: () => Promise<SiteData>;
   /**
-   * Whether the pages are scanned for their URLs to put the base path in front of them
-   * (base-path.ts), and the stylesheet goes through the bundle plugin's `css` bundle: needed
-   * when templates other than the packaged ones are in play (a team's `site/` template, a
-   * project `.eleventy.js`), which may write site-relative URLs without the `url` filter or
-   * use `{% css %}`. Without it the packaged templates write the base path themselves and the
-   * stylesheet is written once. Default true (plain Eleventy, `dev`); `build.ts` decides from
+   * Scan the pages for URLs to add the base path to (base-path.ts) and route the stylesheet through
+   * the `css` bundle: needed when a team's templates or `.eleventy.js` may write URLs without the
+   * `url` filter or use `{% css %}`. Default true (plain Eleventy, `dev`); `build.ts` decides from
    * the staged templates (site-stage.ts).
    */
   basePathScan?: boolean;
@@ -98,29 +82,23 @@ interface EleventyConfigLike {
 }
 
 /**
- * Eleventy plugin. Options passed by `build.ts` and `serve.ts` (through the
- * {@link OPTIONS_KEY} global data, since Eleventy runs the programmatic config callback
- * before `.eleventy.js`) win over the plugin's own options; the project's configuration
- * fills in the rest (plain Eleventy over `.eleventy.js`).
- *
+ * Eleventy plugin. Options from `build.ts` and `serve.ts` (the {@link OPTIONS_KEY} global data:
+ * Eleventy runs the programmatic config callback before `.eleventy.js`) win over its own options;
+ * the project's configuration fills in the rest.
  * @returns a promise when it loads the configuration (Eleventy 3 awaits a plugin's promise).
  * @throws {ChangelogSyncError} `E_CONFIG` when the configuration is needed and invalid (see
  *   `loadConfig`); from the promise.
  */
 export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void | Promise<void> {
-  // Once per configuration: a build adds the plugin, and so may the `.eleventy.js` Eleventy
-  // finds in the working directory (possibly another copy of this module); twice, every
-  // filter, copy and URL transform would be registered twice (the base path added twice).
-  // Eleventy resets a configuration in place (watch mode) and runs the plugins again, so
-  // the mark is the global data object, which a reset replaces.
+  // Once per configuration: a build and its `.eleventy.js` (maybe another copy of this module)
+  // may both add it, and twice would add the base path twice. A watch-mode reset runs the
+  // plugins again on the same configuration, so the mark is the global data, which it replaces.
   const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: object };
   if (config.globalData && config[APPLIED] === config.globalData) return;
   config[APPLIED] = config.globalData;
   const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
   const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
-  // The configuration is loaded only when a path or the URL is not given (plain Eleventy):
-  // a build and `dev` give them all, from the configuration they loaded, and their theme.
-  // Loaded with its module (and zod, its schema's library) only then.
+  // Only plain Eleventy leaves a path or the URL out: the configuration (and zod) is loaded only then.
   const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string, projectBounds?: ImageBounds): ResolvedOptions => ({
     ...paths,
     siteUrl: paths.siteUrl.replace(/\/?$/, '/'),
@@ -136,8 +114,7 @@ export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, 
   const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
   if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved({ contentDir, siteUrl, siteDir }));
   return import('../../core/config.js').then(({ loadConfig }) => {
-    // Plain Eleventy is this plugin's own entry: the project is Eleventy's working directory
-    // and environment, the process's (test/repo/process-reads.test.ts allows this read).
+    // Plain Eleventy is this plugin's own entry, so the process's directory and environment are the project's (test/repo/process-reads.test.ts).
     const project = loadConfig(process.cwd(), process.env);
     return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme, project.imageBounds));
   });
@@ -159,12 +136,10 @@ interface ResolvedOptions {
 
 /** Adds the site's filters, data, copies and transforms to a configuration, with options `o`. */
 function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
-  // The feed plugin adds Eleventy's HTML base plugin (its URL filters serve `feedHtml`). Not
-  // added here again: a plugin added from a plugin escapes Eleventy's "unique" check, and
-  // its URL transform would run twice. Its whole-page transform is off: with a base path
-  // (Eleventy's `pathPrefix`, which `build.ts` sets from the site URL; `--pathprefix` for
-  // plain Eleventy) the packaged templates write it (the `url` filter, `withBasePath`), or
-  // base-path.ts's scan puts it in front of every URL of every HTML page.
+  // The feed plugin adds Eleventy's HTML base plugin; adding it here again would escape Eleventy's
+  // "unique" check (a plugin from a plugin) and run its URL transform twice. Its whole-page
+  // transform is off: the packaged templates write the base path (`url`, `pageHtml`), or
+  // base-path.ts's scan adds it to every HTML page.
   const scan = o.basePathScan;
   addBasePath(eleventyConfig, () => eleventyConfig.addPlugin(rssPlugin), scan);
   eleventyConfig.addFilter('pageHtml', entryPageHtml(eleventyConfig, scan));
@@ -173,14 +148,10 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
   if (scan) {
     // The page scan adds the base path: a URL written through `url` must not get it twice.
     eleventyConfig.addFilter('url', (url: string) => url);
-    // eleventy-base-blog's CSS bundle, which a team's templates may add to with `{% css %}`:
-    // base.njk fills it with the stylesheet and links the one hashed file it writes. The
-    // bundle plugin's transform then splits every page to find its placeholders. Eleventy 3
-    // ships the bundle plugin without bundles; once one exists, the plugin's "prune empty
-    // bundles" step parses every page with posthtml to drop empty `<style>`, `<script>` and
-    // stylesheet links. This bundle is never empty (it holds the stylesheet): the plugin is
-    // added again only to turn that step off (`pruneEmptySelector: false`), which is why it
-    // is a dependency of ours. Without a team's templates there is no bundle and no step.
+    // eleventy-base-blog's CSS bundle, which a team's templates may add to with `{% css %}`;
+    // base.njk fills it with the stylesheet and links the hashed file. Once a bundle exists the
+    // bundle plugin's "prune empty bundles" step parses every page with posthtml; this bundle is
+    // never empty, so the plugin is added again (our dependency) only for `pruneEmptySelector: false`.
     eleventyConfig.addPlugin(bundlePlugin, { bundles: false, pruneEmptySelector: false });
     eleventyConfig.addBundle?.('css', { toFileDirectory: BUNDLE_DIR });
   } else {
@@ -193,8 +164,7 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
       data: { eleventyExcludeFromCollections: true, permalink: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.url ?? false },
       render: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.content ?? '',
     });
-    // base.njk's `{% css %}` is in its `cssBundle` branch, which is not taken: the tag only
-    // has to parse.
+    // base.njk's `{% css %}` is in the untaken `cssBundle` branch: the tag only has to parse.
     eleventyConfig.addPairedShortcode('css', () => '');
   }
   let stylesheet: { css: string; url: string } | undefined;
@@ -228,10 +198,9 @@ function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
     // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
     return Object.freeze({ ...data, render: layoutPages(data.render, data.tagList) });
   });
-  // A page's date is its template file's creation time by default: the staged copies are
-  // created afresh by each build, in no fixed order, so collections (the sitemap) came out
-  // in another order from build to build. One date for every page (a page's own `date`
-  // still wins) sorts them by their template's path instead: the same site, byte for byte.
+  // A page's default date is its template file's creation time, and each build stages the copies
+  // afresh in no fixed order: one date for every page (its own `date` still wins) sorts
+  // collections (the sitemap) by path, so the same site comes out byte for byte.
   eleventyConfig.addGlobalData('date', o.today ?? new Date().toISOString().slice(0, 10));
   // eleventy-base-blog: a page of the team's own with `draft: true` is never built.
   eleventyConfig.addPreprocessor('drafts', '*', (data) => (data.draft === true ? false : undefined));

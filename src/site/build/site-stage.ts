@@ -15,11 +15,7 @@ import { filesUnder } from '../cache/file-list.js';
 /** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
 export interface SiteInput {
   dir: string;
-  /**
-   * The team's files Eleventy may render or include (relative to the staged input): every
-   * file of the team's `site/` but the stylesheet's (`_includes/css/`), the images and
-   * `widget.js`. Empty when the packaged templates are the only ones.
-   */
+  /** The team's files Eleventy may render or include (relative to the staged input): all but `_includes/css/`, images and `widget.js`. */
   teamTemplates: string[];
   /** Rewrites staged paths in a message to the file they came from. */
   explain(message: string): string;
@@ -27,11 +23,8 @@ export interface SiteInput {
 }
 
 /**
- * Stages Eleventy's input in a fresh temporary directory: the packaged templates, with a
- * team's `site/` laid over them file by file. A fresh directory per build also keeps
- * Eleventy's process-wide layout cache (keyed by path) from serving a previous build's
- * layouts when one process builds twice (tests, `dev`).
- *
+ * Stages Eleventy's input in a fresh temporary directory, which also keeps Eleventy's process-wide
+ * layout cache (keyed by path) from serving an earlier build's layouts when one process builds twice.
  * @param siteDir the configured site directory (the packaged one, or a team's).
  */
 export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {

@@ -1,11 +1,7 @@
 /**
- * The preview's pages that a rebuild no longer writes (`dev`). Eleventy writes the pages of
- * a rebuild over the output folder and leaves the others: the page of an entry whose file
- * now breaks (not in the site until fixed) would reload with its last good content and no
- * banner. After each rebuild such a page is replaced by the site's not-found page carrying
- * the problem banner, which says why the page is gone, or removed when no problem explains
- * it (the entry file was removed or renamed).
- *
+ * The preview's pages a rebuild no longer writes (`dev`). Eleventy leaves them in the output, so a
+ * now-broken entry's page would reload with its last good content and no banner: each is replaced
+ * by the not-found page with the problem banner, or removed when no problem explains it.
  * @module
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -37,10 +33,7 @@ function stalePage(notFound: string | undefined, problems: readonly PageProblem[
 }
 
 /**
- * Replaces (or removes) the HTML pages an earlier build of this preview wrote and the last
- * one did not (files nothing of the build wrote, such as a team's own static pages, are
- * never touched).
- *
+ * Replaces (or removes) the HTML pages an earlier build of this preview wrote and the last did not; files no build wrote are never touched.
  * @param written absolute paths of the files the last build wrote.
  * @param before absolute paths of the HTML pages the builds before it wrote (and the pages
  *   replaced since, which stay stale until a build writes them again).

@@ -1,22 +1,13 @@
 /**
- * The build cache: each entry body's rendered HTML (marked, then sanitize-html, and whatever
- * else the body renderer does) from the previous build, so that a build renders only the
- * bodies that changed. Rendering is most of the site data's cost, about a millisecond an
- * entry; a scheduled build of a large changelog finds almost every body unchanged.
- *
- * One file, `bodies.json` in the cache folder (default
- * `node_modules/.cache/changelog-sync/build/`, see docs/site.md#build-cache; its format is
- * cache-file.ts's: a first line with the cache's format, its fingerprint and the SHA-256 and
- * length of the rest), then the bodies as JSON, keyed by the SHA-256 of the body's Markdown. A body's HTML depends on its
- * Markdown and on the renderer only; the fingerprint covers the renderer and everything else
- * that may shape the output: the tool's version and code (every compiled module, so a
- * changed renderer or highlighter is a new fingerprint), the installed versions of its
- * dependencies, the site's templates (the staged `site/`), and the options that change what
- * is written (site URL, base path, theme, backlink). A cache whose fingerprint differs, or
- * whose rest does not match its checksum (a corrupt or partial file), is not used: the
- * build renders everything and says why. Written atomically (temporary file and rename),
- * with only this build's bodies, so it does not grow with removed entries.
- *
+ * The build cache: each entry body's rendered HTML from the previous build, so a build renders
+ * only the bodies that changed (about a millisecond an entry; a scheduled build finds almost all
+ * unchanged). One file, `bodies.json` in the cache folder (docs/site.md#build-cache), of
+ * cache-file.ts's format, the bodies keyed by the SHA-256 of their Markdown. A body's HTML depends
+ * on its Markdown and the renderer only; the fingerprint covers everything that may shape the
+ * output: the tool's version and every compiled module, its dependencies' installed versions, the
+ * staged templates, and the site URL, base path, theme and backlink. Another fingerprint or a
+ * failed checksum renders everything and says why. Written atomically with this build's bodies
+ * only, so it does not grow with removed entries.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -51,10 +42,7 @@ async function fingerprintedFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/**
- * The bytes of `files` (relative to `dir`), in their order, read at once: one after the
- * other, the modules of `dist/` were a visible delay at the start of every build with a cache.
- */
+/** The bytes of `files` (relative to `dir`), in their order, read concurrently: read one by one, `dist/` delayed every cached build's start. */
 async function readAll(dir: string, files: readonly string[]): Promise<Array<[string, Buffer]>> {
   return Promise.all(files.map(async (file): Promise<[string, Buffer]> => [file, await readFile(join(dir, file))]));
 }
@@ -76,11 +64,7 @@ function installedVersion(name: string, readJson: (path: string) => { name?: str
 
 let toolPrint: Promise<string> | undefined;
 
-/**
- * The tool's part of the fingerprint, once per process: its package version, the bytes of
- * each of its modules (`dist/`, or `src/` when run from sources) and the installed version
- * of each of its dependencies.
- */
+/** The tool's part of the fingerprint, once per process: its version, its modules' bytes (`dist/`, or `src/`) and its dependencies' versions. */
 function toolFingerprint(): Promise<string> {
   toolPrint ??= (async () => {
     const codeDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -103,9 +87,7 @@ function toolFingerprint(): Promise<string> {
 }
 
 /**
- * The fingerprint of a build: what a cached body was rendered with and for. Two builds with
- * the same fingerprint render a body to the same HTML.
- *
+ * A build's fingerprint: two builds with the same one render a body to the same HTML.
  * @param siteInputDir Eleventy's input (the staged templates: the packaged ones with the team's laid over them).
  */
 export async function buildFingerprint(siteInputDir: string, options: CacheOptions): Promise<string> {
@@ -144,11 +126,7 @@ function fingerprintParts(fingerprint: string): Map<string, string> {
   return new Map(fingerprint.split(';').flatMap((p) => (/^\w+=\w+$/.test(p) ? [p.split('=') as [string, string]] : [])));
 }
 
-/**
- * Why a cache made with `previous` is not one for `current`: the parts that differ, e.g.
- * "it was made for another site URL", or "it was made by another version of changelog-sync"
- * (a fingerprint of another form is an earlier version's).
- */
+/** Why a cache made with `previous` is not one for `current`: the differing parts ("it was made for another site URL"); another form is an earlier version's. */
 function fingerprintChange(previous: string, current: string): string {
   const before = fingerprintParts(previous);
   const now = fingerprintParts(current);
@@ -158,10 +136,8 @@ function fingerprintChange(previous: string, current: string): string {
 }
 
 /**
- * The one line that says the cache folder was not used because it was made by a build of
- * another fingerprint, naming what differed; undefined when no cache file in it has one
- * that differs. Each cache file read finds the same and says nothing (build-prepare.ts).
- *
+ * The one line saying the cache folder was made under another fingerprint, naming what differed
+ * (each file's reader stays silent, build-prepare.ts); undefined when none differs.
  * @param files the cache files of the folder, in the order to look (each starts with a JSON line holding `fingerprint`).
  */
 export async function cacheChangeNote(dir: string, files: readonly string[], fingerprint: string): Promise<string | undefined> {
@@ -207,10 +183,7 @@ export interface BodyCache {
   save(): Promise<void>;
 }
 
-/**
- * Opens the cache in `dir` for a build with `fingerprint`: a missing cache is empty; one of
- * another fingerprint, or corrupt, is empty too, with a {@link BodyCache.note} saying why.
- */
+/** Opens the cache in `dir` for `fingerprint`: missing, of another fingerprint or corrupt, it is empty (with a {@link BodyCache.note} saying why). */
 export async function openBodyCache(dir: string, fingerprint: string): Promise<BodyCache> {
   const file = join(dir, CACHE_FILE);
   let previous: Record<string, string> = {};

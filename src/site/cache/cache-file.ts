@@ -1,12 +1,9 @@
 /**
- * The file format of the build cache's JSON files (build-cache.ts's `bodies.json`,
- * entry-memo.ts's `entries.json`, image-store.ts's manifest): a first line with the file's format, the build's
- * fingerprint and the SHA-256 and length of the rest; then the rest, one JSON value. A file
- * of another format or fingerprint, or whose rest does not match its checksum (a corrupt or
- * partial file), is not used, and the reason is said. Written atomically (a temporary file,
- * then renamed), without an fsync: a file a crash tore is refused by its checksum, and the
- * build renders what it held; and not written at all when the build would write what it
- * read (a build with nothing new).
+ * The format of the build cache's JSON files (`bodies.json`, entry-memo.ts's `entries.json`,
+ * image-store.ts's manifest): a line with the format, the fingerprint and the rest's SHA-256 and
+ * length, then one JSON value. Another format or fingerprint, or a failed checksum, is not used,
+ * and the reason is said. Written atomically without an fsync (a torn file fails its checksum and
+ * the build renders again), and not at all when the build would write what it read.
  *
  * @module
  */
@@ -55,14 +52,10 @@ export function unchangedSince(file: string, seen: { size: number; mtimeMs: numb
 }
 
 /**
- * Reads a cache file written by {@link writeCacheFile} with the same `format`: a missing
- * file is empty, with no note; one of another format or fingerprint, or corrupt, is empty
- * with a note saying why.
- *
- * @param foreign the note for a file of another fingerprint, when it is not the build's
- *   (the image cache's fingerprint is its encoder's). Without it, a file of another build's
- *   fingerprint is empty with no note: the build says once what differed
- *   (build-cache.ts `cacheChangeNote`), not once per file.
+ * Reads a cache file of `format`: a missing one is empty with no note; another format or
+ * fingerprint, or corrupt, is empty with a note saying why.
+ * @param foreign the note for another fingerprint when it is not the build's (the image cache's).
+ *   Without it none: the build says once what differed (build-cache.ts `cacheChangeNote`).
  */
 export async function readCacheFile(file: string, format: string, fingerprint: string, foreign?: string): Promise<CacheFileContent> {
   soundFiles.delete(file);
@@ -85,10 +78,8 @@ export async function readCacheFile(file: string, format: string, fingerprint: s
 }
 
 /**
- * Writes `value` as a cache file (its folder made first), atomically, unless the file holds
- * it already: {@link readCacheFile} found it sound in this process, with the same first line
- * (format, fingerprint, checksum and details), and it has not changed since.
- *
+ * Writes `value` as a cache file atomically, unless {@link readCacheFile} found it in this process
+ * with the same first line and it has not changed since.
  * @param details more fields of the first line, for a reader of the file (`bodies`: how many).
  * @returns whether the file was written.
  * @throws the file system's error.

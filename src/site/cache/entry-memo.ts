@@ -1,14 +1,9 @@
 /**
- * The entry memo: each entry file of the previous build, parsed, by the SHA-256 of its bytes
- * (entry-files.ts's `ParseMemo`), so that a build parses the YAML of only the files that
- * changed: about a second of a build of 10,000 entries, which a scheduled build finds almost
- * all unchanged.
- *
- * One file, `entries.json` in the build cache folder, beside build-cache.ts's `bodies.json`
- * and of its format (cache-file.ts), under the same fingerprint: the tool's code, which is
- * what parses, is part of it. Written with only this build's files, so it does not grow with
- * removed entries. A file whose parse JSON would not give back exactly is not kept
- * (`parsedEntryOf`).
+ * The entry memo: the previous build's entry files parsed, by the SHA-256 of their bytes
+ * (entry-files.ts's `ParseMemo`), so a build parses only changed files' YAML (about a second at
+ * 10,000 entries). One file, `entries.json`, of cache-file.ts's format under the build's
+ * fingerprint (which covers the parser's code), with this build's files only. A parse that JSON
+ * would not give back exactly is not kept (`parsedEntryOf`).
  *
  * @module
  */
@@ -47,10 +42,7 @@ function isParsedEntry(value: unknown): value is ParsedEntry {
   );
 }
 
-/**
- * Opens the memo in `dir` for a build with `fingerprint`: a missing memo is empty; one of
- * another fingerprint, or corrupt, is empty too, with a {@link EntryMemo.note} saying why.
- */
+/** Opens the memo in `dir` for `fingerprint`: missing, foreign or corrupt, it is empty (with a {@link EntryMemo.note} saying why). */
 export async function openEntryMemo(dir: string, fingerprint: string): Promise<EntryMemo> {
   const file = join(dir, ENTRY_MEMO_FILE);
   const { value, note: unusable } = await readCacheFile(file, FORMAT, fingerprint);

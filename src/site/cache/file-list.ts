@@ -1,17 +1,14 @@
 /**
- * Listing the files of a folder tree (the staged templates, a built site), by Node's own
- * recursive `readdir`.
- *
+ * Listing a folder tree's files (the staged templates, a built site) with Node's recursive `readdir`.
  * @module
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Every file under `dir` (absolute paths; anything but a folder, in no set order), none
- * when `dir` does not exist (any other error, such as EACCES, is thrown: a listing that
- * silently missed files would make a prune or a hash wrong); nothing under `skip`, a folder directly in `dir` (it is not
- * read at all: a built site's search index holds a file per entry).
+ * Every file under `dir` (absolute, unordered), none when `dir` does not exist; any other error
+ * (EACCES) is thrown, as a listing that missed files would make a prune or hash wrong. `skip`, a
+ * folder directly in `dir`, is not read at all (a built site's search index holds a file per entry).
  */
 export async function filesUnder(dir: string, skip?: string): Promise<string[]> {
   const top = await readdir(dir, { withFileTypes: true }).catch(noneIfMissing);

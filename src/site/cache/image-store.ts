@@ -1,19 +1,14 @@
 /**
- * Encoded images (docs/site.md#images): each local image of an entry
- * encoded once by `@11ty/eleventy-img` (sharp) into WebP and its own format, at the widths
- * of {@link IMAGE_WIDTHS} (never wider than the original), or an SVG copied as it is
- * (`svgShortCircuit`). The files are named by eleventy-img from a hash of the image's bytes
- * and published under {@link IMAGE_URL_PATH}.
+ * Encoded images (docs/site.md#images): each local image encoded once by `@11ty/eleventy-img`
+ * (sharp) into WebP and its own format at {@link IMAGE_WIDTHS} (never wider than the original),
+ * an SVG copied as it is, named by eleventy-img from a hash of the bytes, under {@link IMAGE_URL_PATH}.
  *
- * With a build cache the encoded files are kept in its folder (`images/`) beside a manifest
- * (`images.json`: the format, a fingerprint of eleventy-img's and sharp's versions and of
- * the options, the SHA-256 and length of the rest, then each image's outputs keyed by the
- * SHA-256 of its bytes), so that a build encodes only the images it has not seen: a warm
- * build loads neither sharp nor eleventy-img's encoder. An output whose file is missing or
- * of another size than recorded is encoded again. The manifest is written atomically, with
- * this build's images only, and the files no image of this build uses are removed. The
- * fingerprint leaves out the tool's own code (unlike the body cache's): a new changelog-sync
- * does not encode every image again unless the encoder or its options changed.
+ * With a build cache the files are kept in its `images/` beside `images.json` (format, a
+ * fingerprint of eleventy-img's and sharp's versions and the options, checksum, then each image's
+ * outputs by the SHA-256 of its bytes), so a warm build loads neither sharp nor the encoder. An
+ * output missing or of another size is encoded again. The manifest is written atomically with this
+ * build's images; other files are removed. The fingerprint leaves out the tool's code: a new
+ * changelog-sync re-encodes nothing unless the encoder or its options changed.
  *
  * @module
  */
@@ -41,19 +36,15 @@ const IMAGE_MANIFEST_FILE = 'images.json';
 /** The encoded files in the build cache folder. */
 const IMAGE_STORE_DIR = 'images';
 
-/**
- * Widths of the raster outputs, pixels: the entry column (44 to 56 rem) at 1x and 2x; an
- * image narrower than one is not enlarged (its own width is the largest output).
- */
+/** Widths of the raster outputs, pixels: the entry column (44 to 56 rem) at 1x and 2x; a narrower image is not enlarged. */
 const IMAGE_WIDTHS = [720, 1440] as const;
 
 /** The format of `images.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-images/1';
 
 /**
- * eleventy-img's options: WebP beside the original format (`auto`), an SVG as it is, an
- * animated GIF or WebP kept animated. Its own caches are off: the manifest is the cache
- * (eleventy-img's disk cache would take a file left half-written by a killed build).
+ * eleventy-img's options: WebP beside the original (`auto`), SVG as it is, animation kept. Its own
+ * caches are off: its disk cache would take a file a killed build left half-written.
  */
 const ENCODE_OPTIONS = {
   widths: [...IMAGE_WIDTHS],
@@ -81,14 +72,12 @@ export interface ImageStore extends ImageVariantSource {
   /** Why an earlier manifest was not used (corrupt, another encoder), else undefined. */
   readonly note: string | undefined;
   /**
-   * Copies this build's files into `outputDir/img/` (a file already there with the same
-   * name and size is kept: the name is a hash of the image and the options).
+   * Copies this build's files into `outputDir/img/`, keeping one there of the same name (a hash) and size.
    * @returns the paths written or kept.
    */
   writeInto(outputDir: string): Promise<string[]>;
   /**
-   * Writes the manifest with this build's images and removes the other files (a store with
-   * a cache folder; else nothing).
+   * With a cache folder, writes the manifest of this build's images and removes the other files.
    * @throws when the folder cannot be written (the build reports it as a warning).
    */
   save(): Promise<void>;
@@ -137,12 +126,8 @@ function filesOf(variants: ImageVariants): ImageVariant[] {
   return Object.values(variants).flat();
 }
 
-/**
- * Opens the store of a build. Nothing is read, created or loaded before the first image:
- * a site without local images pays nothing.
- */
+/** Opens the store of a build; nothing is read, created or loaded before the first image. */
 export function openImageStore(location: ImageStoreLocation): ImageStore {
-  // Computed with the first image: a build without local images reads nothing.
   let fingerprint: string | undefined;
   const print = () => (fingerprint ??= encoderFingerprint());
   const cacheDir = 'cacheDir' in location ? location.cacheDir : undefined;

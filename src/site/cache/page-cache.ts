@@ -1,20 +1,11 @@
 /**
- * The page cache: the entry, index and tag pages of the previous build, by their key
- * (page-keys.ts), so that a build renders only the pages whose key changed and writes the
- * others from here (docs/site.md#build-cache).
- *
- * One pack file, `pages.pack` in the build cache folder (beside build-cache.ts's
- * `bodies.json`; its format is page-pack.ts's): creating a file costs as much as writing
- * tens of kilobytes on a slow disk, and a 10,000-entry site has 11,000 pages. A pack of
- * another format or fingerprint, or whose lengths or checksums do not match (a corrupt or
- * partial file), is not used: every page renders, and {@link PageCache.note} says why.
- * CRC-32 finds accidental damage (a truncated or altered file); the pack is no more trusted
- * than the folder it is in.
- *
- * The pack is written anew by each build (a temporary file, then renamed over the old one)
- * with this build's pages only, so it does not grow with removed or changed pages; a build
- * whose pages are all the pack's, in its order (nothing new), leaves it as it is. Its
- * pages are copied into the site, and the new pack written, by page-pack.ts.
+ * The page cache: the previous build's entry, index and tag pages by their key (page-keys.ts), so a
+ * build renders only the pages whose key changed (docs/site.md#build-cache). One pack file,
+ * `pages.pack` (page-pack.ts), as creating a file costs as much as writing tens of kilobytes on a
+ * slow disk and 10,000 entries make 11,000 pages. A pack of another format or fingerprint, or with
+ * bad lengths or checksums, is not used: every page renders and {@link PageCache.note} says why.
+ * CRC-32 finds accidental damage; the pack is no more trusted than its folder. Each build writes
+ * it anew (temporary file, rename) with its own pages only, and leaves it alone when nothing is new.
  *
  * @module
  */
@@ -46,18 +37,13 @@ export interface PageCache {
    */
   writeInto(outputDir: string, pages: readonly KeyedPage[]): Promise<string[]>;
   /**
-   * Writes a new pack with this build's pages only: those of the old pack by their key, the
-   * others read from `outputDir`, where this build's Eleventy run wrote them.
+   * Writes a new pack of this build's pages: the old pack's by key, the others read from `outputDir`.
    * @throws when a page cannot be read or the pack cannot be written (the build warns).
    */
   save(outputDir: string, pages: readonly KeyedPage[]): Promise<void>;
 }
 
-/**
- * Opens the page cache in `dir` for a build with `fingerprint`: a missing pack is empty; one
- * of another format or fingerprint, or corrupt, is empty too, with a {@link PageCache.note}
- * saying why. Every page's checksum is checked here, before any is used.
- */
+/** Opens the page cache in `dir` for `fingerprint`, checking every page's checksum before any is used; a missing, foreign or corrupt pack is empty (with a {@link PageCache.note}). */
 export async function openPageCache(dir: string, fingerprint: string): Promise<PageCache> {
   const file = join(dir, PAGE_PACK_FILE);
   let pages = new Map<string, PackedPage>();
@@ -99,11 +85,7 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
   };
 }
 
-/**
- * Whether a pack of `sources` would be the pack they come from, byte for byte: every page
- * from it, all `count` of its pages, each right after the one before, the last at its end
- * (`size` bytes).
- */
+/** Whether a pack of `sources` would be byte for byte the pack they come from: all `count` pages, in order, contiguous, ending at `size`. */
 function samePack(sources: readonly PackSource[], count: number, size: number): boolean {
   if (sources.length !== count) return false;
   let end: number | undefined;

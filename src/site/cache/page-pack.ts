@@ -1,17 +1,12 @@
 /**
- * The page cache's pack file, `pages.pack` (page-cache.ts): its format, its checked index,
- * and the two bulk jobs on it, copying its pages into the site and writing a new pack.
+ * The page cache's pack file, `pages.pack` (page-cache.ts): its format, its checked index, and
+ * two bulk jobs, copying its pages into the site and writing a new pack. Format: a JSON line (the
+ * format, fingerprint, page count, the index's length and CRC-32, the data's length), a line with
+ * the index (each page's key, length, CRC-32, in byte order), then the pages' bytes.
  *
- * The format: a first line of JSON (the format, the build's fingerprint, the pages' count,
- * the index's length and CRC-32, the data's length), a second line with the index (each
- * page's key, length and CRC-32, in the order of their bytes), then the pages' bytes one
- * after the other.
- *
- * No page is held in memory: the index says where each page is, and the jobs read a page
- * at a time into one buffer they reuse: memory first touched costs (reading a large pack
- * whole took noticeably longer than its bytes, most of it the kernel mapping fresh pages).
- * The jobs are thousands of small files, written with synchronous calls: one system call
- * each, not a promise each.
+ * No page is held in memory: the jobs read a page at a time into one reused buffer, as memory
+ * first touched costs (reading a large pack whole was mostly the kernel mapping fresh pages), and
+ * write thousands of small files with synchronous calls: one system call each, not a promise.
  *
  * @module
  */
@@ -62,10 +57,8 @@ export class UnusablePackError extends Error {
 const unusable = (reason: string) => new UnusablePackError(reason);
 
 /**
- * Reads the index of the pack `file` and checks it whole: the header, the fingerprint, the
- * lengths, and the CRC-32 of the index and of every page (read a megabyte at a time), so
- * that no page of a damaged pack is ever used.
- *
+ * Reads the index of the pack `file` and checks it whole (header, fingerprint, lengths, the CRC-32
+ * of the index and of every page), so that no page of a damaged pack is ever used.
  * @returns where each page is, by key.
  * @throws {UnusablePackError} when the pack is of another format or fingerprint, or corrupt
  *   or incomplete (the message says which); the file system's error when it cannot be read.
@@ -146,11 +139,8 @@ export interface CopyPagesTask {
 }
 
 /**
- * Writes pages of a pack into the site, making their folders, one after the other with
- * synchronous calls. Each page's
- * checksum is checked again as it is read: the pack was checked when it was opened, and is
- * not trusted to have stayed the same.
- *
+ * Writes pages of a pack into the site, making their folders; each page's checksum is checked again
+ * as it is read, as the pack is not trusted to have stayed as it was when opened.
  * @throws {Error} the file system's error of the first page that could not be read or
  *   written; an error naming the page when its bytes are not those the index was checked with.
  */
@@ -194,10 +184,8 @@ export interface WritePackTask {
 }
 
 /**
- * Writes a new pack of `task.pages` (a temporary file, renamed over the old pack): the pages
- * the build wrote are read from the site, the others copied from the old pack, runs of
- * consecutive pages a megabyte at a time, with synchronous calls.
- *
+ * Writes a new pack of `task.pages` (a temporary file renamed over the old): pages the build wrote
+ * read from the site, the others copied from the old pack in runs of up to a megabyte.
  * @throws {Error} the file system's error; an error naming the pack when a page's bytes
  *   copied from it are not those its index was checked with. The temporary file is removed.
  */
@@ -262,8 +250,7 @@ export function writePack(task: WritePackTask): void {
 export type PackJob = CopyPagesTask | WritePackTask;
 
 /**
- * Runs a job on the pack, in this thread (see {@link copyPages} and {@link writePack}).
- *
+ * Runs a job on the pack ({@link copyPages}, {@link writePack}).
  * @throws {Error} the job's error.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- a promise: a job that fails rejects, as the callers expect

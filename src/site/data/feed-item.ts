@@ -1,25 +1,17 @@
 /**
- * What makes a feed item the same item from one build to the next
- * (docs/site.md#feeds): its id and its `updated` date. Feed readers and feed services key on the id (Atom
- * `<id>`, RSS `<guid>`, JSON Feed `id`) and notify again when it changes, so it must not
- * follow the entry's URL, which a slug rename on the service or a base path changes.
+ * What keeps a feed item the same item from build to build (docs/site.md#feeds): its id and its
+ * `updated` date. Readers key on the id (Atom `<id>`, RSS `<guid>`, JSON Feed `id`) and notify
+ * again when it changes, so it must not follow the URL, which a slug rename or base path changes.
  *
- * - **Id**: `urn:uuid:<identifier>` when the entry's `identifier` is a UUID (the service's
- *   form, spec "Entry"); otherwise `urn:uuid:` with a name-based UUID (RFC 9562 version 5)
- *   of the identifier, so any identifier gives a valid, stable URN that depends on nothing
- *   else (a `tag:` URI would need an authority the site owns, and the only one at hand, the
- *   site's host, changes when the site moves). A visible local entry not yet pushed (no
- *   identifier) gets the name-based UUID of its file name; it changes once, when push gives
- *   the entry its identifier.
- * - **Updated**: changes only when the entry's content (title and Markdown body) changes.
- *   The service gives no modification time, so the build keeps, per identifier, a digest
- *   of the content and the `updated` time it gave it in `.changelog/feed-dates.json`
- *   ({@link FEED_DATES_FILE}), committed with the sync state by the scheduled job: a fresh
- *   clone builds the same dates. An entry the record does not know is `updated` at its
- *   publish date (so the first build, from any clone, gives every entry its publish date); an
- *   entry whose digest differs from the recorded one is `updated` at the build's time, which
- *   the record then keeps. The digest is of the Markdown, not of the rendered HTML: a change
- *   of the renderer (a new highlighter, a sanitiser rule) is not an update of every entry.
+ * - **Id**: `urn:uuid:<identifier>` for a UUID identifier (spec "Entry"), else `urn:uuid:` with a
+ *   name-based UUID (RFC 9562 version 5) of it: valid and stable whatever the identifier (a `tag:`
+ *   URI would need an authority the site owns, and its host changes when the site moves). An
+ *   entry not yet pushed uses its file name, and changes once, when push gives it an identifier.
+ * - **Updated**: changes only with the title and Markdown body. The service gives no modification
+ *   time, so `.changelog/feed-dates.json` ({@link FEED_DATES_FILE}, committed by the scheduled job
+ *   so a fresh clone builds the same dates) keeps per identifier a digest and the `updated` given.
+ *   An unknown entry is `updated` at its publish date; one whose digest differs, at the build's
+ *   time. The digest is of the Markdown, not the HTML: a renderer change updates no entry.
  *
  * @module
  */
@@ -33,11 +25,7 @@ export const FEED_DATES_FILE = 'feed-dates.json';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Namespace of the name-based UUIDs of {@link feedItemId} (a random UUID chosen once for
- * this purpose). Never change it: every id made with it would change, and every reader
- * would see every such entry as new.
- */
+/** Namespace of {@link feedItemId}'s name-based UUIDs, chosen once at random. Never change it: every reader would see every such entry as new. */
 const ID_NAMESPACE = '6b1f5e0c-3c2a-4f5e-9d7b-2a8c4e6f1b3d';
 
 /**
@@ -52,11 +40,7 @@ export function nameBasedUuid(name: string, namespace: string = ID_NAMESPACE): s
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/**
- * The id of an entry's item in every feed: `urn:uuid:<identifier>` (lowercase, RFC 9562)
- * for a UUID identifier, else `urn:uuid:` with the name-based UUID of the identifier, or
- * of the file name (relative to the content directory) for an entry without one.
- */
+/** An entry's item id in every feed: `urn:uuid:<identifier>` (lowercase) for a UUID, else the name-based UUID of the identifier or, without one, the file name. */
 export function feedItemId(identifier: string | undefined, file: string): string {
   if (identifier !== undefined && UUID.test(identifier)) return `urn:uuid:${identifier.toLowerCase()}`;
   return `urn:uuid:${nameBasedUuid(identifier !== undefined ? `identifier:${identifier}` : `file:${file}`)}`;
@@ -83,13 +67,10 @@ export interface FeedDateInput {
 }
 
 /**
- * The `updated` time of each entry (in the order of `items`) and the record to keep. An
- * entry without identifier is `updated` at its publish date and not recorded. The record
- * keeps the identifiers of `items` and those of `previous` that `keep` accepts (entries
- * hidden from this build, files that could not be read), so that they keep their dates.
- *
- * @param now the build's time; an entry whose content changed is `updated` then (at least
- *   a second after its previous `updated`, never before its publish date).
+ * The `updated` time of each of `items` and the record to keep: `items`' identifiers and those of
+ * `previous` that `keep` accepts (hidden entries, unreadable files), so they keep their dates. An
+ * entry without identifier is `updated` at its publish date and not recorded.
+ * @param now the build's time: a changed entry's `updated` (at least a second after its previous one, never before its publish date).
  */
 export function settleFeedDates(items: readonly FeedDateInput[], previous: FeedDates | undefined, now: Date, keep: (identifier: string) => boolean = () => false): { updated: Date[]; record: FeedDates } {
   const before = new Map(Object.entries(previous?.entries ?? {}));

@@ -1,11 +1,8 @@
 /**
- * `latest.json`: the newest published entry as a static file, in the shape of the service's
- * public latest-entry endpoint (docs/service-interface.md#endpoints, endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification: a JSON
- * object `{uuid, date}`, with every optional field `{uuid, date, created_at, updated_at,
- * title, slug, status, notify_subscribers, content, tags}`), plus the entry's `url` and the
- * newest {@link LATEST_ENTRIES} entries in `entries`. A product's "What's new" widget
- * (`widget.js`) reads it: no token, no rate limit.
- *
+ * `latest.json`: the newest published entry as a static file, shaped as the service's public
+ * latest-entry endpoint (docs/service-interface.md#endpoints, endpoint 4; `{uuid, date}` plus the
+ * optional fields), with its `url` and the newest {@link LATEST_ENTRIES} in `entries`. The
+ * "What's new" widget (`widget.js`) reads it: no token, no rate limit.
  * @module
  */
 import { siteAbsoluteUrl } from '../../core/site-url.js';
@@ -46,16 +43,10 @@ interface LatestListItem {
 export interface LatestDocument extends LatestListItem {
   status: string;
   notify_subscribers: boolean;
-  /**
-   * Sanitised HTML. Here still site-relative; `latest.njk` writes it with absolute URLs
-   * (the feeds' `feedHtml` filter), so that it works on the embedding page's origin.
-   */
+  /** Sanitised HTML, site-relative here; `latest.njk` makes its URLs absolute (`feedHtml`) for the embedding page's origin. */
   content: string;
   tags: string[];
-  /**
-   * The newest {@link LATEST_ENTRIES} visible entries, newest first (the first is this
-   * entry). Not in the service's document: the widget's panel lists them.
-   */
+  /** The newest {@link LATEST_ENTRIES} visible entries, this one first; not in the service's document (the widget's panel). */
   entries: LatestListItem[];
 }
 
@@ -70,11 +61,8 @@ function listItem(entry: LatestSource, siteUrl: string): LatestListItem {
 }
 
 /**
- * The `latest.json` document for the newest visible entries, or `{}` when there is none
- * (the service answers 404 then; a static site has no status to give).
- *
- * @param newestFirst the visible entries, newest first (only the first
- *   {@link LATEST_ENTRIES} are read).
+ * The `latest.json` document, or `{}` without a visible entry (the service's 404; a static site has no status).
+ * @param newestFirst the visible entries, newest first (only the first {@link LATEST_ENTRIES} are read).
  * @param siteUrl the site's public URL, with a trailing slash.
  */
 export function latestEntry(newestFirst: readonly LatestSource[], siteUrl: string): LatestDocument | Record<string, never> {

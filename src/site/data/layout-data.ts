@@ -1,12 +1,8 @@
 /**
- * What each page's layout receives: the object the routes (`site/entries.11ty.mjs`,
- * `index.11ty.mjs`, `tag-pages.11ty.mjs`) hand to `entry-page.njk` as `entry`, to
- * `index-page.njk` as `indexPage` and to `tag-page.njk` as `tagPage`, and what every page's
- * shell (`base.njk`, `header.njk`, `footer.njk`) reads of the `changelog` global. The plugin
- * gives the layouts these objects (src/site/build/plugin.ts) and the page cache keys each page by a
- * hash of them (src/site/cache/page-keys.ts): made by the same functions, a field added here reaches
- * the layout and the page's key at once, and one left out reaches neither.
- *
+ * What each layout receives: the routes' `entry`, `indexPage` and `tagPage` objects, and what every
+ * page's shell (`base.njk`, `header.njk`, `footer.njk`) reads of the `changelog` global. The plugin
+ * hands these to the layouts (src/site/build/plugin.ts) and the page cache keys each page by their
+ * hash (src/site/cache/page-keys.ts): a field added here reaches the layout and the key at once.
  * @module
  */
 import type { FeedUrls } from './feed-formats.js';
@@ -19,10 +15,7 @@ export interface TagChip {
   readonly style: string;
 }
 
-/**
- * An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry
- * page's `entry`.
- */
+/** An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry page's `entry`. */
 export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {
   readonly tagRefs: readonly TagChip[];
   readonly html: string;
@@ -107,9 +100,7 @@ export const pageData = {
 };
 
 /**
- * The data each page's layout receives ({@link pageData}), for the pages of `pages` (every
- * page of the site data, or those a build renders).
- *
+ * The data each layout receives ({@link pageData}) for `pages` (every page, or those a build renders).
  * @param tagList the site's used tags (`SiteData.tagList`).
  */
 export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[]): LayoutPages {
@@ -120,11 +111,7 @@ export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[]): 
   };
 }
 
-/**
- * What every page's shell reads of the `changelog` global (`base.njk`, `header.njk`,
- * `footer.njk`, and the feed button of `index-page.njk`): the site settings, the site URL,
- * the stylesheet, whether any tag is used (the header's "Tags" link), the site's feeds.
- */
+/** What every page's shell (and `index-page.njk`'s feed button) reads of `changelog`: settings, site URL, stylesheet, whether a tag is used, feeds. */
 export function pageShell(data: SiteData): unknown {
   return [data.site, data.siteUrl, data.css, data.tagList.length > 0, data.feed.urls, data.feedFormats];
 }

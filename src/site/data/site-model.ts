@@ -93,10 +93,7 @@ export interface SiteEntry {
   file: string;
 }
 
-/**
- * One page of a list of entries, 20 a page ({@link PAGE_SIZE}), newest first: an index page
- * (`/`, `/page/2/`, ...) or a tag page (`/tags/<slug>/`, `/tags/<slug>/page/2/`, ...).
- */
+/** One page of a list of entries ({@link PAGE_SIZE} a page, newest first): an index page (`/`, `/page/2/`) or a tag page (`/tags/<slug>/`). */
 export interface ListPage {
   /** 0-based. */
   pageNumber: number;
@@ -119,11 +116,7 @@ export interface TagPage extends ListPage {
   tag: SiteTag;
 }
 
-/**
- * The pages the routes (`site/*.11ty.mjs`) render: every page, unless a build takes some
- * from its page cache (page-cache.ts); then only the others. The plugin hands each to its
- * layout as layout-data.ts makes it.
- */
+/** The pages the routes (`site/*.11ty.mjs`) render: every page but those a build takes from its page cache (page-cache.ts). */
 export interface PagesToRender {
   entries: SiteEntry[];
   indexPages: IndexPage[];
@@ -166,11 +159,7 @@ export interface SiteData {
   problems: Array<{ file: string; message: string; line?: number }>;
   /** Entries left out: drafts, future publications, and new entries that still hold the template of `new` ({@link SiteData.unfinished}). */
   hidden: { drafts: number; scheduled: number; unfinished: number };
-  /**
-   * New entries (no `identifier`) that still hold a placeholder line of `new`'s template
-   * (entry-template.ts): left out of the site, each with its first such line (file relative
-   * to the content directory, 1-based line).
-   */
+  /** New entries still holding a placeholder line of `new`'s template (entry-template.ts), left out: file, first such line (1-based). */
   unfinished: Array<{ file: string; line: number; message: string }>;
   /** Entries on an index or tag page. */
   pageSize: number;

@@ -66,10 +66,7 @@ export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(n
   };
 }
 
-/**
- * Splits `entries` into pages of {@link PAGE_SIZE}: the first at `firstUrl`, the next at
- * `<firstUrl>page/2/`, ... (an empty list has one empty page).
- */
+/** Splits `entries` into pages of {@link PAGE_SIZE} at `firstUrl`, `<firstUrl>page/2/`, ... (an empty list has one empty page). */
 export function listPages(entries: SiteEntry[], firstUrl: string): ListPage[] {
   const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
   const urlOf = (n: number) => (n === 0 ? firstUrl : `${firstUrl}page/${n + 1}/`);

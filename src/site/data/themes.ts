@@ -1,11 +1,8 @@
 /**
- * Themes: the workspace's `theme` value (docs/service-interface.md#workspace; its allowed values are
- * not published) selects a stylesheet `_includes/css/themes/<name>.css` of the site. Three
- * ship with changelog-sync; a team adds its own by putting a file of that name in its
- * `site/`. An unknown name falls back to {@link DEFAULT_THEME}, with a warning. The
- * configuration's `theme` (`CHANGELOG_THEME`) wins over the workspace's: a team keeps its
- * choice across pulls, which rewrite `workspace.json` (see {@link checkThemeOverride}).
- *
+ * Themes: the workspace's `theme` (docs/service-interface.md#workspace; values unpublished) selects
+ * `_includes/css/themes/<name>.css`; three ship, a team adds its own in `site/`. An unknown name
+ * falls back to {@link DEFAULT_THEME} with a warning. The configuration's `theme` wins, so a team's
+ * choice survives pulls, which rewrite `workspace.json` ({@link checkThemeOverride}).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -22,10 +19,7 @@ const DEFAULT_THEME = 'commit';
 /** Where theme stylesheets live, relative to the site directory. */
 const THEMES_DIR = '_includes/css/themes';
 
-/**
- * Where the built site keeps its stylesheet: the bundle plugin's `css` bundle (theme and
- * custom CSS) is written there as one file named by the hash of its content.
- */
+/** Where the built site keeps its stylesheet, one file named by its content's hash (the bundle plugin's `css` bundle). */
 export const BUNDLE_DIR = 'bundle';
 
 /** The theme a build uses. */
@@ -47,7 +41,6 @@ function normalise(name: unknown): string {
 
 /**
  * Resolves the workspace's `theme` against the available themes.
- *
  * @param requested the workspace's `theme` value (any type: it comes from a JSON file).
  * @param available theme names the site provides (see {@link listThemes}).
  */
@@ -69,9 +62,7 @@ export async function listThemes(siteDir: string): Promise<string[]> {
 }
 
 /**
- * The themes a build of `siteDir` has: the packaged site's and the team's own (a build
- * stages the packaged templates with the team's `site/` laid over them, site-stage.ts).
- *
+ * The themes a build of `siteDir` has: the packaged site's and the team's own (site-stage.ts lays one over the other).
  * @param packagedSiteDir the templates shipped with changelog-sync.
  */
 export async function siteThemes(siteDir: string, packagedSiteDir: string): Promise<string[]> {
@@ -80,10 +71,8 @@ export async function siteThemes(siteDir: string, packagedSiteDir: string): Prom
 }
 
 /**
- * Checks the configured theme (`theme` in changelog.config.json, `CHANGELOG_THEME`), which
- * wins over the workspace's: unlike the workspace's, which the service may set to a theme
- * this site lacks, it is the team's own choice, so an unknown name stops the build.
- *
+ * Checks the configured theme (`theme`, `CHANGELOG_THEME`): the team's own choice, unlike the
+ * workspace's, so an unknown name stops the build rather than falling back.
  * @param configured the configured theme, or undefined (the workspace's is used).
  * @param available theme names the site provides (see {@link listThemes}).
  * @returns the theme to use instead of the workspace's, or undefined.
@@ -101,10 +90,7 @@ export function checkThemeOverride(configured: string | undefined, available: re
 }
 
 /**
- * The site's stylesheet: `_includes/css/base.css`, the theme's file, then
- * the team's `custom.css` beside it when the site has one. Read once per build and written as one
- * file named by its content's hash ({@link stylesheetFile}).
- *
+ * The site's stylesheet: `_includes/css/base.css`, the theme's, then the team's `custom.css` if any; written as one file ({@link stylesheetFile}).
  * @param siteDir the site directory (Eleventy's input).
  */
 export async function readStylesheet(siteDir: string, theme: ThemeChoice): Promise<string> {
@@ -120,13 +106,9 @@ export async function readStylesheet(siteDir: string, theme: ThemeChoice): Promi
 }
 
 /**
- * Where the stylesheet is written and what: `/bundle/<hash>.css`, the hash the first ten
- * characters of the base64url SHA-256 of the trimmed text. That is the bundle plugin's
- * naming and content (`BundleFileOutput` of @11ty/eleventy-plugin-bundle, whose `css` bundle
- * trims what it is given): a build that writes the file itself and one whose layout fills the
- * `css` bundle with the same text link the same file. Null for an empty stylesheet (the
- * bundle plugin writes none either).
- *
+ * Where the stylesheet is written and what: `/bundle/<hash>.css`, the first ten characters of the
+ * trimmed text's base64url SHA-256, as the bundle plugin's `BundleFileOutput` names it, so a build
+ * writing it itself and one filling the `css` bundle link the same file. Null when empty.
  * @param css the stylesheet's text ({@link readStylesheet}).
  */
 export function stylesheetFile(css: string): { url: string; content: string } | null {

@@ -15,10 +15,7 @@ import { resolveTheme, type ThemeChoice } from './themes.js';
 export interface SiteSettings {
   /** The workspace name, or "Changelog". */
   name: string;
-  /**
-   * The index page's heading: "<name> changelog", or the name alone when it already says
-   * "changelog" (a workspace named "Changelog" or "Acme Changelog" is not "Changelog changelog").
-   */
+  /** The index page's heading: "<name> changelog", or the name alone when it says "changelog" already. */
   heading: string;
   /** `is_public`: false means the site is built only with `--allow-private`. Default true. */
   isPublic: boolean;
@@ -48,10 +45,7 @@ export async function readWorkspace(contentDir: string): Promise<Record<string, 
   }
 }
 
-/**
- * A boolean-like flag of the service (`1`/`0`, `true`/`false`, `"1"`/`"0"`); `fallback`
- * when it is missing or null.
- */
+/** A boolean-like flag of the service (`1`/`0`, `true`/`false`, `"1"`/`"0"`); `fallback` when missing or null. */
 export function flag(value: unknown, fallback: boolean): boolean {
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value === 'boolean') return value;
@@ -73,12 +67,8 @@ export function httpUrl(value: unknown): string | null {
 }
 
 /**
- * The hosted page of a workspace (its page on the service, with the email sign-up): the
- * configured one (`hostedPageUrl`), else `<service root>/<workspace slug>` when the service
- * root is known (the build runs without one too: then there is none). The interface does not
- * document the hosted page's address; `<root>/<slug>` is the service's usual form, so it is
- * configurable.
- *
+ * The workspace's hosted page (with the email sign-up): `hostedPageUrl`, else `<service root>/<slug>`
+ * when the root is known. The interface does not document that address, hence configurable.
  * @param baseUrl the service root (`CHANGELOG_BASE_URL`), if configured.
  * @param configured `hostedPageUrl` of the configuration: a URL, or false for none.
  */
@@ -93,7 +83,6 @@ export function hostedPageUrl(workspace: Record<string, unknown>, baseUrl: strin
 
 /**
  * Reads the settings the site needs from `workspace.json`.
- *
  * @param workspace the parsed `content/_data/workspace.json` (`{}` when missing).
  * @param options.themes the theme names the site's templates provide.
  * @param options.backlinkUrl the hosted page (see {@link hostedPageUrl}).

@@ -1,28 +1,16 @@
 /**
- * The base path in the HTML pages, without parsing each page into a tree
- * (docs/site.md#base-path). Eleventy's HTML base plugin puts the site's base path (`pathPrefix`, e.g.
- * `/REPO/` on GitHub Pages) in front of every site-relative URL of every HTML page: it
- * parses the page with posthtml, calls its URL function for each URL attribute and writes
- * the page out again. In a build under a base path that was about a fifth of the build's
- * CPU time (1,000 entries, `--cpu-prof`): the parse, and `new URL()` throwing for each
- * site-relative URL to find that it is not absolute.
+ * The base path in the HTML pages without parsing each page into a tree (docs/site.md#base-path).
+ * Eleventy's HTML base plugin parses every page with posthtml to prefix its site-relative URLs,
+ * about a fifth of a build's CPU time under a base path. This module finds the same attributes
+ * (posthtml-urls' list) with one scan of the page's text, skipping comments and the contents of
+ * `script`, `style`, `textarea` and `title` as an HTML parser does, and replaces each value by
+ * what the plugin's `htmlBaseUrl` returns, remembered per distinct value; the rest of the page
+ * stays byte for byte. A `srcset` is converted candidate by candidate as the plugin does
+ * (`parse-srcset`); `ping` and a refresh `<meta content>` go through the plugin's own transform.
  *
- * This module finds the same attributes (posthtml-urls' list of tags and attributes, which
- * the base plugin uses) with one scan over the page's text, skipping comments and the
- * contents of `script`, `style`, `textarea` and `title` as an HTML parser does, and replaces
- * each value by what the base plugin's own URL function (`htmlBaseUrl`) returns for it,
- * remembered per distinct value (a page repeats the same few navigation, tag and entry
- * URLs). The rest of the page is left byte for byte. A `srcset` (responsive images) is
- * converted in place too, candidate by candidate, parsed and written again as the plugin
- * does (posthtml-urls with `parse-srcset`). The other multi-URL forms (`ping`, `<meta
- * http-equiv="refresh" content>`), which no entry body has, go through the base plugin's own
- * posthtml transform, one tag at a time.
- *
- * Three differences, where the plugin's parser reads the page otherwise than a browser or
- * writes it out otherwise: a tag name in capitals (`<A HREF="/x">`) gets the base path (the
- * plugin matches lowercase tag names only), a `<textarea>`'s text is left alone (the
- * plugin's parser reads markup there), and a tag with a `srcset` keeps its bytes around the
- * value (the plugin writes `<img ... />` as `<img ...>`).
+ * Three differences from the plugin, where its parser reads a page otherwise than a browser:
+ * `<A HREF="/x">` gets the base path, a `<textarea>`'s text is left alone, and a tag with a
+ * `srcset` keeps its bytes around the value (the plugin writes `<img ... />` as `<img ...>`).
  *
  * @module
  */
@@ -60,10 +48,7 @@ const ATTRIBUTE = String.raw`[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>\x
 const ATTRIBUTES = String.raw`((?:\s*/?\s*${ATTRIBUTE})*)\s*/?>`;
 const URL_TAGS = Object.keys(URL_ATTRIBUTES).join('|');
 
-/**
- * One token of interest: a comment (skipped), a raw-text element with its contents (its
- * opening tag's attributes kept: `<script src>`), or an opening tag with URL attributes.
- */
+/** A comment (skipped), a raw-text element with its contents (`<script src>` kept), or an opening tag with URL attributes. */
 const SCAN = new RegExp(
   String.raw`<!--[\s\S]*?(?:-->|$)|<(script|style|textarea|title)(?=[\s/>])${ATTRIBUTES}[\s\S]*?(?:</\1\s*>|$)|<(${URL_TAGS})(?=[\s/>])${ATTRIBUTES}`,
   'gi',
@@ -84,10 +69,8 @@ export interface BasePathFunctions {
 type Piece = string | { tag: string; compound: string };
 
 /**
- * Scans a page for URL attributes (see the module's comment) and converts each value in
- * place with `convert`, a `srcset` candidate by candidate ({@link srcsetWithBasePath}); an
- * opening tag with another multi-URL attribute (`ping`, a refresh's `content`) is cut out
- * whole for the caller.
+ * Converts each URL attribute's value in place with `convert`; an opening tag with another
+ * multi-URL attribute (`ping`, a refresh's `content`) is cut out whole for the caller.
  * @returns the page in pieces, or undefined when nothing changes.
  */
 function scanUrls(html: string, convert: (raw: string) => string): Piece[] | undefined {
@@ -116,13 +99,11 @@ function scanUrls(html: string, convert: (raw: string) => string): Piece[] | und
       const value = dq ?? sq ?? bare ?? '';
       const url = inline(value);
       if (url === value) return whole;
-      // The value keeps its quotes (the base path adds no quote or space); an attribute
-      // without a value gets one, as the base plugin writes it.
+      // The base path adds no quote or space, so the value keeps its quotes; a bare attribute gets `="..."` as the plugin writes it.
       const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : equals ? '' : '"';
       return `${space}${name}${equals ?? '='}${quote}${url}${quote}`;
     });
     if (compound) {
-      // The whole opening tag, as it was, for the base plugin's own transform.
       const openEnd = m[3] ? m.index + m[0].length : html.indexOf('>', tagEnd) + 1;
       parts.push(html.slice(last, m.index), { tag, compound: html.slice(m.index, openEnd) });
       last = openEnd;
@@ -150,9 +131,7 @@ function rememberingConvert(url: (url: string) => string): (raw: string) => stri
 }
 
 /**
- * Makes the page transform: `(html) => html with the base path`, equal in its URLs to what
- * the HTML base plugin writes. Each distinct URL value is converted once per transform.
- *
+ * The page transform: the page with the base path, its URLs equal to what the HTML base plugin writes.
  * @param base the base plugin's functions for this build's base path.
  */
 export function basePathTransform(base: BasePathFunctions): (html: string) => Promise<string> {
@@ -166,11 +145,7 @@ export function basePathTransform(base: BasePathFunctions): (html: string) => Pr
   };
 }
 
-/**
- * A `srcset` value with each candidate's URL through `url`, written as the HTML base plugin
- * writes it (posthtml-urls: `parse-srcset`'s candidates, each `url[ Nw][ Nh][ Nx]`, joined
- * by `, `); a value without a candidate as it is.
- */
+/** A `srcset` with each candidate's URL through `url`, written as posthtml-urls writes it (`url[ Nw][ Nh][ Nx]`, joined by `, `). */
 function srcsetWithBasePath(value: string, url: (url: string) => string): string {
   const candidates = parseSrcset(value);
   if (candidates.length === 0) return value;
@@ -178,11 +153,8 @@ function srcsetWithBasePath(value: string, url: (url: string) => string): string
 }
 
 /**
- * {@link basePathTransform} made synchronous for sanitised HTML (an entry's body), which has
- * no multi-URL attribute but `srcset` (`sanitize.ts`): nothing for posthtml, the same bytes.
- *
- * @throws {Error} when the HTML has another multi-URL attribute (`ping`, a refresh `<meta>`):
- *   it was not sanitised.
+ * {@link basePathTransform} made synchronous for sanitised HTML, whose only multi-URL attribute is `srcset` (`sanitize.ts`).
+ * @throws {Error} when the HTML has another multi-URL attribute (`ping`, a refresh `<meta>`): it was not sanitised.
  */
 export function sanitisedBasePathTransform(url: (url: string) => string): (html: string) => string {
   const convert = rememberingConvert(url);
@@ -206,14 +178,11 @@ export interface BasePathConfig {
 }
 
 /**
- * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) without
- * its whole-page URL transform for the HTML pages; the transform stays for
- * `renderTransforms` with an explicit base, its other use, and the plugin's filters
- * (`htmlBaseUrl`, `transformWithHtmlBase`) stay as they are. With `scan`, every HTML page
- * goes through {@link basePathTransform} instead (the pages' templates are not all known to
- * write their URLs through the `url` filter); without, nothing replaces it: the templates
- * write every URL with the base path (`url` filter, {@link bodyWithBasePath}). When
- * `addBasePlugin` adds no URL transform (the plugin was added before, by a project's
+ * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) with its
+ * whole-page transform kept only for `renderTransforms` with an explicit base; its filters stay.
+ * With `scan` (templates not known to write every URL through the `url` filter) every HTML page
+ * goes through {@link basePathTransform}; without, the templates write the base path themselves
+ * (`url` filter, {@link entryPageHtml}). When the plugin was added before (a project's
  * `.eleventy.js`), nothing is changed.
  */
 export function addBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () => void, scan: boolean): void {
@@ -234,11 +203,7 @@ export function addBasePath(eleventyConfig: BasePathConfig, addBasePlugin: () =>
   });
 }
 
-/**
- * The HTML base plugin's URL function (its `htmlBaseUrl` filter), called outside a template:
- * `url` with Eleventy's `pathPrefix` when it is site-relative; with `base` (an origin) and
- * `pageUrl`, made absolute against them (a feed's URLs).
- */
+/** The plugin's `htmlBaseUrl` outside a template: `pathPrefix` on a site-relative `url`; with `base` and `pageUrl`, absolute (a feed's URLs). */
 export function baseUrlFunction(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (url: string, base?: string, pageUrl?: string) => string {
   const filter = eleventyConfig.getFilter('htmlBaseUrl') as (this: unknown, url: string, base?: string, pageUrl?: string) => string;
   return (url, base, pageUrl) => filter.call({}, url, base, pageUrl);
@@ -257,18 +222,15 @@ function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>):
 }
 
 /**
- * The URL attributes sanitised HTML may have (`sanitize.ts` allows no other tag of
- * {@link URL_ATTRIBUTES}' with a URL: no `cite`, `ping`, form, object or frame), each with
- * its value when it has one. sanitize-html writes every attribute `name="value"` (a `"` in a
- * value as `&quot;`), or a bare `name` when the value is empty.
+ * The URL attributes sanitised HTML may have (`sanitize.ts` allows no `cite`, `ping`, form, object
+ * or frame); sanitize-html writes each `name="value"` (`"` as `&quot;`), or a bare `name` when empty.
  */
 const SANITISED_URL_ATTRIBUTE = /\s(href|srcset|src|poster)(?=[\s=>/])(="([^"]*)")?/gi;
 
 /**
- * Whether {@link basePathTransform} may change sanitised HTML (an entry's body): false only
- * when every URL attribute it has is a valid absolute URL (which the base path leaves as it
- * is) or a fragment without `/` (`#install`, which the `url` filter leaves as it is too).
- * Text that looks like an attribute only makes the answer true: the transform then decides.
+ * Whether {@link basePathTransform} may change sanitised HTML: false only when every URL attribute
+ * is a valid absolute URL or a fragment without `/` (`#install`), both of which it leaves alone.
+ * Text that merely looks like an attribute makes the answer true: the transform then decides.
  */
 export function mayTakeBasePath(html: string): boolean {
   SANITISED_URL_ATTRIBUTE.lastIndex = 0;
@@ -284,13 +246,10 @@ export function mayTakeBasePath(html: string): boolean {
 export type UrlFilter = (this: unknown, url: unknown, pathPrefixOverride?: unknown) => unknown;
 
 /**
- * Eleventy's `url` filter (`url`), remembering its result for each URL given without a path
- * prefix of its own. The filter first tries `new URL(url)`, which throws for every
- * site-relative URL: in a 10,000-entry build under `/repo/` that was a large share of the
- * Eleventy thread's time (`--cpu-prof`), as the pages repeat the same navigation, tag and entry URLs.
- * Its result depends only on the URL and the build's `pathPrefix`, which is fixed for the
- * configuration this filter is added to (a watch-mode reset adds the plugin, and so a new
- * memo, again). With a second argument (a path prefix of its own) the filter is called as it is.
+ * Eleventy's `url` filter remembering its result per URL: the filter tries `new URL(url)`, which
+ * throws for every site-relative URL the pages repeat. The result depends only on the URL and the
+ * configuration's fixed `pathPrefix` (a watch-mode reset makes a new memo); a call with a path
+ * prefix of its own is passed through.
  */
 export function rememberingUrlFilter(url: UrlFilter): UrlFilter {
   const memo = new Map<string, unknown>();
@@ -304,14 +263,9 @@ export function rememberingUrlFilter(url: UrlFilter): UrlFilter {
 }
 
 /**
- * Entry bodies (sanitised HTML from the site data) with the base path on their site-relative
- * URLs, byte for byte what the page scan ({@link addBasePath} with `scan`) writes for them:
- * the `pageHtml` filter. Each body is converted when a page first reads it, once, and
- * synchronously (Nunjucks drops the output of an asynchronous filter inside a `for` loop),
- * by {@link sanitisedBasePathTransform}; a body {@link mayTakeBasePath} clears is not scanned.
- * With `scan`, or at
- * `/`, bodies are used as they are: the page scan adds the base path.
- *
+ * The `pageHtml` filter: an entry's sanitised body with the base path, byte for byte what the page
+ * scan writes, converted once and synchronously (Nunjucks drops an asynchronous filter's output
+ * inside a `for` loop). With `scan`, or at `/`, bodies are used as they are.
  * @returns the filter: an entry's `html`, with the base path when it needs one.
  */
 export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>, scan: boolean): (entry: { html: string }) => string {

@@ -1,10 +1,7 @@
 /**
- * Rendering entry bodies (Markdown to sanitised HTML with `renderBody`) is most of the
- * site data's cost: about a millisecond an entry in a fresh process. Rendered in the
- * build's own thread, in batches, so that the search index's requests go on between them:
- * on render threads (a piscina pool) it was slower, both cores being busy with Pagefind
- * and the rest of the build (docs/benchmarks.md, "The speed machinery").
- *
+ * Rendering entry bodies (`renderBody`), most of the site data's cost (about a millisecond an
+ * entry), in the build's own thread: a thread pool was slower, both cores being busy with Pagefind
+ * and the build. In batches, so the search index's requests go on between them.
  * @module
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -14,24 +11,18 @@ const BATCH = 100;
 
 /** Options of {@link renderBodies}. */
 export interface BodyRenderOptions {
-  /**
-   * Called as each batch of bodies is rendered, in order: the index of its first body and
-   * the HTML of the batch. Lets a caller start on the first entries (the search index)
-   * while the others render.
-   */
+  /** Called with each batch in order (its first body's index, its HTML), so the search index starts while the others render. */
   onBatch?: (start: number, html: string[]) => void;
 }
 
 /**
  * Renders Markdown bodies to sanitised HTML, in order.
- *
  * @param bodies Markdown bodies of entry files.
  */
 export async function renderBodies(bodies: string[], options: BodyRenderOptions = {}): Promise<string[]> {
   const onBatch = options.onBatch ?? (() => undefined);
   if (bodies.length === 0) return [];
-  // Loaded when there is something to render: a build whose bodies all come from the
-  // build cache loads neither marked nor sanitize-html.
+  // A build whose bodies all come from the cache loads neither marked nor sanitize-html.
   const { renderBody } = await import('./sanitize.js');
   const out: string[] = [];
   for (let i = 0; i < bodies.length; i += BATCH) {

@@ -35,10 +35,7 @@ function hasRelativeUrl(html: string): boolean {
   return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
 }
 
-/**
- * Registers the site's filters. Call it after the HTML base plugin is added: `feedHtml`
- * uses its filters.
- */
+/** Registers the site's filters; after the HTML base plugin is added, whose filters `feedHtml` uses. */
 export function addSiteFilters(eleventyConfig: FilterConfig): void {
   eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
   eleventyConfig.addFilter('readableDate', readableDate);
@@ -48,10 +45,9 @@ export function addSiteFilters(eleventyConfig: FilterConfig): void {
   // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |
   // siteAbsoluteUrl(changelog.siteUrl)`, keeping the site URL's base path.
   eleventyConfig.addFilter('siteAbsoluteUrl', siteAbsoluteUrl);
-  // Entry HTML with absolute URLs for feeds (most entries need no change at all): relative
-  // URLs against the entry's page,
-  // site-relative ones (`/images/...`) under the base path; by the HTML base plugin's own
-  // URL function, through base-path.ts's scan for sanitised HTML (the bodies' transform).
+  // Entry HTML with absolute URLs for feeds (most need no change): relative URLs against the
+  // entry's page, site-relative ones under the base path, by the base plugin's URL function
+  // through base-path.ts's scan for sanitised HTML.
   eleventyConfig.addFilter('feedHtml', (entry: { html: string; url: string }, siteUrl: string) => {
     if (!hasRelativeUrl(entry.html)) return entry.html;
     // The base plugin's URL function: the origin with Eleventy's pathPrefix (the site URL's path).

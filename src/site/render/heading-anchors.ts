@@ -1,15 +1,9 @@
 /**
- * Heading anchors of an entry body: every heading of a body gets a stable `id`
- * made from its text (`### Bug Fixes` → `bug-fixes`; a second one `bug-fixes-1`), and a
- * link to itself beside it that shows on hover and keyboard focus, named for screen readers
- * ("Link to this section: Bug Fixes"). Run on the sanitiser's output, so the markup added
- * here is the site's own (the sanitiser does not have to let a body write it), and every
- * text in it comes from already-escaped HTML.
- *
- * Ids are unique within the body and never one of the page's own (`main`, `search`,
- * `site-search`, `entry-*`) nor one the body already uses. An index page shows many bodies:
- * `_includes/entry-card.njk` prefixes their heading ids with the entry's slug.
- *
+ * Heading anchors of an entry body: each heading gets a stable `id` from its text (`### Bug Fixes`
+ * → `bug-fixes`, then `bug-fixes-1`) and a self-link shown on hover and focus, named for screen
+ * readers. Run on the sanitiser's output, so the sanitiser never lets a body write this markup and
+ * its text comes from already-escaped HTML. Ids are unique in the body and never the page's own
+ * (`main`, `search`, `entry-*`); `_includes/entry-card.njk` prefixes them with the slug.
  * @module
  */
 import slugifyLib from '@sindresorhus/slugify';
@@ -19,10 +13,7 @@ import { htmlText } from './html-text.js';
 /** Ids the layout uses (see `_includes/`), never given to a heading. */
 const LAYOUT_IDS = new Set(['main', 'search', 'site-search']);
 
-/**
- * A heading as sanitize-html writes it: attributes double-quoted with their values
- * escaped, and no heading inside a heading.
- */
+/** A heading as sanitize-html writes it: attributes double-quoted and escaped, no heading inside a heading. */
 const HEADING = /<h([1-6])((?: [a-z-]+="[^"]*")*)>([\s\S]*?)<\/h\1>/g;
 
 /** The text of sanitised inline HTML as htmlparser2 reads it (html-text.ts), its white space collapsed. */
@@ -37,12 +28,10 @@ export function headingSlug(text: string): string {
 }
 
 /**
- * Gives the headings of a sanitised body ids and anchor links:
+ * Gives a sanitised body's headings ids and anchor links:
  * `<div class="heading-anchored"><h3 id="bug-fixes">Bug Fixes</h3><a class="heading-anchor"
  * href="#bug-fixes" aria-label="Link to this section: Bug Fixes" data-pagefind-ignore></a></div>`.
- * A heading that has an `id` keeps it. The link has no text of its own (the stylesheet
- * draws its `#`), so neither the search index nor a feed reader shows it.
- *
+ * An existing `id` is kept. The link has no text (the stylesheet draws its `#`), so neither search nor feeds show it.
  * @param html sanitize-html's output for an entry body.
  */
 export function addHeadingAnchors(html: string): string {

@@ -1,15 +1,12 @@
 /**
- * Syntax highlighting of an entry body's code blocks at build time, so that
- * code reads well with no script on the page. The body renderer (`renderBody` in sanitize.ts) runs it on
- * marked's HTML before sanitising, so the sanitiser stays the one gate: it lets through the
- * highlighter's classes (`hljs`, `hljs-*` and highlight.js's sub-scope classes such as
+ * Syntax highlighting of code blocks at build time, so code reads well with no script on the
+ * page. `renderBody` (sanitize.ts) runs it on marked's HTML before sanitising, so the sanitiser
+ * stays the one gate: it lets through highlight.js's classes (`hljs`, `hljs-*`, sub-scopes such as
  * `class_`) and nothing more; the themes colour them (`_includes/css/base.css`, "Code").
  *
- * The highlighter is highlight.js (its "common" set of languages, loaded on the first
- * fenced block with a language, so that a site without code never pays for it). A block is highlighted when its
- * fence names one of those languages or an alias ({@link LANGUAGE_ALIASES}); a block
- * without a language, or with one highlight.js does not know, stays plain text: no guessing
- * (highlight.js's detection runs every grammar on the block) and never an error.
+ * highlight.js's "common" languages load on the first fenced block with a language. A block is
+ * highlighted when its fence names one of them or an alias ({@link LANGUAGE_ALIASES}); otherwise
+ * it stays plain text: no guessing (detection runs every grammar) and never an error.
  *
  * @module
  */
@@ -17,18 +14,10 @@ import { createRequire } from 'node:module';
 import type { HLJSApi } from 'highlight.js';
 import { htmlText } from './html-text.js';
 
-/**
- * Fence languages of real changelogs that highlight.js does not know by that name (the Box
- * developer changelog's `curl` blocks are shell commands). Its own aliases (`sh`, `zsh`,
- * `console`, `jsonc`, `js`, ...) need no entry here.
- */
+/** Fence languages of real changelogs highlight.js does not know by that name (`curl` blocks are shell commands); its own aliases need none. */
 const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { curl: 'bash' };
 
-/**
- * A code block as marked writes it from a fence with a language: `language-` plus the
- * fence's first word (HTML-escaped), then the code, escaped. Blocks of a body's raw HTML
- * that look the same are treated the same; any other `<pre>` is left alone.
- */
+/** A code block as marked writes a fence with a language (escaped); raw HTML that looks the same is treated the same, any other `<pre>` left alone. */
 const FENCED_BLOCK = /<pre><code class="language-([^"\s]+)">([^<]*)<\/code><\/pre>/g;
 
 /** The only character references marked writes into code. */

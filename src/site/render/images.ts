@@ -1,29 +1,21 @@
 /**
- * Images of entries on the site (docs/site.md#images). A local image, a
- * file under the content directory (`/images/x.png` for `content/images/`, `/media/...` for
- * pulled copies in `content/media/`, or a path relative to the entry file, `../images/x.png`)
- * or under the site's `images/`, becomes eleventy-img's responsive markup: a `<picture>`
- * with a WebP `<source srcset sizes>` and an `<img>` in the image's own format with its
- * `srcset`, `width`, `height`, `loading="lazy"` and `decoding="async"`, every URL under
- * `/img/` (image-store.ts's `IMAGE_URL_PATH`; site-relative: the base path is added as for any other URL of a
- * body). An SVG stays one `<img>` with the width and height of the file. The encoding is
- * image-store.ts's, cached by the image's content hash.
+ * Images of entries on the site (docs/site.md#images). A local image (under the content
+ * directory: `/images/x.png`, pulled `/media/...`, or relative to the entry file; or under the
+ * site's `images/`) becomes eleventy-img's `<picture>`: a WebP `<source srcset sizes>` and an
+ * `<img>` in its own format with `srcset`, `width`, `height`, `loading="lazy"` and
+ * `decoding="async"`, every URL site-relative under `/img/` (image-store.ts's `IMAGE_URL_PATH`),
+ * so the base path is added as for any URL of a body. An SVG stays one `<img>` with its size.
  *
- * Kept as it is, but for `width` and `height` from the file: an image in a `<picture>` or
- * with a `srcset` of the writer's own, one that cannot be encoded (a corrupt file: reported
- * as a warning), a raster image whose header declares more pixels than
- * {@link EntryImagesOptions.bounds} (`src/core/image-bounds.ts`: never given to the decoder,
- * reported as a warning naming the file and an entry that shows it, and kept without its
- * size), and every local image when no store is given (`loadSiteData` called
- * without one). Remote images (`http`, `https`) and `data:` URLs are never fetched: they
- * keep what the entry says, with the sanitiser's `loading="lazy"` and `decoding="async"`.
+ * Kept as it is, but for `width` and `height` from the file: an image in a `<picture>` or with
+ * a `srcset` of the writer's own; one that cannot be encoded (a warning); a raster image whose
+ * header declares more pixels than {@link EntryImagesOptions.bounds} (`src/core/image-bounds.ts`:
+ * never given to the decoder, a warning naming the file and an entry, kept without its size);
+ * every local image when no store is given. Remote and `data:` URLs are never fetched.
  *
- * The input is sanitised HTML (sanitize.ts), read with htmlparser2; each `<img>` is replaced
- * where it stands, everything else kept byte for byte. The markup produced is within the
- * sanitiser's allowlist (`test/site/render/images.test.ts`). Not sanitize-html's
- * `transformTags`: that runs in the body render (a worker thread, cached by the Markdown's
- * hash: body-render.ts, build-cache.ts) while the images are read and encoded here,
- * per build and asynchronously, and it turns one tag into one tag, not a `<picture>`.
+ * The input is sanitised HTML (sanitize.ts) read with htmlparser2; each `<img>` is replaced where
+ * it stands, the rest kept byte for byte, the output within the sanitiser's allowlist. Not
+ * sanitize-html's `transformTags`: the body render is cached by the Markdown's hash while images
+ * are read and encoded per build, and it turns one tag into one tag, not a `<picture>`.
  *
  * @module
  */
@@ -194,9 +186,7 @@ export class EntryImages {
   }
 
   /**
-   * An entry's sanitised HTML with its local images made responsive (see the module's
-   * description). Never throws: an image that cannot be read or encoded stays as it is.
-   *
+   * An entry's sanitised HTML with its local images made responsive. Never throws: an image that cannot be read or encoded stays as it is.
    * @param html the body's sanitised HTML.
    * @param entryFile the entry file, relative to the content directory (for relative `src`s).
    */
@@ -291,10 +281,7 @@ export class EntryImages {
   }
 }
 
-/**
- * The width and height an entry gave its image (either, or both), completed from the
- * image's aspect ratio; undefined when it gave neither.
- */
+/** The width and height an entry gave its image (either, or both), completed from its aspect ratio; undefined when it gave neither. */
 function ownSize(attributes: Map<string, string>, image: { width: number; height: number }): { width: number; height: number } | undefined {
   const width = Number(attributes.get('width'));
   const height = Number(attributes.get('height'));

@@ -1,12 +1,9 @@
 /**
- * The data the site is built from (the `changelog` global of the templates): the mirror,
- * read with the same parser as `check` and `push` (so Eleventy never parses, let alone
- * executes, a writer's frontmatter), rendered with marked and sanitised with sanitize-html
- * (body-render.ts). Drafts never appear; an entry
- * dated after today appears in the first build on or after its date. Entries are grouped
- * into index and tag pages here (tags.ts), so the templates only paginate, and into the site's and
- * the tags' feeds (site-feeds.ts). The shapes are site-model.ts's.
- *
+ * The templates' `changelog` global: the mirror read with `check`'s and `push`'s parser (so Eleventy
+ * never parses, let alone executes, a writer's frontmatter), bodies rendered and sanitised
+ * (body-render.ts). Drafts never appear; an entry dated after today appears from its date on.
+ * Entries are grouped into index and tag pages (tags.ts) and feeds (site-feeds.ts) here, so the
+ * templates only paginate. The shapes are site-model.ts's.
  * @module
  */
 import { readFile } from 'node:fs/promises';
@@ -54,18 +51,11 @@ export interface LoadSiteDataOptions {
   backlinkUrl?: string | null;
   /** Folders besides the content directory whose `images/` is published at `/images/` (the site directory). Default none. */
   imageRoots?: string[];
-  /**
-   * The entries' local images (images.ts): made responsive with the store it was given.
-   * Default: one without a store, which only gives local images their `width` and `height`.
-   */
+  /** The entries' local images (images.ts). Default: one without a store, which only gives them `width` and `height`. */
   images?: EntryImages;
   /** The site directory, whose `_includes/css/` makes the stylesheet (default: none, no CSS). */
   siteDir?: string;
-  /**
-   * Called with entries as their bodies are rendered, newest first, each entry once and in
-   * the order of `entries`: complete but for tag pages and `latest`, so that the search index
-   * can start on them while the others render.
-   */
+  /** Called with entries as their bodies render, newest first, each once, complete but for tag pages and `latest`: the search index starts on them. */
   onRendered?: (entries: SiteEntry[]) => void;
   /** `.changelog/feed-dates.json` of the last recorded build (feed-item.ts); default none: entries are `updated` at their date. */
   feedDates?: FeedDates;
@@ -115,8 +105,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       unfinished.push({ file: f.rel, line: bodyStart + placeholder.index + 1, message: `"${placeholder.text}" is left from the template of \`changelog-sync new\`` });
     } else visible.push({ file: f as (typeof visible)[number]['file'], date });
   }
-  // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so
-  // `onRendered` can hand out finished entries while the others still render.
+  // Every entry but its HTML first: URLs and neighbours need only the frontmatter, so `onRendered` can hand out finished ones early.
   visible.forEach(({ file: f, date }) => {
     const d = f.entry.data;
     const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
@@ -146,8 +135,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   // Unique, stable permalinks (permalinks.ts): the first entry published under a slug keeps it.
   assignPermalinks(entries);
   for (const e of entries) e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
-  // Feed dates: an entry is `updated` when its content changed (see feed-item.ts). While a
-  // file cannot be read, every recorded date is kept (its identifier is unknown).
+  // Feed dates (feed-item.ts); while a file cannot be read, every recorded date is kept (its identifier is unknown).
   const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
   const feedDates = settleFeedDates(
     entries.map((e) => ({ identifier: e.identifier, hash: feedContentDigest(e.title, bodies.get(e.file)!), published: e.dateObj })),
@@ -205,9 +193,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
   });
-  // Rendered newest first, and handed to `onRendered` in that order (a deterministic search
-  // index) as soon as every newer entry is rendered too. Bodies in the build cache are not
-  // rendered again (build-cache.ts).
+  // Rendered newest first and handed to `onRendered` in that order (a deterministic search index); cached bodies are not rendered again.
   const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);
   let handedOut = 0;
   /** Bodies whose local images are being made responsive (images.ts): awaited before the data is complete. */

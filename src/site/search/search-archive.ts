@@ -1,16 +1,11 @@
 /**
- * The search archive (docs/site.md#search): the files of the last full Pagefind index and
- * the entries it holds, kept in the build cache folder so that a later build re-uses them
- * instead of indexing every entry again (search-split.ts decides when).
- *
- * One file, `search-archive.bin` in the cache folder: a first line of JSON with the
- * archive's format, the build fingerprint (build-cache.ts), the index's language and the
- * SHA-256 and length of the rest; then a line of JSON with the entries (URL, SHA-256 of the
- * search document) and the index's files (path, length); then the files' bytes one after
- * the other. One file rather than the index's thousands: it is read and checked in one go. An archive of another format, fingerprint or language is
- * not used, nor one whose rest does not match its checksum (corrupt or cut short): the
- * build indexes every entry and says why. Written atomically.
- *
+ * The search archive (docs/site.md#search): the last full Pagefind index and its entries, kept in
+ * the build cache so a later build re-uses them (search-split.ts decides when). One file,
+ * `search-archive.bin`, read and checked in one go rather than the index's thousands: a JSON line
+ * with the format, build fingerprint (build-cache.ts), language, and the rest's SHA-256 and length;
+ * a JSON line with the entries (URL, search document's SHA-256) and files (path, length); the
+ * files' bytes. Another format, fingerprint or language, or a failed checksum (corrupt, cut
+ * short), is not used: the build indexes every entry and says why. Written atomically.
  * @module
  */
 import { mkdir, readFile } from 'node:fs/promises';

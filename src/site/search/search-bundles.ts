@@ -1,12 +1,9 @@
 /**
- * The search index of a build with a build cache, in two bundles (docs/site.md#search):
- * the archive, the files of the last full index kept in the cache folder
- * (search-archive.ts), written into `pagefind/` as they are, and the recent entries, those
- * the archive does not hold, indexed into a small second bundle in `pagefind/recent/` that
- * the search page merges (Pagefind UI's `mergeIndex`). When the archive does not hold
- * (search-split.ts), every entry is indexed into one bundle, as without a cache, and that
- * index becomes the new archive. Without a cache folder this is {@link startEntryIndex}.
- *
+ * The search index of a build with a build cache, in two bundles (docs/site.md#search): the last
+ * full index kept in the cache (search-archive.ts) written into `pagefind/` as it is, and the
+ * entries it lacks indexed into `pagefind/recent/`, which the search page merges (`mergeIndex`).
+ * When the archive does not hold (search-split.ts), every entry is indexed into one bundle that
+ * becomes the new archive. Without a cache folder this is {@link startEntryIndex}.
  * @module
  */
 import { readFile } from 'node:fs/promises';
@@ -36,17 +33,9 @@ export interface SearchCache {
   dir: string;
   /** The build's fingerprint (build-cache.ts `buildFingerprint`). */
   fingerprint: string;
-  /**
-   * Eleventy's input (the staged templates): a second bundle is made only when its
-   * `search.njk` merges it (mentions {@link SEARCH_PAGE_OPTION}); a team's own search page
-   * that does not would leave the recent entries out of search.
-   */
+  /** Eleventy's input: a second bundle only when its `search.njk` merges it ({@link SEARCH_PAGE_OPTION}), else recent entries would be unsearchable. */
   siteDir: string;
-  /**
-   * False when the build found no archive in the folder as it started, and planned on that:
-   * none is read, not even one another
-   * build writes meanwhile; every entry is indexed and the archive written. Default true.
-   */
+  /** False when the build found no archive as it started and planned on that: none is read, not even one written meanwhile. Default true. */
   archived?: boolean;
 }
 
@@ -56,11 +45,8 @@ const SEARCH_PAGE_OPTION = 'searchBundles';
 /** A search index being built, in one bundle or two. */
 export interface SearchIndexer extends EntryIndexer {
   /**
-   * The bundles the search page merges into the main one (site-relative, e.g.
-   * `['/pagefind/recent/']`), known once every entry is added and `finish` called; empty
-   * when there is one bundle, which without an archive is known at once.
-   * @throws {Error} (rejects) when asked before `finish` with an archive: the split taken
-   *   from the entries added so far would be wrong, and the archive saved with them too.
+   * The bundles the search page merges (site-relative, `['/pagefind/recent/']` or empty), known after `finish`, or at once without an archive.
+   * @throws {Error} (rejects) when asked before `finish` with an archive: a split of the entries so far would be wrong.
    */
   mergeBundles(): Promise<string[]>;
 }
@@ -74,8 +60,7 @@ function searchDocumentHash(entry: IndexedEntry, language: string): string {
 }
 
 /**
- * Starts the search index of a build (see the module's description).
- *
+ * Starts the search index of a build.
  * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
  * @param language the `lang` of the entry pages.
  * @param signal stops Pagefind (the build failed); `finish()` then rejects.
@@ -158,8 +143,7 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
       return result;
     },
     async mergeBundles() {
-      // Without an archive there is one bundle, whatever the entries: known before they are
-      // all added.
+      // Without an archive there is one bundle, known before every entry is added.
       const read = await loaded.catch(() => undefined);
       if (!read?.archive) return [];
       if (!result) throw new Error('the search bundles to merge beside an archive are known once every entry is added (finish)');

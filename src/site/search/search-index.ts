@@ -1,15 +1,9 @@
 /**
- * The search index: Pagefind (the `pagefind` npm package, whose binary ships in a
- * per-platform optional dependency) indexes the entry pages and writes `pagefind/` into the
- * site; `site/search.njk` loads its UI. Only the entry pages are indexed (their
- * `data-pagefind-body`), so each result is one entry.
- *
- * Two ways to the same index: {@link startEntryIndex} gives Pagefind each entry's
- * `data-pagefind-body` article, made from the site data as each entry is rendered, so that
- * Pagefind (a process of its own) indexes while Eleventy renders; {@link buildSearchIndex}
- * reads the entry pages Eleventy wrote (when a team's templates change the entry page's
- * markup, and in the preview).
- *
+ * The search index: Pagefind (its binary in a per-platform optional dependency) indexes the entry
+ * pages' `data-pagefind-body`, so each result is one entry, into the site's `pagefind/`.
+ * Two ways to the same index: {@link startEntryIndex} gives Pagefind each entry's article made
+ * from the site data as it renders; {@link buildSearchIndex} reads the written entry pages (a
+ * team's templates change the entry page, and the preview).
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -60,8 +54,7 @@ export interface BuiltIndex {
 type PagefindIndex = NonNullable<Awaited<ReturnType<(typeof import('pagefind'))['createIndex']>>['index']>;
 
 /**
- * Starts Pagefind, lets `add` fill an index, takes its files and stops Pagefind again (at
- * once when `signal` aborts).
+ * Starts Pagefind, lets `add` fill an index, takes its files and stops it (at once when `signal` aborts).
  * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error.
  */
 async function withPagefind(add: (index: PagefindIndex) => Promise<{ pages: number; errors: string[] }>, signal?: AbortSignal): Promise<BuiltIndex> {
@@ -107,10 +100,8 @@ export function writeSearchIndex(outputDir: string, built: BuiltIndex): SearchIn
 
 /**
  * Indexes the entry pages of a built site (`entries/**\/*.html`).
- *
  * @param outputDir the built site (absolute).
- * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start (no binary for this
- *   platform) or reports an error.
+ * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start (no binary for this platform) or reports an error.
  */
 export async function buildSearchIndex(outputDir: string): Promise<SearchIndexResult> {
   const built = await withPagefind(async (index) => {
@@ -121,11 +112,9 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
 }
 
 /**
- * What Pagefind reads of an entry's page: the `data-pagefind-body` article of the packaged
- * `_includes/entry-page.njk` (date as `date` metadata, title, body; the tag list is
- * `data-pagefind-ignore` and left out), in a document of the site's language. Pagefind
- * indexes nothing else of the page, so the index is the one it makes of the written page
- * (test/site/search/search-index.test.ts compares the two).
+ * What Pagefind reads of an entry's page: the packaged `_includes/entry-page.njk`'s
+ * `data-pagefind-body` article (date metadata, title, body; not the ignored tag list) in the site's
+ * language, so the index equals the written page's (test/site/search/search-index.test.ts).
  */
 export function entrySearchDocument(entry: Omit<IndexedEntry, 'url'>, language = 'en'): string {
   return `<!doctype html>
@@ -153,18 +142,15 @@ export interface EntryIndexer<T = SearchIndexResult> {
   /** Sends entries to Pagefind (it indexes them in its own process). */
   add(entries: readonly IndexedEntry[]): void;
   /**
-   * No more entries: Pagefind builds the index (its memory peak, beside Eleventy's run). Resolves when it is built (and written).
-   * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error,
-   *   or the build stopped (the signal).
+   * No more entries: Pagefind builds the index (its memory peak, beside Eleventy's run); resolves when built (and written).
+   * @throws {ChangelogSyncError} `E_BUILD` when Pagefind cannot start or reports an error, or the build stopped.
    */
   finish(): Promise<T>;
 }
 
 /**
- * Starts an index of entries from the site data, without their pages, and gives its files
- * in memory ({@link startEntryIndex} writes them). Pagefind runs in a process of its own, so
- * it indexes the first entries while the others render.
- *
+ * Starts an index of entries from the site data, its files kept in memory ({@link startEntryIndex}
+ * writes them); Pagefind's own process indexes the first entries while the others render.
  * @param language the `lang` of the entry pages (see {@link searchLanguageFromData}).
  * @param signal stops Pagefind (the build failed); `finish()` then rejects.
  */
@@ -206,9 +192,7 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
 }
 
 /**
- * {@link indexEntries}, writing the index into `outputDir/pagefind/` while Eleventy renders
- * the pages.
- *
+ * {@link indexEntries}, writing the index into `outputDir/pagefind/` while Eleventy renders the pages.
  * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
  */
 export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
@@ -220,11 +204,9 @@ export function startEntryIndex(outputDir: string, language = 'en', signal?: Abo
 const ENTRY_PAGE_FILES = ['_includes/entry-page.njk', 'entries.11ty.mjs'];
 
 /**
- * The language of the entry pages when Pagefind can index them from the site data, else
- * null (index the written pages with {@link buildSearchIndex}): null when a team's `site/`
- * overrides the entry page or its route, when any of its files mentions a `data-pagefind-`
- * attribute, or when the page shell (`_includes/base.njk`) has no literal `<html lang>`.
- *
+ * The entry pages' language when Pagefind can index them from the site data; null (index the written
+ * pages) when a team's `site/` overrides the entry page or its route, mentions `data-pagefind-`, or
+ * `_includes/base.njk` has no literal `<html lang>`.
  * @param teamSiteDir the configured site directory (the packaged one has no overrides).
  * @param packagedSiteDir the packaged templates.
  * @param stagedSiteDir Eleventy's input: the packaged templates with the team's laid over them.

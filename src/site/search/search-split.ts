@@ -1,11 +1,7 @@
 /**
- * The split of the search index into an archive and recent entries (docs/site.md#search):
- * which entries a build with a build cache indexes again. Pagefind (1.5.2) has no
- * incremental index: indexing 10,000 entries costs seconds of its CPU and of Node's
- * whatever one adds to them, so a warm build keeps the files of the last full index
- * (the archive, search-archive.ts) and indexes only the entries the archive does not hold,
- * into a second, small bundle the search page merges.
- *
+ * The split of the search index into an archive and recent entries (docs/site.md#search): Pagefind
+ * has no incremental index, so a warm build keeps the last full index (search-archive.ts) and
+ * indexes only the entries it lacks, into a small second bundle the search page merges.
  * @module
  */
 
@@ -13,10 +9,8 @@
 export const RECENT_LIMIT = 200;
 
 /**
- * At most this share of the archive's entries. Pagefind ranks each bundle with its own
- * term statistics (BM25 over that bundle's pages), so a recent bundle much larger than a
- * handful of pages would rank its results by statistics of its own; and a small site is
- * cheap to index whole.
+ * At most this share of the archive's entries: Pagefind ranks each bundle by its own BM25
+ * statistics, so a large recent bundle would rank by its own; and a small site is cheap to index whole.
  */
 const RECENT_SHARE = 0.05;
 
@@ -39,12 +33,9 @@ export function recentLimit(archived: number): number {
 }
 
 /**
- * Decides the split. The archive holds when every entry it holds is still there, under the
- * same URL, with the same search document (the same SHA-256); the entries it does not hold
- * are the recent ones, as long as they are at most {@link recentLimit}.
- *
- * @param archived the archive's entries, URL → SHA-256 of the search document; undefined
- *   when there is no usable archive.
+ * Decides the split: the archive holds when each of its entries is still there with the same URL
+ * and search document, and the others (the recent ones) are at most {@link recentLimit}.
+ * @param archived the archive's entries, URL → SHA-256 of the search document; undefined without a usable archive.
  * @param current this build's entries, URL → SHA-256 of the search document.
  */
 export function planSearchSplit(archived: ReadonlyMap<string, string> | undefined, current: ReadonlyMap<string, string>): SearchSplit {
