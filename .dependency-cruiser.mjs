@@ -14,7 +14,7 @@
 //
 // Inside site/, the same (docs/architecture.md "Layers inside site/"):
 //
-//   dev/ (the preview)  ->  build/ (the pipeline)  ->  search/  ->  cache/  ->  render/  ->  data/
+//   dev/ (the preview)  ->  pipeline/  ->  search/  ->  cache/  ->  render/  ->  data/
 
 /** A path under src/ in one of the given top-level folders. */
 const under = (...folders) => `^src/(${folders.join('|')})/`;
@@ -111,37 +111,37 @@ export default {
     },
     {
       name: 'site-data-imports-no-site-layer-above',
-      comment: 'site/data/ (the site model: its shapes, tags, feeds, themes, settings) is the bottom of site/: it imports none of render/, cache/, search/, build/, dev/.',
+      comment: 'site/data/ (the site model: its shapes, tags, feeds, themes, settings) is the bottom of site/: it imports none of render/, cache/, search/, pipeline/, dev/.',
       severity: 'error',
       from: { path: inSite('data') },
-      to: { path: inSite('render', 'cache', 'search', 'build', 'dev') },
+      to: { path: inSite('render', 'cache', 'search', 'pipeline', 'dev') },
     },
     {
       name: 'site-render-imports-only-data',
-      comment: 'site/render/ (bodies, images, filters, the site data with its bodies rendered) takes from site/ only data/: none of cache/, search/, build/, dev/ (a cache it uses is handed in, typed by render/).',
+      comment: 'site/render/ (bodies, images, filters, the site data with its bodies rendered) takes from site/ only data/: none of cache/, search/, pipeline/, dev/ (a cache it uses is handed in, typed by render/).',
       severity: 'error',
       from: { path: inSite('render') },
-      to: { path: inSite('cache', 'search', 'build', 'dev') },
+      to: { path: inSite('cache', 'search', 'pipeline', 'dev') },
     },
     {
       name: 'site-cache-imports-no-pipeline',
-      comment: 'site/cache/ (what a build keeps for the next: bodies, pages, images) imports data/ and render/, never search/, build/ or dev/, which run it.',
+      comment: 'site/cache/ (what a build keeps for the next: bodies, pages, images) imports data/ and render/, never search/, pipeline/ or dev/, which run it.',
       severity: 'error',
       from: { path: inSite('cache') },
-      to: { path: inSite('search', 'build', 'dev') },
+      to: { path: inSite('search', 'pipeline', 'dev') },
     },
     {
       name: 'site-search-imports-no-pipeline',
-      comment: 'site/search/ (the search index, its archives in the cache\'s file format) imports data/, render/ and cache/, never build/ or dev/, which run it.',
+      comment: 'site/search/ (the search index, its archives in the cache\'s file format) imports data/, render/ and cache/, never pipeline/ or dev/, which run it.',
       severity: 'error',
       from: { path: inSite('search') },
-      to: { path: inSite('build', 'dev') },
+      to: { path: inSite('pipeline', 'dev') },
     },
     {
-      name: 'site-build-imports-no-dev',
-      comment: 'site/build/ (the pipeline that runs data, render, cache and search) does not import dev/ (the preview, which runs the pipeline).',
+      name: 'site-pipeline-imports-no-dev',
+      comment: 'site/pipeline/ (the pipeline that runs data, render, cache and search) does not import dev/ (the preview, which runs the pipeline).',
       severity: 'error',
-      from: { path: inSite('build') },
+      from: { path: inSite('pipeline') },
       to: { path: inSite('dev') },
     },
     {

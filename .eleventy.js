@@ -9,7 +9,7 @@
 // the content folder, site URL, site folder and theme from the project's configuration, as
 // the commands do: CHANGELOG_* variables over changelog.config.json over the defaults.
 // Add your own filters, shortcodes and passthrough copies below the plugin.
-import changelogSite from './dist/site/build/plugin.js';
+import changelogSite from './dist/site/pipeline/plugin.js';
 
 /** @param {import("@11ty/eleventy").UserConfig} eleventyConfig */
 export default function (eleventyConfig) {

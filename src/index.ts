@@ -14,8 +14,6 @@
  * const pushed = await push({ root: '/path/to/project', baseUrl: 'https://changelog.example.com', token });
  * const site = await build({ root: '/path/to/project', siteUrl: 'https://changelog.example.com/' });
  * ```
- *
- * @module
  */
 import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
@@ -26,8 +24,8 @@ import type { PushResult } from './sync/push/push-run.js';
 import { openServiceSession, type ServiceSession } from './sync/service-session.js';
 import { openStateFormat } from './sync/store/state-format.js';
 import { assertInsideProject } from './core/project-path.js';
-import type { BuildResult } from './site/build/build.js';
-import { buildProject } from './site/build/build-project.js';
+import type { BuildResult } from './site/pipeline/build.js';
+import { buildProject } from './site/pipeline/build-project.js';
 import { engineOptions } from './options/engine-options.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './core/errors.js';
@@ -38,7 +36,7 @@ export type { EmulatorStore } from './emulator/store.js';
 export type { Config } from './core/config.js';
 export type { PullItem, PullProblem, PullResult } from './sync/pull/pull-run.js';
 export type { PushedItem, PushPlanItem, PushResult } from './sync/push/push-run.js';
-export type { BuildResult } from './site/build/build.js';
+export type { BuildResult } from './site/pipeline/build.js';
 
 /**
  * Where the project is and how to reach its service. A field given wins over its `CHANGELOG_*`

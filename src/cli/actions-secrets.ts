@@ -3,7 +3,6 @@
  * `CHANGELOG_TOKEN` or the variable `CHANGELOG_BASE_URL` fails before anything is read or written,
  * naming what is missing and its settings page in an `::error::` annotation and the job summary.
  * Outside Actions, with neither set, `sync` runs the demo.
- * @module
  */
 import type { Config } from '../core/config.js';
 import { ChangelogSyncError } from '../core/errors.js';

@@ -1,7 +1,6 @@
 /**
  * What every networked command needs: the configuration, a service session (`sync/service-session.ts`,
  * its rate budget carrying the persisted daily ledger) reporting to the command's reporter, and its close.
- * @module
  */
 import type { ChangelogClient } from '../service/client.js';
 import { relative } from 'node:path';

@@ -4,7 +4,6 @@
  * ship in `src/emulator/demo/images/`: the service's entries show them from the emulator's image
  * host (`media-host.ts`, mirrored into `.demo/content/media/`); a copy in `.demo/content/images/`
  * serves the local entries' `/images/<file>` and the absolute `logo_url` and `og_image_url`.
- * @module
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';

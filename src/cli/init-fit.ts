@@ -1,7 +1,6 @@
 /**
  * What `init` fits to its repository (docs/github-actions.md): the default branch and configured
  * folders the workflows (`team-workflows.ts`) and `.gitignore` name, and how an existing file differs.
- * @module
  */
 import { spawnSync } from 'node:child_process';
 import { relative, sep } from 'node:path';

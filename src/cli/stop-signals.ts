@@ -5,7 +5,6 @@
  * and lock are released, the report printed, and the exit status is 128 + the signal's number (143,
  * 130). A second one ends the process at once: the journal, flushed before every POST, lets the next
  * run settle what was in flight.
- * @module
  */
 import { constants } from 'node:os';
 import type { Reporter } from './output/reporter.js';

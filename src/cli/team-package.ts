@@ -2,7 +2,6 @@
  * The team's `package.json` as `init` leaves it: changelog-sync by a caret range of the running
  * version (Dependabot moves it, the lock file pins it), and `allowScripts` denying sharp's install
  * script (its prebuilt binary needs none; npm 11.16+ warns of one not named). Only what is missing is added.
- * @module
  */
 import { basename } from 'node:path';
 import { ChangelogSyncError } from '../core/errors.js';

@@ -3,7 +3,6 @@
  * two workflows calling the tool's reusable `sync.yml` and `check.yml` at a release, and
  * `dependabot.yml`, which moves that release and the npm package. Templates in `src/cli/team/`; the
  * repository is package.json's `repository`, the release's commit `release.json` (the release workflow writes it).
- * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,6 @@
  * One version decides (docs/github-actions.md): the reusable workflows run the team's locked CLI and
  * pass their major version in `CHANGELOG_SYNC_WORKFLOW_VERSION`; a CLI of another major stops before
  * doing anything, saying which to update. Without the variable nothing is checked.
- * @module
  */
 import { ChangelogSyncError } from '../core/errors.js';
 import { annotation } from './output/github-actions.js';

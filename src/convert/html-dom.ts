@@ -5,8 +5,6 @@
  * mutated only by turndown's whitespace collapsing, then thrown away: so `cloneNode` returns the
  * node itself and `textContent` is cached (invalidated on mutation). Built by `html-parser.ts`;
  * comments become `X-COMMENT` elements ({@link HtmlCommentElement}).
- *
- * @module
  */
 
 /** HTML elements without content or end tag (serialised as `<br>`, never `<br></br>`). */

@@ -3,8 +3,6 @@
  * mode (entities decoded, void elements, implied end tags (`<p>`, `<li>`, table parts),
  * raw text in `<script>`/`<style>`/`<textarea>`/`<title>`), nesting bounded, comments kept
  * as `X-COMMENT` elements.
- *
- * @module
  */
 import { Parser } from 'htmlparser2';
 import { HtmlCommentElement, HtmlElement, HtmlText, RAW_TEXT, VOID } from './html-dom.js';

@@ -1,8 +1,6 @@
 /**
  * Pull's conversion (docs/entry-file.md, body): the service's HTML (or Editor.js JSON) into
  * Markdown with turndown and GFM. Push's way is `markdown-to-html.ts`, so a pull does not load marked.
- *
- * @module
  */
 import type TurndownService from 'turndown';
 import { ChangelogSyncError } from '../core/errors.js';

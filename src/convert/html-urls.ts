@@ -2,8 +2,6 @@
  * The URLs of HTML, found by htmlparser2 (comments and `<script>`/`<style>` contents are not
  * markup) and rewritten in place, every other byte kept: push sends a body's site-relative URLs
  * absolute (`push-body.ts`), in every URL attribute (`src/core/url-attributes.ts`) and `style` `url(...)`.
- *
- * @module
  */
 import { Parser } from 'htmlparser2';
 import { rewriteCssUrls, SRCSET_ATTRIBUTES, URL_ATTRIBUTES } from '../core/url-attributes.js';

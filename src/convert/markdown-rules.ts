@@ -11,8 +11,6 @@
  *
  * Scripts are not removed here: the mirror keeps the service's content, and the site sanitises
  * at build time (src/site/render/sanitize.ts).
- *
- * @module
  */
 // turndown's browser build: the Node build loads domino at start, in every thread,
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.

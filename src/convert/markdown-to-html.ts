@@ -2,8 +2,6 @@
  * Content conversion across the boundary (docs/entry-file.md, body), push's way:
  * a Markdown body into the HTML push sends (`html` of `POST /api/entry`, docs/service-interface.md#endpoints,
  * endpoint 5), and the site renders. Pull's way is `html-to-markdown.ts`.
- *
- * @module
  */
 import { Marked } from 'marked';
 

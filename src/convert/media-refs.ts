@@ -1,8 +1,6 @@
 /**
  * The images of a remote entry (docs/sync.md#images): every `<img>` `src` and Editor.js image URL
  * as the conversion reads them, and how the Markdown names a mirrored copy.
- *
- * @module
  */
 import { Parser } from 'htmlparser2';
 import type { EditorJsDocument } from '../service/schemas.js';

@@ -14,8 +14,6 @@
  * - comments, processing instructions and the DOCTYPE are dropped; entities not expanded.
  *
  * A document whose root is not `svg`, or that does not parse, is refused.
- *
- * @module
  */
 import { Parser } from 'htmlparser2';
 

@@ -2,8 +2,6 @@
  * Waiting that a cancelled job stops: a promise raced against an `AbortSignal`
  * (the service client's backoff and rate-budget waits, `service/retry.ts`,
  * `service/rate-budget.ts`).
- *
- * @module
  */
 
 /**

@@ -18,8 +18,6 @@
  * journal and the lock rely on it). Pull's entry files opt out: they mirror the service and
  * are in git; the state written after them is fsynced, and a file a crash left stale is seen
  * as a local edit and reported, never overwritten silently.
- *
- * @module
  */
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';

@@ -1,8 +1,6 @@
 /**
  * The service's base URL carries no credentials: they would be printed in messages and
  * published in the site's backlink. They belong in `CHANGELOG_TOKEN`, never printed.
- *
- * @module
  */
 import { ChangelogSyncError } from './errors.js';
 

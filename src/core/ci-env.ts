@@ -1,9 +1,7 @@
 /**
  * Where the process runs: as a step of a GitHub Actions job or not. The CLI's output
  * (annotations, masks, the job summary) and the site build that deploys (it records its
- * inputs, `site/build/build-project.ts`) both depend on it.
- *
- * @module
+ * inputs, `site/pipeline/build-project.ts`) both depend on it.
  */
 
 /**

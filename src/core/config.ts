@@ -4,8 +4,6 @@
  *
  * The token is read from the environment only (`CHANGELOG_TOKEN`), never from a file, and
  * never printed: {@link describeConfig} masks it.
- *
- * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';

@@ -2,8 +2,6 @@
  * The content directory's layout every layer shares (docs/entry-file.md, "Images and links";
  * docs/site.md#images): the entry files' folder, and the local images' folders in the content
  * and site directories, both published at `/images/`.
- *
- * @module
  */
 
 /** The folder name of local images, in the content directory and in the site directory, and their URL path on the site (`/images/`). */

@@ -3,8 +3,6 @@
  * throws is a {@link ChangelogSyncError} with a stable string `code`, which callers match on
  * (never the message or class). HTTP failures are translated at the client boundary
  * (`src/service/http-errors.ts`); the CLI maps codes once, at the top, to a message and an exit code.
- *
- * @module
  */
 
 /** Stable error codes. Adding one is a minor change; renaming one is breaking. */

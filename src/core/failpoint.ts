@@ -12,8 +12,6 @@
  *
  * The kill matrix (test/e2e/sync/kill-matrix.test.ts) kills at each of {@link FAILPOINTS} and
  * resumes with `sync`; a test fails when code and list disagree.
- *
- * @module
  */
 import { constants } from 'node:os';
 

@@ -2,8 +2,6 @@
  * A file system error (`ENOSPC`, `EACCES`, ...) told so a user can act: the file, the step, what
  * the system said, and the fix. A step wraps its error with {@link fileError}; one that escapes
  * unwrapped is still told by path and code (`cli/output/handle-error.ts`).
- *
- * @module
  */
 import { dirname, isAbsolute, sep } from 'node:path';
 import { ChangelogSyncError } from './errors.js';

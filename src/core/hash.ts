@@ -1,8 +1,6 @@
 /**
  * The one content hash of changelog-sync: SHA-256, hex. Entry files (mirror), the build
  * cache's keys and fingerprints, the page keys and the search archive all use it.
- *
- * @module
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';

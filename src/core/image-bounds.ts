@@ -4,8 +4,6 @@
  * declares. The header alone is read (`image-size`) and checked against {@link ImageBounds} at
  * pull (`src/sync/pull/media-fetch.ts`) and at build (`src/site/render/images.ts`). SVG is
  * never rasterised, so not checked.
- *
- * @module
  */
 import { imageSize } from 'image-size';
 

@@ -1,8 +1,6 @@
 /**
  * Where a person's JSON is wrong and how to fix it (`JSON.parse` says only "at position 57"): line,
  * column and the usual slips' fixes; a key's line; the known key a misspelt one is closest to.
- *
- * @module
  */
 import { closest, distance } from 'fastest-levenshtein';
 

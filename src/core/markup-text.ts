@@ -2,8 +2,6 @@
  * Text made safe for markup: HTML escaping with Nunjucks' autoescape characters (so markup built
  * in code reads like the templates' output), and the characters no XML 1.0 document may hold
  * plus the controls feed readers choke on (one in a title made a whole feed ill-formed).
- *
- * @module
  */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;', '\\': '&#92;' };

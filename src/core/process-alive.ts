@@ -3,8 +3,6 @@
  * or temporary file is told from one in use (docs/sync.md#fencing). A process is its pid, host
  * and, on Linux, its start time and machine (boot id, pid namespace), so a reused pid or another
  * container's is not taken for the recorded one.
- *
- * @module
  */
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';

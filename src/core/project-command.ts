@@ -2,8 +2,6 @@
  * How a message names a command of changelog-sync for the project it runs in. A team that
  * installed the package runs it as `npx changelog-sync <command>`; only changelog-sync's own
  * repository has `npm start` (which, anywhere else, starts the team's own application).
- *
- * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

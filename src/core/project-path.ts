@@ -3,8 +3,6 @@
  * outside it is refused, so a build never copies a file of the machine into `_site/` (passthrough
  * copy and `upload-pages-artifact` follow links) and a push never sends or writes a file outside
  * the repository. `build`, `push`, `pull`, `check` and `dev` call {@link assertInsideProject} first.
- *
- * @module
  */
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';

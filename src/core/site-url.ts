@@ -3,8 +3,6 @@
  * `https://OWNER.github.io/REPO/`, whose path `/REPO/` is Eleventy's `pathPrefix`. Pages keep
  * site-relative URLs (the HTML base plugin prefixes them); absolute URLs (feeds, sitemap,
  * canonical links) come from {@link siteAbsoluteUrl}.
- *
- * @module
  */
 
 /**

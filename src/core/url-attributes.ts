@@ -3,8 +3,6 @@
  * element, a `style`'s `url(...)`, and a URL's scheme after the WHATWG parser's clean-up.
  * `check` refuses schemes that run script (`entry-links.ts`); push makes site URLs absolute
  * (`html-urls.ts`; docs/entry-file.md, "Images and links").
- *
- * @module
  */
 
 /** Attributes that hold one URL, on whatever element (HTML's URL-valued attributes). */

@@ -2,8 +2,6 @@
  * What the emulator does wrong on purpose, for tests that try to break the client
  * (docs/service-interface.md#errors): 5xx, drops after a commit, stalls, latency, 429 bursts,
  * bodies that are not the envelope or too large, and each shape a create's answer may take.
- *
- * @module
  */
 import type { ServerResponse } from 'node:http';
 import type { AnswerRecord, Responder } from './responder.js';

@@ -1,8 +1,6 @@
 /**
  * The emulator's enforcement of the service's limits (docs/service-interface.md#limits): a
  * sliding-window counter per workspace and window length.
- *
- * @module
  */
 
 /** Counts events in a sliding window of `windowMs` and refuses past `limit`. */

@@ -3,8 +3,6 @@
  * origin, as the service's images have their own host, serving `GET /media/<name>` without a
  * token or rate limits, logged. Seeds name its images `{{media}}` (`<img src="{{media}}/x.svg">`),
  * which becomes its absolute URL once it listens.
- *
- * @module
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';

@@ -1,8 +1,6 @@
 /**
  * The emulator's answer to one request: JSON, raw text, or a dropped connection, each
  * recorded in the request's log record before the `response` event fires.
- *
- * @module
  */
 import type { ServerResponse } from 'node:http';
 

@@ -2,8 +2,6 @@
  * The emulator's authenticated endpoints (docs/service-interface.md#endpoints 1-3 and 5-9), once
  * the server authenticated, counted and faulted the request: answers in the envelope, validation
  * failures as Laravel's 422 `{message, errors}`.
- *
- * @module
  */
 import { hitsNth, type EmulatorFaults } from './faults.js';
 import type { Responder } from './responder.js';

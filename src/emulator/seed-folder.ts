@@ -2,8 +2,6 @@
  * A seed from a folder of entry files (`emulator --seed <folder>`, or a content directory's
  * `entries/`): one workspace named after the folder, token `emulator-token`; each file an entry,
  * its body the HTML push would send (`markdown-to-html.ts`). An invalid file stops the seed, named.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';

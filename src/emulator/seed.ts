@@ -1,8 +1,6 @@
 /**
  * Seeds for the emulator: a JSON file describing workspaces, their tokens, entries, tags
  * and subscribers (`changelog-sync emulator --seed demo|FILE`).
- *
- * @module
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';

@@ -5,8 +5,6 @@
  * request does not accept JSON, as Laravel does); rate-limit headers and the minute and day
  * limits enforced with 429 (windows and clock configurable); fault injection (`faults.ts`) and
  * a request log ({@link RequestLogRecord}). The endpoints are in `routes.ts`.
- *
- * @module
  */
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -4,8 +4,6 @@
  * service's behaviour: entries newest first by `publish_at`, then creation; a missing slug
  * derived from the title, a used one made unique with `-2`, `-3`; scheduled status `scheduled`;
  * importing an existing email or deleting an unknown one skips it (not in the response).
- *
- * @module
  */
 import { randomUUID } from 'node:crypto';
 

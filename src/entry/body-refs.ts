@@ -5,8 +5,6 @@
  * sends each absolute on the site, `check` looks each image up in the repository. The routes are
  * the site's: `content/images/` and `site/images/` at `/images/` (`src/site/render/images.ts`),
  * an entry's page at its permalink (`src/entry/permalinks.ts`).
- *
- * @module
  */
 import { posix } from 'node:path';
 import { IMAGES_DIR } from '../core/content-layout.js';

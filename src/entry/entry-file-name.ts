@@ -3,8 +3,6 @@
  * a new file is named `YYYY-MM-DD-<slug>.md` after its `publish_at` and slug; every name is
  * portable (`portable-name.ts`); no two names are one file on macOS or Windows (case or Unicode
  * normalisation only): a clone there holds one of them.
- *
- * @module
  */
 import { basename } from 'node:path';
 import { entryFileName } from './entry-file.js';

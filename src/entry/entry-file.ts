@@ -2,8 +2,6 @@
  * The entry file, the contract with writers (docs/entry-file.md): `content/entries/YYYY-MM-DD-<slug>.md`,
  * UTF-8, YAML frontmatter (`frontmatter.ts`: plain data, no code) and a Markdown body. One zod
  * schema defines the frontmatter; unknown fields are kept verbatim on rewrite.
- *
- * @module
  */
 import { z } from 'zod';
 import { ChangelogSyncError, ValidationError, type FieldIssue } from '../core/errors.js';

@@ -1,7 +1,5 @@
 /**
  * The local index: every entry file under `content/entries/`, read once per command.
- *
- * @module
  */
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';

@@ -13,8 +13,6 @@
  *
  * URLs are read with marked's lexer and, in raw HTML, htmlparser2; `body-refs.ts` says what
  * each points at.
- *
- * @module
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,8 +4,6 @@
  * service has no update or delete): a template line left (`placeholderLines`), an empty body,
  * its images and links (`entry-links.ts`, given a {@link LinkContext}); and for any entry a
  * near-miss tag (`Improvment` beside `Improvement`). A problem carries no path.
- *
- * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

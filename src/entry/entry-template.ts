@@ -2,8 +2,6 @@
  * The body `changelog-sync new` writes into a fresh entry file, and its placeholder lines:
  * one constant, so that `check` and `push` refuse exactly the text `new` wrote (a line of
  * it left in an entry would be published, and the service can never edit it away).
- *
- * @module
  */
 
 /** Lines of the template that are placeholders, never content (compared trimmed). */

@@ -2,8 +2,6 @@
  * The entry file's text as pull and push write it (docs/entry-file.md): fields in a fixed order
  * by the `yaml` package, and push's added fields edited into a writer's YAML with every other
  * byte kept. Apart from reading and validating, so pull's conversion loads only this.
- *
- * @module
  */
 import type * as Yaml from 'yaml';
 import { ChangelogSyncError } from '../core/errors.js';

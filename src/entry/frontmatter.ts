@@ -5,8 +5,6 @@
  * the file's own line. One parse serves values, field lines and single-field reads of broken
  * files. No zod here and `yaml` loaded on first parse: pull's conversion imports from here.
  * Validation is in `entry-file.ts`, writing in `frontmatter-writer.ts`.
- *
- * @module
  */
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';

@@ -16,8 +16,6 @@
  *    time-ordered UUIDs share.
  *
  * A slug taken at one step is never given at a later one.
- *
- * @module
  */
 import { sha256 } from '../core/hash.js';
 import { slugify } from './slug.js';

@@ -3,8 +3,6 @@
  * file on Linux, macOS (case-insensitive, normalising) and Windows (also reserved names and
  * characters). Two names are one file somewhere when their {@link nameKey}s are equal; a name
  * is portable when {@link portableNameProblem} finds nothing.
- *
- * @module
  */
 
 /** Longest portable file name, in UTF-8 bytes (eCryptfs allows 143; paths stay short on Windows). */

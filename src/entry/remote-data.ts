@@ -10,8 +10,6 @@
  *
  * A mirrored file is read as leniently ({@link readMirroredLeniently}); a writer's new file is
  * not: it is what push sends. No zod here: the conversion worker threads load this module.
- *
- * @module
  */
 import type { RemoteEntry } from '../service/schemas.js';
 

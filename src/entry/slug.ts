@@ -1,8 +1,6 @@
 /**
  * Slugs: the one push derives from a title, and the test of a URL-safe slug; without zod or the
  * YAML reader, since the site's tag pages use them on Eleventy's thread.
- *
- * @module
  */
 import slugifyLib from '@sindresorhus/slugify';
 

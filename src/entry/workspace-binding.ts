@@ -2,8 +2,6 @@
  * Workspace binding (docs/sync.md#workspace-binding): a content directory mirrors exactly one
  * workspace, recorded as the identifier in `content/_data/workspace.json`. A token for
  * another workspace is refused before anything is written or sent.
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -4,12 +4,11 @@
  * CLI (through `cli/steps/`) and the library (`src/index.ts`) both call it, so a setting reaches
  * the engine alike from either (a library push sends links and images under the site URL too).
  * It sits above `sync/` and `site/` and below `cli/` and `src/index.ts` (docs/architecture.md, "Layers").
- * @module
  */
 import { isGitHubActions } from '../core/ci-env.js';
 import type { Config } from '../core/config.js';
 import { allowsLoopback } from '../service/guarded-fetch.js';
-import type { BuildProjectOptions } from '../site/build/build-project.js';
+import type { BuildProjectOptions } from '../site/pipeline/build-project.js';
 import { configuredMedia } from '../sync/pull/media-mirror.js';
 import type { PullOptions } from '../sync/pull/pull-run.js';
 import { localImageProbe, probeImage } from '../sync/push/image-probe.js';
@@ -82,7 +81,7 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
   };
 }
 
-/** `site/build/build-project.ts`'s `buildProject` arguments: the configuration and the call's options, with whether it deploys (`GITHUB_ACTIONS=true` in `Config.env`: it records its inputs). */
+/** `site/pipeline/build-project.ts`'s `buildProject` arguments: the configuration and the call's options, with whether it deploys (`GITHUB_ACTIONS=true` in `Config.env`: it records its inputs). */
 function buildOptions(config: Config, call: BuildCall = {}): [Config, BuildProjectOptions] {
   return [config, { ...call, deploying: isGitHubActions(config.env) }];
 }

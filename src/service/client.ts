@@ -10,8 +10,6 @@
  * for a body that is not the envelope or lacks the specified fields, `E_AUTH` without a token,
  * `E_RATE_LIMITED` past the budget ("Limits"), and a read's `signal.reason` once it aborted.
  * Messages name the method, the URL (without credentials) and the status, never the token.
- *
- * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';

@@ -2,8 +2,6 @@
  * The rate budget's rolling day (docs/service-interface.md#limits: 1,440 requests a day):
  * requests per bucket (a minute of a real day) over the last day, never looser than a calendar
  * reset; persisted between runs (sync/store/budget-ledger.ts).
- *
- * @module
  */
 
 /** Persisted form of the daily ledger: `[bucket, count]` pairs, oldest first (a bucket is a minute since the epoch for a real day). */

@@ -17,8 +17,6 @@
  * Loopback is allowed only by {@link GuardedFetcherOptions.allowLoopback}, set when the
  * configured service (never content) is itself on loopback: the emulator of the tests and the
  * demo. No setting allows the other classes. A failure is a value, never a throw.
- *
- * @module
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';

@@ -1,8 +1,6 @@
 /**
  * Reading the response headers undici hands over (a header sent twice arrives as an
  * array; the first value counts).
- *
- * @module
  */
 /** Response headers as undici gives them. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

@@ -2,8 +2,6 @@
  * HTTP failures translated at the API boundary into the error module
  * (docs/service-interface.md#errors). Every message starts with the method, the URL (without
  * credentials) and, once there is one, the status; the token never appears.
- *
- * @module
  */
 import {
   AuthError,

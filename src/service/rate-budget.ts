@@ -18,8 +18,6 @@
  * in the window before R arrived was still in this window when R started, and R starts only
  * when fewer than the limit are. Concurrency is bounded elsewhere (p-limit): this class only
  * decides *when* a request may start.
- *
- * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { abortable } from '../core/abortable.js';

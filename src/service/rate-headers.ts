@@ -3,8 +3,6 @@
  * (docs/service-interface.md#limits). A value the service cannot mean (two billion a minute, a
  * negative or fractional count, more remaining than the limit) is ignored with a note: the
  * window's size and memory never follow a header.
- *
- * @module
  */
 import { headerString, type ResponseHeaders } from './headers.js';
 

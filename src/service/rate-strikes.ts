@@ -8,8 +8,6 @@
  *   in flight together are one strike); any other answer ends the series. `dayAfter` strikes
  *   in a row, each after waiting as asked, cannot be the minute's limit (the window empties
  *   while we wait): they are the day's, and the run defers its work.
- *
- * @module
  */
 
 /** Options of {@link RateStrikes}. Durations in ms. */

@@ -3,8 +3,6 @@
  * once, before a command loads the mirror's modules (the answer for 10,000 entries takes longer
  * than loading them). Whoever starts them ends them: a job that stops early calls
  * {@link ServiceReads.cancel}, so no read of it is open, retried, booked or written afterwards.
- *
- * @module
  */
 import type { ChangelogClient } from './client.js';
 import type { RemoteEntry, Tag, Workspace } from './schemas.js';

@@ -3,8 +3,6 @@
  * failure (no response, 5xx) with exponential backoff and jitter; POST and DELETE never (the
  * service may have acted, and there is no idempotency key); a 429 for every method, a bounded
  * number of times (nothing happened; the {@link RateBudget} holds the next attempt until `Retry-After`).
- *
- * @module
  */
 import { abortable } from '../core/abortable.js';
 import { NetworkError, RateLimitedError, ServiceError } from '../core/errors.js';

@@ -4,8 +4,6 @@
  * They accept what the specification leaves open: any `status` string, unknown extra
  * fields (kept, never dropped), `content` as an HTML string or as the older Editor.js JSON
  * form, boolean-like integers, and nulls where nullability is "not shown".
- *
- * @module
  */
 import { z } from 'zod';
 

@@ -4,8 +4,6 @@
  * bounded `x-ratelimit-*` headers (`rate-headers.ts`; a 429 blocks the budget until
  * `Retry-After`); the body read up to a cap; the status judged by `http-errors.ts`. Retrying is
  * the caller's (`retry.ts`).
- *
- * @module
  */
 import { request, type Dispatcher } from 'undici';
 import { ChangelogSyncError, RateLimitedError } from '../core/errors.js';

@@ -1,8 +1,6 @@
 /**
  * Subscribers in batches (endpoints 8 and 9 take an array): batches sized to the rate budget and
  * sent in order, each outcome recorded so a failure never hides what came before.
- *
- * @module
  */
 import { ChangelogSyncError, type ErrorCode } from '../core/errors.js';
 import { emailKey } from './validate.js';

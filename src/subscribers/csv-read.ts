@@ -7,8 +7,6 @@
  *   (`verified_at`, `created_at`, ... mean different things in different tools);
  * - the 1-based line each record starts on (a quoted field may span lines);
  * - the `'` a formula-safe export put before `=`, `+`, `-`, `@`, tab or CR removed (`csv-write.ts`).
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -5,8 +5,6 @@
  * quoted, and `'` goes before every part a spreadsheet could read as a cell (the start, and after
  * each `;`, tab and line break) that starts with `=`, `+`, `-`, `@`, tab, CR or their full-width
  * forms ({@link neutralizeFormulas}). Names and addresses come from sign-up forms: untrusted.
- *
- * @module
  */
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomic } from '../core/atomic-file.js';

@@ -2,8 +2,6 @@
  * `subscribers export`: every subscriber (endpoint 7) as spreadsheet-safe CSV (`csv-write.ts`) to
  * stdout or a file written atomically, owner-readable, and never inside the content, site or
  * state directories: subscriber data must not reach git or the site.
- *
- * @module
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';

@@ -4,8 +4,6 @@
  * its answer which the service added. A killed run leaves it; the next import of the same rows
  * tells what that run added (or sent, answer lost) from earlier subscribers. A run that ends
  * removes it. Only line numbers and a hash of the rows: no address or name is committed.
- *
- * @module
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -12,8 +12,6 @@
  * **Consent.** The service records a subscriber without `verified_at` as verified today
  * (endpoint 8, rule 4), so a row without a date is refused unless `--verified-at` gives one:
  * every row sent carries `verified_at`.
- *
- * @module
  */
 import type { ChangelogClient } from '../service/client.js';
 import type { ErrorCode } from '../core/errors.js';

@@ -1,8 +1,6 @@
 /**
  * `subscribers list`: every subscriber of the workspace (docs/service-interface.md#endpoints, endpoint 7),
  * with the counts a reader wants first.
- *
- * @module
  */
 import type { ChangelogClient } from '../service/client.js';
 import type { Subscriber } from '../service/schemas.js';

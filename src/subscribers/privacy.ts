@@ -1,8 +1,6 @@
 /**
  * Subscriber addresses out of CI logs: in GitHub Actions the job log is readable by everyone who
  * sees the Actions tab, so every address printed there is masked (`a***@example.com`).
- *
- * @module
  */
 import { ChangelogSyncError } from '../core/errors.js';
 

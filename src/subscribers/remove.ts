@@ -2,8 +2,6 @@
  * `subscribers remove` (endpoint 9): addresses from the command line or a CSV file, validated and
  * normalised as an import's, sent in batches; the service's answer splits them into removed and
  * not found.
- *
- * @module
  */
 import type { ChangelogClient } from '../service/client.js';
 import type { ErrorCode } from '../core/errors.js';

@@ -3,8 +3,6 @@
  * (validator's `isEmail`, trimmed, domain lower-cased) and dates (ISO 8601 to endpoint 8's
  * `YYYY-MM-DD`). A bad row's problem is returned, never thrown, so it hides no other; only a
  * bad command-line option throws.
- *
- * @module
  */
 import validator from 'validator';
 import { ChangelogSyncError } from '../core/errors.js';

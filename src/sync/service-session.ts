@@ -3,8 +3,6 @@
  * daily ledger (`store/budget-ledger.ts`), and a way to save that ledger at the end. What
  * every networked job needs, whoever runs it: the CLI's commands (`cli/context.ts` adds the
  * reporter) and the library (`index.ts`).
- *
- * @module
  */
 import { ChangelogClient, type ClientOptions } from '../service/client.js';
 import { commandLine } from '../core/project-command.js';

@@ -4,8 +4,6 @@
  * handed to the push with the state; temporary files swept, binding and paths checked once. The
  * push reads again only the listing after taking the lease, and POSTs in doubt. `pull` and
  * `push` alone each take the lock and read for themselves.
- *
- * @module
  */
 import { failpoint } from '../core/failpoint.js';
 import { assertInsideProject, type ProjectPaths } from '../core/project-path.js';

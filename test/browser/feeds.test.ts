@@ -9,7 +9,7 @@ import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite } from '../../src/site/build/build.js';
+import { buildSite } from '../../src/site/pipeline/build.js';
 import { launchChromium } from '../helpers/browser/chromium.js';
 import { tempDir } from '../helpers/process/cli.js';
 import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite } from '../../src/site/build/build.js';
+import { buildSite } from '../../src/site/pipeline/build.js';
 import { seriousViolations } from '../helpers/browser/axe.js';
 import { launchChromium } from '../helpers/browser/chromium.js';
 import { tempDir } from '../helpers/process/cli.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite } from '../../src/site/build/build.js';
+import { buildSite } from '../../src/site/pipeline/build.js';
 import { seriousViolations as seriousViolationsOf } from '../helpers/browser/axe.js';
 import { launchChromium } from '../helpers/browser/chromium.js';
 import { runCli, tempDir } from '../helpers/process/cli.js';

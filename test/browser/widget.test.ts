@@ -15,7 +15,7 @@ import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import sirv from 'sirv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
-import { buildSite } from '../../src/site/build/build.js';
+import { buildSite } from '../../src/site/pipeline/build.js';
 import { launchChromium } from '../helpers/browser/chromium.js';
 import { tempDir } from '../helpers/process/cli.js';
 import { type EntrySpec, writeContent } from '../helpers/site/site-fixture.js';

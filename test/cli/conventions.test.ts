@@ -55,8 +55,8 @@ describe('what a command loads', () => {
   it('sync loads the site build only when it builds (not with --skip-build)', () => {
     const loaded = distModules('cli/commands/sync.js', { dynamic: false });
     const reachable = distModules('cli/commands/sync.js', { dynamic: true });
-    expect(loaded.filter((m) => m.startsWith('site/build/build'))).toEqual(['site/build/build-inputs.js']);
-    expect(reachable).toContain('site/build/build-project.js');
+    expect(loaded.filter((m) => m.startsWith('site/pipeline/build'))).toEqual(['site/pipeline/build-inputs.js']);
+    expect(reachable).toContain('site/pipeline/build-project.js');
   });
 
   it('dev loads Eleventy and its server only once its options are good (a refusal comes at once)', () => {

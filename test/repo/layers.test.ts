@@ -81,19 +81,19 @@ const CLEAN_TREE: Record<string, string> = {
   'src/site/render/sanitize.ts': "import { PAGE_SIZE } from '../data/site-model.js';\nexport const sanitize = PAGE_SIZE;",
   'src/site/cache/page-keys.ts': "import type { Page } from '../data/site-model.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const key = (p: Page) => p.url + sanitize;",
   'src/site/search/search-index.ts': "import { key } from '../cache/page-keys.js';\nimport { sanitize } from '../render/sanitize.js';\nexport const index = [key, sanitize];",
-  'src/site/build/build.ts':
+  'src/site/pipeline/build.ts':
     "import { parse } from '../../entry/entry-file.js';\nimport { sanitize } from '../render/sanitize.js';\nimport { key } from '../cache/page-keys.js';\nimport { index } from '../search/search-index.js';\nexport const build = [parse, sanitize, key, index];",
-  'src/site/dev/serve.ts': "import { build } from '../build/build.js';\nimport { key } from '../cache/page-keys.js';\nexport const preview = [build, key];",
+  'src/site/dev/serve.ts': "import { build } from '../pipeline/build.js';\nimport { key } from '../cache/page-keys.js';\nexport const preview = [build, key];",
   'src/subscribers/list.ts': "import { client } from '../service/client.js';\nexport const list = client;",
   'src/emulator/server.ts': "import type { Entry } from '../service/schemas.js';\nexport const serve = (e: Entry) => e;",
-  'src/options/engine-options.ts': "import { pull } from '../sync/pull/pull.js';\nimport { build } from '../site/build/build.js';\nexport const options = [pull, build];",
+  'src/options/engine-options.ts': "import { pull } from '../sync/pull/pull.js';\nimport { build } from '../site/pipeline/build.js';\nexport const options = [pull, build];",
   'src/cli/output/reporter.ts': "import { E } from '../../core/errors.js';\nexport const report = E;",
   'src/cli/commands/pull.ts': "import { pull } from '../../sync/pull/pull.js';\nimport { report } from '../output/reporter.js';\nexport const pullCommand = [pull, report];",
-  'src/cli/commands/build.ts': "import { build } from '../../site/build/build.js';\nexport const buildCommand = build;",
+  'src/cli/commands/build.ts': "import { build } from '../../site/pipeline/build.js';\nexport const buildCommand = build;",
   'src/cli/context.ts': "import { client } from '../service/client.js';\nexport const context = client;",
   'src/cli.ts':
     "import { pullCommand } from './cli/commands/pull.js';\nimport { buildCommand } from './cli/commands/build.js';\nimport { context } from './cli/context.js';\nimport { list } from './subscribers/list.js';\nimport { serve } from './emulator/server.js';\nimport { preview } from './site/dev/serve.js';\nexport const all = [pullCommand, buildCommand, context, list, serve, preview];",
-  'src/index.ts': "export { pull } from './sync/pull/pull.js';\nexport { build } from './site/build/build.js';\nexport { options } from './options/engine-options.js';",
+  'src/index.ts': "export { pull } from './sync/pull/pull.js';\nexport { build } from './site/pipeline/build.js';\nexport { options } from './options/engine-options.js';",
   'src/types/modules.d.ts': "declare module 'untyped' {\n  export const x: number;\n}",
 };
 
@@ -128,8 +128,8 @@ const PLANTS: Record<string, { files: Record<string, string>; expected: string[]
     expected: ['entry-imports-no-convert: src/entry/planted.ts -> src/convert/html-to-markdown.ts'],
   },
   'engine-peers-import-no-peer': {
-    files: { 'src/site/build/planted.ts': "import { state } from '../../sync/store/state.js';\nexport const s = state;" },
-    expected: ['engine-peers-import-no-peer: src/site/build/planted.ts -> src/sync/store/state.ts'],
+    files: { 'src/site/pipeline/planted.ts': "import { state } from '../../sync/store/state.js';\nexport const s = state;" },
+    expected: ['engine-peers-import-no-peer: src/site/pipeline/planted.ts -> src/sync/store/state.ts'],
   },
   'nothing-below-cli-imports-cli': {
     files: { 'src/subscribers/planted.ts': "import { report } from '../cli/output/reporter.js';\nexport const r = report;" },
@@ -164,12 +164,12 @@ const PLANTS: Record<string, { files: Record<string, string>; expected: string[]
     expected: ['site-cache-imports-no-pipeline: src/site/cache/planted.ts -> src/site/search/search-index.ts'],
   },
   'site-search-imports-no-pipeline': {
-    files: { 'src/site/search/planted.ts': "import type { build } from '../build/build.js';\nexport type B = typeof build;" },
-    expected: ['site-search-imports-no-pipeline: src/site/search/planted.ts -> src/site/build/build.ts'],
+    files: { 'src/site/search/planted.ts': "import type { build } from '../pipeline/build.js';\nexport type B = typeof build;" },
+    expected: ['site-search-imports-no-pipeline: src/site/search/planted.ts -> src/site/pipeline/build.ts'],
   },
-  'site-build-imports-no-dev': {
-    files: { 'src/site/build/planted.ts': "import { preview } from '../dev/serve.js';\nexport const p = preview;" },
-    expected: ['site-build-imports-no-dev: src/site/build/planted.ts -> src/site/dev/serve.ts'],
+  'site-pipeline-imports-no-dev': {
+    files: { 'src/site/pipeline/planted.ts': "import { preview } from '../dev/serve.js';\nexport const p = preview;" },
+    expected: ['site-pipeline-imports-no-dev: src/site/pipeline/planted.ts -> src/site/dev/serve.ts'],
   },
   'no-circular': {
     files: {

@@ -24,11 +24,11 @@ const ALLOWED: ReadonlyArray<{ file: string; use: Use['kind']; why: string }> = 
     why: 'failpoints are armed per process by CHANGELOG_FAILPOINT (the crash tests start the CLI with it) and reached from deep code and worker threads that get no options; they are no setting',
   },
   {
-    file: 'src/site/build/plugin.ts',
+    file: 'src/site/pipeline/plugin.ts',
     use: 'env read',
     why: "under plain Eleventy (`npx @11ty/eleventy`, the project's .eleventy.js) the plugin is the entry: the project is Eleventy's working directory and environment",
   },
-  { file: 'src/site/build/plugin.ts', use: 'cwd read', why: 'as above: plain Eleventy runs in the project' },
+  { file: 'src/site/pipeline/plugin.ts', use: 'cwd read', why: 'as above: plain Eleventy runs in the project' },
 ];
 
 /** One use of the process's working directory or environment. */

@@ -1,6 +1,5 @@
 /**
  * `changelog-sync build [--allow-private]`.
- * @module
  */
 import type { Config } from '../../core/config.js';
 import { isGitHubActions } from '../../core/ci-env.js';

@@ -3,8 +3,6 @@
  * would refuse, offline, for pull-request checks; exit code 5 on any error. One line per problem,
  * `file:line: error: message (fix: ...)`; in GitHub Actions also `::error file=...,line=...::`
  * first on stdout; `--json` prints the {@link CheckResult} (workflow commands then on stderr).
- *
- * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -2,8 +2,6 @@
  * `changelog-sync commit-back [--message M] [--attempts N] [--retry-delay MS] [--dry-run] [paths...]`:
  * the scheduled workflow's commit of the mirror and its state, pushed even when the branch
  * moved meanwhile (src/sync/store/git-commit.ts).
- *
- * @module
  */
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -12,7 +10,7 @@ import { commitBack } from '../../sync/store/git-commit.js';
 import { BUDGET_FILE } from '../../sync/store/state.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { SITE_INPUTS_FILE } from '../../site/build/build-inputs.js';
+import { SITE_INPUTS_FILE } from '../../site/pipeline/build-inputs.js';
 
 /** The commit message of the scheduled job (`[skip ci]`: the commit triggers no workflow). */
 export const COMMIT_BACK_MESSAGE = 'changelog: sync from the service [skip ci]';

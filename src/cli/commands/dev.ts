@@ -3,8 +3,6 @@
  * server with live reload, chokidar watching `content/`: an entry file is validated on every
  * save, errors printed and shown on the page. It never pushes. It previews the demo with `--demo`
  * or when there is no content; otherwise `content/`, pulled first with `--pull`.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -2,7 +2,6 @@
  * `changelog-sync emulator [--port N] [--seed demo|FILE] [limits] [faults] [--request-log FILE]`:
  * the service emulator as a long-running process, until Ctrl-C. Faults and the request
  * log are the same as tests use (`EmulatorFaults`, `RequestLogRecord`).
- * @module
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

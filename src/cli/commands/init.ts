@@ -5,7 +5,6 @@
  * (`team-workflows.ts`), `.gitignore` lines, fitted to the repository (`init-fit.ts`); templates
  * with `--templates`. It never overwrites a file (it shows the difference) and says what is left
  * (`npm install`, for the lock file `npm ci` needs).
- * @module
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';

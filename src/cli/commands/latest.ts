@@ -1,7 +1,6 @@
 /**
  * `changelog-sync latest <workspace-uuid>`: the public latest entry (docs/service-interface.md#endpoints,
  * endpoint 4), no token needed.
- * @module
  */
 import { ChangelogClient } from '../../service/client.js';
 import { ChangelogSyncError } from '../../core/errors.js';

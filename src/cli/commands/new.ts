@@ -1,6 +1,5 @@
 /**
  * `changelog-sync new "Title"`: a correctly named entry file from a template.
- * @module
  */
 import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';

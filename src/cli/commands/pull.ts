@@ -1,6 +1,5 @@
 /**
  * `changelog-sync pull [--prune] [--dry-run]`.
- * @module
  */
 import type { Config } from '../../core/config.js';
 import { assertInsideProject } from '../../core/project-path.js';

@@ -1,6 +1,5 @@
 /**
  * `changelog-sync push [--dry-run] [--no-lease]`.
- * @module
  */
 import type { Config } from '../../core/config.js';
 import { assertInsideProject } from '../../core/project-path.js';

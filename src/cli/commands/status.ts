@@ -4,8 +4,6 @@
  * edits that cannot be pushed, entries gone remotely, new local entries to push, and
  * what the day's request budget defers. Writes no file but the request ledger (the
  * requests it makes count against the day's budget).
- *
- * @module
  */
 import type { Config } from '../../core/config.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';

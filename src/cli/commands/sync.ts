@@ -3,8 +3,6 @@
  * stop it once the POSTs in flight settled, without the build (`stop-signals.ts`). With no
  * service configured it runs the demo (the built-in emulator, everything under `.demo/`), but
  * never in GitHub Actions unless `--demo`: a missing secret fails the job (`actions-secrets.ts`).
- *
- * @module
  */
 import { relative } from 'node:path';
 import type { Config } from '../../core/config.js';
@@ -16,7 +14,7 @@ import { worstExit, type ExitCode } from '../output/exit-codes.js';
 import { markdownCode, markdownText, setStepOutput } from '../output/github-actions.js';
 import type { Reporter } from '../output/reporter.js';
 import { commandLine } from '../../core/project-command.js';
-import type { BuildResult } from '../../site/build/build.js';
+import type { BuildResult } from '../../site/pipeline/build.js';
 import { requireServiceInActions } from '../actions-secrets.js';
 import { openContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';

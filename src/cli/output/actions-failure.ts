@@ -2,8 +2,6 @@
  * A failed run as GitHub Actions shows it: an `::error` annotation and a job summary section with
  * the fix, for every error the top-level handler reports (handle-error.ts). In Actions the fix
  * names repository secrets and variables where locally it names environment variables.
- *
- * @module
  */
 import type { ChangelogSyncError } from '../../core/errors.js';
 import { annotation, escapeControl, markdownText } from './github-actions.js';

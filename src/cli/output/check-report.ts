@@ -1,6 +1,5 @@
 /**
  * How `check` words a problem in a file: the same words in `check`, `push`, `sync` and `dev`.
- * @module
  */
 import type { CheckProblem, CheckResult } from '../../sync/push/entry-check.js';
 import { annotation } from '../output/github-actions.js';

@@ -1,8 +1,6 @@
 /**
  * Exit codes of the CLI, documented in the README ("Exit codes"). Scripts and the
  * scheduled workflow match on them.
- *
- * @module
  */
 export const EXIT = {
   /** Everything done. */

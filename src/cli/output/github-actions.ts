@@ -1,8 +1,6 @@
 /**
  * GitHub Actions workflow commands and the job summary
  * (docs.github.com: "Workflow commands for GitHub Actions").
- *
- * @module
  */
 import { appendFileSync } from 'node:fs';
 

@@ -5,8 +5,6 @@
  * after what the command had done (`ChangelogSyncError.done`). A file system error no step named
  * is told by path, code and fix (`E_FILE`). In GitHub Actions every error is also an `::error`
  * annotation and a job summary section (actions-failure.ts), unless the command showed it.
- *
- * @module
  */
 import { isAbsolute } from 'node:path';
 import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';

@@ -1,8 +1,6 @@
 /**
  * Progress bars (cli-progress) for work that takes over a second: shown on a TTY only,
  * and only once the work has lasted a second, so quick runs print no bar at all.
- *
- * @module
  */
 import cliProgress from 'cli-progress';
 

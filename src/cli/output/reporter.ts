@@ -6,8 +6,6 @@
  * bidirectional controls as `\uNNNN`; in Actions no printed line can be read as a workflow
  * command (`neutralizeCommands`) but the tool's own. Lines are neutralised where they are
  * written, not where data enters a message, so a message made from any data passes here.
- *
- * @module
  */
 import pc from 'picocolors';
 import { isGitHubActions } from '../../core/ci-env.js';

@@ -1,7 +1,6 @@
 /**
  * The build step of `build` and `sync`: progress bar, warnings, unreadable files, summary, exit code,
  * the refusal to deploy without a site URL, and the scheduled job's `site_changed` decision.
- * @module
  */
 import { join, relative, sep } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
@@ -10,9 +9,9 @@ import { ENV, type Config } from '../../core/config.js';
 import { setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import type { BuildResult } from '../../site/build/build.js';
+import type { BuildResult } from '../../site/pipeline/build.js';
 import { engineOptions, type BuildCall } from '../../options/engine-options.js';
-import { siteChange, type SiteChange } from '../../site/build/build-inputs.js';
+import { siteChange, type SiteChange } from '../../site/pipeline/build-inputs.js';
 
 /**
  * Human summary of a build.
@@ -60,13 +59,13 @@ export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
 /**
  * Builds the site with a progress bar and its warnings on stderr.
  * @param deploying whether this is the build that deploys (it records its inputs): decided
- *   once by the command, see `site/build/build-project.ts`.
+ *   once by the command, see `site/pipeline/build-project.ts`.
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
  */
 export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildCall): Promise<BuildResult> {
   reporter.info('Building the site ...');
   // Loaded when a build runs: `sync --skip-build` loads none of the site build's modules.
-  const { buildProject } = await import('../../site/build/build-project.js');
+  const { buildProject } = await import('../../site/pipeline/build-project.js');
   const bar = reporter.counter('build');
   // Pages and feeds, then the search index: the bar moves per phase (Eleventy reports no per-page progress).
   bar.update(0, 2);
@@ -91,7 +90,7 @@ export function buildExitCode(result: Pick<BuildResult, 'unreadable'> & Partial<
   return result.unreadable.length + (result.unfinished?.length ?? 0) > 0 ? EXIT.INVALID : EXIT.OK;
 }
 
-/** Decides whether the site changed since the last deployed build (src/site/build/build-inputs.ts), says so, and sets `site_changed` in `$GITHUB_OUTPUT`, which gates the deployment. */
+/** Decides whether the site changed since the last deployed build (src/site/pipeline/build-inputs.ts), says so, and sets `site_changed` in `$GITHUB_OUTPUT`, which gates the deployment. */
 export async function reportSiteChange(config: Config, reporter: Reporter): Promise<SiteChange> {
   const change = await siteChange(config);
   reporter.info(`Site ${change.changed ? 'changed' : 'unchanged'}: ${change.reason}`);

@@ -1,7 +1,6 @@
 /**
  * The pull step of `pull`, `sync` and `dev --pull`: its progress bar (its engine options come
  * from `options/engine-options.ts`), its human summary and its exit code.
- * @module
  */
 import type { ChangelogClient } from '../../service/client.js';
 import type { Config } from '../../core/config.js';

@@ -1,7 +1,6 @@
 /**
  * The push step of `push` and `sync` (engine options from `options/engine-options.ts`): progress,
  * summary (also of a push an error stopped), the rejected files' problems, exit code.
- * @module
  */
 import { join, relative, sep } from 'node:path';
 import type { ChangelogClient } from '../../service/client.js';

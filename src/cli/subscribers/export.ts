@@ -2,8 +2,6 @@
  * `changelog-sync subscribers export [--out FILE.csv]`: the work is in
  * `src/subscribers/export.ts`. In GitHub Actions stdout is the job log: export refuses it
  * there.
- *
- * @module
  */
 import { resolve } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';

@@ -1,8 +1,6 @@
 /**
  * `changelog-sync subscribers import FILE.csv`, run and reported (the work: `src/subscribers/import.ts`).
  * In GitHub Actions every address is masked (`subscribers/privacy.ts`), the job summary counts only.
- *
- * @module
  */
 import type { Config } from '../../core/config.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';

@@ -2,8 +2,6 @@
  * `changelog-sync subscribers list [--json | --csv]`: the work is in
  * `src/subscribers/list.ts`; here it is run against the configured service and reported,
  * every address masked in GitHub Actions (`subscribers/privacy.ts`).
- *
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';

@@ -1,8 +1,6 @@
 /**
  * `changelog-sync subscribers remove EMAIL... | --file FILE.csv`, run and reported (the work:
  * `src/subscribers/remove.ts`), addresses masked in GitHub Actions, the job summary counts only.
- *
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';

@@ -1,8 +1,6 @@
 /**
  * Pieces of the subscriber commands' reports (`subscribers-*.ts`): terminal-safe cells,
  * counts, capped row lists, the job summary's table and a batch's outcome in words.
- *
- * @module
  */
 
 /** Rows listed per group in human output; `--json` lists every row. */

@@ -8,7 +8,6 @@
  * staged templates, and the site URL, base path, theme and backlink. Another fingerprint or a
  * failed checksum renders everything and says why. Written atomically with this build's bodies
  * only, so it does not grow with removed entries.
- * @module
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -4,8 +4,6 @@
  * length, then one JSON value. Another format or fingerprint, or a failed checksum, is not used,
  * and the reason is said. Written atomically without an fsync (a torn file fails its checksum and
  * the build renders again), and not at all when the build would write what it read.
- *
- * @module
  */
 import { statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';

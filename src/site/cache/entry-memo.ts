@@ -4,8 +4,6 @@
  * 10,000 entries). One file, `entries.json`, of cache-file.ts's format under the build's
  * fingerprint (which covers the parser's code), with this build's files only. A parse that JSON
  * would not give back exactly is not kept (`parsedEntryOf`).
- *
- * @module
  */
 import { join } from 'node:path';
 import type { ParseMemo } from '../../entry/entry-files.js';

@@ -1,6 +1,5 @@
 /**
  * Listing a folder tree's files (the staged templates, a built site) with Node's recursive `readdir`.
- * @module
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';

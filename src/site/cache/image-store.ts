@@ -9,8 +9,6 @@
  * output missing or of another size is encoded again. The manifest is written atomically with this
  * build's images; other files are removed. The fingerprint leaves out the tool's code: a new
  * changelog-sync re-encodes nothing unless the encoder or its options changed.
- *
- * @module
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';

@@ -6,8 +6,6 @@
  * bad lengths or checksums, is not used: every page renders and {@link PageCache.note} says why.
  * CRC-32 finds accidental damage; the pack is no more trusted than its folder. Each build writes
  * it anew (temporary file, rename) with its own pages only, and leaves it alone when nothing is new.
- *
- * @module
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

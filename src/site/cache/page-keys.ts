@@ -6,8 +6,6 @@
  * makes what the plugin gives the layouts. So two pages with one key are the same bytes, and
  * a field added to what a layout receives changes the keys of its pages with no list here.
  * The page cache (page-cache.ts) keeps pages by it.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -7,8 +7,6 @@
  * No page is held in memory: the jobs read a page at a time into one reused buffer, as memory
  * first touched costs (reading a large pack whole was mostly the kernel mapping fresh pages), and
  * write thousands of small files with synchronous calls: one system call each, not a promise.
- *
- * @module
  */
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';

@@ -1,8 +1,6 @@
 /**
  * WCAG 2 contrast of two sRGB colours (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio),
  * for the colours a site takes from data: a tag's `bg_color`/`text_color` from tags.json.
- *
- * @module
  */
 
 /** The least contrast of normal text under WCAG 2 level AA (1.4.3). */

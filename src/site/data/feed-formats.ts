@@ -4,8 +4,6 @@
  * `<link rel="alternate">` links, the tag pages' and the Subscribe page's lists and the route
  * (`site/feeds.njk`) all follow it. A format is one row here and its template in
  * `site/_includes/`.
- *
- * @module
  */
 
 /** One feed format. */

@@ -12,8 +12,6 @@
  *   so a fresh clone builds the same dates) keeps per identifier a digest and the `updated` given.
  *   An unknown entry is `updated` at its publish date; one whose digest differs, at the build's
  *   time. The digest is of the Markdown, not the HTML: a renderer change updates no entry.
- *
- * @module
  */
 import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -3,7 +3,6 @@
  * latest-entry endpoint (docs/service-interface.md#endpoints, endpoint 4; `{uuid, date}` plus the
  * optional fields), with its `url` and the newest {@link LATEST_ENTRIES} in `entries`. The
  * "What's new" widget (`widget.js`) reads it: no token, no rate limit.
- * @module
  */
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 

@@ -1,9 +1,8 @@
 /**
  * What each layout receives: the routes' `entry`, `indexPage` and `tagPage` objects, and what every
  * page's shell (`base.njk`, `header.njk`, `footer.njk`) reads of the `changelog` global. The plugin
- * hands these to the layouts (src/site/build/plugin.ts) and the page cache keys each page by their
+ * hands these to the layouts (src/site/pipeline/plugin.ts) and the page cache keys each page by their
  * hash (src/site/cache/page-keys.ts): a field added here reaches the layout and the key at once.
- * @module
  */
 import type { FeedUrls } from './feed-formats.js';
 import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';

@@ -2,8 +2,6 @@
  * The site's feeds (each in every format of feed-formats.ts, from the same items): the
  * site's, of its newest {@link FEED_LIMIT} entries, and one per tag, of the tag's newest
  * {@link TAG_FEED_LIMIT}.
- *
- * @module
  */
 import { FEED_FORMATS, feedUrls } from './feed-formats.js';
 import type { FeedRoute, SiteEntry, SiteFeed, SiteTag } from './site-model.js';

@@ -1,8 +1,6 @@
 /**
  * The shapes of the `changelog` global the templates see (docs/architecture.md#module-map: site/): the
  * entries, their tags and tag pages, the feeds, and the whole of it. `site-data.ts` makes them.
- *
- * @module
  */
 import type { FeedFormat, FeedUrls } from './feed-formats.js';
 import type { FeedDates } from './feed-item.js';

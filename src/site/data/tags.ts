@@ -1,8 +1,6 @@
 /**
  * The site's tags: the service's (`content/_data/tags.json`, with their colours) and the
  * local ones entries carry, each with a URL-safe slug, a page (paginated) and feeds.
- *
- * @module
  */
 import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';

@@ -3,7 +3,6 @@
  * `_includes/css/themes/<name>.css`; three ship, a team adds its own in `site/`. An unknown name
  * falls back to {@link DEFAULT_THEME} with a warning. The configuration's `theme` wins, so a team's
  * choice survives pulls, which rewrite `workspace.json` ({@link checkThemeOverride}).
- * @module
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';

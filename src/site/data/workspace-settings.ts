@@ -3,8 +3,6 @@
  * `is_public`, `allow_bots` and `show_backlink`, the name, logo, Open Graph image and theme.
  * `content/_data/workspace.json` is written by pull with booleans; a hand-written one may
  * use the service's 0/1 integers, so both are read.
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -5,8 +5,6 @@
  * moment (a `git checkout` or `git stash` between the watcher's event and the read): that
  * is an answer (`undefined`: removed), never a rejection, and no event or error of the
  * watcher can end the preview.
- *
- * @module
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';

@@ -8,8 +8,6 @@
  * page, its neighbours', the index and tag pages it appears in. Every other page is left on
  * disk as the last rebuild wrote it. Anything else that changes (templates, settings, tags,
  * images, a problem shown in every page's banner) renders every page, as a build does.
- *
- * @module
  */
 import { join, relative, resolve, sep } from 'node:path';
 import { ENTRIES_DIR } from '../../core/content-layout.js';

@@ -1,7 +1,5 @@
 /**
  * Eleventy's dev server over the mirror, with live reload (the `dev` command).
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,13 +11,13 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import type { IndexedFile } from '../../entry/entry-files.js';
-import type { BuildOptions } from '../build/build.js';
-import changelogSitePlugin, { OPTIONS_KEY } from '../build/plugin.js';
+import type { BuildOptions } from '../pipeline/build.js';
+import changelogSitePlugin, { OPTIONS_KEY } from '../pipeline/plugin.js';
 import { problemBanner, refusesRebuild, type PageProblem } from '../render/problem-banner.js';
 import { buildSearchIndex } from '../search/search-index.js';
-import { replaceStalePages } from '../build/stale-pages.js';
+import { replaceStalePages } from '../pipeline/stale-pages.js';
 import { hostedPageUrl, readWorkspace } from '../data/workspace-settings.js';
-import { prepareSiteInput } from '../build/site-stage.js';
+import { prepareSiteInput } from '../pipeline/site-stage.js';
 import { checkThemeOverride, listThemes } from '../data/themes.js';
 import { buildFingerprint, openBodyCache } from '../cache/build-cache.js';
 import { openImageStore } from '../cache/image-store.js';

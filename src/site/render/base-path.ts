@@ -11,8 +11,6 @@
  * Three differences from the plugin, where its parser reads a page otherwise than a browser:
  * `<A HREF="/x">` gets the base path, a `<textarea>`'s text is left alone, and a tag with a
  * `srcset` keeps its bytes around the value (the plugin writes `<img ... />` as `<img ...>`).
- *
- * @module
  */
 import parseSrcset from 'parse-srcset';
 

@@ -2,7 +2,6 @@
  * Rendering entry bodies (`renderBody`), most of the site data's cost (about a millisecond an
  * entry), in the build's own thread: a thread pool was slower, both cores being busy with Pagefind
  * and the build. In batches, so the search index's requests go on between them.
- * @module
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 

@@ -2,8 +2,6 @@
  * The site's template filters (eleventy-base-blog keeps its own in `_config/filters.js`):
  * dates for readers and feeds, a tag's colours, absolute URLs outside HTML pages, and an
  * entry's HTML made fit for feeds.
- *
- * @module
  */
 import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';

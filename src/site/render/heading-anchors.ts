@@ -4,7 +4,6 @@
  * readers. Run on the sanitiser's output, so the sanitiser never lets a body write this markup and
  * its text comes from already-escaped HTML. Ids are unique in the body and never the page's own
  * (`main`, `search`, `entry-*`); `_includes/entry-card.njk` prefixes them with the slug.
- * @module
  */
 import slugifyLib from '@sindresorhus/slugify';
 import { escapeHtml } from '../../core/markup-text.js';

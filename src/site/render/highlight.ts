@@ -7,8 +7,6 @@
  * highlight.js's "common" languages load on the first fenced block with a language. A block is
  * highlighted when its fence names one of them or an alias ({@link LANGUAGE_ALIASES}); otherwise
  * it stays plain text: no guessing (detection runs every grammar) and never an error.
- *
- * @module
  */
 import { createRequire } from 'node:module';
 import type { HLJSApi } from 'highlight.js';

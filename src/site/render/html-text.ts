@@ -1,8 +1,6 @@
 /**
  * The text of a piece of HTML as an HTML parser reads it (htmlparser2, already the mirror's
  * parser): tags dropped, character references decoded by its own entity tables.
- *
- * @module
  */
 import { Parser } from 'htmlparser2';
 

@@ -16,8 +16,6 @@
  * it stands, the rest kept byte for byte, the output within the sanitiser's allowlist. Not
  * sanitize-html's `transformTags`: the body render is cached by the Markdown's hash while images
  * are read and encoded per build, and it turns one tag into one tag, not a `<picture>`.
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';

@@ -3,8 +3,6 @@
  * every page, each kind of problem under a heading that says what it means for the site.
  * The kinds are those of `check` (src/entry/entry-problems.ts), and a link out of the
  * project, which stops the rebuilds.
- *
- * @module
  */
 import { escapeHtml } from '../../core/markup-text.js';
 

@@ -13,8 +13,6 @@
  * `vbscript:` and `data:` URLs (but raster images), iframes, objects, embeds, forms,
  * SVG and MathML, `<base>`, `<meta>`, `<link>`, protocol-relative URLs. Unknown tags are
  * dropped and their text kept.
- *
- * @module
  */
 import sanitizeHtml from 'sanitize-html';
 import { markdownToHtml } from '../../convert/markdown-to-html.js';

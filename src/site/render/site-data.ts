@@ -4,7 +4,6 @@
  * (body-render.ts). Drafts never appear; an entry dated after today appears from its date on.
  * Entries are grouped into index and tag pages (tags.ts) and feeds (site-feeds.ts) here, so the
  * templates only paginate. The shapes are site-model.ts's.
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

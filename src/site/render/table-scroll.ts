@@ -2,8 +2,6 @@
  * Tables that scroll inside the text column (docs/site.md#sanitising): a table wider than
  * a phone's column (390 px) scrolls sideways in its own box, as a code block does, instead of
  * squeezing its cells until words split ("Start/er") or pushing the page wider.
- *
- * @module
  */
 
 /**

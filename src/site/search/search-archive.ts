@@ -6,7 +6,6 @@
  * a JSON line with the entries (URL, search document's SHA-256) and files (path, length); the
  * files' bytes. Another format, fingerprint or language, or a failed checksum (corrupt, cut
  * short), is not used: the build indexes every entry and says why. Written atomically.
- * @module
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -4,7 +4,6 @@
  * entries it lacks indexed into `pagefind/recent/`, which the search page merges (`mergeIndex`).
  * When the archive does not hold (search-split.ts), every entry is indexed into one bundle that
  * becomes the new archive. Without a cache folder this is {@link startEntryIndex}.
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

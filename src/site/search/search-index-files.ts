@@ -2,8 +2,6 @@
  * Writing a built search index's files into the site (docs/site.md#search). Pagefind hands
  * over its index in memory (`getFiles`, search-index.ts): a few index files and one
  * fragment per entry, so 10,000 entries are more than 10,000 small files to create.
- *
- * @module
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

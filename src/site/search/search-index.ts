@@ -4,7 +4,6 @@
  * Two ways to the same index: {@link startEntryIndex} gives Pagefind each entry's article made
  * from the site data as it renders; {@link buildSearchIndex} reads the written entry pages (a
  * team's templates change the entry page, and the preview).
- * @module
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';

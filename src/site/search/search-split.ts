@@ -2,7 +2,6 @@
  * The split of the search index into an archive and recent entries (docs/site.md#search): Pagefind
  * has no incremental index, so a warm build keeps the last full index (search-archive.ts) and
  * indexes only the entries it lacks, into a small second bundle the search page merges.
- * @module
  */
 
 /** At most this many recent entries: a small share of Pagefind's time for a full index. */

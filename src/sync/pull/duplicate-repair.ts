@@ -7,8 +7,6 @@
  *   `syncedHash` is what pull writes for the entry, what the kept file has, or what the state
  *   recorded before the write-ahead log moved the identifier, `write-ahead-log.ts`); otherwise
  *   it is parked in `.changelog/conflicts/` and reported.
- *
- * @module
  */
 import { mkdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -4,8 +4,6 @@
  * bytes (`media-type.ts`; an SVG sanitised, `svg-sanitize.ts`), and a raster image within
  * {@link MediaFetcherOptions.bounds} by its header before anything decodes it
  * (`src/core/image-bounds.ts`). A failure is a value, never a throw: pull keeps the remote URL.
- *
- * @module
  */
 import { GuardedFetcher, type FetchLimits, type GuardedFetcherOptions } from '../../service/guarded-fetch.js';
 import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../../core/image-bounds.js';

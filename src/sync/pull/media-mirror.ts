@@ -13,8 +13,6 @@
  * past a job's limit: past it, nothing more starts, the entries keep those remote URLs
  * (reported `deferred`, not recorded). The record is saved as downloads finish, so a job
  * killed at its time limit keeps what was fetched.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -9,8 +9,6 @@
  *   "https://img.example.com/a.png": { "file": "3f1d...e9.png" },
  *   "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" } } }
  * ```
- *
- * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,8 +3,6 @@
  * told by their first bytes ("magic bytes"), never by a name or a header alone. A download
  * is kept only when the bytes are such an image and the server's `Content-Type` says the
  * same type (`media-fetch.ts`).
- *
- * @module
  */
 
 /** An image type pull mirrors, with the file extension its copies get. */

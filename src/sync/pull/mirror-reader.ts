@@ -3,8 +3,6 @@
  * pull or push wrote it, and the writer's own fields a rewrite keeps
  * (docs/sync.md#sync-state). The frontmatter fields pull reads without a full parse are read by
  * `frontmatter.ts`.
- *
- * @module
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,8 +2,6 @@
  * The file that mirrors a remote entry (docs/entry-file.md): frontmatter from the
  * service's fields, the body converted to Markdown, and the writer's own fields (`tags`,
  * unknown fields) of the previous version kept.
- *
- * @module
  */
 import { readFileSync } from 'node:fs';
 import type { RemoteEntry } from '../../service/schemas.js';

@@ -1,8 +1,6 @@
 /**
  * The guard of `pull --prune` (docs/sync.md#what-pull-does): a
  * listing that lost entries by a glitch of the service must not delete the mirror.
- *
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { RemoteEntry } from '../../service/schemas.js';

@@ -3,8 +3,6 @@
  * remote entry, decided before any file is converted or written, and the path of each
  * file, so that two entries never share one. A pushed entry never pulled is adopted here
  * (its file is the writer's; only `status` is brought up to date).
- *
- * @module
  */
 import type { RemoteEntry } from '../../service/schemas.js';
 import type { ChangelogSyncError } from '../../core/errors.js';

@@ -1,8 +1,6 @@
 /**
  * A pull run (`pull.ts`): its options, its result, and what its parts share: the state
  * being booked, the local files read, and the writes (each recorded in the result).
- *
- * @module
  */
 import { join } from 'node:path';
 import type { ChangelogClient } from '../../service/client.js';

@@ -3,8 +3,6 @@
  * is converted and written atomically, one after the other, each after its hashes are in
  * the write-ahead log
  * (`write-ahead-log.ts`); each outcome is booked in the result and the state.
- *
- * @module
  */
 import { failpoint } from '../../core/failpoint.js';
 import { commitJob, renderJob, type MirrorJob, type MirrorOutcome } from './mirror-writer.js';

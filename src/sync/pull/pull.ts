@@ -29,8 +29,6 @@
  * This module runs the steps in order; the parts are `pull-run.ts` (options, result,
  * shared run state), `pull-plan.ts` (the plan and the files' paths) and `pull-write.ts`
  * (conversion and writes).
- *
- * @module
  */
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';

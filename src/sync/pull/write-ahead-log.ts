@@ -10,8 +10,6 @@
  *
  * One `write` call per line, before the file's rename: a kill leaves every line whole or absent
  * (a torn last line, from a full disk, is ignored). Not fsynced, like the files it describes.
- *
- * @module
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,8 +6,6 @@
  * NUL byte, code frontmatter, invalid YAML, a schema break); a new file whose slug push would
  * refuse by its own rule (`push-plan.ts`); two files with one `identifier`; an unreadable
  * `.changelog/state.json`. Warnings: near-miss tags, and a file's name (`entry-file-name.ts`).
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';

@@ -4,8 +4,6 @@
  * fetcher (`src/service/guarded-fetch.ts`): the URL is content a writer wrote. Live: a `GET`
  * answers 200 `image/*` within the time limit after at most {@link MAX_REDIRECTS} redirects;
  * the body is not read.
- *
- * @module
  */
 import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';

@@ -5,8 +5,6 @@
  * (`git push --force-with-lease=<ref>:<expected>`, checked under the remote's ref lock), so of
  * two clones exactly one wins. Every git command runs without a prompt and with a time limit:
  * an unreachable remote is an error ({@link LeaseRemoteError}), never a hang.
- *
- * @module
  */
 import { spawn } from 'node:child_process';
 import type { ProcessIdentity } from '../../core/process-alive.js';

@@ -4,8 +4,6 @@
  * Markdown as HTML (`convert/markdown-to-html.ts`), with every URL that points at the team's site
  * (`entry/body-refs.ts`) made absolute on the published site, base path included, so that the
  * service's page and every subscriber's email resolve it. The entry file stays as written.
- *
- * @module
  */
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { rewriteHtmlUrls } from '../../convert/html-urls.js';

@@ -3,8 +3,6 @@
  * sends the same file, and the check made just before each POST leaves, once the rate
  * budget admitted it. A process that lost its lock or its lease sends nothing more,
  * including what it had queued.
- *
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import { takePushLease, type PushLease } from './push-lease.js';

@@ -18,8 +18,6 @@
  *   renewal is younger than two thirds of its time to live, renewing first when older.
  * - **Remote.** No git repository or no `origin`: the guarantee is per directory (the lock's).
  *   An `origin` that cannot be read or written: `E_LEASE`, unless `--no-lease`.
- *
- * @module
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -18,8 +18,6 @@
  * A collision with a remote entry that no local file mirrors is never disambiguated: it may be
  * this very file, created by a push whose write-back and journal were both lost
  * ({@link matchUnclaimed}).
- *
- * @module
  */
 import { ValidationError, type FieldIssue } from '../../core/errors.js';
 import type { RemoteEntry } from '../../service/schemas.js';

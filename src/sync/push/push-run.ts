@@ -1,8 +1,6 @@
 /**
  * A push run (`push.ts`): its options, what its parts share, and the result it builds,
  * file by file (docs/sync.md#push-guarantees).
- *
- * @module
  */
 import type { ChangelogClient } from '../../service/client.js';
 import { isErrorCode, type ChangelogSyncError } from '../../core/errors.js';

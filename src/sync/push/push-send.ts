@@ -3,8 +3,6 @@
  * rate budget with at most `concurrency` in flight; the POSTs whose answer did not settle
  * them looked up in one listing; what certainly created nothing sent again, up to
  * {@link MAX_SEND_ROUNDS} rounds.
- *
- * @module
  */
 import pLimit from 'p-limit';
 import type { ChangelogClient } from '../../service/client.js';

@@ -2,8 +2,6 @@
  * Settling a pushed file (docs/sync.md#push-guarantees, 2. "Nothing lost"): the remote entry a
  * journal record created, found in a listing, and the write-back of its identifier, status
  * and slug into the file, recorded in the state, its journal record removed.
- *
- * @module
  */
 import type { RemoteEntry } from '../../service/schemas.js';
 import { failpoint } from '../../core/failpoint.js';

@@ -3,8 +3,6 @@
  * docs/sync.md#push-guarantees, 2): settled files stay in the result, the failed one and every
  * unsent one are pending with the reason, and the result goes with the error, so the report
  * lists what was created and whether its identifier was written back.
- *
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import { isErrnoError } from '../../core/file-error.js';

@@ -22,8 +22,6 @@
  *
  * Parts: `push-run.ts` (options, run state, result), `reconcile.ts` (earlier runs' POSTs),
  * `push-send.ts` (send rounds), `push-settle.ts` (write-back of a created entry).
- *
- * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RemoteEntry } from '../../service/schemas.js';

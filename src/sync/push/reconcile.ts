@@ -2,8 +2,6 @@
  * The journal's reconciliation at the start of a push (docs/sync.md#push-guarantees, 1. "At
  * most once"): every POST an earlier run journaled is looked up in the remote list before
  * anything is sent; one that got no answer is waited for until its in-doubt time has passed.
- *
- * @module
  */
 import type { RemoteEntry } from '../../service/schemas.js';
 import type { JournalRecord } from '../recovery/journal.js';

@@ -2,8 +2,6 @@
  * The write-back of an identifier into the file that created (or, found again, is) a
  * remote entry: push after a POST, and the recovery before a pull (`recovery.ts`) after a
  * lost answer or a lost commit-back (docs/sync.md#push-guarantees).
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

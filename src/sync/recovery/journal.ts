@@ -12,8 +12,6 @@
  *
  * A `sending` record whose sender still runs on this machine is left to that process. A record
  * is removed once settled: identifier written to the file, or the entry known not to exist.
- *
- * @module
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

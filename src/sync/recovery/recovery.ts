@@ -15,8 +15,6 @@
  *    mirrored and the file not sent until the writer decides.
  *
  * A bound file is recorded as pushed and never pulled (`remoteHash: null`): the writer's file.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

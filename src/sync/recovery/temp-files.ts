@@ -3,8 +3,6 @@
  * leaves `.<name>.<pid>.<n>.tmp`, which a workflow's `git add content` would commit.
  * {@link removeLeftoverTempFiles} removes them before a run in every folder the tool writes,
  * only exact temporary names of its files, of processes that no longer run: never a writer's file.
- *
- * @module
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

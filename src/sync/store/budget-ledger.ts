@@ -2,8 +2,6 @@
  * The request budget of a run, bound to the daily ledger persisted in the state
  * directory (`budget.json`, see `state.ts`): loaded at the start, saved before every
  * request starts, and saved once more at the end.
- *
- * @module
  */
 import { RateBudget } from '../../service/rate-budget.js';
 import { loadLedger, saveLedger } from './state.js';

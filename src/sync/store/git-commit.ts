@@ -3,8 +3,6 @@
  * push to the branch checked out, even if it moved meanwhile: a rejected push is rebased and
  * retried a few times; a rebase that cannot apply is aborted, the commit pushed to a branch of
  * its own (nothing lost), and the command fails naming the conflicting files.
- *
- * @module
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -9,8 +9,6 @@
  * a holder still running on this machine is never taken over, however old its mtime (SIGSTOP, a
  * laptop asleep). The holder records a random token that {@link HeldLock.verify} reads back
  * before each POST, so a process whose lock was taken over sends nothing more.
- *
- * @module
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';

@@ -15,8 +15,6 @@
  *
  * `budget.json` travels in the workflow's cache, not git, and may be older or newer than
  * `state.json`: its reader takes a ledger of any format.
- *
- * @module
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -3,8 +3,6 @@
  * identifier the mirroring file, the remote entry's hash and the file's as last written.
  * `.changelog/budget.json` holds the daily request ledger, out of git; the workflow's cache
  * carries it between runs (docs/github-actions.md).
- *
- * @module
  */
 import { hash } from 'node:crypto';
 import { sha256 } from '../../core/hash.js';

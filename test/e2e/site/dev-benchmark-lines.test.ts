@@ -12,7 +12,7 @@ import { writeEntry } from '../../helpers/sync/entries.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const PLUGIN = fileURLToPath(new URL('../../../dist/site/build/plugin.js', import.meta.url));
+const PLUGIN = fileURLToPath(new URL('../../../dist/site/pipeline/plugin.js', import.meta.url));
 
 describe('dev and Eleventy benchmark lines', () => {
   let dir = '';

@@ -17,7 +17,7 @@ const ELEVENTY = join(createRequire(import.meta.url).resolve('@11ty/eleventy'), 
 
 /** Runs plain Eleventy in `root` over the packaged templates, with the project's .eleventy.js. */
 async function plainEleventy(root: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const plugin = pathToFileURL(join(PACKAGED_SITE_DIR, '../dist/site/build/plugin.js')).href;
+  const plugin = pathToFileURL(join(PACKAGED_SITE_DIR, '../dist/site/pipeline/plugin.js')).href;
   await writeFile(
     join(root, '.eleventy.js'),
     `import changelogSite from ${JSON.stringify(plugin)};\nexport default function (c) { c.addPlugin(changelogSite); }\nexport const config = { dir: { includes: '_includes' }, templateFormats: ['njk', 'html', '11ty.js'], htmlTemplateEngine: 'njk' };\n`,

@@ -6,7 +6,7 @@ import { readFile, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/build/build.js';
+import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/pipeline/build.js';
 import { PAGE_PACK_FILE } from '../../../src/site/cache/page-cache.js';
 import { SEARCH_INDEX_DIR } from '../../../src/site/search/search-index.js';
 import { useTempDir } from '../process/cli.js';

@@ -4,7 +4,7 @@
 // (one pair too faint to keep), built once per theme and served on loopback.
 import { join } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { BUILT_IN_THEMES } from '../../../src/site/data/themes.js';
 import { writeContent, TAGS, type EntrySpec } from './site-fixture.js';
 import { serveStatic, type StaticServer } from '../browser/static-server.js';

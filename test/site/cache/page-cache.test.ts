@@ -124,7 +124,7 @@ describe('the page cache, through the real build', { timeout: 600_000 }, () => {
 
   it("keeps the page cache and the templates' base path with the packaged .eleventy.js (this repository's), not with one of the project's own", async () => {
     await writeMirror(startingMirror());
-    // The packaged configuration imports ./dist/site/build/plugin.js from the project root.
+    // The packaged configuration imports ./dist/site/pipeline/plugin.js from the project root.
     await symlink(join(REPO_ROOT, 'dist'), join(dir(), 'dist'));
     await copyFile(PACKAGED_ELEVENTY_CONFIG, join(dir(), '.eleventy.js'));
     const first = await build({ cacheDir: cacheDir() });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_FORMATS, type FeedFormat } from '../../../src/site/data/feed-formats.js';
 import type { SiteData } from '../../../src/site/data/site-model.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { readSite, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
 

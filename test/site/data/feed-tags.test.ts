@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
 import { FEED_LIMIT, TAG_FEED_LIMIT } from '../../../src/site/data/site-feeds.js';
 import { useTempDir } from '../../helpers/process/cli.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { nameBasedUuid } from '../../../src/site/data/feed-item.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { readSite, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
+import { buildSite, type BuildOptions } from '../../../src/site/pipeline/build.js';
 import { serveSite } from '../../../src/site/dev/serve.js';
 import { siteAbsoluteUrl, sitePathPrefix } from '../../../src/core/site-url.js';
 import { useTempDir } from '../../helpers/process/cli.js';

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite, type BuildOptions } from '../../../src/site/build/build.js';
+import { buildSite, type BuildOptions } from '../../../src/site/pipeline/build.js';
 import { SEARCH_ARCHIVE_FILE } from '../../../src/site/search/search-archive.js';
 import { startSearchIndex } from '../../../src/site/search/search-bundles.js';
 import { useTempDir } from '../../helpers/process/cli.js';

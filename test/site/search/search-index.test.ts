@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
 import { searchLanguageFromData, startEntryIndex } from '../../../src/site/search/search-index.js';
 import { useTempDir } from '../../helpers/process/cli.js';

@@ -1,8 +1,6 @@
 /**
  * The build's output folder: emptied before a build (with a project `.eleventy.js`), or
  * written over and pruned after it (without one).
- *
- * @module
  */
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,7 +1,6 @@
 /**
  * A build's first stage (build.ts): checks, Eleventy's input staged, options resolved, and what runs
  * beside the data load started: Eleventy loading, the output listed or emptied, the cache, Pagefind.
- * @module
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

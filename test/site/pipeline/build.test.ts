@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/build/build.js';
+import { buildSite, type BuildOptions, type BuildResult } from '../../../src/site/pipeline/build.js';
 import { buildCommand } from '../../../src/cli/commands/build.js';
 import { runCommand } from '../../helpers/process/command.js';
 import { useTempDir } from '../../helpers/process/cli.js';
@@ -304,7 +304,7 @@ describe('a build over an earlier one', () => {
   it("with a project .eleventy.js (its plugins may write files Eleventy does not report), empties the output first", async () => {
     const root = join(dir, 'configured');
     const content = await writeContent(root, { entries: dailyEntries(2, '2026-03-01') });
-    const plugin = pathToFileURL(join(PACKAGED_SITE_DIR, '../dist/site/build/plugin.js')).href;
+    const plugin = pathToFileURL(join(PACKAGED_SITE_DIR, '../dist/site/pipeline/plugin.js')).href;
     await writeFile(
       join(root, '.eleventy.js'),
       [

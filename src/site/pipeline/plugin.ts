@@ -7,8 +7,6 @@
  * write every URL through the `url` filter and every body through `pageHtml`; with a team's
  * templates every HTML page is scanned instead (base-path.ts), so theirs may write bare
  * site-relative URLs (`/feed.xml`). `.eleventy.js` adds it; `build.ts` runs Eleventy with it.
- *
- * @module
  */
 import { join } from 'node:path';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';

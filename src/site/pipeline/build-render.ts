@@ -1,6 +1,5 @@
 /**
  * A build's render stage (build.ts): Eleventy writes pages and feeds from the site data while the page cache's pages and the images are written beside it.
- * @module
  */
 import { ChangelogSyncError } from '../../core/errors.js';
 import type { BuildData } from './build-data.js';

@@ -1,6 +1,5 @@
 /**
  * One Eleventy run (a build's pages and feeds); Eleventy loads as the build starts, while the entries are read.
- * @module
  */
 import { resolve as resolvePath } from 'node:path';
 import type Eleventy from '@11ty/eleventy';

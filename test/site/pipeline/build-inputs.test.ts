@@ -1,10 +1,10 @@
-// The site's inputs digest (src/site/build/build-inputs.ts) in-process: what changes it and what
+// The site's inputs digest (src/site/pipeline/build-inputs.ts) in-process: what changes it and what
 // does not. The decision through the real CLI is in test/e2e/site/site-changed-output.test.ts.
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
-import { recordSiteBuild, siteChange, siteInputs } from '../../../src/site/build/build-inputs.js';
+import { recordSiteBuild, siteChange, siteInputs } from '../../../src/site/pipeline/build-inputs.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { writeEntry } from '../../helpers/sync/entries.js';
 

@@ -2,7 +2,6 @@
  * The preview's pages a rebuild no longer writes (`dev`). Eleventy leaves them in the output, so a
  * now-broken entry's page would reload with its last good content and no banner: each is replaced
  * by the not-found page with the problem banner, or removed when no problem explains it.
- * @module
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -2,8 +2,6 @@
  * Eleventy's input, staged: the packaged templates (`site/`) with a team's `site/` laid over
  * them file by file, in a fresh temporary folder per build or preview. A team that changes
  * only `_includes/footer.njk` keeps every other template up to date.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';

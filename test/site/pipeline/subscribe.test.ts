@@ -10,7 +10,7 @@ import { parseAtomFeed, parseRssFeed } from 'feedsmith';
 import { SaxesParser } from 'saxes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { readSite, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
 

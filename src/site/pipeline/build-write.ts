@@ -1,7 +1,6 @@
 /**
  * A build's write stage (build.ts): the writes beside Eleventy finished, the build cache saved, the
  * previous build's leftover files removed, and at the end the list of the site's files.
- * @module
  */
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';

@@ -1,7 +1,6 @@
 /**
  * A build's data stage (build.ts): entries read and bodies rendered (or taken from the body cache)
  * once, for the pages and the search index; with a page cache, the pages it takes off Eleventy.
- * @module
  */
 import { readEntryFiles } from '../../entry/entry-files.js';
 import type { PageCache } from '../cache/page-cache.js';

@@ -1,7 +1,6 @@
 /**
  * A build's search stage (build.ts): Pagefind's index from the site data beside Eleventy, or from
  * the written pages when the team's templates change what it would read of them (search-index.ts).
- * @module
  */
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
 import type { SiteInput } from './site-stage.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
-import { buildSite } from '../../../src/site/build/build.js';
+import { buildSite } from '../../../src/site/pipeline/build.js';
 import { siteSettings } from '../../../src/site/data/workspace-settings.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { readSite, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';

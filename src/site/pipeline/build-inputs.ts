@@ -8,8 +8,6 @@
  * earliest date (UTC) an entry scheduled for later appears. A successful `build` records both in
  * `.changelog/site-inputs.json` ({@link recordSiteBuild}); `sync` compares with it
  * ({@link siteChange}): changed when the digest differs, nothing is recorded, or that date came.
- *
- * @module
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';

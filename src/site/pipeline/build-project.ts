@@ -2,7 +2,6 @@
  * The project's site build as `build`, `sync` and the library run it: {@link buildSite} over the
  * configured folders with the last recorded feed dates; the build that deploys records its inputs
  * and feed dates (`build-inputs.ts`, `site/data/feed-item.ts`). Prints nothing.
- * @module
  */
 import type { Config } from '../../core/config.js';
 import { isGitHubActions } from '../../core/ci-env.js';

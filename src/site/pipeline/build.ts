@@ -5,8 +5,6 @@
  * A team's `site/` overrides the packaged templates file by file: the build's input is the
  * packaged `site/` with the team's files laid over it, so a team that changes only
  * `_includes/footer.njk` keeps every other template up to date.
- *
- * @module
  */
 import type { SearchIndexResult } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';

@@ -1,6 +1,5 @@
 /**
  * What a build ({@link buildSite} in build.ts) is given and reports: types its stages share without importing it.
- * @module
  */
 import type { FeedDates } from '../data/feed-item.js';
 import type { ImageStats } from '../cache/image-store.js';
