@@ -96,7 +96,7 @@ export function dailyEntries(n: number, newest: string, tagsOf: (i: number) => s
 
 /**
  * Writes the content the build cache's tests build under `dir` (test/site/cache/build-cache.test.ts,
- * test/e2e/site/pipeline-cache-tool-version.test.ts): seven entries, six daily updates up to
+ * test/e2e/site/build-cache-tool-version.test.ts): seven entries, six daily updates up to
  * 2026-03-14 tagged New or Fix, and on 2026-03-15 "Code, pictures and links" (a code block,
  * the image `chart.png`, 640x360, and a link to another entry). Returns the content dir.
  */

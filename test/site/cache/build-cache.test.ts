@@ -4,7 +4,7 @@
 // base path, the tool's version) makes the cache unused; a corrupt cache is ignored with a
 // note. The command runs in this process (helpers/process/command.ts: a build is a fraction of a
 // second there, over 2 s as a process). The tool's version is the installed tool's: that case
-// runs the real CLI, copied, in test/e2e/site/pipeline-cache-tool-version.test.ts. Correctness only:
+// runs the real CLI, copied, in test/e2e/site/build-cache-tool-version.test.ts. Correctness only:
 // speed is the benchmark's (`npm run bench -- build`).
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
