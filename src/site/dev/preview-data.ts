@@ -16,6 +16,7 @@ import type { BodyCache } from '../cache/build-cache.js';
 import { pagePath, planPages, type BodyDigests, type PagePlan } from '../cache/page-keys.js';
 import type { KeyedPage } from '../cache/page-cache.js';
 import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
+import { DerivedFields } from '../render/derived-fields.js';
 import type { SiteData } from '../data/site-model.js';
 import { parsedEntries } from './entry-watch.js';
 
@@ -24,7 +25,7 @@ export interface PreviewDataOptions {
   /** Rendered bodies ({@link previewBodies}): every body rendered is added. */
   bodyCache: BodyCache;
   /** The options of `loadSiteData` for one rebuild but the files and bodies (made afresh: the themes and images may have changed). */
-  siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'onRendered'>>;
+  siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'derived' | 'onRendered'>>;
 }
 
 /**
@@ -85,6 +86,8 @@ export class PreviewData {
   private firstPass = false;
   /** Bodies' digests of the earlier plan (page-keys.ts). */
   private readonly digests: BodyDigests = new Map();
+  /** Excerpts and feed digests of the earlier loads (derived-fields.ts): a save derives only the changed entries'. */
+  private readonly derived = new DerivedFields();
 
   constructor(
     private readonly contentDir: string,
@@ -167,7 +170,8 @@ export class PreviewData {
    */
   async load(banner = ''): Promise<PreviewPlan> {
     const files = await this.entryFiles();
-    const data = await loadSiteData(this.contentDir, { ...(await this.options.siteOptions()), bodyCache: this.options.bodyCache, files });
+    this.derived.rebuild();
+    const data = await loadSiteData(this.contentDir, { ...(await this.options.siteOptions()), bodyCache: this.options.bodyCache, derived: this.derived, files });
     const context = JSON.stringify([this.generation, banner]);
     const plan: PagePlan = planPages(data, context, (key) => this.keys.has(key), this.digests);
     // A first pass only over pages written with the same templates and banner.

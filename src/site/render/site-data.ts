@@ -12,6 +12,7 @@ import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-bindi
 import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from '../data/feed-item.js';
 import { readableDate } from './filters.js';
 import { excerptOf } from './html-text.js';
+import type { EntryDerivations } from './derived-fields.js';
 import { EntryImages } from './images.js';
 import { renderBodies } from './body-render.js';
 import { latestEntry } from '../data/latest.js';
@@ -62,7 +63,11 @@ export interface LoadSiteDataOptions {
   now?: Date;
   /** Rendered bodies of an earlier build (build-cache.ts's `BodyCache`): found ones are not rendered again, the others are added. */
   bodyCache?: { get(markdown: string): string | undefined; set(markdown: string, html: string): void };
+  /** Per-entry derivations kept from earlier loads (derived-fields.ts's `DerivedFields`, the preview's); default derived afresh. */
+  derived?: EntryDerivations;
 }
+
+const FRESH: EntryDerivations = { excerpt: excerptOf, digest: feedContentDigest };
 
 /**
  * Loads the site data from a content directory: visible entries newest first, each with its
@@ -73,6 +78,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const siteUrl = options.siteUrl ?? 'http://localhost:8080/';
   const files = options.files ?? (await readEntryFiles(contentDir));
+  const derived = options.derived ?? FRESH;
   const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
   const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
   const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
@@ -137,7 +143,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   // Feed dates (feed-item.ts); while a file cannot be read, every recorded date is kept (its identifier is unknown).
   const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
   const feedDates = settleFeedDates(
-    entries.map((e) => ({ identifier: e.identifier, hash: feedContentDigest(e.title, bodies.get(e.file)!), published: e.dateObj })),
+    entries.map((e) => ({ identifier: e.identifier, hash: derived.digest(e.title, bodies.get(e.file)!), published: e.dateObj })),
     options.feedDates,
     options.now ?? new Date(),
     (id) => problems.length > 0 || known.has(id),
@@ -200,7 +206,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const complete = (i: number, h: string) => {
     const e = entries[i]!;
     e.html = h;
-    e.excerpt = excerptOf(h);
+    e.excerpt = derived.excerpt(h);
     rendered[i] = true;
   };
   const finish = (i: number, h: string) => {
