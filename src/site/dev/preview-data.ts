@@ -24,6 +24,8 @@ import { parsedEntries } from './entry-watch.js';
 export interface PreviewDataOptions {
   /** Rendered bodies ({@link previewBodies}): every body rendered is added. */
   bodyCache: BodyCache;
+  /** Excerpts and feed digests kept between loads (derived-fields.ts); default a new, empty one. */
+  derived?: DerivedFields;
   /** The options of `loadSiteData` for one rebuild but the files and bodies (made afresh: the themes and images may have changed). */
   siteOptions: () => Promise<Omit<LoadSiteDataOptions, 'files' | 'bodyCache' | 'derived' | 'onRendered'>>;
 }
@@ -87,12 +89,14 @@ export class PreviewData {
   /** Bodies' digests of the earlier plan (page-keys.ts). */
   private readonly digests: BodyDigests = new Map();
   /** Excerpts and feed digests of the earlier loads (derived-fields.ts): a save derives only the changed entries'. */
-  private readonly derived = new DerivedFields();
+  private readonly derived: DerivedFields;
 
   constructor(
     private readonly contentDir: string,
     private readonly options: PreviewDataOptions,
-  ) {}
+  ) {
+    this.derived = options.derived ?? new DerivedFields();
+  }
 
   /**
    * What a changed file is to the site: an entry file (its path under the content directory,

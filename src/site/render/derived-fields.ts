@@ -24,6 +24,9 @@ export class DerivedFields implements EntryDerivations {
   private last = { excerpts: new Map<string, string>(), digests: new Map<string, { title: string; digest: string }>() };
   private now = { excerpts: new Map<string, string>(), digests: new Map<string, { title: string; digest: string }>() };
 
+  /** @param fresh how a value not kept is derived (tests count the calls). */
+  constructor(private readonly fresh: EntryDerivations = { excerpt: excerptOf, digest: feedContentDigest }) {}
+
   /** A rebuild starts: values not used since the one before are dropped. */
   rebuild(): void {
     this.last = this.now;
@@ -31,14 +34,14 @@ export class DerivedFields implements EntryDerivations {
   }
 
   excerpt(html: string): string {
-    const excerpt = this.now.excerpts.get(html) ?? this.last.excerpts.get(html) ?? excerptOf(html);
+    const excerpt = this.now.excerpts.get(html) ?? this.last.excerpts.get(html) ?? this.fresh.excerpt(html);
     this.now.excerpts.set(html, excerpt);
     return excerpt;
   }
 
   digest(title: string, body: string): string {
     let kept = this.now.digests.get(body) ?? this.last.digests.get(body);
-    if (kept?.title !== title) kept = { title, digest: feedContentDigest(title, body) };
+    if (kept?.title !== title) kept = { title, digest: this.fresh.digest(title, body) };
     this.now.digests.set(body, kept);
     return kept.digest;
   }

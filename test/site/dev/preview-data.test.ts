@@ -1,24 +1,15 @@
 // The preview's site data over a save: a save that changes one entry's body derives that
 // entry's excerpt and feed content digest again, and no other entry's; the changed entry gets
-// the fresh ones. Real entry files in a temp dir; the derivations counted through a spy on
-// their modules.
+// the fresh ones. Real entry files in a temp dir; the derivations counted as they are called.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PreviewData, previewBodies } from '../../../src/site/dev/preview-data.js';
+import { DerivedFields } from '../../../src/site/render/derived-fields.js';
 import { excerptOf } from '../../../src/site/render/html-text.js';
 import { feedContentDigest } from '../../../src/site/data/feed-item.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { writeContent } from '../../helpers/site/site-fixture.js';
-
-vi.mock('../../../src/site/render/html-text.js', async (actual) => {
-  const mod = await actual<typeof import('../../../src/site/render/html-text.js')>();
-  return { ...mod, excerptOf: vi.fn(mod.excerptOf) };
-});
-vi.mock('../../../src/site/data/feed-item.js', async (actual) => {
-  const mod = await actual<typeof import('../../../src/site/data/feed-item.js')>();
-  return { ...mod, feedContentDigest: vi.fn(mod.feedContentDigest) };
-});
 
 describe('PreviewData', () => {
   let dir: string;
@@ -27,7 +18,12 @@ describe('PreviewData', () => {
   it("derives again only a saved entry's excerpt and feed digest, and gives it the fresh ones", async () => {
     const entries = ['Alpha', 'Beta', 'Gamma'].map((title, i) => ({ title, date: `2026-11-0${i + 1}`, identifier: `id-${title}` }));
     const content = await writeContent(dir, { entries });
-    const preview = new PreviewData(content, { bodyCache: previewBodies(), siteOptions: () => Promise.resolve({ today: '2026-11-30', now: new Date('2026-11-30T00:00:00Z') }) });
+    const calls: { excerpt: string[]; digest: Array<[string, string]> } = { excerpt: [], digest: [] };
+    const derived = new DerivedFields({
+      excerpt: (html) => (calls.excerpt.push(html), excerptOf(html)),
+      digest: (title, body) => (calls.digest.push([title, body]), feedContentDigest(title, body)),
+    });
+    const preview = new PreviewData(content, { derived, bodyCache: previewBodies(), siteOptions: () => Promise.resolve({ today: '2026-11-30', now: new Date('2026-11-30T00:00:00Z') }) });
     const first = await preview.load();
     preview.written();
     expect(first.data.entries.map((e) => e.excerpt)).toEqual(['The first paragraph of Gamma.', 'The first paragraph of Beta.', 'The first paragraph of Alpha.']);
@@ -35,13 +31,14 @@ describe('PreviewData', () => {
     const file = join(content, 'entries', '2026-11-02-beta.md');
     const body = 'A new first paragraph of Beta.\n\nMore about it.\n';
     await writeFile(file, (await readFile(file, 'utf8')).replace(/\n\n[^]*$/, `\n\n${body}`));
-    vi.mocked(excerptOf).mockClear();
-    vi.mocked(feedContentDigest).mockClear();
+    expect([calls.excerpt.length, calls.digest.length]).toEqual([3, 3]);
+    calls.excerpt = [];
+    calls.digest = [];
     preview.changed([file]);
     const second = await preview.load();
 
-    expect(vi.mocked(excerptOf).mock.calls).toEqual([['<p>A new first paragraph of Beta.</p>\n<p>More about it.</p>\n']]);
-    expect(vi.mocked(feedContentDigest).mock.calls).toEqual([['Beta', `\n${body}`]]);
+    expect(calls.excerpt).toEqual(['<p>A new first paragraph of Beta.</p>\n<p>More about it.</p>\n']);
+    expect(calls.digest).toEqual([['Beta', `\n${body}`]]);
     const beta = second.data.entries.find((e) => e.title === 'Beta')!;
     expect(beta.excerpt).toBe('A new first paragraph of Beta.');
     expect(second.data.feedDates.entries['id-Beta']!.hash).toBe(feedContentDigest('Beta', `\n${body}`));
