@@ -31,7 +31,10 @@ describe('two clones push the same new files at once, against a slow service', (
     ws = store.addWorkspace({ name: 'Race', tokens: ['race-token'] });
     emu = await startEmulator({ port: 0, store, limits: { perMinute: 600, windowMs: 1000 }, faults: { stallCreateEvery: 1, stallMs: 300 } });
     ({ dir: root, cleanup } = await tempDir('changelog-sync-race-'));
-    const env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'race-token', CHANGELOG_RATE_WINDOW_MS: '100', CHANGELOG_TIMEOUT_MS: '2000', CHANGELOG_LEASE_TTL_MS: '4000' };
+    // A lease lifetime far beyond any stall of a loaded machine (renewed every 10 s): with 4 s,
+    // a renewal late by a few seconds at a load of 20 let the other clone take over, and the
+    // holder stopped (correctly) with an error; the race, not the load, must decide each round.
+    const env = { CHANGELOG_BASE_URL: emu.url, CHANGELOG_TOKEN: 'race-token', CHANGELOG_RATE_WINDOW_MS: '100', CHANGELOG_TIMEOUT_MS: '2000', CHANGELOG_LEASE_TTL_MS: '30000' };
     ({ seed, clones } = await makeClones(root, 2, env));
   });
   afterAll(async () => {
