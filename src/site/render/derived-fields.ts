@@ -14,6 +14,9 @@ export interface EntryDerivations {
   digest(title: string, body: string): string;
 }
 
+/** The derivations made afresh each time: a one-shot build's, and what {@link DerivedFields} falls back on. */
+export const FRESH_DERIVATIONS: EntryDerivations = { excerpt: excerptOf, digest: feedContentDigest };
+
 /**
  * {@link EntryDerivations} kept by the strings they are derived from: the excerpt by the
  * rendered HTML, the digest by the body and the title. Held bodies and cached HTML are the same
@@ -25,7 +28,7 @@ export class DerivedFields implements EntryDerivations {
   private now = { excerpts: new Map<string, string>(), digests: new Map<string, { title: string; digest: string }>() };
 
   /** @param fresh how a value not kept is derived (tests count the calls). */
-  constructor(private readonly fresh: EntryDerivations = { excerpt: excerptOf, digest: feedContentDigest }) {}
+  constructor(private readonly fresh: EntryDerivations = FRESH_DERIVATIONS) {}
 
   /** A rebuild starts: values not used since the one before are dropped. */
   rebuild(): void {

@@ -9,10 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
-import { feedContentDigest, feedItemId, settleFeedDates, type FeedDates } from '../data/feed-item.js';
+import { feedItemId, settleFeedDates, type FeedDates } from '../data/feed-item.js';
 import { readableDate } from './filters.js';
-import { excerptOf } from './html-text.js';
-import type { EntryDerivations } from './derived-fields.js';
+import { FRESH_DERIVATIONS, type EntryDerivations } from './derived-fields.js';
 import { EntryImages } from './images.js';
 import { renderBodies } from './body-render.js';
 import { latestEntry } from '../data/latest.js';
@@ -67,8 +66,6 @@ export interface LoadSiteDataOptions {
   derived?: EntryDerivations;
 }
 
-const FRESH: EntryDerivations = { excerpt: excerptOf, digest: feedContentDigest };
-
 /**
  * Loads the site data from a content directory: visible entries newest first, each with its
  * tags, neighbours and sanitised HTML; index and tag pages; the workspace settings; `latest.json`.
@@ -78,7 +75,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const siteUrl = options.siteUrl ?? 'http://localhost:8080/';
   const files = options.files ?? (await readEntryFiles(contentDir));
-  const derived = options.derived ?? FRESH;
+  const derived = options.derived ?? FRESH_DERIVATIONS;
   const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
   const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
   const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
