@@ -48,14 +48,22 @@ declare module '@joplin/turndown-plugin-gfm' {
 declare module '@11ty/eleventy-img' {
   /** One output file of an image (the library's "stat"). */
   export interface EleventyImageStat {
+    /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
     format: string;
+    /** Pixels. */
     width: number;
     height: number;
+    /** Site-relative, under `/img/` (image-store.ts). */
     url: string;
+    /** Its media type (`image/webp`). */
     sourceType: string;
+    /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
     srcset: string;
+    /** Its name in the store and in the output's `img/`. */
     filename?: string;
+    /** Where it was written on this machine (never kept: not portable). */
     outputPath?: string;
+    /** Bytes. */
     size?: number;
   }
   /** The outputs of one image by format (`webp`, `png`, `svg`, ...), smallest width first. */

@@ -25,6 +25,7 @@ import { escapeHtml } from '../../core/markup-text.js';
 import { isInside } from '../../core/project-path.js';
 import { IMAGES_DIR } from '../../core/content-layout.js';
 import { DEFAULT_IMAGE_BOUNDS, imageBoundsRefusal, type ImageBounds } from '../../core/image-bounds.js';
+import type { EleventyImageStat } from '@11ty/eleventy-img';
 
 /** The layout width an image takes on a page: the entry column (56rem at most), else the viewport. */
 const IMAGE_SIZES = '(min-width: 56rem) 56rem, 100vw';
@@ -73,24 +74,8 @@ function tag(name: string, attributes: Record<string, unknown>): string {
   return `<${name}${parts.join('')}>`;
 }
 
-/** One output file of an image, as eleventy-img describes it (without its path on this machine). */
-export interface ImageVariant {
-  /** `webp`, `png`, `jpeg`, `gif`, `avif` or `svg`. */
-  format: string;
-  /** Pixels. */
-  width: number;
-  height: number;
-  /** Site-relative, under `/img/` (image-store.ts). */
-  url: string;
-  /** Its media type (`image/webp`). */
-  sourceType: string;
-  /** `url` and its width descriptor (`/img/x-720.webp 720w`). */
-  srcset: string;
-  /** Its name in the store and in the output's `img/`. */
-  filename?: string;
-  /** Bytes. */
-  size?: number;
-}
+/** One output file of an image, as eleventy-img describes it (types/modules.d.ts), without its path on this machine. */
+export type ImageVariant = Omit<EleventyImageStat, 'outputPath'>;
 
 /** An image's outputs by format, smallest first. */
 export type ImageVariants = Record<string, ImageVariant[]>;
