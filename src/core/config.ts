@@ -6,13 +6,14 @@
  * never printed: {@link describeConfig} masks it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from './errors.js';
 import { assertBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
+import { shownFrom } from './file-error.js';
 
 /** Default of {@link Config.maxResponseMb}: many times the listing of 10,000 real entries. */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
@@ -288,12 +289,6 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
   };
-}
-
-/** A file as messages name it: relative to the working directory `cwd`, or absolute when outside it. */
-function shownFrom(cwd: string, file: string): string {
-  const rel = relative(cwd, file);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
 /** The error of the schema's first issue: the field and its line; for an unknown key, the closest known one. */

@@ -3,7 +3,7 @@
  * the system said, and the fix. A step wraps its error with {@link fileError}; one that escapes
  * unwrapped is still told by path and code (`cli/output/handle-error.ts`).
  */
-import { dirname, isAbsolute, sep } from 'node:path';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { ChangelogSyncError } from './errors.js';
 
 /** A Node.js system error: `code` (`ENOSPC`), and for file calls `syscall` and often `path`. */
@@ -49,6 +49,12 @@ export function fileError(err: unknown, where: { file: string; step: string }): 
 /** A path as messages name it: an absolute one as it is (the CLI shows it relative to its working directory, {@link shownPaths}), a relative one with `/`. */
 function shownPath(file: string): string {
   return isAbsolute(file) ? file : file.split(sep).join('/');
+}
+
+/** A file as the user reads it from the working directory `cwd`: relative with `/` when under it, else as given. */
+export function shownFrom(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
 }
 
 /**

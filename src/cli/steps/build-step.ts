@@ -2,9 +2,9 @@
  * The build step of `build` and `sync`: progress bar, warnings, unreadable files, summary, exit code,
  * the refusal to deploy without a site URL, and the scheduled job's `site_changed` decision.
  */
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
-import { shownPaths } from '../../core/file-error.js';
+import { shownFrom, shownPaths } from '../../core/file-error.js';
 import { ENV, type Config } from '../../core/config.js';
 import { setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
@@ -76,11 +76,11 @@ export async function buildWithProgress(config: Config, reporter: Reporter, opti
   if (result.cache?.pages.note) reporter.info(result.cache.pages.note);
   // A new entry that still holds `new`'s placeholder lines is not published: each is named.
   for (const u of result.unfinished) {
-    reporter.problem({ file: relative(config.cwd, join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message}: not published until the template's lines are replaced with the entry's text` });
+    reporter.problem({ file: shownFrom(config.cwd, join(config.contentDir, u.file)), line: u.line, message: `${u.message}: not published until the template's lines are replaced with the entry's text` });
   }
   // An entry file the build could not read is missing from the site: each is named.
   for (const u of result.unreadable) {
-    reporter.problem({ file: relative(config.cwd, join(config.contentDir, u.file)).split(sep).join('/'), line: u.line, message: `${u.message} (not in the site until fixed)` });
+    reporter.problem({ file: shownFrom(config.cwd, join(config.contentDir, u.file)), line: u.line, message: `${u.message} (not in the site until fixed)` });
   }
   return result;
 }

@@ -2,13 +2,13 @@
  * The push step of `push` and `sync` (engine options from `options/engine-options.ts`): progress,
  * summary (also of a push an error stopped), the rejected files' problems, exit code.
  */
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { ChangelogClient } from '../../service/client.js';
 import type { CheckProblem } from '../../sync/push/entry-check.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
-import { fileError, isErrnoError } from '../../core/file-error.js';
+import { fileError, isErrnoError, shownFrom } from '../../core/file-error.js';
 import { push } from '../../sync/push/push.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { engineOptions, type PushCall } from '../../options/engine-options.js';
@@ -129,7 +129,7 @@ export function irrevocable(root: string): string {
  */
 export function reportRejected(reporter: Reporter, config: Pick<Config, 'contentDir' | 'cwd'>, rejected: PushResult['rejected']): void {
   for (const r of rejected) {
-    const file = relative(config.cwd, join(config.contentDir, r.file)).split(sep).join('/');
+    const file = shownFrom(config.cwd, join(config.contentDir, r.file));
     const problems: CheckProblem[] = r.problems?.length
       ? r.problems.map((p) => ({ file, ...p }))
       : [{ file, line: r.line, field: r.field, severity: 'error', message: stripPath(r.reason, r.file) }];
