@@ -63,6 +63,7 @@ describe('the package as the registry serves it', () => {
       'dist/cli.js',
       'dist/index.js',
       'dist/index.d.ts',
+      'dist/site/pipeline/eleventy-worker.js',
       'dist/site/pipeline/plugin.js',
       fromRoot(PACKAGED_ELEVENTY_CONFIG),
       `${fromRoot(PACKAGED_SITE_DIR)}/index.11ty.mjs`,

@@ -25,7 +25,7 @@ import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
 import { startSearch, type BuildSearch } from './build-search.js';
-import { preloadEleventy } from './eleventy-run.js';
+import { startBuildEleventy, type BuildEleventy } from './eleventy-thread.js';
 import { filesUnder } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
@@ -57,6 +57,8 @@ export interface PreparedBuild {
   /** The entries' encoded images, kept with the build cache or in a temporary folder. */
   imageStore: ImageStore;
   entryImages: EntryImages;
+  /** Eleventy, loading, on its thread or here. */
+  eleventy: BuildEleventy;
   /** The previous build's files, to prune after this one (build-output.ts); none once the output is emptied. */
   previous: Promise<string[]>;
   /** With a build cache: the build's fingerprint, its bodies and its parsed entry files. */
@@ -69,7 +71,7 @@ export interface PreparedBuild {
   search?: BuildSearch;
   /** The build failed: Pagefind is stopped and waited for, and the output listing. Never rejects. */
   abandon(): Promise<void>;
-  /** Ends what the build opened (the staged input, the image store). */
+  /** Ends what the build opened (Eleventy's thread if it had no run, the staged input, the image store). */
   close(): Promise<void>;
 }
 
@@ -119,8 +121,9 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
   const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
   // Eleventy loads while the entries are read and rendered.
-  preloadEleventy();
+  const eleventy = startBuildEleventy(entryNames.length, cacheHolds(PAGE_PACK_FILE));
   const close = async () => {
+    await eleventy.close();
     await input.cleanup();
     await imageStore.close();
   };
@@ -188,6 +191,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       ownConfig,
       imageStore,
       entryImages,
+      eleventy,
       previous,
       cache,
       pageCache,

@@ -2,9 +2,11 @@
  * A build's render stage (build.ts): Eleventy writes pages and feeds from the site data while the page cache's pages and the images are written beside it.
  */
 import { ChangelogSyncError } from '../../core/errors.js';
+import { pagePath } from '../cache/page-keys.js';
 import type { BuildData } from './build-data.js';
+import { makePageFolders } from './build-output.js';
 import type { PreparedBuild } from './build-prepare.js';
-import { runEleventy, type EleventyRun, type EleventyWritten } from './eleventy-run.js';
+import type { EleventyRun, EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 
 /** What the render stage wrote, and what it started writing beside Eleventy. */
@@ -42,15 +44,21 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
   };
   const run: EleventyRun = { inputDir: input.dir, outputDir: options.outputDir, configPath: build.configPath, pathPrefix: build.basePath, pluginOptions };
   await build.previous; // emptied first, with a project `.eleventy.js`
+  // Eleventy on its thread writes synchronously: the packaged routes' folders are made beside it.
+  const { entries, indexPages, tagPages } = siteData.render;
+  const folders = build.eleventy.onThread && !basePathScan ? makePageFolders(options.outputDir, [...entries, ...indexPages, ...tagPages].map((page) => pagePath(page.url))) : Promise.resolve();
   // The page cache's pages are copied and the images written before and beside Eleventy's run.
   const reusing = data.cached ? data.cached.pageCache.writeInto(options.outputDir, data.cached.plan.reused) : Promise.resolve([]);
   reusing.catch(() => undefined); // awaited by the write stage
   const copyingImages = build.imageStore.writeInto(options.outputDir);
   copyingImages.catch(() => undefined); // awaited by the write stage
   try {
-    return { written: await runEleventy(run), reusing, copyingImages };
+    const onRetry = (mb: number) => build.warnings.push(`the build needed more than ${mb} MB of heap and ran again without a limit`);
+    const written = await build.eleventy.run(run, onRetry);
+    await folders;
+    return { written, reusing, copyingImages };
   } catch (cause) {
-    await Promise.allSettled([reusing, copyingImages]);
+    await Promise.allSettled([reusing, copyingImages, folders]);
     throw new ChangelogSyncError('E_BUILD', `Eleventy build failed: ${input.explain((cause as Error).message)}`, {
       cause,
       hint: `check the templates in ${options.siteDir}`,

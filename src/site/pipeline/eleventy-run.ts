@@ -5,7 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import type Eleventy from '@11ty/eleventy';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 
-/** What one Eleventy run needs. */
+/** What one Eleventy run needs: plain data, sent to a worker thread for a large mirror (eleventy-thread.ts). */
 export interface EleventyRun {
   /** Eleventy's input (the staged site). */
   inputDir: string;
@@ -23,12 +23,12 @@ export interface EleventyWritten {
 }
 
 /** A failed run: the messages of Eleventy's error and its causes, outermost first. */
-class EleventyRunError extends Error {
+export class EleventyRunError extends Error {
   override name = 'EleventyRunError';
 }
 
 /** The messages of an Eleventy error and its causes, outermost first. */
-function describeBuildError(err: unknown): string {
+export function describeBuildError(err: unknown): string {
   const parts: string[] = [];
   let e = err as { message?: string; cause?: unknown; originalError?: unknown } | undefined;
   for (let depth = 0; e && depth < 5; depth++) {

@@ -1,4 +1,5 @@
-// A mirror of 500 entries: the real CLI builds them for
+// A mirror large enough for Eleventy on its worker thread (src/site/pipeline/eleventy-thread.ts,
+// compiled code only): the real CLI builds THREAD_THRESHOLD entries for
 // https://acme.github.io/changelog/, and the site, served under /changelog/ only, has every
 // page and no broken link, asset or search result (test/helpers/browser/crawl.ts). One full build and
 // crawl of a site that size, and one of the warm build after a new entry (the page cache's
@@ -8,6 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { THREAD_THRESHOLD } from '../../../src/site/pipeline/eleventy-thread.js';
 import { PAGE_SIZE } from '../../../src/site/data/site-model.js';
 import { runCli, useTempDir } from '../../helpers/process/cli.js';
 import { crawlServedUnbroken } from '../../helpers/browser/crawl.js';
@@ -15,10 +17,10 @@ import { dailyEntries, writeContent } from '../../helpers/site/site-fixture.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';
-/** Entries of the mirror: 25 index pages. */
-const ENTRIES = 500;
+/** Entries of the mirror: a cold build runs Eleventy on its thread. */
+const ENTRIES = THREAD_THRESHOLD;
 
-describe('a mirror of 500 entries, built by the CLI, served under /changelog/ only', () => {
+describe(`a mirror of ${ENTRIES} entries (Eleventy on its thread when cold), built by the CLI, served under /changelog/ only`, () => {
   let dir: string;
   useTempDir((d) => (dir = d));
 
