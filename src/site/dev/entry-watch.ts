@@ -106,7 +106,7 @@ export interface EntryWatch {
  * Milliseconds a file's events must stop for before it is read: the writes of one save
  * (truncate, then the bytes) are handed on once.
  */
-const SETTLE_MS = 50;
+const SETTLE_MS = 20;
 
 /**
  * Watches `contentDir/entries/` for saved and removed entry files (`*.md`), by the names

@@ -254,7 +254,7 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
       eleventyConfig.watchIgnores.add(`**/${basename(options.contentDir)}/${ENTRIES_DIR}/**`);
       // Eleventy waits 150 ms for a write to settle: the rebuild file and the staged
       // templates are written whole, and the entry files are not Eleventy's to watch.
-      eleventyConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+      eleventyConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 10, pollInterval: 5 } });
       // A first pass renders the routes' pages a save changed; every other template waits
       // for the next rebuild, which follows at once.
       eleventyConfig.addPreprocessor('changelog-sync-dev-later', '*', function () {
