@@ -21,7 +21,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { headerString } from './headers.js';
+import { headerString, readCapped } from './responses.js';
 import type { RateBudget } from './rate-budget.js';
 
 /** Bounds of one exchange. */
@@ -248,17 +248,9 @@ export class GuardedFetcher {
       drop(res);
       return { ok: true, url: url.href, contentType, body: Buffer.alloc(0) };
     }
-    const length = Number(headerString(res.headers, 'content-length'));
-    const cap = this.limits.maxBytes;
-    if (Number.isFinite(length) && length > cap) return fail(`larger than ${sizeText(cap)} (${length} bytes)`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > cap) return fail(`larger than ${sizeText(cap)}`);
-      chunks.push(chunk as Buffer);
-    }
-    return { ok: true, url: url.href, contentType, body: Buffer.concat(chunks) };
+    const body = await readCapped(res, this.limits.maxBytes);
+    if (Buffer.isBuffer(body)) return { ok: true, url: url.href, contentType, body };
+    return { ok: false, reason: `larger than ${sizeText(this.limits.maxBytes)}${body.declared === undefined ? '' : ` (${body.declared} bytes)`}` };
   }
 
   /** Closes the connections. */
