@@ -13,7 +13,7 @@ import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
 import { startMediaHost, type MediaRequest } from './media-host.js';
-import { createResponder, sendJson, type AnswerRecord } from './responder.js';
+import { Responder, type AnswerRecord } from './responder.js';
 import { routeApi } from './routes.js';
 import { EmulatorStore } from './store.js';
 
@@ -116,7 +116,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
-      if (!res.headersSent) sendJson(res, 500, { message: `emulator error: ${(err as Error).message}` });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `emulator error: ${(err as Error).message}` }));
     });
   });
 
@@ -127,7 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const record: RequestLogRecord = { at, method, path: url.pathname + url.search, status: 0 };
     log.push(record);
     events.emit('request', record);
-    const r = createResponder(res, record, () => {
+    const r = new Responder(res, record, () => {
       record.ms = now() - at;
       events.emit('response', record);
     });
