@@ -8,9 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../core/errors.js';
 import { folderSeedStore } from './seed-folder.js';
-import { EmulatorStore, ENTRY_TAGS_FORMS, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
-
-const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
+import { editorJsDocumentSchema, latestOptionalFieldSchema } from '../service/schemas.js';
+import { EmulatorStore, ENTRY_TAGS_FORMS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
 
 /** One entry of a seed. `publish_at` is `YYYY-MM-DD` or a full timestamp; a date may be relative: `+3d`/`-10d` from today. */
 const seedEntrySchema = z.object({
@@ -20,7 +19,7 @@ const seedEntrySchema = z.object({
   publish_at: z.string().optional(),
   status: z.string().default('published'),
   notify_subscribers: z.boolean().default(false),
-  content: z.union([z.string(), editorJs]).default(''),
+  content: z.union([z.string(), editorJsDocumentSchema]).default(''),
   tags: z.array(z.string()).default([]),
 });
 
@@ -36,7 +35,7 @@ const seedWorkspaceSchema = z.object({
   logo_url: z.string().optional(),
   og_image_url: z.string().optional(),
   tokens: z.array(z.string().min(1)).min(1),
-  latest_fields: z.array(z.enum(LATEST_OPTIONAL_FIELDS)).default([]),
+  latest_fields: z.array(latestOptionalFieldSchema).default([]),
   /** Whether the listing carries each entry's tags: `none`, `names` or `objects` (store.ts `entryTags`). */
   entry_tags: z.enum(ENTRY_TAGS_FORMS).default('none'),
   tags: z.array(z.object({ name: z.string(), slug: z.string(), bg_color: z.string(), text_color: z.string() })).default([]),

@@ -6,17 +6,12 @@
  * importing an existing email or deleting an unknown one skips it (not in the response).
  */
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { EditorJsDocument, latestOptionalFieldSchema } from '../service/schemas.js';
 
 /** Timestamp in the service's form `YYYY-MM-DDTHH:MM:SS.ffffffZ` (spec: Workspace.created_at). */
 export function serviceTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/** An Editor.js document, as the service's older content form stores it. */
-interface EditorJsContent {
-  time?: number;
-  blocks: Array<{ id?: string; type: string; data: Record<string, unknown> }>;
-  version?: string;
 }
 
 /** An entry as the emulator stores it. */
@@ -29,7 +24,7 @@ export interface EmulatorEntry {
   status: string;
   notify_subscribers: boolean;
   /** HTML string, or Editor.js JSON for entries written by the older editor. */
-  content: string | EditorJsContent;
+  content: string | EditorJsDocument;
   /** Tag names (tags are assigned in the web editor only; the interface cannot). */
   tags: string[];
   created_at: string;
@@ -54,18 +49,8 @@ export interface EmulatorSubscriber {
   created_at: string;
 }
 
-/** Fields the public latest-entry endpoint may expose beyond `{uuid, date}`. */
-export const LATEST_OPTIONAL_FIELDS = [
-  'created_at',
-  'updated_at',
-  'title',
-  'slug',
-  'status',
-  'notify_subscribers',
-  'content',
-  'tags',
-] as const;
-export type LatestField = (typeof LATEST_OPTIONAL_FIELDS)[number];
+/** A field the public latest-entry endpoint may expose beyond `{uuid, date}`. */
+type LatestField = z.infer<typeof latestOptionalFieldSchema>;
 
 /** The workspace settings (spec: Workspace). Flags are integers, as the service sends them. */
 export interface EmulatorWorkspaceInfo {
