@@ -37,8 +37,8 @@ import {
 } from './schemas.js';
 import { exchange, type Exchange, type Method, type RawResponse, type Transport } from './transport.js';
 
-/** Options of {@link ChangelogClient}. */
-export interface ClientOptions {
+/** Options of {@link ChangelogClient}, with its {@link RetryPolicy}. */
+export interface ClientOptions extends Partial<RetryPolicy> {
   /** Service root, e.g. `https://changelog.example.com` (paths `/api/...` are appended). */
   baseUrl: string;
   /** Workspace access token. Needed for every endpoint but the public latest entry. */
@@ -47,18 +47,10 @@ export interface ClientOptions {
   budget?: RateBudget;
   /** undici dispatcher (an `Agent`, or a `MockAgent` in tests). Default: a keep-alive Agent. */
   dispatcher?: Dispatcher;
-  /** Retries of a GET after a transient failure. Default 3. */
-  getRetries?: number;
-  /** Retries of any request after a 429. Default 5. */
-  rateLimitRetries?: number;
-  /** First backoff delay in ms, doubled per retry (with jitter). Default 250. */
-  backoffMs?: number;
   /** Timeout in ms for headers and for the body. Default 30,000. */
   timeoutMs?: number;
   /** Largest response body read, in bytes (else `E_RESPONSE_TOO_LARGE`). Default {@link DEFAULT_MAX_RESPONSE_MB} MB. */
   maxResponseBytes?: number;
-  /** Sleep used for backoff; default a real timer (tests pass a fake one). */
-  sleep?: (ms: number) => Promise<void>;
   /** Receives warnings (an unknown interface version, a rate-limit header out of bounds, ...). Default: ignored. */
   onWarning?: (message: string) => void;
   /** Receives every response's method, path, status and duration (for `--verbose`). */
