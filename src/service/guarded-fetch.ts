@@ -221,7 +221,7 @@ export class GuardedFetcher {
     } catch (err) {
       if (what.signal?.aborted) return { ok: false, reason: 'stopped before it answered', stopped: true };
       if (timeout.aborted) return { ok: false, reason: `no complete answer within ${this.limits.timeoutMs / 1000} s` };
-      return { ok: false, reason: failureText(err), ...(isBlockedAddress(err) && { refused: true }) };
+      return failure(err);
     }
   }
 
@@ -269,21 +269,13 @@ function sizeText(bytes: number): string {
   return bytes >= 2 ** 20 ? `${Math.round((bytes / 2 ** 20) * 10) / 10} MB` : `${bytes} bytes`;
 }
 
-/** Whether a connection failed because the name resolved to a refused address (the guarded lookup's error). */
-function isBlockedAddress(err: unknown): boolean {
-  for (let e = err as (Error & { code?: string; cause?: unknown }) | undefined; e; e = e.cause instanceof Error ? e.cause : undefined) {
-    if (e.code === 'E_BLOCKED_ADDRESS') return true;
-  }
-  return false;
-}
-
-/** A connection failure in a few words: the code, else the message's first line. */
-function failureText(err: unknown): string {
+/** A connection failure in a few words (the code, else the message's first line); refused when the guarded lookup refused the address. */
+function failure(err: unknown): FetchRefusal {
   let e = err as (Error & { code?: string; cause?: unknown }) | undefined;
   // undici wraps the socket's error.
   while (e?.cause instanceof Error && !e.code?.startsWith('E')) e = e.cause;
   const code = e?.code;
   const message = e?.message?.split('\n')[0] ?? String(err);
-  if (code === 'E_BLOCKED_ADDRESS') return message;
-  return code ? `${code}: ${message}`.slice(0, 200) : message.slice(0, 200);
+  if (code === 'E_BLOCKED_ADDRESS') return { ok: false, reason: message, refused: true };
+  return { ok: false, reason: (code ? `${code}: ${message}` : message).slice(0, 200) };
 }
