@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { EditorJsDocument, latestOptionalFieldSchema } from '../service/schemas.js';
+import type { EditorJsDocument, latestOptionalFieldSchema, Subscriber, Tag } from '../service/schemas.js';
 
 /** Timestamp in the service's form `YYYY-MM-DDTHH:MM:SS.ffffffZ` (spec: Workspace.created_at). */
 export function serviceTimestamp(ms: number): string {
@@ -33,22 +33,6 @@ export interface EmulatorEntry {
   seq: number;
 }
 
-/** A tag as the service returns it. */
-interface EmulatorTag {
-  name: string;
-  slug: string;
-  bg_color: string;
-  text_color: string;
-}
-
-/** A subscriber as the service returns it. */
-export interface EmulatorSubscriber {
-  email: string;
-  name: string;
-  verified_at: string | null;
-  created_at: string;
-}
-
 /** A field the public latest-entry endpoint may expose beyond `{uuid, date}`. */
 type LatestField = z.infer<typeof latestOptionalFieldSchema>;
 
@@ -71,8 +55,10 @@ export interface EmulatorWorkspace {
   info: EmulatorWorkspaceInfo;
   tokens: string[];
   entries: EmulatorEntry[];
-  tags: EmulatorTag[];
-  subscribers: EmulatorSubscriber[];
+  /** As the service returns them (`GET /api/tags`). */
+  tags: Tag[];
+  /** As the service returns them (`GET /api/subscribers`). */
+  subscribers: Subscriber[];
   /** Optional fields exposed by the public latest-entry endpoint ("Latest entry API" settings). */
   latestFields: LatestField[];
   /** Whether entries carry `tags`: `none` (the spec's listing, default), `names` (the real latest entry's) or `objects` (`/api/tags`'). */
@@ -252,7 +238,7 @@ export class EmulatorStore {
    * `POST /api/subscribers` (endpoint 8, rules 2 and 4); existing emails skipped.
    * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid (nothing added).
    */
-  addSubscribers(ws: EmulatorWorkspace, body: unknown): EmulatorSubscriber[] {
+  addSubscribers(ws: EmulatorWorkspace, body: unknown): Subscriber[] {
     const rows = (body as { subscribers?: unknown } | null)?.subscribers;
     if (!Array.isArray(rows)) throw new EmulatorValidationError({ subscribers: ['The subscribers field must be an array.'] });
     const errors: Record<string, string[]> = {};
@@ -265,14 +251,14 @@ export class EmulatorStore {
     });
     if (Object.keys(errors).length > 0) throw new EmulatorValidationError(errors);
     const now = this.now();
-    const added: EmulatorSubscriber[] = [];
+    const added: Subscriber[] = [];
     const known = new Set(ws.subscribers.map((s) => s.email.toLowerCase()));
     for (const row of rows as Array<Record<string, unknown>>) {
       const email = row.email as string;
       if (known.has(email.toLowerCase())) continue;
       known.add(email.toLowerCase());
       const day = typeof row.verified_at === 'string' ? row.verified_at : serviceTimestamp(now).slice(0, 10);
-      const sub: EmulatorSubscriber = {
+      const sub: Subscriber = {
         email,
         name: typeof row.name === 'string' ? row.name : '',
         verified_at: `${day}T00:00:00.000000Z`,
