@@ -35,7 +35,7 @@ import {
   type Tag,
   type Workspace,
 } from './schemas.js';
-import { exchange, type Exchange, type Method, type RawResponse, type Transport } from './transport.js';
+import { exchange, type Exchange, type Method, type Transport } from './transport.js';
 
 /** Options of {@link ChangelogClient}, with its {@link RetryPolicy}. */
 export interface ClientOptions extends Partial<RetryPolicy> {
@@ -97,7 +97,6 @@ export class ChangelogClient {
   readonly baseUrl: string;
   readonly budget: RateBudget;
   private readonly token: string | undefined;
-  private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   /** Timeout in ms for headers and for the body of every request. */
   readonly timeoutMs: number;
@@ -129,10 +128,9 @@ export class ChangelogClient {
     this.token = options.token;
     this.budget = options.budget ?? new RateBudget();
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.transport = {
-      dispatcher: this.dispatcher,
+      dispatcher: options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 }),
       budget: this.budget,
       timeoutMs: this.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 2 ** 20,
@@ -150,7 +148,7 @@ export class ChangelogClient {
 
   /** Closes the connection pool this client created (not one passed in). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher) await this.transport.dispatcher.close();
   }
 
   /**
@@ -174,7 +172,8 @@ export class ChangelogClient {
    * @throws {NotFoundError} `E_NOT_FOUND` when there is no such entry; else the codes the module lists.
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
-    return this.parse(remoteEntrySchema, await this.call('GET', `/api/entries/${encodeURIComponent(identifier)}`, { orBare: true }));
+    const path = `/api/entries/${encodeURIComponent(identifier)}`;
+    return this.parse(remoteEntrySchema, await this.call('GET', path, { orBare: true }));
   }
 
   /**
@@ -242,12 +241,17 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
-    const { data, where } = await this.call('DELETE', '/api/subscribers', { body: { subscribers: emails.map((email) => ({ email })) } });
+    const { data, where } = await this.call('DELETE', '/api/subscribers', {
+      body: { subscribers: emails.map((email) => ({ email })) },
+    });
     if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list of emails`);
     return data.map(removedEmail);
   }
 
-  /** Sends one request with the retry policy of `retry.ts`: the envelope's `data` of a 2xx response. */
+  /**
+   * Sends one request with the retry policy of `retry.ts`: the envelope's `data` of a 2xx response;
+   * an envelope of another interface version is told to `onWarning`, once.
+   */
   private async call(method: Method, path: string, options: Call = {}): Promise<Reply> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -258,30 +262,21 @@ export class ChangelogClient {
       });
     }
     const ex: Exchange = { method, url: url.href, token: auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend, signal: options.signal };
-    const res = await withRetries(method, this.retry, () => exchange(this.transport, ex), options.signal);
-    const data = options.orBare && !isEnvelope(res.json) ? res.json : this.unwrap(res, method);
-    return { data, status: res.status, where: `${method} ${res.url}: ${res.status}` };
-  }
-
-  private unwrap(res: RawResponse, method: Method): unknown {
-    const env = envelopeSchema.safeParse(res.json);
+    const { status, json } = await withRetries(method, this.retry, () => exchange(this.transport, ex), options.signal);
+    const where = `${method} ${url.href}: ${status}`;
+    if (options.orBare && !isEnvelope(json)) return { data: json, status, where };
+    const env = envelopeSchema.safeParse(json);
     if (!env.success) {
-      throw new UnexpectedResponseError(
-        `${method} ${res.url}: ${res.status} but the body is not the service's envelope {success, version, data}`,
-        { status: res.status },
-      );
+      throw new UnexpectedResponseError(`${where} but the body is not the service's envelope {success, version, data}`, { status });
     }
     if (!env.data.success) {
-      throw new UnexpectedResponseError(
-        `${method} ${res.url}: ${res.status} with success=false${env.data.message ? `: ${env.data.message}` : ''}`,
-        { status: res.status },
-      );
+      throw new UnexpectedResponseError(`${where} with success=false${env.data.message ? `: ${env.data.message}` : ''}`, { status });
     }
     if (env.data.version !== undefined && env.data.version !== SUPPORTED_VERSION && !this.warnedVersion) {
       this.warnedVersion = true;
       this.onWarning(`the service answers with interface version ${env.data.version}; changelog-sync was written for ${SUPPORTED_VERSION}`);
     }
-    return env.data.data;
+    return { data: env.data.data, status, where };
   }
 
   /** @param item the index in a list, for the message. */

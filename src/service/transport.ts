@@ -50,9 +50,8 @@ export interface Exchange {
 }
 
 /** A 2xx response. */
-export interface RawResponse {
+interface RawResponse {
   status: number;
-  url: string;
   /** Parsed JSON, or `undefined` for an empty body. */
   json: unknown;
 }
@@ -134,7 +133,7 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
   const error = responseError({ method, url, status, headers: res.headers, text, json, jsonError });
   if (error instanceof RateLimitedError) budget.onRateLimited(error.retryAfter, slot.startedAt);
   if (error) throw error;
-  return { status, url, json };
+  return { status, json };
 }
 
 /**
