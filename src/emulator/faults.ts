@@ -112,7 +112,9 @@ async function streamOversizeBody(res: ServerResponse, total: number, chunked: b
   };
   function* body(): Generator<Buffer> {
     yield sent(head);
-    for (let left = total - head.length - tail.length; left > 0; left -= pad.length) yield sent(left >= pad.length ? pad : pad.subarray(0, left));
+    for (let left = total - head.length - tail.length; left > 0; left -= pad.length) {
+      yield sent(left >= pad.length ? pad : pad.subarray(0, left));
+    }
     yield sent(tail);
   }
   await pipeline(body(), res).catch(() => (record.dropped = true));

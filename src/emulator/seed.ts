@@ -80,7 +80,10 @@ export async function loadSeed(nameOrPath: string, now: () => number = Date.now)
   const parsed = seedSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ChangelogSyncError('E_VALIDATION', `${path}: ${issue.path.join('.')}: ${issue.message}`, { file: path, field: issue.path.join('.') });
+    throw new ChangelogSyncError('E_VALIDATION', `${path}: ${issue.path.join('.')}: ${issue.message}`, {
+      file: path,
+      field: issue.path.join('.'),
+    });
   }
   const store = new EmulatorStore(now);
   const t = now();
@@ -92,7 +95,9 @@ export async function loadSeed(nameOrPath: string, now: () => number = Date.now)
       ws.subscribers.push({ ...s, verified_at: verified, created_at: serviceTimestamp(t) });
     }
     // Oldest first, so that creation order matches publication order.
-    for (const e of [...entries].reverse()) store.insertEntry(ws, { ...e, publish_at: resolveDate(e.publish_at, t) });
+    for (const e of [...entries].reverse()) {
+      store.insertEntry(ws, { ...e, publish_at: resolveDate(e.publish_at, t) });
+    }
   }
   // The demo's entries show screenshots from the service's image host: `{{media}}/<file>`.
   if (nameOrPath === 'demo') {

@@ -116,7 +116,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `emulator error: ${(err as Error).message}` }));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `emulator error: ${(err as Error).message}` }));
+      }
     });
   });
 
