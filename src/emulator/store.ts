@@ -6,6 +6,7 @@
  * importing an existing email or deleting an unknown one skips it (not in the response).
  */
 import { randomUUID } from 'node:crypto';
+import validator from 'validator';
 import type { z } from 'zod';
 import type { EditorJsDocument, latestOptionalFieldSchema, Subscriber, Tag } from '../service/schemas.js';
 
@@ -92,11 +93,8 @@ export function emulatorSlug(title: string): string {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function isValidDate(s: string): boolean {
-  if (!DATE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-}
+/** Whether `s` is a real calendar date written `YYYY-MM-DD`. */
+const isValidDate = (s: string): boolean => validator.isDate(s, { format: 'YYYY-MM-DD', strictMode: true, delimiters: ['-'] });
 
 /** A file of the emulator's image host (`media-host.ts`): bytes with a `Content-Type`, or a redirect (tests). */
 export type MediaFile = { type: string; body: Buffer; redirect?: undefined } | { redirect: string; status?: number; type?: undefined };
