@@ -6,13 +6,12 @@
  * limits enforced with 429 (windows and clock configurable); fault injection (`faults.ts`) and
  * a request log ({@link RequestLogRecord}). The endpoints are in `routes.ts`.
  */
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
-import { startMediaHost, type MediaRequest } from './media-host.js';
+import { listen, startMediaHost, type MediaRequest } from './media-host.js';
 import { Responder, type AnswerRecord } from './responder.js';
 import { routeApi } from './routes.js';
 import { EmulatorStore } from './store.js';
@@ -199,14 +198,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await routeApi({ method, url, body, ws, store, faults, random, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
   }
 
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
+  const api = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const media = await startMediaHost(store, options.host ?? '127.0.0.1');
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url: api.origin,
+    port: api.port,
     store,
     log,
     faults,
@@ -214,13 +210,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mediaUrl: media.url,
     mediaLog: media.log,
     close: async () => {
-      await Promise.all([
-        media.close(),
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-      ]);
+      await Promise.all([media.close(), api.close()]);
     },
   };
 }
