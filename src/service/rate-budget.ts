@@ -260,19 +260,12 @@ export class RateBudget {
     if (remaining === undefined || !Number.isInteger(remaining) || remaining < 0 || remaining > this.limit) return;
     this.pruneWindow();
     const since = (startedAt ?? this.now()) - this.windowMs;
-    let ours = 0;
-    for (const s of this.window) if (s.weight === undefined) ours++;
-    ours += this.recent.filter((t) => t > since).length;
-    const others = this.limit - remaining - ours - this.foreign();
+    // Counted by the service already: the window (ours and others' booked before) and ours that left it since.
+    const others = this.limit - remaining - this.used() - this.recent.filter((t) => t > since).length;
     if (others <= 0) return;
     const now = this.now();
     this.window.push({ t: now, startedAt: now, settled: true, weight: others });
     this.sortWindow();
-  }
-
-  /** Requests of other clients booked in the window. */
-  private foreign(): number {
-    return this.window.reduce((n, s) => n + (s.weight ?? 0), 0);
   }
 
   /** An answer other than 429 arrived: a series of 429s (see {@link onRateLimited}) ends. */
