@@ -35,19 +35,13 @@ const entryContentSchema = z
   .optional()
   .transform((v): string | EditorJsDocument => {
     if (v == null) return '';
-    if (typeof v === 'string') {
-      const t = v.trimStart();
-      if (t.startsWith('{') && t.includes('"blocks"')) {
-        try {
-          const parsed = editorJsDocumentSchema.safeParse(JSON.parse(v));
-          if (parsed.success) return parsed.data;
-        } catch {
-          /* not JSON: an HTML string that starts with "{" */
-        }
-      }
-      return v;
+    if (typeof v !== 'string' || !v.trimStart().startsWith('{') || !v.includes('"blocks"')) return v;
+    try {
+      const parsed = editorJsDocumentSchema.safeParse(JSON.parse(v));
+      return parsed.success ? parsed.data : v;
+    } catch {
+      return v; // not JSON: an HTML string that starts with "{"
     }
-    return v;
   });
 
 /**
