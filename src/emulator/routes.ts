@@ -41,11 +41,9 @@ export async function routeApi(q: ApiRequest): Promise<void> {
   try {
     if (method === 'GET' && path === '/api/workspace') return ok(ws.info);
     if (method === 'GET' && path === '/api/entries') {
-      const raw = url.searchParams.get('limit');
-      let limit: number | undefined;
-      if (raw !== null) {
-        limit = Number(raw);
-        if (!Number.isInteger(limit) || limit < 1) throw new EmulatorValidationError({ limit: ['The limit field must be a positive integer.'] });
+      const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : undefined;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+        throw new EmulatorValidationError({ limit: ['The limit field must be a positive integer.'] });
       }
       return ok(store.listEntries(ws, limit).map((e) => entryResource(e, ws)));
     }
