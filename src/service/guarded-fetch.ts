@@ -21,7 +21,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { headerString, readCapped } from './responses.js';
+import { drop, headerString, readCapped } from './responses.js';
 import type { RateBudget } from './rate-budget.js';
 
 /** Bounds of one exchange. */
@@ -257,11 +257,6 @@ export class GuardedFetcher {
   async close(): Promise<void> {
     await this.#agent.close();
   }
-}
-
-/** Closes a body unread: the abort this raises on it is expected. */
-function drop(res: Dispatcher.ResponseData): void {
-  res.body.on('error', () => undefined).destroy();
 }
 
 /** A size for a reason: `10 MB`, or bytes below a megabyte. */

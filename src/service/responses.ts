@@ -13,6 +13,11 @@ export function headerString(headers: ResponseHeaders, name: string): string | u
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Closes a body unread: the abort this raises on it is expected. */
+export function drop(res: Pick<Dispatcher.ResponseData, 'body'>): void {
+  res.body.on('error', () => undefined).destroy();
+}
+
 /**
  * The body, read as a stream and stopped (connection destroyed) once larger than `limit`
  * bytes; a declared `Content-Length` above it is refused unread.
@@ -22,7 +27,7 @@ export function headerString(headers: ResponseHeaders, name: string): string | u
  */
 export async function readCapped(res: Pick<Dispatcher.ResponseData, 'body' | 'headers'>, limit: number): Promise<Buffer | { declared: number | undefined }> {
   const refuse = (declared?: number) => {
-    res.body.on('error', () => undefined).destroy(); // the abort this raises is expected
+    drop(res);
     return { declared };
   };
   const declared = Number(headerString(res.headers, 'content-length'));
