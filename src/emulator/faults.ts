@@ -74,8 +74,8 @@ export function hitsNth(every: number | undefined, n: number): boolean {
  * @param headers the rate-limit headers a 500 carries.
  * @returns whether a fault answered.
  */
-export async function answerInjectedFault(faults: EmulatorFaults, random: () => number, r: Responder, headers: Record<string, string>): Promise<boolean> {
-  if (faults.serverErrorRate && random() < faults.serverErrorRate) {
+export async function answerInjectedFault(faults: EmulatorFaults, r: Responder, headers: Record<string, string>): Promise<boolean> {
+  if (faults.serverErrorRate && (faults.random ?? Math.random)() < faults.serverErrorRate) {
     r.record.fault = '500';
     r.reply(500, { message: 'Server Error' }, headers);
     return true;

@@ -20,7 +20,6 @@ export interface ApiRequest {
   store: EmulatorStore;
   /** The faults in force (read at each step, as tests change them mid-run). */
   faults: EmulatorFaults;
-  random: () => number;
   /** Waits a stall out (a real timer, or a test's). */
   sleep: (ms: number) => Promise<void>;
   r: Responder;
@@ -78,7 +77,7 @@ async function createEntry(q: ApiRequest, ok: (data: unknown, status?: number) =
   if (stall && faults.stallAfterCommit) await q.sleep(faults.stallMs ?? 1000);
   const drop =
     hitsNth(faults.dropAfterCommitEvery, n) ||
-    (faults.dropAfterCommitProbability !== undefined && q.random() < faults.dropAfterCommitProbability);
+    (faults.dropAfterCommitProbability !== undefined && (faults.random ?? Math.random)() < faults.dropAfterCommitProbability);
   if (drop) {
     r.record.status = 201;
     r.record.fault = 'drop-after-commit';

@@ -191,11 +191,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const retryAfter: Record<string, string> = faults.rateLimitBurstNoRetryAfter ? {} : { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1) };
       return r.reply(429, { message: 'Too Many Attempts.' }, { ...retryAfter, ...rateHeaders(0) });
     }
-    const random = faults.random ?? Math.random;
     if (faults.pause) await faults.pause.catch(() => undefined);
     if (faults.latencyMs) await wait(faults.latencyMs);
-    if (await answerInjectedFault(faults, random, r, rl)) return;
-    await routeApi({ method, url, body, ws, store, faults, random, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
+    if (await answerInjectedFault(faults, r, rl)) return;
+    await routeApi({ method, url, body, ws, store, faults, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
   }
 
   const api = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
