@@ -18,16 +18,11 @@ export interface MediaRequest {
   status: number;
 }
 
-/** A running image host. */
-export interface MediaHost {
-  /** `http://127.0.0.1:PORT/media`: what {@link MEDIA_PLACEHOLDER} becomes. */
-  url: string;
-  log: MediaRequest[];
-  close(): Promise<void>;
-}
-
-/** Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries. */
-export async function startMediaHost(store: EmulatorStore, host: string): Promise<MediaHost> {
+/**
+ * Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries.
+ * @returns its `url` (`http://127.0.0.1:PORT/media`, what {@link MEDIA_PLACEHOLDER} becomes), its request `log`, and `close`.
+ */
+export async function startMediaHost(store: EmulatorStore, host: string) {
   const log: MediaRequest[] = [];
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://media').pathname;
