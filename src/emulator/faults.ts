@@ -4,6 +4,7 @@
  * bodies that are not the envelope or too large, and each shape a create's answer may take.
  */
 import type { ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { AnswerRecord, Responder } from './responder.js';
 
 /** The shapes of a `POST /api/entry` answer the spec leaves open ("Gaps in the endpoints"). */
@@ -73,8 +74,8 @@ export function hitsNth(every: number | undefined, n: number): boolean {
  * @param headers the rate-limit headers a 500 carries.
  * @returns whether a fault answered.
  */
-export async function answerInjectedFault(faults: EmulatorFaults, random: () => number, r: Responder, headers: Record<string, string>): Promise<boolean> {
-  if (faults.serverErrorRate && random() < faults.serverErrorRate) {
+export async function answerInjectedFault(faults: EmulatorFaults, r: Responder, headers: Record<string, string>): Promise<boolean> {
+  if (faults.serverErrorRate && (faults.random ?? Math.random)() < faults.serverErrorRate) {
     r.record.fault = '500';
     r.reply(500, { message: 'Server Error' }, headers);
     return true;
@@ -105,33 +106,16 @@ async function streamOversizeBody(res: ServerResponse, total: number, chunked: b
   const tail = Buffer.from('}');
   const pad = Buffer.alloc(64 * 1024, 0x20);
   res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(Math.max(total, head.length + tail.length)) }) });
-  let sent = 0;
-  let closed = false;
-  res.once('close', () => (closed = true));
-  const write = (buf: Buffer): boolean => {
-    sent += buf.length;
-    record.bytesSent = sent;
-    return res.write(buf);
+  const sent = (buf: Buffer): Buffer => {
+    record.bytesSent = (record.bytesSent ?? 0) + buf.length;
+    return buf;
   };
-  write(head);
-  while (!closed && sent < total - tail.length) {
-    const n = Math.min(pad.length, total - tail.length - sent);
-    if (!write(n === pad.length ? pad : pad.subarray(0, n)) && !closed) {
-      await new Promise<void>((resolve) => {
-        const go = () => {
-          res.off('drain', go);
-          res.off('close', go);
-          resolve();
-        };
-        res.on('drain', go);
-        res.on('close', go);
-      });
+  function* body(): Generator<Buffer> {
+    yield sent(head);
+    for (let left = total - head.length - tail.length; left > 0; left -= pad.length) {
+      yield sent(left >= pad.length ? pad : pad.subarray(0, left));
     }
+    yield sent(tail);
   }
-  if (closed) {
-    record.dropped = true;
-    return;
-  }
-  record.bytesSent = sent + tail.length;
-  res.end(tail);
+  await pipeline(body(), res).catch(() => (record.dropped = true));
 }

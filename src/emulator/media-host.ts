@@ -18,16 +18,11 @@ export interface MediaRequest {
   status: number;
 }
 
-/** A running image host. */
-export interface MediaHost {
-  /** `http://127.0.0.1:PORT/media`: what {@link MEDIA_PLACEHOLDER} becomes. */
-  url: string;
-  log: MediaRequest[];
-  close(): Promise<void>;
-}
-
-/** Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries. */
-export async function startMediaHost(store: EmulatorStore, host: string): Promise<MediaHost> {
+/**
+ * Starts the image host of a store on a free loopback port, and fills in the placeholder of its entries.
+ * @returns its `url` (`http://127.0.0.1:PORT/media`, what {@link MEDIA_PLACEHOLDER} becomes), its request `log`, and `close`.
+ */
+export async function startMediaHost(store: EmulatorStore, host: string) {
   const log: MediaRequest[] = [];
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://media').pathname;
@@ -48,10 +43,7 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
       res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.body.length), 'cache-control': 'public, max-age=31536000' }).end(file.body);
     }
   });
-  server.listen(0, host);
-  await once(server, 'listening');
-  const address = server.address() as AddressInfo;
-  const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const { origin, close } = await listen(server, 0, host);
   const url = `${origin}/media`;
   for (const ws of store.workspaces) {
     for (const e of ws.entries) e.content = withMediaUrl(e.content, url);
@@ -59,15 +51,25 @@ export async function startMediaHost(store: EmulatorStore, host: string): Promis
     ws.info.logo_url = withMediaUrl(ws.info.logo_url, url);
     ws.info.og_image_url = withMediaUrl(ws.info.og_image_url, url);
   }
-  return {
-    url,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url, log, close };
+}
+
+/**
+ * Starts `server` on `host` and `port` (0: a free one), as the emulator's API and its image host are.
+ * @returns its origin (`http://127.0.0.1:PORT`, an IPv6 address in brackets), its port, and a `close` that ends open connections too.
+ * @throws the server's `listen` error (`EADDRINUSE`, `EADDRNOTAVAIL`).
+ */
+export async function listen(server: Server, port: number, host: string): Promise<{ origin: string; port: number; close: () => Promise<void> }> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  return { origin, port: address.port, close };
 }
 
 /** Content with {@link MEDIA_PLACEHOLDER} replaced by the host's URL (in every string of Editor.js content). */

@@ -17,47 +17,34 @@ export interface AnswerRecord {
 }
 
 /** Answers one request. Call exactly one of `reply`, `raw`, `drop` or (after streaming) `done`. */
-export interface Responder {
-  res: ServerResponse;
-  record: AnswerRecord;
+export class Responder {
+  /**
+   * @param record filled in with what was answered.
+   * @param done called once the answer is out (or the connection dropped); marks a request answered after its body was streamed by other means.
+   */
+  constructor(
+    readonly res: ServerResponse,
+    readonly record: AnswerRecord,
+    readonly done: () => void,
+  ) {}
+
   /** A JSON body with `status` (and `content-length`). */
-  reply(status: number, payload: unknown, headers?: Record<string, string>): void;
+  reply(status: number, payload: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(payload);
+    this.raw(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers }, text);
+  }
+
   /** A body as is. */
-  raw(status: number, headers: Record<string, string>, text: string): void;
+  raw(status: number, headers: Record<string, string>, text: string): void {
+    this.record.status = status;
+    this.res.writeHead(status, headers).end(text);
+    this.done();
+  }
+
   /** Destroys the connection instead of answering. */
-  drop(): void;
-  /** Marks the request answered after its body was streamed by other means. */
-  done(): void;
-}
-
-/** A responder for `res` that records into `record` and calls `onDone` once the answer is out (or the connection dropped). */
-export function createResponder(res: ServerResponse, record: AnswerRecord, onDone: () => void): Responder {
-  return {
-    res,
-    record,
-    reply(status, payload, headers = {}) {
-      record.status = status;
-      sendJson(res, status, payload, headers);
-      onDone();
-    },
-    raw(status, headers, text) {
-      record.status = status;
-      res.writeHead(status, headers);
-      res.end(text);
-      onDone();
-    },
-    drop() {
-      record.dropped = true;
-      res.socket?.destroy();
-      onDone();
-    },
-    done: onDone,
-  };
-}
-
-/** Writes `payload` as a JSON body with its length. */
-export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  drop(): void {
+    this.record.dropped = true;
+    this.res.socket?.destroy();
+    this.done();
+  }
 }

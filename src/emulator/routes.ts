@@ -20,7 +20,6 @@ export interface ApiRequest {
   store: EmulatorStore;
   /** The faults in force (read at each step, as tests change them mid-run). */
   faults: EmulatorFaults;
-  random: () => number;
   /** Waits a stall out (a real timer, or a test's). */
   sleep: (ms: number) => Promise<void>;
   r: Responder;
@@ -41,11 +40,9 @@ export async function routeApi(q: ApiRequest): Promise<void> {
   try {
     if (method === 'GET' && path === '/api/workspace') return ok(ws.info);
     if (method === 'GET' && path === '/api/entries') {
-      const raw = url.searchParams.get('limit');
-      let limit: number | undefined;
-      if (raw !== null) {
-        limit = Number(raw);
-        if (!Number.isInteger(limit) || limit < 1) throw new EmulatorValidationError({ limit: ['The limit field must be a positive integer.'] });
+      const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : undefined;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+        throw new EmulatorValidationError({ limit: ['The limit field must be a positive integer.'] });
       }
       return ok(store.listEntries(ws, limit).map((e) => entryResource(e, ws)));
     }
@@ -80,7 +77,7 @@ async function createEntry(q: ApiRequest, ok: (data: unknown, status?: number) =
   if (stall && faults.stallAfterCommit) await q.sleep(faults.stallMs ?? 1000);
   const drop =
     hitsNth(faults.dropAfterCommitEvery, n) ||
-    (faults.dropAfterCommitProbability !== undefined && q.random() < faults.dropAfterCommitProbability);
+    (faults.dropAfterCommitProbability !== undefined && (faults.random ?? Math.random)() < faults.dropAfterCommitProbability);
   if (drop) {
     r.record.status = 201;
     r.record.fault = 'drop-after-commit';

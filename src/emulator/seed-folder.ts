@@ -31,11 +31,9 @@ export async function folderSeedStore(dir: string, now: () => number = Date.now)
   const store = new EmulatorStore(now);
   // The listing carries tag names, so that a pull writes each file's tags back.
   const ws = store.addWorkspace({ name: basename(resolve(dir)) || 'Workspace', tokens: [FOLDER_SEED_TOKEN], entryTags: 'names' });
-  const tags = new Set<string>();
   for (const name of names) {
     const path = join(folder, name);
     const { data, body } = parseEntryFile(path, await readFile(path));
-    for (const t of data.tags ?? []) if (t.trim()) tags.add(t.trim());
     store.insertEntry(ws, {
       ...(data.identifier ? { identifier: data.identifier } : {}),
       title: data.title,
@@ -48,6 +46,7 @@ export async function folderSeedStore(dir: string, now: () => number = Date.now)
       tags: (data.tags ?? []).map((t) => t.trim()).filter(Boolean),
     });
   }
+  const tags = new Set(ws.entries.flatMap((e) => e.tags));
   ws.tags.push(...[...tags].map((name) => ({ name, slug: emulatorSlug(name), bg_color: '#eeeeee', text_color: '#333333' })));
   return store;
 }

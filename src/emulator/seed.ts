@@ -8,9 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../core/errors.js';
 import { folderSeedStore } from './seed-folder.js';
-import { EmulatorStore, ENTRY_TAGS_FORMS, LATEST_OPTIONAL_FIELDS, serviceTimestamp, type EmulatorWorkspace } from './store.js';
-
-const editorJs = z.looseObject({ time: z.number().optional(), blocks: z.array(z.looseObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })), version: z.string().optional() });
+import { editorJsDocumentSchema, latestOptionalFieldSchema } from '../service/schemas.js';
+import { EmulatorStore, ENTRY_TAGS_FORMS, serviceTimestamp } from './store.js';
 
 /** One entry of a seed. `publish_at` is `YYYY-MM-DD` or a full timestamp; a date may be relative: `+3d`/`-10d` from today. */
 const seedEntrySchema = z.object({
@@ -20,7 +19,7 @@ const seedEntrySchema = z.object({
   publish_at: z.string().optional(),
   status: z.string().default('published'),
   notify_subscribers: z.boolean().default(false),
-  content: z.union([z.string(), editorJs]).default(''),
+  content: z.union([z.string(), editorJsDocumentSchema]).default(''),
   tags: z.array(z.string()).default([]),
 });
 
@@ -36,7 +35,7 @@ const seedWorkspaceSchema = z.object({
   logo_url: z.string().optional(),
   og_image_url: z.string().optional(),
   tokens: z.array(z.string().min(1)).min(1),
-  latest_fields: z.array(z.enum(LATEST_OPTIONAL_FIELDS)).default([]),
+  latest_fields: z.array(latestOptionalFieldSchema).default([]),
   /** Whether the listing carries each entry's tags: `none`, `names` or `objects` (store.ts `entryTags`). */
   entry_tags: z.enum(ENTRY_TAGS_FORMS).default('none'),
   tags: z.array(z.object({ name: z.string(), slug: z.string(), bg_color: z.string(), text_color: z.string() })).default([]),
@@ -59,59 +58,15 @@ const IMAGE_TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': '
 /** Folder of the local demo entries that `npm start` pushes. */
 export const DEMO_ENTRIES_DIR = fileURLToPath(new URL('../../src/emulator/demo/entries/', import.meta.url));
 
-const DAY_MS = 86_400_000;
-
+/** A seed's date: `+3d`/`-10d` from `now` (ms) as `YYYY-MM-DD`, any other value as is. */
 function resolveDate(value: string | undefined, now: number): string | undefined {
-  if (value === undefined) return undefined;
-  const rel = /^([+-]\d+)d$/.exec(value);
-  if (rel) return new Date(now + Number(rel[1]) * DAY_MS).toISOString().slice(0, 10);
-  return value;
-}
-
-/**
- * Builds a store from a seed object.
- * @throws {ChangelogSyncError} `E_VALIDATION` when the seed does not match {@link seedSchema}.
- */
-function seedStore(seed: unknown, now: () => number = Date.now, source = 'seed'): EmulatorStore {
-  const parsed = seedSchema.safeParse(seed);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ChangelogSyncError('E_VALIDATION', `${source}: ${issue.path.join('.')}: ${issue.message}`, {
-      file: source,
-      field: issue.path.join('.'),
-    });
-  }
-  const store = new EmulatorStore(now);
-  for (const w of parsed.data.workspaces) addSeedWorkspace(store, w, now());
-  return store;
-}
-
-function addSeedWorkspace(store: EmulatorStore, w: z.infer<typeof seedWorkspaceSchema>, now: number): EmulatorWorkspace {
-  const { tokens, latest_fields, entry_tags, tags, subscribers, entries, ...info } = w;
-  const ws = store.addWorkspace({ ...stripUndefined(info), tokens, latestFields: latest_fields, entryTags: entry_tags });
-  ws.tags.push(...tags);
-  for (const s of subscribers) {
-    ws.subscribers.push({
-      email: s.email,
-      name: s.name,
-      verified_at: s.verified_at ? (s.verified_at.length === 10 ? `${s.verified_at}T00:00:00.000000Z` : s.verified_at) : null,
-      created_at: serviceTimestamp(now),
-    });
-  }
-  // Oldest first, so that creation order matches publication order.
-  for (const e of [...entries].reverse()) {
-    store.insertEntry(ws, { ...stripUndefined(e), publish_at: resolveDate(e.publish_at, now) });
-  }
-  return ws;
-}
-
-function stripUndefined<T extends Record<string, unknown>>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const rel = value === undefined ? null : /^([+-]\d+)d$/.exec(value);
+  return rel ? new Date(now + Number(rel[1]) * 86_400_000).toISOString().slice(0, 10) : value;
 }
 
 /**
  * Loads a seed: `demo`, a JSON file, or a folder of entry files (seed-folder.ts).
- * @throws {ChangelogSyncError} `E_FILE` for an unreadable or non-JSON file; `E_VALIDATION` against the seed schema.
+ * @throws {ChangelogSyncError} `E_FILE` for an unreadable or non-JSON file; `E_VALIDATION` against the seed schema (naming the file and the field).
  */
 export async function loadSeed(nameOrPath: string, now: () => number = Date.now): Promise<EmulatorStore> {
   const path = nameOrPath === 'demo' ? DEMO_SEED_PATH : nameOrPath;
@@ -122,7 +77,28 @@ export async function loadSeed(nameOrPath: string, now: () => number = Date.now)
   } catch (cause) {
     throw new ChangelogSyncError('E_FILE', `cannot read seed ${path}: ${(cause as Error).message}`, { cause, file: path });
   }
-  const store = seedStore(json, now, path);
+  const parsed = seedSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ChangelogSyncError('E_VALIDATION', `${path}: ${issue.path.join('.')}: ${issue.message}`, {
+      file: path,
+      field: issue.path.join('.'),
+    });
+  }
+  const store = new EmulatorStore(now);
+  const t = now();
+  for (const { tokens, latest_fields, entry_tags, tags, subscribers, entries, ...info } of parsed.data.workspaces) {
+    const ws = store.addWorkspace({ ...info, tokens, latestFields: latest_fields, entryTags: entry_tags });
+    ws.tags.push(...tags);
+    for (const s of subscribers) {
+      const verified = s.verified_at?.length === 10 ? `${s.verified_at}T00:00:00.000000Z` : s.verified_at || null;
+      ws.subscribers.push({ ...s, verified_at: verified, created_at: serviceTimestamp(t) });
+    }
+    // Oldest first, so that creation order matches publication order.
+    for (const e of [...entries].reverse()) {
+      store.insertEntry(ws, { ...e, publish_at: resolveDate(e.publish_at, t) });
+    }
+  }
   // The demo's entries show screenshots from the service's image host: `{{media}}/<file>`.
   if (nameOrPath === 'demo') {
     for (const name of await readdir(DEMO_IMAGES_DIR)) {

@@ -6,17 +6,15 @@
  * limits enforced with 429 (windows and clock configurable); fault injection (`faults.ts`) and
  * a request log ({@link RequestLogRecord}). The endpoints are in `routes.ts`.
  */
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerInjectedFault, type EmulatorFaults } from './faults.js';
-import { startMediaHost, type MediaRequest } from './media-host.js';
-import { SlidingLimiter } from './limits.js';
-import { createResponder, sendJson, type AnswerRecord } from './responder.js';
+import { listen, startMediaHost, type MediaRequest } from './media-host.js';
+import { Responder, type AnswerRecord } from './responder.js';
 import { routeApi } from './routes.js';
-import { EmulatorStore, type EmulatorWorkspace } from './store.js';
+import { EmulatorStore } from './store.js';
 
 /** Limits per workspace. Defaults are the service's: 60 a minute, 1,440 a day. */
 export interface EmulatorLimits {
@@ -104,24 +102,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const events = new EventEmitter<{ request: [RequestLogRecord]; response: [RequestLogRecord] }>();
   const perMinute = limits.perMinute ?? 60;
   const perDay = limits.perDay ?? 1440;
-  const limiters = new Map<string, { minute: SlidingLimiter; day: SlidingLimiter }>();
+  /** Each workspace's counted requests: their arrival times in the minute and in the day, oldest first. */
+  const counted = new Map<string, { minute: number[]; day: number[] }>();
   let createCount = 0;
 
-  const limiterFor = (ws: EmulatorWorkspace) => {
-    let l = limiters.get(ws.info.identifier);
-    if (!l) {
-      l = {
-        minute: new SlidingLimiter(perMinute, limits.windowMs ?? 60_000, now),
-        day: new SlidingLimiter(perDay, limits.dayMs ?? 86_400_000, now),
-      };
-      limiters.set(ws.info.identifier, l);
-    }
-    return l;
+  /** ms until one more request fits `limit` in a sliding window of `windowMs` (0: now); drops the times that left it. */
+  const waitMs = (times: number[], limit: number, windowMs: number): number => {
+    const t = now();
+    while (times.length > 0 && times[0]! <= t - windowMs) times.shift();
+    return times.length < limit ? 0 : times[0]! + windowMs - t;
   };
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
-      if (!res.headersSent) sendJson(res, 500, { message: `emulator error: ${(err as Error).message}` });
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `emulator error: ${(err as Error).message}` }));
+      }
     });
   });
 
@@ -132,7 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const record: RequestLogRecord = { at, method, path: url.pathname + url.search, status: 0 };
     log.push(record);
     events.emit('request', record);
-    const r = createResponder(res, record, () => {
+    const r = new Responder(res, record, () => {
       record.ms = now() - at;
       events.emit('response', record);
     });
@@ -167,9 +164,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     // Rate limits (spec "Limits"), counted on arrival as a throttling middleware does:
     // before the request body is read and before any processing time.
-    const limiter = limiterFor(ws);
-    const minuteWait = limiter.minute.waitMs();
-    const dayWait = limiter.day.waitMs();
+    let c = counted.get(ws.info.identifier);
+    if (!c) counted.set(ws.info.identifier, (c = { minute: [], day: [] }));
+    const minuteWait = waitMs(c.minute, perMinute, limits.windowMs ?? 60_000);
+    const dayWait = waitMs(c.day, perDay, limits.dayMs ?? 86_400_000);
     // The rate-limit headers, as counted or as a fault sends them.
     const rateHeaders = (remaining: number) => ({
       'x-ratelimit-limit': faults.rateLimitLimitHeader ?? String(perMinute),
@@ -180,9 +178,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const asked = dayWait > 0 && faults.dayLimitRetryAfter !== undefined ? faults.dayLimitRetryAfter : Math.max(1, Math.ceil(Math.max(minuteWait, dayWait) / 1000));
       return r.reply(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(asked), ...rateHeaders(0) });
     }
-    limiter.minute.take();
-    limiter.day.take();
-    const rl = rateHeaders(limiter.minute.remaining());
+    c.minute.push(now());
+    c.day.push(now());
+    const rl = rateHeaders(Math.max(0, perMinute - c.minute.length));
     const body = await readBody(req);
     if (method === 'POST' && url.pathname === '/api/entry') record.slug = slugOf(body);
 
@@ -193,21 +191,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const retryAfter: Record<string, string> = faults.rateLimitBurstNoRetryAfter ? {} : { 'retry-after': String(faults.rateLimitBurstRetryAfter ?? 1) };
       return r.reply(429, { message: 'Too Many Attempts.' }, { ...retryAfter, ...rateHeaders(0) });
     }
-    const random = faults.random ?? Math.random;
     if (faults.pause) await faults.pause.catch(() => undefined);
     if (faults.latencyMs) await wait(faults.latencyMs);
-    if (await answerInjectedFault(faults, random, r, rl)) return;
-    await routeApi({ method, url, body, ws, store, faults, random, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
+    if (await answerInjectedFault(faults, r, rl)) return;
+    await routeApi({ method, url, body, ws, store, faults, sleep: wait, r, rateLimitHeaders: rl, nextCreate: () => ++createCount });
   }
 
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
+  const api = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const media = await startMediaHost(store, options.host ?? '127.0.0.1');
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url: api.origin,
+    port: api.port,
     store,
     log,
     faults,
@@ -215,13 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mediaUrl: media.url,
     mediaLog: media.log,
     close: async () => {
-      await Promise.all([
-        media.close(),
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-      ]);
+      await Promise.all([media.close(), api.close()]);
     },
   };
 }

@@ -6,17 +6,13 @@
  * importing an existing email or deleting an unknown one skips it (not in the response).
  */
 import { randomUUID } from 'node:crypto';
+import validator from 'validator';
+import type { z } from 'zod';
+import type { EditorJsDocument, latestOptionalFieldSchema, Subscriber, Tag } from '../service/schemas.js';
 
 /** Timestamp in the service's form `YYYY-MM-DDTHH:MM:SS.ffffffZ` (spec: Workspace.created_at). */
 export function serviceTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/** An Editor.js document, as the service's older content form stores it. */
-interface EditorJsContent {
-  time?: number;
-  blocks: Array<{ id?: string; type: string; data: Record<string, unknown> }>;
-  version?: string;
 }
 
 /** An entry as the emulator stores it. */
@@ -29,7 +25,7 @@ export interface EmulatorEntry {
   status: string;
   notify_subscribers: boolean;
   /** HTML string, or Editor.js JSON for entries written by the older editor. */
-  content: string | EditorJsContent;
+  content: string | EditorJsDocument;
   /** Tag names (tags are assigned in the web editor only; the interface cannot). */
   tags: string[];
   created_at: string;
@@ -38,34 +34,8 @@ export interface EmulatorEntry {
   seq: number;
 }
 
-/** A tag as the service returns it. */
-interface EmulatorTag {
-  name: string;
-  slug: string;
-  bg_color: string;
-  text_color: string;
-}
-
-/** A subscriber as the service returns it. */
-export interface EmulatorSubscriber {
-  email: string;
-  name: string;
-  verified_at: string | null;
-  created_at: string;
-}
-
-/** Fields the public latest-entry endpoint may expose beyond `{uuid, date}`. */
-export const LATEST_OPTIONAL_FIELDS = [
-  'created_at',
-  'updated_at',
-  'title',
-  'slug',
-  'status',
-  'notify_subscribers',
-  'content',
-  'tags',
-] as const;
-export type LatestField = (typeof LATEST_OPTIONAL_FIELDS)[number];
+/** A field the public latest-entry endpoint may expose beyond `{uuid, date}`. */
+type LatestField = z.infer<typeof latestOptionalFieldSchema>;
 
 /** The workspace settings (spec: Workspace). Flags are integers, as the service sends them. */
 export interface EmulatorWorkspaceInfo {
@@ -86,8 +56,10 @@ export interface EmulatorWorkspace {
   info: EmulatorWorkspaceInfo;
   tokens: string[];
   entries: EmulatorEntry[];
-  tags: EmulatorTag[];
-  subscribers: EmulatorSubscriber[];
+  /** As the service returns them (`GET /api/tags`). */
+  tags: Tag[];
+  /** As the service returns them (`GET /api/subscribers`). */
+  subscribers: Subscriber[];
   /** Optional fields exposed by the public latest-entry endpoint ("Latest entry API" settings). */
   latestFields: LatestField[];
   /** Whether entries carry `tags`: `none` (the spec's listing, default), `names` (the real latest entry's) or `objects` (`/api/tags`'). */
@@ -121,11 +93,8 @@ export function emulatorSlug(title: string): string {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function isValidDate(s: string): boolean {
-  if (!DATE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-}
+/** Whether `s` is a real calendar date written `YYYY-MM-DD`. */
+const isValidDate = (s: string): boolean => validator.isDate(s, { format: 'YYYY-MM-DD', strictMode: true, delimiters: ['-'] });
 
 /** A file of the emulator's image host (`media-host.ts`): bytes with a `Content-Type`, or a redirect (tests). */
 export type MediaFile = { type: string; body: Buffer; redirect?: undefined } | { redirect: string; status?: number; type?: undefined };
@@ -267,7 +236,7 @@ export class EmulatorStore {
    * `POST /api/subscribers` (endpoint 8, rules 2 and 4); existing emails skipped.
    * @throws {EmulatorValidationError} when `subscribers` is not an array or a row is invalid (nothing added).
    */
-  addSubscribers(ws: EmulatorWorkspace, body: unknown): EmulatorSubscriber[] {
+  addSubscribers(ws: EmulatorWorkspace, body: unknown): Subscriber[] {
     const rows = (body as { subscribers?: unknown } | null)?.subscribers;
     if (!Array.isArray(rows)) throw new EmulatorValidationError({ subscribers: ['The subscribers field must be an array.'] });
     const errors: Record<string, string[]> = {};
@@ -280,14 +249,14 @@ export class EmulatorStore {
     });
     if (Object.keys(errors).length > 0) throw new EmulatorValidationError(errors);
     const now = this.now();
-    const added: EmulatorSubscriber[] = [];
+    const added: Subscriber[] = [];
     const known = new Set(ws.subscribers.map((s) => s.email.toLowerCase()));
     for (const row of rows as Array<Record<string, unknown>>) {
       const email = row.email as string;
       if (known.has(email.toLowerCase())) continue;
       known.add(email.toLowerCase());
       const day = typeof row.verified_at === 'string' ? row.verified_at : serviceTimestamp(now).slice(0, 10);
-      const sub: EmulatorSubscriber = {
+      const sub: Subscriber = {
         email,
         name: typeof row.name === 'string' ? row.name : '',
         verified_at: `${day}T00:00:00.000000Z`,

@@ -35,10 +35,10 @@ import {
   type Tag,
   type Workspace,
 } from './schemas.js';
-import { exchange, type Method, type RawResponse, type Transport } from './transport.js';
+import { exchange, type Exchange, type Method, type Transport } from './transport.js';
 
-/** Options of {@link ChangelogClient}. */
-export interface ClientOptions {
+/** Options of {@link ChangelogClient}, with its {@link RetryPolicy}. */
+export interface ClientOptions extends Partial<RetryPolicy> {
   /** Service root, e.g. `https://changelog.example.com` (paths `/api/...` are appended). */
   baseUrl: string;
   /** Workspace access token. Needed for every endpoint but the public latest entry. */
@@ -47,18 +47,10 @@ export interface ClientOptions {
   budget?: RateBudget;
   /** undici dispatcher (an `Agent`, or a `MockAgent` in tests). Default: a keep-alive Agent. */
   dispatcher?: Dispatcher;
-  /** Retries of a GET after a transient failure. Default 3. */
-  getRetries?: number;
-  /** Retries of any request after a 429. Default 5. */
-  rateLimitRetries?: number;
-  /** First backoff delay in ms, doubled per retry (with jitter). Default 250. */
-  backoffMs?: number;
   /** Timeout in ms for headers and for the body. Default 30,000. */
   timeoutMs?: number;
   /** Largest response body read, in bytes (else `E_RESPONSE_TOO_LARGE`). Default {@link DEFAULT_MAX_RESPONSE_MB} MB. */
   maxResponseBytes?: number;
-  /** Sleep used for backoff; default a real timer (tests pass a fake one). */
-  sleep?: (ms: number) => Promise<void>;
   /** Receives warnings (an unknown interface version, a rate-limit header out of bounds, ...). Default: ignored. */
   onWarning?: (message: string) => void;
   /** Receives every response's method, path, status and duration (for `--verbose`). */
@@ -75,24 +67,20 @@ export interface CreateEntryResult {
   status: number;
 }
 
-type Query = Record<string, string | number | undefined>;
-
-/** The data of a 2xx response, and `METHOD URL: status` for messages about it. */
+/** The data of a 2xx response, its status, and `METHOD URL: status` for messages about it. */
 interface Reply {
   data: unknown;
+  status: number;
   where: string;
 }
 
-interface SendOptions {
-  method: Method;
-  path: string;
-  body?: unknown;
-  auth: boolean;
-  query?: Query | undefined;
-  /** See {@link Exchange.beforeSend}. */
-  beforeSend?: (() => Promise<void>) | undefined;
-  /** Cancels the request and its retries (see {@link Exchange.signal}, {@link withRetries}). */
-  signal?: AbortSignal | undefined;
+/** One request of {@link ChangelogClient}: what {@link Exchange} sends, and how the path and answer are read. */
+interface Call extends Pick<Exchange, 'body' | 'beforeSend' | 'signal'> {
+  /** Sends the token (default true); without one configured, `E_AUTH` before anything is sent. */
+  auth?: boolean;
+  query?: Record<string, number | undefined>;
+  /** A body that is not the envelope is the data itself (a shape the spec does not show). */
+  orBare?: boolean;
 }
 
 /** Options of a read that a job may cancel (`reads.ts`). */
@@ -109,12 +97,9 @@ export class ChangelogClient {
   readonly baseUrl: string;
   readonly budget: RateBudget;
   private readonly token: string | undefined;
-  private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   /** Timeout in ms for headers and for the body of every request. */
   readonly timeoutMs: number;
-  /** Largest response body read, in bytes. */
-  readonly maxResponseBytes: number;
   private readonly transport: Transport;
   private readonly retry: RetryPolicy;
   private readonly onWarning: (message: string) => void;
@@ -143,14 +128,12 @@ export class ChangelogClient {
     this.token = options.token;
     this.budget = options.budget ?? new RateBudget();
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 });
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 2 ** 20;
     this.transport = {
-      dispatcher: this.dispatcher,
+      dispatcher: options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 }),
       budget: this.budget,
       timeoutMs: this.timeoutMs,
-      maxResponseBytes: this.maxResponseBytes,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 2 ** 20,
       onResponse: options.onResponse,
       onNote: (m) => this.onWarning(m),
     };
@@ -165,7 +148,7 @@ export class ChangelogClient {
 
   /** Closes the connection pool this client created (not one passed in). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher) await this.transport.dispatcher.close();
   }
 
   /**
@@ -173,7 +156,7 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async getWorkspace(options: ReadOptions = {}): Promise<Workspace> {
-    return this.parse(workspaceSchema, await this.data('GET', '/api/workspace', undefined, undefined, options.signal));
+    return this.parse(workspaceSchema, await this.call('GET', '/api/workspace', options));
   }
 
   /**
@@ -181,7 +164,7 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listEntries(options: { limit?: number } & ReadOptions = {}): Promise<RemoteEntry[]> {
-    return this.parseList(remoteEntrySchema, await this.data('GET', '/api/entries', { limit: options.limit }, undefined, options.signal));
+    return this.parseList(remoteEntrySchema, await this.call('GET', '/api/entries', { query: { limit: options.limit }, signal: options.signal }));
   }
 
   /**
@@ -190,7 +173,7 @@ export class ChangelogClient {
    */
   async getEntry(identifier: string): Promise<RemoteEntry> {
     const path = `/api/entries/${encodeURIComponent(identifier)}`;
-    return this.parse(remoteEntrySchema, await this.dataOrBare('GET', path, true));
+    return this.parse(remoteEntrySchema, await this.call('GET', path, { orBare: true }));
   }
 
   /**
@@ -199,7 +182,7 @@ export class ChangelogClient {
    */
   async getLatestEntry(workspaceUuid: string): Promise<LatestEntry> {
     const path = `/api/entries/latest/${encodeURIComponent(workspaceUuid)}`;
-    return this.parse(latestEntrySchema, await this.dataOrBare('GET', path, false));
+    return this.parse(latestEntrySchema, await this.call('GET', path, { auth: false, orBare: true }));
   }
 
   /**
@@ -214,9 +197,8 @@ export class ChangelogClient {
    *   (docs/sync.md#sync-semantics); else the codes the module lists.
    */
   async createEntry(input: CreateEntryInput, options: { beforeSend?: () => Promise<void> } = {}): Promise<CreateEntryResult> {
-    const res = await this.send({ method: 'POST', path: '/api/entry', body: input, auth: true, beforeSend: options.beforeSend });
-    const data = isEnvelope(res.json) ? this.unwrap(res, 'POST') : res.json;
-    const result: CreateEntryResult = { status: res.status };
+    const { data, status } = await this.call('POST', '/api/entry', { body: input, beforeSend: options.beforeSend, orBare: true });
+    const result: CreateEntryResult = { status };
     if (data && typeof data === 'object' && !Array.isArray(data)) {
       const record = data as Record<string, unknown>;
       const id = record.identifier ?? record.uuid ?? record.id;
@@ -232,7 +214,7 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listTags(options: ReadOptions = {}): Promise<Tag[]> {
-    return this.parseList(tagSchema, await this.data('GET', '/api/tags', undefined, undefined, options.signal));
+    return this.parseList(tagSchema, await this.call('GET', '/api/tags', options));
   }
 
   /**
@@ -240,7 +222,7 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async listSubscribers(): Promise<Subscriber[]> {
-    return this.parseList(subscriberSchema, await this.data('GET', '/api/subscribers'));
+    return this.parseList(subscriberSchema, await this.call('GET', '/api/subscribers'));
   }
 
   /**
@@ -250,7 +232,7 @@ export class ChangelogClient {
    * @throws {ValidationError} `E_VALIDATION` (400/422); else the codes the module lists.
    */
   async addSubscribers(subscribers: NewSubscriber[]): Promise<Subscriber[]> {
-    return this.parseList(subscriberSchema, await this.data('POST', '/api/subscribers', undefined, { subscribers }));
+    return this.parseList(subscriberSchema, await this.call('POST', '/api/subscribers', { body: { subscribers } }));
   }
 
   /**
@@ -259,48 +241,46 @@ export class ChangelogClient {
    * @throws {ChangelogSyncError} the codes the module lists.
    */
   async removeSubscribers(emails: string[]): Promise<string[]> {
-    const { data, where } = await this.data('DELETE', '/api/subscribers', undefined, {
-      subscribers: emails.map((email) => ({ email })),
+    const { data, where } = await this.call('DELETE', '/api/subscribers', {
+      body: { subscribers: emails.map((email) => ({ email })) },
     });
     if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list of emails`);
     return data.map(removedEmail);
   }
 
-  /** The envelope's `data` of an authenticated request. */
-  private async data(method: Method, path: string, query?: Query, body?: unknown, signal?: AbortSignal): Promise<Reply> {
-    const res = await this.send({ method, path, auth: true, query, body, signal });
-    return { data: this.unwrap(res, method), where: `${method} ${res.url}: ${res.status}` };
-  }
-
-  /** The envelope's `data`, or the body itself when it is not an envelope (a shape the spec does not show). */
-  private async dataOrBare(method: Method, path: string, auth: boolean): Promise<Reply> {
-    const res = await this.send({ method, path, auth });
-    return { data: isEnvelope(res.json) ? this.unwrap(res, method) : res.json, where: `${method} ${res.url}: ${res.status}` };
-  }
-
-  private unwrap(res: RawResponse, method: Method): unknown {
-    const env = envelopeSchema.safeParse(res.json);
+  /**
+   * Sends one request with the retry policy of `retry.ts`: the envelope's `data` of a 2xx response;
+   * an envelope of another interface version is told to `onWarning`, once.
+   */
+  private async call(method: Method, path: string, options: Call = {}): Promise<Reply> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const auth = options.auth ?? true;
+    if (auth && !this.token) {
+      throw new AuthError(`${method} ${url.href}: no access token configured`, {
+        hint: 'set CHANGELOG_TOKEN to a workspace access token (workspace settings), or unset CHANGELOG_BASE_URL to use the built-in emulator',
+      });
+    }
+    const ex: Exchange = { method, url: url.href, token: auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend, signal: options.signal };
+    const { status, json } = await withRetries(method, this.retry, () => exchange(this.transport, ex), options.signal);
+    const where = `${method} ${url.href}: ${status}`;
+    if (options.orBare && !isEnvelope(json)) return { data: json, status, where };
+    const env = envelopeSchema.safeParse(json);
     if (!env.success) {
-      throw new UnexpectedResponseError(
-        `${method} ${res.url}: ${res.status} but the body is not the service's envelope {success, version, data}`,
-        { status: res.status },
-      );
+      throw new UnexpectedResponseError(`${where} but the body is not the service's envelope {success, version, data}`, { status });
     }
     if (!env.data.success) {
-      throw new UnexpectedResponseError(
-        `${method} ${res.url}: ${res.status} with success=false${env.data.message ? `: ${env.data.message}` : ''}`,
-        { status: res.status },
-      );
+      throw new UnexpectedResponseError(`${where} with success=false${env.data.message ? `: ${env.data.message}` : ''}`, { status });
     }
     if (env.data.version !== undefined && env.data.version !== SUPPORTED_VERSION && !this.warnedVersion) {
       this.warnedVersion = true;
       this.onWarning(`the service answers with interface version ${env.data.version}; changelog-sync was written for ${SUPPORTED_VERSION}`);
     }
-    return env.data.data;
+    return { data: env.data.data, status, where };
   }
 
   /** @param item the index in a list, for the message. */
-  private parse<S extends z.ZodType>(schema: S, { data, where }: Reply, item?: number): z.infer<S> {
+  private parse<S extends z.ZodType>(schema: S, { data, where }: Pick<Reply, 'data' | 'where'>, item?: number): z.infer<S> {
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -316,24 +296,6 @@ export class ChangelogClient {
   private parseList<S extends z.ZodType>(schema: S, { data, where }: Reply): Array<z.infer<S>> {
     if (!Array.isArray(data)) throw new UnexpectedResponseError(`${where} but data is not a list (got ${typeof data})`);
     return data.map((item, i) => this.parse(schema, { data: item, where }, i));
-  }
-
-  private url(path: string, query?: Query): string {
-    const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    return url.href;
-  }
-
-  /** Sends one request with the retry policy of `retry.ts`; the parsed JSON of a 2xx response. */
-  private async send(options: SendOptions): Promise<RawResponse> {
-    const url = this.url(options.path, options.query);
-    if (options.auth && !this.token) {
-      throw new AuthError(`${options.method} ${url}: no access token configured`, {
-        hint: 'set CHANGELOG_TOKEN to a workspace access token (workspace settings), or unset CHANGELOG_BASE_URL to use the built-in emulator',
-      });
-    }
-    const ex = { method: options.method, url, token: options.auth ? this.token : undefined, body: options.body, beforeSend: options.beforeSend, signal: options.signal };
-    return withRetries(options.method, this.retry, () => exchange(this.transport, ex), options.signal);
   }
 }
 

@@ -21,7 +21,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { headerString } from './headers.js';
+import { drop, headerString, readCapped } from './responses.js';
 import type { RateBudget } from './rate-budget.js';
 
 /** Bounds of one exchange. */
@@ -221,7 +221,7 @@ export class GuardedFetcher {
     } catch (err) {
       if (what.signal?.aborted) return { ok: false, reason: 'stopped before it answered', stopped: true };
       if (timeout.aborted) return { ok: false, reason: `no complete answer within ${this.limits.timeoutMs / 1000} s` };
-      return { ok: false, reason: failureText(err), ...(isBlockedAddress(err) && { refused: true }) };
+      return failure(err);
     }
   }
 
@@ -248,17 +248,9 @@ export class GuardedFetcher {
       drop(res);
       return { ok: true, url: url.href, contentType, body: Buffer.alloc(0) };
     }
-    const length = Number(headerString(res.headers, 'content-length'));
-    const cap = this.limits.maxBytes;
-    if (Number.isFinite(length) && length > cap) return fail(`larger than ${sizeText(cap)} (${length} bytes)`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > cap) return fail(`larger than ${sizeText(cap)}`);
-      chunks.push(chunk as Buffer);
-    }
-    return { ok: true, url: url.href, contentType, body: Buffer.concat(chunks) };
+    const body = await readCapped(res, this.limits.maxBytes);
+    if (Buffer.isBuffer(body)) return { ok: true, url: url.href, contentType, body };
+    return { ok: false, reason: `larger than ${sizeText(this.limits.maxBytes)}${body.declared === undefined ? '' : ` (${body.declared} bytes)`}` };
   }
 
   /** Closes the connections. */
@@ -267,31 +259,18 @@ export class GuardedFetcher {
   }
 }
 
-/** Closes a body unread: the abort this raises on it is expected. */
-function drop(res: Dispatcher.ResponseData): void {
-  res.body.on('error', () => undefined).destroy();
-}
-
 /** A size for a reason: `10 MB`, or bytes below a megabyte. */
 function sizeText(bytes: number): string {
   return bytes >= 2 ** 20 ? `${Math.round((bytes / 2 ** 20) * 10) / 10} MB` : `${bytes} bytes`;
 }
 
-/** Whether a connection failed because the name resolved to a refused address (the guarded lookup's error). */
-function isBlockedAddress(err: unknown): boolean {
-  for (let e = err as (Error & { code?: string; cause?: unknown }) | undefined; e; e = e.cause instanceof Error ? e.cause : undefined) {
-    if (e.code === 'E_BLOCKED_ADDRESS') return true;
-  }
-  return false;
-}
-
-/** A connection failure in a few words: the code, else the message's first line. */
-function failureText(err: unknown): string {
+/** A connection failure in a few words (the code, else the message's first line); refused when the guarded lookup refused the address. */
+function failure(err: unknown): FetchRefusal {
   let e = err as (Error & { code?: string; cause?: unknown }) | undefined;
   // undici wraps the socket's error.
   while (e?.cause instanceof Error && !e.code?.startsWith('E')) e = e.cause;
   const code = e?.code;
   const message = e?.message?.split('\n')[0] ?? String(err);
-  if (code === 'E_BLOCKED_ADDRESS') return message;
-  return code ? `${code}: ${message}`.slice(0, 200) : message.slice(0, 200);
+  if (code === 'E_BLOCKED_ADDRESS') return { ok: false, reason: message, refused: true };
+  return { ok: false, reason: (code ? `${code}: ${message}` : message).slice(0, 200) };
 }

@@ -14,7 +14,7 @@ import {
   type ChangelogSyncError,
   type FieldIssue,
 } from '../core/errors.js';
-import { headerString, type ResponseHeaders } from './headers.js';
+import { headerString, type ResponseHeaders } from './responses.js';
 
 /** A response as read off the wire, before its status is judged. */
 export interface ReadResponse {

@@ -8,9 +8,9 @@
  *   a header's value; the headers are bounded first, `rate-headers.ts`).
  * - A daily ledger per minute bucket over the last 24 hours (`day-window.ts`), persisted.
  * - A 429 blocks every caller until `Retry-After` (or the window's end), at least a minimum
- *   backoff with jitter (`rate-strikes.ts`). A block longer than `maxWaitMs`, or 429s that go
- *   on after waiting as asked, stand for the daily limit: {@link RateBudget.acquire} refuses and
- *   the caller defers the work.
+ *   backoff with jitter. A block longer than `maxWaitMs`, or 429s that go on after waiting as
+ *   asked, stand for the daily limit: {@link RateBudget.acquire} refuses and the caller defers
+ *   the work.
  *
  * Why the minute window is never exceeded as the service sees it: the service counts a request
  * when it arrives, after it started here and before its response came back. Its slot is kept
@@ -24,7 +24,6 @@ import { abortable } from '../core/abortable.js';
 import { RateLimitedError } from '../core/errors.js';
 import { DayWindow, type DailyLedger } from './day-window.js';
 import { MAX_RATE_LIMIT } from './rate-headers.js';
-import { RateStrikes } from './rate-strikes.js';
 
 export type { DailyLedger } from './day-window.js';
 
@@ -108,7 +107,13 @@ export class RateBudget {
   private readonly day: DayWindow;
   /** No request may start before this time (ms); set by a 429. */
   private blockedUntil = 0;
-  private readonly strikes: RateStrikes;
+  private readonly minBackoffMs: number;
+  private readonly dayLimitStrikes: number;
+  private readonly random: () => number;
+  /** 429s in a row: those in flight together are one strike; any other answer ends the series. */
+  private strikes = 0;
+  /** When the last strike's answer arrived (ms); a request started before it is of the same strike. */
+  private lastStrikeAt = Number.NEGATIVE_INFINITY;
   /** Set once 429s stand for the day's limit: every later request is refused (deferred). */
   private dayRefusal: RateLimitedError | undefined;
   /** Serialises {@link acquire} so that concurrent callers take slots in order. */
@@ -126,21 +131,14 @@ export class RateBudget {
     this.sleep = options.sleep ?? ((ms) => sleep(ms));
     this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.onBook = options.onBook;
-    this.strikes = new RateStrikes({
-      minBackoffMs: options.minBackoffMs ?? this.windowMs / 60,
-      dayAfter: options.dayLimitStrikes ?? 4,
-      random: options.random ?? Math.random,
-    });
+    this.minBackoffMs = options.minBackoffMs ?? this.windowMs / 60;
+    this.dayLimitStrikes = options.dayLimitStrikes ?? 4;
+    this.random = options.random ?? Math.random;
   }
 
   /** The per-window limit in force (from `x-ratelimit-limit` once a response arrived). */
   get perMinute(): number {
     return this.limit;
-  }
-
-  /** Requests per rolling day. */
-  get perDay(): number {
-    return this.day.perDay;
   }
 
   /** Requests still allowed in the rolling day. */
@@ -215,7 +213,7 @@ export class RateBudget {
       if (this.dayRefusal) throw this.dayRefusal;
       if (this.dayRemaining() <= 0) {
         throw new RateLimitedError(
-          `daily request budget spent (${this.perDay} requests per day per workspace)`,
+          `daily request budget spent (${this.day.perDay} requests per day per workspace)`,
           { hint: 'the remaining work is deferred to the next run' },
         );
       }
@@ -262,30 +260,26 @@ export class RateBudget {
     if (remaining === undefined || !Number.isInteger(remaining) || remaining < 0 || remaining > this.limit) return;
     this.pruneWindow();
     const since = (startedAt ?? this.now()) - this.windowMs;
-    let ours = 0;
-    for (const s of this.window) if (s.weight === undefined) ours++;
-    ours += this.recent.filter((t) => t > since).length;
-    const others = this.limit - remaining - ours - this.foreign();
+    // Counted by the service already: the window (ours and others' booked before) and ours that left it since.
+    const others = this.limit - remaining - this.used() - this.recent.filter((t) => t > since).length;
     if (others <= 0) return;
     const now = this.now();
     this.window.push({ t: now, startedAt: now, settled: true, weight: others });
     this.sortWindow();
   }
 
-  /** Requests of other clients booked in the window. */
-  private foreign(): number {
-    return this.window.reduce((n, s) => n + (s.weight ?? 0), 0);
-  }
-
   /** An answer other than 429 arrived: a series of 429s (see {@link onRateLimited}) ends. */
   onAnswered(): void {
-    this.strikes.answered();
+    this.strikes = 0;
   }
 
   /**
-   * Blocks every caller after a 429 until `Retry-After` (or the window's end), at least the
-   * minimum backoff, with jitter. After `dayLimitStrikes` 429s in a row, each sent after waiting
-   * as asked, every later {@link acquire} refuses (`rate-strikes.ts`).
+   * Blocks every caller after a 429 until `Retry-After` (or the window's end). A shorter wait
+   * than `minBackoffMs` (`Retry-After: 0`, none with the window nearly over) becomes that minimum
+   * times a jitter in [1, 2), so a service asking for no wait is never hammered and clones
+   * refused together do not come back together. `dayLimitStrikes` 429s in a row, each sent after
+   * waiting as asked, cannot be the minute's limit (the window empties while we wait): they are
+   * the day's, and every later {@link acquire} refuses.
    *
    * @param retryAfterSeconds the `Retry-After` value in seconds, if any.
    * @param startedAt when the refused request started (ms); requests in flight together
@@ -301,10 +295,14 @@ export class RateBudget {
         : this.window.length > 0
           ? this.window[0]!.t + this.windowMs - now
           : this.windowMs;
-    const outcome = this.strikes.refused(Math.max(0, asked), now, startedAt);
-    this.blockedUntil = Math.max(this.blockedUntil, now + outcome.waitMs);
-    if (outcome.dayLimit && !this.dayRefusal) {
-      this.dayRefusal = new RateLimitedError(`the service answered 429 ${outcome.strikes} times in a row, each time after waiting as it asked: taken as its daily limit`, {
+    if (startedAt === undefined || startedAt > this.lastStrikeAt) {
+      this.strikes++;
+      this.lastStrikeAt = now;
+    }
+    const waitMs = asked >= this.minBackoffMs ? asked : this.minBackoffMs * (1 + Math.min(Math.max(this.random(), 0), 0.999_999));
+    this.blockedUntil = Math.max(this.blockedUntil, now + waitMs);
+    if (this.strikes >= this.dayLimitStrikes && !this.dayRefusal) {
+      this.dayRefusal = new RateLimitedError(`the service answered 429 ${this.strikes} times in a row, each time after waiting as it asked: taken as its daily limit`, {
         hint: 'the workspace has likely spent its daily requests (1,440 a day); the remaining work is deferred to the next run',
       });
     }

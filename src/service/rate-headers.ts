@@ -4,7 +4,7 @@
  * negative or fractional count, more remaining than the limit) is ignored with a note: the
  * window's size and memory never follow a header.
  */
-import { headerString, type ResponseHeaders } from './headers.js';
+import { headerString, type ResponseHeaders } from './responses.js';
 
 /** The largest `x-ratelimit-limit` believed: above it, a broken header, not a faster service. */
 export const MAX_RATE_LIMIT = 10_000;

@@ -8,15 +8,15 @@ import { abortable } from '../core/abortable.js';
 import { NetworkError, RateLimitedError, ServiceError } from '../core/errors.js';
 import type { Method } from './transport.js';
 
-/** How often and how long to retry. Durations in ms. */
+/** How often and how long to retry. Durations in ms; the defaults are a client's. */
 export interface RetryPolicy {
-  /** Retries of a GET after a transient failure. */
+  /** Retries of a GET after a transient failure. Default 3. */
   getRetries: number;
-  /** Retries of any request after a 429. */
+  /** Retries of any request after a 429. Default 5. */
   rateLimitRetries: number;
-  /** First backoff delay in ms, doubled per retry (times a jitter factor in [0.5, 1)). */
+  /** First backoff delay in ms, doubled per retry (times a jitter factor in [0.5, 1)). Default 250. */
   backoffMs: number;
-  /** Waits the backoff (a real timer, or a test's fake one). */
+  /** Waits the backoff; default a real timer (tests pass a fake one). */
   sleep: (ms: number) => Promise<void>;
 }
 

@@ -22,7 +22,7 @@ const editorJsBlockSchema = z.looseObject({
 });
 
 /** The service's older content form: `{time, blocks: [...], version}` (docs/service-interface.md#known-facts-beyond-the-specification). */
-const editorJsDocumentSchema = z.looseObject({
+export const editorJsDocumentSchema = z.looseObject({
   time: z.number().optional(),
   blocks: z.array(editorJsBlockSchema),
   version: z.string().optional(),
@@ -35,19 +35,13 @@ const entryContentSchema = z
   .optional()
   .transform((v): string | EditorJsDocument => {
     if (v == null) return '';
-    if (typeof v === 'string') {
-      const t = v.trimStart();
-      if (t.startsWith('{') && t.includes('"blocks"')) {
-        try {
-          const parsed = editorJsDocumentSchema.safeParse(JSON.parse(v));
-          if (parsed.success) return parsed.data;
-        } catch {
-          /* not JSON: an HTML string that starts with "{" */
-        }
-      }
-      return v;
+    if (typeof v !== 'string' || !v.trimStart().startsWith('{') || !v.includes('"blocks"')) return v;
+    try {
+      const parsed = editorJsDocumentSchema.safeParse(JSON.parse(v));
+      return parsed.success ? parsed.data : v;
+    } catch {
+      return v; // not JSON: an HTML string that starts with "{"
     }
-    return v;
   });
 
 /**
@@ -117,24 +111,30 @@ export const subscriberSchema = z.looseObject({
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
+/** The public latest entry's object form: `{uuid, date}` plus the fields a workspace may expose. */
+const latestEntryObject = z.looseObject({
+  uuid: z.string(),
+  date: z.string().nullable(),
+  created_at: z.string().nullable().optional(),
+  updated_at: z.string().nullable().optional(),
+  title: z.string().nullable().optional(),
+  slug: z.string().nullable().optional(),
+  status: z.string().nullable().optional(),
+  notify_subscribers: booleanLike.nullable().optional(),
+  content: entryContentSchema,
+  tags: z.array(z.string()).nullable().optional(),
+});
+
+/** A field the public latest entry may expose beyond `{uuid, date}` (the workspace's "Latest entry API" settings). */
+export const latestOptionalFieldSchema = latestEntryObject.keyof().exclude(['uuid', 'date']);
+
 /**
  * Public latest entry (endpoint 4; docs/service-interface.md#known-facts-beyond-the-specification):
  * `{uuid, date}` plus optional fields, or `[uuid, date]` (the spec calls it "an array").
  */
 export const latestEntrySchema = z.preprocess(
   (v) => (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string') ? { uuid: v[0], date: v[1] } : v),
-  z.looseObject({
-    uuid: z.string(),
-    date: z.string().nullable(),
-    created_at: z.string().nullable().optional(),
-    updated_at: z.string().nullable().optional(),
-    title: z.string().nullable().optional(),
-    slug: z.string().nullable().optional(),
-    status: z.string().nullable().optional(),
-    notify_subscribers: booleanLike.nullable().optional(),
-    content: entryContentSchema,
-    tags: z.array(z.string()).nullable().optional(),
-  }),
+  latestEntryObject,
 );
 export type LatestEntry = z.infer<typeof latestEntrySchema>;
 

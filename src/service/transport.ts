@@ -7,7 +7,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { ChangelogSyncError, RateLimitedError } from '../core/errors.js';
-import { headerNumber } from './headers.js';
+import { readCapped } from './responses.js';
 import { cutOffError, noResponseError, responseError } from './http-errors.js';
 import type { RateBudget } from './rate-budget.js';
 import { readRateHeaders } from './rate-headers.js';
@@ -50,15 +50,11 @@ export interface Exchange {
 }
 
 /** A 2xx response. */
-export interface RawResponse {
+interface RawResponse {
   status: number;
-  url: string;
   /** Parsed JSON, or `undefined` for an empty body. */
   json: unknown;
 }
-
-/** The setting that raises the cap, named in the error. */
-const MAX_RESPONSE_SETTING = '`maxResponseMb` in changelog.config.json or CHANGELOG_MAX_RESPONSE_MB';
 
 /**
  * Sends one request through the budget and returns the parsed JSON of a 2xx response.
@@ -106,13 +102,12 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
   }
   budget.settle(slot);
   const status = res.statusCode;
-  let text: string;
-  try {
-    text = await readBodyCapped(res, transport.maxResponseBytes, `${method} ${url}: ${status}`);
-  } catch (cause) {
-    if (cause instanceof ChangelogSyncError) throw cause;
+  const body = await readCapped(res, transport.maxResponseBytes).catch((cause: unknown) => {
     throw cutOffError(method, url, status, cause);
-  }
+  });
+  if (!Buffer.isBuffer(body)) throw tooLarge(`${method} ${url}: ${status}`, status, transport.maxResponseBytes, body.declared);
+  // As undici's text(): UTF-8 (invalid bytes replaced), a byte order mark dropped.
+  const text = body.toString('utf8').replace(/^\uFEFF/, '');
   transport.onResponse?.({ method, url, status, ms: Date.now() - started });
   const rate = readRateHeaders(res.headers, budget.perMinute);
   for (const note of rate.ignored) {
@@ -138,38 +133,20 @@ export async function exchange(transport: Transport, ex: Exchange): Promise<RawR
   const error = responseError({ method, url, status, headers: res.headers, text, json, jsonError });
   if (error instanceof RateLimitedError) budget.onRateLimited(error.retryAfter, slot.startedAt);
   if (error) throw error;
-  return { status, url, json };
+  return { status, json };
 }
 
 /**
- * The body as text, read as a stream and stopped (connection destroyed) once larger than
- * `limit` bytes; a declared `Content-Length` above it is refused unread.
- *
+ * `E_RESPONSE_TOO_LARGE` (with the status) naming the setting to raise.
  * @param where `METHOD URL: status`, for the message.
- * @throws {ChangelogSyncError} `E_RESPONSE_TOO_LARGE` (with the status) naming the setting to raise.
- * @throws the stream's error when the body is cut off.
+ * @param declared the `Content-Length` that refused the body; undefined when the bytes read did.
  */
-async function readBodyCapped(res: Pick<Dispatcher.ResponseData, 'body' | 'headers' | 'statusCode'>, limit: number, where: string): Promise<string> {
-  const { body, headers } = res;
-  const tooLarge = (what: string) => {
-    body.destroy();
-    const mb = limit / 2 ** 20;
-    return new ChangelogSyncError('E_RESPONSE_TOO_LARGE', `${where}: the response ${what} is larger than the limit of ${Number.isInteger(mb) ? mb : mb.toFixed(2)} MB; reading stopped`, {
-      // The status is kept: after a 2xx to a POST, the service has acted (push reconciles by the list).
-      status: res.statusCode,
-      hint: `raise the limit with ${MAX_RESPONSE_SETTING} if this workspace really is that large; else the service (or a proxy in front of it) answered with something that is not the changelog`,
-    });
-  };
-  const declared = headerNumber(headers, 'content-length');
-  if (declared !== undefined && declared > limit) throw tooLarge(`body (Content-Length ${declared} bytes)`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(`body (more than ${limit} bytes read)`);
-    chunks.push(chunk);
-  }
-  // As undici's text(): UTF-8 (invalid bytes replaced), a byte order mark dropped.
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+function tooLarge(where: string, status: number, limit: number, declared: number | undefined): ChangelogSyncError {
+  const mb = limit / 2 ** 20;
+  const what = declared === undefined ? `more than ${limit} bytes read` : `Content-Length ${declared} bytes`;
+  return new ChangelogSyncError('E_RESPONSE_TOO_LARGE', `${where}: the response body (${what}) is larger than the limit of ${Number.isInteger(mb) ? mb : mb.toFixed(2)} MB; reading stopped`, {
+    // The status is kept: after a 2xx to a POST, the service has acted (push reconciles by the list).
+    status,
+    hint: 'raise the limit with `maxResponseMb` in changelog.config.json or CHANGELOG_MAX_RESPONSE_MB if this workspace really is that large; else the service (or a proxy in front of it) answered with something that is not the changelog',
+  });
 }

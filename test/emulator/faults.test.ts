@@ -194,6 +194,19 @@ describe('the request log', () => {
     clock.t += 150; // t+450: a window after its arrival, less than one after its answer
     expect((await call('GET', '/api/tags')).status).toBe(200);
   });
+
+  it('a request leaves the minute window one window after it arrived: x-ratelimit-remaining counts only the last window', async () => {
+    const { clock, now, sleep } = fakeClock();
+    fx = await emulatorFixture({ limits: { perMinute: 3, windowMs: 400 }, now, sleep });
+    const remaining = async () => (await call('GET', '/api/tags')).headers['x-ratelimit-remaining'];
+    expect(await remaining()).toBe('2'); // t
+    clock.t += 200;
+    expect(await remaining()).toBe('1'); // t+200
+    clock.t += 250; // t+450: the first has left the window, the second has not
+    expect(await remaining()).toBe('1');
+    clock.t += 1000; // all have left
+    expect(await remaining()).toBe('2');
+  });
 });
 
 describe('from the command line', () => {
