@@ -24,6 +24,7 @@ import { MediaFetcher, type MediaFetcherOptions } from './media-fetch.js';
 import { DEFAULT_IMAGE_DEADLINE_SECONDS, type Config } from '../../core/config.js';
 import { allowsLoopback } from '../../service/guarded-fetch.js';
 import type { MediaRecord } from './media-record.js';
+import { writeQueue } from '../../core/write-queue.js';
 import { imageSources, isMirrorable, MEDIA_DIR, mediaReference } from '../../convert/media-refs.js';
 
 /** How pull mirrors images (`PullOptions.media`). */
@@ -130,22 +131,14 @@ export async function mirrorMedia(
     const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const deadline = AbortSignal.timeout(deadlineMs);
     const usersOf = (users: MediaTarget[]) => users.map((t) => ({ identifier: t.entry.identifier, title: t.entry.title, file: t.file }));
-    // The record is saved as downloads finish, one save at a time; a save asked for while
-    // one is queued is that one (save() writes what the record holds when it runs).
-    let saves: Promise<void> = Promise.resolve();
-    let queued = false;
+    // The record is saved as downloads finish, one save at a time (save() writes what the
+    // record holds when it runs); after a failure, only at the end.
     let saveError: Error | undefined;
+    const save = writeQueue(async () => {
+      if (await record.save()) recordSaved = true;
+    });
     const saveSoon = (): void => {
-      if (queued || saveError !== undefined) return;
-      queued = true;
-      saves = saves
-        .then(async () => {
-          queued = false;
-          if (await record.save()) recordSaved = true;
-        })
-        .catch((err: unknown) => {
-          saveError ??= err instanceof Error ? err : new Error(String(err));
-        });
+      if (saveError === undefined) void save().catch((err: unknown) => (saveError ??= err instanceof Error ? err : new Error(String(err))));
     };
     try {
       await Promise.all(
@@ -178,9 +171,8 @@ export async function mirrorMedia(
       await fetcher.close();
     }
     // The record before any entry file that names a copy (see the module documentation).
-    await saves;
+    await save();
     if (saveError !== undefined) throw saveError;
-    if (await record.save()) recordSaved = true;
   }
   const byUrl = (a: MediaFailure, b: MediaFailure): number => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
   report.failed.sort(byUrl);
