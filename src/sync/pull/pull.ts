@@ -190,7 +190,7 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   // is queued as it is planned; none is converted or written before the plan is complete.
   // An unchanged entry with an image not mirrored yet is rewritten to name its copy.
   const jobs: MirrorJob[] = [];
-  const media = MediaRecord.load(stateDir, contentDir);
+  const media = await MediaRecord.load(stateDir, contentDir);
   const mediaNow = (options.media?.now ?? Date.now)();
   const wantsMedia = options.media?.enabled === false ? undefined : (e: RemoteEntry) => entryWantsMedia(media, e, mediaNow);
   const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), dirNames: names, wantsMedia }, (a) => {
