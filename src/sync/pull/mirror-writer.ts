@@ -90,24 +90,15 @@ export type MirrorOutcome =
   | { hash: string; synced: string; written: boolean; matchesLocal?: boolean; error?: undefined }
   | { error: string; hash?: undefined; synced?: undefined; written?: undefined; matchesLocal?: undefined };
 
-/** A job's rendered file, or why it could not be rendered. Never throws. */
-export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
-  try {
-    return renderMirrorFile(job.entry, job.keep, job.media);
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 /**
- * Called with the hashes of a file's new text right before it is written (pull's
- * write-ahead log, `write-ahead-log.ts`). A throw stops the write: the job's outcome is the error.
+ * Renders a job's file and writes it atomically, unless the file already has that text. Never
+ * throws: a failure (a conversion or a write) is an outcome with `error`.
+ * @param beforeWrite called with the hashes of the new text right before it is written (pull's
+ *   write-ahead log, `write-ahead-log.ts`); a throw stops the write.
  */
-export type BeforeWrite = (hash: string, synced: string) => void;
-
-/** Writes a job's rendered text atomically, unless the file already has that text. Never throws: a failure is an outcome with `error`. */
-export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
+export function writeMirrorJob(job: MirrorJob, beforeWrite?: (hash: string, synced: string) => void): MirrorOutcome {
   try {
+    const { text, synced } = renderMirrorFile(job.entry, job.keep, job.media);
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
     let current = job.current;
     if (job.readCurrent) {
