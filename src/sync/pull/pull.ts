@@ -114,7 +114,6 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   }
   const [workspace, remote, tags] = await service;
   await assertWorkspaceBinding(contentDir, workspace);
-  let stateChanged: boolean;
   assertPruneAllowed(state, remote, options);
 
   const result: PullResult = {
@@ -153,10 +152,10 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   // the push journal settled, local files' own entries adopted (recovery.ts).
   const known = new Set(Object.values(state.entries).map((e) => e.file));
   const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
-  const { repairs, left } = await repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, previous: ahead.previous, dryRun });
+  const { repairs, left } = repairDuplicates({ stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, previous: ahead, dryRun });
   result.repaired = repairs;
   for (const r of repairs) if (r.action !== 'rebound') result.writes.push(r.file, ...(r.parkedAs ? [`state:${r.parkedAs}`] : []));
-  stateChanged = repairs.length > 0 || ahead.previous.size > 0;
+  let stateChanged = repairs.length > 0 || ahead.size > 0;
   const found = new Map<string, EntryFile>();
   // Identifiers in files that do not parse: their entries are this repository's already
   // (push reads them the same way, push-plan.ts), so they are not mirrored a second time.
