@@ -92,10 +92,6 @@ export class Journal {
     return [...this.records.values()];
   }
 
-  get(file: string): JournalRecord | undefined {
-    return this.records.get(file);
-  }
-
   /**
    * Records (or replaces) a record and waits until it is on disk.
    * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
