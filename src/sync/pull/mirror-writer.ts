@@ -23,18 +23,13 @@ export interface KeptFields {
   extra?: Record<string, unknown>;
 }
 
-/** A rendered mirror file: its text and the {@link syncedHash} of what mirrors the service. */
-export interface RenderedFile {
-  text: string;
-  synced: string;
-}
-
 /**
  * The file that mirrors a remote entry as listed (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
  * @param media the entry's mirrored images: original `src` -> `/media/<file>`.
+ * @returns its text, and the {@link syncedHash} of what mirrors the service.
  */
-export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): { text: string; synced: string } {
   const fields = {
     // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts). A blank
     // title gets one made from the slug: pull notes that too (remote-data.ts).
