@@ -15,6 +15,7 @@ import { failpoint } from '../../core/failpoint.js';
 import { removeFileSync } from '../../core/atomic-file.js';
 import type { IndexedFile } from '../../entry/entry-files.js';
 import { syncedOf } from './mirror-reader.js';
+import { renderMirrorFile } from './mirror-writer.js';
 import { CONFLICTS_DIR, remoteHash, type EntryState, type SyncState } from '../store/state.js';
 import { contentHash } from '../../core/hash.js';
 
@@ -32,7 +33,6 @@ export interface DuplicateRepair {
 
 /** Options of {@link repairDuplicates}. */
 export interface RepairOptions {
-  contentDir: string;
   stateDir: string;
   state: SyncState;
   /** Entry files the state does not know, read and parsed. */
@@ -52,7 +52,7 @@ export interface RepairOptions {
  * Repairs identifiers carried by two files (see the module description).
  * @returns the repairs, and the unknown files left (those neither removed nor parked).
  */
-export async function repairDuplicates(options: RepairOptions): Promise<{ repairs: DuplicateRepair[]; left: IndexedFile[] }> {
+export function repairDuplicates(options: RepairOptions): { repairs: DuplicateRepair[]; left: IndexedFile[] } {
   const { state, dryRun = false } = options;
   const repairs: DuplicateRepair[] = [];
   const left: IndexedFile[] = [];
@@ -68,7 +68,7 @@ export async function repairDuplicates(options: RepairOptions): Promise<{ repair
     }
     byId ??= new Map(options.remote.map((r) => [r.identifier, r]));
     const entry = byId.get(id);
-    const rendered = entry ? await renderedSynced(entry) : undefined;
+    const rendered = entry ? renderedSynced(entry) : undefined;
     const synced = syncedOf(f.entry!);
     if (rec && !options.exists(rec.file)) {
       // The state's file is gone (a rename killed after removing it): this one takes its place.
@@ -102,9 +102,8 @@ export async function repairDuplicates(options: RepairOptions): Promise<{ repair
   return { repairs, left };
 }
 
-/** What pull writes for the entry (its synced hash). The converter loads only here: a pull without duplicates never needs it. */
-async function renderedSynced(entry: RemoteEntry): Promise<string | undefined> {
-  const { renderMirrorFile } = await import('./mirror-writer.js');
+/** What pull writes for the entry (its synced hash). */
+function renderedSynced(entry: RemoteEntry): string | undefined {
   try {
     return renderMirrorFile(entry).synced;
   } catch {

@@ -20,14 +20,18 @@ import pLimit from 'p-limit';
 import type { RemoteEntry } from '../../service/schemas.js';
 import { sha256 } from '../../core/hash.js';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
-import { MediaFetcher, type MediaFetcherOptions } from './media-fetch.js';
+import { fetchImage } from './media-fetch.js';
 import { DEFAULT_IMAGE_DEADLINE_SECONDS, type Config } from '../../core/config.js';
-import { allowsLoopback } from '../../service/guarded-fetch.js';
+import { allowsLoopback, GuardedFetcher, type GuardedFetcherOptions } from '../../service/guarded-fetch.js';
+import type { ImageBounds } from '../../core/image-bounds.js';
 import type { MediaRecord } from './media-record.js';
+import { writeQueue } from '../../core/write-queue.js';
 import { imageSources, isMirrorable, MEDIA_DIR, mediaReference } from '../../convert/media-refs.js';
 
 /** How pull mirrors images (`PullOptions.media`). */
-export interface MediaOptions extends MediaFetcherOptions {
+export interface MediaOptions extends GuardedFetcherOptions {
+  /** The largest raster image stored. Default `DEFAULT_IMAGE_BOUNDS` (core/image-bounds.ts). */
+  bounds?: ImageBounds;
   /** False: no image is mirrored (the Markdown keeps the service's URLs). Default true. */
   enabled?: boolean;
   /** Downloads at once. Default 4. */
@@ -37,9 +41,6 @@ export interface MediaOptions extends MediaFetcherOptions {
   /** Time for all the downloads of a pull, in ms. Default 180,000 (`imageDeadlineSeconds` of the configuration). */
   deadlineMs?: number;
 }
-
-/** Default of {@link MediaOptions.deadlineMs}. */
-const DEFAULT_DEADLINE_MS = DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
 
 /** A pull's image options from the configuration; loopback only for a service on loopback, never by content. */
 export function configuredMedia(config: Pick<Config, 'imageBounds' | 'imageDeadlineSeconds' | 'baseUrl'>): MediaOptions {
@@ -125,33 +126,25 @@ export async function mirrorMedia(
   });
   report.fetched = wanted.size;
   if (wanted.size > 0 && !options.dryRun) {
-    const fetcher = new MediaFetcher(options);
+    const fetcher = new GuardedFetcher(options);
     const limit = pLimit(options.concurrency ?? 4);
-    const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const deadlineMs = options.deadlineMs ?? DEFAULT_IMAGE_DEADLINE_SECONDS * 1000;
     const deadline = AbortSignal.timeout(deadlineMs);
     const usersOf = (users: MediaTarget[]) => users.map((t) => ({ identifier: t.entry.identifier, title: t.entry.title, file: t.file }));
-    // The record is saved as downloads finish, one save at a time; a save asked for while
-    // one is queued is that one (save() writes what the record holds when it runs).
-    let saves: Promise<void> = Promise.resolve();
-    let queued = false;
+    // The record is saved as downloads finish, one save at a time (save() writes what the
+    // record holds when it runs); after a failure, only at the end.
     let saveError: Error | undefined;
+    const save = writeQueue(async () => {
+      if (await record.save()) recordSaved = true;
+    });
     const saveSoon = (): void => {
-      if (queued || saveError !== undefined) return;
-      queued = true;
-      saves = saves
-        .then(async () => {
-          queued = false;
-          if (await record.save()) recordSaved = true;
-        })
-        .catch((err: unknown) => {
-          saveError ??= err instanceof Error ? err : new Error(String(err));
-        });
+      if (saveError === undefined) void save().catch((err: unknown) => (saveError ??= err instanceof Error ? err : new Error(String(err))));
     };
     try {
       await Promise.all(
         [...wanted].map(([src, users]) =>
           limit(async () => {
-            const got = deadline.aborted ? { reason: 'not started', stopped: true } : await fetcher.fetch(src.trim(), deadline);
+            const got = deadline.aborted ? { reason: 'not started', stopped: true } : await fetchImage(fetcher, src.trim(), options.bounds, deadline);
             if (got.reason !== undefined) {
               if (got.stopped) {
                 report.deferred.push({ url: src, reason: `not fetched within the ${deadlineMs / 1000} s for a pull's images (imageDeadlineSeconds)`, entries: usersOf(users) });
@@ -178,9 +171,8 @@ export async function mirrorMedia(
       await fetcher.close();
     }
     // The record before any entry file that names a copy (see the module documentation).
-    await saves;
+    await save();
     if (saveError !== undefined) throw saveError;
-    if (await record.save()) recordSaved = true;
   }
   const byUrl = (a: MediaFailure, b: MediaFailure): number => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
   report.failed.sort(byUrl);

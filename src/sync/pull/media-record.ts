@@ -10,11 +10,12 @@
  *   "https://img.example.com/gone.png": { "failed": "HTTP 404", "at": "2026-11-25T17:00:00.000Z" } } }
  * ```
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { MEDIA_COPY, MEDIA_DIR } from '../../convert/media-refs.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
+import { readJsonFile } from '../store/state-format.js';
 
 /** The record's file name, in the state directory. */
 const MEDIA_RECORD_FILE = 'media.json';
@@ -31,33 +32,25 @@ export type MediaEntry =
 
 /** The record, loaded; changes are saved by {@link MediaRecord.save}. */
 export class MediaRecord {
-  /** Original URL -> entry (no prototype: a URL is data). */
-  readonly entries: Record<string, MediaEntry>;
   #dirty = false;
 
+  /** @param entries original URL -> entry (no prototype: a URL is data). */
   private constructor(
     private readonly stateDir: string,
     private readonly contentDir: string,
-    entries: Record<string, MediaEntry>,
-  ) {
-    this.entries = entries;
-  }
+    private readonly entries: Record<string, MediaEntry>,
+  ) {}
 
   /**
    * Loads the record (empty when absent), dropping malformed entries (their images are fetched again).
    * @throws {ChangelogSyncError} `E_FILE` when the file exists and is not a record.
    */
-  static load(stateDir: string, contentDir: string): MediaRecord {
+  static async load(stateDir: string, contentDir: string): Promise<MediaRecord> {
     const path = join(stateDir, MEDIA_RECORD_FILE);
-    let json: { version?: unknown; media?: unknown };
-    try {
-      json = JSON.parse(readFileSync(path, 'utf8')) as typeof json;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new MediaRecord(stateDir, contentDir, Object.create(null) as Record<string, MediaEntry>);
-      throw new ChangelogSyncError('E_FILE', `${path} is not valid JSON: ${(err as Error).message}`, { file: path, cause: err, hint: 'restore it from git (git checkout -- <file>), or delete it: the next pull downloads the images again' });
-    }
+    const hint = 'restore it from git (git checkout -- <file>), or delete it: the next pull downloads the images again';
+    const json = ((await readJsonFile(path, hint)) ?? { version: 1, media: {} }) as { version?: unknown; media?: unknown } | null;
     if (json?.version !== 1 || typeof json.media !== 'object' || json.media === null || Array.isArray(json.media)) {
-      throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync media record (version 1)`, { file: path, hint: 'restore it from git (git checkout -- <file>), or delete it: the next pull downloads the images again' });
+      throw new ChangelogSyncError('E_FILE', `${path}: not a changelog-sync media record (version 1)`, { file: path, hint });
     }
     const entries = Object.create(null) as Record<string, MediaEntry>;
     for (const [url, e] of Object.entries(json.media as Record<string, Partial<MediaEntry> | null>)) {

@@ -49,7 +49,7 @@ export function parsedOrNull(rel: string, raw: Buffer | string): EntryFile | nul
 
 /** {@link syncedHash} of a parsed file. */
 export function syncedOf(f: EntryFile): string {
-  return syncedHash({ ...f.data, title: f.data.title }, f.body);
+  return syncedHash(f.data, f.body);
 }
 
 /**

@@ -23,18 +23,13 @@ export interface KeptFields {
   extra?: Record<string, unknown>;
 }
 
-/** A rendered mirror file: its text and the {@link syncedHash} of what mirrors the service. */
-export interface RenderedFile {
-  text: string;
-  synced: string;
-}
-
 /**
  * The file that mirrors a remote entry as listed (docs/service-interface.md#entry).
  * @param keep local fields of the file being replaced.
  * @param media the entry's mirrored images: original `src` -> `/media/<file>`.
+ * @returns its text, and the {@link syncedHash} of what mirrors the service.
  */
-export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): RenderedFile {
+export function renderMirrorFile(entry: RemoteEntry, keep: KeptFields = {}, media?: Readonly<Record<string, string>>): { text: string; synced: string } {
   const fields = {
     // Characters no feed (XML 1.0) can hold are dropped: pull notes it (pull.ts). A blank
     // title gets one made from the slug: pull notes that too (remote-data.ts).
@@ -90,24 +85,15 @@ export type MirrorOutcome =
   | { hash: string; synced: string; written: boolean; matchesLocal?: boolean; error?: undefined }
   | { error: string; hash?: undefined; synced?: undefined; written?: undefined; matchesLocal?: undefined };
 
-/** A job's rendered file, or why it could not be rendered. Never throws. */
-export function renderJob(job: MirrorJob): (RenderedFile & { error?: undefined }) | { text?: undefined; error: string } {
-  try {
-    return renderMirrorFile(job.entry, job.keep, job.media);
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 /**
- * Called with the hashes of a file's new text right before it is written (pull's
- * write-ahead log, `write-ahead-log.ts`). A throw stops the write: the job's outcome is the error.
+ * Renders a job's file and writes it atomically, unless the file already has that text. Never
+ * throws: a failure (a conversion or a write) is an outcome with `error`.
+ * @param beforeWrite called with the hashes of the new text right before it is written (pull's
+ *   write-ahead log, `write-ahead-log.ts`); a throw stops the write.
  */
-export type BeforeWrite = (hash: string, synced: string) => void;
-
-/** Writes a job's rendered text atomically, unless the file already has that text. Never throws: a failure is an outcome with `error`. */
-export function commitJob(job: MirrorJob, { text, synced }: RenderedFile, beforeWrite?: BeforeWrite): MirrorOutcome {
+export function writeMirrorJob(job: MirrorJob, beforeWrite?: (hash: string, synced: string) => void): MirrorOutcome {
   try {
+    const { text, synced } = renderMirrorFile(job.entry, job.keep, job.media);
     if (job.local !== undefined && job.local.replace(/\r\n/g, '\n') === text) return { hash: contentHash(text), synced, written: false, matchesLocal: true };
     let current = job.current;
     if (job.readCurrent) {

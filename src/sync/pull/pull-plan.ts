@@ -14,9 +14,9 @@ import { addFrontmatterFields } from '../../entry/frontmatter-writer.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { FoldedNames, portableNameProblem } from '../../entry/portable-name.js';
 import { mirrorTitle } from '../../entry/remote-data.js';
-import type { KeptFields, MirrorJob } from './mirror-writer.js';
+import type { KeptFields } from './mirror-writer.js';
 import { isEdited, keptFields, parsedOrNull, syncedOf } from './mirror-reader.js';
-import type { PullItem, PullProblem, PullRun } from './pull-run.js';
+import type { PullItem, PullRun } from './pull-run.js';
 import { conflictFile, remoteHash, type EntryState } from '../store/state.js';
 import { contentHash } from '../../core/hash.js';
 
@@ -114,18 +114,14 @@ export interface PlanHolds {
 }
 
 /**
- * Plans the pull: each remote entry needing a file written is handed to `onAction` as planned
- * (its conversion can start); the rest (unchanged, local edits, adoptions) is booked in the run.
+ * Plans the pull: an action for each remote entry needing a file written; the rest (unchanged,
+ * local edits, adoptions) is booked in the run.
  * @returns the actions in plan order, and the identifiers the service listed.
  */
-export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, onAction: (a: Action) => void): { actions: Action[]; seen: Set<string> } {
+export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds): { actions: Action[]; seen: Set<string> } {
   const { state, result } = run;
   const paths = new PathClaims(run, held.unknownFiles, held.dirNames ?? []);
   const actions: Action[] = [];
-  const plan = (a: Action): void => {
-    actions.push(a);
-    onAction(a);
-  };
   const seen = new Set<string>();
   for (const entry of remote) {
     const id = entry.identifier;
@@ -138,7 +134,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     const item = (file: string): PullItem => ({ identifier: id, file, title: mirrorTitle(entry) });
 
     if (!rec) {
-      plan({ kind: 'create', entry, rh, file: paths.claim(entry) });
+      actions.push({ kind: 'create', entry, rh, file: paths.claim(entry) });
       continue;
     }
     const localFile = run.readLocal(rec.file);
@@ -148,7 +144,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     if (rec.remoteHash === null) {
       // Pushed by us (or found with an identifier), never pulled: adopt the writer's file.
       if (raw === null) {
-        plan({ kind: 'restore', entry, rh, file: paths.claim(entry) });
+        actions.push({ kind: 'restore', entry, rh, file: paths.claim(entry) });
         continue;
       }
       const text = raw.toString('utf8');
@@ -176,9 +172,9 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
     }
 
     if (rh === rec.remoteHash) {
-      if (raw === null) plan({ kind: 'restore', entry, rh, file: paths.restore(entry, rec.file) });
+      if (raw === null) actions.push({ kind: 'restore', entry, rh, file: paths.restore(entry, rec.file) });
       else if (edited) result.localEdits.push(item(rec.file));
-      else if (held.wantsMedia?.(entry)) plan({ kind: 'update', entry, rh, file: rec.file, localText: raw.toString('utf8'), keep: keptFields(rec.file, raw), mediaOnly: true });
+      else if (held.wantsMedia?.(entry)) actions.push({ kind: 'update', entry, rh, file: rec.file, localText: raw.toString('utf8'), keep: keptFields(rec.file, raw), mediaOnly: true });
       else {
         result.unchanged++;
         if (run.existingConflicts.has(conflictFile(id))) run.remove(`state:${conflictFile(id)}`);
@@ -188,9 +184,13 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
 
     // The remote entry changed.
     if (edited) {
-      const unreadable = parseProblem(rec.file, raw); // e.g. an alias bomb: say why the file counts as edited
-      if (unreadable) result.problems.push(unreadable);
-      plan({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
+      try {
+        parseEntryFile(rec.file, raw!);
+      } catch (err) {
+        // e.g. an alias bomb: say why the file counts as edited
+        result.problems.push({ file: rec.file, line: (err as ChangelogSyncError).line, message: stripPath((err as Error).message, rec.file) });
+      }
+      actions.push({ kind: 'conflict', entry, rh, file: rec.file, localText: raw!.toString('utf8') });
       continue;
     }
     const file = paths.claim(entry, rec.file);
@@ -200,32 +200,7 @@ export function planPull(run: PullRun, remote: RemoteEntry[], held: PlanHolds, o
       action.localText = raw.toString('utf8');
       action.keep = keptFields(rec.file, raw);
     }
-    plan(action);
+    actions.push(action);
   }
   return { actions, seen };
-}
-
-/** The conversion job of an action: where its file goes, what it keeps, what it is compared with. */
-export function jobOf(run: PullRun, a: Action): MirrorJob {
-  const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? run.absolute(`state:${conflictFile(a.entry.identifier)}`) : run.absolute(a.file) };
-  if (a.keep) job.keep = a.keep;
-  // A file written under a new name never replaces one found there: created, moved, or
-  // restored to a name a writer may have used since (a case-insensitive file system included).
-  if (a.kind === 'create' || a.kind === 'restore' || a.from !== undefined) job.exclusive = true;
-  if (a.kind === 'conflict') {
-    job.readCurrent = true;
-    job.local = a.localText;
-  } else if (a.localText !== undefined && !a.from) job.current = a.localText;
-  return job;
-}
-
-/** Why a local file does not parse, as a problem; undefined when it parses (or is missing). */
-function parseProblem(rel: string, raw: Buffer | null): PullProblem | undefined {
-  if (raw === null) return undefined;
-  try {
-    parseEntryFile(rel, raw);
-    return undefined;
-  } catch (err) {
-    return { file: rel, line: (err as ChangelogSyncError).line, message: stripPath((err as Error).message, rel) };
-  }
 }

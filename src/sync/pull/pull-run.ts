@@ -90,9 +90,6 @@ export interface PullResult {
 /** What the parts of one pull share. */
 export interface PullRun {
   options: PullOptions;
-  contentDir: string;
-  stateDir: string;
-  dryRun: boolean;
   state: SyncState;
   result: PullResult;
   /** Set once anything is booked in the state: it is saved only then. */
@@ -118,9 +115,6 @@ export function openPullRun(options: PullOptions, state: SyncState, result: Pull
   const absolute = (rel: string): string => (rel.startsWith('state:') ? join(stateDir, rel.slice(6)) : join(contentDir, rel));
   return {
     options,
-    contentDir,
-    stateDir,
-    dryRun,
     state,
     result,
     stateChanged,

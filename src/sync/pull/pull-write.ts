@@ -5,7 +5,7 @@
  * (`write-ahead-log.ts`); each outcome is booked in the result and the state.
  */
 import { failpoint } from '../../core/failpoint.js';
-import { commitJob, renderJob, type MirrorJob, type MirrorOutcome } from './mirror-writer.js';
+import { writeMirrorJob, type MirrorJob, type MirrorOutcome } from './mirror-writer.js';
 import { openPullAhead } from './write-ahead-log.js';
 import type { Action } from './pull-plan.js';
 import type { PullItem, PullRun } from './pull-run.js';
@@ -15,24 +15,19 @@ import { conflictFile } from '../store/state.js';
 /**
  * Converts and writes the planned files (books them only, in a dry run). An entry that
  * cannot be converted is booked in `failed`; the others go on.
- * @param jobs the mirror job of each action, in plan order (none in a dry run).
+ * @param media each action's mirrored images, in plan order (`media-mirror.ts`).
  */
-export function writePull(run: PullRun, actions: Action[], jobs: readonly MirrorJob[]): void {
-  if (run.dryRun) {
+export function writePull(run: PullRun, actions: Action[], media: ReadonlyArray<Record<string, string> | undefined>): void {
+  if (run.options.dryRun) {
     for (const a of actions) record(run, a, null);
   } else {
     failpoint('pull:after-plan');
-    const log = openPullAhead(run.stateDir);
+    const log = openPullAhead(run.options.stateDir);
     try {
-      jobs.forEach((job, i) => {
-        const a = actions[i]!;
-        const rendered = renderJob(job);
-        const outcome =
-          rendered.error !== undefined
-            ? rendered
-            : commitJob(job, rendered, (localHash, syncedHash) => {
-                if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
-              });
+      actions.forEach((a, i) => {
+        const outcome = writeMirrorJob(jobOf(run, a, media[i]), (localHash, syncedHash) => {
+          if (a.kind !== 'conflict') log.write({ identifier: a.entry.identifier, file: a.file, remoteHash: a.rh, localHash, syncedHash });
+        });
         run.options.onConverted?.(i + 1, actions.length);
         if (outcome.error !== undefined) run.result.failed.push({ ...itemOf(a), reason: outcome.error });
         else record(run, a, outcome);
@@ -41,6 +36,21 @@ export function writePull(run: PullRun, actions: Action[], jobs: readonly Mirror
       log.close();
     }
   }
+}
+
+/** The write of an action: where its file goes, what it keeps, what it is compared with. */
+function jobOf(run: PullRun, a: Action, media: Record<string, string> | undefined): MirrorJob {
+  const job: MirrorJob = { entry: a.entry, path: a.kind === 'conflict' ? run.absolute(`state:${conflictFile(a.entry.identifier)}`) : run.absolute(a.file) };
+  if (a.keep) job.keep = a.keep;
+  if (media) job.media = media;
+  // A file written under a new name never replaces one found there: created, moved, or
+  // restored to a name a writer may have used since (a case-insensitive file system included).
+  if (a.kind === 'create' || a.kind === 'restore' || a.from !== undefined) job.exclusive = true;
+  if (a.kind === 'conflict') {
+    job.readCurrent = true;
+    job.local = a.localText;
+  } else if (a.localText !== undefined && !a.from) job.current = a.localText;
+  return job;
 }
 
 function itemOf(a: Action): PullItem {

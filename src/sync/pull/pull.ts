@@ -46,8 +46,7 @@ import { isEdited, readMirrorFile, syncedOf, type LocalFile } from './mirror-rea
 import { applyPullAhead, clearPullAhead } from './write-ahead-log.js';
 import { MediaRecord } from './media-record.js';
 import { emptyMediaReport, entryWantsMedia, mirrorMedia } from './media-mirror.js';
-import type { MirrorJob } from './mirror-writer.js';
-import { jobOf, planPull } from './pull-plan.js';
+import { planPull } from './pull-plan.js';
 import { openPullRun, type PullOptions, type PullResult } from './pull-run.js';
 import { writePull } from './pull-write.js';
 import { assertPruneAllowed } from './prune-guard.js';
@@ -115,7 +114,6 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   }
   const [workspace, remote, tags] = await service;
   await assertWorkspaceBinding(contentDir, workspace);
-  let stateChanged: boolean;
   assertPruneAllowed(state, remote, options);
 
   const result: PullResult = {
@@ -154,10 +152,10 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
   // the push journal settled, local files' own entries adopted (recovery.ts).
   const known = new Set(Object.values(state.entries).map((e) => e.file));
   const present = new Set(names.map((n) => `${ENTRIES_DIR}/${n}`));
-  const { repairs, left } = await repairDuplicates({ contentDir, stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, previous: ahead.previous, dryRun });
+  const { repairs, left } = repairDuplicates({ stateDir, state, unknown: await readEntryFiles(contentDir, (await listEntryFiles(contentDir, names)).filter((f) => !known.has(f))), exists: (rel) => present.has(rel), remote, previous: ahead, dryRun });
   result.repaired = repairs;
   for (const r of repairs) if (r.action !== 'rebound') result.writes.push(r.file, ...(r.parkedAs ? [`state:${r.parkedAs}`] : []));
-  stateChanged = repairs.length > 0 || ahead.previous.size > 0;
+  let stateChanged = repairs.length > 0 || ahead.size > 0;
   const found = new Map<string, EntryFile>();
   // Identifiers in files that do not parse: their entries are this repository's already
   // (push reads them the same way, push-plan.ts), so they are not mirrored a second time.
@@ -186,29 +184,21 @@ export async function pullLoaded(options: PullOptions & { reads: ServiceReads },
 
   const run = openPullRun(options, state, result, local, stateChanged);
 
-  // 1. Plan: one action per remote entry that needs a file written. Each action's file
-  // is queued as it is planned; none is converted or written before the plan is complete.
-  // An unchanged entry with an image not mirrored yet is rewritten to name its copy.
-  const jobs: MirrorJob[] = [];
-  const media = MediaRecord.load(stateDir, contentDir);
+  // 1. Plan: one action per remote entry that needs a file written; none is converted or
+  // written before the plan is complete. An unchanged entry with an image not mirrored yet is
+  // rewritten to name its copy.
+  const media = await MediaRecord.load(stateDir, contentDir);
   const mediaNow = (options.media?.now ?? Date.now)();
   const wantsMedia = options.media?.enabled === false ? undefined : (e: RemoteEntry) => entryWantsMedia(media, e, mediaNow);
-  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), dirNames: names, wantsMedia }, (a) => {
-    if (dryRun) return;
-    const job = jobOf(run, a);
-    jobs.push(job);
-  });
+  const { actions, seen } = planPull(run, remote, { hold: recovered.hold, unreadable, found, unknownFiles: left.map((f) => f.rel), dirNames: names, wantsMedia });
 
   // 1b. Images: downloaded, stored and recorded before any file that names them is written.
   const mirrored = await mirrorMedia(media, contentDir, actions, { ...options.media, now: () => mediaNow, dryRun, service: options.media?.service ?? { origin: new URL(options.client.baseUrl).origin, budget: options.client.budget } });
   result.media = mirrored.report;
   result.writes.push(...mirrored.report.written, ...(mirrored.recordSaved ? ['state:media.json'] : []));
-  mirrored.maps.forEach((map, i) => {
-    if (map && jobs[i]) jobs[i].media = map;
-  });
 
   // 2. Convert and write, each file in turn.
-  writePull(run, actions, jobs);
+  writePull(run, actions, mirrored.maps);
 
   // 3. Remote entries that are gone.
   for (const [id, rec] of Object.entries(state.entries)) {

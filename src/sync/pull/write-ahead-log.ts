@@ -13,6 +13,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { EntryState, SyncState } from '../store/state.js';
 
 /** The log's file name, inside the state directory. */
@@ -29,12 +30,6 @@ export interface AheadRecord {
   localHash: string;
   /** `syncedHash` of the text written. */
   syncedHash: string;
-}
-
-/** What {@link applyPullAhead} did. */
-export interface AheadApplied {
-  /** Identifiers whose state record the log replaced, with the record they had before (undefined: none). */
-  previous: Map<string, EntryState | undefined>;
 }
 
 /** The log, open for appending (see {@link openPullAhead}). */
@@ -67,22 +62,23 @@ export function openPullAhead(stateDir: string): PullAheadLog {
  * Applies the log a killed pull left to `state` (in memory; the caller saves it): a record whose
  * file has the recorded text replaces the identifier's state record.
  * @param readHash `contentHash` of a file relative to the content directory, or undefined when missing.
+ * @returns the identifiers whose state record the log replaced, with the record they had before (undefined: none).
  */
-export function applyPullAhead(stateDir: string, state: SyncState, readHash: (rel: string) => string | undefined): AheadApplied {
-  const applied: AheadApplied = { previous: new Map() };
+export function applyPullAhead(stateDir: string, state: SyncState, readHash: (rel: string) => string | undefined): Map<string, EntryState | undefined> {
+  const previous = new Map<string, EntryState | undefined>();
   let text: string;
   try {
     text = readFileSync(join(stateDir, PULL_AHEAD_FILE), 'utf8');
   } catch {
-    return applied;
+    return previous;
   }
   for (const line of text.split('\n')) {
     const record = parseRecord(line);
     if (!record || readHash(record.file) !== record.localHash) continue;
-    if (!applied.previous.has(record.identifier)) applied.previous.set(record.identifier, state.entries[record.identifier]);
+    if (!previous.has(record.identifier)) previous.set(record.identifier, state.entries[record.identifier]);
     state.entries[record.identifier] = { file: record.file, remoteHash: record.remoteHash, localHash: record.localHash, syncedHash: record.syncedHash };
   }
-  return applied;
+  return previous;
 }
 
 /** Removes the log (after the state that includes it is saved). */
@@ -90,21 +86,20 @@ export function clearPullAhead(stateDir: string): void {
   rmSync(join(stateDir, PULL_AHEAD_FILE), { force: true });
 }
 
-const HASH = /^[0-9a-f]{64}$/;
+/** A well-formed line; a torn or foreign one is not. Paths stay inside `entries/`. */
+const AHEAD_LINE = z.object({
+  identifier: z.string().min(1),
+  file: z.string().regex(/^entries\/[^/\\]+\.md$/).refine((f) => !f.includes('..')),
+  remoteHash: z.string(),
+  localHash: z.string().regex(/^[0-9a-f]{64}$/),
+  syncedHash: z.string(),
+});
 
-/** A well-formed record, or undefined (a torn or foreign line). Paths stay inside `entries/`. */
+/** A well-formed record, or undefined. */
 function parseRecord(line: string): AheadRecord | undefined {
-  if (!line.trim()) return undefined;
-  let r: Partial<AheadRecord>;
   try {
-    r = JSON.parse(line) as Partial<AheadRecord>;
+    return AHEAD_LINE.parse(JSON.parse(line));
   } catch {
     return undefined;
   }
-  if (typeof r !== 'object' || r === null) return undefined;
-  const { identifier, file, remoteHash, localHash, syncedHash } = r;
-  if (typeof identifier !== 'string' || !identifier || typeof file !== 'string' || typeof remoteHash !== 'string' || typeof syncedHash !== 'string') return undefined;
-  if (typeof localHash !== 'string' || !HASH.test(localHash)) return undefined;
-  if (!/^entries\/[^/\\]+\.md$/.test(file) || file.includes('..')) return undefined;
-  return { identifier, file, remoteHash, localHash, syncedHash };
 }

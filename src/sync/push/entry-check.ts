@@ -12,7 +12,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_MAX_IMAGE_MB } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { entryPermalinks } from '../../entry/permalinks.js';
-import { imageRefusal } from './image-probe.js';
+import { urlRefusal } from '../../service/guarded-fetch.js';
 import type { LinkContext } from '../../entry/entry-links.js';
 import { lineOfField } from '../../entry/frontmatter.js';
 import { fileNameProblems } from '../../entry/entry-file-name.js';
@@ -97,7 +97,7 @@ export async function checkEntryFiles(options: CheckOptions): Promise<CheckResul
     permalinks: entryPermalinks(all, options.today ?? new Date().toISOString().slice(0, 10)),
     maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20,
     // An image at an address push never requests, told from the URL alone (no request is made).
-    refusedImage: imageRefusal(options.allowLoopback),
+    refusedImage: (url) => (URL.canParse(url) ? urlRefusal(new URL(url), options.allowLoopback ?? false) : undefined),
   };
   for (const f of targets) for (const p of entryProblems(f, tags, links)) problems.push({ file: shown(f.abs), ...p });
   // Warnings about the names (entry-file-name.ts): not YYYY-MM-DD-<slug>.md, not portable, one file on macOS or Windows.

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import { IMAGES_DIR } from '../../core/content-layout.js';
-import { GuardedFetcher, urlRefusal, type Lookup } from '../../service/guarded-fetch.js';
+import { GuardedFetcher, type Lookup } from '../../service/guarded-fetch.js';
 
 /** Redirects followed at most. */
 export const MAX_REDIRECTS = 5;
@@ -40,15 +40,6 @@ export async function probeImage(url: string, options: ProbeOptions = {}): Promi
   } finally {
     await fetcher.close();
   }
-}
-
-/**
- * Why an image URL is never requested, from the URL alone: what `check` and push's plan refuse
- * before any probe (guarded-fetch.ts `urlRefusal`).
- * @returns a check of one absolute URL: the reason, or undefined.
- */
-export function imageRefusal(allowLoopback = false): (url: string) => string | undefined {
-  return (url) => (URL.canParse(url) ? urlRefusal(new URL(url), allowLoopback) : undefined);
 }
 
 /** Checks several image URLs, each once, at most `concurrency` at a time (default check {@link probeImage}). */

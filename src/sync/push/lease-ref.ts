@@ -6,7 +6,8 @@
  * two clones exactly one wins. Every git command runs without a prompt and with a time limit:
  * an unreachable remote is an error ({@link LeaseRemoteError}), never a hang.
  */
-import { spawn } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { ProcessIdentity } from '../../core/process-alive.js';
 
 /** The ref the lease lives in, on the remote. */
@@ -52,38 +53,34 @@ interface GitRun {
   stderr: string;
 }
 
+const execGit = promisify(execFile);
+
 /** Runs git with `env` and its own settings over it; rejects only when it cannot start or runs past the time limit. */
-function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv, input?: string): Promise<GitRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      timeout: timeoutMs,
-      killSignal: 'SIGKILL',
-      env: {
-        ...env,
-        GIT_TERMINAL_PROMPT: '0',
-        LC_ALL: 'C',
-        GIT_AUTHOR_NAME: 'changelog-sync',
-        GIT_AUTHOR_EMAIL: 'changelog-sync@localhost',
-        GIT_COMMITTER_NAME: 'changelog-sync',
-        GIT_COMMITTER_EMAIL: 'changelog-sync@localhost',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (err) => reject(new LeaseRemoteError(`cannot run git: ${err.message}`)));
-    child.on('close', (code, signal) => {
-      if (signal === 'SIGKILL') reject(new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`));
-      else resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
-    });
-    if (child.stdin) {
-      child.stdin.on('error', () => undefined); // git exited without reading it: its exit code tells
-      child.stdin.end(input);
-    }
+async function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv): Promise<GitRun> {
+  const run = execGit('git', args, {
+    cwd,
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    env: {
+      ...env,
+      GIT_TERMINAL_PROMPT: '0',
+      LC_ALL: 'C',
+      GIT_AUTHOR_NAME: 'changelog-sync',
+      GIT_AUTHOR_EMAIL: 'changelog-sync@localhost',
+      GIT_COMMITTER_NAME: 'changelog-sync',
+      GIT_COMMITTER_EMAIL: 'changelog-sync@localhost',
+    },
   });
+  run.child.stdin?.end(); // nothing to read: `hash-object --stdin` hashes the empty tree
+  try {
+    const { stdout, stderr } = await run;
+    return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
+  } catch (err) {
+    const e = err as ExecFileException & { stdout?: string; stderr?: string };
+    if (e.killed) throw new LeaseRemoteError(`git ${args[0]} took longer than ${timeoutMs / 1000} s`);
+    if (typeof e.code !== 'number' && !e.signal) throw new LeaseRemoteError(`cannot run git: ${e.message}`);
+    return { code: typeof e.code === 'number' ? e.code : null, stdout: (e.stdout ?? '').trim(), stderr: (e.stderr ?? '').trim() };
+  }
 }
 
 /**
@@ -165,7 +162,7 @@ function parseRecord(commit: string): LeaseRecord | undefined {
  * @throws {LeaseRemoteError} when the remote cannot be reached or refuses the ref.
  */
 export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: string | undefined): Promise<{ oid: string } | 'lost'> {
-  const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, r.env, '');
+  const tree = await git(r.cwd, ['hash-object', '-t', 'tree', '-w', '--stdin'], r.timeoutMs, r.env);
   if (tree.code !== 0) throw new LeaseRemoteError(`git hash-object failed: ${gist(tree)}`);
   const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs, r.env);
   if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${gist(commit)}`);

@@ -91,12 +91,11 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   }
   const remoteName = options.remote ?? 'origin';
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
-  const found = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3), options.env ?? {});
-  if ('none' in found) return { perDirectory: found.none };
+  const remote = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3), options.env ?? {});
+  if ('none' in remote) return { perDirectory: remote.none };
   if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
     throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });
   }
-  const remote = found;
   const me = { ...thisProcess(), token: randomBytes(8).toString('hex'), command: options.command, dir: options.dir, ttlMs, inDoubtMs: options.inDoubtMs };
   const record = (takenAt: string): LeaseRecord => {
     const now = Date.now();
@@ -134,10 +133,10 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
         seen = { oid: current.oid, since: Date.now() };
       }
       const dead = held !== undefined && isOnThisMachine(held) && !isRecordedProcessAlive(held);
-      if (!dead) lifetime = recordedLifetime(held, remoteName);
+      if (!dead) lifetime = recordedTime(held, remoteName, 'ttlMs', MAX_LEASE_TTL_MS);
       // The holder's POSTs are in doubt for its own window, which may be longer than ours
       // (not waited for when it died in this very directory: its journal tells).
-      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedInDoubt(held, remoteName));
+      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedTime(held, remoteName, 'inDoubtMs', LEGACY_IN_DOUBT_MS));
       const expired = Date.now() - seen.since >= lifetime;
       if (!dead && !expired) {
         // A holder that renews is waited for at most `maxWaitMs`; a lease that stays
@@ -184,29 +183,17 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
 }
 
 /**
- * How long an unrenewed lease is waited for: its recorded lifetime, else {@link MAX_LEASE_TTL_MS}.
- * @throws {ChangelogSyncError} `E_LEASE` for a recorded lifetime beyond the cap.
- */
-function recordedLifetime(held: LeaseRecord | undefined, remoteName = 'origin'): number {
-  const ttl = held?.ttlMs;
-  if (typeof ttl !== 'number' || !(ttl > 0)) return MAX_LEASE_TTL_MS;
-  if (ttl <= MAX_LEASE_TTL_MS) return ttl;
-  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records a lifetime of ${seconds(ttl)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
-    hint: `the holder's CHANGELOG_LEASE_TTL_MS must be at most ${MAX_LEASE_TTL_MS}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
-  });
-}
-
-/**
- * How long a POST of the holder may still be processed, ms: its recorded in-doubt time, else
- * {@link LEGACY_IN_DOUBT_MS}.
+ * A time the holder recorded, ms: its lifetime (how long an unrenewed lease is waited for) or
+ * its in-doubt time (how long a POST of it may still be processed); `fallback` when none.
  * @throws {ChangelogSyncError} `E_LEASE` for one beyond {@link MAX_LEASE_TTL_MS}.
  */
-function recordedInDoubt(held: LeaseRecord | undefined, remoteName: string): number {
-  const ms = held?.inDoubtMs;
-  if (typeof ms !== 'number' || !(ms >= 0)) return LEGACY_IN_DOUBT_MS;
+function recordedTime(held: LeaseRecord | undefined, remoteName: string, field: 'ttlMs' | 'inDoubtMs', fallback: number): number {
+  const ms = held?.[field];
+  if (typeof ms !== 'number' || !(field === 'ttlMs' ? ms > 0 : ms >= 0)) return fallback;
   if (ms <= MAX_LEASE_TTL_MS) return ms;
-  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records an in-doubt time of ${seconds(ms)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
-    hint: `the holder's CHANGELOG_TIMEOUT_MS must be at most ${MAX_LEASE_TTL_MS / 2}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
+  const [what, setting] = field === 'ttlMs' ? ['a lifetime', `CHANGELOG_LEASE_TTL_MS must be at most ${MAX_LEASE_TTL_MS}`] : ['an in-doubt time', `CHANGELOG_TIMEOUT_MS must be at most ${MAX_LEASE_TTL_MS / 2}`];
+  throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records ${what} of ${seconds(ms)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
+    hint: `the holder's ${setting}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
   });
 }
 

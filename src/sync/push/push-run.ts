@@ -116,7 +116,6 @@ export interface PushResult {
 /** Everything one run shares. */
 export interface Run {
   options: PushOptions;
-  client: ChangelogClient;
   journal: Journal;
   state: SyncState;
   /** Identifiers of remote entries that local files mirror (or that this run wrote back). */
@@ -131,7 +130,6 @@ export interface Run {
   bodies: ReadonlyMap<string, string>;
   /** Set when sending must stop (auth refused, budget spent, lock or lease lost, told to stop). */
   stop?: ChangelogSyncError;
-  progress(message: string): void;
 }
 
 /** A file's plan item: what the report says of it. */

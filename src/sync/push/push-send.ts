@@ -79,7 +79,7 @@ export async function send(run: Run, files: PushCandidate[]): Promise<void> {
 
 /** One POST, journaled first. */
 async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Promise<void> {
-  const { result, journal, client } = run;
+  const { result, journal } = run;
   if (!run.stop) run.stop = await fenceLost(run);
   if (run.stop) {
     if (isBudgetRefusal(run.stop)) defer(result, planItem(c), run.stop.message);
@@ -107,7 +107,7 @@ async function sendOne(run: Run, c: PushCandidate, unresolved: Unresolved[]): Pr
     if (fenced) throw fenced;
   };
   try {
-    answer = await client.createEntry(createInput(c.entry, c.slug, run.bodies.get(c.file)), { beforeSend });
+    answer = await run.options.client.createEntry(createInput(c.entry, c.slug, run.bodies.get(c.file)), { beforeSend });
     failpoint('push:after-post');
   } catch (err) {
     const e = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_NETWORK', String((err as Error)?.message ?? err), { cause: err });
@@ -167,7 +167,7 @@ async function reconcile(run: Run, unresolved: Unresolved[]): Promise<Unresolved
   const look = async (items: Unresolved[], final: boolean): Promise<Unresolved[]> => {
     let list: RemoteEntry[];
     try {
-      list = await run.client.listEntries();
+      list = await run.options.client.listEntries();
     } catch (err) {
       // The journal records stay: the next run looks them up before sending anything.
       for (const u of items) pend(run.result, u.c, `outcome unknown (${u.reason}), and the service could not be asked (${(err as Error).message}); the next run checks before sending again`);
@@ -191,7 +191,7 @@ async function reconcile(run: Run, unresolved: Unresolved[]): Promise<Unresolved
   const doubt = await look(unresolved, false);
   if (doubt.length > 0) {
     const wait = Math.max(0, Math.max(...doubt.map((u) => Date.parse(u.record.inDoubtUntil!))) - Date.now());
-    run.progress(`waiting ${Math.ceil(wait / 1000)} s: ${doubt.length} POST(s) got no answer and may still be processed by the service`);
+    run.options.onProgress?.(`waiting ${Math.ceil(wait / 1000)} s: ${doubt.length} POST(s) got no answer and may still be processed by the service`);
     await run.sleep(wait);
     await look(doubt, true);
   }

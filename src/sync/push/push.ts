@@ -85,7 +85,7 @@ export interface PushShared {
 export async function pushHolding(options: PushOptions, lock: HeldLock | undefined, shared?: PushShared): Promise<PushResult> {
   const dryRun = options.dryRun ?? false;
   const result: PushResult = { plan: [], pushed: [], pending: [], deferred: [], rejected: [], requests: 0, schedule: [], dayRemaining: 0, notes: [], dryRun };
-  const fence: Fence = {};
+  let lease: PushLease | undefined;
   try {
     if (lock?.recovered) {
       const r = lock.recovered;
@@ -93,17 +93,18 @@ export async function pushHolding(options: PushOptions, lock: HeldLock | undefin
       result.notes.push(note);
       options.onProgress?.(note);
     }
-    await pushLocked(options, result, lock, fence, shared);
+    await pushLocked(options, result, lock, (taken) => (lease = taken), shared);
   } catch (err) {
     throw stopPush(err, result);
   } finally {
     result.dayRemaining = options.client.budget.dayRemaining();
-    await fence.lease?.release();
+    await lease?.release();
   }
   return result;
 }
 
-async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, fence: Fence, shared: PushShared | undefined): Promise<void> {
+/** @param onLease told of the push lease once taken: the caller releases it. */
+async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLock | undefined, onLease: (lease: PushLease | undefined) => void, shared: PushShared | undefined): Promise<void> {
   const { client, contentDir, stateDir, dryRun = false } = options;
   // A sync's pull swept them already, under the same lock.
   if (!dryRun && !shared) {
@@ -119,23 +120,22 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   const permalinks = entryPermalinks(files, options.today ?? new Date().toISOString().slice(0, 10));
   const imageRoots = [contentDir, ...(options.siteDir ? [options.siteDir] : [])];
   const local = planLocal(files, serviceTags, { imageRoots, permalinks, maxImageBytes: (options.maxImageMb ?? DEFAULT_MAX_IMAGE_MB) * 2 ** 20 });
-  if (local.candidates.length === 0 && journal.list().length === 0) {
-    result.rejected.push(...local.rejected);
-    return;
-  }
+  result.rejected.push(...local.rejected);
+  if (local.candidates.length === 0 && journal.list().length === 0) return;
 
   // Across clones: the push lease, taken before the listing, so that the listing shows what
   // another clone's push created (adopted below, never sent twice).
+  let lease: PushLease | undefined;
   if (!dryRun && local.candidates.length > 0) {
     const taken = await takeLeaseFor(options, result);
     if ('stopped' in taken) {
       // Told to stop before anything was read or sent: every file waits for the next run.
-      result.rejected.push(...local.rejected);
       result.plan = local.candidates.map(planItem);
       for (const c of local.candidates) pend(result, c, `not sent: ${taken.stopped}`);
       return;
     }
-    fence.lease = taken.lease;
+    lease = taken.lease;
+    onLease(lease);
   }
 
   // 2. One listing: slugs in use, mirrored entries, reconciliation. A sync's pull read it under
@@ -146,29 +146,25 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
       const workspace = await client.getWorkspace();
       await assertWorkspaceBinding(contentDir, workspace);
     }
-    remote = shared && !fence.lease ? shared.remote : await client.listEntries();
+    remote = shared && !lease ? shared.remote : await client.listEntries();
   } catch (err) {
     if (!isBudgetRefusal(err)) throw err;
     // The day's budget cannot even list: everything valid is deferred, nothing is lost.
-    result.rejected.push(...local.rejected);
     result.plan = local.candidates.map(planItem);
     for (const p of result.plan) defer(result, p, (err as Error).message);
     return;
   }
-  result.rejected.push(...local.rejected);
   const run: Run = {
     options,
-    client,
     journal,
     state: shared?.state ?? (await loadState(stateDir)),
     claimed: local.claimed,
     result,
     lock,
-    lease: fence.lease,
+    lease,
     bodies: new Map(),
     inDoubtMs: options.inDoubtMs ?? 2 * client.timeoutMs,
     sleep: options.sleep ?? ((ms) => sleep(ms)),
-    progress: (m) => options.onProgress?.(m),
   };
 
   try {
@@ -176,7 +172,8 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
     const settled = await reconcileJournal(run, local.candidates, remote, files.map((f) => f.rel), new Set(local.rejected.map((r) => r.file)));
 
     // 4. Slugs used remotely by entries no local file mirrors: adopt or reject.
-    const bySlug = indexBySlug(remote);
+    const bySlug = new Map<string, RemoteEntry[]>();
+    for (const e of remote) bySlug.set(e.slug, [...(bySlug.get(e.slug) ?? []), e]);
     const toSend: PushCandidate[] = [];
     for (const c of local.candidates) {
       if (settled.has(c.file)) continue;
@@ -230,11 +227,6 @@ async function pushLocked(options: PushOptions, result: PushResult, lock: HeldLo
   if (run.stop && isErrorCode(run.stop, 'E_AUTH')) throw run.stop;
 }
 
-/** What fences this run's POSTs beyond the lock: the push lease, once taken. */
-interface Fence {
-  lease?: PushLease | undefined;
-}
-
 /**
  * The files whose body can be sent now; the others are pending (site URLs, no site URL
  * configured) or deferred (an image that does not answer yet). A dry run checks no image.
@@ -252,20 +244,17 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
   if (urls.length === 0) return withSite;
   const outcomes = await probeImages(urls, options.probeImage, options.concurrency ?? 4);
   return withSite.filter((c) => {
-    const images = bodies.get(c.file)!.images;
-    // An address the guarded fetcher refuses is refused on every run: an error of the entry, not a wait.
-    const refused = images.flatMap((u) => {
-      const o = outcomes.get(u)!;
-      return !o.live && o.refused ? [{ url: u, reason: o.reason }] : [];
+    const failed = bodies.get(c.file)!.images.flatMap((url) => {
+      const o = outcomes.get(url)!;
+      return o.live ? [] : [{ url, ...o }];
     });
+    // An address the guarded fetcher refuses is refused on every run: an error of the entry, not a wait.
+    const refused = failed.filter((o) => o.refused);
     if (refused.length > 0) {
       result.rejected.push(refusedImages(c.file, refused));
       return false;
     }
-    const dead = images.flatMap((u) => {
-      const o = outcomes.get(u)!;
-      return o.live ? [] : [`${u} (${o.reason})`];
-    });
+    const dead = failed.map((o) => `${o.url} (${o.reason})`);
     if (dead.length === 0) return true;
     (result.awaitingImages ??= []).push(c.file);
     defer(result, planItem(c), `an image it shows does not answer yet: ${dead.join(', ')}; it is sent once the site serves ${dead.length === 1 ? 'it' : 'them'}`);
@@ -277,10 +266,4 @@ async function readyToSend(run: Run, files: PushCandidate[], bodies: ReadonlyMap
 function refusedImages(file: string, refused: Array<{ url: string; reason: string }>): PushRejection {
   const problems: EntryProblem[] = refused.map(({ url, reason }) => ({ field: 'body', ...refusedImageProblem(url, reason) }));
   return { file, reason: `${file}: ${problems.map((p) => `${p.message} (fix: ${p.hint})`).join('; ')}`, field: 'body', problems };
-}
-
-function indexBySlug(entries: RemoteEntry[]): Map<string, RemoteEntry[]> {
-  const m = new Map<string, RemoteEntry[]>();
-  for (const e of entries) m.set(e.slug, [...(m.get(e.slug) ?? []), e]);
-  return m;
 }

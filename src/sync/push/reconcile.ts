@@ -80,10 +80,10 @@ export async function reconcileJournal(run: Run, candidates: PushCandidate[], re
     return out;
   }
   const wait = Math.max(0, until - Date.now());
-  run.progress(`waiting ${Math.ceil(wait / 1000)} s: ${doubt.length} POST(s) of an earlier run got no answer and may still be processed by the service`);
+  run.options.onProgress?.(`waiting ${Math.ceil(wait / 1000)} s: ${doubt.length} POST(s) of an earlier run got no answer and may still be processed by the service`);
   run.result.notes.push(`waited ${Math.ceil(wait / 1000)} s for ${doubt.length} POST(s) of an earlier run that got no answer`);
   await run.sleep(wait);
-  const again = await run.client.listEntries();
+  const again = await run.options.client.listEntries();
   for (const record of doubt) await decide(record, again, true);
   return out;
 }

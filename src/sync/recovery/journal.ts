@@ -21,6 +21,7 @@ import { failpoint } from '../../core/failpoint.js';
 import { fileError } from '../../core/file-error.js';
 import type { ProcessIdentity } from '../../core/process-alive.js';
 import { JOURNAL_FILE } from '../store/state.js';
+import { writeQueue } from '../../core/write-queue.js';
 
 /** One POST that was started and not yet settled. */
 export interface JournalRecord {
@@ -55,10 +56,6 @@ export interface JournalRecord {
 /** The journal, kept in memory and flushed on every change. */
 export class Journal {
   private records = new Map<string, JournalRecord>();
-  /** The write in progress (or the last one). */
-  private flushing: Promise<void> = Promise.resolve();
-  /** A write queued behind it, not started yet: later changes join it. */
-  private queued: Promise<void> | undefined;
 
   private constructor(private readonly path: string) {}
 
@@ -95,10 +92,6 @@ export class Journal {
     return [...this.records.values()];
   }
 
-  get(file: string): JournalRecord | undefined {
-    return this.records.get(file);
-  }
-
   /**
    * Records (or replaces) a record and waits until it is on disk.
    * @throws {ChangelogSyncError} `E_FILE` naming the journal when it cannot be written.
@@ -121,22 +114,15 @@ export class Journal {
    * Resolves once a write that started after this call is on disk. Changes made while a
    * write runs share the next one (the snapshot is taken when a write starts).
    */
-  private flush(): Promise<void> {
-    if (this.queued) return this.queued;
-    const next = this.flushing.then(async () => {
-      this.queued = undefined;
-      const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
-      try {
-        await mkdir(dirname(this.path), { recursive: true });
-        failpoint('journal:before-flush');
-        await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
-      } catch (err) {
-        throw fileError(err, { file: this.path, step: 'saving the push journal (the record of each POST, written before it is sent)' });
-      }
-      failpoint('journal:after-flush');
-    });
-    this.queued = next;
-    this.flushing = next.catch(() => undefined);
-    return next;
-  }
+  private readonly flush = writeQueue(async () => {
+    const text = `${JSON.stringify({ version: 1, records: this.list() }, null, 2)}\n`;
+    try {
+      await mkdir(dirname(this.path), { recursive: true });
+      failpoint('journal:before-flush');
+      await writeFileAtomic(this.path, text, { fsync: true, tmpfileCreated: () => failpoint('journal:tmp-created') });
+    } catch (err) {
+      throw fileError(err, { file: this.path, step: 'saving the push journal (the record of each POST, written before it is sent)' });
+    }
+    failpoint('journal:after-flush');
+  });
 }

@@ -24,7 +24,7 @@ import { slugify } from '../../entry/slug.js';
 import { readServiceTagNames } from '../../entry/entry-problems.js';
 import { Journal } from './journal.js';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
-import { matchUnclaimed, planLocal, type PushCandidate } from '../push/push-plan.js';
+import { matchUnclaimed, planLocal } from '../push/push-plan.js';
 import type { SyncState } from '../store/state.js';
 import { writeBack } from '../push/write-back.js';
 
@@ -150,11 +150,8 @@ export async function recoverBeforePull(options: RecoveryOptions): Promise<Recov
       continue;
     }
     for (const r of used) out.hold.add(r.identifier);
-    out.conflicts.push(conflictOf(c, used[0]!, match.reject.reason));
+    const r = used[0]!;
+    out.conflicts.push({ file: c.file, slug: c.slug, title: c.entry.data.title, remote: { identifier: r.identifier, title: r.title, publish_at: r.publish_at ?? null }, reason: match.reject.reason });
   }
   return out;
-}
-
-function conflictOf(c: PushCandidate, r: RemoteEntry, reason: string): SlugConflict {
-  return { file: c.file, slug: c.slug, title: c.entry.data.title, remote: { identifier: r.identifier, title: r.title, publish_at: r.publish_at ?? null }, reason };
 }

@@ -5,6 +5,7 @@
  */
 import { RateBudget } from '../../service/rate-budget.js';
 import { loadLedger, saveLedger } from './state.js';
+import { writeQueue } from '../../core/write-queue.js';
 
 /** Options of {@link openBudgetLedger}. */
 export interface BudgetLedgerOptions {
@@ -40,31 +41,14 @@ export interface BudgetLedger {
 export async function openBudgetLedger(options: BudgetLedgerOptions): Promise<BudgetLedger> {
   const { stateDir, onSaveError, write = saveLedger } = options;
   let warned = false;
-  let queued: Promise<void> | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const persist = (): Promise<void> => {
-    queued ??= running.then(async () => {
-      queued = undefined;
-      await write(stateDir, budget.toLedger()).catch((err: Error) => {
-        if (!warned) onSaveError?.(err);
-        warned = true;
-      });
+  const save = writeQueue(() => write(stateDir, budget.toLedger()));
+  const persist = (): Promise<void> =>
+    save().catch((err: Error) => {
+      if (!warned) onSaveError?.(err);
+      warned = true;
     });
-    running = queued;
-    return queued;
-  };
   const budget: RateBudget = new RateBudget({ ledger: await loadLedger(stateDir), windowMs: options.windowMs, onBook: persist });
-  return {
-    budget,
-    async save() {
-      // After the chain of saves before requests: two writes at once would leave whichever
-      // renamed last, and that may be the one that read the ledger first.
-      const last = running.then(() => write(stateDir, budget.toLedger()));
-      running = last.then(
-        () => undefined,
-        () => undefined,
-      );
-      await last;
-    },
-  };
+  // One write at a time: two at once would leave whichever renamed last, and that may be the
+  // one that read the ledger first.
+  return { budget, save };
 }

@@ -39,12 +39,8 @@ interface LockHolder extends ProcessIdentity {
 
 /** A held lock. */
 export interface HeldLock {
-  /** The holder record written for this lock. */
-  holder: LockHolder;
   /** A stale lock that was taken over to get this one, if any. */
   recovered?: LockHolder | { unknown: true };
-  /** Set when the lock was lost while held (its directory removed or its mtime changed by someone else): stop sending and report. */
-  readonly compromised: Error | undefined;
   /**
    * Whether this process still holds the lock: not compromised, and the holder file still
    * names this lock's token (a cheap local read, made before each POST).
@@ -106,7 +102,11 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
     release = await lockfile.lock(stateDir, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw lockedError(stateDir, await readHolder(stateDir));
-    throw lockError(stateDir, err);
+    throw new ChangelogSyncError('E_FILE', `cannot take the lock ${lockPath}: ${(err as Error).message}`, {
+      file: lockPath,
+      cause: err,
+      hint: 'check that the state directory is writable',
+    });
   }
 
   const holder: LockHolder = {
@@ -119,11 +119,7 @@ export async function acquireLock(stateDir: string, command: string): Promise<He
   await writeFileAtomic(holderPath, `${JSON.stringify(holder, null, 2)}\n`);
   let released = false;
   return {
-    holder,
     recovered,
-    get compromised() {
-      return compromised;
-    },
     verify: async () => {
       if (compromised) return compromised.message;
       const now = await readHolder(stateDir);
@@ -167,13 +163,5 @@ function lockedError(stateDir: string, holder: LockHolder | undefined): Changelo
   return new ChangelogSyncError('E_LOCKED', `another changelog-sync process holds the lock of this content directory: ${who}`, {
     file: join(stateDir, LOCK_DIR),
     hint: `wait for it to finish and run again. A lock left by a process that died is taken over automatically: at once on the same host (never while its process lives, even stopped), after ${LOCK_STALE_MS / 1000} s when it was taken on another host`,
-  });
-}
-
-function lockError(stateDir: string, cause: unknown): ChangelogSyncError {
-  return new ChangelogSyncError('E_FILE', `cannot take the lock ${join(stateDir, LOCK_DIR)}: ${(cause as Error).message}`, {
-    file: join(stateDir, LOCK_DIR),
-    cause,
-    hint: 'check that the state directory is writable',
   });
 }

@@ -35,8 +35,6 @@ export const BUDGET_FILE = 'budget.json';
 interface StateMigration {
   /** The format it produces. */
   to: number;
-  /** What changes, for the docs and the report of a migration. */
-  summary: string;
   /** The files of the state directory it reads and may rewrite, besides `state.json` (written last, by the runner). */
   files: readonly string[];
   /**
@@ -55,7 +53,6 @@ interface StateMigration {
 const MIGRATIONS: StateMigration[] = [
   {
     to: 2,
-    summary: 'state.json names the changelog-sync version that wrote its format (`tool`); budget.json carries the format (`version`)',
     files: [BUDGET_FILE],
     readableUnmigrated: true,
     migrate(files) {
@@ -69,17 +66,6 @@ const MIGRATIONS: StateMigration[] = [
 
 /** The state format this version reads and writes. */
 export const STATE_FORMAT = MIGRATIONS.length + 1;
-
-/** What the state directory's `state.json` says of its format. */
-interface RecordedFormat {
-  path: string;
-  /** Its `version`; undefined when there is no state yet. */
-  format?: number;
-  /** The changelog-sync version that wrote the format, when recorded and plain (a version, nothing else). */
-  tool?: string;
-  /** The parsed file, when it is a JSON object. */
-  json?: Record<string, unknown>;
-}
 
 /** The `tool` of a state file, when it is a plain version string (data never reaches a message otherwise). */
 export function recordedTool(value: unknown): string | undefined {
@@ -108,21 +94,6 @@ export async function readJsonFile(path: string, hint = 'restore it from git (gi
       hint,
     });
   }
-}
-
-/** Reads the format `state.json` records; a file that is no state is left to its reader (`loadState`) to report. */
-async function recordedFormat(stateDir: string): Promise<RecordedFormat> {
-  const path = join(stateDir, STATE_FILE);
-  let json: unknown;
-  try {
-    json = await readJsonFile(path);
-  } catch {
-    return { path };
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { path };
-  const { version, tool } = json as { version?: unknown; tool?: unknown };
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return { path };
-  return { path, format: version, tool: recordedTool(tool), json: json as Record<string, unknown> };
 }
 
 /**
@@ -173,10 +144,12 @@ export interface OpenStateFormatOptions {
  *   cannot read; `E_FILE` for a file a migration cannot read or write; `E_OUTSIDE_PROJECT`.
  */
 export async function openStateFormat(stateDir: string, options: OpenStateFormatOptions): Promise<StateFormatChange | undefined> {
-  const recorded = await recordedFormat(stateDir);
-  const { path, format } = recorded;
-  if (format === undefined || format === STATE_FORMAT) return undefined;
-  if (format > STATE_FORMAT) throw newerStateError(path, format, recorded.tool);
+  const path = join(stateDir, STATE_FILE);
+  // A file that is no state (or no JSON) is left to its reader (`loadState`) to report.
+  const json = (await readJsonFile(path).catch(() => undefined)) as { version?: unknown; tool?: unknown } | null | undefined;
+  const format = json?.version;
+  if (typeof format !== 'number' || !Number.isInteger(format) || format < 1 || format === STATE_FORMAT) return undefined;
+  if (format > STATE_FORMAT) throw newerStateError(path, format, recordedTool(json!.tool));
   if (!options.migrate) {
     if (isReadableFormat(format)) return { from: format, to: STATE_FORMAT, written: [] };
     throw new ChangelogSyncError('E_STATE_FORMAT', `${path} is state format ${format}; this changelog-sync (${toolVersion()}) reads it only once migrated to format ${STATE_FORMAT}, and a dry run writes nothing`, {
@@ -191,7 +164,7 @@ export async function openStateFormat(stateDir: string, options: OpenStateFormat
   const names = [...new Set(pending.flatMap((m) => m.files))].filter((n) => n !== STATE_FILE);
   const files = new Map<string, unknown>();
   for (const name of names) files.set(name, await readJsonFile(join(stateDir, name)));
-  files.set(STATE_FILE, recorded.json);
+  files.set(STATE_FILE, json);
   for (const migration of pending) migration.migrate(files);
   const written: string[] = [];
   for (const name of names) {

@@ -13,6 +13,7 @@ import type { DailyLedger } from '../../service/rate-budget.js';
 import { failpoint } from '../../core/failpoint.js';
 import { fileStep } from '../../core/file-error.js';
 import { toolVersion } from '../../core/config.js';
+import type { EntryFrontmatter } from '../../entry/entry-file.js';
 import { BUDGET_FILE, STATE_FILE, STATE_FORMAT, isReadableFormat, newerStateError, readJsonFile, recordedTool } from './state-format.js';
 
 /** What the state knows of one remote entry. */
@@ -49,14 +50,7 @@ export const JOURNAL_FILE = 'journal.json';
 export const CONFLICTS_DIR = 'conflicts';
 
 /** The fields of an entry file that mirror the service (the rest is the writer's own). */
-export interface SyncedFields {
-  title: string;
-  slug?: string | undefined;
-  publish_at?: string | undefined;
-  notify_subscribers?: boolean | undefined;
-  status?: string | undefined;
-  identifier?: string | undefined;
-}
+export type SyncedFields = Pick<EntryFrontmatter, 'title' | 'slug' | 'publish_at' | 'notify_subscribers' | 'status' | 'identifier'>;
 
 /** sha256 of the part of an entry file that mirrors the service: its fields and the body (trimmed, LF line ends). */
 export function syncedHash(fields: SyncedFields, body: string): string {

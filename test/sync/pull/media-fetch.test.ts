@@ -7,8 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../src/service/rate-budget.js';
-import { MediaFetcher } from '../../../src/sync/pull/media-fetch.js';
-import type { Lookup } from '../../../src/service/guarded-fetch.js';
+import { fetchImage } from '../../../src/sync/pull/media-fetch.js';
+import { GuardedFetcher, type GuardedFetcherOptions, type Lookup } from '../../../src/service/guarded-fetch.js';
+import type { ImageBounds } from '../../../src/core/image-bounds.js';
 import { sniffType } from '../../../src/sync/pull/media-type.js';
 import { GIF_1X1, PNG_1X1, SVG_WITH_SCRIPT, gifDeclaring, pngDeclaring } from '../../helpers/sync/media.js';
 
@@ -45,10 +46,10 @@ const redirect = (path: string, location: string): void => {
 /** Resolves every name to the given address (no DNS query leaves the machine). */
 const resolveTo = (address: string): Lookup => (_host, _opts, cb) => cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
 
-async function fetchOne(url: string, options: ConstructorParameters<typeof MediaFetcher>[0] = {}) {
-  const f = new MediaFetcher({ lookup: resolveTo('127.0.0.1'), allowLoopback: true, ...options });
+async function fetchOne(url: string, options: GuardedFetcherOptions & { bounds?: ImageBounds } = {}) {
+  const f = new GuardedFetcher({ lookup: resolveTo('127.0.0.1'), allowLoopback: true, ...options });
   try {
-    return await f.fetch(url);
+    return await fetchImage(f, url, options.bounds);
   } finally {
     await f.close();
   }

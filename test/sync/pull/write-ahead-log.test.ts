@@ -33,15 +33,15 @@ describe('pull write-ahead log', () => {
 
     const state = fresh();
     const applied = applyPullAhead(stateDir(), state, (rel) => readMirrorFile(contentDir(), rel)?.hash);
-    expect([...applied.previous.keys()]).toEqual(['written']);
-    expect(applied.previous.get('written')).toBeUndefined();
+    expect([...applied.keys()]).toEqual(['written']);
+    expect(applied.get('written')).toBeUndefined();
     expect(state.entries.written).toEqual({ file: 'entries/written.md', remoteHash: 'r-written', localHash: contentHash('the text pull wrote'), syncedHash: 's-written' });
     expect(state.entries.kept).toEqual({ file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' });
     expect(Object.keys(state.entries).sort()).toEqual(['kept', 'written']);
 
     clearPullAhead(stateDir());
     const again = fresh();
-    expect(applyPullAhead(stateDir(), again, (rel) => readMirrorFile(contentDir(), rel)?.hash).previous.size).toBe(0);
+    expect(applyPullAhead(stateDir(), again, (rel) => readMirrorFile(contentDir(), rel)?.hash).size).toBe(0);
     expect(Object.keys(again.entries)).toEqual(['kept']);
   });
 
@@ -57,6 +57,6 @@ describe('pull write-ahead log', () => {
     const state = fresh();
     const applied = applyPullAhead(stateDir(), state, (rel) => readMirrorFile(contentDir(), rel)?.hash);
     expect(state.entries.kept!.file).toBe('entries/b.md');
-    expect(applied.previous.get('kept')).toEqual({ file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' });
+    expect(applied.get('kept')).toEqual({ file: 'entries/kept.md', remoteHash: 'old', localHash: 'old' });
   });
 });
