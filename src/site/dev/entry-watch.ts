@@ -31,7 +31,7 @@ function kindOf(f: IndexedFile, p: EntryProblem): ProblemKind {
 }
 
 /** True when the file was listed but is gone by the time it is read: removed, not a problem. */
-function vanished(f: IndexedFile): boolean {
+export function vanished(f: IndexedFile): boolean {
   return (f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
@@ -96,8 +96,6 @@ export interface EntryWatchHandlers {
 
 /** A running watch; {@link EntryWatch.close} ends it. */
 export interface EntryWatch {
-  /** Resolves once the watch is on: a file saved from then on is handed on. */
-  ready: Promise<void>;
   /** Stops watching, and resolves once every `saved` call under way has settled. */
   close(): Promise<void>;
 }
@@ -114,7 +112,8 @@ const SETTLE_MS = 50;
  * is seen as surely as an edit, however busy the process is. (A watcher that reads the
  * folder again to find new names, as chokidar does, can miss a name that arrives while a
  * read is under way on a busy process: a new entry that never reached the preview.)
- * A folder that does not exist yet is watched from the moment it is made.
+ * The watch is on when this returns (a file saved from then on is handed on); a folder that
+ * does not exist yet is watched from the moment it is made.
  */
 export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers): EntryWatch {
   const entriesDir = join(contentDir, ENTRIES_DIR);
@@ -164,7 +163,6 @@ export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers
     }
   }
   return {
-    ready: Promise.resolve(),
     async close() {
       watcher?.close();
       parent?.close();
