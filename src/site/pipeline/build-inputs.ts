@@ -18,7 +18,7 @@ import { readEntryFiles } from '../../entry/entry-files.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
 import { contentHash } from '../../core/hash.js';
-import { visibility } from '../../entry/permalinks.js';
+import { entryDate, visibility } from '../../entry/permalinks.js';
 
 /** File name of the record of the last successful build, in the state directory. */
 export const SITE_INPUTS_FILE = 'site-inputs.json';
@@ -93,7 +93,7 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
     parts.push([`content/${f.rel}`, contentHash(f.raw)]);
     if (!f.entry) continue;
     const d = f.entry.data;
-    const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
+    const date = entryDate(d.publish_at, f.rel, today);
     if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) === 'scheduled' && (nextDue === null || date < nextDue)) nextDue = date;
   }
   const isEntryFile = (rel: string) => rel.startsWith(`${ENTRIES_DIR}/`) && rel.endsWith('.md') && !rel.slice(ENTRIES_DIR.length + 1).includes('/');

@@ -65,8 +65,7 @@ async function buildResult(build: PreparedBuild, data: BuildData, written: Writt
   const segments = index?.segments;
   const cache = written.cache;
   if (segments?.warning) warnings.push(segments.warning);
-  if (cache && segments?.note) cache.note = cache.note ? `${cache.note}; ${segments.note}` : segments.note;
-  if (cache && imageStore.note) cache.note = cache.note ? `${cache.note}; ${imageStore.note}` : imageStore.note;
+  if (cache) cache.note = [cache.note, segments?.note, imageStore.note].filter(Boolean).join('; ') || undefined;
   warnings.push(...build.entryImages.warnings);
   return {
     outputDir: options.outputDir,

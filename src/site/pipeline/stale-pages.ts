@@ -13,11 +13,6 @@ import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 /** The not-found page the packaged templates write (site/404.njk). */
 const NOT_FOUND_PAGE = '404.html';
 
-/** The problems that take an entry out of the site: they explain a page gone. */
-function takesOut(p: PageProblem): boolean {
-  return p.kind === 'unreadable' || p.kind === 'schema';
-}
-
 /**
  * The page that stands at a stale page's address: the site's not-found page, with the
  * banner (a line saying why this page is gone, then the problems) right after `<body>`.
@@ -43,7 +38,8 @@ export async function replaceStalePages(outputDir: string, written: ReadonlySet<
   const root = resolve(outputDir);
   const stale = [...before].filter((f) => f.endsWith('.html') && !written.has(f) && !f.startsWith(join(root, SEARCH_INDEX_DIR)));
   if (stale.length === 0) return [];
-  const explained = problems.some(takesOut);
+  // The problems that take an entry out of the site explain a page gone.
+  const explained = problems.some((p) => p.kind === 'unreadable' || p.kind === 'schema');
   const notFound = explained ? await readFile(join(root, NOT_FOUND_PAGE), 'utf8').catch(() => undefined) : undefined;
   await Promise.all(
     stale.map((file) => {

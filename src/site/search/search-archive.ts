@@ -20,22 +20,13 @@ const FORMAT = 'changelog-sync-search-archive/1';
 /** The archive file in the cache folder. */
 export const SEARCH_ARCHIVE_FILE = 'search-archive.bin';
 
-/** An archive that may be used. */
-interface SearchArchive {
-  /** The entries it holds: URL → SHA-256 of the search document. */
-  entries: Map<string, string>;
-  /** The index's files (paths relative to the index folder). */
-  files: IndexFile[];
-}
-
 /** What {@link readSearchArchive} found. */
 export interface ReadArchive {
-  /** The archive, when it may be used. */
-  archive?: SearchArchive;
+  /** The archive, when it may be used: its entries (URL → SHA-256 of the search document) and the index's files (paths relative to the index folder). */
+  archive?: { entries: Map<string, string>; files: IndexFile[] };
   /** Why an archive that is there is not used (for the build's `cache.note`). */
   note?: string;
 }
-
 
 /** What the second line holds. */
 interface Contents {
