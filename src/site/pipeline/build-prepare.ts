@@ -75,22 +75,6 @@ export interface PreparedBuild {
 }
 
 /**
- * The workspace settings (`content/_data/workspace.json`), of a workspace whose site may be built.
- * @throws {ChangelogSyncError} `E_CONFIG` when it is private and `allowPrivate` is not set.
- */
-async function readBuildableWorkspace(options: BuildOptions): Promise<Record<string, unknown>> {
-  const workspace = await readWorkspace(options.contentDir);
-  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
-    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
-      file: join(options.contentDir, WORKSPACE_DATA_FILE),
-      field: 'is_public',
-      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
-    });
-  }
-  return workspace;
-}
-
-/**
  * Prepares a build: reads the settings, entry file names, templates (staged), `.eleventy.js` and
  * build cache; starts Eleventy loading, the output listing (or emptying, with a project
  * `.eleventy.js`), the page cache read and Pagefind. Writes only the staged input (and emptied
@@ -102,7 +86,14 @@ async function readBuildableWorkspace(options: BuildOptions): Promise<Record<str
 export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
   const started = Date.now();
   if (!options.pathsChecked) await assertInsideProject(options);
-  const workspace = await readBuildableWorkspace(options);
+  const workspace = await readWorkspace(options.contentDir);
+  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
+      file: join(options.contentDir, WORKSPACE_DATA_FILE),
+      field: 'is_public',
+      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
+    });
+  }
   const entryNames = await listEntryFiles(options.contentDir);
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
