@@ -59,10 +59,7 @@ const ENCODE_OPTIONS = {
 const COPY_CONCURRENCY = 16;
 
 /** Images looked up in a build: encoded, and found already encoded. */
-export interface ImageStats {
-  encoded: number;
-  reused: number;
-}
+export type ImageStats = Record<'encoded' | 'reused', number>;
 
 /** The encoded images of a build. */
 export interface ImageStore extends ImageVariantSource {

@@ -46,13 +46,6 @@ interface FeedRoute {
   url: string;
 }
 
-/** A link to a neighbouring entry. */
-interface EntryLink {
-  title: string;
-  url: string;
-  date: string;
-}
-
 /** One entry as templates see it. */
 export interface SiteEntry {
   title: string;
@@ -81,9 +74,9 @@ export interface SiteEntry {
   /** The same tags resolved against tags.json (colours, slug, page URL). */
   tagRefs: SiteTag[];
   /** The next newer entry, if any. */
-  newer: EntryLink | null;
+  newer: Pick<SiteEntry, 'title' | 'url' | 'date'> | null;
   /** The next older entry, if any. */
-  older: EntryLink | null;
+  older: Pick<SiteEntry, 'title' | 'url' | 'date'> | null;
   identifier: string | undefined;
   status: string | undefined;
   notifySubscribers: boolean | undefined;
