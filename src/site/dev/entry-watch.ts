@@ -24,12 +24,6 @@ import type { PageProblem, ProblemKind } from '../render/problem-banner.js';
 const parsedFiles = new Map<string, ParsedEntry>();
 export const parsedEntries: ParseMemo = { get: (hash) => parsedFiles.get(hash), set: (hash, parsed) => void parsedFiles.set(hash, parsed) };
 
-/** The banner's kind of a problem of `f` (see {@link ProblemKind}). */
-function kindOf(f: IndexedFile, p: EntryProblem): ProblemKind {
-  if (f.error) return f.error instanceof ValidationError ? 'schema' : 'unreadable';
-  return p.field === 'tags' ? 'tag' : 'content';
-}
-
 /** True when the file was listed but is gone by the time it is read: removed, not a problem. */
 export function vanished(f: IndexedFile): boolean {
   return (f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -55,7 +49,9 @@ export async function pageProblems(contentDir: string, read?: readonly IndexedFi
     const key = `${f.rel}\0${f.hash}`;
     let problems = memo.get(key);
     if (!problems) {
-      problems = entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity }));
+      // The banner's kind (problem-banner.ts): a file that cannot be read or breaks the schema, else its text or a tag.
+      const fileKind: ProblemKind | undefined = f.error && (f.error instanceof ValidationError ? 'schema' : 'unreadable');
+      problems = entryProblems(f, tags).map((p) => ({ kind: fileKind ?? (p.field === 'tags' ? 'tag' : 'content'), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity }));
       memo.set(key, problems);
     }
     return problems;
