@@ -72,7 +72,8 @@ export function shownPaths(text: string, cwd: string): string {
   return text.replace(new RegExp(`(?<=^|[\\s'"\`(\\[<=,;])${escapeRegExp(under)}`, 'g'), '');
 }
 
-function escapeRegExp(s: string): string {
+/** `s` matched literally in a regular expression. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -1,8 +1,32 @@
-// Declarations for dependencies that ship no TypeScript types. Eleventy's configuration
-// object has no type of its own here: a parameter typed `never` accepts a function of any
-// configuration type (ours are typed where they are written) without an `any`.
+// Declarations for dependencies that ship no TypeScript types. A plugin's configuration
+// parameter is typed `never`: it accepts a function of any configuration type without an `any`.
 
 declare module '@11ty/eleventy' {
+  /** What the site plugin, the preview and their helpers use of Eleventy's configuration object. */
+  export interface EleventyConfig {
+    addPlugin(plugin: unknown, options?: unknown): void;
+    addGlobalData(name: string, data: unknown): void;
+    addPassthroughCopy(path: string | Record<string, string>): void;
+    addFilter(name: string, fn: (...args: never[]) => unknown): void;
+    getFilter(name: string): (...args: unknown[]) => unknown;
+    addPairedShortcode(name: string, fn: (...args: never[]) => unknown): void;
+    addTemplate(virtualPath: string, content: unknown, data?: Record<string, unknown>): void;
+    addPreprocessor(name: string, extensions: string, fn: (this: { inputPath: string }, data: Record<string, unknown>, content: string) => unknown): void;
+    addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
+    addBundle?(name: string, options?: Record<string, unknown>): void;
+    addWatchTarget(path: string): void;
+    setUseGitIgnore(use: boolean): void;
+    setServerOptions(options: Record<string, unknown>): void;
+    setChokidarConfig(options: Record<string, unknown>): void;
+    watchIgnores: Set<string>;
+    on(event: 'eleventy.beforeWatch', fn: (queue: string[]) => unknown): void;
+    on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
+    /** Its HTML transformer: URL callbacks per extension (the HTML base plugin's among them). */
+    htmlTransformer?: { callbacks?: Record<string, Array<{ priority: number; enabled?: (context: { baseHref?: unknown }) => boolean }>> };
+    globalData?: Record<string, unknown>;
+    /** Its folders (the output: where plain Eleventy and `dev` write the entries' encoded images). */
+    directories?: { output?: string };
+  }
   export interface EleventyOptions {
     quietMode?: boolean;
     configPath?: string;

@@ -168,8 +168,6 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       },
       error: (err) => reporter.problem({ file: shown(''), message: `not watched: ${err instanceof Error ? err.message : String(err)}` }),
     });
-    // "Save a file" holds from the moment it is printed.
-    await watcher.ready;
 
     reporter.result(
       [`Serving the changelog at ${server.url}`, `Watching ${relative(cfg.cwd, cfg.contentDir) || '.'} and ${relative(cfg.cwd, cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),

@@ -16,22 +16,13 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesUnder } from './file-list.js';
 import { sha256 } from '../../core/hash.js';
-import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { openKeptMap, type KeptMap } from './cache-file.js';
 
 /** The format of `bodies.json`; another one is ignored. */
 const FORMAT = 'changelog-sync-build-cache/1';
 
 /** The cache file in the cache folder. */
 export const CACHE_FILE = 'bodies.json';
-
-/** What the fingerprint is made of, besides the tool and the templates. */
-export interface CacheOptions {
-  siteUrl: string;
-  basePath: string;
-  theme?: string;
-  backlinkUrl?: string | null;
-}
-
 
 /** Every file under `dir` (file-list.ts; sorted relative paths), but for source maps and declarations. */
 async function fingerprintedFiles(dir: string): Promise<string[]> {
@@ -47,7 +38,7 @@ async function readAll(dir: string, files: readonly string[]): Promise<Array<[st
 }
 
 /** The version of an installed package, found from its resolved entry point; null when it does not resolve. */
-function installedVersion(name: string, readJson: (path: string) => { name?: string; version?: string } | undefined): string | null {
+export function installedVersion(name: string): string | null {
   let file: string;
   try {
     file = fileURLToPath(import.meta.resolve(name));
@@ -55,8 +46,12 @@ function installedVersion(name: string, readJson: (path: string) => { name?: str
     return null;
   }
   for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-    const json = readJson(join(dir, 'package.json'));
-    if (json?.name === name) return json.version ?? null;
+    try {
+      const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (json.name === name) return json.version ?? null;
+    } catch {
+      // no package.json here, or not JSON: a folder above may be the package's
+    }
   }
   return null;
 }
@@ -71,14 +66,7 @@ function toolFingerprint(): Promise<string> {
     const hash = createHash('sha256');
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version?: string; dependencies?: Record<string, string> };
     hash.update(`version ${pkg.version ?? ''}\n`);
-    const readJson = (path: string) => {
-      try {
-        return JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
-      } catch {
-        return undefined;
-      }
-    };
-    for (const dep of Object.keys(pkg.dependencies ?? {}).sort()) hash.update(`dependency ${dep} ${installedVersion(dep, readJson)}\n`);
+    for (const dep of Object.keys(pkg.dependencies ?? {}).sort()) hash.update(`dependency ${dep} ${installedVersion(dep)}\n`);
     for (const [file, bytes] of await readAll(codeDir, await fingerprintedFiles(codeDir))) hash.update(`module ${file} ${sha256(bytes)}\n`);
     return hash.digest('hex');
   })();
@@ -88,8 +76,9 @@ function toolFingerprint(): Promise<string> {
 /**
  * A build's fingerprint: two builds with the same one render a body to the same HTML.
  * @param siteInputDir Eleventy's input (the staged templates: the packaged ones with the team's laid over them).
+ * @param options what it is made of besides the tool and the templates.
  */
-export async function buildFingerprint(siteInputDir: string, options: CacheOptions): Promise<string> {
+export async function buildFingerprint(siteInputDir: string, options: { siteUrl: string; basePath: string; theme?: string; backlinkUrl?: string | null }): Promise<string> {
   const templates = createHash('sha256');
   for (const [file, bytes] of await readAll(siteInputDir, await fingerprintedFiles(siteInputDir))) templates.update(`template ${file} ${sha256(bytes)}\n`);
   // One part per thing that may differ, so that a cache not used can say which did ({@link fingerprintChange}).
@@ -165,54 +154,27 @@ async function firstLineFingerprint(file: string): Promise<string | undefined> {
   }
 }
 
-/** A cache of rendered bodies, opened for one build. */
-export interface BodyCache {
-  /** The cached HTML of a body, if any. */
-  get(markdown: string): string | undefined;
-  /** Records a body's HTML (kept by {@link BodyCache.save}). */
-  set(markdown: string, html: string): void;
-  /** Bodies found in the cache, and rendered, in this build so far. */
-  readonly stats: { hits: number; misses: number };
-  /** Why the previous cache was not used (corrupt, another version or template set), else undefined. */
-  readonly note: string | undefined;
-  /**
-   * Writes this build's bodies (only those: removed entries' go) atomically.
-   * @throws when the folder cannot be written (the build reports it as a warning).
-   */
-  save(): Promise<void>;
-}
+/** A cache of rendered bodies, opened for one build: {@link KeptMap} keyed by the Markdown (its SHA-256 in the file); a body found is kept for the next build. */
+export type BodyCache = KeptMap<string>;
 
 /** Opens the cache in `dir` for `fingerprint`: missing, of another fingerprint or corrupt, it is empty (with a {@link BodyCache.note} saying why). */
 export async function openBodyCache(dir: string, fingerprint: string): Promise<BodyCache> {
-  const file = join(dir, CACHE_FILE);
-  let previous: Record<string, string> = {};
-  const { value: bodies, note: unusable } = await readCacheFile(file, FORMAT, fingerprint);
-  let note = unusable;
-  if (bodies !== undefined) {
-    if (bodies && typeof bodies === 'object' && !Array.isArray(bodies) && Object.values(bodies).every((v) => typeof v === 'string')) previous = bodies as Record<string, string>;
-    else note = 'it is corrupt (not a map of rendered bodies)';
-  }
-  const current = new Map<string, string>();
-  const stats = { hits: 0, misses: 0 };
+  const kept = await openKeptMap(join(dir, CACHE_FILE), fingerprint, {
+    format: FORMAT,
+    name: 'the build cache',
+    values: 'rendered bodies',
+    without: 'every entry was rendered again',
+    count: 'bodies',
+    isValue: (v): v is string => typeof v === 'string',
+  });
   return {
-    stats,
-    note: note && `the build cache (${file}) was not used: ${note}; every entry was rendered again`,
+    ...kept,
     get(markdown) {
       const key = sha256(markdown);
-      const html = Object.hasOwn(previous, key) ? previous[key] : undefined;
-      if (html === undefined) {
-        stats.misses++;
-        return undefined;
-      }
-      stats.hits++;
-      current.set(key, html);
+      const html = kept.get(key);
+      if (html !== undefined) kept.set(key, html);
       return html;
     },
-    set(markdown, html) {
-      current.set(sha256(markdown), html);
-    },
-    async save() {
-      await writeCacheFile(file, FORMAT, fingerprint, Object.fromEntries(current), { bodies: current.size });
-    },
+    set: (markdown, html) => kept.set(sha256(markdown), html),
   };
 }

@@ -29,14 +29,6 @@ export function otherFormatNote(found: unknown, expected: string): string {
   return `it is format ${theirs}, written by ${theirs > ours ? 'a newer' : 'an older'} changelog-sync (this one reads format ${ours})`;
 }
 
-/** What {@link readCacheFile} found: the value, or why there is none to use. */
-export interface CacheFileContent {
-  /** The rest of the file, parsed; undefined when the file is missing or not used. */
-  value?: unknown;
-  /** Why the file was not used ("it is corrupt ..."), else undefined. */
-  note?: string;
-}
-
 /**
  * The first line of each cache file read and found sound by this process, with the file's
  * size and modification time then: {@link writeCacheFile} does not write the same file again.
@@ -54,8 +46,9 @@ export function unchangedSince(file: string, seen: { size: number; mtimeMs: numb
  * fingerprint, or corrupt, is empty with a note saying why.
  * @param foreign the note for another fingerprint when it is not the build's (the image cache's).
  *   Without it none: the build says once what differed (build-cache.ts `cacheChangeNote`).
+ * @returns the rest of the file parsed (`value`: undefined when the file is missing or not used), or why it was not used (`note`: "it is corrupt ...").
  */
-export async function readCacheFile(file: string, format: string, fingerprint: string, foreign?: string): Promise<CacheFileContent> {
+export async function readCacheFile(file: string, format: string, fingerprint: string, foreign?: string): Promise<{ value?: unknown; note?: string }> {
   soundFiles.delete(file);
   try {
     const before = statSync(file, { throwIfNoEntry: false });
@@ -91,4 +84,55 @@ export async function writeCacheFile(file: string, format: string, fingerprint: 
   await mkdir(dirname(file), { recursive: true });
   await writeFileAtomic(file, `${header}\n${rest}`, { fsync: false });
   return true;
+}
+
+/** A map kept in a cache file from one build to the next (`bodies.json`, `entries.json`), opened for one build. */
+export interface KeptMap<T> {
+  /** The previous build's value for `key`, if any. */
+  get(key: string): T | undefined;
+  /** Records a value (kept by {@link KeptMap.save}). */
+  set(key: string, value: T): void;
+  /** Keys found in the previous build's file, and not found, in this build so far. */
+  readonly stats: { hits: number; misses: number };
+  /** Why the previous file was not used (corrupt, another format), else undefined. */
+  readonly note: string | undefined;
+  /**
+   * Writes the values recorded by this build (only those) atomically.
+   * @throws when the folder cannot be written (the build reports it as a warning).
+   */
+  save(): Promise<void>;
+}
+
+/**
+ * Opens the kept map `file` for `fingerprint`: missing, of another fingerprint or corrupt, it is
+ * empty, with a {@link KeptMap.note} saying why (but for another fingerprint: {@link readCacheFile}).
+ * @param kind its format (another one is ignored); the words of its note: the file ("the build
+ *   cache"), its values ("rendered bodies"), what the build did without them ("every entry was
+ *   rendered again"); the field of its first line that counts the values; the check of a value read.
+ */
+export async function openKeptMap<T>(file: string, fingerprint: string, kind: { format: string; name: string; values: string; without: string; count: string; isValue(value: unknown): value is T }): Promise<KeptMap<T>> {
+  const { value, note: unusable } = await readCacheFile(file, kind.format, fingerprint);
+  let note = unusable;
+  let previous = new Map<string, T>();
+  if (value !== undefined) {
+    const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : undefined;
+    if (entries?.every(([, v]) => kind.isValue(v))) previous = new Map(entries as Array<[string, T]>);
+    else note = `it is corrupt (not a map of ${kind.values})`;
+  }
+  const current = new Map<string, T>();
+  const stats = { hits: 0, misses: 0 };
+  return {
+    stats,
+    note: note && `${kind.name} (${file}) was not used: ${note}; ${kind.without}`,
+    get(key) {
+      const found = previous.get(key);
+      if (found === undefined) stats.misses++;
+      else stats.hits++;
+      return found;
+    },
+    set: (key, value) => void current.set(key, value),
+    async save() {
+      await writeCacheFile(file, kind.format, fingerprint, Object.fromEntries(current), { [kind.count]: current.size });
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * Listing a folder tree's files (the staged templates, a built site) with Node's recursive `readdir`.
+ * Listing a folder tree's files (the staged templates, a built site) with Node's recursive
+ * `readdir`, and comparing two files.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -21,6 +22,13 @@ export async function filesUnder(dir: string, skip?: string): Promise<string[]> 
     }),
   );
   return lists.flat();
+}
+
+/** Whether two files hold the same bytes (false when either cannot be read). */
+export async function sameBytes(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const [x, y] = await Promise.all([readFile(a).catch(() => undefined), readFile(b).catch(() => undefined)]);
+  return x !== undefined && y !== undefined && x.equals(y);
 }
 
 /** An empty listing for a folder that does not exist (it may be removed while listed); any other error is rethrown. */

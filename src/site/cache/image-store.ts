@@ -11,15 +11,15 @@
  * changelog-sync re-encodes nothing unless the encoder or its options changed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EleventyImageMetadata } from '@11ty/eleventy-img';
 import pLimit from 'p-limit';
 import { sha256 } from '../../core/hash.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { installedVersion } from './build-cache.js';
 import type { ImageVariant, ImageVariants, ImageVariantSource } from '../render/images.js';
 
 /** The site-relative URL path of the encoded images. */
@@ -59,10 +59,7 @@ const ENCODE_OPTIONS = {
 const COPY_CONCURRENCY = 16;
 
 /** Images looked up in a build: encoded, and found already encoded. */
-export interface ImageStats {
-  encoded: number;
-  reused: number;
-}
+export type ImageStats = Record<'encoded' | 'reused', number>;
 
 /** The encoded images of a build. */
 export interface ImageStore extends ImageVariantSource {
@@ -92,20 +89,10 @@ export type ImageStoreLocation =
   /** The output's `img/` itself, nothing else kept (plain Eleventy, `dev`: files written once per process). */
   | { outputDir: string };
 
-/** The installed version of a package (its package.json), or `?`. */
-function versionOf(name: string): string {
-  try {
-    const require = createRequire(import.meta.url);
-    return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version?: string }).version ?? '?';
-  } catch {
-    return '?';
-  }
-}
-
 /** What an image's outputs depend on besides its bytes. */
 function encoderFingerprint(): string {
   return createHash('sha256')
-    .update(JSON.stringify([FORMAT, versionOf('@11ty/eleventy-img'), versionOf('sharp'), ENCODE_OPTIONS]))
+    .update(JSON.stringify([FORMAT, installedVersion('@11ty/eleventy-img') ?? '?', installedVersion('sharp') ?? '?', ENCODE_OPTIONS]))
     .digest('hex');
 }
 

@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { unchangedSince } from './cache-file.js';
-import { readPackIndex, runPackJob, UnusablePackError, type PackedPage, type PackSource } from './page-pack.js';
+import { copyPages, readPackIndex, UnusablePackError, writePack, type PackedPage, type PackSource } from './page-pack.js';
 
 /** The pack in the cache folder. */
 export const PAGE_PACK_FILE = 'pages.pack';
@@ -67,18 +67,20 @@ export async function openPageCache(dir: string, fingerprint: string): Promise<P
   return {
     note: note && `the page cache (${file}) was not used: ${note}; every page was rendered again`,
     has: (key) => pages.has(key),
+    // eslint-disable-next-line @typescript-eslint/require-await -- a promise: a failed copy rejects, as the callers expect
     async writeInto(outputDir, wanted) {
       if (wanted.length === 0) return [];
       // In the pack's order: the copy reads it from start to end.
       const copies = wanted.map((page) => ({ path: page.path, ...packed(page) })).sort((a, b) => a.offset - b.offset);
-      await runPackJob({ kind: 'copy', pack: file, outputDir, pages: copies });
+      copyPages(file, outputDir, copies);
       return wanted.map((page) => join(outputDir, page.path));
     },
+    // eslint-disable-next-line @typescript-eslint/require-await -- a promise: a failed write rejects (a warning), as the callers expect
     async save(outputDir, current) {
       const unique = [...new Map(current.map((page) => [page.key, page])).values()];
       const sources: PackSource[] = unique.map((page) => (pages.has(page.key) ? { key: page.key, from: 'pack', page: pages.get(page.key)! } : { key: page.key, from: 'site', path: page.path }));
       if (read && samePack(sources, pages.size, read.size) && unchangedSince(file, read)) return;
-      await runPackJob({ kind: 'write', pack: file, temporary: `${file}.${process.pid}.tmp`, fingerprint, outputDir, pages: sources });
+      writePack(file, fingerprint, outputDir, sources);
     },
   };
 }

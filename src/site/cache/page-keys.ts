@@ -7,22 +7,16 @@
  * a field added to what a layout receives changes the keys of its pages with no list here.
  * The page cache (page-cache.ts) keeps pages by it.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
-import { filesUnder } from './file-list.js';
+import { sameBytes } from './file-list.js';
 import type { KeyedPage } from './page-cache.js';
 import type { PagesToRender, SiteData } from '../data/site-model.js';
 import { layoutPages, pageShell } from '../data/layout-data.js';
 import { sha256 } from '../../core/hash.js';
 
 /** The pages of the routes, each with its key, by kind (in the data's order). */
-interface PageKeys {
-  entries: KeyedPage[];
-  indexPages: KeyedPage[];
-  tagPages: KeyedPage[];
-}
+type PageKeys = Record<keyof PagesToRender, KeyedPage[]>;
 
 /** The output file of a page at a site-relative URL (`/entries/x/` → `entries/x/index.html`), as the packaged routes write it. */
 export function pagePath(url: string): string {
@@ -91,25 +85,14 @@ export function planPages(data: SiteData, fingerprint: string, cached: (key: str
 }
 
 /**
- * A team's files that reach the routes' pages only through the site data, so through the
- * keys: its stylesheets (the data's `css`, and a theme of its own in `changelog.site`), its
- * images (their sizes in an entry's HTML) and the widget (no page reads it).
+ * A template of the team's own that the keys do not cover (its path in `siteDir`), else
+ * undefined: the keys cover the packaged templates' pages, and copies of packaged files. With
+ * any other template of its own a team's pages may read anything, so every page renders. (Its
+ * stylesheets, images and widget are no templates, site-stage.ts: they reach the pages only
+ * through the site data, so through the keys.)
+ * @param teamTemplates the team's templates, relative to `siteDir` (site-stage.ts `teamTemplates`).
  */
-const THROUGH_DATA = /^(?:_includes\/css\/|images\/)|^widget\.js$/;
-
-/**
- * A template of `siteDir` the keys do not cover (its path in `siteDir`), else undefined: the
- * keys cover the packaged templates' pages (the packaged site, or a team's `site/` holding
- * only stylesheets, images, the widget, or copies of packaged files). With any other
- * template of its own a team's pages may read anything, so every page renders.
- */
-export async function templateOfItsOwn(siteDir: string): Promise<string | undefined> {
-  if (resolve(siteDir) === resolve(PACKAGED_SITE_DIR) || !existsSync(siteDir)) return undefined;
-  for (const file of await filesUnder(siteDir)) {
-    const rel = relative(siteDir, file).split(sep).join('/');
-    if (THROUGH_DATA.test(rel)) continue;
-    const packaged = join(PACKAGED_SITE_DIR, rel);
-    if (!existsSync(packaged) || !(await readFile(packaged)).equals(await readFile(file))) return rel;
-  }
+export async function templateOfItsOwn(siteDir: string, teamTemplates: readonly string[]): Promise<string | undefined> {
+  for (const rel of teamTemplates) if (!(await sameBytes(join(PACKAGED_SITE_DIR, rel), join(siteDir, rel)))) return rel.split(sep).join('/');
   return undefined;
 }

@@ -126,32 +126,24 @@ interface PageCopy extends PackedPage {
   path: string;
 }
 
-/** What {@link copyPages} is given. */
-export interface CopyPagesTask {
-  kind: 'copy';
-  /** The pack (absolute). */
-  pack: string;
-  /** The site being built (absolute). */
-  outputDir: string;
-  pages: readonly PageCopy[];
-}
-
 /**
  * Writes pages of a pack into the site, making their folders; each page's checksum is checked again
  * as it is read, as the pack is not trusted to have stayed as it was when opened.
+ * @param pack the pack (absolute).
+ * @param outputDir the site being built (absolute).
  * @throws {Error} the file system's error of the first page that could not be read or
  *   written; an error naming the page when its bytes are not those the index was checked with.
  */
-export function copyPages(task: CopyPagesTask): void {
-  const fd = openSync(task.pack, 'r');
+export function copyPages(pack: string, outputDir: string, pages: readonly PageCopy[]): void {
+  const fd = openSync(pack, 'r');
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     const made = new Set<string>();
-    for (const page of task.pages) {
+    for (const page of pages) {
       if (page.length > buffer.length) buffer = Buffer.allocUnsafe(page.length);
       const bytes = buffer.subarray(0, readSync(fd, buffer, 0, page.length, page.offset));
-      if (bytes.length !== page.length || crc32(bytes) !== page.crc) throw new Error(`${task.pack} changed while it was in use (the page for ${page.path}): build again`);
-      const path = join(task.outputDir, page.path);
+      if (bytes.length !== page.length || crc32(bytes) !== page.crc) throw new Error(`${pack} changed while it was in use (the page for ${page.path}): build again`);
+      const path = join(outputDir, page.path);
       const folder = dirname(path);
       if (!made.has(folder)) {
         mkdirSync(folder, { recursive: true });
@@ -167,94 +159,71 @@ export function copyPages(task: CopyPagesTask): void {
 /** A page of a new pack: from the old pack (where it is there), or a page the build wrote (relative to the output folder). */
 export type PackSource = { key: string } & ({ from: 'pack'; page: PackedPage } | { from: 'site'; path: string });
 
-/** What {@link writePack} is given. */
-export interface WritePackTask {
-  kind: 'write';
-  /** The pack to write (absolute); the old one, the pages' source, is read before it is replaced. */
-  pack: string;
-  /** The temporary file written first, then renamed over {@link pack}. */
-  temporary: string;
-  fingerprint: string;
-  /** The site being built (absolute). */
-  outputDir: string;
-  /** The pages in the new pack's order, each key once. */
-  pages: readonly PackSource[];
-}
-
 /**
- * Writes a new pack of `task.pages` (a temporary file renamed over the old): pages the build wrote
- * read from the site, the others copied from the old pack in runs of up to a megabyte.
+ * Writes a new pack of `pages` (a temporary file beside it, renamed over the old): pages the build
+ * wrote read from the site, the others copied from the old pack in runs of up to a megabyte.
+ * @param pack the pack to write (absolute); the old one, the pages' source, is read before it is replaced.
+ * @param outputDir the site being built (absolute).
+ * @param pages the pages in the new pack's order, each key once.
  * @throws {Error} the file system's error; an error naming the pack when a page's bytes
  *   copied from it are not those its index was checked with. The temporary file is removed.
  */
-export function writePack(task: WritePackTask): void {
+export function writePack(pack: string, fingerprint: string, outputDir: string, pages: readonly PackSource[]): void {
+  const temporary = `${pack}.${process.pid}.tmp`;
   const fresh = new Map<string, Buffer>();
-  for (const source of task.pages) if (source.from === 'site') fresh.set(source.key, readFileSync(join(task.outputDir, source.path)));
-  const rows: Row[] = task.pages.map((source) => {
+  for (const source of pages) if (source.from === 'site') fresh.set(source.key, readFileSync(join(outputDir, source.path)));
+  const rows: Row[] = pages.map((source) => {
     if (source.from === 'pack') return [source.key, source.page.length, source.page.crc];
     const bytes = fresh.get(source.key)!;
     return [source.key, bytes.length, crc32(bytes)];
   });
   const index = Buffer.from(JSON.stringify(rows));
   const dataLength = rows.reduce((n, row) => n + row[1], 0);
-  const header = JSON.stringify({ format: FORMAT, fingerprint: task.fingerprint, pages: rows.length, indexLength: index.length, indexCrc: crc32(index), dataLength });
-  mkdirSync(dirname(task.pack), { recursive: true });
-  const out = openSync(task.temporary, 'w');
+  const header = JSON.stringify({ format: FORMAT, fingerprint, pages: rows.length, indexLength: index.length, indexCrc: crc32(index), dataLength });
+  mkdirSync(dirname(pack), { recursive: true });
+  const out = openSync(temporary, 'w');
   let old: number | undefined;
   try {
     writeAll(out, Buffer.from(`${header}\n`));
     writeAll(out, index);
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let i = 0; i < task.pages.length; ) {
-      const source = task.pages[i]!;
+    for (let i = 0; i < pages.length; ) {
+      const source = pages[i]!;
       if (source.from === 'site') {
         writeAll(out, fresh.get(source.key)!);
         i++;
         continue;
       }
       // The pages of the old pack that follow each other there, up to a buffer's worth (one page may be longer).
-      old ??= openSync(task.pack, 'r');
+      old ??= openSync(pack, 'r');
       const start = source.page.offset;
       let end = start + source.page.length;
       const run = [source.page];
-      for (let j = i + 1; j < task.pages.length; j++) {
-        const next = task.pages[j]!;
+      for (let j = i + 1; j < pages.length; j++) {
+        const next = pages[j]!;
         if (next.from !== 'pack' || next.page.offset !== end || next.page.offset + next.page.length - start > buffer.length) break;
         run.push(next.page);
         end += next.page.length;
       }
       const bytes = end - start > buffer.length ? Buffer.allocUnsafe(end - start) : buffer.subarray(0, end - start);
-      if (readSync(old, bytes, 0, bytes.length, start) !== bytes.length) throw new Error(`${task.pack} changed while it was in use: build again`);
-      for (const page of run) if (crc32(bytes.subarray(page.offset - start, page.offset - start + page.length)) !== page.crc) throw new Error(`${task.pack} changed while it was in use: build again`);
+      if (readSync(old, bytes, 0, bytes.length, start) !== bytes.length) throw new Error(`${pack} changed while it was in use: build again`);
+      for (const page of run) if (crc32(bytes.subarray(page.offset - start, page.offset - start + page.length)) !== page.crc) throw new Error(`${pack} changed while it was in use: build again`);
       writeAll(out, bytes);
       i += run.length;
     }
     closeSync(out);
-    renameSync(task.temporary, task.pack);
+    renameSync(temporary, pack);
   } catch (err) {
     try {
       closeSync(out);
     } catch {
       // closed already
     }
-    rmSync(task.temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw err;
   } finally {
     if (old !== undefined) closeSync(old);
   }
-}
-
-/** A job on the pack: copying its pages into the site, or writing a new pack. */
-export type PackJob = CopyPagesTask | WritePackTask;
-
-/**
- * Runs a job on the pack ({@link copyPages}, {@link writePack}).
- * @throws {Error} the job's error.
- */
-// eslint-disable-next-line @typescript-eslint/require-await -- a promise: a job that fails rejects, as the callers expect
-export async function runPackJob(job: PackJob): Promise<void> {
-  if (job.kind === 'copy') copyPages(job);
-  else writePack(job);
 }
 
 /** Writes all of `bytes` at the file's position. */

@@ -55,22 +55,14 @@ export interface FeedDates {
   entries: Record<string, { hash: string; updated: string }>;
 }
 
-/** One visible entry, as {@link settleFeedDates} needs it. */
-export interface FeedDateInput {
-  identifier: string | undefined;
-  /** {@link feedContentDigest} of the entry. */
-  hash: string;
-  /** Its publish date (midnight UTC). */
-  published: Date;
-}
-
 /**
  * The `updated` time of each of `items` and the record to keep: `items`' identifiers and those of
  * `previous` that `keep` accepts (hidden entries, unreadable files), so they keep their dates. An
  * entry without identifier is `updated` at its publish date and not recorded.
+ * @param items the visible entries: identifier, {@link feedContentDigest} (`hash`), publish date (`published`, midnight UTC).
  * @param now the build's time: a changed entry's `updated` (at least a second after its previous one, never before its publish date).
  */
-export function settleFeedDates(items: readonly FeedDateInput[], previous: FeedDates | undefined, now: Date, keep: (identifier: string) => boolean = () => false): { updated: Date[]; record: FeedDates } {
+export function settleFeedDates(items: ReadonlyArray<{ identifier: string | undefined; hash: string; published: Date }>, previous: FeedDates | undefined, now: Date, keep: (identifier: string) => boolean = () => false): { updated: Date[]; record: FeedDates } {
   const before = new Map(Object.entries(previous?.entries ?? {}));
   const after = new Map<string, { hash: string; updated: string }>();
   const nowSeconds = Math.floor(now.getTime() / 1000) * 1000;

@@ -8,11 +8,7 @@ import type { FeedUrls } from './feed-formats.js';
 import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
 
 /** A tag as a chip: `tag-list.njk`, the index page's tag filter. */
-export interface TagChip {
-  readonly name: string;
-  readonly url: string;
-  readonly style: string;
-}
+export type TagChip = Readonly<Pick<SiteTag, 'name' | 'url' | 'style'>>;
 
 /** An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry page's `entry`. */
 export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {

@@ -3,8 +3,8 @@
  * site's, of its newest {@link FEED_LIMIT} entries, and one per tag, of the tag's newest
  * {@link TAG_FEED_LIMIT}.
  */
-import { FEED_FORMATS, feedUrls } from './feed-formats.js';
-import type { FeedRoute, SiteEntry, SiteFeed, SiteTag } from './site-model.js';
+import { feedUrls } from './feed-formats.js';
+import type { SiteEntry, SiteFeed, SiteTag } from './site-model.js';
 
 /**
  * Entries in each feed: the newest 1,000 (every entry of most changelogs). Feed readers poll
@@ -31,9 +31,4 @@ export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Da
   const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
   const urls = tag ? tag.feeds : feedUrls('/');
   return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
-}
-
-/** Every file of `feeds`: each feed in each format, at its URL. */
-export function feedRoutes(feeds: readonly SiteFeed[]): FeedRoute[] {
-  return feeds.flatMap((feed) => FEED_FORMATS.map((format) => ({ feed, format, url: feed.urls[format.key] })));
 }

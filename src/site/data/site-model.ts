@@ -40,17 +40,10 @@ export interface SiteFeed {
 }
 
 /** One feed file: a feed in one format, at its site-relative URL. */
-export interface FeedRoute {
+interface FeedRoute {
   feed: SiteFeed;
   format: FeedFormat;
   url: string;
-}
-
-/** A link to a neighbouring entry. */
-interface EntryLink {
-  title: string;
-  url: string;
-  date: string;
 }
 
 /** One entry as templates see it. */
@@ -81,9 +74,9 @@ export interface SiteEntry {
   /** The same tags resolved against tags.json (colours, slug, page URL). */
   tagRefs: SiteTag[];
   /** The next newer entry, if any. */
-  newer: EntryLink | null;
+  newer: Pick<SiteEntry, 'title' | 'url' | 'date'> | null;
   /** The next older entry, if any. */
-  older: EntryLink | null;
+  older: Pick<SiteEntry, 'title' | 'url' | 'date'> | null;
   identifier: string | undefined;
   status: string | undefined;
   notifySubscribers: boolean | undefined;
@@ -106,9 +99,6 @@ export interface ListPage {
   nextUrl: string | null;
 }
 
-/** One page of the index: the `indexPage` of `_includes/index-page.njk`. */
-type IndexPage = ListPage;
-
 /** One page of a tag's entry list (20 entries a page, like the index): the `tagPage` of `_includes/tag-page.njk`. */
 export interface TagPage extends ListPage {
   tag: SiteTag;
@@ -117,7 +107,7 @@ export interface TagPage extends ListPage {
 /** The pages the routes (`site/*.11ty.mjs`) render: every page but those a build takes from its page cache (page-cache.ts). */
 export interface PagesToRender {
   entries: SiteEntry[];
-  indexPages: IndexPage[];
+  indexPages: ListPage[];
   tagPages: TagPage[];
 }
 
@@ -133,8 +123,8 @@ export interface SiteData {
   tagList: SiteTag[];
   /** Every page of every tag (`site/tag-pages.11ty.mjs` renders them). */
   tagPages: TagPage[];
-  /** Every page of the index, newest entries first (`site/index.11ty.mjs` renders them). */
-  indexPages: IndexPage[];
+  /** Every page of the index, newest entries first (`site/index.11ty.mjs` renders them: `indexPage` of `_includes/index-page.njk`). */
+  indexPages: ListPage[];
   /** The pages this build renders (the others are its page cache's). */
   render: PagesToRender;
   /** Visible entries, newest first. */

@@ -5,7 +5,7 @@
 import { isSafeSlug, slugify } from '../../entry/slug.js';
 import { AA_CONTRAST, contrastRatio } from './contrast.js';
 import { feedUrls } from './feed-formats.js';
-import { PAGE_SIZE, type ListPage, type SiteEntry, type SiteTag, type TagPage } from './site-model.js';
+import { PAGE_SIZE, type ListPage, type SiteEntry, type SiteTag } from './site-model.js';
 
 /**
  * Inline style giving a tag its tags.json colours, hex only (also the `tagStyle` filter):
@@ -76,9 +76,4 @@ export function listPages(entries: SiteEntry[], firstUrl: string): ListPage[] {
     previousUrl: n > 0 ? urlOf(n - 1) : null,
     nextUrl: n + 1 < pageCount ? urlOf(n + 1) : null,
   }));
-}
-
-/** Splits `entries` into pages of {@link PAGE_SIZE} for a tag. */
-export function pagesOfTag(tag: SiteTag, entries: SiteEntry[]): TagPage[] {
-  return listPages(entries, tag.url).map((page) => ({ tag, ...page }));
 }

@@ -33,9 +33,10 @@ export interface ThemeChoice {
   include: string;
 }
 
-/** Lowercase `[a-z0-9-]` only: a theme name becomes a file name. */
-function normalise(name: unknown): string {
-  return typeof name === 'string' ? name.trim().toLowerCase() : '';
+/** A name as themes are named (trimmed, lowercase), and whether it is one of `available`: `[a-z0-9-]` only, as a theme name becomes a file name. */
+function themeName(name: unknown, available: readonly string[]): { want: string; known: boolean } {
+  const want = typeof name === 'string' ? name.trim().toLowerCase() : '';
+  return { want, known: /^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want) };
 }
 
 /**
@@ -44,8 +45,7 @@ function normalise(name: unknown): string {
  * @param available theme names the site provides (see {@link listThemes}).
  */
 export function resolveTheme(requested: unknown, available: readonly string[]): ThemeChoice {
-  const want = normalise(requested);
-  const known = /^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want);
+  const { want, known } = themeName(requested, available);
   const name = known ? want : DEFAULT_THEME;
   return { name, requested: want, fellBack: want !== '' && !known, include: `css/themes/${name}.css` };
 }
@@ -79,8 +79,8 @@ export async function siteThemes(siteDir: string, packagedSiteDir: string): Prom
  */
 export function checkThemeOverride(configured: string | undefined, available: readonly string[]): string | undefined {
   if (configured === undefined || configured === '') return undefined;
-  const want = normalise(configured);
-  if (/^[a-z0-9][a-z0-9-]*$/.test(want) && available.includes(want)) return want;
+  const { want, known } = themeName(configured, available);
+  if (known) return want;
   const names = [...available].sort();
   throw new ChangelogSyncError('E_CONFIG', `theme ${JSON.stringify(configured)} (changelog.config.json "theme" or CHANGELOG_THEME) is not a theme of this site: the themes are ${names.join(', ')}`, {
     field: 'theme',

@@ -24,14 +24,8 @@ import type { PageProblem, ProblemKind } from '../render/problem-banner.js';
 const parsedFiles = new Map<string, ParsedEntry>();
 export const parsedEntries: ParseMemo = { get: (hash) => parsedFiles.get(hash), set: (hash, parsed) => void parsedFiles.set(hash, parsed) };
 
-/** The banner's kind of a problem of `f` (see {@link ProblemKind}). */
-function kindOf(f: IndexedFile, p: EntryProblem): ProblemKind {
-  if (f.error) return f.error instanceof ValidationError ? 'schema' : 'unreadable';
-  return p.field === 'tags' ? 'tag' : 'content';
-}
-
 /** True when the file was listed but is gone by the time it is read: removed, not a problem. */
-function vanished(f: IndexedFile): boolean {
+export function vanished(f: IndexedFile): boolean {
   return (f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
@@ -55,7 +49,9 @@ export async function pageProblems(contentDir: string, read?: readonly IndexedFi
     const key = `${f.rel}\0${f.hash}`;
     let problems = memo.get(key);
     if (!problems) {
-      problems = entryProblems(f, tags).map((p) => ({ kind: kindOf(f, p), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity }));
+      // The banner's kind (problem-banner.ts): a file that cannot be read or breaks the schema, else its text or a tag.
+      const fileKind: ProblemKind | undefined = f.error && (f.error instanceof ValidationError ? 'schema' : 'unreadable');
+      problems = entryProblems(f, tags).map((p) => ({ kind: fileKind ?? (p.field === 'tags' ? 'tag' : 'content'), file: f.rel, line: p.line, message: p.message, hint: p.hint, severity: p.severity }));
       memo.set(key, problems);
     }
     return problems;
@@ -96,8 +92,6 @@ export interface EntryWatchHandlers {
 
 /** A running watch; {@link EntryWatch.close} ends it. */
 export interface EntryWatch {
-  /** Resolves once the watch is on: a file saved from then on is handed on. */
-  ready: Promise<void>;
   /** Stops watching, and resolves once every `saved` call under way has settled. */
   close(): Promise<void>;
 }
@@ -114,7 +108,8 @@ const SETTLE_MS = 20;
  * is seen as surely as an edit, however busy the process is. (A watcher that reads the
  * folder again to find new names, as chokidar does, can miss a name that arrives while a
  * read is under way on a busy process: a new entry that never reached the preview.)
- * A folder that does not exist yet is watched from the moment it is made.
+ * The watch is on when this returns (a file saved from then on is handed on); a folder that
+ * does not exist yet is watched from the moment it is made.
  */
 export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers): EntryWatch {
   const entriesDir = join(contentDir, ENTRIES_DIR);
@@ -164,7 +159,6 @@ export function watchEntryFiles(contentDir: string, handlers: EntryWatchHandlers
     }
   }
   return {
-    ready: Promise.resolve(),
     async close() {
       watcher?.close();
       parent?.close();

@@ -9,7 +9,7 @@
  * disk as the last rebuild wrote it. Anything else that changes (templates, settings, tags,
  * images, a problem shown in every page's banner) renders every page, as a build does.
  */
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
 import type { BodyCache } from '../cache/build-cache.js';
@@ -18,7 +18,7 @@ import type { KeyedPage } from '../cache/page-cache.js';
 import { loadSiteData, type LoadSiteDataOptions } from '../render/site-data.js';
 import { DerivedFields } from '../render/derived-fields.js';
 import type { SiteData } from '../data/site-model.js';
-import { parsedEntries } from './entry-watch.js';
+import { parsedEntries, vanished } from './entry-watch.js';
 
 /** Options of {@link PreviewData}. */
 export interface PreviewDataOptions {
@@ -99,38 +99,20 @@ export class PreviewData {
   }
 
   /**
-   * What a changed file is to the site: an entry file (its path under the content directory,
-   * `entries/x.md`), nothing (another file in `entries/`, such as an editor's temporary
-   * file: no entry), or anything else (`other`).
-   */
-  private kindOf(abs: string): { entry: string } | 'none' | 'other' {
-    const rel = relative(this.contentDir, resolve(abs)).split(sep).join('/');
-    if (!rel.startsWith(`${ENTRIES_DIR}/`)) return 'other';
-    return rel.endsWith('.md') ? { entry: rel } : 'none';
-  }
-
-  /** `abs` changed or was removed: an entry file is read again, another file in the site reads everything again. */
-  private touch(abs: string): void {
-    const kind = this.kindOf(abs);
-    if (kind === 'other') this.all();
-    else if (kind !== 'none' && this.pending !== 'all') this.pending.add(kind.entry);
-  }
-
-  /** Everything is read again and every page rendered by the next rebuild. */
-  private all(): void {
-    this.pending = 'all';
-    this.generation++;
-  }
-
-  /**
    * Files that changed or were removed (paths absolute or relative to the working
    * directory: the preview's watchers', Eleventy's watch queue). An entry file is read again
-   * (a removed one leaves the site); another file of `entries/` is no entry; any other file
-   * reads everything again, but for those of `ignored` (files that only trigger a rebuild).
+   * (a removed one leaves the site); another file of `entries/` (an editor's temporary file)
+   * is no entry; any other file reads everything again and renders every page, but for those
+   * of `ignored` (files that only trigger a rebuild).
    */
   changed(paths: readonly string[], ignored: ReadonlySet<string> = new Set()): void {
     for (const path of paths) {
-      if (!ignored.has(resolve(path))) this.touch(path);
+      if (ignored.has(resolve(path))) continue;
+      const rel = relative(this.contentDir, resolve(path)).split(sep).join('/');
+      if (!rel.startsWith(`${ENTRIES_DIR}/`)) {
+        this.pending = 'all';
+        this.generation++;
+      } else if (rel.endsWith('.md') && this.pending !== 'all') this.pending.add(rel);
     }
   }
 
@@ -149,7 +131,7 @@ export class PreviewData {
     } else if (pending.size > 0) {
       for (const f of await readEntryFiles(this.contentDir, [...pending], true, parsedEntries)) {
         // Gone by the time it is read: removed (a `git checkout` between the event and the read).
-        if ((f.error?.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') this.files.delete(f.rel);
+        if (vanished(f)) this.files.delete(f.rel);
         else this.files.set(f.rel, f);
       }
       this.sorted = undefined;
@@ -211,10 +193,5 @@ export class PreviewData {
    */
   written(): void {
     this.keys = new Set(this.planned.map((p) => p.key));
-  }
-
-  /** Absolute path of a kept page in `outputDir`. */
-  static pageFile(outputDir: string, page: KeyedPage): string {
-    return resolve(join(outputDir, page.path));
   }
 }

@@ -3,16 +3,18 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import Eleventy from '@11ty/eleventy';
+import { cp, rm, writeFile } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import Eleventy, { type EleventyConfig } from '@11ty/eleventy';
 import { watch, type FSWatcher } from 'chokidar';
+import pLimit from 'p-limit';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import type { IndexedFile } from '../../entry/entry-files.js';
 import type { BuildOptions } from '../pipeline/build.js';
 import changelogSitePlugin, { OPTIONS_KEY } from '../pipeline/plugin.js';
+import { quietBenchmarks } from '../pipeline/eleventy-run.js';
 import { problemBanner, refusesRebuild, type PageProblem } from '../render/problem-banner.js';
 import { buildSearchIndex } from '../search/search-index.js';
 import { replaceStalePages } from '../pipeline/stale-pages.js';
@@ -71,21 +73,6 @@ function rebuildOnRemoval(contentDir: string, rebuild: (why: string) => void, da
     .on('error', (err) => log(`removals under ${contentDir} not watched: ${(err as Error).message}`));
 }
 
-/** What {@link serveSite} uses of Eleventy's configuration. */
-interface ServeConfig {
-  addGlobalData(name: string, data: unknown): void;
-  addPlugin(plugin: unknown, options?: unknown): void;
-  addWatchTarget(path: string): void;
-  setUseGitIgnore(use: boolean): void;
-  setServerOptions(options: Record<string, unknown>): void;
-  on(event: string, fn: (arg?: { results?: Array<{ outputPath?: string | false }> }) => unknown): void;
-  on(event: 'eleventy.beforeWatch', fn: (queue: string[]) => unknown): void;
-  addPreprocessor(name: string, extensions: string, fn: (this: { inputPath: string }) => false | undefined): void;
-  setChokidarConfig(options: Record<string, unknown>): void;
-  watchIgnores: Set<string>;
-  addTransform(name: string, fn: (this: { page: { outputPath?: string | false } }, content: string) => string): void;
-}
-
 /** Options of {@link serveSite}. */
 export interface ServeOptions extends BuildOptions {
   /** Port to try first; Eleventy's server moves up when it is taken. */
@@ -96,11 +83,6 @@ export interface ServeOptions extends BuildOptions {
   onLog?: (message: string) => void;
   /** Let Eleventy print its benchmark lines (`[11ty] Benchmark ... Transform`): `dev --verbose`. Default false. */
   verbose?: boolean;
-}
-
-/** Eleventy's benchmark groups, as its BenchmarkManager keeps them (not in its typings). */
-interface Benchmarks {
-  bench?: { getAll?: () => Record<string, { setIsVerbose(verbose: boolean): void }> };
 }
 
 /** A running dev server. */
@@ -153,13 +135,12 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const rebuildFile = join(input.dir, REBUILD_FILE);
   // The `show_backlink` link, as a build makes it (from the settings as the preview starts).
   const backlinkUrl = hostedPageUrl(await readWorkspace(options.contentDir), options.baseUrl, options.hostedPageUrl);
-  let theme: string | undefined;
-  try {
-    theme = checkThemeOverride(options.theme, await listThemes(input.dir));
-  } catch (err) {
-    await input.cleanup();
-    throw err;
-  }
+  const theme = await listThemes(input.dir)
+    .then((themes) => checkThemeOverride(options.theme, themes))
+    .catch(async (err: unknown) => {
+      await input.cleanup();
+      throw err;
+    });
   // The site data, kept between rebuilds: a save reads that file again and renders the pages
   // it changes (preview-data.ts). Bodies of an earlier preview come from its build cache.
   const savedBodies = options.cacheDir ? await openBodyCache(options.cacheDir, await buildFingerprint(input.dir, { siteUrl: options.siteUrl, basePath: '/', theme, backlinkUrl })) : undefined;
@@ -189,10 +170,9 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   const stage = (event: string, path: string) => async () => {
     const rel = relative(options.siteDir, path);
     const staged = join(input.dir, rel);
-    if (event === 'add' || event === 'change') {
-      await mkdir(dirname(staged), { recursive: true });
-      await cp(path, staged, { force: true });
-    } else if (event === 'unlink') {
+    // `cp` makes the file's folder.
+    if (event === 'add' || event === 'change') await cp(path, staged, { force: true });
+    else if (event === 'unlink') {
       const packaged = join(PACKAGED_SITE_DIR, rel);
       await (existsSync(packaged) ? cp(packaged, staged, { force: true }) : rm(staged, { force: true }));
     }
@@ -209,16 +189,14 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   // builds that end while one runs are covered by a single next run, over the newest pages.
   /** The HTML pages the builds of this preview wrote, absolute: one a rebuild leaves is stale (stale-pages.ts). */
   let pagesWritten = new Set<string>();
-  let indexChain: Promise<void> = Promise.resolve();
-  let indexQueued: Promise<void> | undefined;
+  const indexing = pLimit(1);
   let indexTimer: NodeJS.Timeout | undefined;
   let laterTimer: NodeJS.Timeout | undefined;
   /** Rebuilds started (the first build is 1): the log names them, and the index the last it covers. */
   let builds = 0;
-  const indexSite = (): Promise<void> => {
-    if (indexQueued) return indexQueued;
-    const run = indexChain.then(async () => {
-      indexQueued = undefined;
+  const indexSite = () => {
+    if (indexing.pendingCount > 0) return;
+    void indexing(async () => {
       const covers = builds;
       try {
         await buildSearchIndex(options.outputDir);
@@ -227,9 +205,6 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
         log(`search index not built: ${(err as Error).message}`);
       }
     });
-    indexQueued = run;
-    indexChain = run;
-    return run;
   };
   const eleventy = new Eleventy(input.dir, options.outputDir, {
     quietMode: true,
@@ -238,10 +213,10 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
     // The preview is served at the root of its local address, whatever base path the
     // published site has (the path of siteUrl): `dev` passes its own URL as siteUrl too.
     pathPrefix: '/',
-    config(eleventyConfig: ServeConfig) {
+    config(eleventyConfig: EleventyConfig) {
       const loadData = async () => {
         const plan = await data.load(JSON.stringify(problems));
-        kept = plan.kept.map((p) => PreviewData.pageFile(options.outputDir, p));
+        kept = plan.kept.map((p) => resolve(join(options.outputDir, p.path)));
         log(`build ${builds}: ${plan.rendered} pages rendered, ${plan.kept.length} kept${data.later ? ` (${plan.later} of them, the feeds and the sitemap next)` : ''}`);
         return plan.data;
       };
@@ -309,10 +284,11 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
           pagesWritten = new Set([...written, ...replaced]);
         }
         // The first too: it would take the processor from the saves a writer makes at once.
-        indexTimer = setTimeout(() => void indexSite(), INDEX_IDLE_MS);
+        indexTimer = setTimeout(indexSite, INDEX_IDLE_MS);
       });
-      eleventyConfig.addTransform('changelog-sync-dev-problems', function (this: { page: { outputPath?: string | false } }, content: string) {
-        if (problems.length === 0 || typeof this.page.outputPath !== 'string' || !this.page.outputPath.endsWith('.html')) return content;
+      eleventyConfig.addTransform('changelog-sync-dev-problems', function (content) {
+        const outputPath = this.page?.outputPath;
+        if (problems.length === 0 || typeof content !== 'string' || typeof outputPath !== 'string' || !outputPath.endsWith('.html')) return content;
         return content.replace(/<body([^>]*)>/i, (m) => `${m}${problemBanner(problems)}`);
       });
     },
@@ -325,11 +301,8 @@ export async function serveSite(options: ServeOptions): Promise<DevServer> {
   try {
     await writeFile(rebuildFile, '0\n');
     await eleventy.init();
-    // The benchmark groups of Eleventy's configuration are made before its quiet mode
-    // applies, and print slow steps (`[11ty] Benchmark ... "xmlChars" Transform`) straight to
-    // the console on every rebuild: a timing report for Eleventy's developers, not news for a
-    // writer. Groups made after init follow the quiet mode. --verbose keeps them.
-    if (!options.verbose) for (const group of Object.values((eleventy as Benchmarks).bench?.getAll?.() ?? {})) group.setIsVerbose(false);
+    // --verbose keeps Eleventy's benchmark lines.
+    if (!options.verbose) quietBenchmarks(eleventy);
     await eleventy.watch(); // the first build
     removals = rebuildOnRemoval(options.contentDir, rebuild, data, log);
     const saved = (rel: string) => {

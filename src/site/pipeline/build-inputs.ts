@@ -18,7 +18,7 @@ import { readEntryFiles } from '../../entry/entry-files.js';
 import { ENTRIES_DIR } from '../../core/content-layout.js';
 import { writeJsonIfChanged } from '../../core/atomic-file.js';
 import { contentHash } from '../../core/hash.js';
-import { visibility } from '../../entry/permalinks.js';
+import { entryDate, visibility } from '../../entry/permalinks.js';
 
 /** File name of the record of the last successful build, in the state directory. */
 export const SITE_INPUTS_FILE = 'site-inputs.json';
@@ -48,11 +48,6 @@ export interface SiteChange {
   inputs: SiteInputs;
 }
 
-/** `YYYY-MM-DD` in UTC: the day the build treats as today. */
-function utcDay(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 /** Every file under `dir` as `[path relative to base, '/'-separated, digest]`; a symbolic link hashed as its target's name, never followed. */
 async function digestTree(dir: string, base: string, skip: (rel: string) => boolean = () => false): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
@@ -77,7 +72,7 @@ async function digestTree(dir: string, base: string, skip: (rel: string) => bool
  * @throws {Error} (Node's) when a directory that exists cannot be listed or a file read; a
  *   missing directory is no input.
  */
-export async function siteInputs(config: Config, today: string = utcDay()): Promise<SiteInputs> {
+export async function siteInputs(config: Config, today: string = new Date().toISOString().slice(0, 10)): Promise<SiteInputs> {
   const tool = toolVersion();
   const parts: Array<[string, string]> = [
     ['tool', tool],
@@ -93,7 +88,7 @@ export async function siteInputs(config: Config, today: string = utcDay()): Prom
     parts.push([`content/${f.rel}`, contentHash(f.raw)]);
     if (!f.entry) continue;
     const d = f.entry.data;
-    const date = d.publish_at ?? /(\d{4}-\d{2}-\d{2})/.exec(f.rel)?.[1] ?? today;
+    const date = entryDate(d.publish_at, f.rel, today);
     if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) === 'scheduled' && (nextDue === null || date < nextDue)) nextDue = date;
   }
   const isEntryFile = (rel: string) => rel.startsWith(`${ENTRIES_DIR}/`) && rel.endsWith('.md') && !rel.slice(ENTRIES_DIR.length + 1).includes('/');
@@ -141,7 +136,7 @@ const NO_BUILD_YET = 'no earlier build to compare with (the first run here, or t
  * Whether the site changed since the last recorded build: no record, another digest, or `today >= nextDue`.
  * @param today `YYYY-MM-DD` (UTC); default today.
  */
-export async function siteChange(config: Config, today: string = utcDay()): Promise<SiteChange> {
+export async function siteChange(config: Config, today: string = new Date().toISOString().slice(0, 10)): Promise<SiteChange> {
   const [inputs, record] = await Promise.all([siteInputs(config, today), loadSiteBuildRecord(config.stateDir)]);
   if (!record) return { changed: true, reason: NO_BUILD_YET, inputs };
   if (record.hash !== inputs.hash) {

@@ -3,7 +3,6 @@
  * beside the data load started: Eleventy loading, the output listed or emptied, the cache, Pagefind.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { commandLine } from '../../core/project-command.js';
@@ -26,7 +25,7 @@ import type { BuildOptions, BuildResult } from './build-options.js';
 import { emptyOutput } from './build-output.js';
 import { startSearch, type BuildSearch } from './build-search.js';
 import { startBuildEleventy, type BuildEleventy } from './eleventy-thread.js';
-import { filesUnder } from '../cache/file-list.js';
+import { filesUnder, sameBytes } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
 /** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */
@@ -75,29 +74,6 @@ export interface PreparedBuild {
   close(): Promise<void>;
 }
 
-/** Whether two files hold the same bytes (false when either cannot be read). */
-async function sameBytes(a: string, b: string): Promise<boolean> {
-  if (a === b) return true;
-  const [x, y] = await Promise.all([readFile(a).catch(() => undefined), readFile(b).catch(() => undefined)]);
-  return x !== undefined && y !== undefined && x.equals(y);
-}
-
-/**
- * The workspace settings (`content/_data/workspace.json`), of a workspace whose site may be built.
- * @throws {ChangelogSyncError} `E_CONFIG` when it is private and `allowPrivate` is not set.
- */
-async function readBuildableWorkspace(options: BuildOptions): Promise<Record<string, unknown>> {
-  const workspace = await readWorkspace(options.contentDir);
-  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
-    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
-      file: join(options.contentDir, WORKSPACE_DATA_FILE),
-      field: 'is_public',
-      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
-    });
-  }
-  return workspace;
-}
-
 /**
  * Prepares a build: reads the settings, entry file names, templates (staged), `.eleventy.js` and
  * build cache; starts Eleventy loading, the output listing (or emptying, with a project
@@ -110,7 +86,14 @@ async function readBuildableWorkspace(options: BuildOptions): Promise<Record<str
 export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
   const started = Date.now();
   if (!options.pathsChecked) await assertInsideProject(options);
-  const workspace = await readBuildableWorkspace(options);
+  const workspace = await readWorkspace(options.contentDir);
+  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
+      file: join(options.contentDir, WORKSPACE_DATA_FILE),
+      field: 'is_public',
+      hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
+    });
+  }
   const entryNames = await listEntryFiles(options.contentDir);
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
@@ -158,7 +141,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     previous.catch(() => undefined); // awaited by the render stage
     const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
     const cacheDir = options.cacheDir;
-    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir));
+    const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir, input.teamTemplates));
     // A cache of another fingerprint is said once, naming what differed, and only of the files
     // this kind of build reads (each file's reader is silent about it).
     const cacheFiles = [CACHE_FILE, ENTRY_MEMO_FILE, ...(ownTemplate ? [] : [PAGE_PACK_FILE]), ...(options.search !== false ? [SEARCH_ARCHIVE_FILE] : [])];

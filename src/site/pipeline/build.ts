@@ -6,11 +6,10 @@
  * packaged `site/` with the team's files laid over it, so a team that changes only
  * `_includes/footer.njk` keeps every other template up to date.
  */
-import type { SearchIndexResult } from '../search/search-index.js';
 import type { BuildOptions, BuildResult } from './build-options.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import { loadBuildData, type BuildData } from './build-data.js';
-import { prepareBuild, type PreparedBuild } from './build-prepare.js';
+import { prepareBuild } from './build-prepare.js';
 import { renderPages } from './build-render.js';
 import { siteFiles, writeOutput, type WrittenOutput } from './build-write.js';
 
@@ -54,19 +53,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const index = await build.search?.result();
   await written.saving;
   if (phases === 2) options.onPhase?.(2, phases);
-  return buildResult(build, data, written, index);
-}
-
-/** The result of a build whose stages have ended, from what they found and wrote. */
-async function buildResult(build: PreparedBuild, data: BuildData, written: WrittenOutput, index: SearchIndexResult | undefined): Promise<BuildResult> {
-  const { options, warnings, imageStore } = build;
+  const { warnings, imageStore } = build;
   const { siteData } = data;
   const files = await siteFiles(options.outputDir, written, index);
   const segments = index?.segments;
   const cache = written.cache;
   if (segments?.warning) warnings.push(segments.warning);
-  if (cache && segments?.note) cache.note = cache.note ? `${cache.note}; ${segments.note}` : segments.note;
-  if (cache && imageStore.note) cache.note = cache.note ? `${cache.note}; ${imageStore.note}` : imageStore.note;
+  if (cache) cache.note = [cache.note, segments?.note, imageStore.note].filter(Boolean).join('; ') || undefined;
   warnings.push(...build.entryImages.warnings);
   return {
     outputDir: options.outputDir,

@@ -38,8 +38,12 @@ export function describeBuildError(err: unknown): string {
   return parts.join(': ');
 }
 
-/** Keeps Eleventy's "Benchmark ... Transform" warnings off stderr: made before quiet mode applies (the base plugin's transform is one). */
-function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
+/**
+ * Keeps Eleventy's "Benchmark ... Transform" lines off the console: its benchmark groups are made
+ * before its quiet mode applies, and print slow steps (the base plugin's transform, `xmlChars`) on
+ * every run, a timing report for Eleventy's developers. Groups made after `init` follow the quiet mode.
+ */
+export function quietBenchmarks(eleventy: InstanceType<typeof Eleventy>): void {
   const bench = (eleventy as unknown as { bench?: { getAll?(): Record<string, { setIsVerbose?(verbose: boolean): void }> } }).bench;
   for (const group of Object.values(bench?.getAll?.() ?? {})) group.setIsVerbose?.(false);
 }

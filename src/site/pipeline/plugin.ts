@@ -9,6 +9,7 @@
  * site-relative URLs (`/feed.xml`). `.eleventy.js` adds it; `build.ts` runs Eleventy with it.
  */
 import { join } from 'node:path';
+import type { EleventyConfig } from '@11ty/eleventy';
 import bundlePlugin from '@11ty/eleventy-plugin-bundle';
 import rssPlugin from '@11ty/eleventy-plugin-rss';
 import { xmlCharsTransform } from '../../core/markup-text.js';
@@ -60,25 +61,6 @@ const APPLIED = Symbol.for('changelog-sync.site-plugin');
 /** Global data key through which `build.ts` passes options to the plugin `.eleventy.js` adds. */
 export const OPTIONS_KEY = 'changelogSyncOptions';
 
-interface EleventyConfigLike {
-  addPlugin(plugin: unknown, options?: unknown): void;
-  addGlobalData(name: string, data: unknown): void;
-  addPassthroughCopy(path: string | Record<string, string>): void;
-  addFilter(name: string, fn: (...args: never[]) => unknown): void;
-  addPairedShortcode(name: string, fn: (...args: never[]) => unknown): void;
-  addTemplate(virtualPath: string, content: unknown, data?: Record<string, unknown>): void;
-  addPreprocessor(name: string, extensions: string, fn: (data: Record<string, unknown>, content: string) => unknown): void;
-  addBundle?(name: string, options?: Record<string, unknown>): void;
-  addWatchTarget(path: string): void;
-  getFilter(name: string): (...args: unknown[]) => unknown;
-  addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
-  globalData?: Record<string, unknown>;
-  /** Eleventy's folders (its output: where plain Eleventy and `dev` write the entries' encoded images). */
-  directories?: { output?: string };
-  /** Eleventy's events (`eleventy.before`: a build starts). */
-  on?(event: string, fn: () => void): void;
-}
-
 /**
  * Eleventy plugin. Options from `build.ts` and `serve.ts` (the {@link OPTIONS_KEY} global data:
  * Eleventy runs the programmatic config callback before `.eleventy.js`) win over its own options;
@@ -87,53 +69,41 @@ interface EleventyConfigLike {
  * @throws {ChangelogSyncError} `E_CONFIG` when the configuration is needed and invalid (see
  *   `loadConfig`); from the promise.
  */
-export default function changelogSitePlugin(eleventyConfig: EleventyConfigLike, options: ChangelogSitePluginOptions = {}): void | Promise<void> {
+export default function changelogSitePlugin(eleventyConfig: EleventyConfig, options: ChangelogSitePluginOptions = {}): void | Promise<void> {
   // Once per configuration: a build and its `.eleventy.js` (maybe another copy of this module)
   // may both add it, and twice would add the base path twice. A watch-mode reset runs the
   // plugins again on the same configuration, so the mark is the global data, which it replaces.
-  const config = eleventyConfig as EleventyConfigLike & { [APPLIED]?: object };
+  const config = eleventyConfig as EleventyConfig & { [APPLIED]?: object };
   if (config.globalData && config[APPLIED] === config.globalData) return;
   config[APPLIED] = config.globalData;
   const injected = (eleventyConfig.globalData?.[OPTIONS_KEY] ?? {}) as ChangelogSitePluginOptions;
-  const given = <K extends keyof ChangelogSitePluginOptions>(key: K): ChangelogSitePluginOptions[K] => injected[key] ?? options[key];
+  const given: ChangelogSitePluginOptions = { ...options, ...Object.fromEntries(Object.entries(injected).filter(([, v]) => v !== undefined && v !== null)) };
   // Only plain Eleventy leaves a path or the URL out: the configuration (and zod) is loaded only then.
-  const resolved = (paths: Pick<ResolvedOptions, 'contentDir' | 'siteUrl' | 'siteDir'>, projectTheme?: string, projectBounds?: ImageBounds): ResolvedOptions => ({
-    ...paths,
-    siteUrl: paths.siteUrl.replace(/\/?$/, '/'),
-    backlinkUrl: given('backlinkUrl') ?? null,
-    today: given('today'),
-    // The configuration's theme when it was loaded for the paths.
-    theme: given('theme') ?? projectTheme,
-    siteData: given('siteData'),
-    loadData: given('loadData'),
-    basePathScan: given('basePathScan') ?? true,
-    imageBounds: given('imageBounds') ?? projectBounds,
+  const resolved = (contentDir: string, siteUrl: string, siteDir: string, project?: { theme?: string; imageBounds?: ImageBounds }): ResolvedOptions => ({
+    ...given,
+    contentDir,
+    siteUrl: siteUrl.replace(/\/?$/, '/'),
+    siteDir,
+    backlinkUrl: given.backlinkUrl ?? null,
+    // The configuration's theme and bounds when it was loaded for the paths.
+    theme: given.theme ?? project?.theme,
+    basePathScan: given.basePathScan ?? true,
+    imageBounds: given.imageBounds ?? project?.imageBounds,
   });
-  const [contentDir, siteUrl, siteDir] = [given('contentDir'), given('siteUrl'), given('siteDir')];
-  if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved({ contentDir, siteUrl, siteDir }));
+  const { contentDir, siteUrl, siteDir } = given;
+  if (contentDir !== undefined && siteUrl !== undefined && siteDir !== undefined) return setUp(eleventyConfig, resolved(contentDir, siteUrl, siteDir));
   return import('../../core/config.js').then(({ loadConfig }) => {
     // Plain Eleventy is this plugin's own entry, so the process's directory and environment are the project's (test/repo/process-reads.test.ts).
     const project = loadConfig(process.cwd(), process.env);
-    return setUp(eleventyConfig, resolved({ contentDir: contentDir ?? project.contentDir, siteUrl: siteUrl ?? project.siteUrl, siteDir: siteDir ?? project.siteDir }, project.theme, project.imageBounds));
+    return setUp(eleventyConfig, resolved(contentDir ?? project.contentDir, siteUrl ?? project.siteUrl, siteDir ?? project.siteDir, project));
   });
 }
 
 /** The plugin's options with the configuration's values filled in ({@link changelogSitePlugin}). */
-interface ResolvedOptions {
-  contentDir: string;
-  siteUrl: string;
-  siteDir: string;
-  backlinkUrl: string | null;
-  today?: string;
-  theme?: string;
-  siteData?: SiteData;
-  loadData?: () => Promise<SiteData>;
-  basePathScan: boolean;
-  imageBounds?: ImageBounds;
-}
+type ResolvedOptions = ChangelogSitePluginOptions & Required<Pick<ChangelogSitePluginOptions, 'contentDir' | 'siteUrl' | 'siteDir' | 'basePathScan'>> & { backlinkUrl: string | null };
 
 /** Adds the site's filters, data, copies and transforms to a configuration, with options `o`. */
-function setUp(eleventyConfig: EleventyConfigLike, o: ResolvedOptions): void {
+function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
   // The feed plugin adds Eleventy's HTML base plugin; adding it here again would escape Eleventy's
   // "unique" check (a plugin from a plugin) and run its URL transform twice. Its whole-page
   // transform is off: the packaged templates write the base path (`url`, `pageHtml`), or

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
 import { filesUnder } from '../cache/file-list.js';
+import { escapeRegExp } from '../../core/file-error.js';
 
 /** Eleventy's input: the team's site over the packaged one, and how to name a staged file's source. */
 export interface SiteInput {
   dir: string;
-  /** The team's files Eleventy may render or include (relative to the staged input): all but `_includes/css/`, images and `widget.js`. */
+  /** The team's files Eleventy may render or include (relative to the staged input and to the team's site): all but `_includes/css/`, images and `widget.js`. */
   teamTemplates: string[];
   /** Rewrites staged paths in a message to the file they came from. */
   explain(message: string): string;
@@ -54,7 +55,3 @@ export async function prepareSiteInput(siteDir: string): Promise<SiteInput> {
 
 /** Files of a site that Eleventy neither renders nor includes: the stylesheet's parts, images (copied) and the widget (copied). */
 const NOT_TEMPLATES = /^(?:_includes\/css\/|images\/|widget\.js$)/;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -13,24 +13,6 @@ import { SEARCH_INDEX_DIR } from '../search/search-index.js';
 /** The not-found page the packaged templates write (site/404.njk). */
 const NOT_FOUND_PAGE = '404.html';
 
-/** The problems that take an entry out of the site: they explain a page gone. */
-function takesOut(p: PageProblem): boolean {
-  return p.kind === 'unreadable' || p.kind === 'schema';
-}
-
-/**
- * The page that stands at a stale page's address: the site's not-found page, with the
- * banner (a line saying why this page is gone, then the problems) right after `<body>`.
- *
- * @param notFound the built not-found page, banner included (or undefined when there is none).
- */
-function stalePage(notFound: string | undefined, problems: readonly PageProblem[], url: string): string {
-  const lead = `<p style="margin:0 0 .5rem"><strong>${escapeHtml(url)} is not in the preview now.</strong> An entry file with a problem below is left out of the site: fix it and save, and this page reloads.</p>`;
-  const banner = problemBanner(problems).replace(/^(<aside[^>]*>)/, `$1${lead}`);
-  const page = notFound ?? '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not in the preview</title></head><body></body></html>';
-  return page.replace(/<aside id="changelog-sync-problems"[\s\S]*?<\/aside>/, '').replace(/<body([^>]*)>/i, (m) => `${m}${banner}`);
-}
-
 /**
  * Replaces (or removes) the HTML pages an earlier build of this preview wrote and the last did not; files no build wrote are never touched.
  * @param written absolute paths of the files the last build wrote.
@@ -43,13 +25,19 @@ export async function replaceStalePages(outputDir: string, written: ReadonlySet<
   const root = resolve(outputDir);
   const stale = [...before].filter((f) => f.endsWith('.html') && !written.has(f) && !f.startsWith(join(root, SEARCH_INDEX_DIR)));
   if (stale.length === 0) return [];
-  const explained = problems.some(takesOut);
+  // The problems that take an entry out of the site explain a page gone.
+  const explained = problems.some((p) => p.kind === 'unreadable' || p.kind === 'schema');
+  // The site's not-found page (or a bare one), its own banner taken out: each stale page gets
+  // the banner right after `<body>`, led by a line saying why this page is gone.
   const notFound = explained ? await readFile(join(root, NOT_FOUND_PAGE), 'utf8').catch(() => undefined) : undefined;
+  const page = (notFound ?? '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not in the preview</title></head><body></body></html>').replace(/<aside id="changelog-sync-problems"[\s\S]*?<\/aside>/, '');
   await Promise.all(
     stale.map((file) => {
       if (!explained) return rm(file, { force: true });
       const url = `/${file.slice(root.length + 1).replace(/\\/g, '/').replace(/(^|\/)index\.html$/, '$1')}`;
-      return writeFileAtomic(file, stalePage(notFound, problems, url));
+      const lead = `<p style="margin:0 0 .5rem"><strong>${escapeHtml(url)} is not in the preview now.</strong> An entry file with a problem below is left out of the site: fix it and save, and this page reloads.</p>`;
+      const banner = problemBanner(problems).replace(/^(<aside[^>]*>)/, `$1${lead}`);
+      return writeFileAtomic(file, page.replace(/<body([^>]*)>/i, (m) => `${m}${banner}`));
     }),
   );
   return explained ? stale : [];

@@ -12,6 +12,7 @@
  * `<A HREF="/x">` gets the base path, a `<textarea>`'s text is left alone, and a tag with a
  * `srcset` keeps its bytes around the value (the plugin writes `<img ... />` as `<img ...>`).
  */
+import type { EleventyConfig } from '@11ty/eleventy';
 import parseSrcset from 'parse-srcset';
 
 /** posthtml-urls' tags and their URL attributes (`@11ty/posthtml-urls/lib/defaultOptions.js`). */
@@ -54,14 +55,6 @@ const SCAN = new RegExp(
 
 /** One attribute of a tag: leading space, name, `=` part, and the value in one of its three forms. */
 const ATTRIBUTE_PARTS = /(\s*\/?\s*)([^\s"'>/=]+)(?:(\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-
-/** The URL function and the whole-tag transform of Eleventy's HTML base plugin. */
-export interface BasePathFunctions {
-  /** One URL (the plugin's `htmlBaseUrl` filter): the base path added when the URL is site-relative. */
-  url(url: string): string;
-  /** A piece of HTML through the plugin's own posthtml transform (its `transformWithHtmlBase` filter). */
-  html(html: string): Promise<string>;
-}
 
 /** A page cut where its URLs change: text, or an opening tag the base plugin's own transform must convert. */
 type Piece = string | { tag: string; compound: string };
@@ -130,9 +123,11 @@ function rememberingConvert(url: (url: string) => string): (raw: string) => stri
 
 /**
  * The page transform: the page with the base path, its URLs equal to what the HTML base plugin writes.
- * @param base the base plugin's functions for this build's base path.
+ * @param base Eleventy's HTML base plugin for this build's base path: `url`, one URL (its
+ *   `htmlBaseUrl` filter: the base path added when the URL is site-relative), and `html`, a piece
+ *   of HTML through its own posthtml transform (its `transformWithHtmlBase` filter).
  */
-export function basePathTransform(base: BasePathFunctions): (html: string) => Promise<string> {
+export function basePathTransform(base: { url(url: string): string; html(html: string): Promise<string> }): (html: string) => Promise<string> {
   const convert = rememberingConvert((u) => base.url(u));
   return async (html) => {
     const parts = scanUrls(html, convert);
@@ -168,12 +163,7 @@ export function sanitisedBasePathTransform(url: (url: string) => string): (html:
 }
 
 /** What {@link addBasePath} uses of Eleventy's configuration. */
-export interface BasePathConfig {
-  /** Eleventy's HTML transformer: its URL callbacks per extension (the HTML base plugin's among them). */
-  htmlTransformer?: { callbacks?: Record<string, Array<{ priority: number; enabled?: (context: { baseHref?: unknown }) => boolean }>> };
-  getFilter(name: string): (...args: unknown[]) => unknown;
-  addTransform(name: string, fn: (this: { page?: { outputPath?: string | false } }, content: unknown) => unknown): void;
-}
+export type BasePathConfig = Pick<EleventyConfig, 'htmlTransformer' | 'getFilter' | 'addTransform'>;
 
 /**
  * Adds Eleventy's HTML base plugin (through `addBasePlugin`: the feed plugin adds it) with its
@@ -207,16 +197,11 @@ export function baseUrlFunction(eleventyConfig: Pick<BasePathConfig, 'getFilter'
   return (url, base, pageUrl) => filter.call({}, url, base, pageUrl);
 }
 
-/** Whether Eleventy's `pathPrefix` is `/`, where the HTML base plugin leaves every URL as it is. */
-function atRoot(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): boolean {
-  return baseUrlFunction(eleventyConfig)('/') === '/';
-}
-
-/** {@link basePathTransform} with the HTML base plugin's filters for Eleventy's `pathPrefix`; at `/` the identity. */
+/** {@link basePathTransform} with the HTML base plugin's filters for Eleventy's `pathPrefix`; at `/` (the plugin leaves every URL as it is) the identity. */
 function pathPrefixTransform(eleventyConfig: Pick<BasePathConfig, 'getFilter'>): (html: string) => Promise<string> {
   const url = baseUrlFunction(eleventyConfig);
   const html = eleventyConfig.getFilter('transformWithHtmlBase') as (this: unknown, html: string) => Promise<string>;
-  return atRoot(eleventyConfig) ? (page) => Promise.resolve(page) : basePathTransform({ url, html: (h) => html.call({}, h) });
+  return url('/') === '/' ? (page) => Promise.resolve(page) : basePathTransform({ url, html: (h) => html.call({}, h) });
 }
 
 /**
@@ -273,7 +258,7 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
   return (entry) => {
     if (transform === undefined) {
       const url = baseUrlFunction(eleventyConfig);
-      transform = scan || atRoot(eleventyConfig) ? null : sanitisedBasePathTransform(url);
+      transform = scan || url('/') === '/' ? null : sanitisedBasePathTransform(url);
     }
     if (transform === null) return entry.html;
     let html = converted.get(entry);

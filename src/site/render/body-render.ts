@@ -8,18 +8,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** Bodies rendered between two turns of the event loop. */
 const BATCH = 100;
 
-/** Options of {@link renderBodies}. */
-export interface BodyRenderOptions {
-  /** Called with each batch in order (its first body's index, its HTML), so the search index starts while the others render. */
-  onBatch?: (start: number, html: string[]) => void;
-}
-
 /**
  * Renders Markdown bodies to sanitised HTML, in order.
  * @param bodies Markdown bodies of entry files.
+ * @param options.onBatch called with each batch in order (its first body's index, its HTML), so the search index starts while the others render.
  */
-export async function renderBodies(bodies: string[], options: BodyRenderOptions = {}): Promise<string[]> {
-  const onBatch = options.onBatch ?? (() => undefined);
+export async function renderBodies(bodies: string[], options: { onBatch?: (start: number, html: string[]) => void } = {}): Promise<string[]> {
   if (bodies.length === 0) return [];
   // A build whose bodies all come from the cache loads neither marked nor sanitize-html.
   const { renderBody } = await import('./sanitize.js');
@@ -27,7 +21,7 @@ export async function renderBodies(bodies: string[], options: BodyRenderOptions 
   for (let i = 0; i < bodies.length; i += BATCH) {
     const html = bodies.slice(i, i + BATCH).map((b) => renderBody(b));
     out.push(...html);
-    onBatch(i, html);
+    options.onBatch?.(i, html);
     // Lets I/O waiting on the batch (the search index's requests) proceed.
     if (i + BATCH < bodies.length) await nextTurn();
   }

@@ -3,6 +3,7 @@
  * dates for readers and feeds, a tag's colours, absolute URLs outside HTML pages, and an
  * entry's HTML made fit for feeds.
  */
+import type { EleventyConfig } from '@11ty/eleventy';
 import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { tagStyle } from '../data/tags.js';
@@ -22,19 +23,8 @@ export function readableDate(d: Date | string): string {
   return text;
 }
 
-/** What {@link addSiteFilters} uses of Eleventy's configuration. */
-export interface FilterConfig {
-  addFilter(name: string, fn: (...args: never[]) => unknown): void;
-  getFilter(name: string): (...args: unknown[]) => unknown;
-}
-
-/** True when sanitised HTML has a URL that a feed reader would resolve against the wrong base. */
-function hasRelativeUrl(html: string): boolean {
-  return /\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(html) || /\ssrcset="/i.test(html);
-}
-
 /** Registers the site's filters; after the HTML base plugin is added, whose filters `feedHtml` uses. */
-export function addSiteFilters(eleventyConfig: FilterConfig): void {
+export function addSiteFilters(eleventyConfig: Pick<EleventyConfig, 'addFilter' | 'getFilter'>): void {
   eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
   eleventyConfig.addFilter('readableDate', readableDate);
   eleventyConfig.addFilter('tagStyle', tagStyle);
@@ -47,7 +37,8 @@ export function addSiteFilters(eleventyConfig: FilterConfig): void {
   // entry's page, site-relative ones under the base path, by the base plugin's URL function
   // through base-path.ts's scan for sanitised HTML.
   eleventyConfig.addFilter('feedHtml', (entry: { html: string; url: string }, siteUrl: string) => {
-    if (!hasRelativeUrl(entry.html)) return entry.html;
+    // Unless it has a URL that a feed reader would resolve against the wrong base.
+    if (!/\s(?:href|src|poster)="(?![a-z][a-z0-9+.-]*:|#)/i.test(entry.html) && !/\ssrcset="/i.test(entry.html)) return entry.html;
     // The base plugin's URL function: the origin with Eleventy's pathPrefix (the site URL's path).
     const url = baseUrlFunction(eleventyConfig);
     const origin = new URL(siteUrl).origin;

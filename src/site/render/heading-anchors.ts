@@ -15,11 +15,6 @@ const LAYOUT_IDS = new Set(['main', 'search', 'site-search']);
 /** A heading as sanitize-html writes it: attributes double-quoted and escaped, no heading inside a heading. */
 const HEADING = /<h([1-6])((?: [a-z-]+="[^"]*")*)>([\s\S]*?)<\/h\1>/g;
 
-/** The text of sanitised inline HTML as htmlparser2 reads it (html-text.ts), its white space collapsed. */
-function textOf(html: string): string {
-  return htmlText(html).replace(/\s+/g, ' ').trim();
-}
-
 /** The `id` made from a heading's text: lowercase ASCII letters, digits and `-`. */
 export function headingSlug(text: string): string {
   const slug = slugifyLib(text, { decamelize: false });
@@ -38,7 +33,7 @@ export function addHeadingAnchors(html: string): string {
   const taken = new Set<string>(LAYOUT_IDS);
   for (const m of html.matchAll(/ id="([^"]*)"/g)) taken.add(m[1]!);
   return html.replace(HEADING, (heading, level: string, attrs: string, inner: string) => {
-    const text = textOf(inner);
+    const text = htmlText(inner, true);
     let id = / id="([^"]*)"/.exec(attrs)?.[1];
     if (id === undefined) {
       const slug = headingSlug(text);

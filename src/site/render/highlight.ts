@@ -40,11 +40,6 @@ export function languageOf(fence: string): string | undefined {
   return highlighter().getLanguage(wanted) ? wanted : undefined;
 }
 
-/** marked's escaped code back to text, or undefined when it holds any other reference. */
-function unescapeCode(escaped: string): string | undefined {
-  return escaped.replace(MARKED_REFERENCES, '').includes('&') ? undefined : htmlText(escaped);
-}
-
 /**
  * Highlights the fenced code blocks of marked's HTML: `<pre><code class="language-js">`
  * becomes `<pre><code class="hljs language-js">` with the code in highlight.js's `<span
@@ -58,9 +53,9 @@ export function highlightCodeBlocks(html: string): string {
   if (!html.includes('<pre><code class="language-')) return html;
   return html.replace(FENCED_BLOCK, (block, fence: string, escaped: string) => {
     const language = languageOf(fence);
-    const code = language === undefined ? undefined : unescapeCode(escaped);
-    if (language === undefined || code === undefined) return block;
-    const { value } = highlighter().highlight(code, { language, ignoreIllegals: true });
+    // marked's escaped code is read back to text; a block with any other reference is left alone.
+    if (language === undefined || escaped.replace(MARKED_REFERENCES, '').includes('&')) return block;
+    const { value } = highlighter().highlight(htmlText(escaped), { language, ignoreIllegals: true });
     return `<pre><code class="hljs language-${fence}">${value}</code></pre>`;
   });
 }

@@ -4,11 +4,14 @@
  */
 import { Parser } from 'htmlparser2';
 
-/** The text of `html`: its text nodes, joined, character references decoded. */
-export function htmlText(html: string): string {
+/**
+ * The text of `html`: its text nodes, joined, character references decoded.
+ * @param collapse white space collapsed to single spaces, trimmed (inline text, not code).
+ */
+export function htmlText(html: string, collapse = false): string {
   let text = '';
   new Parser({ ontext: (t) => (text += t) }, { decodeEntities: true }).end(html);
-  return text;
+  return collapse ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /**
@@ -19,6 +22,6 @@ export function excerptOf(html: string): string {
   const start = html.indexOf('<p>');
   const end = start >= 0 ? html.indexOf('</p>', start) : -1;
   const para = start >= 0 && end >= 0 ? html.slice(start + 3, end) : html;
-  const text = htmlText(para).replace(/\s+/g, ' ').trim();
+  const text = htmlText(para, true);
   return text.length > 200 ? `${text.slice(0, 197).trimEnd()}…` : text;
 }

@@ -103,12 +103,6 @@ export interface EntryImagesOptions {
   bounds?: ImageBounds;
 }
 
-/** A local image of a body, read. */
-interface LocalImage {
-  file: string;
-  bytes: Buffer;
-}
-
 /** The images of a build's entries: {@link EntryImages.transform} for each body. */
 export class EntryImages {
   readonly #contentDir: string;
@@ -155,7 +149,7 @@ export class EntryImages {
   }
 
   /** The first of `files` that can be read (not a folder), with its bytes. */
-  async #read(files: string[]): Promise<LocalImage | undefined> {
+  async #read(files: string[]): Promise<{ file: string; bytes: Buffer } | undefined> {
     for (const file of files) {
       let pending = this.#files.get(file);
       if (!pending) {
@@ -243,7 +237,7 @@ export class EntryImages {
   }
 
   /** The tag as it was, with `width` and `height` from the file when it has neither. */
-  #sized(original: string, attributes: Map<string, string>, local: LocalImage): string {
+  #sized(original: string, attributes: Map<string, string>, local: { file: string; bytes: Buffer }): string {
     if (attributes.has('width') || attributes.has('height')) return original;
     let size: { width?: number; height?: number };
     try {

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readEntryFiles, type IndexedFile } from '../../entry/entry-files.js';
-import { TAGS_DATA_FILE, WORKSPACE_DATA_FILE } from '../../entry/workspace-binding.js';
+import { TAGS_DATA_FILE } from '../../entry/workspace-binding.js';
 import { feedItemId, settleFeedDates, type FeedDates } from '../data/feed-item.js';
 import { readableDate } from './filters.js';
 import { FRESH_DERIVATIONS, type EntryDerivations } from './derived-fields.js';
@@ -17,22 +17,14 @@ import { renderBodies } from './body-render.js';
 import { latestEntry } from '../data/latest.js';
 import { placeholderLines } from '../../entry/entry-template.js';
 import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
-import { siteSettings } from '../data/workspace-settings.js';
-import { feedRoutes, siteFeed } from '../data/site-feeds.js';
+import { readWorkspace, siteSettings } from '../data/workspace-settings.js';
+import { siteFeed } from '../data/site-feeds.js';
 import { FEED_FORMATS } from '../data/feed-formats.js';
 import { PAGE_SIZE, type SiteData, type SiteEntry, type SiteTag } from '../data/site-model.js';
 import { failpoint } from '../../core/failpoint.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
-import { listPages, pagesOfTag, tagResolver } from '../data/tags.js';
+import { listPages, tagResolver } from '../data/tags.js';
 import { BUILT_IN_THEMES, readStylesheet } from '../data/themes.js';
-
-async function readJsonOr<T>(path: string, fallback: T): Promise<T> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 /** Options of {@link loadSiteData}. */
 export interface LoadSiteDataOptions {
@@ -76,8 +68,8 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const siteUrl = options.siteUrl ?? 'http://localhost:8080/';
   const files = options.files ?? (await readEntryFiles(contentDir));
   const derived = options.derived ?? FRESH_DERIVATIONS;
-  const workspace = await readJsonOr<Record<string, unknown>>(join(contentDir, WORKSPACE_DATA_FILE), {});
-  const rawTags = await readJsonOr<unknown>(join(contentDir, TAGS_DATA_FILE), []);
+  const workspace = await readWorkspace(contentDir);
+  const rawTags = await readFile(join(contentDir, TAGS_DATA_FILE), 'utf8').then((text) => JSON.parse(text) as unknown).catch(() => []);
   const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
   const images = options.images ?? new EntryImages({ contentDir, imageRoots: options.imageRoots });
   const tagsOf = tagResolver(tags);
@@ -163,7 +155,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
   const tagFeeds = tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated));
   const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
-  const tagPages = tagList.flatMap((t) => pagesOfTag(t, byTag.get(t) ?? []));
+  const tagPages = tagList.flatMap((tag) => listPages(byTag.get(tag) ?? [], tag.url).map((page) => ({ tag, ...page })));
   const indexPages = listPages(entries, '/');
   const latest = latestEntry(entries, siteUrl);
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
@@ -183,7 +175,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     feed,
     tagFeeds,
     feedFormats: FEED_FORMATS,
-    feedRoutes: feedRoutes([feed, ...tagFeeds]),
+    feedRoutes: [feed, ...tagFeeds].flatMap((f) => FEED_FORMATS.map((format) => ({ feed: f, format, url: f.urls[format.key] }))),
     feedDates: feedDates.record,
     latest,
     problems,

@@ -9,6 +9,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import type { IndexFile } from './search-index-files.js';
 import { sha256 } from '../../core/hash.js';
@@ -20,45 +21,19 @@ const FORMAT = 'changelog-sync-search-archive/1';
 /** The archive file in the cache folder. */
 export const SEARCH_ARCHIVE_FILE = 'search-archive.bin';
 
-/** An archive that may be used. */
-interface SearchArchive {
-  /** The entries it holds: URL → SHA-256 of the search document. */
-  entries: Map<string, string>;
-  /** The index's files (paths relative to the index folder). */
-  files: IndexFile[];
-}
-
 /** What {@link readSearchArchive} found. */
 export interface ReadArchive {
-  /** The archive, when it may be used. */
-  archive?: SearchArchive;
+  /** The archive, when it may be used: its entries (URL → SHA-256 of the search document) and the index's files (paths relative to the index folder). */
+  archive?: { entries: Map<string, string>; files: IndexFile[] };
   /** Why an archive that is there is not used (for the build's `cache.note`). */
   note?: string;
 }
 
-
-/** What the second line holds. */
-interface Contents {
-  entries: Array<[string, string]>;
-  files: Array<[string, number]>;
-}
-
-/** A relative path that stays inside the index folder. */
-function isIndexPath(path: unknown): path is string {
-  return typeof path === 'string' && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'));
-}
-
-function isContents(value: unknown): value is Contents {
-  const v = value as Partial<Contents> | null;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Array.isArray(v.entries) &&
-    v.entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'string') &&
-    Array.isArray(v.files) &&
-    v.files.every((f) => Array.isArray(f) && f.length === 2 && isIndexPath(f[0]) && Number.isSafeInteger(f[1]) && f[1] >= 0)
-  );
-}
+/** What the second line holds: the entries (URL, SHA-256), and the files (a relative path that stays inside the index folder, its length). */
+const CONTENTS = z.object({
+  entries: z.array(z.tuple([z.string(), z.string()])),
+  files: z.array(z.tuple([z.string().refine((path) => path.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'))), z.int().nonnegative()])),
+});
 
 /**
  * Reads the archive in `dir` for a build with `fingerprint` and `language`. A missing
@@ -83,16 +58,16 @@ export async function readSearchArchive(dir: string, fingerprint: string, langua
     if (header.fingerprint !== fingerprint) return {};
     if (header.language !== language) return { note: explain(file, 'it was made for pages of another language') };
     const second = rest.indexOf(10);
-    const contents = JSON.parse(rest.subarray(0, second < 0 ? rest.length : second).toString('utf8')) as unknown;
-    if (second < 0 || !isContents(contents)) return { note: explain(file, 'it is corrupt (no list of entries and files)') };
+    const contents = CONTENTS.safeParse(JSON.parse(rest.subarray(0, second < 0 ? rest.length : second).toString('utf8')));
+    if (second < 0 || !contents.success) return { note: explain(file, 'it is corrupt (no list of entries and files)') };
     const files: IndexFile[] = [];
     let at = second + 1;
-    for (const [path, length] of contents.files) {
+    for (const [path, length] of contents.data.files) {
       files.push({ path, content: rest.subarray(at, at + length) });
       at += length;
     }
     if (at !== rest.length) return { note: explain(file, 'it is corrupt (its files do not add up)') };
-    return { archive: { entries: new Map(contents.entries), files } };
+    return { archive: { entries: new Map(contents.data.entries), files } };
   } catch (err) {
     return { note: explain(file, `it is corrupt or incomplete (${(err as Error).message})`) };
   }
@@ -109,7 +84,7 @@ function explain(file: string, why: string): string {
  * @throws when the folder cannot be written (the build reports it as a warning).
  */
 export async function writeSearchArchive(dir: string, fingerprint: string, language: string, entries: ReadonlyMap<string, string>, files: readonly IndexFile[]): Promise<void> {
-  const contents: Contents = { entries: [...entries], files: files.map((f) => [f.path, f.content.length]) };
+  const contents: z.infer<typeof CONTENTS> = { entries: [...entries], files: files.map((f) => [f.path, f.content.length]) };
   const rest = Buffer.concat([Buffer.from(`${JSON.stringify(contents)}\n`), ...files.map((f) => f.content)]);
   const header = JSON.stringify({ format: FORMAT, fingerprint, language, sha256: sha256(rest), length: rest.length });
   await mkdir(dir, { recursive: true });

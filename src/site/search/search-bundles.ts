@@ -3,7 +3,7 @@
  * full index kept in the cache (search-archive.ts) written into `pagefind/` as it is, and the
  * entries it lacks indexed into `pagefind/recent/`, which the search page merges (`mergeIndex`).
  * When the archive does not hold (search-split.ts), every entry is indexed into one bundle that
- * becomes the new archive. Without a cache folder this is {@link startEntryIndex}.
+ * becomes the new archive. Without a cache folder every entry is indexed into one bundle.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +13,6 @@ import {
   entrySearchDocument,
   indexEntries,
   SEARCH_INDEX_DIR,
-  startEntryIndex,
   writeSearchIndex,
   type BuiltIndex,
   type EntryIndexer,
@@ -53,11 +52,6 @@ export interface SearchIndexer extends EntryIndexer {
 const MAIN_BUNDLE = `/${SEARCH_INDEX_DIR}/`;
 const RECENT_BUNDLE = `/${SEARCH_INDEX_DIR}/${RECENT_BUNDLE_DIR}/`;
 
-/** The SHA-256 of an entry's search document: what the archive keys its entries by. */
-function searchDocumentHash(entry: IndexedEntry, language: string): string {
-  return sha256(entrySearchDocument(entry, language));
-}
-
 /**
  * Starts the search index of a build.
  * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
@@ -67,8 +61,8 @@ function searchDocumentHash(entry: IndexedEntry, language: string): string {
  */
 export function startSearchIndex(outputDir: string, language: string, signal?: AbortSignal, cache?: SearchCache): SearchIndexer {
   if (!cache) {
-    const indexer = startEntryIndex(outputDir, language, signal);
-    return { ...indexer, mergeBundles: () => Promise.resolve([]) };
+    const indexer = indexEntries(language, signal);
+    return { add: (entries) => indexer.add(entries), finish: async () => writeSearchIndex(outputDir, await indexer.finish()), mergeBundles: () => Promise.resolve([]) };
   }
   const { dir, fingerprint, siteDir } = cache;
   const all: IndexedEntry[] = [];
@@ -93,7 +87,8 @@ export function startSearchIndex(outputDir: string, language: string, signal?: A
   let decided: Promise<{ read: ReadArchive; hashes: Map<string, string>; split: SearchSplit }> | undefined;
   const decide = () =>
     (decided ??= Promise.all([loaded, pageMerges]).then(([read, merges]) => {
-      const hashes = new Map(all.map((e) => [e.url, searchDocumentHash(e, language)]));
+      // The archive keys its entries by the SHA-256 of their search documents.
+      const hashes = new Map(all.map((e) => [e.url, sha256(entrySearchDocument(e, language))]));
       const split = planSearchSplit(read.archive?.entries, hashes);
       if (split.kind === 'split' && split.recent.length > 0 && !merges) {
         return { read, hashes, split: { kind: 'full', reason: `the search page (search.njk) does not merge a second bundle (${SEARCH_PAGE_OPTION})` } as const };

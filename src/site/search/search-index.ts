@@ -1,7 +1,7 @@
 /**
  * The search index: Pagefind (its binary in a per-platform optional dependency) indexes the entry
  * pages' `data-pagefind-body`, so each result is one entry, into the site's `pagefind/`.
- * Two ways to the same index: {@link startEntryIndex} gives Pagefind each entry's article made
+ * Two ways to the same index: {@link indexEntries} gives Pagefind each entry's article made
  * from the site data as it renders; {@link buildSearchIndex} reads the written entry pages (a
  * team's templates change the entry page, and the preview).
  */
@@ -136,7 +136,7 @@ ${entry.html}
 /** The part of an entry its search document is made of (see {@link entrySearchDocument}). */
 export type IndexedEntry = Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html'>;
 
-/** An index being built from entries as they are rendered (see {@link startEntryIndex}). */
+/** An index being built from entries as they are rendered (see {@link indexEntries}). */
 export interface EntryIndexer<T = SearchIndexResult> {
   /** Sends entries to Pagefind (it indexes them in its own process). */
   add(entries: readonly IndexedEntry[]): void;
@@ -148,7 +148,7 @@ export interface EntryIndexer<T = SearchIndexResult> {
 }
 
 /**
- * Starts an index of entries from the site data, its files kept in memory ({@link startEntryIndex}
+ * Starts an index of entries from the site data, its files kept in memory ({@link writeSearchIndex}
  * writes them); Pagefind's own process indexes the first entries while the others render.
  * @param language the `lang` of the entry pages (see {@link searchLanguageFromData}).
  * @param signal stops Pagefind (the build failed); `finish()` then rejects.
@@ -188,15 +188,6 @@ export function indexEntries(language = 'en', signal?: AbortSignal): EntryIndexe
       return result;
     },
   };
-}
-
-/**
- * {@link indexEntries}, writing the index into `outputDir/pagefind/` while Eleventy renders the pages.
- * @param outputDir the site being built (absolute); the index goes to `pagefind/` in it.
- */
-export function startEntryIndex(outputDir: string, language = 'en', signal?: AbortSignal): EntryIndexer {
-  const indexer = indexEntries(language, signal);
-  return { add: (entries) => indexer.add(entries), finish: async () => writeSearchIndex(outputDir, await indexer.finish()) };
 }
 
 /** Files of a team's site that decide what the search index holds: the entry page and its route. */

@@ -25,7 +25,7 @@ describe('the page pack', () => {
     await mkdir(site, { recursive: true });
     for (const [key, bytes] of Object.entries(pages)) await writeFile(join(site, `${key}.html`), bytes);
     const pack = join(dir, `${name}.pack`);
-    writePack({ kind: 'write', pack, temporary: `${pack}.tmp`, fingerprint: FINGERPRINT, outputDir: site, pages: Object.keys(pages).map((key) => ({ key, from: 'site', path: `${key}.html` })) });
+    writePack(pack, FINGERPRINT, site, Object.keys(pages).map((key) => ({ key, from: 'site', path: `${key}.html` })));
     return pack;
   }
 
@@ -37,7 +37,7 @@ describe('the page pack', () => {
     const index = await readPackIndex(pack, FINGERPRINT);
     const out = join(dir, 'unpacked');
     await rm(out, { recursive: true, force: true });
-    copyPages({ kind: 'copy', pack, outputDir: out, pages: [...index].map(([key, page]) => ({ path: `${key}/index.html`, ...page })) });
+    copyPages(pack, out, [...index].map(([key, page]) => ({ path: `${key}/index.html`, ...page })));
     const pages: Record<string, string> = {};
     for (const key of await readdir(out)) pages[key] = digest(await readFile(join(out, key, 'index.html')));
     return pages;
@@ -72,9 +72,9 @@ describe('the page pack', () => {
         }
         // In the older pack's order (runs of its pages next to each other), or in any order.
         if (shuffle) sources = sources.map((source) => ({ source, at: shuffle.next().value as number })).sort((a, b) => a.at - b.at).map((s) => s.source);
-        writePack({ kind: 'write', pack: old, temporary: `${old}.tmp`, fingerprint: FINGERPRINT, outputDir: site, pages: sources });
+        writePack(old, FINGERPRINT, site, sources);
         expect(await unpack(old)).toEqual(expected);
-        expect(await readdir(dir)).not.toContain('old.pack.tmp');
+        expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
       }),
       { numRuns: 40 },
     );
@@ -119,11 +119,11 @@ describe('the page pack', () => {
     damaged[bytes.indexOf('second')] = 0x53;
     await writeFile(pack, damaged);
     const out = join(dir, 'out');
-    expect(() => copyPages({ kind: 'copy', pack, outputDir: out, pages: [...index].map(([key, page]) => ({ path: `${key}.html`, ...page })) })).toThrow(/changed while it was in use \(the page for b\.html\)/);
+    expect(() => copyPages(pack, out, [...index].map(([key, page]) => ({ path: `${key}.html`, ...page })))).toThrow(/changed while it was in use \(the page for b\.html\)/);
     const sources: PackSource[] = [...index].map(([key, page]) => ({ key, from: 'pack', page }));
-    expect(() => writePack({ kind: 'write', pack, temporary: `${pack}.tmp`, fingerprint: FINGERPRINT, outputDir: out, pages: sources })).toThrow(/changed while it was in use/);
+    expect(() => writePack(pack, FINGERPRINT, out, sources)).toThrow(/changed while it was in use/);
     // The pack is left as it was, and no temporary file.
     expect((await readFile(pack)).equals(damaged)).toBe(true);
-    expect(await readdir(dir)).not.toContain('p.pack.tmp');
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -37,7 +37,6 @@ describe('watchEntryFiles', () => {
       error: (err) => errors.push(err),
     });
     try {
-      await watch.ready;
       await writeFile(join(content, 'entries/2026-11-01-first.md'), entry('First'));
       expect(await saved.next()).toBe('entries/2026-11-01-first.md');
       await writeFile(join(content, 'entries/2026-11-02-fails.md'), entry('Fails'));

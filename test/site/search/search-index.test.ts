@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite } from '../../../src/site/pipeline/build.js';
 import { loadSiteData } from '../../../src/site/render/site-data.js';
-import { searchLanguageFromData, startEntryIndex } from '../../../src/site/search/search-index.js';
+import { searchLanguageFromData } from '../../../src/site/search/search-index.js';
+import { startSearchIndex } from '../../../src/site/search/search-bundles.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { dailyEntries, pngHeader, writeContent, type EntrySpec } from '../../helpers/site/site-fixture.js';
 
@@ -195,7 +196,7 @@ describe('searchLanguageFromData', () => {
   });
 });
 
-describe('startEntryIndex stopped', () => {
+describe('an index of the site data without a build cache, stopped', () => {
   let dir: string;
   useTempDir((d) => (dir = d));
 
@@ -204,7 +205,7 @@ describe('startEntryIndex stopped', () => {
   it('stopped as it finishes, rejects and leaves no index', async () => {
     const out = join(dir, 'stopped');
     const stop = new AbortController();
-    const indexer = startEntryIndex(out, 'en', stop.signal);
+    const indexer = startSearchIndex(out, 'en', stop.signal);
     indexer.add([entry(1)]);
     const done = indexer.finish();
     stop.abort();
