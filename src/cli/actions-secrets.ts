@@ -6,7 +6,7 @@
  */
 import type { Config } from '../core/config.js';
 import { ChangelogSyncError } from '../core/errors.js';
-import { ACTIONS_SETTINGS_PAGE } from './output/actions-failure.js';
+import { ACTIONS_SETTINGS_PAGE } from './output/handle-error.js';
 import { annotation } from './output/github-actions.js';
 import type { Reporter } from './output/reporter.js';
 
