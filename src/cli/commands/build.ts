@@ -5,17 +5,13 @@ import type { Config } from '../../core/config.js';
 import { isGitHubActions } from '../../core/ci-env.js';
 import { openStateFormat } from '../../sync/store/state-format.js';
 import { formatStateChange } from '../context.js';
+import type { BuildCall } from '../../options/engine-options.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildExitCode, buildWithProgress, formatBuild, requireSiteUrlInCi } from '../steps/build-step.js';
 
-/** Options of {@link buildCommand}. */
-export interface BuildCommandOptions {
-  /** Build a private workspace's site (`is_public` 0) too. */
-  allowPrivate?: boolean;
-  /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
-  noCache?: boolean;
-}
+/** Options of {@link buildCommand}: `--allow-private`, `--no-cache`. */
+export type BuildCommandOptions = Pick<BuildCall, 'allowPrivate' | 'noCache'>;
 
 /**
  * Builds the site and reports it.

@@ -6,15 +6,12 @@ import { assertInsideProject } from '../../core/project-path.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { openContext } from '../context.js';
+import type { PushCall } from '../../options/engine-options.js';
 import { listenForStop } from '../stop-signals.js';
 import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 
-/** Options of {@link pushCommand}. */
-export interface PushCommandOptions {
-  dryRun?: boolean;
-  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
-  noLease?: boolean;
-}
+/** Options of {@link pushCommand}: `--dry-run`, `--no-lease`. */
+export type PushCommandOptions = Pick<PushCall, 'dryRun' | 'noLease'>;
 
 /**
  * Runs a push and reports it. SIGTERM and SIGINT stop it once the POSTs in flight settled

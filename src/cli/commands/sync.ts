@@ -20,27 +20,17 @@ import { openContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../steps/build-step.js';
 import { formatPull, pullExitCode } from '../steps/pull-step.js';
-import { engineOptions } from '../../options/engine-options.js';
+import { engineOptions, type BuildCall, type PullCall, type PushCall } from '../../options/engine-options.js';
 import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 import { listenForStop } from '../stop-signals.js';
 
-/** Options of {@link syncCommand}. */
-export interface SyncCommandOptions {
-  dryRun?: boolean;
+/** Options of {@link syncCommand}: pull's, push's and the build's, and two of its own. */
+export type SyncCommandOptions = Pick<PullCall, 'dryRun' | 'prune' | 'force'> & Pick<PushCall, 'noLease'> & Pick<BuildCall, 'allowPrivate' | 'noCache'> & {
   /** Force the demo even when a service is configured. */
   demo?: boolean;
-  prune?: boolean;
-  /** With `prune`: remove even what the guard refuses. */
-  force?: boolean;
   /** Pull and push only (the scheduled workflow builds in a later step). */
   skipBuild?: boolean;
-  /** Build even when the workspace is private (`is_public` 0). */
-  allowPrivate?: boolean;
-  /** Build without the build cache (`--no-cache`). */
-  noCache?: boolean;
-  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
-  noLease?: boolean;
-}
+};
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
