@@ -20,7 +20,7 @@ import { assertInsideProject } from '../../core/project-path.js';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
 import type { PageProblem } from '../../site/render/problem-banner.js';
 import { problemText } from '../output/check-report.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { startDemo, type Demo } from '../demo.js';
 import { formatPull, pullWithProgress } from '../steps/pull-step.js';
 
@@ -110,14 +110,11 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   }
   try {
     if (demo || options.pull) {
-      const ctx = await openContext(cfg, reporter);
-      try {
+      await withContext(cfg, reporter, {}, async (client) => {
         // Checked once for the pull and the preview: nothing is written or served through a link out of the project.
         await assertInsideProject(cfg);
-        reporter.info(formatPull(await pullWithProgress(ctx.client, cfg, reporter)));
-      } finally {
-        await ctx.close();
-      }
+        reporter.info(formatPull(await pullWithProgress(client, cfg, reporter)));
+      });
     } else await assertInsideProject(cfg);
     const shown = (rel: string) => relative(cfg.cwd, join(cfg.contentDir, rel));
     /** The out-of-project problem last printed: printed once, not on every rebuild. */

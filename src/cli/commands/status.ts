@@ -9,7 +9,7 @@ import type { Config } from '../../core/config.js';
 import { syncWorkspace, type SyncResult } from '../../sync/sync-job.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { engineOptions } from '../../options/engine-options.js';
 
 /** Human form of a status. */
@@ -38,13 +38,10 @@ export function formatStatus(s: SyncResult): string {
 
 /** Runs both plans (dry runs: nothing is written or sent) and reports them. */
 export async function statusCommand(config: Config, reporter: Reporter): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter, { dryRun: true });
-  try {
+  return withContext(config, reporter, { dryRun: true }, async (client) => {
     // The sync job's dry run: one workspace read and one listing serve both plans.
-    const result = await syncWorkspace({ client: ctx.client, ...engineOptions.status(config) });
+    const result = await syncWorkspace({ client, ...engineOptions.status(config) });
     reporter.result(formatStatus(result), { command: 'status', ...result });
     return EXIT.OK;
-  } finally {
-    await ctx.close();
-  }
+  });
 }

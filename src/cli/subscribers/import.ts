@@ -9,7 +9,7 @@ import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { INVALID_REASONS, importSubscribers, type ImportBatchSummary, type ImportResult, type SkipReason, type SkippedRow } from '../../subscribers/import.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { parseVerifiedAtOption, utcToday } from '../../subscribers/validate.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
 import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
 
@@ -157,8 +157,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
     const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn, cwd: config.cwd });
-    const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
-    try {
+    return withContext(config, reporter, { dryRun: options.dryRun }, async (client) => {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);
       const bar = reporter.counter('import');
       // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every row, exit 143 or 130.
@@ -166,7 +165,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
       const result = await importSubscribers({
         signal: stop?.signal,
         stateDir: config.stateDir,
-        client: ctx.client,
+        client,
         csv,
         verifiedAt,
         batchSize: options.batchSize,
@@ -183,8 +182,6 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
       reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }

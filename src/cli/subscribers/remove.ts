@@ -9,7 +9,7 @@ import type { Reporter } from '../output/reporter.js';
 import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type RemoveBatchSummary, type RemoveResult } from '../../subscribers/remove.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
 import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
 
@@ -85,15 +85,14 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
       throw new ChangelogSyncError('E_USAGE', 'no address to remove', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
     }
     const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file, { cwd: config.cwd })) : targetsFromArguments(options.emails);
-    const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
-    try {
+    return withContext(config, reporter, { dryRun: options.dryRun }, async (client) => {
       reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);
       const bar = reporter.counter('remove');
       // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every address, exit 143 or 130.
       const stop = options.dryRun ? undefined : listenForStop(reporter, 'the batch in flight finishes, no other is sent; the report below accounts for every address');
       const result = await removeSubscribers({
         signal: stop?.signal,
-        client: ctx.client,
+        client,
         targets,
         batchSize: options.batchSize,
         dryRun: options.dryRun,
@@ -108,8 +107,6 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
       reporter.summary(removeSummaryMarkdown(result));
       reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
       return removeExitCode(result);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }
