@@ -7,7 +7,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ChangelogSyncError } from './core/errors.js';
-import type { EmulatorCliOptions } from './cli/commands/emulator.js';
+import type { EmulatorCommandOptions } from './cli/commands/emulator.js';
 import { loadConfig, toolVersion, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
@@ -205,12 +205,7 @@ program
     'after',
     examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
   )
-  .action((opts: EmulatorCliOptions) =>
-    run(async (c, r) => {
-      const { emulatorCommand, emulatorOptionsFromCli } = await import('./cli/commands/emulator.js');
-      return emulatorCommand(r, emulatorOptionsFromCli(opts), c.cwd);
-    })(),
-  );
+  .action((opts: EmulatorCommandOptions) => run(async (c, r) => (await import('./cli/commands/emulator.js')).emulatorCommand(r, opts, c.cwd))());
 
 program
   .command('new')

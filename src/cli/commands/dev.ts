@@ -22,6 +22,7 @@ import type { PageProblem } from '../../site/render/problem-banner.js';
 import { problemText } from '../output/check-report.js';
 import { withContext } from '../context.js';
 import { startDemo, type Demo } from '../demo.js';
+import { untilStopSignal } from '../stop-signals.js';
 import { formatPull, pullWithProgress } from '../steps/pull-step.js';
 
 /** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
@@ -35,8 +36,6 @@ export interface DevCommandOptions {
   pull?: boolean;
   /** Preview the demo workspace even when there is content. */
   demo?: boolean;
-  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
-  until?: Promise<void>;
 }
 
 /**
@@ -172,11 +171,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       [`Serving the changelog at ${server.url}`, `Watching ${relative(cfg.cwd, cfg.contentDir) || '.'} and ${relative(cfg.cwd, cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
       { command: 'dev', url: server.url, contentDir: cfg.contentDir },
     );
-    await (options.until ??
-      new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      }));
+    await untilStopSignal();
     await watcher.close();
     await server.close();
     return EXIT.OK;
