@@ -2,7 +2,6 @@
  * `changelog-sync build [--allow-private]`.
  */
 import type { Config } from '../../core/config.js';
-import { isGitHubActions } from '../../core/ci-env.js';
 import { openStateFormat } from '../../sync/store/state-format.js';
 import { formatStateChange } from '../context.js';
 import type { BuildCall } from '../../options/engine-options.js';
@@ -22,8 +21,8 @@ export type BuildCommandOptions = Pick<BuildCall, 'allowPrivate' | 'noCache'>;
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions (the environment the CLI was started with): the build that deploys
-  // (decided once: the site URL it needs, the inputs it records).
-  requireSiteUrlInCi(config, isGitHubActions(config.env));
+  // (the site URL it needs, the inputs it records).
+  requireSiteUrlInCi(config);
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));
   const result = await buildWithProgress(config, reporter, options);

@@ -6,7 +6,6 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../../core/config.js';
-import { isGitHubActions } from '../../core/ci-env.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { syncWorkspace } from '../../sync/sync-job.js';
@@ -37,8 +36,8 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
-  // Decided once: a sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
-  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(config.env));
+  // A sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
   return runSync(config, reporter, options);
 }
 
