@@ -90,9 +90,7 @@ export class Reporter {
 
   /** Masks every configured secret in a text. */
   mask(text: string): string {
-    let t = text;
-    for (const s of this.secrets) t = t.split(s).join('***');
-    return t;
+    return this.secrets.reduce((t, s) => t.split(s).join('***'), text);
   }
 
   /**
