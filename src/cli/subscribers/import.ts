@@ -11,7 +11,7 @@ import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscri
 import { parseVerifiedAtOption, utcToday } from '../../subscribers/validate.js';
 import { withContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
-import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
+import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable, section } from './report.js';
 
 const REASON_LABEL: Record<SkipReason, string> = {
   duplicate: 'duplicate in the file',
@@ -76,10 +76,7 @@ export function formatImport(r: ImportResult, display: EmailDisplay): string {
     );
   }
   lines.push(`  columns: email "${r.columns.email}"${r.columns.name ? `, name "${r.columns.name}"` : r.columns.firstName || r.columns.lastName ? `, name "${[r.columns.firstName, r.columns.lastName].filter(Boolean).join('" + "')}"` : ''}${r.columns.verified ? `, verified_at "${r.columns.verified}"` : ''}; delimiter "${r.delimiter}"${r.verifiedAt ? `; --verified-at ${r.verifiedAt}` : ''}`);
-  if (r.added.length) {
-    lines.push(`Added (${r.added.length.toLocaleString('en-US')}):`);
-    lines.push(...cap(r.added, 50, (a) => `  line ${a.line}  ${printable(display.email(a.email))}  ${printable(a.name) || '(no name)'}  verified_at ${a.verified_at}${a.confirmedByList ? '  (answer lost; found in the list)' : ''}`, '  '));
-  }
+  lines.push(...section('Added', r.added, (a) => `  line ${a.line}  ${printable(display.email(a.email))}  ${printable(a.name) || '(no name)'}  verified_at ${a.verified_at}${a.confirmedByList ? '  (answer lost; found in the list)' : ''}`, '', 50));
   if (r.skipped.length) {
     lines.push(`Skipped (${r.skipped.length.toLocaleString('en-US')}):`);
     lines.push(...formatSkipped(r.skipped, display));
