@@ -6,8 +6,7 @@
  * handleError. Commands are imported when they run, so `--help` loads no Eleventy.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ChangelogSyncError } from './core/errors.js';
-import type { EmulatorCliOptions } from './cli/commands/emulator.js';
+import type { EmulatorCommandOptions } from './cli/commands/emulator.js';
 import { loadConfig, toolVersion, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT } from './cli/output/exit-codes.js';
@@ -61,22 +60,20 @@ function skipEleventyEsmResolver(): void {
 }
 
 /** Runs a command body with the configuration (which carries the working directory and environment) and the top-level error handler. */
-function run(body: (config: Config, reporter: Reporter) => Promise<number>): () => Promise<void> {
-  return async () => {
-    let reporter = reporterFor();
-    try {
-      // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
-      requireWorkflowVersion(reporter, toolVersion(), startEnv);
-      const cwd = process.cwd();
-      const config = loadConfig(cwd, startEnv, cwd);
-      reporter = reporterFor(config);
-      process.exitCode = await body(config, reporter);
-    } catch (err) {
-      process.exitCode = handleError(err, reporter, globals().debug);
-    }
-    // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, its status tells the signal.
-    endIfStopped();
-  };
+async function run(body: (config: Config, reporter: Reporter) => Promise<number>): Promise<void> {
+  let reporter = reporterFor();
+  try {
+    // First: a workflow of another major version than this CLI is the cause of whatever else would fail.
+    requireWorkflowVersion(reporter, toolVersion(), startEnv);
+    const cwd = process.cwd();
+    const config = loadConfig(cwd, startEnv, cwd);
+    reporter = reporterFor(config);
+    process.exitCode = await body(config, reporter);
+  } catch (err) {
+    process.exitCode = handleError(err, reporter, globals().debug);
+  }
+  // Told to stop (SIGTERM, SIGINT) while it sent: its report is out, its status tells the signal.
+  endIfStopped();
 }
 
 /** Examples shown after a command's --help. */
@@ -84,9 +81,9 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-const positiveInt = (name: string) => (value: string) => {
+const positiveInt = (name: string, min = 0) => (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}`);
   return n;
 };
 const fraction = (name: string) => (value: string) => {
@@ -111,7 +108,7 @@ program
     run(async (c, r) => {
       skipEleventyEsmResolver();
       return (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false });
-    })(),
+    }),
   );
 
 program
@@ -121,7 +118,7 @@ program
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
   .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
   .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./cli/commands/pull.js')).pullCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./cli/commands/pull.js')).pullCommand(c, r, opts)));
 
 program
   .command('push')
@@ -129,20 +126,20 @@ program
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
   .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
   .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
-  .action((opts: { dryRun?: boolean; lease?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false }))());
+  .action((opts: { dryRun?: boolean; lease?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false })));
 
 program
   .command('status')
   .description('read-only: what pull and push would do now (remote-only, conflicts, local edits, new local entries, deferred)')
   .addHelpText('after', examples('changelog-sync status', 'changelog-sync --json status'))
-  .action(() => run(async (c, r) => (await import('./cli/commands/status.js')).statusCommand(c, r))());
+  .action(() => run(async (c, r) => (await import('./cli/commands/status.js')).statusCommand(c, r)));
 
 program
   .command('check')
   .description('validate local entry files without the network (for pull-request checks); exit 5 on errors')
   .argument('[files...]', 'files to check (default: every entry file)')
   .addHelpText('after', examples('changelog-sync check', 'changelog-sync check content/entries/2026-11-22-faster-exports.md'))
-  .action((files: string[]) => run(async (c, r) => (await import('./cli/commands/check.js')).checkCommand(c, r, files))());
+  .action((files: string[]) => run(async (c, r) => (await import('./cli/commands/check.js')).checkCommand(c, r, files)));
 
 program
   .command('commit-back')
@@ -155,7 +152,7 @@ program
   .option('--dry-run', 'list what would be committed; stage, commit and push nothing')
   .addHelpText('after', examples('changelog-sync commit-back', 'changelog-sync commit-back --dry-run', 'changelog-sync commit-back --forget-site-build'))
   .action((paths: string[], opts: { message?: string; attempts?: number; retryDelay?: number; dryRun?: boolean; forgetSiteBuild?: boolean }) =>
-    run(async (c, r) => (await import('./cli/commands/commit-back.js')).commitBackCommand(c, r, paths, opts))(),
+    run(async (c, r) => (await import('./cli/commands/commit-back.js')).commitBackCommand(c, r, paths, opts)),
   );
 
 program
@@ -168,7 +165,7 @@ program
     run(async (c, r) => {
       skipEleventyEsmResolver();
       return (await import('./cli/commands/build.js')).buildCommand(c, r, { allowPrivate: opts.allowPrivate, noCache: opts.cache === false });
-    })(),
+    }),
   );
 
 program
@@ -205,12 +202,7 @@ program
     'after',
     examples('changelog-sync emulator --port 4010 --seed demo', 'changelog-sync emulator --seed my-seed.json --per-minute 5', 'changelog-sync emulator --drop-after-commit-every 3 --latency-ms 200 --request-log requests.jsonl'),
   )
-  .action((opts: EmulatorCliOptions) =>
-    run(async (c, r) => {
-      const { emulatorCommand, emulatorOptionsFromCli } = await import('./cli/commands/emulator.js');
-      return emulatorCommand(r, emulatorOptionsFromCli(opts), c.cwd);
-    })(),
-  );
+  .action((opts: EmulatorCommandOptions) => run(async (c, r) => (await import('./cli/commands/emulator.js')).emulatorCommand(r, opts, c.cwd)));
 
 program
   .command('new')
@@ -224,7 +216,7 @@ program
   .option('--dry-run', 'print the file; write nothing')
   .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix'))
   .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean }) =>
-    run(async (c, r) => (await import('./cli/commands/new.js')).newCommand(c, r, title, opts))(),
+    run(async (c, r) => (await import('./cli/commands/new.js')).newCommand(c, r, title, opts)),
   );
 
 program
@@ -234,7 +226,7 @@ program
   .option('--pull', 'pull once before serving (needs CHANGELOG_TOKEN; without it, dev previews content/ as it is)')
   .option('--demo', 'preview the demo workspace even when there is content')
   .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --pull', 'changelog-sync dev --demo --port 3000'))
-  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./cli/commands/dev.js')).devCommand(c, r, opts))());
+  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./cli/commands/dev.js')).devCommand(c, r, opts)));
 
 program
   .command('init')
@@ -242,7 +234,7 @@ program
   .option('--dry-run', 'print what would be added; write nothing')
   .option('--templates', "also copy the site's templates into site/, to override them")
   .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init'))
-  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts))());
+  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts)));
 
 program
   .command('latest')
@@ -250,7 +242,7 @@ program
   .argument('<workspace-uuid>', 'the workspace identifier, shown in the workspace settings')
   .option('--base-url <url>', 'service root (default: CHANGELOG_BASE_URL)')
   .addHelpText('after', examples('changelog-sync latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57', 'changelog-sync --json latest 9f0c2a4e-5b1d-4c7e-8a3f-2d6e1b0c9a57'))
-  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./cli/commands/latest.js')).latestCommand(c, r, uuid, opts))());
+  .action((uuid: string, opts: { baseUrl?: string }) => run(async (c, r) => (await import('./cli/commands/latest.js')).latestCommand(c, r, uuid, opts)));
 
 program.addHelpText(
   'after',
@@ -262,13 +254,8 @@ With nothing configured, \`sync\` runs a demo against the built-in emulator.
 );
 
 // Subscribers: list, import from CSV, remove, export.
-const batchSize = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch-size must be a whole number of at least 1');
-  return n;
-};
 const batchSizeOption = () =>
-  new Option('--batch-size <n>', "subscribers per request (default 100, raised when needed to fit the day's request budget)").argParser(batchSize);
+  new Option('--batch-size <n>', "subscribers per request (default 100, raised when needed to fit the day's request budget)").argParser(positiveInt('--batch-size', 1));
 
 const subscribers = program
   .command('subscribers')
@@ -280,7 +267,7 @@ subscribers
   .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
   .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
   .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
-  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./cli/subscribers/list.js')).subscribersListCommand(c, r, opts))());
+  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./cli/subscribers/list.js')).subscribersListCommand(c, r, opts)));
 
 subscribers
   .command('import')
@@ -299,7 +286,7 @@ subscribers
     ),
   )
   .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
-    run(async (c, r) => (await import('./cli/subscribers/import.js')).subscribersImportCommand(c, r, { file, ...opts }))(),
+    run(async (c, r) => (await import('./cli/subscribers/import.js')).subscribersImportCommand(c, r, { file, ...opts })),
   );
 
 subscribers
@@ -311,7 +298,7 @@ subscribers
   .addOption(batchSizeOption())
   .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
   .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
-    run(async (c, r) => (await import('./cli/subscribers/remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts }))(),
+    run(async (c, r) => (await import('./cli/subscribers/remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts })),
   );
 
 subscribers
@@ -319,7 +306,7 @@ subscribers
   .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
   .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
-  .action((opts: { out?: string }) => run(async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts))());
+  .action((opts: { out?: string }) => run(async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts)));
 
 // A reader that closed its end (`--help | head`) is no error: the work goes on, its output dropped.
 for (const stream of [process.stdout, process.stderr]) {
@@ -335,5 +322,5 @@ try {
   const e = err as { code?: string; exitCode?: number };
   if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exitCode = EXIT.OK;
   else if (typeof e.code === 'string' && e.code.startsWith('commander.')) process.exitCode = EXIT.USAGE;
-  else process.exitCode = handleError(err instanceof ChangelogSyncError ? err : err, reporterFor(), globals().debug);
+  else process.exitCode = handleError(err, reporterFor(), globals().debug);
 }

@@ -19,14 +19,14 @@ import { ENV, loadConfig, type Config } from './core/config.js';
 import { pull as mirrorPull } from './sync/pull/pull.js';
 import type { PullResult } from './sync/pull/pull-run.js';
 import { push as mirrorPush } from './sync/push/push.js';
-import { syncWorkspace } from './sync/sync-job.js';
+import { syncWorkspace, type SyncResult } from './sync/sync-job.js';
 import type { PushResult } from './sync/push/push-run.js';
 import { openServiceSession, type ServiceSession } from './sync/service-session.js';
 import { openStateFormat } from './sync/store/state-format.js';
 import { assertInsideProject } from './core/project-path.js';
 import type { BuildResult } from './site/pipeline/build.js';
 import { buildProject } from './site/pipeline/build-project.js';
-import { engineOptions } from './options/engine-options.js';
+import { engineOptions, type BuildCall, type PullCall, type PushCall } from './options/engine-options.js';
 
 export { ChangelogSyncError, isErrorCode, type ChangelogSyncErrorOptions, type ErrorCode } from './core/errors.js';
 export { startEmulator, type EmulatorLimits, type EmulatorOptions, type RequestLogRecord, type RunningEmulator } from './emulator/server.js';
@@ -70,39 +70,17 @@ export interface ProjectOptions {
   onWarning?: (message: string) => void;
 }
 
-/** Options of {@link pull}. */
-export interface PullOptions extends ProjectOptions {
-  /** Remove files whose remote entry is gone (never a locally edited one). */
-  prune?: boolean;
-  /** With `prune`: remove even an empty listing's worth, or more than a tenth of the mirror. */
-  force?: boolean;
-  /** Plan only: write nothing, convert nothing. */
-  dryRun?: boolean;
-}
+/** Options of {@link pull}: `prune`, with it `force`, and `dryRun` (plan only: write nothing, convert nothing). */
+export type PullOptions = ProjectOptions & Pick<PullCall, 'prune' | 'force' | 'dryRun'>;
 
-/** Options of {@link push}. */
-export interface PushOptions extends ProjectOptions {
-  /** Plan only: send nothing, write nothing. */
-  dryRun?: boolean;
-  /** Take no push lease on the git remote (`--no-lease`): at most once per directory only. Without it, an unreadable `origin` is `E_LEASE`. */
-  noLease?: boolean;
-  /** Aborted: no POST starts after it, those in flight settle, the rest is pending, the lease is released. */
-  signal?: AbortSignal;
-}
+/** Options of {@link push}: `dryRun` (plan only: send nothing, write nothing), `noLease`, and `signal` (aborted: the POSTs in flight settle, the rest is pending, the lease is released). */
+export type PushOptions = ProjectOptions & Pick<PushCall, 'dryRun' | 'noLease' | 'signal'>;
 
-/** Options of {@link build}. */
-export interface BuildOptions extends ProjectOptions {
-  /** Build the site of a private workspace (`is_public` 0) too. Default false. */
-  allowPrivate?: boolean;
-  /** Neither read nor write the build cache: render every entry body. Default false. */
-  noCache?: boolean;
-}
+/** Options of {@link build}: `allowPrivate` (build the site of a private workspace too) and `noCache` (neither read nor write the build cache). */
+export type BuildOptions = ProjectOptions & Pick<BuildCall, 'allowPrivate' | 'noCache'>;
 
 /** What {@link status} finds: the plans of a pull and of a push, neither carried out. */
-export interface StatusResult {
-  pull: PullResult;
-  push: PushResult;
-}
+export type StatusResult = SyncResult;
 
 /**
  * Resolves the configuration as the CLI does, with the given options over the environment.
@@ -112,16 +90,12 @@ export function resolveConfig(options: ProjectOptions = {}): Config {
   // The library's entry: the process's working directory and environment are read here only, as the defaults.
   const cwd = options.cwd ?? process.cwd();
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
-  const given: Array<[keyof typeof ENV, string | undefined]> = [
-    ['baseUrl', options.baseUrl],
-    ['token', options.token],
-    ['contentDir', options.contentDir],
-    ['stateDir', options.stateDir],
-    ['siteDir', options.siteDir],
-    ['outputDir', options.outputDir],
-    ['siteUrl', options.siteUrl],
-  ];
-  for (const [key, value] of given) if (value !== undefined) env[ENV[key]] = value;
+  // A setting given wins over its variable (ProjectOptions names them as ENV does).
+  const given: Partial<Record<keyof typeof ENV, unknown>> = options;
+  for (const key of Object.keys(ENV) as Array<keyof typeof ENV>) {
+    const value = given[key];
+    if (typeof value === 'string') env[ENV[key]] = value;
+  }
   return loadConfig(options.root ?? cwd, env, cwd);
 }
 

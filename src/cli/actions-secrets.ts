@@ -6,24 +6,9 @@
  */
 import type { Config } from '../core/config.js';
 import { ChangelogSyncError } from '../core/errors.js';
-import { ACTIONS_SETTINGS_PAGE } from './output/actions-failure.js';
+import { ACTIONS_SETTINGS_PAGE } from './output/handle-error.js';
 import { annotation } from './output/github-actions.js';
 import type { Reporter } from './output/reporter.js';
-
-/** What is missing, each with what to add. */
-interface Missing {
-  name: 'CHANGELOG_TOKEN' | 'CHANGELOG_BASE_URL';
-  kind: 'secret' | 'variable';
-  what: string;
-}
-
-/** What a configuration lacks to reach the service (the base URL may come from changelog.config.json). */
-function missingSettings(config: Config): Missing[] {
-  const missing: Missing[] = [];
-  if (!config.token) missing.push({ name: 'CHANGELOG_TOKEN', kind: 'secret', what: 'a workspace access token (from the workspace settings of the service): "New repository secret"' });
-  if (!config.baseUrl) missing.push({ name: 'CHANGELOG_BASE_URL', kind: 'variable', what: 'the service root, e.g. https://changelog.example.com: the "Variables" tab, "New repository variable"' });
-  return missing;
-}
 
 /**
  * In GitHub Actions, refuses to go on without the secret and the variable: an `::error::` annotation
@@ -32,7 +17,11 @@ function missingSettings(config: Config): Missing[] {
  */
 export function requireServiceInActions(config: Config, reporter: Reporter): void {
   if (!reporter.actions) return;
-  const missing = missingSettings(config);
+  // What the configuration lacks to reach the service (the base URL may come from changelog.config.json), each with what to add.
+  const missing = [
+    ...(config.token ? [] : [{ name: 'CHANGELOG_TOKEN', kind: 'secret', what: 'a workspace access token (from the workspace settings of the service): "New repository secret"' }]),
+    ...(config.baseUrl ? [] : [{ name: 'CHANGELOG_BASE_URL', kind: 'variable', what: 'the service root, e.g. https://changelog.example.com: the "Variables" tab, "New repository variable"' }]),
+  ];
   if (missing.length === 0) return;
   const names = missing.map((m) => `the repository ${m.kind} ${m.name}`).join(' and ');
   const message = `${names} ${missing.length > 1 ? 'are' : 'is'} not set: in GitHub Actions changelog-sync does not run the demo, so nothing was synced, written, built or deployed`;

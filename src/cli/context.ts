@@ -1,6 +1,6 @@
 /**
- * What every networked command needs: the configuration, a service session (`sync/service-session.ts`,
- * its rate budget carrying the persisted daily ledger) reporting to the command's reporter, and its close.
+ * What every networked command runs in: a service session (`sync/service-session.ts`, its rate
+ * budget carrying the persisted daily ledger) reporting to the command's reporter, closed at the end.
  */
 import type { ChangelogClient } from '../service/client.js';
 import { relative } from 'node:path';
@@ -10,18 +10,6 @@ import type { StateFormatChange } from '../sync/store/state-format.js';
 import { requireServiceInActions } from './actions-secrets.js';
 import type { Reporter } from './output/reporter.js';
 
-/** A client bound to the configuration, and how to persist its budget. */
-export interface CommandContext {
-  config: Config;
-  client: ChangelogClient;
-  reporter: Reporter;
-  /**
-   * Saves the daily ledger and closes connections. Call once, at the end.
-   * @throws the file system's error when the ledger cannot be saved (the connections are closed all the same).
-   */
-  close(): Promise<void>;
-}
-
 /** The line that tells a state format migration (or, for a dry run, that one is due). */
 export function formatStateChange(config: Pick<Config, 'root'>, change: StateFormatChange): string {
   const shown = (path: string): string => relative(config.root, path) || path;
@@ -30,13 +18,15 @@ export function formatStateChange(config: Pick<Config, 'root'>, change: StateFor
 }
 
 /**
- * Creates the client for a configured service, after the state directory's format: an
+ * Runs `work` with the client for a configured service, after the state directory's format: an
  * older one is migrated (not by a dry run), a newer one refused (`sync/store/state-format.ts`).
+ * The daily ledger is saved and the connections closed when `work` ends, however it ends.
  * @throws {ChangelogSyncError} `E_CONFIG` when the base URL or the token is missing (in
  *   GitHub Actions naming the repository secret and variable, see `actions-secrets.ts`);
- *   `E_STATE_FORMAT` for a state directory of a newer format, before anything is written.
+ *   `E_STATE_FORMAT` for a state directory of a newer format, before anything is written;
+ *   what `work` throws; else the file system's error when the ledger cannot be saved.
  */
-export async function openContext(config: Config, reporter: Reporter, options: ServiceSessionOptions = {}): Promise<CommandContext> {
+export async function withContext<T>(config: Config, reporter: Reporter, options: ServiceSessionOptions, work: (client: ChangelogClient) => Promise<T>): Promise<T> {
   // In GitHub Actions: the secret and the variable by name, with their settings page.
   requireServiceInActions(config, reporter);
   const session = await openServiceSession(
@@ -48,5 +38,9 @@ export async function openContext(config: Config, reporter: Reporter, options: S
     },
     options,
   );
-  return { config, client: session.client, reporter, close: () => session.close() };
+  try {
+    return await work(session.client);
+  } finally {
+    await session.close();
+  }
 }

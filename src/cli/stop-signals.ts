@@ -46,3 +46,11 @@ export function listenForStop(reporter: Reporter, settling: string): StopListene
 export function endIfStopped(): void {
   if (received) process.exitCode = 128 + constants.signals[received];
 }
+
+/** Resolves on the first SIGINT or SIGTERM: how a command that serves (`dev`, `emulator`) runs until Ctrl-C. */
+export function untilStopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -13,8 +13,6 @@ export interface PackagePlan {
   text?: string;
   /** What it adds, for the report (`dependencies.changelog-sync ^1.2.3`, `allowScripts.sharp false`). */
   added: string[];
-  /** How package.json lists changelog-sync when it did already (kept as it is). */
-  listed?: string;
 }
 
 type Manifest = Record<string, unknown> & { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown>; allowScripts?: Record<string, unknown> };
@@ -62,8 +60,8 @@ export function teamPackage(root: string, current: string | undefined, version: 
     manifest.allowScripts = { ...(scripts ?? {}), sharp: false };
     added.push('allowScripts.sharp false');
   }
-  if (added.length === 0) return { added, listed: typeof listed === 'string' ? listed : undefined };
+  if (added.length === 0) return { added };
   const eol = current.includes('\r\n') ? '\r\n' : '\n';
   const text = `${JSON.stringify(manifest, null, indentOf(current)).replace(/\n/g, eol)}${eol}`;
-  return { text, added, listed: typeof listed === 'string' ? listed : undefined };
+  return { text, added };
 }

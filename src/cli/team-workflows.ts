@@ -9,14 +9,8 @@ import { join } from 'node:path';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { RepositoryFit } from './init-fit.js';
 
-/** Where a packaged team file is (under the package root) and where init writes it (under the team's root). */
-export interface TeamFile {
-  template: string;
-  target: string;
-}
-
-/** The team's workflows and Dependabot configuration, as packaged and as written. */
-export const TEAM_FILES: readonly TeamFile[] = [
+/** The team's workflows and Dependabot configuration: where each is packaged (under the package root) and where init writes it (under the team's root). */
+export const TEAM_FILES = [
   { template: 'src/cli/team/changelog.yml', target: '.github/workflows/changelog.yml' },
   { template: 'src/cli/team/changelog-check.yml', target: '.github/workflows/changelog-check.yml' },
   { template: 'src/cli/team/dependabot.yml', target: '.github/dependabot.yml' },
@@ -31,8 +25,6 @@ export interface ToolWorkflows {
   /** The version the ref stands for, in the line's comment (`# v1.2.3`); undefined for a major tag. */
   version?: string;
 }
-
-type PackageJson = { version?: unknown; repository?: unknown };
 
 /** `owner/name` of a GitHub package.json `repository` (`git+https://github.com/o/n.git`, `git@github.com:o/n.git`, `github:o/n`, `o/n`, or `{ url }`); else undefined. */
 export function githubRepository(repository: unknown): string | undefined {
@@ -49,7 +41,7 @@ export function githubRepository(repository: unknown): string | undefined {
  * @throws {ChangelogSyncError} `E_INTERNAL` when package.json names no GitHub repository.
  */
 export function toolWorkflows(packageRoot: string): ToolWorkflows {
-  const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as PackageJson;
+  const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown; repository?: unknown };
   const repository = githubRepository(pkg.repository);
   const version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   if (!repository) throw new ChangelogSyncError('E_INTERNAL', `${join(packageRoot, 'package.json')}: its "repository" names no GitHub repository, which the team's workflows call`);

@@ -19,7 +19,7 @@
  * are in git; the state written after them is fsynced, and a file a crash left stale is seen
  * as a local edit and reported, never overwritten silently.
  */
-import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -38,19 +38,12 @@ function tempPath(path: string): string {
 
 /**
  * Removes the temporary files of dead writers from `dir` (a scheduled job would commit them).
- * @param names the names in `dir`, when listed already.
- * @param targets which targets' temporary files to remove, by name; default all.
+ * @param names the names in `dir`, as the caller listed them.
+ * @param targets which targets' temporary files to remove, by name.
  * @returns the names removed.
  * @throws {ChangelogSyncError} `E_FILE` when a leftover cannot be removed.
  */
-export function removeTempLeftovers(dir: string, names?: readonly string[], targets: (name: string) => boolean = () => true): string[] {
-  if (!names) {
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return [];
-    }
-  }
+export function removeTempLeftovers(dir: string, names: readonly string[], targets: (name: string) => boolean): string[] {
   const removed: string[] = [];
   for (const name of names) {
     const m = TEMP_FILE.exec(name);
@@ -76,7 +69,7 @@ export interface AtomicWriteOptions {
 }
 
 /** Options of {@link writeFileAtomic}. */
-export interface AsyncAtomicWriteOptions extends AtomicWriteOptions {
+export interface AsyncAtomicWriteOptions extends Omit<AtomicWriteOptions, 'exclusive'> {
   /**
    * Called once the temporary file exists, before anything is written (a crash test's
    * checkpoint). When it throws, the temporary file is removed and the target left as it was.
@@ -141,9 +134,8 @@ export function writeFileAtomicSync(path: string, text: string | Uint8Array, opt
  * {@link writeFileAtomicSync} without blocking, for single files. The directory must exist.
  *
  * @param path absolute path.
- * @throws the file system's own error (callers name the step: `core/file-error.ts`), what
- *   `tmpfileCreated` threw, or with `exclusive` `E_FILE` when the name is taken. The temporary
- *   file is removed and the target left as it was.
+ * @throws the file system's own error (callers name the step: `core/file-error.ts`) or what
+ *   `tmpfileCreated` threw. The temporary file is removed and the target left as it was.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AsyncAtomicWriteOptions = {}): Promise<void> {
   const tmp = tempPath(path);
@@ -161,8 +153,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     if (mode !== undefined) await chmod(tmp, mode).catch((err: NodeJS.ErrnoException) => {
       if (!NO_MODES.has(err.code ?? '')) throw err;
     });
-    if (options.exclusive) placeNew(tmp, path);
-    else await rename(tmp, path);
+    await rename(tmp, path);
   } catch (err) {
     await file?.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
@@ -181,17 +172,8 @@ function placeNew(tmp: string, path: string): void {
     if (code === 'EEXIST') throw existsError(path, err);
     if (!NO_LINKS.has(code)) throw err;
   }
-  if (exists(path)) throw existsError(path);
+  if (lstatSync(path, { throwIfNoEntry: false })) throw existsError(path);
   renameSync(tmp, path);
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function existsError(path: string, cause?: unknown): ChangelogSyncError {

@@ -9,14 +9,11 @@ import { ChangelogSyncError } from './errors.js';
  * URL is not shown at all (it may hold a secret the parser could not find).
  */
 export function withoutCredentials(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.href;
-  } catch {
-    return '(not shown: not a URL)';
-  }
+  const u = URL.parse(url);
+  if (!u) return '(not shown: not a URL)';
+  u.username = '';
+  u.password = '';
+  return u.href;
 }
 
 /**

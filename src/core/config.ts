@@ -243,27 +243,22 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     const v = env[ENV[key]];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const millis = (key: 'rateWindowMs' | 'requestTimeoutMs' | 'leaseTtlMs', fallback: number): number => {
+  const positive = (key: 'rateWindowMs' | 'requestTimeoutMs' | 'leaseTtlMs' | 'maxResponseMb', fallback: number, unit = 'milliseconds'): number => {
     const raw = pick(key);
-    const ms = raw === undefined ? fallback : Number(raw);
-    if (!Number.isFinite(ms) || ms <= 0) {
-      throw new ChangelogSyncError('E_CONFIG', `${ENV[key]} must be a positive number of milliseconds, got ${JSON.stringify(raw)}`, { field: ENV[key] });
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(n) || n <= 0) {
+      throw new ChangelogSyncError('E_CONFIG', `${ENV[key]} must be a positive number of ${unit}, got ${JSON.stringify(raw)}`, { field: ENV[key] });
     }
-    return ms;
+    return n;
   };
   // Credentials in the URL would be printed and published with it (see base-url.ts).
   if (fromFile.baseUrl !== undefined) assertBaseUrl(fromFile.baseUrl, `${CONFIG_FILE}: baseUrl`, { inFile: true });
   if (pick('baseUrl') !== undefined) assertBaseUrl(pick('baseUrl')!, ENV.baseUrl);
-  const rateWindowMs = millis('rateWindowMs', 60_000);
-  const requestTimeoutMs = millis('requestTimeoutMs', 30_000);
-  const leaseTtlMs = millis('leaseTtlMs', 60_000);
+  const rateWindowMs = positive('rateWindowMs', 60_000);
+  const requestTimeoutMs = positive('requestTimeoutMs', 30_000);
+  const leaseTtlMs = positive('leaseTtlMs', 60_000);
   if (leaseTtlMs > MAX_LEASE_TTL_MS) {
     throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
-  }
-  const maxResponseRaw = pick('maxResponseMb');
-  const maxResponseMb = maxResponseRaw === undefined ? (fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) : Number(maxResponseRaw);
-  if (!Number.isFinite(maxResponseMb) || maxResponseMb <= 0) {
-    throw new ChangelogSyncError('E_CONFIG', `${ENV.maxResponseMb} must be a positive number of MB, got ${JSON.stringify(maxResponseRaw)}`, { field: ENV.maxResponseMb });
   }
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
@@ -278,7 +273,7 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     rateWindowMs,
     requestTimeoutMs,
     leaseTtlMs,
-    maxResponseMb,
+    maxResponseMb: positive('maxResponseMb', fromFile.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB, 'MB'),
     maxImageMb: fromFile.maxImageMb ?? DEFAULT_MAX_IMAGE_MB,
     imageBounds: { maxSide: fromFile.maxImageSide ?? DEFAULT_MAX_IMAGE_SIDE, maxMegapixels: fromFile.maxImageMegapixels ?? DEFAULT_MAX_IMAGE_MEGAPIXELS },
     imageDeadlineSeconds: fromFile.imageDeadlineSeconds ?? DEFAULT_IMAGE_DEADLINE_SECONDS,

@@ -14,6 +14,7 @@
  * resumes with `sync`; a test fails when code and list disagree.
  */
 import { constants } from 'node:os';
+import { getSystemErrorMap } from 'node:util';
 
 /** Every checkpoint, by area. A crash at any of them must leave a state the next run repairs. */
 export const FAILPOINTS = [
@@ -71,19 +72,12 @@ const errno = process.env.CHANGELOG_FAILPOINT_ERRNO?.trim() || undefined;
 const stop = process.env.CHANGELOG_FAILPOINT_STOP === '1';
 let reached = 0;
 
-/** Node's wording of the system errors tests inject. */
-const DESCRIPTIONS: Record<string, string> = {
-  ENOSPC: 'no space left on device',
-  EISDIR: 'illegal operation on a directory',
-  EACCES: 'permission denied',
-  EIO: 'i/o error',
-};
-
-/** A system error as Node.js makes one for a failed `write`: `code`, `errno`, `syscall`. */
+/** A system error as Node.js makes one for a failed `write`: `code`, `errno`, `syscall`, and libuv's wording of it. */
 function systemError(code: string, at: string): Error {
-  const err = new Error(`${code}: ${DESCRIPTIONS[code] ?? `injected at failpoint ${at}`}, write`) as Error & { code: string; errno: number; syscall: string };
+  const errno = -((constants.errno as Record<string, number>)[code] ?? 0);
+  const err = new Error(`${code}: ${getSystemErrorMap().get(errno)?.[1] ?? `injected at failpoint ${at}`}, write`) as Error & { code: string; errno: number; syscall: string };
   err.code = code;
-  err.errno = -((constants.errno as Record<string, number>)[code] ?? 0);
+  err.errno = errno;
   err.syscall = 'write';
   return err;
 }

@@ -38,17 +38,13 @@ export function fileError(err: unknown, where: { file: string; step: string }): 
   if (err instanceof ChangelogSyncError) return err;
   const code = isErrnoError(err) ? err.code : undefined;
   const said = err instanceof Error ? err.message : String(err);
-  const file = shownPath(where.file);
+  // An absolute path as it is (the CLI shows it relative to its working directory, shownPaths), a relative one with `/`.
+  const file = isAbsolute(where.file) ? where.file : where.file.split(sep).join('/');
   return new ChangelogSyncError('E_FILE', `${file}: ${where.step} failed: ${said}`, {
     file,
     cause: err,
     hint: (code && FIXES[code]) ?? 'check that the directory exists and is writable, and that the disk is not full',
   });
-}
-
-/** A path as messages name it: an absolute one as it is (the CLI shows it relative to its working directory, {@link shownPaths}), a relative one with `/`. */
-function shownPath(file: string): string {
-  return isAbsolute(file) ? file : file.split(sep).join('/');
 }
 
 /** A file as the user reads it from the working directory `cwd`: relative with `/` when under it, else as given. */

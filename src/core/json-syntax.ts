@@ -23,15 +23,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
-/** The offset `JSON.parse`'s error names ("at position N"), or the end of the text (an early end). */
-function errorOffset(text: string, err: Error): number {
-  const m = /at position (\d+)/.exec(err.message);
-  return m ? Math.min(Number(m[1]), text.length) : text.length;
-}
-
 /** Locates the syntax error `err` that `JSON.parse(text)` threw and names its fix. */
 export function jsonSyntaxProblem(text: string, err: Error): JsonSyntaxProblem {
-  const at = errorOffset(text, err);
+  // The offset the error names ("at position N"), or the end of the text (an early end).
+  const m = /at position (\d+)/.exec(err.message);
+  const at = m ? Math.min(Number(m[1]), text.length) : text.length;
   const char = text[at];
   // What comes before the error, whitespace skipped: a comma before `}` or `]` is a trailing one.
   const back = text.slice(0, at).trimEnd();

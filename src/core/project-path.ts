@@ -7,6 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import type { Config } from './config.js';
 import { ChangelogSyncError } from './errors.js';
 
 /** A symbolic link (or a folder reached through one) that resolves outside the project. */
@@ -76,21 +77,13 @@ async function findOutside(dir: string, boundary: string): Promise<OutsideFile[]
   return found;
 }
 
-/** The folders and files {@link assertInsideProject} checks. Paths absolute. */
-export interface ProjectPaths {
-  /** The project root (`config.root`). */
-  root: string;
-  /** The content directory: entry files, `images/`, `_data/` (absent: a check of the state directory alone). */
-  contentDir?: string;
-  /** The site directory (templates, `images/`, `widget.js`); the packaged one is checked against itself. */
-  siteDir?: string;
-  /** The state directory (`.changelog/`: state, journal, ledger), which pull and push write. */
-  stateDir?: string;
-  /** More files to check one by one (e.g. the files `check` was given). */
-  files?: string[];
-  /** The working directory the message names files relative to (`Config.cwd`). Default: the root. */
-  cwd?: string;
-}
+/**
+ * The folders and files {@link assertInsideProject} checks, as the configuration names them (paths
+ * absolute): the root; the content, site (the packaged one is checked against itself) and state
+ * directories, each when given; `files` to check one by one (those `check` was given); and `cwd`,
+ * the working directory the message names files relative to (default: the root).
+ */
+export type ProjectPaths = Pick<Config, 'root'> & Partial<Pick<Config, 'contentDir' | 'siteDir' | 'stateDir' | 'cwd'>> & { files?: string[] };
 
 /**
  * Refuses a project with a symbolic link resolving outside it.

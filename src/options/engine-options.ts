@@ -15,31 +15,14 @@ import { localImageProbe, probeImage } from '../sync/push/image-probe.js';
 import type { PushOptions } from '../sync/push/push-run.js';
 import type { SyncOptions } from '../sync/sync-job.js';
 
-/** A pull's own options, beside the configuration. */
-export interface PullCall {
-  /** Remove files whose remote entry is gone (`--prune`). */
-  prune?: boolean;
-  /** With `prune`: remove even what the prune guard refuses (`--force`). */
-  force?: boolean;
-  /** Plan only: write nothing, convert nothing (`--dry-run`). */
-  dryRun?: boolean;
-  /** Called as entries are converted: `done` of `total` (a progress bar). */
-  onConverted?: (done: number, total: number) => void;
-}
+/** A pull's own options, beside the configuration: `--prune`, `--force`, `--dry-run`, and a progress callback. */
+export type PullCall = Pick<PullOptions, 'prune' | 'force' | 'dryRun' | 'onConverted'>;
 
-/** A push's own options, beside the configuration. */
-export interface PushCall {
-  /** Plan only: send nothing, write nothing (`--dry-run`). */
-  dryRun?: boolean;
-  /** Take no push lease on the git remote (`--no-lease`), whatever the configuration says. */
+/** A push's own options, beside the configuration: `--dry-run`, the stop signal (SIGTERM, SIGINT, or the library caller's) and progress callbacks. */
+export type PushCall = Pick<PushOptions, 'dryRun' | 'signal' | 'onProgress' | 'onSent'> & {
+  /** Take no push lease on the git remote (`--no-lease`), whatever the configuration says: at most once per directory only. Without it, an unreadable `origin` is `E_LEASE`. */
   noLease?: boolean;
-  /** Aborted: no POST starts after it (SIGTERM, SIGINT, or the library caller's signal). */
-  signal?: AbortSignal | undefined;
-  /** Each progress line (a wait for the rate limit, a lease renewed). */
-  onProgress?: (message: string) => void;
-  /** Called as POSTs settle: `done` of `total` (a progress bar). */
-  onSent?: (done: number, total: number) => void;
-}
+};
 
 /** A site build's own options, beside the configuration. */
 export type BuildCall = Pick<BuildProjectOptions, 'allowPrivate' | 'noCache' | 'inputs' | 'pathsChecked' | 'onPhase'>;

@@ -66,7 +66,7 @@ describe('atomic writer', () => {
   it('sweeps the temporary files of dead processes for the targets asked, never a running one\'s or a lookalike', async () => {
     const names = [`.a.md.${DEAD_PID}.1.tmp`, `.b.json.${DEAD_PID}.2.tmp`, `.a.md.${process.pid}.3.tmp`, 'a.md.2489696104', '.a.md.tmp', 'a.md'];
     for (const n of names) await writeFile(join(dir, n), 'half');
-    expect(removeTempLeftovers(dir, undefined, (target) => target.endsWith('.md'))).toEqual([`.a.md.${DEAD_PID}.1.tmp`]);
+    expect(removeTempLeftovers(dir, await readdir(dir), (target) => target.endsWith('.md'))).toEqual([`.a.md.${DEAD_PID}.1.tmp`]);
     expect((await readdir(dir)).sort()).toEqual(names.filter((n) => n !== `.a.md.${DEAD_PID}.1.tmp`).sort());
   });
 });

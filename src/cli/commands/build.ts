@@ -2,20 +2,15 @@
  * `changelog-sync build [--allow-private]`.
  */
 import type { Config } from '../../core/config.js';
-import { isGitHubActions } from '../../core/ci-env.js';
 import { openStateFormat } from '../../sync/store/state-format.js';
 import { formatStateChange } from '../context.js';
+import type { BuildCall } from '../../options/engine-options.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { buildExitCode, buildWithProgress, formatBuild, requireSiteUrlInCi } from '../steps/build-step.js';
 
-/** Options of {@link buildCommand}. */
-export interface BuildCommandOptions {
-  /** Build a private workspace's site (`is_public` 0) too. */
-  allowPrivate?: boolean;
-  /** Build without the build cache (`--no-cache`): render every entry, neither read nor write the cache. */
-  noCache?: boolean;
-}
+/** Options of {@link buildCommand}: `--allow-private`, `--no-cache`. */
+export type BuildCommandOptions = Pick<BuildCall, 'allowPrivate' | 'noCache'>;
 
 /**
  * Builds the site and reports it.
@@ -26,26 +21,14 @@ export interface BuildCommandOptions {
  */
 export async function buildCommand(config: Config, reporter: Reporter, options: BuildCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions (the environment the CLI was started with): the build that deploys
-  // (decided once: the site URL it needs, the inputs it records).
-  requireSiteUrlInCi(config, isGitHubActions(config.env));
+  // (the site URL it needs, the inputs it records).
+  requireSiteUrlInCi(config);
   const change = await openStateFormat(config.stateDir, { migrate: true, root: config.root });
   if (change) reporter.info(formatStateChange(config, change));
   const result = await buildWithProgress(config, reporter, options);
-  reporter.result(formatBuild(result, config.cwd), {
-    command: 'build',
-    outputDir: result.outputDir,
-    pages: result.pages,
-    files: result.files.length,
-    indexed: result.indexed,
-    warnings: result.warnings,
-    unreadable: result.unreadable,
-    entries: result.entries,
-    ms: result.ms,
-    timings: result.timings,
-    cache: result.cache,
-    search: result.search,
-    images: result.images,
-  });
+  // `--json`: the result with its files counted, less what is told elsewhere (the unfinished
+  // entries are named on stderr, the feeds' dates recorded in the state directory).
+  reporter.result(formatBuild(result, config.cwd), { command: 'build', ...result, files: result.files.length, unfinished: undefined, feedDates: undefined });
   return buildExitCode(result);
 }
 

@@ -20,8 +20,9 @@ import { assertInsideProject } from '../../core/project-path.js';
 import { pageProblems, savedFileProblems, watchEntryFiles } from '../../site/dev/entry-watch.js';
 import type { PageProblem } from '../../site/render/problem-banner.js';
 import { problemText } from '../output/check-report.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { startDemo, type Demo } from '../demo.js';
+import { untilStopSignal } from '../stop-signals.js';
 import { formatPull, pullWithProgress } from '../steps/pull-step.js';
 
 /** The preview's demo folder under `.demo/`: its own, not the `.demo/_site` that `npm start` built. */
@@ -35,8 +36,6 @@ export interface DevCommandOptions {
   pull?: boolean;
   /** Preview the demo workspace even when there is content. */
   demo?: boolean;
-  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
-  until?: Promise<void>;
 }
 
 /**
@@ -110,14 +109,11 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   }
   try {
     if (demo || options.pull) {
-      const ctx = await openContext(cfg, reporter);
-      try {
+      await withContext(cfg, reporter, {}, async (client) => {
         // Checked once for the pull and the preview: nothing is written or served through a link out of the project.
         await assertInsideProject(cfg);
-        reporter.info(formatPull(await pullWithProgress(ctx.client, cfg, reporter)));
-      } finally {
-        await ctx.close();
-      }
+        reporter.info(formatPull(await pullWithProgress(client, cfg, reporter)));
+      });
     } else await assertInsideProject(cfg);
     const shown = (rel: string) => relative(cfg.cwd, join(cfg.contentDir, rel));
     /** The out-of-project problem last printed: printed once, not on every rebuild. */
@@ -173,11 +169,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
       [`Serving the changelog at ${server.url}`, `Watching ${relative(cfg.cwd, cfg.contentDir) || '.'} and ${relative(cfg.cwd, cfg.siteDir) || '.'}: save a file and the page reloads.`, `Nothing is pushed: entries are created when your pull request is merged (or by ${run('push')}). Ctrl-C stops.`].join('\n'),
       { command: 'dev', url: server.url, contentDir: cfg.contentDir },
     );
-    await (options.until ??
-      new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      }));
+    await untilStopSignal();
     await watcher.close();
     await server.close();
     return EXIT.OK;

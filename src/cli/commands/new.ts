@@ -50,11 +50,10 @@ export async function newCommand(config: Config, reporter: Reporter, title: stri
   if (!isSafeSlug(slug)) {
     throw new ChangelogSyncError('E_USAGE', `--slug ${JSON.stringify(slug)} is not URL-safe`, { field: 'slug', hint: 'use letters, digits, hyphens and underscores' });
   }
-  const rel = `${ENTRIES_DIR}/${entryFileName(date, slug)}`;
-  const abs = join(config.contentDir, rel);
+  const name = entryFileName(date, slug);
+  const abs = join(config.contentDir, ENTRIES_DIR, name);
   const shown = relative(config.cwd, abs);
   // Taken under any spelling: on macOS and Windows `Release-notes.md` is `release-notes.md` (portable-name.ts).
-  const name = rel.slice(ENTRIES_DIR.length + 1);
   const same = (await listEntriesDir(config.contentDir)).find((n) => nameKey(n) === nameKey(name));
   if (same !== undefined) {
     const existing = relative(config.cwd, join(config.contentDir, ENTRIES_DIR, same));

@@ -5,16 +5,14 @@ import type { Config } from '../../core/config.js';
 import { assertInsideProject } from '../../core/project-path.js';
 import type { ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
+import { engineOptions, type PushCall } from '../../options/engine-options.js';
 import { listenForStop } from '../stop-signals.js';
-import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushWithProgress, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
+import { push } from '../../sync/push/push.js';
+import { formatPush, irrevocable, NO_LEASE_WARNING, pushExitCode, pushProgress, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 
-/** Options of {@link pushCommand}. */
-export interface PushCommandOptions {
-  dryRun?: boolean;
-  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
-  noLease?: boolean;
-}
+/** Options of {@link pushCommand}: `--dry-run`, `--no-lease`. */
+export type PushCommandOptions = Pick<PushCall, 'dryRun' | 'noLease'>;
 
 /**
  * Runs a push and reports it. SIGTERM and SIGINT stop it once the POSTs in flight settled
@@ -27,20 +25,24 @@ export async function pushCommand(config: Config, reporter: Reporter, options: P
   // Nothing is pushed from, or written into, a file outside the project.
   await assertInsideProject(config);
   if (options.noLease) reporter.warn(NO_LEASE_WARNING);
-  const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
-  const stop = options.dryRun ? undefined : listenForStop(reporter, 'the POSTs in flight settle, no other is sent, the push lease is released');
-  try {
-    reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
-    // Only when something will be sent: a dry run creates nothing.
-    if (!options.dryRun) reporter.info(irrevocable(config.root));
-    const result = await pushWithProgress(ctx.client, config, reporter, { dryRun: options.dryRun, noLease: options.noLease, signal: stop?.signal }).catch((err: unknown) => {
-      throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
-    });
-    reportRejected(reporter, config, result.rejected);
-    reporter.result(formatPush(result), { command: 'push', ...result });
-    return pushExitCode(result);
-  } finally {
-    stop?.dispose();
-    await ctx.close();
-  }
+  return withContext(config, reporter, { dryRun: options.dryRun }, async (client) => {
+    const stop = options.dryRun ? undefined : listenForStop(reporter, 'the POSTs in flight settle, no other is sent, the push lease is released');
+    try {
+      reporter.info(`Pushing new entries to ${config.baseUrl} ...`);
+      // Only when something will be sent: a dry run creates nothing.
+      if (!options.dryRun) reporter.info(irrevocable(config.root));
+      const bar = reporter.counter('push');
+      const call = { dryRun: options.dryRun, noLease: options.noLease, signal: stop?.signal, ...pushProgress(reporter, bar) };
+      const result = await push({ client, ...engineOptions.push(config, call) })
+        .finally(() => bar.stop())
+        .catch((err: unknown) => {
+          throw withStoppedPushReport(err, (r) => ({ command: 'push', ...r }));
+        });
+      reportRejected(reporter, config, result.rejected);
+      reporter.result(formatPush(result), { command: 'push', ...result });
+      return pushExitCode(result);
+    } finally {
+      stop?.dispose();
+    }
+  });
 }

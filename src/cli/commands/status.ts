@@ -6,22 +6,14 @@
  * requests it makes count against the day's budget).
  */
 import type { Config } from '../../core/config.js';
-import type { PullResult } from '../../sync/pull/pull-run.js';
-import { syncWorkspace } from '../../sync/sync-job.js';
-import type { PushResult } from '../../sync/push/push-run.js';
+import { syncWorkspace, type SyncResult } from '../../sync/sync-job.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { engineOptions } from '../../options/engine-options.js';
 
-/** The status: both plans. */
-export interface StatusResult {
-  pull: PullResult;
-  push: PushResult;
-}
-
 /** Human form of a status. */
-export function formatStatus(s: StatusResult): string {
+export function formatStatus(s: SyncResult): string {
   const { pull: p, push: q } = s;
   const lines: string[] = [`Workspace "${p.workspace.name}": ${p.remote} remote entries, ${p.unchanged + p.localEdits.length} mirrored and up to date`];
   const section = (title: string, items: string[]) => {
@@ -46,13 +38,10 @@ export function formatStatus(s: StatusResult): string {
 
 /** Runs both plans (dry runs: nothing is written or sent) and reports them. */
 export async function statusCommand(config: Config, reporter: Reporter): Promise<ExitCode> {
-  const ctx = await openContext(config, reporter, { dryRun: true });
-  try {
+  return withContext(config, reporter, { dryRun: true }, async (client) => {
     // The sync job's dry run: one workspace read and one listing serve both plans.
-    const result: StatusResult = await syncWorkspace({ client: ctx.client, ...engineOptions.status(config) });
+    const result = await syncWorkspace({ client, ...engineOptions.status(config) });
     reporter.result(formatStatus(result), { command: 'status', ...result });
     return EXIT.OK;
-  } finally {
-    await ctx.close();
-  }
+  });
 }

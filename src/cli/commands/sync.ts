@@ -6,7 +6,6 @@
  */
 import { relative } from 'node:path';
 import type { Config } from '../../core/config.js';
-import { isGitHubActions } from '../../core/ci-env.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { syncWorkspace } from '../../sync/sync-job.js';
@@ -16,102 +15,91 @@ import type { Reporter } from '../output/reporter.js';
 import { commandLine } from '../../core/project-command.js';
 import type { BuildResult } from '../../site/pipeline/build.js';
 import { requireServiceInActions } from '../actions-secrets.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
 import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requireSiteUrlInCi } from '../steps/build-step.js';
 import { formatPull, pullExitCode } from '../steps/pull-step.js';
-import { engineOptions } from '../../options/engine-options.js';
+import { engineOptions, type BuildCall, type PullCall, type PushCall } from '../../options/engine-options.js';
 import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
 import { listenForStop } from '../stop-signals.js';
 
-/** Options of {@link syncCommand}. */
-export interface SyncCommandOptions {
-  dryRun?: boolean;
+/** Options of {@link syncCommand}: pull's, push's and the build's, and two of its own. */
+export type SyncCommandOptions = Pick<PullCall, 'dryRun' | 'prune' | 'force'> & Pick<PushCall, 'noLease'> & Pick<BuildCall, 'allowPrivate' | 'noCache'> & {
   /** Force the demo even when a service is configured. */
   demo?: boolean;
-  prune?: boolean;
-  /** With `prune`: remove even what the guard refuses. */
-  force?: boolean;
   /** Pull and push only (the scheduled workflow builds in a later step). */
   skipBuild?: boolean;
-  /** Build even when the workspace is private (`is_public` 0). */
-  allowPrivate?: boolean;
-  /** Build without the build cache (`--no-cache`). */
-  noCache?: boolean;
-  /** `--no-lease`: take no push lease on `origin` (at most once per directory only). */
-  noLease?: boolean;
-}
+};
 
 /** Pull, push and build against the configured service (or the demo, see the module doc). */
 export async function syncCommand(config: Config, reporter: Reporter, options: SyncCommandOptions = {}): Promise<ExitCode> {
   // In GitHub Actions a missing secret or variable fails the job: never the demo (unless asked for).
   if (!options.demo) requireServiceInActions(config, reporter);
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
-  // Decided once: a sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
-  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config, isGitHubActions(config.env));
+  // A sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
+  if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
   return runSync(config, reporter, options);
 }
 
 async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const dryRun = options.dryRun ?? false;
   if (options.noLease) reporter.warn(NO_LEASE_WARNING);
-  const ctx = await openContext(config, reporter, { dryRun });
-  const stop = dryRun ? undefined : listenForStop(reporter, 'the pull ends, the POSTs in flight settle, no other is sent, the push lease is released, no site is built');
-  try {
-    reporter.info(`Pulling from ${config.baseUrl} ...`);
-    const pullBar = reporter.counter('pull');
-    const pushBar = reporter.counter('push');
-    /** The pull stage's result, for the report of a push an error stopped. */
-    let pullStage: PullResult | undefined;
-    // One job (src/sync/sync-job.ts): one lock from the pull through the push, the workspace and
-    // the listing read once; the project's paths checked once, for the build too.
-    const job = await syncWorkspace({
-      client: ctx.client,
-      contentDir: config.contentDir,
-      stateDir: config.stateDir,
-      dryRun,
-      project: config,
-      pull: engineOptions.pull(config, { prune: options.prune, force: options.force, onConverted: pullBar.update }),
-      push: engineOptions.push(config, { noLease: options.noLease, signal: stop?.signal, ...pushProgress(reporter, pushBar) }),
-      onPulled: (r) => {
-        pullStage = r;
-        pullBar.stop();
-        reporter.info(formatPull(r));
-        reporter.info('Pushing new local entries ...');
-      },
-    })
-      .catch((err: unknown) => {
-        throw pullStage ? withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pullStage, push: r })) : err;
+  return withContext(config, reporter, { dryRun }, async (client) => {
+    const stop = dryRun ? undefined : listenForStop(reporter, 'the pull ends, the POSTs in flight settle, no other is sent, the push lease is released, no site is built');
+    try {
+      reporter.info(`Pulling from ${config.baseUrl} ...`);
+      const pullBar = reporter.counter('pull');
+      const pushBar = reporter.counter('push');
+      /** The pull stage's result, for the report of a push an error stopped. */
+      let pullStage: PullResult | undefined;
+      // One job (src/sync/sync-job.ts): one lock from the pull through the push, the workspace and
+      // the listing read once; the project's paths checked once, for the build too.
+      const job = await syncWorkspace({
+        client,
+        contentDir: config.contentDir,
+        stateDir: config.stateDir,
+        dryRun,
+        project: config,
+        pull: engineOptions.pull(config, { prune: options.prune, force: options.force, onConverted: pullBar.update }),
+        push: engineOptions.push(config, { noLease: options.noLease, signal: stop?.signal, ...pushProgress(reporter, pushBar) }),
+        onPulled: (r) => {
+          pullStage = r;
+          pullBar.stop();
+          reporter.info(formatPull(r));
+          reporter.info('Pushing new local entries ...');
+        },
       })
-      .finally(() => {
-        pullBar.stop();
-        pushBar.stop();
-        // The build that follows stops as any process does: at once.
-        stop?.dispose();
-      });
-    const { pull: pulled, push: pushed } = job;
-    reporter.info(formatPush(pushed));
-    let built;
-    reportRejected(reporter, config, pushed.rejected);
-    const site = dryRun ? undefined : await reportSiteChange(config, reporter);
-    // The workflow pushes these again once its deployment has put their images on the site.
-    if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0), config.env);
-    if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
-      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, pathsChecked: true });
-      reporter.info(formatBuild(built, config.cwd));
-    }
-    const summary = [
-      `${dryRun ? 'Plan' : 'Done'}: pulled ${pulled.remote} entries (${pulled.created.length} new, ${pulled.updated.length + pulled.renamed.length} updated), pushed ${pushed.pushed.length}` +
+        .catch((err: unknown) => {
+          throw pullStage ? withStoppedPushReport(err, (r) => ({ command: 'sync', pull: pullStage, push: r })) : err;
+        })
+        .finally(() => {
+          pullBar.stop();
+          pushBar.stop();
+          // The build that follows stops as any process does: at once.
+          stop?.dispose();
+        });
+      const { pull: pulled, push: pushed } = job;
+      reporter.info(formatPush(pushed));
+      let built;
+      reportRejected(reporter, config, pushed.rejected);
+      const site = dryRun ? undefined : await reportSiteChange(config, reporter);
+      // The workflow pushes these again once its deployment has put their images on the site.
+      if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0), config.env);
+      if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
+        built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, pathsChecked: true });
+        reporter.info(formatBuild(built, config.cwd));
+      }
+      const summary =
+        `${dryRun ? 'Plan' : 'Done'}: pulled ${pulled.remote} entries (${pulled.created.length} new, ${pulled.updated.length + pulled.renamed.length} updated), pushed ${pushed.pushed.length}` +
         `${pushed.deferred.length ? `, ${pushed.deferred.length} deferred` : ''}${pulled.conflicts.length ? `, ${pulled.conflicts.length} conflicts` : ''}` +
-        `${built ? `, ${built.pages} pages in ${relative(config.cwd, built.outputDir) || '.'}` : ''}; ${ctx.client.budget.dayRemaining()} requests left today`,
-    ].join('\n');
-    reporter.summary(syncSummaryMarkdown(pulled, pushed, built, ctx.client.budget.dayRemaining(), dryRun, site?.changed));
-    reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: ctx.client.budget.dayRemaining() } });
-    return syncExitCode(pulled, pushed, built);
-  } finally {
-    stop?.dispose();
-    await ctx.close();
-  }
+        `${built ? `, ${built.pages} pages in ${relative(config.cwd, built.outputDir) || '.'}` : ''}; ${client.budget.dayRemaining()} requests left today`;
+      reporter.summary(syncSummaryMarkdown(pulled, pushed, built, client.budget.dayRemaining(), dryRun, site?.changed));
+      reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: client.budget.dayRemaining() } });
+      return syncExitCode(pulled, pushed, built);
+    } finally {
+      stop?.dispose();
+    }
+  });
 }
 
 /** Exit code of a sync: the worst ({@link worstExit}) of pull's, push's and the build's (README "Exit codes"). */

@@ -9,11 +9,6 @@ export function problemText(p: Pick<CheckProblem, 'message' | 'hint'>): string {
   return `${p.message}${p.hint ? ` (fix: ${p.hint})` : ''}`;
 }
 
-/** `file:line: severity: message (fix: hint)`. */
-function formatProblem(p: CheckProblem): string {
-  return `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${problemText(p)}`;
-}
-
 /** The GitHub Actions annotation of a problem (on the file's line in the pull request). */
 export function problemAnnotation(p: CheckProblem): string {
   return annotation(p.severity, problemText(p), { file: p.file, line: p.line, title: `changelog-sync check${p.field ? `: ${p.field}` : ''}` });
@@ -21,12 +16,10 @@ export function problemAnnotation(p: CheckProblem): string {
 
 /** Human summary of a check. */
 export function formatCheck(r: CheckResult): string {
-  const lines = r.problems.map(formatProblem);
+  // `file:line: severity: message (fix: hint)`.
+  const lines = r.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.severity}: ${problemText(p)}`);
   const warnings = r.problems.length - r.errors;
-  lines.push(
-    r.errors === 0
-      ? `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: no errors${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`
-      : `Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: ${r.errors} error${r.errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
-  );
+  const errors = r.errors === 0 ? 'no errors' : `${r.errors} error${r.errors === 1 ? '' : 's'}`;
+  lines.push(`Checked ${r.checked} file${r.checked === 1 ? '' : 's'}: ${errors}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`);
   return lines.join('\n');
 }

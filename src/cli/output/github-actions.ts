@@ -110,21 +110,18 @@ export function markdownCode(data: string): string {
 }
 
 /** Appends Markdown to the job summary (`$GITHUB_STEP_SUMMARY` of `env`, the CLI's environment); nothing when unset. */
-export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv): boolean {
+export function appendJobSummary(markdown: string, env: NodeJS.ProcessEnv): void {
   const path = env.GITHUB_STEP_SUMMARY;
-  if (!path) return false;
-  appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
-  return true;
+  if (path) appendFileSync(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 }
 
 /**
  * Sets a step output (`$GITHUB_OUTPUT` of `env`, `Config.env`; read as `steps.<id>.outputs.<name>`); nothing when unset.
  * @throws {Error} when the value holds a line break (it would start another output).
  */
-export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv): boolean {
+export function setStepOutput(name: string, value: string, env: NodeJS.ProcessEnv): void {
   const path = env.GITHUB_OUTPUT;
-  if (!path) return false;
+  if (!path) return;
   if (/[\r\n]/.test(name + value)) throw new Error(`a step output is one line: ${JSON.stringify(name)}`);
   appendFileSync(path, `${name}=${value}\n`);
-  return true;
 }

@@ -4,12 +4,12 @@
  * exit code (`worstExit`); it throws only when it could not finish, and the error is reported
  * after what the command had done (`ChangelogSyncError.done`). A file system error no step named
  * is told by path, code and fix (`E_FILE`). In GitHub Actions every error is also an `::error`
- * annotation and a job summary section (actions-failure.ts), unless the command showed it.
+ * annotation and a job summary section with the fix where Actions sets it, unless the command showed it.
  */
 import { isAbsolute } from 'node:path';
 import { ChangelogSyncError, type ErrorCode } from '../../core/errors.js';
 import { fileError, isErrnoError, shownPaths } from '../../core/file-error.js';
-import { actionsFailure, failureAnnotation } from './actions-failure.js';
+import { annotation, escapeControl, markdownText } from './github-actions.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Reporter } from './reporter.js';
 
@@ -23,13 +23,40 @@ function causeText(cause: unknown): string {
   return typeof cause === 'object' && cause !== null ? JSON.stringify(cause) : String(cause);
 }
 
-/** The annotation and job summary of the error (reporter.failure: in Actions only, once). */
-function showInActions(reporter: Reporter, err: Parameters<typeof actionsFailure>[0] & { file?: string; line?: number }): void {
+/** Where a repository's secrets and variables are changed (GitHub's settings page). */
+export const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions';
+
+/** What of an error the run's page shows; its message starts with its file. */
+type ShownError = Pick<ChangelogSyncError, 'code' | 'message'> & Partial<Pick<ChangelogSyncError, 'hint' | 'status' | 'file' | 'line'>>;
+
+/** The fix in GitHub Actions: where a local fix names an environment variable, the repository secret or variable (a defect's: run with --debug). */
+function actionsHint(err: ShownError): string | undefined {
+  if (err.code === INTERNAL) return 'run the command again with --debug for the stack, and please report it';
+  if (err.code === 'E_AUTH') {
+    const refused = err.status === 403 ? 'is refused for this workspace (403 Forbidden)' : err.status === 401 ? 'is not accepted (401 Unauthorized)' : 'is missing or not accepted';
+    return `the repository secret CHANGELOG_TOKEN ${refused}: replace it in the repository's ${ACTIONS_SETTINGS_PAGE} ("Update" on CHANGELOG_TOKEN) with a workspace access token, made in the workspace settings of the service that CHANGELOG_BASE_URL names, then run the workflow again`;
+  }
+  if (err.hint && /\bCHANGELOG_(?:TOKEN|BASE_URL)\b/.test(err.hint)) return `${err.hint} (in GitHub Actions: the repository's ${ACTIONS_SETTINGS_PAGE})`;
+  return err.hint;
+}
+
+/** The `::error` annotation and job summary section of the error, with its fix (reporter.failure: in Actions only, once). */
+function showInActions(reporter: Reporter, err: ShownError): void {
   if (!reporter.actions) return;
-  const failure = actionsFailure(err);
+  const hint = actionsHint(err);
+  const title = `changelog-sync failed: ${err.code}`;
   // An annotation's file is relative to the repository root: an absolute path stays in the text.
   const onFile = err.file && !isAbsolute(err.file) ? { file: err.file, line: err.line } : {};
-  reporter.failure(failureAnnotation(failure, onFile), failure.summary);
+  const text = `${err.message}${hint ? `. Fix: ${hint}` : ''}`;
+  const summary = [
+    `### ${title}`,
+    '',
+    markdownText(err.message),
+    '',
+    ...(hint ? [`**Fix:** ${markdownText(hint)}`, ''] : []),
+  ].join('\n');
+  // The message carries data (a server's words, a file name): no control character reaches the log.
+  reporter.failure(annotation('error', escapeControl(text), { ...onFile, title }), summary);
 }
 
 /** The error with its absolute paths under `cwd` relative to it (its file, message and fix); its code, cause and the rest kept. */
@@ -73,6 +100,6 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
   reporter.error(`error: ${message}`);
   reporter.error(debug ? (typeof thrown?.stack === 'string' ? thrown.stack : '') : '  (an unexpected error: run again with --debug for the stack, and please report it)');
   if (reporter.json) reporter.result('', { error: { code: INTERNAL, message } });
-  showInActions(reporter, { code: INTERNAL, message, hint: undefined, status: undefined });
+  showInActions(reporter, { code: INTERNAL, message });
   return EXIT.ERROR;
 }

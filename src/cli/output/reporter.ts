@@ -7,10 +7,10 @@
  * command (`neutralizeCommands`) but the tool's own. Lines are neutralised where they are
  * written, not where data enters a message, so a message made from any data passes here.
  */
+import cliProgress from 'cli-progress';
 import pc from 'picocolors';
 import { isGitHubActions } from '../../core/ci-env.js';
 import { addMask, annotation, appendJobSummary, escapeBidi, escapeControl, neutralizeCommands, neutralizeJsonCommands } from './github-actions.js';
-import { Progress } from './progress.js';
 
 /** Options of {@link Reporter}. */
 export interface ReporterOptions {
@@ -44,14 +44,15 @@ export interface FileProblem {
   level?: 'error' | 'warning';
 }
 
+/** Delay before a progress bar appears, ms. */
+const SHOW_BAR_AFTER_MS = 1000;
+
 /** A progress counter (see {@link Reporter.counter}). Its members are functions bound to it: `onSent: bar.update` works. */
 export interface Counter {
   /** `done` of `total` units are done. */
   update: (done: number, total: number) => void;
   /** Removes the bar (call once, at the end). */
   stop: () => void;
-  /** True while the bar is on screen. */
-  visible: () => boolean;
   /** A line about the work (a batch done): on stderr, or at --verbose only while the bar is on screen. */
   line: (message: string) => void;
 }
@@ -89,9 +90,7 @@ export class Reporter {
 
   /** Masks every configured secret in a text. */
   mask(text: string): string {
-    let t = text;
-    for (const s of this.secrets) t = t.split(s).join('***');
-    return t;
+    return this.secrets.reduce((t, s) => t.split(s).join('***'), text);
   }
 
   /**
@@ -164,29 +163,35 @@ export class Reporter {
     if (this.actions) appendJobSummary(escapeBidi(this.mask(markdown)), this.env);
   }
 
-  /** A progress bar on stderr for work over a second; only on a TTY, never in CI logs, never with `--quiet` or `--json`. */
-  progress(label: string, total: number): Progress {
-    const enabled = Boolean(this.err.isTTY) && !this.quiet && !this.json && !this.env.CI && !this.actions;
-    return new Progress(this.err, label, total, enabled);
-  }
-
   /**
-   * A `(done, total)` callback for work whose total is known once it starts (the bar appears on
-   * the first call); `stop` at the end; `line` prints about the work (at --verbose while the bar shows).
+   * A `(done, total)` callback for work whose total is known once it starts; `stop` at the end;
+   * `line` prints about the work (at --verbose while the bar shows). A bar (cli-progress) shows on
+   * stderr once the work has lasted a second since the first call: only on a TTY, never in CI
+   * logs, never with `--quiet` or `--json`, so quick runs print no bar at all.
    */
   counter(label: string): Counter {
-    let bar: Progress | undefined;
-    let shown = 0;
+    const enabled = Boolean(this.err.isTTY) && !this.quiet && !this.json && !this.env.CI && !this.actions;
+    let bar: cliProgress.SingleBar | undefined;
+    let started: number | undefined;
     return {
       update: (done, total) => {
-        bar ??= this.progress(label, total);
-        bar.tick(done - shown);
-        shown = done;
+        started ??= Date.now();
+        if (!enabled) return;
+        if (!bar && Date.now() - started >= SHOW_BAR_AFTER_MS) {
+          bar = new cliProgress.SingleBar(
+            { stream: this.err, format: `${label} [{bar}] {value}/{total} {eta_formatted}`, hideCursor: true, clearOnComplete: true },
+            cliProgress.Presets.shades_classic,
+          );
+          bar.start(total, done);
+        }
+        bar?.update(done);
       },
-      stop: () => bar?.stop(),
-      visible: () => bar?.visible ?? false,
+      stop: () => {
+        bar?.stop();
+        bar = undefined;
+      },
       // A line about the work (a batch done): while the bar shows the progress, it goes to --verbose.
-      line: (message) => (bar?.visible ? this.debug(message) : this.info(message)),
+      line: (message) => (bar ? this.debug(message) : this.info(message)),
     };
   }
 

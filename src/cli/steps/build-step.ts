@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { shownFrom, shownPaths } from '../../core/file-error.js';
 import { ENV, type Config } from '../../core/config.js';
+import { isGitHubActions } from '../../core/ci-env.js';
 import { setStepOutput } from '../output/github-actions.js';
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
@@ -42,12 +43,11 @@ function entriesShown(e: BuildResult['entries']): string {
 /**
  * Refuses to build for deployment without a site URL: feeds, canonical links, the sitemap and
  * `latest.json` would point at localhost. Locally the preview's default stays.
- * @param inActions whether the command runs in GitHub Actions (decided once by the command).
  * @throws {ChangelogSyncError} `E_CONFIG` (field `CHANGELOG_SITE_URL`) when running in
- *   GitHub Actions and neither `CHANGELOG_SITE_URL` nor `siteUrl` is set.
+ *   GitHub Actions (`GITHUB_ACTIONS=true` in `Config.env`) and neither `CHANGELOG_SITE_URL` nor `siteUrl` is set.
  */
-export function requireSiteUrlInCi(config: Config, inActions: boolean): void {
-  if (config.siteUrlConfigured || !inActions) return;
+export function requireSiteUrlInCi(config: Config): void {
+  if (config.siteUrlConfigured || !isGitHubActions(config.env)) return;
   throw new ChangelogSyncError('E_CONFIG', `${ENV.siteUrl} is not set: a site built in GitHub Actions would point its feeds, canonical links and sitemap at ${config.siteUrl}`, {
     field: ENV.siteUrl,
     hint:

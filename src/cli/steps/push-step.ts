@@ -3,15 +3,13 @@
  * summary (also of a push an error stopped), the rejected files' problems, exit code.
  */
 import { join } from 'node:path';
-import type { ChangelogClient } from '../../service/client.js';
 import type { CheckProblem } from '../../sync/push/entry-check.js';
 import { stripPath } from '../../entry/entry-problems.js';
 import type { Config } from '../../core/config.js';
 import { ChangelogSyncError } from '../../core/errors.js';
 import { fileError, isErrnoError, shownFrom } from '../../core/file-error.js';
-import { push } from '../../sync/push/push.js';
 import type { PushResult } from '../../sync/push/push-run.js';
-import { engineOptions, type PushCall } from '../../options/engine-options.js';
+import type { PushCall } from '../../options/engine-options.js';
 import { stoppedPushResult } from '../../sync/push/push-stopped.js';
 import { EXIT, worstExit, type ExitCode } from '../output/exit-codes.js';
 import type { Counter, Reporter } from '../output/reporter.js';
@@ -98,15 +96,6 @@ export function pushExitCode(r: PushResult): ExitCode {
     r.pending.length > r.deferred.length ? EXIT.ERROR : EXIT.OK,
     r.deferred.length > 0 ? EXIT.DEFERRED : EXIT.OK,
   ]);
-}
-
-/**
- * Pushes the configured content directory with a progress bar (the push step of `push`).
- * @throws {ChangelogSyncError} see {@link push}.
- */
-export async function pushWithProgress(client: ChangelogClient, config: Config, reporter: Reporter, options: Pick<PushCall, 'dryRun' | 'noLease' | 'signal'> = {}): Promise<PushResult> {
-  const bar = reporter.counter('push');
-  return push({ client, ...engineOptions.push(config, { ...options, ...pushProgress(reporter, bar) }) }).finally(() => bar.stop());
 }
 
 /** What `push --no-lease` and `sync --no-lease` say first: the guarantee they give up. */

@@ -10,18 +10,8 @@ import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { exportSubscribers, type ProtectedDir } from '../../subscribers/export.js';
 import { emailDisplay, withMaskedErrors } from '../../subscribers/privacy.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { plural } from './report.js';
-
-/** The directories an export must stay out of: what this tool commits or publishes. */
-export function protectedDirs(config: Config): ProtectedDir[] {
-  return [
-    { dir: config.contentDir, what: 'the content directory (committed to git)' },
-    { dir: config.stateDir, what: 'the state directory (committed to git)' },
-    { dir: config.siteDir, what: 'the site templates (committed to git)' },
-    { dir: config.outputDir, what: 'the built site (published)' },
-  ];
-}
 
 /** `subscribers export [--out FILE.csv]`: CSV with a header row, formula-injection safe. */
 export async function subscribersExportCommand(config: Config, reporter: Reporter, options: { out?: string | undefined } = {}): Promise<ExitCode> {
@@ -36,10 +26,16 @@ export async function subscribersExportCommand(config: Config, reporter: Reporte
     if (options.out === undefined && reporter.json) {
       throw new ChangelogSyncError('E_USAGE', 'export writes CSV: --json needs --out FILE.csv (or use subscribers list --json)', { hint: 'pass --out FILE.csv' });
     }
-    const ctx = await openContext(config, reporter);
-    try {
+    return withContext(config, reporter, {}, async (client) => {
+      // The directories an export must stay out of: what this tool commits or publishes.
+      const protectedDirs: ProtectedDir[] = [
+        { dir: config.contentDir, what: 'the content directory (committed to git)' },
+        { dir: config.stateDir, what: 'the state directory (committed to git)' },
+        { dir: config.siteDir, what: 'the site templates (committed to git)' },
+        { dir: config.outputDir, what: 'the built site (published)' },
+      ];
       // A relative --out is relative to the working directory the CLI was started in.
-      const result = await exportSubscribers({ client: ctx.client, out: options.out === undefined ? undefined : resolve(config.cwd, options.out), protectedDirs: protectedDirs(config) });
+      const result = await exportSubscribers({ client, out: options.out === undefined ? undefined : resolve(config.cwd, options.out), protectedDirs });
       if (result.csv !== undefined) reporter.result(result.csv.replace(/\n$/, ''), undefined);
       else {
         reporter.result(`Exported ${plural(result.count, 'subscriber')} to ${options.out} (CSV UTF-8 with a header row; readable by you only)`, {
@@ -49,8 +45,6 @@ export async function subscribersExportCommand(config: Config, reporter: Reporte
         });
       }
       return EXIT.OK;
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }

@@ -9,9 +9,9 @@ import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { INVALID_REASONS, importSubscribers, type ImportBatchSummary, type ImportResult, type SkipReason, type SkippedRow } from '../../subscribers/import.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { parseVerifiedAtOption, utcToday } from '../../subscribers/validate.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
-import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
+import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable, section } from './report.js';
 
 const REASON_LABEL: Record<SkipReason, string> = {
   duplicate: 'duplicate in the file',
@@ -76,10 +76,7 @@ export function formatImport(r: ImportResult, display: EmailDisplay): string {
     );
   }
   lines.push(`  columns: email "${r.columns.email}"${r.columns.name ? `, name "${r.columns.name}"` : r.columns.firstName || r.columns.lastName ? `, name "${[r.columns.firstName, r.columns.lastName].filter(Boolean).join('" + "')}"` : ''}${r.columns.verified ? `, verified_at "${r.columns.verified}"` : ''}; delimiter "${r.delimiter}"${r.verifiedAt ? `; --verified-at ${r.verifiedAt}` : ''}`);
-  if (r.added.length) {
-    lines.push(`Added (${r.added.length.toLocaleString('en-US')}):`);
-    lines.push(...cap(r.added, 50, (a) => `  line ${a.line}  ${printable(display.email(a.email))}  ${printable(a.name) || '(no name)'}  verified_at ${a.verified_at}${a.confirmedByList ? '  (answer lost; found in the list)' : ''}`, '  '));
-  }
+  lines.push(...section('Added', r.added, (a) => `  line ${a.line}  ${printable(display.email(a.email))}  ${printable(a.name) || '(no name)'}  verified_at ${a.verified_at}${a.confirmedByList ? '  (answer lost; found in the list)' : ''}`, '', 50));
   if (r.skipped.length) {
     lines.push(`Skipped (${r.skipped.length.toLocaleString('en-US')}):`);
     lines.push(...formatSkipped(r.skipped, display));
@@ -157,8 +154,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
     const today = utcToday();
     const verifiedAt = options.verifiedAt === undefined ? undefined : parseVerifiedAtOption(options.verifiedAt, today);
     const csv = await readSubscriberCsv(options.file, { verifiedColumn: options.verifiedColumn, cwd: config.cwd });
-    const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
-    try {
+    return withContext(config, reporter, { dryRun: options.dryRun }, async (client) => {
       reporter.info(`${options.dryRun ? 'Planning the import of' : 'Importing'} ${plural(csv.rows.length, 'row')} from ${options.file} into ${config.baseUrl} ...`);
       const bar = reporter.counter('import');
       // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every row, exit 143 or 130.
@@ -166,7 +162,7 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
       const result = await importSubscribers({
         signal: stop?.signal,
         stateDir: config.stateDir,
-        client: ctx.client,
+        client,
         csv,
         verifiedAt,
         batchSize: options.batchSize,
@@ -183,8 +179,6 @@ export async function subscribersImportCommand(config: Config, reporter: Reporte
       reporter.summary(importSummaryMarkdown(result));
       reporter.result(display.text(formatImport(result, display)), display.data({ command: 'subscribers import', ...result, masked: display.masked }));
       return importExitCode(result);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }

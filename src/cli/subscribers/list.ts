@@ -10,7 +10,7 @@ import type { Reporter } from '../output/reporter.js';
 import { subscribersToCsv } from '../../subscribers/csv-write.js';
 import { listSubscribers, type SubscriberList } from '../../subscribers/list.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { plural, printable } from './report.js';
 
 /** Human table of a subscriber list. */
@@ -33,14 +33,11 @@ export async function subscribersListCommand(config: Config, reporter: Reporter,
   const display = emailDisplay(reporter.actions);
   return withMaskedErrors(display, async () => {
     if (options.csv && reporter.json) throw new ChangelogSyncError('E_USAGE', '--csv and --json exclude each other', { hint: 'pass one of them' });
-    const ctx = await openContext(config, reporter);
-    try {
-      const list = await listSubscribers(ctx.client);
+    return withContext(config, reporter, {}, async (client) => {
+      const list = await listSubscribers(client);
       if (options.csv) reporter.result(subscribersToCsv(list.subscribers, { email: display.email }).replace(/\n$/, ''), undefined);
       else reporter.result(display.text(formatList(list, display)), display.data({ command: 'subscribers list', ...list, masked: display.masked }));
       return EXIT.OK;
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }

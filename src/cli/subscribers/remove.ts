@@ -9,9 +9,9 @@ import type { Reporter } from '../output/reporter.js';
 import { readSubscriberCsv } from '../../subscribers/csv-read.js';
 import { emailDisplay, withMaskedErrors, type EmailDisplay } from '../../subscribers/privacy.js';
 import { removeSubscribers, targetsFromArguments, targetsFromCsv, where, type RemoveBatchSummary, type RemoveResult } from '../../subscribers/remove.js';
-import { openContext } from '../context.js';
+import { withContext } from '../context.js';
 import { listenForStop } from '../stop-signals.js';
-import { batchOutcome, cap, countsMarkdown, HUMAN_ROWS, plural, printable } from './report.js';
+import { batchOutcome, countsMarkdown, plural, printable, section } from './report.js';
 
 /** Human summary of a removal (or of its plan). */
 export function formatRemove(r: RemoveResult, display: EmailDisplay): string {
@@ -22,22 +22,10 @@ export function formatRemove(r: RemoveResult, display: EmailDisplay): string {
       : `Removed ${plural(r.removed.length, 'subscriber')} of ${asked.toLocaleString('en-US')} asked for: ${r.notFound.length.toLocaleString('en-US')} not found, ${r.failed.length.toLocaleString('en-US')} failed (${plural(r.batches.length, 'batch', 'batches')}; ${plural(r.requests, 'request')}, ${r.dayRemaining.toLocaleString('en-US')} left today)`,
   ];
   const show = (t: { email: string; line?: number; argument?: number }) => `${printable(display.email(t.email))} (${where(t)})`;
-  if (r.removed.length) {
-    lines.push(`${r.dryRun ? 'Would remove' : 'Removed'} (${r.removed.length.toLocaleString('en-US')}):`);
-    lines.push(...cap(r.removed, HUMAN_ROWS, (t) => `  - ${show(t)}${t.confirmedByList ? ' (answer lost; the list checked afterwards no longer has it)' : ''}`, '  '));
-  }
-  if (r.notFound.length) {
-    lines.push(`Not found (${r.notFound.length.toLocaleString('en-US')}): ${r.dryRun ? 'not in the subscriber list' : "asked for, not in the service's answer"}`);
-    lines.push(...cap(r.notFound, HUMAN_ROWS, (t) => `  ? ${show(t)}`, '  '));
-  }
-  if (r.skipped.length) {
-    lines.push(`Skipped (${r.skipped.length.toLocaleString('en-US')}): not sent`);
-    lines.push(...cap(r.skipped, HUMAN_ROWS, (t) => `  ${where(t)}  ${printable(display.email(t.email)) || '(empty)'}: ${printable(t.reason === 'duplicate' ? t.message : t.message.replace(/^".*" is/, 'is'))}`, '  '));
-  }
-  if (r.failed.length) {
-    lines.push(`Failed (${r.failed.length.toLocaleString('en-US')}):`);
-    lines.push(...cap(r.failed, HUMAN_ROWS, (t) => `  x ${show(t)}: batch ${t.batch}: ${t.code ? `${t.code}: ` : ''}${printable(t.message)}`, '  '));
-  }
+  lines.push(...section(r.dryRun ? 'Would remove' : 'Removed', r.removed, (t) => `  - ${show(t)}${t.confirmedByList ? ' (answer lost; the list checked afterwards no longer has it)' : ''}`));
+  lines.push(...section('Not found', r.notFound, (t) => `  ? ${show(t)}`, r.dryRun ? 'not in the subscriber list' : "asked for, not in the service's answer"));
+  lines.push(...section('Skipped', r.skipped, (t) => `  ${where(t)}  ${printable(display.email(t.email)) || '(empty)'}: ${printable(t.reason === 'duplicate' ? t.message : t.message.replace(/^".*" is/, 'is'))}`, 'not sent'));
+  lines.push(...section('Failed', r.failed, (t) => `  x ${show(t)}: batch ${t.batch}: ${t.code ? `${t.code}: ` : ''}${printable(t.message)}`));
   return lines.join('\n');
 }
 
@@ -85,15 +73,14 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
       throw new ChangelogSyncError('E_USAGE', 'no address to remove', { hint: 'subscribers remove EMAIL... or subscribers remove --file FILE.csv' });
     }
     const targets = options.file !== undefined ? targetsFromCsv(await readSubscriberCsv(options.file, { cwd: config.cwd })) : targetsFromArguments(options.emails);
-    const ctx = await openContext(config, reporter, { dryRun: options.dryRun });
-    try {
+    return withContext(config, reporter, { dryRun: options.dryRun }, async (client) => {
       reporter.info(`${options.dryRun ? 'Planning the removal of' : 'Removing'} ${plural(targets.targets.length, 'address', 'addresses')} from ${config.baseUrl} ...`);
       const bar = reporter.counter('remove');
       // SIGTERM (a cancelled job) or Ctrl-C: finish the batch in flight, send no other, report every address, exit 143 or 130.
       const stop = options.dryRun ? undefined : listenForStop(reporter, 'the batch in flight finishes, no other is sent; the report below accounts for every address');
       const result = await removeSubscribers({
         signal: stop?.signal,
-        client: ctx.client,
+        client,
         targets,
         batchSize: options.batchSize,
         dryRun: options.dryRun,
@@ -108,8 +95,6 @@ export async function subscribersRemoveCommand(config: Config, reporter: Reporte
       reporter.summary(removeSummaryMarkdown(result));
       reporter.result(display.text(formatRemove(result, display)), display.data({ command: 'subscribers remove', ...result, masked: display.masked }));
       return removeExitCode(result);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 }

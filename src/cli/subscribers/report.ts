@@ -23,6 +23,11 @@ export function cap<T>(rows: readonly T[], limit: number, line: (row: T) => stri
   return out;
 }
 
+/** A titled list, `Title (n): note` and its first `limit` rows ({@link cap}, indented two spaces); nothing when there are none. */
+export function section<T>(title: string, rows: readonly T[], line: (row: T) => string, note = '', limit = HUMAN_ROWS): string[] {
+  return rows.length === 0 ? [] : [`${title} (${rows.length.toLocaleString('en-US')}):${note && ` ${note}`}`, ...cap(rows, limit, line, '  ')];
+}
+
 /** A Markdown table of counts (no addresses: the job summary is as public as the log). */
 export function countsMarkdown(title: string, rows: Array<[string, number]>): string {
   return [`### changelog-sync ${title}`, '', '| | |', '|---|---:|', ...rows.map(([k, v]) => `| ${k} | ${v} |`), ''].join('\n');

@@ -43,19 +43,25 @@ describe('progress', () => {
     expect(err.text()).toMatch(/push \[[^\]]*\] 3\/10/);
   });
 
-  it('says whether the bar is on screen, so batch lines can step aside', () => {
+  it('steps batch lines aside only while the bar is on screen', () => {
     vi.useFakeTimers({ now: 0 });
-    const bar = new Reporter({ err: sink(true), out: sink(false), env: {} }).counter('import');
+    const err = sink(true);
+    const bar = new Reporter({ err, out: sink(false), env: {} }).counter('import');
     bar.update(1, 4);
-    expect(bar.visible()).toBe(false);
     vi.setSystemTime(2000);
     bar.update(2, 4);
-    expect(bar.visible()).toBe(true);
+    bar.line('while the bar shows');
     bar.stop();
-    expect(bar.visible()).toBe(false);
-    const quiet = new Reporter({ err: sink(false), out: sink(false), env: {} }).counter('import');
+    bar.line('after the bar');
+    expect(err.text()).not.toContain('while the bar shows');
+    expect(err.text()).toContain('after the bar');
+    const quietErr = sink(false);
+    const quiet = new Reporter({ err: quietErr, out: sink(false), env: {} }).counter('import');
+    quiet.update(1, 4);
+    vi.setSystemTime(4000);
     quiet.update(4, 4);
-    expect(quiet.visible()).toBe(false);
+    quiet.line('no terminal: no bar');
+    expect(quietErr.text()).toContain('no terminal: no bar');
   });
 
   it('prints a batch line, but only at --verbose while the bar is on screen', () => {
