@@ -66,7 +66,9 @@ export abstract class HtmlNode {
 
   abstract get textContent(): string;
   /** Serialised HTML of the node. */
-  abstract get outerHTML(): string;
+  get outerHTML(): string {
+    return serialise(this, false);
+  }
 
   /** Turndown copies its input before mutating it; these trees are single-use, so no copy is made. */
   cloneNode(): this {
@@ -99,10 +101,6 @@ export class HtmlText extends HtmlNode {
   get textContent(): string {
     return this.text;
   }
-  get outerHTML(): string {
-    const parent = this.parentNode?.localName;
-    return parent && RAW_TEXT.has(parent) ? this.text : escapeText(this.text);
-  }
 }
 
 /** An element. `nodeName`/`tagName` are upper case, as in an HTML document. */
@@ -131,9 +129,6 @@ export class HtmlElement extends HtmlNode {
     this.cachedChildren = undefined;
   }
 
-  get tagName(): string {
-    return this.nodeName;
-  }
   /** The children, in order (compacted after removals: removing is O(1), see {@link removeChild}). */
   get childNodes(): HtmlNode[] {
     if (this.removed > 0) {
@@ -145,9 +140,6 @@ export class HtmlElement extends HtmlNode {
   /** Element children only (the DOM's `children`); cached until the next mutation. */
   get children(): HtmlElement[] {
     return (this.cachedChildren ??= this.childNodes.filter((n): n is HtmlElement => n.nodeType === 1));
-  }
-  get firstElementChild(): HtmlElement | null {
-    return (this.childNodes.find((n) => n.nodeType === 1) as HtmlElement | undefined) ?? null;
   }
   get lastElementChild(): HtmlElement | null {
     for (let i = this.childNodes.length - 1; i >= 0; i--) if (this.childNodes[i]!.nodeType === 1) return this.childNodes[i] as HtmlElement;
@@ -254,16 +246,6 @@ export class HtmlElement extends HtmlNode {
     this.invalidate();
     return node;
   }
-
-  get innerHTML(): string {
-    let s = '';
-    for (const c of this.childNodes) s += c.outerHTML;
-    return s;
-  }
-  get outerHTML(): string {
-    const open = openTag(this);
-    return VOID.has(this.localName) ? open : `${open}${this.innerHTML}</${this.localName}>`;
-  }
 }
 
 /**
@@ -280,9 +262,6 @@ export class HtmlCommentElement extends HtmlElement {
   override get textContent(): string {
     return '';
   }
-  override get outerHTML(): string {
-    return `<!--${this.data}-->`;
-  }
 }
 
 /** Characters inline Markdown reads as syntax, even between the tags of inline HTML. */
@@ -294,21 +273,22 @@ const MARKDOWN_IN_TEXT = /[\\*_`[\]~|!#]|(?<=\b(?:https?|ftp)):(?=\/\/)|(?<=\bww
  * text between inline tags (`<kbd>*x*</kbd>` would lose its asterisks).
  */
 export function inlineHtml(node: HtmlNode): string {
-  if (node instanceof HtmlText) {
-    const parent = node.parentNode?.localName;
-    return parent && RAW_TEXT.has(parent) ? node.data : escapeText(node.data).replace(MARKDOWN_IN_TEXT, (c) => `&#${c.codePointAt(0)};`);
-  }
-  if (!(node instanceof HtmlElement) || node instanceof HtmlCommentElement) return node.outerHTML;
-  const open = openTag(node);
-  if (VOID.has(node.localName)) return open;
-  let inner = '';
-  for (const c of node.childNodes) inner += inlineHtml(c);
-  return `${open}${inner}</${node.localName}>`;
+  return serialise(node, true);
 }
 
-/** `<name attr="value" ...>` of an element. */
-function openTag(el: HtmlElement): string {
-  let open = `<${el.localName}`;
-  for (const [k, v] of Object.entries(el.attributes)) open += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
-  return `${open}>`;
+/** A node's HTML: text escaped (but in raw-text elements), comments as `<!--...-->`; `inline` as {@link inlineHtml}. */
+function serialise(node: HtmlNode, inline: boolean): string {
+  if (node instanceof HtmlText) {
+    const parent = node.parentNode?.localName;
+    if (parent && RAW_TEXT.has(parent)) return node.data;
+    return inline ? escapeText(node.data).replace(MARKDOWN_IN_TEXT, (c) => `&#${c.codePointAt(0)};`) : escapeText(node.data);
+  }
+  if (node instanceof HtmlCommentElement) return `<!--${node.data}-->`;
+  const el = node as HtmlElement;
+  let html = `<${el.localName}`;
+  for (const [k, v] of Object.entries(el.attributes)) html += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
+  html += '>';
+  if (VOID.has(el.localName)) return html;
+  for (const c of el.childNodes) html += serialise(c, inline);
+  return `${html}</${el.localName}>`;
 }
