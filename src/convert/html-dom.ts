@@ -20,24 +20,6 @@ function escapeAttribute(s: string): string {
   return s.replace(/[&"\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&nbsp;'));
 }
 
-/**
- * Upper-case tag names as string literals: turndown compares `nodeName` against lists
- * of names (`indexOf`) many times per node, and literals (internalised strings) compare
- * by identity.
- */
-const UPPER: Record<string, string> = Object.fromEntries(
-  ('a abbr address article aside audio b blockquote body br caption center cite code col colgroup dd del details dfn dir div dl dt em ' +
-    'figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html i iframe img input ins kbd label li main mark nav ol p picture pre ' +
-    'q s samp script section small source span strike strong style sub summary sup table tbody td tfoot th thead tr u ul var video')
-    .split(' ')
-    // A property key is an internalised string; reading it back gives that string.
-    .map((n) => [n, Object.keys({ [n.toUpperCase()]: 0 })[0]!]),
-);
-
-function upperName(name: string): string {
-  return UPPER[name] ?? name.toUpperCase();
-}
-
 /** A node of the tree: element, text or comment. */
 export abstract class HtmlNode {
   declare readonly nodeType: number;
@@ -52,16 +34,12 @@ export abstract class HtmlNode {
   declare flankingWhitespace?: { leading: string; trailing: string };
 
   constructor(nodeType: number, nodeName: string) {
-    // Plain assignments in one order: one hidden class per node kind, no defineProperty.
+    // Plain assignments (the fields are `declare`d): no defineProperty per node.
     (this as { nodeType: number }).nodeType = nodeType;
     (this as { nodeName: string }).nodeName = nodeName;
     this.parentNode = null;
     this.previousSibling = null;
     this.nextSibling = null;
-    this.isBlock = undefined;
-    this.isCode = undefined;
-    this.isBlank = undefined;
-    this.flankingWhitespace = undefined;
   }
 
   abstract get textContent(): string;
@@ -117,7 +95,7 @@ export class HtmlElement extends HtmlNode {
   /** @internal cache of {@link children}. */
   declare cachedChildren: HtmlElement[] | undefined;
   constructor(name: string, attributes: Record<string, string>) {
-    super(1, upperName(name));
+    super(1, name.toUpperCase());
     const self = this as { localName: string; attributes: Record<string, string> };
     self.localName = name;
     self.attributes = attributes;
