@@ -37,8 +37,8 @@ function mayHaveImage(content: string | EditorJsDocument): boolean {
   return content.blocks.some((b) => b.type === 'image');
 }
 
-/** The URL an Editor.js image block shows (the same rule as `editorJsToHtml`). */
-function editorJsImageUrl(data: Record<string, unknown>): string {
+/** The URL an Editor.js image block shows (`editorJsToHtml` writes it). */
+export function editorJsImageUrl(data: Record<string, unknown>): string {
   const file = data.file as { url?: unknown } | undefined;
   return typeof file?.url === 'string' ? file.url : typeof data.url === 'string' ? data.url : '';
 }
@@ -74,13 +74,8 @@ export function isMirrorable(src: string): boolean {
  * @param media original `src` (as parsed) -> the reference to write instead.
  */
 export function replaceImageSources(root: HtmlElement, media: Readonly<Record<string, string>>): void {
-  const stack: HtmlElement[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    if (el.localName === 'img') {
-      const src = el.attributes.src;
-      if (src !== undefined && Object.hasOwn(media, src)) el.attributes.src = media[src]!;
-    }
-    for (const c of el.children) stack.push(c);
+  for (const img of root.getElementsByTagName('img')) {
+    const src = img.attributes.src;
+    if (src !== undefined && Object.hasOwn(media, src)) img.attributes.src = media[src]!;
   }
 }
