@@ -273,17 +273,11 @@ export function lineOfField(text: string, field: string): number | undefined {
 /** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian), by plain arithmetic: a pull checks many dates. */
+/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian): one the `Date` of its UTC midnight gives back. */
 export function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return false;
-  const year = Number(s.slice(0, 4));
-  const month = Number(s.slice(5, 7));
-  const day = Number(s.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0);
+  const day = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
 }
 
 /** `YYYY-MM-DD` of a service timestamp (or date), or undefined when it does not start with a real date. */
