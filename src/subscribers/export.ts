@@ -8,7 +8,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ChangelogClient } from '../service/client.js';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { Subscriber } from '../service/schemas.js';
-import { subscribersToCsv, writeCsvFile } from './csv-write.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { subscribersToCsv } from './csv-write.js';
 
 /** A directory an export must not be written into, and what it is. */
 export interface ProtectedDir {
@@ -75,7 +76,8 @@ export async function exportSubscribers(options: ExportOptions): Promise<ExportR
   if (options.out === undefined) return { count: subscribers.length, csv: subscribersToCsv(subscribers), subscribers };
   const file = resolve(options.out);
   try {
-    await writeCsvFile(file, subscribersToCsv(subscribers, { spreadsheet: true }));
+    // Readable by its owner only: it holds personal data.
+    await writeFileAtomic(file, subscribersToCsv(subscribers, { spreadsheet: true }), { mode: 0o600 });
   } catch (cause) {
     throw new ChangelogSyncError('E_FILE', `cannot write ${options.out}: ${(cause as Error).message}`, {
       file: options.out,
