@@ -105,23 +105,16 @@ export function parseFrontmatterDocument(text: string, block = findFrontmatter(t
 const REFUSED_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson', 'json', 'toml']);
 const LANGUAGE_ALIASES: Record<string, string> = { js: 'javascript', javascript: 'javascript', coffee: 'coffee', coffeescript: 'coffee', cson: 'coffee' };
 
-/** An entry file's text split: its frontmatter fields and its body. */
-export interface FrontmatterRead {
-  /** The fields as YAML reads them, except `publish_at`: see {@link readFrontmatter}. */
-  data: Record<string, unknown>;
-  /** The Markdown body, without the frontmatter. */
-  body: string;
-}
-
 /**
  * Reads an entry file's frontmatter. A `publish_at` YAML reads as another day than written (it
  * rolls `2026-13-01` over; an offset moves the UTC day) is given as written, for the schema to judge.
  * @param path the file's path, used in errors only.
  * @param text the file's text (decoded, without a BOM).
+ * @returns the fields as YAML reads them (but `publish_at`), and the Markdown body without the frontmatter.
  * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a language other than YAML,
  *   invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
  */
-export function readFrontmatter(path: string, text: string): FrontmatterRead {
+export function readFrontmatter(path: string, text: string): { data: Record<string, unknown>; body: string } {
   const block = findFrontmatter(text);
   if (!block) return { data: {}, body: text };
   const fail = (line: number | undefined, message: string, hint: string, cause?: unknown): never => {

@@ -22,15 +22,9 @@ const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
  */
 export function nameKey(name: string): string {
   // Printable ASCII (every name pull writes): lower case is the whole fold.
-  if (PRINTABLE_ASCII.test(name)) return dropTrailingDots(name.toLowerCase());
-  return dropTrailingDots(name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC'));
-}
-
-/** The name without the trailing dots and spaces Windows drops. */
-function dropTrailingDots(name: string): string {
-  let end = name.length;
-  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end--;
-  return end === name.length ? name : name.slice(0, end);
+  const folded = PRINTABLE_ASCII.test(name) ? name.toLowerCase() : name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  // Without the trailing dots and spaces Windows drops (names are short: the pattern's backtracking stays cheap).
+  return folded.replace(/[. ]+$/, '');
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
