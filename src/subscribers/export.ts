@@ -29,23 +29,6 @@ function realish(path: string): string {
   }
 }
 
-/**
- * Refuses an `--out` path inside a directory that is committed or published.
- * @throws {ChangelogSyncError} `E_USAGE` naming the directory and the fix.
- */
-function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
-  const target = realish(out);
-  for (const { dir, what } of protectedDirs) {
-    const rel = relative(realish(dir), target);
-    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-      throw new ChangelogSyncError('E_USAGE', `--out ${out} is inside ${what}: subscriber data must not be committed or published`, {
-        field: '--out',
-        hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',
-      });
-    }
-  }
-}
-
 /** Options of {@link exportSubscribers}. */
 export interface ExportOptions {
   client: ChangelogClient;
@@ -71,7 +54,19 @@ export interface ExportResult {
  * @throws {ChangelogSyncError} `E_USAGE` for an `out` in a protected directory, `E_FILE`, or the `GET`'s error.
  */
 export async function exportSubscribers(options: ExportOptions): Promise<ExportResult> {
-  if (options.out !== undefined) assertExportPath(options.out, options.protectedDirs ?? []);
+  if (options.out !== undefined) {
+    // Refused before any request: an `--out` inside a directory that is committed or published.
+    const target = realish(options.out);
+    for (const { dir, what } of options.protectedDirs ?? []) {
+      const rel = relative(realish(dir), target);
+      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+        throw new ChangelogSyncError('E_USAGE', `--out ${options.out} is inside ${what}: subscriber data must not be committed or published`, {
+          field: '--out',
+          hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',
+        });
+      }
+    }
+  }
   const subscribers = await options.client.listSubscribers();
   if (options.out === undefined) return { count: subscribers.length, csv: subscribersToCsv(subscribers), subscribers };
   const file = resolve(options.out);
