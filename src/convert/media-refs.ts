@@ -31,12 +31,6 @@ const imgParser = new Parser(
   { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
 );
 
-/** A quick test that content may have an image, before it is parsed. */
-function mayHaveImage(content: string | EditorJsDocument): boolean {
-  if (typeof content === 'string') return /<img\b/i.test(content);
-  return content.blocks.some((b) => b.type === 'image');
-}
-
 /** The URL an Editor.js image block shows (`editorJsToHtml` writes it). */
 export function editorJsImageUrl(data: Record<string, unknown>): string {
   const file = data.file as { url?: unknown } | undefined;
@@ -48,9 +42,9 @@ export function editorJsImageUrl(data: Record<string, unknown>): string {
  * Empty for content without images (tested without parsing).
  */
 export function imageSources(content: string | EditorJsDocument): string[] {
-  if (!mayHaveImage(content)) return [];
   let all: string[];
   if (typeof content === 'string') {
+    if (!/<img\b/i.test(content)) return [];
     found = [];
     imgParser.reset();
     imgParser.end(content);
