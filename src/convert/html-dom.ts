@@ -20,24 +20,6 @@ function escapeAttribute(s: string): string {
   return s.replace(/[&"\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&nbsp;'));
 }
 
-/**
- * Upper-case tag names as string literals: turndown compares `nodeName` against lists
- * of names (`indexOf`) many times per node, and literals (internalised strings) compare
- * by identity.
- */
-const UPPER: Record<string, string> = Object.fromEntries(
-  ('a abbr address article aside audio b blockquote body br caption center cite code col colgroup dd del details dfn dir div dl dt em ' +
-    'figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html i iframe img input ins kbd label li main mark nav ol p picture pre ' +
-    'q s samp script section small source span strike strong style sub summary sup table tbody td tfoot th thead tr u ul var video')
-    .split(' ')
-    // A property key is an internalised string; reading it back gives that string.
-    .map((n) => [n, Object.keys({ [n.toUpperCase()]: 0 })[0]!]),
-);
-
-function upperName(name: string): string {
-  return UPPER[name] ?? name.toUpperCase();
-}
-
 /** A node of the tree: element, text or comment. */
 export abstract class HtmlNode {
   declare readonly nodeType: number;
@@ -52,21 +34,19 @@ export abstract class HtmlNode {
   declare flankingWhitespace?: { leading: string; trailing: string };
 
   constructor(nodeType: number, nodeName: string) {
-    // Plain assignments in one order: one hidden class per node kind, no defineProperty.
+    // Plain assignments (the fields are `declare`d): no defineProperty per node.
     (this as { nodeType: number }).nodeType = nodeType;
     (this as { nodeName: string }).nodeName = nodeName;
     this.parentNode = null;
     this.previousSibling = null;
     this.nextSibling = null;
-    this.isBlock = undefined;
-    this.isCode = undefined;
-    this.isBlank = undefined;
-    this.flankingWhitespace = undefined;
   }
 
   abstract get textContent(): string;
   /** Serialised HTML of the node. */
-  abstract get outerHTML(): string;
+  get outerHTML(): string {
+    return serialise(this, false);
+  }
 
   /** Turndown copies its input before mutating it; these trees are single-use, so no copy is made. */
   cloneNode(): this {
@@ -99,10 +79,6 @@ export class HtmlText extends HtmlNode {
   get textContent(): string {
     return this.text;
   }
-  get outerHTML(): string {
-    const parent = this.parentNode?.localName;
-    return parent && RAW_TEXT.has(parent) ? this.text : escapeText(this.text);
-  }
 }
 
 /** An element. `nodeName`/`tagName` are upper case, as in an HTML document. */
@@ -119,7 +95,7 @@ export class HtmlElement extends HtmlNode {
   /** @internal cache of {@link children}. */
   declare cachedChildren: HtmlElement[] | undefined;
   constructor(name: string, attributes: Record<string, string>) {
-    super(1, upperName(name));
+    super(1, name.toUpperCase());
     const self = this as { localName: string; attributes: Record<string, string> };
     self.localName = name;
     self.attributes = attributes;
@@ -131,9 +107,6 @@ export class HtmlElement extends HtmlNode {
     this.cachedChildren = undefined;
   }
 
-  get tagName(): string {
-    return this.nodeName;
-  }
   /** The children, in order (compacted after removals: removing is O(1), see {@link removeChild}). */
   get childNodes(): HtmlNode[] {
     if (this.removed > 0) {
@@ -145,9 +118,6 @@ export class HtmlElement extends HtmlNode {
   /** Element children only (the DOM's `children`); cached until the next mutation. */
   get children(): HtmlElement[] {
     return (this.cachedChildren ??= this.childNodes.filter((n): n is HtmlElement => n.nodeType === 1));
-  }
-  get firstElementChild(): HtmlElement | null {
-    return (this.childNodes.find((n) => n.nodeType === 1) as HtmlElement | undefined) ?? null;
   }
   get lastElementChild(): HtmlElement | null {
     for (let i = this.childNodes.length - 1; i >= 0; i--) if (this.childNodes[i]!.nodeType === 1) return this.childNodes[i] as HtmlElement;
@@ -254,16 +224,6 @@ export class HtmlElement extends HtmlNode {
     this.invalidate();
     return node;
   }
-
-  get innerHTML(): string {
-    let s = '';
-    for (const c of this.childNodes) s += c.outerHTML;
-    return s;
-  }
-  get outerHTML(): string {
-    const open = openTag(this);
-    return VOID.has(this.localName) ? open : `${open}${this.innerHTML}</${this.localName}>`;
-  }
 }
 
 /**
@@ -280,9 +240,6 @@ export class HtmlCommentElement extends HtmlElement {
   override get textContent(): string {
     return '';
   }
-  override get outerHTML(): string {
-    return `<!--${this.data}-->`;
-  }
 }
 
 /** Characters inline Markdown reads as syntax, even between the tags of inline HTML. */
@@ -294,21 +251,22 @@ const MARKDOWN_IN_TEXT = /[\\*_`[\]~|!#]|(?<=\b(?:https?|ftp)):(?=\/\/)|(?<=\bww
  * text between inline tags (`<kbd>*x*</kbd>` would lose its asterisks).
  */
 export function inlineHtml(node: HtmlNode): string {
-  if (node instanceof HtmlText) {
-    const parent = node.parentNode?.localName;
-    return parent && RAW_TEXT.has(parent) ? node.data : escapeText(node.data).replace(MARKDOWN_IN_TEXT, (c) => `&#${c.codePointAt(0)};`);
-  }
-  if (!(node instanceof HtmlElement) || node instanceof HtmlCommentElement) return node.outerHTML;
-  const open = openTag(node);
-  if (VOID.has(node.localName)) return open;
-  let inner = '';
-  for (const c of node.childNodes) inner += inlineHtml(c);
-  return `${open}${inner}</${node.localName}>`;
+  return serialise(node, true);
 }
 
-/** `<name attr="value" ...>` of an element. */
-function openTag(el: HtmlElement): string {
-  let open = `<${el.localName}`;
-  for (const [k, v] of Object.entries(el.attributes)) open += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
-  return `${open}>`;
+/** A node's HTML: text escaped (but in raw-text elements), comments as `<!--...-->`; `inline` as {@link inlineHtml}. */
+function serialise(node: HtmlNode, inline: boolean): string {
+  if (node instanceof HtmlText) {
+    const parent = node.parentNode?.localName;
+    if (parent && RAW_TEXT.has(parent)) return node.data;
+    return inline ? escapeText(node.data).replace(MARKDOWN_IN_TEXT, (c) => `&#${c.codePointAt(0)};`) : escapeText(node.data);
+  }
+  if (node instanceof HtmlCommentElement) return `<!--${node.data}-->`;
+  const el = node as HtmlElement;
+  let html = `<${el.localName}`;
+  for (const [k, v] of Object.entries(el.attributes)) html += v === '' ? ` ${k}` : ` ${k}="${escapeAttribute(v)}"`;
+  html += '>';
+  if (VOID.has(el.localName)) return html;
+  for (const c of el.childNodes) html += serialise(c, inline);
+  return `${html}</${el.localName}>`;
 }

@@ -9,8 +9,8 @@ import { HtmlCommentElement, HtmlElement, HtmlText, RAW_TEXT, VOID } from './htm
 
 /** Parse state of {@link parseHtmlFragment} (one parser, reused: creating one per call costs more than a short entry's parse). */
 let root: HtmlElement;
-let current: HtmlElement;
-let depth = 0;
+/** The open elements under the root, outermost first: as many as the nesting is deep. */
+let open: HtmlElement[] = [];
 let pendingText = '';
 
 /**
@@ -27,8 +27,12 @@ export const MAX_DEPTH = 200;
  */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
+function current(): HtmlElement {
+  return open[open.length - 1] ?? root;
+}
+
 function flushText(): void {
-  if (pendingText) current.appendChild(new HtmlText(RAW_TEXT.has(current.localName) ? pendingText : pendingText.replace(LINE_SEPARATORS, ' ')));
+  if (pendingText) current().appendChild(new HtmlText(RAW_TEXT.has(current().localName) ? pendingText : pendingText.replace(LINE_SEPARATORS, ' ')));
   pendingText = '';
 }
 
@@ -36,32 +40,24 @@ const parser = new Parser(
   {
     onopentag(name, attribs) {
       flushText();
-      if (depth >= MAX_DEPTH) return;
+      if (open.length >= MAX_DEPTH) return;
       const el = new HtmlElement(name, attribs);
-      current.appendChild(el);
-      if (!VOID.has(name)) {
-        current = el;
-        depth++;
-      }
+      current().appendChild(el);
+      if (!VOID.has(name)) open.push(el);
     },
     onclosetag(name) {
       flushText();
-      if (VOID.has(name)) return;
-      // htmlparser2 reports implied end tags itself; an end tag without a start is ignored.
-      for (let p: HtmlElement | null = current; p && p !== root; p = p.parentNode) {
-        if (p.localName === name) {
-          for (let q: HtmlElement | null = current; q && q !== p.parentNode; q = q.parentNode) depth--;
-          current = p.parentNode ?? root;
-          break;
-        }
-      }
+      // htmlparser2 reports implied end tags itself; an end tag without a start (a void
+      // element's too: it is never open) is ignored.
+      const at = open.findLastIndex((el) => el.localName === name);
+      if (at >= 0) open.length = at;
     },
     ontext(data) {
       pendingText += data;
     },
     oncomment(data) {
       flushText();
-      current.appendChild(new HtmlCommentElement(data));
+      current().appendChild(new HtmlCommentElement(data));
     },
   },
   { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: false },
@@ -69,13 +65,11 @@ const parser = new Parser(
 
 /** Parses an HTML fragment into a tree under an `X-ROOT` element (no block, like turndown's own wrapper). */
 export function parseHtmlFragment(html: string): HtmlElement {
-  const r = new HtmlElement('x-root', {});
-  root = r;
-  current = r;
-  depth = 0;
+  root = new HtmlElement('x-root', {});
+  open = [];
   pendingText = '';
   parser.reset();
   parser.end(html);
   flushText();
-  return r;
+  return root;
 }

@@ -7,7 +7,7 @@ import { ChangelogSyncError } from '../core/errors.js';
 import type { EditorJsDocument } from '../service/schemas.js';
 import { escapeHtml } from '../core/markup-text.js';
 import { parseHtmlFragment } from './html-parser.js';
-import { replaceImageSources } from './media-refs.js';
+import { editorJsImageUrl, replaceImageSources } from './media-refs.js';
 import { createTurndown } from './markdown-rules.js';
 
 let turndown: TurndownService | undefined;
@@ -56,10 +56,6 @@ export function escapeMarkdownText(text: string): string {
   return out;
 }
 
-function turndownService(): TurndownService {
-  return (turndown ??= createTurndown(escapeMarkdownText));
-}
-
 /**
  * Markdown of an HTML fragment (`markdown-rules.ts`).
  * @param media mirrored images: an `<img>` whose `src` is a key gets the value (`/media/<file>`).
@@ -68,7 +64,7 @@ export function htmlToMarkdown(html: string, media?: Readonly<Record<string, str
   if (html.trim() === '') return '';
   const root = parseHtmlFragment(html);
   if (media) replaceImageSources(root, media);
-  return turndownService().turndown(root as unknown as TurndownService.Node);
+  return (turndown ??= createTurndown(escapeMarkdownText)).turndown(root as unknown as TurndownService.Node);
 }
 
 
@@ -90,68 +86,57 @@ function listHtml(style: unknown, items: ListItem[]): string {
  * comment; inline HTML in text fields kept.
  */
 export function editorJsToHtml(doc: EditorJsDocument): string {
-  const parts: string[] = [];
-  for (const block of doc.blocks) {
-    const d = block.data;
-    const text = (k: string) => (typeof d[k] === 'string' ? d[k] : '');
-    switch (block.type) {
-      case 'paragraph':
-        parts.push(`<p>${text('text')}</p>`);
-        break;
-      case 'header': {
-        const level = Math.min(6, Math.max(1, Number(d.level) || 2));
-        parts.push(`<h${level}>${text('text')}</h${level}>`);
-        break;
-      }
-      case 'list':
-        parts.push(listHtml(d.style, Array.isArray(d.items) ? (d.items as ListItem[]) : []));
-        break;
-      case 'checklist': {
-        const items = Array.isArray(d.items) ? (d.items as Array<{ text?: string; checked?: boolean }>) : [];
-        parts.push(`<ul>${items.map((i) => `<li><input type="checkbox"${i.checked ? ' checked' : ''} disabled> ${i.text ?? ''}</li>`).join('')}</ul>`);
-        break;
-      }
-      case 'code': {
-        const lang = typeof d.language === 'string' && d.language ? ` class="language-${escapeHtml(d.language)}"` : '';
-        parts.push(`<pre><code${lang}>${escapeHtml(text('code'))}</code></pre>`);
-        break;
-      }
-      case 'quote': {
-        const caption = text('caption');
-        parts.push(`<blockquote><p>${text('text')}</p>${caption ? `<p>— ${caption}</p>` : ''}</blockquote>`);
-        break;
-      }
-      case 'warning':
-        parts.push(`<blockquote><p><strong>${text('title')}</strong></p><p>${text('message')}</p></blockquote>`);
-        break;
-      case 'delimiter':
-        parts.push('<hr>');
-        break;
-      case 'image': {
-        const file = d.file as { url?: unknown } | undefined;
-        const url = typeof file?.url === 'string' ? file.url : text('url');
-        const caption = text('caption');
-        const alt = escapeHtml(caption.replace(/<[^>]*>/g, ''));
-        parts.push(`<p><img src="${escapeHtml(url)}" alt="${alt}"></p>${caption ? `<p><em>${caption}</em></p>` : ''}`);
-        break;
-      }
-      case 'table': {
-        const rows = Array.isArray(d.content) ? (d.content as unknown[][]) : [];
-        const withHeadings = d.withHeadings === true;
-        const cell = (tag: string, c: unknown) => `<${tag}>${typeof c === 'string' ? c : ''}</${tag}>`;
-        const head = withHeadings && rows[0] ? `<thead><tr>${rows[0].map((c) => cell('th', c)).join('')}</tr></thead>` : '';
-        const bodyRows = (withHeadings ? rows.slice(1) : rows).map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`);
-        parts.push(`<table>${head}<tbody>${bodyRows.join('')}</tbody></table>`);
-        break;
-      }
-      case 'raw':
-        parts.push(text('html'));
-        break;
-      default:
-        parts.push(`<!-- editor.js block "${escapeHtml(block.type)}" has no HTML form: ${escapeHtml(JSON.stringify(d)).replace(/--/g, '- -')} -->`);
+  return doc.blocks.map(blockHtml).join('\n');
+}
+
+/** HTML of one Editor.js block (see {@link editorJsToHtml}). */
+function blockHtml(block: EditorJsDocument['blocks'][number]): string {
+  const d = block.data;
+  const text = (k: string) => (typeof d[k] === 'string' ? d[k] : '');
+  switch (block.type) {
+    case 'paragraph':
+      return `<p>${text('text')}</p>`;
+    case 'header': {
+      const level = Math.min(6, Math.max(1, Number(d.level) || 2));
+      return `<h${level}>${text('text')}</h${level}>`;
     }
+    case 'list':
+      return listHtml(d.style, Array.isArray(d.items) ? (d.items as ListItem[]) : []);
+    case 'checklist': {
+      const items = Array.isArray(d.items) ? (d.items as Array<{ text?: string; checked?: boolean }>) : [];
+      return `<ul>${items.map((i) => `<li><input type="checkbox"${i.checked ? ' checked' : ''} disabled> ${i.text ?? ''}</li>`).join('')}</ul>`;
+    }
+    case 'code': {
+      const lang = typeof d.language === 'string' && d.language ? ` class="language-${escapeHtml(d.language)}"` : '';
+      return `<pre><code${lang}>${escapeHtml(text('code'))}</code></pre>`;
+    }
+    case 'quote': {
+      const caption = text('caption');
+      return `<blockquote><p>${text('text')}</p>${caption ? `<p>— ${caption}</p>` : ''}</blockquote>`;
+    }
+    case 'warning':
+      return `<blockquote><p><strong>${text('title')}</strong></p><p>${text('message')}</p></blockquote>`;
+    case 'delimiter':
+      return '<hr>';
+    case 'image': {
+      const url = editorJsImageUrl(d);
+      const caption = text('caption');
+      const alt = escapeHtml(caption.replace(/<[^>]*>/g, ''));
+      return `<p><img src="${escapeHtml(url)}" alt="${alt}"></p>${caption ? `<p><em>${caption}</em></p>` : ''}`;
+    }
+    case 'table': {
+      const rows = Array.isArray(d.content) ? (d.content as unknown[][]) : [];
+      const withHeadings = d.withHeadings === true;
+      const cell = (tag: string, c: unknown) => `<${tag}>${typeof c === 'string' ? c : ''}</${tag}>`;
+      const head = withHeadings && rows[0] ? `<thead><tr>${rows[0].map((c) => cell('th', c)).join('')}</tr></thead>` : '';
+      const bodyRows = (withHeadings ? rows.slice(1) : rows).map((r) => `<tr>${r.map((c) => cell('td', c)).join('')}</tr>`);
+      return `<table>${head}<tbody>${bodyRows.join('')}</tbody></table>`;
+    }
+    case 'raw':
+      return text('html');
+    default:
+      return `<!-- editor.js block "${escapeHtml(block.type)}" has no HTML form: ${escapeHtml(JSON.stringify(d)).replace(/--/g, '- -')} -->`;
   }
-  return parts.join('\n');
 }
 
 /**

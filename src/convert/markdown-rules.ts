@@ -128,17 +128,13 @@ function inTightItem(node: HtmlElement): boolean {
   return !!parent && parent.nodeName === 'LI' && !parent.children.some((c) => c.nodeName === 'P');
 }
 
-function trimNewlines(s: string): string {
-  return s.replace(/^\n+/, '').replace(/\n+$/, '');
-}
-
 /**
  * A block inside a tight list item: on its own line, without the blank lines around it
  * (they would make the list loose), and no trailing newline when it ends the item.
  */
 function tightBlock(node: HtmlElement, markdown: string): string {
   const last = node.parentNode?.lastChild === node || node.nextSibling === null;
-  return `\n${trimNewlines(markdown)}${last ? '' : '\n'}`;
+  return `\n${markdown.replace(/^\n+/, '').replace(/\n+$/, '')}${last ? '' : '\n'}`;
 }
 
 /** Unicode whitespace, or no character (the start or end of a line): CommonMark's flanking rules. */

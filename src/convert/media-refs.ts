@@ -31,14 +31,8 @@ const imgParser = new Parser(
   { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
 );
 
-/** A quick test that content may have an image, before it is parsed. */
-function mayHaveImage(content: string | EditorJsDocument): boolean {
-  if (typeof content === 'string') return /<img\b/i.test(content);
-  return content.blocks.some((b) => b.type === 'image');
-}
-
-/** The URL an Editor.js image block shows (the same rule as `editorJsToHtml`). */
-function editorJsImageUrl(data: Record<string, unknown>): string {
+/** The URL an Editor.js image block shows (`editorJsToHtml` writes it). */
+export function editorJsImageUrl(data: Record<string, unknown>): string {
   const file = data.file as { url?: unknown } | undefined;
   return typeof file?.url === 'string' ? file.url : typeof data.url === 'string' ? data.url : '';
 }
@@ -48,9 +42,9 @@ function editorJsImageUrl(data: Record<string, unknown>): string {
  * Empty for content without images (tested without parsing).
  */
 export function imageSources(content: string | EditorJsDocument): string[] {
-  if (!mayHaveImage(content)) return [];
   let all: string[];
   if (typeof content === 'string') {
+    if (!/<img\b/i.test(content)) return [];
     found = [];
     imgParser.reset();
     imgParser.end(content);
@@ -74,13 +68,8 @@ export function isMirrorable(src: string): boolean {
  * @param media original `src` (as parsed) -> the reference to write instead.
  */
 export function replaceImageSources(root: HtmlElement, media: Readonly<Record<string, string>>): void {
-  const stack: HtmlElement[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    if (el.localName === 'img') {
-      const src = el.attributes.src;
-      if (src !== undefined && Object.hasOwn(media, src)) el.attributes.src = media[src]!;
-    }
-    for (const c of el.children) stack.push(c);
+  for (const img of root.getElementsByTagName('img')) {
+    const src = img.attributes.src;
+    if (src !== undefined && Object.hasOwn(media, src)) img.attributes.src = media[src]!;
   }
 }

@@ -122,48 +122,36 @@ export function sanitizeSvg(text: string): SanitizedSvg | undefined {
   const removed: string[] = [];
   let out = '';
   let root: string | undefined;
-  /** Open elements: what each wrote (`kept`, `unwrapped`) or that it is dropped with its content. */
-  const stack: Array<'kept' | 'unwrapped' | 'dropped'> = [];
-  let dropping = 0;
+  /** The end tag each open element writes (`''` for one dropped or unwrapped). */
+  const ends: string[] = [];
+  /** How many elements were open outside the outermost one dropped with its content; -1 when none is. */
+  let dropFrom = -1;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         const lower = name.toLowerCase();
         root ??= lower;
-        if (dropping > 0) {
-          stack.push('dropped');
-          dropping++;
-          return;
-        }
-        if (UNWRAPPED.has(lower)) {
+        if (dropFrom < 0 && !ALLOWED.has(lower)) {
           removed.push(`<${name}>`);
-          stack.push('unwrapped');
-          return;
+          if (!UNWRAPPED.has(lower)) dropFrom = ends.length;
         }
-        if (!ALLOWED.has(lower)) {
-          removed.push(`<${name}>`);
-          stack.push('dropped');
-          dropping++;
+        if (dropFrom >= 0 || !ALLOWED.has(lower)) {
+          ends.push('');
           return;
         }
         let tag = `<${name}`;
         for (const [attr, value] of elementAttributes(lower, attribs, removed)) tag += ` ${attr}="${escapeAttribute(value)}"`;
         out += `${tag}>`;
-        stack.push('kept');
+        ends.push(`</${name}>`);
       },
       ontext(data) {
         // Text outside the root element (white space of the prolog, the rest of a DOCTYPE's subset) is dropped.
-        if (dropping > 0 || stack.length === 0) return;
+        if (dropFrom >= 0 || ends.length === 0) return;
         out += escapeText(data);
       },
-      onclosetag(name) {
-        const how = stack.pop();
-        if (how === 'dropped') {
-          dropping--;
-          return;
-        }
-        if (how !== 'kept') return;
-        out += `</${name}>`;
+      onclosetag() {
+        out += ends.pop() ?? '';
+        if (ends.length === dropFrom) dropFrom = -1;
       },
       onprocessinginstruction(name) {
         if (!/^[?!]xml$/i.test(name)) removed.push(`<${name}>`);

@@ -10,37 +10,23 @@ import { posix } from 'node:path';
 import { IMAGES_DIR } from '../core/content-layout.js';
 import { siteAbsoluteUrl } from '../core/site-url.js';
 
-/** A URL the site does not serve: absolute (`https:`, `mailto:`, `data:`), protocol-relative, or a fragment of the page itself. */
-interface ExternalRef {
-  kind: 'external';
-}
-
-/** A URL on the site. */
-interface SiteRef {
-  kind: 'site';
-  /** Site-relative URL (`/images/x.png`, `/entries/custom-roles/#details`), without the base path. */
-  path: string;
-  /** For a published image: its path under the images folder (`x.png`, decoded), where `check` looks for the file. */
-  image?: string;
-}
-
-/** A link to an entry file that has no page on the site (a draft, or dated after today). */
-interface PagelessRef {
-  kind: 'no-page';
-  /** The entry file, relative to the content directory. */
-  file: string;
-}
-
 /**
- * A path that leaves the site's base path (`/../../escape.png`, `../` deeper than the page, `/\\host/x`),
- * as a browser resolves it: sent absolute, it would point at another site on the host.
+ * What a URL of a body points at:
+ * - `external`: a URL the site does not serve: absolute (`https:`, `mailto:`, `data:`),
+ *   protocol-relative, or a fragment of the page itself;
+ * - `site`: a URL on the site; `path` site-relative (`/images/x.png`, `/entries/custom-roles/#details`),
+ *   without the base path; `image`, for a published image, its path under the images folder
+ *   (`x.png`, decoded), where `check` looks for the file;
+ * - `no-page`: a link to an entry file (`file`, relative to the content directory) that has no
+ *   page on the site (a draft, or dated after today);
+ * - `outside`: a path that leaves the site's base path (`/../../escape.png`, `../` deeper than the
+ *   page, `/\\host/x`), as a browser resolves it: sent absolute, it would point at another site on the host.
  */
-interface OutsideRef {
-  kind: 'outside';
-}
-
-/** What a URL of a body points at. */
-export type BodyRef = ExternalRef | SiteRef | PagelessRef | OutsideRef;
+export type BodyRef =
+  | { kind: 'external' }
+  | { kind: 'site'; path: string; image?: string }
+  | { kind: 'no-page'; file: string }
+  | { kind: 'outside' };
 
 /** A site URL with a base path, to see whether a path stays under it (no URL is requested). */
 const PROBE_SITE = 'http://site.invalid/base/';
@@ -83,7 +69,7 @@ export function bodyRef(url: string, file: string, permalinks: ReadonlyMap<strin
   return { kind: 'site', path: `/${resolved.pathname.slice(PROBE_BASE_PATH.length)}${resolved.search}${resolved.hash}` };
 }
 
-function siteImage(rest: string, suffix: string): SiteRef {
+function siteImage(rest: string, suffix: string): BodyRef {
   const path = `${IMAGES_URL}${rest.split('/').map(encodeURIComponent).join('/')}${suffix}`;
   return { kind: 'site', path, image: rest };
 }

@@ -53,13 +53,13 @@ export async function listEntryFiles(contentDir: string, names?: readonly string
 }
 
 /**
- * Reads (and unless `parse` is false parses) entry files; errors are kept on the item, so one bad
- * file stops no other. Synchronous reads one after the other: faster than thousands of promises
- * for small files, and memory stays flat.
+ * Reads and parses entry files; errors are kept on the item, so one bad file stops no other.
+ * Synchronous reads one after the other: faster than thousands of promises for small files, and
+ * memory stays flat.
  * @param rels relative to the content directory; default every entry file.
  * @param memo parsed files to take from and add to (not one that fails to parse).
  */
-export async function readEntryFiles(contentDir: string, rels?: string[], parse = true, memo?: ParseMemo): Promise<IndexedFile[]> {
+export async function readEntryFiles(contentDir: string, rels?: string[], memo?: ParseMemo): Promise<IndexedFile[]> {
   const list = rels ?? (await listEntryFiles(contentDir));
   return list.map((rel) => {
     const abs = join(contentDir, rel);
@@ -71,15 +71,13 @@ export async function readEntryFiles(contentDir: string, rels?: string[], parse 
       return { rel, abs, raw: Buffer.alloc(0), hash: '', error };
     }
     const item: IndexedFile = { rel, abs, raw, hash: sha256(raw) };
-    if (parse) {
-      try {
-        const known = memo?.get(item.hash);
-        item.entry = known ? entryFromParsed(rel, raw, known) : parseEntryFile(rel, raw);
-        const parsed = memo && (known ?? parsedEntryOf(item.entry));
-        if (parsed) memo.set(item.hash, parsed);
-      } catch (err) {
-        item.error = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
-      }
+    try {
+      const known = memo?.get(item.hash);
+      item.entry = known ? entryFromParsed(rel, raw, known) : parseEntryFile(rel, raw);
+      const parsed = memo && (known ?? parsedEntryOf(item.entry));
+      if (parsed) memo.set(item.hash, parsed);
+    } catch (err) {
+      item.error = err instanceof ChangelogSyncError ? err : new ChangelogSyncError('E_FILE', `${rel}: ${(err as Error).message}`, { file: rel, cause: err });
     }
     return item;
   });

@@ -156,12 +156,12 @@ function localSize(roots: readonly string[], rel: string): number | undefined {
 function references(body: string): Reference[] {
   const found: Reference[] = [];
   let cursor = 0;
-  const lineOf = (raw: string, within = 0): number => {
+  const lineOf = (raw: string): number => {
     let at = body.indexOf(raw, cursor);
     if (at < 0) at = body.indexOf(raw);
     if (at < 0) return 1;
     cursor = at;
-    return body.slice(0, at + within).split('\n').length;
+    return body.slice(0, at).split('\n').length;
   };
   // The callback is synchronous: the promises walkTokens returns are there for async extensions, which this instance has none of.
   void marked.walkTokens(marked.lexer(body), (t: Token) => {

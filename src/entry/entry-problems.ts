@@ -136,21 +136,19 @@ function nearest(tag: string, known: Iterable<string>): string | undefined {
 function tagProblems(f: IndexedFile, ctx: TagContext): EntryProblem[] {
   const problems: EntryProblem[] = [];
   const line = lineOfField(f.raw.toString('utf8'), 'tags');
-  const service = ctx.serviceByKey;
-  const uses = ctx.uses;
   const own = writtenTags(f.entry!.data.tags ?? []);
   /** Tags other entries use: those used by more files than this one's own use. */
   const others = [...ctx.written].filter(([t, n]) => n - (own.has(t) ? 1 : 0) > 0).map(([t]) => t);
   for (const tag of f.entry!.data.tags ?? []) {
     if (!tag.trim()) continue;
-    const same = service.get(keyOf(tag)) ?? service.get(slugify(tag));
+    const same = ctx.serviceByKey.get(keyOf(tag)) ?? ctx.serviceByKey.get(slugify(tag));
     if (same !== undefined) {
       if (same !== tag.trim()) problems.push({ line, field: 'tags', severity: 'warning', message: `tags: "${tag}" is written "${same}" in tags.json`, hint: `write \`${same}\`` });
       continue;
     }
     // tags.json decides first: a misspelling shared by several files is still one.
     // Among the entries' own tags, the one fewer files use is the misspelling (a tie: both are named).
-    const count = (t: string) => uses.get(keyOf(t)) ?? 1;
+    const count = (t: string) => ctx.uses.get(keyOf(t)) ?? 1;
     const fix = nearest(tag, ctx.service) ?? nearest(tag, others.filter((o) => count(o) >= count(tag)));
     if (fix !== undefined) {
       // Against tags.json, the service's tags, a misspelling is refused; against tags only

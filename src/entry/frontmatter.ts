@@ -105,23 +105,16 @@ export function parseFrontmatterDocument(text: string, block = findFrontmatter(t
 const REFUSED_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson', 'json', 'toml']);
 const LANGUAGE_ALIASES: Record<string, string> = { js: 'javascript', javascript: 'javascript', coffee: 'coffee', coffeescript: 'coffee', cson: 'coffee' };
 
-/** An entry file's text split: its frontmatter fields and its body. */
-export interface FrontmatterRead {
-  /** The fields as YAML reads them, except `publish_at`: see {@link readFrontmatter}. */
-  data: Record<string, unknown>;
-  /** The Markdown body, without the frontmatter. */
-  body: string;
-}
-
 /**
  * Reads an entry file's frontmatter. A `publish_at` YAML reads as another day than written (it
  * rolls `2026-13-01` over; an offset moves the UTC day) is given as written, for the schema to judge.
  * @param path the file's path, used in errors only.
  * @param text the file's text (decoded, without a BOM).
+ * @returns the fields as YAML reads them (but `publish_at`), and the Markdown body without the frontmatter.
  * @throws {ChangelogSyncError} `E_FILE` (with `file` and `line`) for a language other than YAML,
  *   invalid YAML, an alias bomb, or a frontmatter that is not a mapping.
  */
-export function readFrontmatter(path: string, text: string): FrontmatterRead {
+export function readFrontmatter(path: string, text: string): { data: Record<string, unknown>; body: string } {
   const block = findFrontmatter(text);
   if (!block) return { data: {}, body: text };
   const fail = (line: number | undefined, message: string, hint: string, cause?: unknown): never => {
@@ -273,17 +266,11 @@ export function lineOfField(text: string, field: string): number | undefined {
 /** `YYYY-MM-DD`, the form of `publish_at` in an entry file. */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian), by plain arithmetic: a pull checks many dates. */
+/** True for a `YYYY-MM-DD` that is a real day (proleptic Gregorian): one the `Date` of its UTC midnight gives back. */
 export function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return false;
-  const year = Number(s.slice(0, 4));
-  const month = Number(s.slice(5, 7));
-  const day = Number(s.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0);
+  const day = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(s);
 }
 
 /** `YYYY-MM-DD` of a service timestamp (or date), or undefined when it does not start with a real date. */

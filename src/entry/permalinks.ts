@@ -39,11 +39,6 @@ export function entryDate(publishAt: string | undefined, rel: string, today: str
   return publishAt ?? /(\d{4}-\d{2}-\d{2})/.exec(rel)?.[1] ?? today;
 }
 
-/** The URL slug of an entry: its `slug` (or title) made URL-safe; already-safe slugs kept. */
-export function entryUrlSlug(slugOrTitle: string): string {
-  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slugOrTitle) ? slugOrTitle : slugify(slugOrTitle);
-}
-
 /** The order of the site's lists: newest first, then by file name (descending). */
 export function newestFirst(a: { date: string; file: string }, b: { date: string; file: string }): number {
   return a.date < b.date ? 1 : a.date > b.date ? -1 : a.file < b.file ? 1 : -1;
@@ -120,7 +115,7 @@ export function entryPermalinks(files: readonly IndexedFile[], today: string): M
     const d = f.entry.data;
     const date = entryDate(d.publish_at, f.rel, today);
     if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) !== 'visible') continue;
-    pages.push({ slug: entryUrlSlug(d.slug ?? d.title), url: '', identifier: d.identifier, file: f.rel, date });
+    pages.push({ slug: slugify(d.slug ?? d.title), url: '', identifier: d.identifier, file: f.rel, date });
   }
   assignPermalinks(pages);
   for (const p of pages) all.set(p.file, p.url);

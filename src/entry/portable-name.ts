@@ -22,15 +22,9 @@ const RESERVED = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
  */
 export function nameKey(name: string): string {
   // Printable ASCII (every name pull writes): lower case is the whole fold.
-  if (PRINTABLE_ASCII.test(name)) return dropTrailingDots(name.toLowerCase());
-  return dropTrailingDots(name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC'));
-}
-
-/** The name without the trailing dots and spaces Windows drops. */
-function dropTrailingDots(name: string): string {
-  let end = name.length;
-  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end--;
-  return end === name.length ? name : name.slice(0, end);
+  const folded = PRINTABLE_ASCII.test(name) ? name.toLowerCase() : name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  // Without the trailing dots and spaces Windows drops (names are short: the pattern's backtracking stays cheap).
+  return folded.replace(/[. ]+$/, '');
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -54,22 +48,20 @@ export function portableNameProblem(name: string): string | undefined {
 
 /** Names (or paths) by {@link nameKey}, each with its owners (an identifier, or `''` for no known entry). */
 export class FoldedNames {
-  /** Key -> its one owner, or the set of them when there are several. */
-  private readonly owners = new Map<string, string | Set<string>>();
+  /** Key -> its owners. */
+  private readonly owners = new Map<string, Set<string>>();
 
   /** Records that `owner` holds `name`. */
   add(name: string, owner: string): void {
     const key = nameKey(name);
     const had = this.owners.get(key);
-    if (had === undefined || had === owner) this.owners.set(key, owner);
-    else if (typeof had === 'string') this.owners.set(key, new Set([had, owner]));
-    else had.add(owner);
+    if (had) had.add(owner);
+    else this.owners.set(key, new Set([owner]));
   }
 
   /** True when no one but `owner` holds `name`, or a name that is the same file somewhere. */
   freeFor(name: string, owner: string): boolean {
     const had = this.owners.get(nameKey(name));
-    if (had === undefined || had === owner) return true;
-    return typeof had !== 'string' && [...had].every((o) => o === owner);
+    return had === undefined || [...had].every((o) => o === owner);
   }
 }

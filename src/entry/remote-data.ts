@@ -13,21 +13,19 @@
  */
 import type { RemoteEntry } from '../service/schemas.js';
 
-/** A title made from a slug: `release-notes` -> `Release notes`; `''` for an empty slug. */
-function titleFromSlug(slug: string): string {
-  const words = slug.replace(/[-_]+/g, ' ').trim();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : '';
-}
-
 /** True when a title has no visible text (null and absent arrive as `''`). */
 function isBlank(title: string): boolean {
   return title.trim() === '';
 }
 
-/** A mirror file's title: the service's, or when blank one from the slug (`Untitled entry <8 of the identifier>` without). */
+/**
+ * A mirror file's title: the service's, or when blank one from the slug (`release-notes` ->
+ * `Release notes`; `Untitled entry <8 of the identifier>` without).
+ */
 export function mirrorTitle(entry: Pick<RemoteEntry, 'title' | 'slug' | 'identifier'>): string {
   if (!isBlank(entry.title)) return entry.title;
-  return titleFromSlug(entry.slug) || `Untitled entry ${entry.identifier.slice(0, 8)}`;
+  const words = entry.slug.replace(/[-_]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : `Untitled entry ${entry.identifier.slice(0, 8)}`;
 }
 
 /** A status is a word the service might use (`published`, `draft`, `scheduled`, `in_review`). */

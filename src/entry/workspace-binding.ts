@@ -13,31 +13,25 @@ export const WORKSPACE_DATA_FILE = '_data/workspace.json';
 /** Tags, written by pull (Eleventy global data `tags`). */
 export const TAGS_DATA_FILE = '_data/tags.json';
 
-/** The identifier of the workspace the content directory mirrors, if it mirrors one yet. */
-async function boundWorkspace(contentDir: string): Promise<{ identifier: string; name?: string } | undefined> {
-  try {
-    const json = JSON.parse(await readFile(join(contentDir, WORKSPACE_DATA_FILE), 'utf8')) as { identifier?: unknown; name?: unknown };
-    if (typeof json.identifier === 'string' && json.identifier) {
-      return { identifier: json.identifier, name: typeof json.name === 'string' ? json.name : undefined };
-    }
-  } catch {
-    /* missing or unreadable: not bound yet */
-  }
-  return undefined;
-}
-
 /**
- * Refuses a workspace other than the one the content directory mirrors.
+ * Refuses a workspace other than the one the content directory mirrors (none yet when the file
+ * is missing or unreadable).
  * @throws {ChangelogSyncError} `E_WORKSPACE_MISMATCH`.
  */
 export async function assertWorkspaceBinding(contentDir: string, workspace: Workspace): Promise<void> {
-  const bound = await boundWorkspace(contentDir);
-  if (bound && bound.identifier !== workspace.identifier) {
+  const file = join(contentDir, WORKSPACE_DATA_FILE);
+  let bound: { identifier?: unknown; name?: unknown } = {};
+  try {
+    bound = (JSON.parse(await readFile(file, 'utf8')) as typeof bound | null) ?? {};
+  } catch {
+    /* missing or unreadable: not bound yet */
+  }
+  if (typeof bound.identifier === 'string' && bound.identifier && bound.identifier !== workspace.identifier) {
     throw new ChangelogSyncError(
       'E_WORKSPACE_MISMATCH',
-      `the token is for workspace "${workspace.name}" (${workspace.identifier}), but ${join(contentDir, WORKSPACE_DATA_FILE)} mirrors "${bound.name ?? '?'}" (${bound.identifier})`,
+      `the token is for workspace "${workspace.name}" (${workspace.identifier}), but ${file} mirrors "${typeof bound.name === 'string' ? bound.name : '?'}" (${bound.identifier})`,
       {
-        file: join(contentDir, WORKSPACE_DATA_FILE),
+        file,
         field: 'identifier',
         hint: 'use the token of the mirrored workspace, or point CHANGELOG_CONTENT_DIR at another directory; mirrors are never mixed',
       },

@@ -86,28 +86,21 @@ export async function runBatches<T, R>(
   return runs;
 }
 
-/** What a caller of {@link settleLostBatches} says of its items. */
-export interface LostBatchOutcome {
-  /** Whether an item is done, from whether the service lists its address now. */
-  done(listed: boolean): boolean;
-  /** Added to the message of an item still failed: the service's list says it is not done. */
-  notDone: string;
-  /** Added to the message of every item of a lost batch when the `GET` failed too. */
-  unknown: string;
-}
-
 /**
  * After batches whose answer was lost, one `GET /api/subscribers` states their outcome: failed
  * items the list shows done leave `failed` (changed in place) and are returned; the others stay,
  * their message saying what the list showed.
  * @param list reads the service's subscribers (one request; callers keep one in reserve).
  * @param failed the failed items with their batch (1-based).
+ * @param outcome `done`: whether an item is done, from whether the list shows its address;
+ *   `notDone`: added to the message of an item the list says is not done; `unknown`: added to the
+ *   message of every item of a lost batch when the `GET` failed too.
  */
 export async function settleLostBatches<T extends { batch: number; email: string; message: string }>(
   runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,
   list: () => Promise<ReadonlyArray<{ email: string }>>,
   failed: T[],
-  outcome: LostBatchOutcome,
+  outcome: { done: (listed: boolean) => boolean; notDone: string; unknown: string },
 ): Promise<T[]> {
   const lost = new Set(runs.filter((r) => r.status === 'failed' && r.ambiguous).map((r) => r.index));
   if (lost.size === 0) return [];

@@ -18,13 +18,13 @@ import { FORMULA_ESCAPE } from './csv-write.js';
 type CsvDelimiter = ',' | ';';
 
 /** A recognised column: its position and its header as written in the file. */
-interface CsvColumn {
+export interface CsvColumn {
   index: number;
   header: string;
 }
 
 /** The columns a subscriber file provides. Only `email` is required. */
-interface SubscriberColumns {
+export interface SubscriberColumns {
   email: CsvColumn;
   name?: CsvColumn;
   firstName?: CsvColumn;
@@ -72,17 +72,14 @@ export function headerKey(header: string): string {
   return header.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-const EMAIL_HEADERS = new Set(['email', 'emailaddress']);
-const NAME_HEADERS = new Set(['name', 'fullname']);
-const FIRST_NAME_HEADERS = new Set(['firstname', 'givenname']);
-const LAST_NAME_HEADERS = new Set(['lastname', 'surname', 'familyname']);
+/** The headers (as {@link headerKey} reduces them) of each column but the verification date's. */
+const ROLE_HEADERS: Record<Exclude<keyof SubscriberColumns, 'verified'>, Set<string>> = {
+  email: new Set(['email', 'emailaddress']),
+  name: new Set(['name', 'fullname']),
+  firstName: new Set(['firstname', 'givenname']),
+  lastName: new Set(['lastname', 'surname', 'familyname']),
+};
 const DATE_HEADERS = new Set(['verifiedat', 'confirmedat', 'createdat', 'confirmtime', 'optintime', 'subscribedat']);
-
-/** What the reader recognises, for hints. */
-const RECOGNISED_HEADERS = {
-  email: ['email', 'Email Address', 'E-mail'],
-  name: ['name', 'Full Name', 'First Name + Last Name'],
-} as const;
 
 /**
  * Reads and parses a subscriber file.
@@ -190,7 +187,7 @@ function chooseDelimiter(bytes: Buffer): CsvDelimiter {
     try {
       const [first] = parse(bytes, { bom: true, delimiter: d, to_line: 1, relax_column_count: true, skip_empty_lines: true });
       const fields = first ?? [];
-      return [fields.some((h) => EMAIL_HEADERS.has(headerKey(h))) ? 1 : 0, fields.length];
+      return [fields.some((h) => ROLE_HEADERS.email.has(headerKey(h))) ? 1 : 0, fields.length];
     } catch {
       return [-1, 0];
     }
@@ -201,16 +198,10 @@ function chooseDelimiter(bytes: Buffer): CsvDelimiter {
 }
 
 function recogniseColumns(header: string[], file: string, verifiedColumn: string | undefined): SubscriberColumns {
-  const found: Partial<Record<'email' | 'name' | 'firstName' | 'lastName', CsvColumn>> = {};
-  const roles: Array<['email' | 'name' | 'firstName' | 'lastName', Set<string>]> = [
-    ['email', EMAIL_HEADERS],
-    ['name', NAME_HEADERS],
-    ['firstName', FIRST_NAME_HEADERS],
-    ['lastName', LAST_NAME_HEADERS],
-  ];
+  const found: Partial<Record<keyof typeof ROLE_HEADERS, CsvColumn>> = {};
   header.forEach((h, index) => {
     const key = headerKey(h);
-    for (const [role, names] of roles) {
+    for (const [role, names] of Object.entries(ROLE_HEADERS) as Array<[keyof typeof ROLE_HEADERS, Set<string>]>) {
       if (!names.has(key)) continue;
       const earlier = found[role];
       if (earlier) {
@@ -229,7 +220,7 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
       file,
       line: 1,
       field: 'email',
-      hint: `name the address column ${RECOGNISED_HEADERS.email.map((h) => `"${h}"`).join(', ')} (any case)`,
+      hint: 'name the address column "email", "Email Address", "E-mail" (any case)',
     });
   }
   const columns: SubscriberColumns = { email: found.email, ...(found.name ? { name: found.name } : {}), ...(found.firstName ? { firstName: found.firstName } : {}), ...(found.lastName ? { lastName: found.lastName } : {}) };
@@ -251,29 +242,21 @@ function recogniseColumns(header: string[], file: string, verifiedColumn: string
   return columns;
 }
 
-/** Maps a byte offset to the 1-based line of the first non-empty line at or after it. */
+/**
+ * Maps a byte offset to the 1-based line of the first non-empty line at or after it; offsets
+ * are asked in increasing order (records in file order), so the line breaks are counted once.
+ */
 function lineLocator(bytes: Buffer): (offset: number) => number {
   const CR = 0x0d;
   const LF = 0x0a;
-  const lineEnds: number[] = []; // offset just after each line break
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === CR) {
-      if (bytes[i + 1] === LF) i++;
-      lineEnds.push(i + 1);
-    } else if (bytes[i] === LF) lineEnds.push(i + 1);
-  }
+  let at = 0;
+  let line = 1;
   return (offset: number) => {
     let start = offset;
     while (start < bytes.length && (bytes[start] === CR || bytes[start] === LF)) start++;
-    // Line breaks that end at or before `start`.
-    let lo = 0;
-    let hi = lineEnds.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (lineEnds[mid]! <= start) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
+    // A line break ends at an LF, or at a CR without one after it.
+    for (; at < start; at++) if (bytes[at] === LF || (bytes[at] === CR && bytes[at + 1] !== LF)) line++;
+    return line;
   };
 }
 

@@ -7,7 +7,6 @@
  * forms ({@link neutralizeFormulas}). Names and addresses come from sign-up forms: untrusted.
  */
 import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomic } from '../core/atomic-file.js';
 import type { Subscriber } from '../service/schemas.js';
 
 /** The columns of an export: the service's own field names (spec "Subscriber"). */
@@ -66,12 +65,4 @@ export function subscribersToCsv(subscribers: readonly Subscriber[], options: Su
       quote_record_delimiter: true,
     },
   );
-}
-
-/**
- * Writes a CSV file atomically, readable by its owner only: it holds personal data.
- * @throws the file system's error when the directory is missing or not writable.
- */
-export async function writeCsvFile(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, text, { mode: 0o600 });
 }

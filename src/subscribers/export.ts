@@ -8,7 +8,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ChangelogClient } from '../service/client.js';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { Subscriber } from '../service/schemas.js';
-import { subscribersToCsv, writeCsvFile } from './csv-write.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { subscribersToCsv } from './csv-write.js';
 
 /** A directory an export must not be written into, and what it is. */
 export interface ProtectedDir {
@@ -25,23 +26,6 @@ function realish(path: string): string {
   } catch {
     const parent = dirname(abs);
     return parent === abs ? abs : resolve(realish(parent), relative(parent, abs));
-  }
-}
-
-/**
- * Refuses an `--out` path inside a directory that is committed or published.
- * @throws {ChangelogSyncError} `E_USAGE` naming the directory and the fix.
- */
-function assertExportPath(out: string, protectedDirs: readonly ProtectedDir[]): void {
-  const target = realish(out);
-  for (const { dir, what } of protectedDirs) {
-    const rel = relative(realish(dir), target);
-    if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-      throw new ChangelogSyncError('E_USAGE', `--out ${out} is inside ${what}: subscriber data must not be committed or published`, {
-        field: '--out',
-        hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',
-      });
-    }
   }
 }
 
@@ -70,12 +54,25 @@ export interface ExportResult {
  * @throws {ChangelogSyncError} `E_USAGE` for an `out` in a protected directory, `E_FILE`, or the `GET`'s error.
  */
 export async function exportSubscribers(options: ExportOptions): Promise<ExportResult> {
-  if (options.out !== undefined) assertExportPath(options.out, options.protectedDirs ?? []);
+  if (options.out !== undefined) {
+    // Refused before any request: an `--out` inside a directory that is committed or published.
+    const target = realish(options.out);
+    for (const { dir, what } of options.protectedDirs ?? []) {
+      const rel = relative(realish(dir), target);
+      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+        throw new ChangelogSyncError('E_USAGE', `--out ${options.out} is inside ${what}: subscriber data must not be committed or published`, {
+          field: '--out',
+          hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',
+        });
+      }
+    }
+  }
   const subscribers = await options.client.listSubscribers();
   if (options.out === undefined) return { count: subscribers.length, csv: subscribersToCsv(subscribers), subscribers };
   const file = resolve(options.out);
   try {
-    await writeCsvFile(file, subscribersToCsv(subscribers, { spreadsheet: true }));
+    // Readable by its owner only: it holds personal data.
+    await writeFileAtomic(file, subscribersToCsv(subscribers, { spreadsheet: true }), { mode: 0o600 });
   } catch (cause) {
     throw new ChangelogSyncError('E_FILE', `cannot write ${options.out}: ${(cause as Error).message}`, {
       file: options.out,

@@ -64,17 +64,13 @@ export class ImportProgress {
     const path = join(stateDir, PROGRESS_FILE);
     const key = sha256(JSON.stringify(rows.map((r) => [r.line, emailKey(r.email)])));
     const earlier = new Map<number, EarlierOutcome>();
-    let text: string | undefined;
+    let json: Partial<ProgressFile> | null | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      json = JSON.parse(await readFile(path, 'utf8')) as Partial<ProgressFile> | null;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(err, { file: path, step: 'reading the progress of an earlier subscriber import' });
-    }
-    let json: Partial<ProgressFile> | undefined;
-    try {
-      json = text === undefined ? undefined : (JSON.parse(text) as Partial<ProgressFile>);
-    } catch {
-      json = undefined; // unreadable: as if there were none (it only names earlier outcomes)
+      // Missing, or not JSON (no `code`): as if there were none (it only names earlier outcomes).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== undefined && code !== 'ENOENT') throw fileError(err, { file: path, step: 'reading the progress of an earlier subscriber import' });
     }
     if (json?.rows === key && Array.isArray(json.batches)) {
       for (const b of json.batches) {

@@ -17,23 +17,17 @@ import type { ChangelogClient } from '../service/client.js';
 import type { ErrorCode } from '../core/errors.js';
 import type { Subscriber } from '../service/schemas.js';
 import { defaultBatchSize, runBatches, settleLostBatches, toBatches, type BatchRun, type BatchStatus } from './batches.js';
-import type { SubscriberCsv } from './csv-read.js';
+import type { CsvColumn, SubscriberColumns, SubscriberCsv } from './csv-read.js';
 import { ImportProgress } from './import-progress.js';
 import { emailKey, normalizeDate, normalizeEmail, utcToday } from './validate.js';
 
-/** Why a row was not sent. */
-export type SkipReason =
-  | 'duplicate'
-  | 'exists'
-  | 'added-earlier'
-  | 'missing-email'
-  | 'invalid-email'
-  | 'too-many-fields'
-  | 'invalid-date'
-  | 'no-verification-date';
+const INVALID = ['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date', 'no-verification-date'] as const;
 
-/** Reasons that are a problem of the file to fix (exit code 5), unlike the harmless `duplicate` and `exists`. */
-export const INVALID_REASONS: ReadonlySet<SkipReason> = new Set(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date', 'no-verification-date']);
+/** Why a row was not sent. */
+export type SkipReason = 'duplicate' | 'exists' | 'added-earlier' | (typeof INVALID)[number];
+
+/** Reasons that are a problem of the file to fix (exit code 5), unlike the harmless `duplicate`, `exists` and `added-earlier`. */
+export const INVALID_REASONS: ReadonlySet<SkipReason> = new Set(INVALID);
 
 /** A row that was not sent, and why. */
 export interface SkippedRow {
@@ -77,7 +71,7 @@ interface FailedRow extends ImportRow {
 /** A row that was not sent: `deferred` (budget spent), `not-sent` (after a failure) or `interrupted` (the run was told to stop). */
 interface NotSentRow extends ImportRow {
   batch: number;
-  reason: 'deferred' | 'not-sent' | 'interrupted';
+  reason: Exclude<BatchStatus, 'done' | 'failed'>;
 }
 
 /** One batch of the import. */
@@ -95,19 +89,13 @@ export interface ImportBatchSummary {
   error?: { code: ErrorCode; message: string };
 }
 
-/** What {@link planImport} decided, before any request. */
-interface ImportPlan {
-  toSend: ImportRow[];
-  skipped: SkippedRow[];
-}
-
 /** The result of {@link importSubscribers}. */
 export interface ImportResult {
   file: string;
   dryRun: boolean;
   delimiter: string;
   /** Headers of the columns used. */
-  columns: { email: string; name?: string; firstName?: string; lastName?: string; verified?: string };
+  columns: { [Role in keyof SubscriberColumns]: string };
   /** The `--verified-at` date applied to rows without their own, if given. */
   verifiedAt?: string;
   /** Rows in the file (not counting the header and blank rows). */
@@ -154,7 +142,7 @@ export interface ImportOptions {
  * @param options.today `YYYY-MM-DD` (UTC), the latest acceptable verification date.
  * @public Used by `bench/scenarios/subscribers-import.mjs`, through `dist/`, which knip does not map back to `src/`.
  */
-export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], options: { verifiedAt?: string | undefined; today: string }): ImportPlan {
+export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], options: { verifiedAt?: string | undefined; today: string }): { toSend: ImportRow[]; skipped: SkippedRow[] } {
   const known = new Set(existing.map((s) => emailKey(s.email)));
   const firstLine = new Map<string, number>();
   const toSend: ImportRow[] = [];
@@ -163,12 +151,9 @@ export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], 
   const verifiedHeader = csv.columns.verified?.header;
   for (const row of csv.rows) {
     const raw = row.email.trim();
+    const skip = (email: string, reason: SkipReason, message: string, more?: Pick<SkippedRow, 'field' | 'fix' | 'duplicateOf'>) => skipped.push({ line: row.line, email, reason, message, ...more });
     if (row.extraFields > 0) {
-      skipped.push({
-        line: row.line,
-        email: raw,
-        reason: 'too-many-fields',
-        message: `the row has ${csv.header.length + row.extraFields} fields, the header ${csv.header.length}`,
+      skip(raw, 'too-many-fields', `the row has ${csv.header.length + row.extraFields} fields, the header ${csv.header.length}`, {
         field: emailHeader,
         fix: `a value that contains the delimiter ("${csv.delimiter}") must be in double quotes`,
       });
@@ -176,25 +161,22 @@ export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], 
     }
     const email = normalizeEmail(row.email);
     if (!email.ok) {
-      skipped.push({
-        line: row.line,
-        email: raw,
-        reason: email.reason,
-        message: email.reason === 'missing-email' ? 'no email address' : `${JSON.stringify(raw)} is not a valid email address`,
+      const missing = email.reason === 'missing-email';
+      skip(raw, email.reason, missing ? 'no email address' : `${JSON.stringify(raw)} is not a valid email address`, {
         field: emailHeader,
-        fix: email.reason === 'missing-email' ? 'fill in the address or delete the row' : 'correct the address or delete the row',
+        fix: missing ? 'fill in the address or delete the row' : 'correct the address or delete the row',
       });
       continue;
     }
     const key = emailKey(email.email);
     const first = firstLine.get(key);
     if (first !== undefined) {
-      skipped.push({ line: row.line, email: email.email, reason: 'duplicate', message: `the same address as line ${first}`, duplicateOf: first });
+      skip(email.email, 'duplicate', `the same address as line ${first}`, { duplicateOf: first });
       continue;
     }
     firstLine.set(key, row.line);
     if (known.has(key)) {
-      skipped.push({ line: row.line, email: email.email, reason: 'exists', message: 'already a subscriber' });
+      skip(email.email, 'exists', 'already a subscriber');
       continue;
     }
     let date: string | undefined;
@@ -202,11 +184,7 @@ export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], 
     if (verifiedHeader !== undefined && cell !== '') {
       const check = normalizeDate(cell, options.today);
       if (!check.ok) {
-        skipped.push({
-          line: row.line,
-          email: email.email,
-          reason: 'invalid-date',
-          message: check.message,
+        skip(email.email, 'invalid-date', check.message, {
           field: verifiedHeader,
           fix: 'write the date as YYYY-MM-DD (or an ISO 8601 date and time), or empty the cell and pass --verified-at',
         });
@@ -216,14 +194,7 @@ export function planImport(csv: SubscriberCsv, existing: readonly Subscriber[], 
     }
     date ??= options.verifiedAt;
     if (date === undefined) {
-      skipped.push({
-        line: row.line,
-        email: email.email,
-        reason: 'no-verification-date',
-        message: CONSENT_MESSAGE,
-        field: verifiedHeader ?? 'verified_at',
-        fix: consentFix(csv),
-      });
+      skip(email.email, 'no-verification-date', CONSENT_MESSAGE, { field: verifiedHeader ?? 'verified_at', fix: consentFix(csv) });
       continue;
     }
     toSend.push({ line: row.line, email: email.email, name: row.name, verified_at: date });
@@ -290,7 +261,16 @@ export async function importSubscribers(options: ImportOptions): Promise<ImportR
       },
       options.signal,
     );
-    await reconcileLostAnswers(client, runs, added, failed, summaries);
+    // After a lost answer, one more `GET` tells which rows were added; the others stay failed, now known not added.
+    const confirmed = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
+      done: (listed) => listed,
+      notDone: '; checked: it is not on the service',
+      unknown: '; the service may have added it: run the same import again (rows already added are skipped)',
+    });
+    for (const { line, email, name, verified_at, batch } of confirmed) {
+      added.push({ line, email, name, verified_at, batch, confirmedByList: true });
+      summaries.find((s) => s.index === batch)!.added++;
+    }
     if (runs.every((r) => r.status === 'done')) await progress?.finish();
   }
 
@@ -300,13 +280,7 @@ export async function importSubscribers(options: ImportOptions): Promise<ImportR
     file: csv.file,
     dryRun: options.dryRun ?? false,
     delimiter: csv.delimiter,
-    columns: {
-      email: csv.columns.email.header,
-      ...(csv.columns.name ? { name: csv.columns.name.header } : {}),
-      ...(csv.columns.firstName ? { firstName: csv.columns.firstName.header } : {}),
-      ...(csv.columns.lastName ? { lastName: csv.columns.lastName.header } : {}),
-      ...(csv.columns.verified ? { verified: csv.columns.verified.header } : {}),
-    },
+    columns: Object.fromEntries(Object.entries(csv.columns).map(([role, c]: [string, CsvColumn]) => [role, c.header])) as ImportResult['columns'],
     ...(options.verifiedAt !== undefined ? { verifiedAt: options.verifiedAt } : {}),
     rows: csv.rows.length,
     blankRows: csv.blankRows,
@@ -346,35 +320,9 @@ function summarize(
       }
     }
   } else if (run.status === 'failed') {
-    const error = run.error!;
-    summary.error = { code: error.code, message: error.message };
-    failed.push(...run.items.map((r) => ({ ...r, batch: run.index, code: error.code, message: error.message })));
-  } else {
-    if (run.error) summary.error = { code: run.error.code, message: run.error.message };
-    notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as NotSentRow['reason'] })));
-  }
+    const { code, message } = run.error!;
+    failed.push(...run.items.map((r) => ({ ...r, batch: run.index, code, message })));
+  } else notSent.push(...run.items.map((r) => ({ ...r, batch: run.index, reason: run.status as NotSentRow['reason'] })));
+  if (run.error) summary.error = { code: run.error.code, message: run.error.message };
   return summary;
-}
-
-/**
- * After batches whose answer was lost, one `GET` tells which rows were added: those move to added
- * (`confirmedByList`), the others stay failed, now known not added.
- */
-async function reconcileLostAnswers(
-  client: ChangelogClient,
-  runs: Array<BatchRun<ImportRow, Subscriber[]>>,
-  added: AddedRow[],
-  failed: FailedRow[],
-  summaries: ImportBatchSummary[],
-): Promise<void> {
-  const done = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
-    done: (listed) => listed,
-    notDone: '; checked: it is not on the service',
-    unknown: '; the service may have added it: run the same import again (rows already added are skipped)',
-  });
-  for (const row of done) {
-    added.push({ line: row.line, email: row.email, name: row.name, verified_at: row.verified_at, batch: row.batch, confirmedByList: true });
-    const summary = summaries.find((s) => s.index === row.batch);
-    if (summary) summary.added++;
-  }
 }

@@ -22,14 +22,9 @@ export function maskEmailsIn(text: string): string {
   return text.replace(ADDRESS_IN_TEXT, (m) => maskEmail(m));
 }
 
-/** Masks every address-like token in every string of a JSON-able value. */
+/** Masks every address-like token in every string of a JSON-able value (as JSON gives it back). */
 export function maskEmailsDeep<T>(value: T): T {
-  if (typeof value === 'string') return maskEmailsIn(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => maskEmailsDeep(v)) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskEmailsDeep(v)])) as T;
-  }
-  return value;
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' ? maskEmailsIn(v) : v)) as T;
 }
 
 /** How a command shows addresses: as they are, or masked. Its functions need no `this`. */

@@ -35,8 +35,8 @@ export interface RemoveTargets {
  * @param inputs raw addresses with their origin.
  */
 function collectTargets(inputs: ReadonlyArray<{ value: string; line?: number; argument?: number }>): RemoveTargets {
+  // By key, in the order given: the targets.
   const seen = new Map<string, RemoveTarget>();
-  const targets: RemoveTarget[] = [];
   const skipped: RemoveSkipped[] = [];
   for (const { value, ...origin } of inputs) {
     const check = normalizeEmail(value);
@@ -54,11 +54,9 @@ function collectTargets(inputs: ReadonlyArray<{ value: string; line?: number; ar
       skipped.push({ email: check.email, ...origin, reason: 'duplicate', message: `the same address as ${where(first)}` });
       continue;
     }
-    const target = { email: check.email, ...origin };
-    seen.set(emailKey(check.email), target);
-    targets.push(target);
+    seen.set(emailKey(check.email), { email: check.email, ...origin });
   }
-  return { targets, skipped };
+  return { targets: [...seen.values()], skipped };
 }
 
 /** The addresses of a parsed CSV file's address column, with their lines. */
@@ -174,35 +172,19 @@ export async function removeSubscribers(options: RemoveOptions): Promise<RemoveR
       },
       options.signal,
     );
-    await reconcileLostAnswers(client, runs, removed, failed, summaries);
+    // After a lost answer, one `GET` tells which addresses are gone; the others stay failed as still there.
+    const confirmed = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
+      done: (listed) => !listed,
+      notDone: '; checked: it is still on the service (run the same command again)',
+      unknown: ' (run the same command again: it reports what is left)',
+    });
+    for (const { email, line, argument, batch } of confirmed) {
+      // The target as it was asked for, without the failure's fields.
+      removed.push({ email, ...(line === undefined ? {} : { line }), ...(argument === undefined ? {} : { argument }), confirmedByList: true });
+      summaries.find((s) => s.index === batch)!.removed++;
+    }
   }
   return { dryRun: options.dryRun ?? false, batchSize, removed, notFound, skipped, failed, batches: summaries, requests: client.budget.sent - sentBefore, dayRemaining: client.budget.dayRemaining() };
-}
-
-/**
- * After batches whose answer was lost, one `GET` tells which addresses are gone: those move to
- * removed (`confirmedByList`), the others stay failed as still there (or, the `GET` failing too,
- * as "may have been removed").
- */
-async function reconcileLostAnswers(
-  client: ChangelogClient,
-  runs: ReadonlyArray<{ index: number; status: BatchStatus; ambiguous?: boolean }>,
-  removed: RemoveResult['removed'],
-  failed: RemoveFailed[],
-  summaries: RemoveBatchSummary[],
-): Promise<void> {
-  const done = await settleLostBatches(runs, () => client.listSubscribers(), failed, {
-    done: (listed) => !listed,
-    notDone: '; checked: it is still on the service (run the same command again)',
-    unknown: ' (run the same command again: it reports what is left)',
-  });
-  for (const t of done) {
-    // The target as it was asked for, without the failure's fields.
-    const { email, line, argument } = t;
-    removed.push({ email, ...(line === undefined ? {} : { line }), ...(argument === undefined ? {} : { argument }), confirmedByList: true });
-    const summary = summaries.find((s) => s.index === t.batch);
-    if (summary) summary.removed++;
-  }
 }
 
 /** Targets whose key is in `found` go to `removed`, the others to `notFound`; counted in `summary`. */

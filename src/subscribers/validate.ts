@@ -7,11 +7,8 @@
 import validator from 'validator';
 import { ChangelogSyncError } from '../core/errors.js';
 
-/** Why an email cell cannot be used. */
-type EmailProblem = 'missing-email' | 'invalid-email';
-
 /** An email cell, normalised, or why it cannot be used. */
-export type EmailCheck = { ok: true; email: string } | { ok: false; reason: EmailProblem };
+export type EmailCheck = { ok: true; email: string } | { ok: false; reason: 'missing-email' | 'invalid-email' };
 
 /**
  * Trims an address and lower-cases its domain (the local part's case is the receiving server's),

@@ -1,20 +1,11 @@
 // Writing subscriber CSV: header row, quoting, formula-injection escapes (OWASP), and
 // what the reader makes of it again.
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscriber } from '../../src/service/schemas.js';
 import { parseSubscriberCsv } from '../../src/subscribers/csv-read.js';
-import { subscribersToCsv, writeCsvFile } from '../../src/subscribers/csv-write.js';
-import { tempDir } from '../helpers/process/cli.js';
+import { subscribersToCsv } from '../../src/subscribers/csv-write.js';
 
 const sub = (email: string, name: string): Subscriber => ({ email, name, verified_at: '2024-05-06T00:00:00.000000Z', created_at: '2026-01-02T03:04:05.000000Z' });
-
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
-});
 
 describe('subscribersToCsv', () => {
   it('writes a header row and the service fields', () => {
@@ -61,25 +52,5 @@ describe('subscribersToCsv', () => {
 
   it('maps addresses when asked (masking)', () => {
     expect(subscribersToCsv([sub('ann@example.com', 'Ann')], { email: () => 'a***@example.com' })).toContain('\na***@example.com,Ann,');
-  });
-});
-
-describe('writeCsvFile', () => {
-  it('writes atomically, owner-readable only, leaving no temporary file', async () => {
-    const t = await tempDir();
-    cleanup = t.cleanup;
-    const file = join(t.dir, 'out.csv');
-    await writeCsvFile(file, 'email\nann@example.com\n');
-    await writeCsvFile(file, 'email\nbob@example.com\n');
-    expect(await readFile(file, 'utf8')).toBe('email\nbob@example.com\n');
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(await readdir(t.dir)).toEqual(['out.csv']);
-  });
-
-  it('fails without touching anything when the directory does not exist', async () => {
-    const t = await tempDir();
-    cleanup = t.cleanup;
-    await expect(writeCsvFile(join(t.dir, 'missing', 'out.csv'), 'x')).rejects.toThrow();
-    expect(await readdir(t.dir)).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ export function vanished(f: IndexedFile): boolean {
  *   default every entry file, read now.
  */
 export async function pageProblems(contentDir: string, read?: readonly IndexedFile[]): Promise<PageProblem[]> {
-  const files = (read ?? (await readEntryFiles(contentDir, undefined, true, parsedEntries))).filter((f) => !vanished(f));
+  const files = (read ?? (await readEntryFiles(contentDir, undefined, parsedEntries))).filter((f) => !vanished(f));
   const tags = tagContext(files, readServiceTagNames(contentDir));
   // A file's problems follow from its bytes and the tag context: checked again only when
   // either changed (every file when the tags in use did).
@@ -71,9 +71,9 @@ let checked: { context: string; problems: Map<string, PageProblem[]> } = { conte
  *   file is read now); default every entry file, read now.
  */
 export async function savedFileProblems(contentDir: string, rel: string, others?: readonly IndexedFile[]): Promise<EntryProblem[] | undefined> {
-  const file = (await readEntryFiles(contentDir, [rel], true, parsedEntries))[0]!;
+  const file = (await readEntryFiles(contentDir, [rel], parsedEntries))[0]!;
   if (vanished(file)) return undefined;
-  const all = (others ?? (await readEntryFiles(contentDir, undefined, true, parsedEntries))).filter((f) => f.rel !== rel && !vanished(f));
+  const all = (others ?? (await readEntryFiles(contentDir, undefined, parsedEntries))).filter((f) => f.rel !== rel && !vanished(f));
   return entryProblems(file, tagContext([...all, file], readServiceTagNames(contentDir)));
 }
 

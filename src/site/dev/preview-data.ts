@@ -126,10 +126,10 @@ export class PreviewData {
     this.pending = new Set();
     if (pending === 'all') {
       this.files.clear();
-      for (const f of await readEntryFiles(this.contentDir, undefined, true, parsedEntries)) this.files.set(f.rel, f);
+      for (const f of await readEntryFiles(this.contentDir, undefined, parsedEntries)) this.files.set(f.rel, f);
       this.sorted = undefined;
     } else if (pending.size > 0) {
-      for (const f of await readEntryFiles(this.contentDir, [...pending], true, parsedEntries)) {
+      for (const f of await readEntryFiles(this.contentDir, [...pending], parsedEntries)) {
         // Gone by the time it is read: removed (a `git checkout` between the event and the read).
         if (vanished(f)) this.files.delete(f.rel);
         else this.files.set(f.rel, f);

@@ -25,7 +25,7 @@ export interface BuildData {
  */
 export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
-  const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, true, build.cache?.entries);
+  const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, build.cache?.entries);
   let siteData = await loadSiteData(options.contentDir, {
     siteUrl: build.siteUrl,
     today: options.today,

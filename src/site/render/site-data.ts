@@ -16,7 +16,8 @@ import { EntryImages } from './images.js';
 import { renderBodies } from './body-render.js';
 import { latestEntry } from '../data/latest.js';
 import { placeholderLines } from '../../entry/entry-template.js';
-import { assignPermalinks, entryDate, entryUrlSlug, newestFirst, visibility } from '../../entry/permalinks.js';
+import { assignPermalinks, entryDate, newestFirst, visibility } from '../../entry/permalinks.js';
+import { slugify } from '../../entry/slug.js';
 import { readWorkspace, siteSettings } from '../data/workspace-settings.js';
 import { siteFeed } from '../data/site-feeds.js';
 import { FEED_FORMATS } from '../data/feed-formats.js';
@@ -105,7 +106,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     const tagNames = [...new Set((d.tags ?? []).map((t) => t.trim()).filter(Boolean))];
     entries.push({
       title: d.title,
-      slug: entryUrlSlug(d.slug ?? d.title),
+      slug: slugify(d.slug ?? d.title),
       url: '',
       date,
       dateObj: new Date(`${date}T00:00:00Z`),
