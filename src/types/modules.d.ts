@@ -31,7 +31,6 @@ declare module '@11ty/eleventy' {
     quietMode?: boolean;
     configPath?: string;
     config?: (eleventyConfig: never) => void | Promise<void>;
-    source?: string;
     runMode?: 'build' | 'watch' | 'serve';
     /** The base path URLs get from the HTML base plugin and the `url` filter (default `/`). */
     pathPrefix?: string;
@@ -39,7 +38,6 @@ declare module '@11ty/eleventy' {
   export default class Eleventy {
     constructor(input?: string, output?: string, options?: EleventyOptions);
     write(): Promise<unknown>;
-    toJSON(): Promise<Array<{ url: string; inputPath: string; outputPath: string; content: string }>>;
     watch(): Promise<void>;
     serve(port?: number): Promise<void>;
     stopWatch(): Promise<void>;
@@ -51,8 +49,6 @@ declare module '@11ty/eleventy' {
 declare module '@11ty/eleventy-plugin-rss' {
   const rssPlugin: (eleventyConfig: never, options?: unknown) => void;
   export default rssPlugin;
-  export const feedPlugin: (eleventyConfig: never, options?: unknown) => void;
-  export function convertHtmlToAbsoluteUrls(html: string, base: string, posthtmlOptions?: Record<string, unknown>): Promise<string>;
 }
 
 declare module '@11ty/eleventy-plugin-bundle' {
@@ -63,9 +59,6 @@ declare module '@11ty/eleventy-plugin-bundle' {
 declare module '@joplin/turndown-plugin-gfm' {
   import type TurndownService from 'turndown';
   export const gfm: TurndownService.Plugin;
-  export const tables: TurndownService.Plugin;
-  export const strikethrough: TurndownService.Plugin;
-  export const taskListItems: TurndownService.Plugin;
 }
 
 // @11ty/eleventy-img 6 (CommonJS, no types): what image-store.ts and images.ts use of it.
@@ -92,11 +85,7 @@ declare module '@11ty/eleventy-img' {
   }
   /** The outputs of one image by format (`webp`, `png`, `svg`, ...), smallest width first. */
   export type EleventyImageMetadata = Record<string, EleventyImageStat[]>;
-  interface EleventyImage {
-    (src: string | Buffer, options?: Record<string, unknown>): Promise<EleventyImageMetadata>;
-    concurrency: number;
-  }
-  const Image: EleventyImage;
+  const Image: (src: string | Buffer, options?: Record<string, unknown>) => Promise<EleventyImageMetadata>;
   export default Image;
   /** A tag with its attributes; `<picture>`'s children under `@children`. */
   export type ImageMarkupObject = Record<string, Record<string, unknown>>;

@@ -25,6 +25,8 @@ export interface EleventyWritten {
 /** A failed run: the messages of Eleventy's error and its causes, outermost first. */
 export class EleventyRunError extends Error {
   override name = 'EleventyRunError';
+  /** True when a run on a worker thread ran out of its heap limit (eleventy-thread.ts). */
+  outOfMemory = false;
 }
 
 /** The messages of an Eleventy error and its causes, outermost first. */

@@ -26,20 +26,11 @@ function heapLimitFor(entryFiles: number): number {
   return Math.max(512, Math.ceil((entryFiles * 48) / 1024));
 }
 
-/**
- * A failed run on the thread; `outOfMemory` when it ran out of its heap limit.
- * @public Used by `test/site/pipeline/eleventy-thread.test.ts`, through `dist/`.
- */
-export class EleventyThreadError extends EleventyRunError {
-  override name = 'EleventyThreadError';
-  outOfMemory = false;
-}
-
 /** A worker thread loading Eleventy, waiting for its one run. */
 interface EleventyThread {
   /**
    * Runs Eleventy on the thread, then ends the thread.
-   * @throws {EleventyThreadError} with Eleventy's messages, `outOfMemory` when the thread ran out of its heap limit.
+   * @throws {EleventyRunError} with Eleventy's messages, `outOfMemory` when the thread ran out of its heap limit.
    * @throws {Error} on a second call.
    */
   run(run: EleventyRun): Promise<EleventyWritten>;
@@ -60,15 +51,15 @@ export function startEleventyThread(heapLimitMb?: number): EleventyThread {
   const outcome = new Promise<EleventyWritten>((resolve, reject) => {
     worker.once('message', (m: { written?: EleventyWritten; message?: string }) => {
       if (m.written) resolve(m.written);
-      else reject(new EleventyThreadError(m.message ?? 'the build thread reported no list of the files it wrote'));
+      else reject(new EleventyRunError(m.message ?? 'the build thread reported no list of the files it wrote'));
     });
     worker.once('error', (err) => {
-      const failure = new EleventyThreadError(describeBuildError(err), { cause: err });
+      const failure = new EleventyRunError(describeBuildError(err), { cause: err });
       failure.outOfMemory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
       reject(failure);
     });
     // After a message or an error this settles nothing.
-    worker.once('exit', (code) => reject(new EleventyThreadError(`the build thread stopped (exit code ${code})`)));
+    worker.once('exit', (code) => reject(new EleventyRunError(`the build thread stopped (exit code ${code})`)));
   });
   outcome.catch(() => undefined); // awaited by run(); a closed thread's is nobody's
   let started = false;
@@ -123,7 +114,7 @@ export function startBuildEleventy(entryFiles: number, pageCacheExpected: boolea
       try {
         return await own.run(run);
       } catch (err) {
-        if (!(err instanceof EleventyThreadError && err.outOfMemory)) throw err;
+        if (!(err instanceof EleventyRunError && err.outOfMemory)) throw err;
         onRetry(heapLimitMb);
         return runEleventy(run);
       }

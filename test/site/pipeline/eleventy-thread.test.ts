@@ -45,7 +45,7 @@ describe('Eleventy on a worker thread', () => {
     await mkdir(join(team, '_includes'), { recursive: true });
     await writeFile(join(team, '_includes/footer.njk'), '{% if %}\n');
     await expect(withInput(team, (input) => startEleventyThread().run(runOf(input, join(dir, 'broken'))))).rejects.toMatchObject({
-      name: 'EleventyThreadError',
+      name: 'EleventyRunError',
       outOfMemory: false,
       message: expect.stringContaining('unexpected token: %}') as unknown,
     });
@@ -53,14 +53,14 @@ describe('Eleventy on a worker thread', () => {
 
   it('reports running out of its heap limit, and runs once', async () => {
     const thread = startEleventyThread(4);
-    await expect(withInput(PACKAGED_SITE_DIR, (input) => thread.run(runOf(input, join(dir, 'tiny'))))).rejects.toMatchObject({ name: 'EleventyThreadError', outOfMemory: true });
+    await expect(withInput(PACKAGED_SITE_DIR, (input) => thread.run(runOf(input, join(dir, 'tiny'))))).rejects.toMatchObject({ name: 'EleventyRunError', outOfMemory: true });
     await expect(thread.run(runOf(dir, join(dir, 'again')))).rejects.toThrow('runs once');
   });
 
   it('a thread closed without a run (the build failed before it) ends, and a run on it fails', async () => {
     const thread = startEleventyThread();
     await thread.close();
-    await expect(thread.run(runOf(dir, join(dir, 'closed')))).rejects.toMatchObject({ name: 'EleventyThreadError', message: expect.stringContaining('stopped') as unknown });
+    await expect(thread.run(runOf(dir, join(dir, 'closed')))).rejects.toMatchObject({ name: 'EleventyRunError', message: expect.stringContaining('stopped') as unknown });
   });
 
   it('a build runs on the thread from the threshold without a page cache, and here otherwise', async () => {
