@@ -3,7 +3,7 @@
  * validated once (docs/architecture.md#module-map: config.ts).
  *
  * The token is read from the environment only (`CHANGELOG_TOKEN`), never from a file, and
- * never printed: {@link describeConfig} masks it.
+ * never printed: the CLI's reporter (cli/output/reporter.ts) and the library's warnings mask it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
