@@ -4,11 +4,12 @@
  * state directories: subscriber data must not reach git or the site.
  */
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { ChangelogClient } from '../service/client.js';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { Subscriber } from '../service/schemas.js';
 import { writeFileAtomic } from '../core/atomic-file.js';
+import { isInside } from '../core/project-path.js';
 import { subscribersToCsv } from './csv-write.js';
 
 /** A directory an export must not be written into, and what it is. */
@@ -58,8 +59,7 @@ export async function exportSubscribers(options: ExportOptions): Promise<ExportR
     // Refused before any request: an `--out` inside a directory that is committed or published.
     const target = realish(options.out);
     for (const { dir, what } of options.protectedDirs ?? []) {
-      const rel = relative(realish(dir), target);
-      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+      if (isInside(realish(dir), target)) {
         throw new ChangelogSyncError('E_USAGE', `--out ${options.out} is inside ${what}: subscriber data must not be committed or published`, {
           field: '--out',
           hint: 'write the export outside the project, e.g. --out ~/subscribers.csv',

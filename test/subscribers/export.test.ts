@@ -119,6 +119,8 @@ describe('exportSubscribers', () => {
       message: textContaining('is inside the content directory (committed to git)'),
     });
     await expect(exportSubscribers({ client: fx.client(), out: content, protectedDirs })).rejects.toMatchObject({ code: 'E_USAGE' });
+    // A name that starts with two dots is still inside the folder.
+    await expect(exportSubscribers({ client: fx.client(), out: join(content, '..subs.csv'), protectedDirs })).rejects.toMatchObject({ code: 'E_USAGE' });
     expect(fx.emu.log).toEqual([]);
 
     await expect(exportSubscribers({ client: fx.client(), out: join(t.dir, 'no-such-dir', 'x.csv') })).rejects.toMatchObject({ code: 'E_FILE' });
