@@ -25,7 +25,7 @@ const REASON_LABEL: Record<SkipReason, string> = {
 };
 
 /** Human lines of skipped rows, grouped by reason: each message and fix once per group when shared. */
-export function formatSkipped(skipped: readonly SkippedRow[], display: EmailDisplay, limit = HUMAN_ROWS): string[] {
+function formatSkipped(skipped: readonly SkippedRow[], display: EmailDisplay, limit = HUMAN_ROWS): string[] {
   const lines: string[] = [];
   const reasons = [...new Set(skipped.map((s) => s.reason))];
   for (const reason of reasons) {
@@ -110,7 +110,7 @@ export function importSummaryMarkdown(r: ImportResult): string {
     ['rows', r.rows],
     [r.dryRun ? 'to add' : 'added', r.dryRun ? r.batches.filter((b) => b.status === 'planned').reduce((n, b) => n + b.size, 0) : r.added.length],
     ['skipped: duplicates and existing subscribers', skipped(['duplicate', 'exists', 'added-earlier'])],
-    ['skipped: invalid rows', skipped(['missing-email', 'invalid-email', 'too-many-fields', 'invalid-date'])],
+    ['skipped: invalid rows', r.skipped.filter((s) => INVALID_REASONS.has(s.reason) && s.reason !== 'no-verification-date').length],
     ['refused: no verification date (consent)', skipped(['no-verification-date'])],
     ['failed', r.failed.length],
     ['not sent (deferred or after a failure)', r.notSent.length],
