@@ -12,7 +12,7 @@
  * Scripts are not removed here: the mirror keeps the service's content, and the site sanitises
  * at build time (src/site/render/sanitize.ts).
  */
-// turndown's browser build: the Node build loads domino at start, in every thread,
+// turndown's browser build: the Node build loads domino at start,
 // only to parse strings, and turndown is only ever given a tree (html-dom.ts) here.
 import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 import { gfm } from '@joplin/turndown-plugin-gfm';

@@ -9,7 +9,7 @@
  * | one identifier twice in a listing | the first, mirrored once | a pull note |
  *
  * A mirrored file is read as leniently ({@link readMirroredLeniently}); a writer's new file is
- * not: it is what push sends. No zod here: the conversion worker threads load this module.
+ * not: it is what push sends. No zod here: pull's conversion loads this module, and zod's start-up is not needed there.
  */
 import type { RemoteEntry } from '../service/schemas.js';
 

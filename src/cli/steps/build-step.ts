@@ -58,8 +58,6 @@ export function requireSiteUrlInCi(config: Config): void {
 
 /**
  * Builds the site with a progress bar and its warnings on stderr.
- * @param deploying whether this is the build that deploys (it records its inputs): decided
- *   once by the command, see `site/pipeline/build-project.ts`.
  * @throws {ChangelogSyncError} `E_CONFIG` for a private workspace without `allowPrivate`; `E_BUILD`.
  */
 export async function buildWithProgress(config: Config, reporter: Reporter, options: BuildCall): Promise<BuildResult> {
