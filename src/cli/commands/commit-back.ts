@@ -13,7 +13,7 @@ import type { Reporter } from '../output/reporter.js';
 import { SITE_INPUTS_FILE } from '../../site/pipeline/build-inputs.js';
 
 /** The commit message of the scheduled job (`[skip ci]`: the commit triggers no workflow). */
-export const COMMIT_BACK_MESSAGE = 'changelog: sync from the service [skip ci]';
+const COMMIT_BACK_MESSAGE = 'changelog: sync from the service [skip ci]';
 
 /** Options of {@link commitBackCommand}. */
 export interface CommitBackCommandOptions {

@@ -66,7 +66,7 @@ export function reportPageProblems(problems: readonly PageProblem[], reporter: P
 }
 
 /** True when the content directory holds anything to preview: an entry file or the workspace settings. */
-export async function hasContent(contentDir: string): Promise<boolean> {
+async function hasContent(contentDir: string): Promise<boolean> {
   return existsSync(join(contentDir, WORKSPACE_DATA_FILE)) || (await listEntryFiles(contentDir)).length > 0;
 }
 

@@ -52,7 +52,7 @@ const OTHER_LOCK_FILES = ['yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'
  * setup-node's cache key) and a registry dependency on changelog-sync that Dependabot can move.
  * @returns one sentence per missing thing, each with the command that adds it.
  */
-export async function adoptionNeeds(root: string, version: string): Promise<string[]> {
+async function adoptionNeeds(root: string, version: string): Promise<string[]> {
   const needs: string[] = [];
   let pkg: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | undefined;
   try {
@@ -76,7 +76,7 @@ export async function adoptionNeeds(root: string, version: string): Promise<stri
 }
 
 /** The configuration file init writes: the folders as configured (the workflows name the same) and the schema reference for editors. */
-export function initialConfig(fit: Pick<RepositoryFit, 'contentDir' | 'stateDir' | 'outputDir'> = { contentDir: 'content', stateDir: '.changelog', outputDir: '_site' }): string {
+function initialConfig(fit: Pick<RepositoryFit, 'contentDir' | 'stateDir' | 'outputDir'>): string {
   return `${JSON.stringify(
     {
       $schema: './node_modules/changelog-sync/changelog.config.schema.json',

@@ -13,7 +13,7 @@ import { withContext } from '../context.js';
 import { engineOptions } from '../../options/engine-options.js';
 
 /** Human form of a status. */
-export function formatStatus(s: SyncResult): string {
+function formatStatus(s: SyncResult): string {
   const { pull: p, push: q } = s;
   const lines: string[] = [`Workspace "${p.workspace.name}": ${p.remote} remote entries, ${p.unchanged + p.localEdits.length} mirrored and up to date`];
   const section = (title: string, items: string[]) => {

@@ -41,7 +41,7 @@ export function removeSummaryMarkdown(r: RemoveResult): string {
 }
 
 /** One line per batch, for progress on stderr. */
-export function formatRemoveBatch(b: RemoveBatchSummary, total: number): string {
+function formatRemoveBatch(b: RemoveBatchSummary, total: number): string {
   return `batch ${b.index}/${total} (${plural(b.size, 'address', 'addresses')}): ${batchOutcome(b, `${b.removed} removed, ${b.notFound} not found`)}`;
 }
 
