@@ -252,8 +252,8 @@ export function rememberingUrlFilter(url: UrlFilter): UrlFilter {
  * @returns the filter: an entry's `html`, with the base path when it needs one.
  */
 export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>, scan: boolean): (entry: { html: string }) => string {
-  /** By entry: each build's site data has entries of its own. */
-  const converted = new WeakMap<object, string>();
+  /** By body: an entry's page and its index card hand the filter objects of their own (layout-data.ts). */
+  const converted = new Map<string, string>();
   let transform: ((html: string) => string) | null | undefined;
   return (entry) => {
     if (transform === undefined) {
@@ -261,11 +261,11 @@ export function entryPageHtml(eleventyConfig: Pick<BasePathConfig, 'getFilter'>,
       transform = scan || url('/') === '/' ? null : sanitisedBasePathTransform(url);
     }
     if (transform === null) return entry.html;
-    let html = converted.get(entry);
+    const body = entry.html;
+    let html = converted.get(body);
     if (html === undefined) {
-      const body = entry.html;
       html = mayTakeBasePath(body) ? transform(body) : body;
-      converted.set(entry, html);
+      converted.set(body, html);
     }
     return html;
   };
