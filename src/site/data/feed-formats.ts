@@ -8,7 +8,7 @@
 
 /** One feed format. */
 export interface FeedFormat {
-  /** Its key in a feed's URLs (`feed.urls.atom`, `tag.feeds.atom`) and in the feed item memo. */
+  /** Its key in a feed's URLs (`feed.urls.atom`, `tag.feeds.atom`). */
   readonly key: string;
   /** Its name for readers: "Atom". */
   readonly name: string;

@@ -6,7 +6,7 @@
  * base path (`pathPrefix`, the site URL's path; docs/site.md#base-path): the packaged templates
  * write every URL through the `url` filter and every body through `pageHtml`; with a team's
  * templates every HTML page is scanned instead (base-path.ts), so theirs may write bare
- * site-relative URLs (`/feed.xml`). `.eleventy.js` adds it; `build.ts` runs Eleventy with it.
+ * site-relative URLs (`/feed.xml`). `.eleventy.js` adds it; `eleventy-run.ts` runs Eleventy with it.
  */
 import { join } from 'node:path';
 import type { EleventyConfig } from '@11ty/eleventy';
@@ -38,14 +38,14 @@ export interface ChangelogSitePluginOptions {
   today?: string;
   /** The theme, over the workspace's. Default: the configuration's `theme`, else the workspace's. */
   theme?: string;
-  /** The `changelog` data, loaded once by `build.ts` (pages and search index) and frozen; without it the plugin loads it. */
+  /** The `changelog` data, loaded once by `build-data.ts` (pages and search index) and frozen; without it the plugin loads it. */
   siteData?: SiteData;
   /** Loads the `changelog` data for each (re)build (`dev`: updated for what a save changed, preview-data.ts). Ignored with {@link siteData}. */
   loadData?: () => Promise<SiteData>;
   /**
    * Scan the pages for URLs to add the base path to (base-path.ts) and route the stylesheet through
    * the `css` bundle: needed when a team's templates or `.eleventy.js` may write URLs without the
-   * `url` filter or use `{% css %}`. Default true (plain Eleventy, `dev`); `build.ts` decides from
+   * `url` filter or use `{% css %}`. Default true (plain Eleventy, `dev`); `build-render.ts` decides from
    * the staged templates (site-stage.ts).
    */
   basePathScan?: boolean;
@@ -58,11 +58,11 @@ export interface ChangelogSitePluginOptions {
 /** Marks a configuration the plugin was added to (a registry symbol: shared by every copy of this module). */
 const APPLIED = Symbol.for('changelog-sync.site-plugin');
 
-/** Global data key through which `build.ts` passes options to the plugin `.eleventy.js` adds. */
+/** Global data key through which `eleventy-run.ts` passes options to the plugin `.eleventy.js` adds. */
 export const OPTIONS_KEY = 'changelogSyncOptions';
 
 /**
- * Eleventy plugin. Options from `build.ts` and `serve.ts` (the {@link OPTIONS_KEY} global data:
+ * Eleventy plugin. Options from `eleventy-run.ts` and `serve.ts` (the {@link OPTIONS_KEY} global data:
  * Eleventy runs the programmatic config callback before `.eleventy.js`) win over its own options;
  * the project's configuration fills in the rest.
  * @returns a promise when it loads the configuration (Eleventy 3 awaits a plugin's promise).

@@ -169,7 +169,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     tagList,
     tagPages,
     indexPages,
-    // Every page: a build with a page cache renders only those it does not have (build.ts).
+    // Every page: a build with a page cache renders only those it does not have (page-keys.ts).
     render: { entries, indexPages, tagPages },
     entries,
     feedEntries: feed.entries,
