@@ -33,6 +33,21 @@ export const MAX_LEASE_TTL_MS = 30 * 60_000;
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
 
+/** The pattern of a workspace key: the product's path segment on the site. */
+const WORKSPACE_KEY = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The schema of one entry of `workspaces`. */
+const workspaceSchema = z
+  .object({
+    title: z.string().min(1).optional().describe("the product's name on the site (default the workspace's name on the service)"),
+    baseUrl: z.url().optional().describe('service root of this workspace (default the top-level baseUrl)'),
+    tokenEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable (letters, digits and "_"), e.g. "CHANGELOG_TOKEN_APP"')
+      .describe("the environment variable that holds this workspace's access token (never the token itself)"),
+  })
+  .strict();
+
 /** The schema of `changelog.config.json` (every field optional). */
 const fileConfigSchema = z
   .object({
@@ -83,9 +98,32 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
+    workspaces: z
+      .record(z.string().regex(WORKSPACE_KEY, 'a workspace key: lower-case letters and digits, words joined by single "-"'), workspaceSchema)
+      .refine((w) => Object.keys(w).length > 0, 'name at least one workspace, or remove the field')
+      .optional()
+      .describe('several workspaces, one per product, keyed by the product\'s path segment; each mirrored into <contentDir>/<key>/ with its state in <stateDir>/<key>/ (docs/sync.md "Several workspaces")'),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
+
+/** One workspace of `workspaces` (docs/sync.md "Several workspaces"), resolved. Paths are absolute. */
+export interface WorkspaceEntry {
+  /** The product's path segment (`^[a-z0-9]+(?:-[a-z0-9]+)*$`). */
+  key: string;
+  /** The product's name on the site; undefined: the workspace's name on the service. */
+  title: string | undefined;
+  /** Its service root: its own `baseUrl`, else the top-level {@link Config.baseUrl}. */
+  baseUrl: string | undefined;
+  /** The environment variable its token is read from. */
+  tokenEnv: string;
+  /** Its access token, from `env[tokenEnv]` only. */
+  token: string | undefined;
+  /** Its mirror: `<contentDir>/<key>`. */
+  contentDir: string;
+  /** Its state, journal, ledger and conflicts: `<stateDir>/<key>`. */
+  stateDir: string;
+}
 
 /** The resolved configuration every command receives. Paths are absolute. */
 export interface Config {
@@ -149,6 +187,14 @@ export interface Config {
    * linked from the footer and the Subscribe page. Undefined: `<baseUrl>/<workspace slug>`; false: none.
    */
   hostedPageUrl?: string | false;
+  /**
+   * The workspaces of `workspaces`, in the file's key order (the first is the "first
+   * workspace"); undefined without the field: one workspace, as {@link Config.baseUrl} and
+   * {@link Config.token} say. A command runs on one by {@link workspaceConfig}.
+   */
+  workspaces?: WorkspaceEntry[];
+  /** Set by {@link workspaceConfig}: the one workspace of several this configuration is for (its push lease's ref carries its key). */
+  workspace?: WorkspaceEntry;
 }
 
 /** Environment variables read by {@link loadConfig}. */
@@ -235,6 +281,7 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
         hint: `remove the field from ${CONFIG_FILE} and revoke that token: it is now in your repository`,
       });
     }
+    refuseWorkspaceToken(json, shownPath(file));
     const parsed = fileConfigSchema.safeParse(json);
     if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, shownPath(file));
     fromFile = parsed.data;
@@ -260,11 +307,13 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
   if (leaseTtlMs > MAX_LEASE_TTL_MS) {
     throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
   }
+  const contentDir = resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content');
+  const stateDir = resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog');
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
     token: pick('token'),
-    contentDir: resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content'),
-    stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
+    contentDir,
+    stateDir,
     siteDir: resolveSiteDir(root, pick('siteDir') ?? fromFile.siteDir),
     outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
     siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? DEFAULT_SITE_URL).replace(/\/?$/, '/'),
@@ -283,7 +332,54 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
+    ...(fromFile.workspaces && { workspaces: workspaceEntries(fromFile.workspaces, { baseUrl: pick('baseUrl') ?? fromFile.baseUrl, contentDir, stateDir }, env, shownPath(file)) }),
   };
+}
+
+/**
+ * The single-workspace configuration of one workspace: its mirror, state, service root and
+ * token in place of the top-level ones, so that every command runs on it unchanged.
+ */
+export function workspaceConfig(config: Config, workspace: WorkspaceEntry): Config {
+  const { workspaces: _all, ...rest } = config;
+  return { ...rest, baseUrl: workspace.baseUrl, token: workspace.token, contentDir: workspace.contentDir, stateDir: workspace.stateDir, workspace };
+}
+
+/** @throws {ChangelogSyncError} `E_CONFIG` for a workspace entry holding a token (before the schema's "not a setting"). */
+function refuseWorkspaceToken(json: unknown, file: string): void {
+  const workspaces = (json as { workspaces?: unknown }).workspaces;
+  if (!workspaces || typeof workspaces !== 'object') return;
+  for (const [key, entry] of Object.entries(workspaces)) {
+    if (entry && typeof entry === 'object' && 'token' in entry) {
+      throw new ChangelogSyncError('E_CONFIG', `${file}: workspaces.${key}.token: the file contains a token: a workspace's token is read from the environment variable its tokenEnv names, never from a file`, {
+        file,
+        field: `workspaces.${key}.token`,
+        hint: `replace "token" with "tokenEnv": "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}" and revoke that token: it is now in your repository`,
+      });
+    }
+  }
+}
+
+/**
+ * The entries of `workspaces`, in the file's key order, paths under the top-level folders.
+ * @throws {ChangelogSyncError} `E_CONFIG` when two workspaces read one variable, or a base URL carries credentials.
+ */
+function workspaceEntries(file: NonNullable<FileConfig['workspaces']>, top: Pick<Config, 'baseUrl' | 'contentDir' | 'stateDir'>, env: NodeJS.ProcessEnv, shown: string): WorkspaceEntry[] {
+  const readers = new Map<string, string>();
+  return Object.entries(file).map(([key, w]) => {
+    const other = readers.get(w.tokenEnv);
+    if (other !== undefined) {
+      throw new ChangelogSyncError('E_CONFIG', `${shown}: workspaces.${key}.tokenEnv: ${w.tokenEnv} is the tokenEnv of workspace "${other}" too: each workspace has its own token (and its own request budget)`, {
+        file: shown,
+        field: `workspaces.${key}.tokenEnv`,
+        hint: `give workspace "${key}" a variable of its own, e.g. "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}"`,
+      });
+    }
+    readers.set(w.tokenEnv, key);
+    if (w.baseUrl !== undefined) assertBaseUrl(w.baseUrl, `${CONFIG_FILE}: workspaces.${key}.baseUrl`, { inFile: true });
+    const token = env[w.tokenEnv]?.trim();
+    return { key, title: w.title, baseUrl: w.baseUrl ?? top.baseUrl, tokenEnv: w.tokenEnv, token: token === '' ? undefined : token, contentDir: join(top.contentDir, key), stateDir: join(top.stateDir, key) };
+  });
 }
 
 /** The error of the schema's first issue: the field and its line; for an unknown key, the closest known one. */
@@ -291,19 +387,43 @@ function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): 
   const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    const known = Object.keys(fileConfigSchema.shape);
+    // Inside a workspace entry: its own fields.
+    const inWorkspace = issue.path.length > 0;
+    const known = Object.keys(inWorkspace ? workspaceSchema.shape : fileConfigSchema.shape);
     const meant = didYouMean(key, known);
-    const line = lineOfJsonKey(text, key);
-    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(key)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
+    const line = lineOfJsonKey(text, key, issue.path.map(String));
+    const field = [...issue.path, key].join('.');
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(field)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
       file,
       line,
-      field: key,
+      field,
       hint: meant ? `rename ${JSON.stringify(key)} to ${JSON.stringify(meant)}` : `remove it; the settings are ${known.filter((k) => k !== '$schema').join(', ')} (${seeAlso})`,
     });
   }
   const field = issue.path.join('.');
-  const line = issue.path.length > 0 ? lineOfJsonKey(text, String(issue.path[0])) : undefined;
-  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${issue.message}`, { file, line, field, hint: `correct ${field || 'the file'} (${seeAlso})` });
+  const path = issue.path.map(String);
+  // A missing field (a workspace's tokenEnv, the one required): the line of the object that lacks it.
+  const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+  const where = missing ? path.slice(0, -1) : path;
+  const line = where.length > 0 ? lineOfJsonKey(text, where.at(-1)!, where.slice(0, -1)) : undefined;
+  if (missing && path.at(-1) === 'tokenEnv') {
+    const key = path.at(-2)!;
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: missing: workspace "${key}" names no environment variable for its token`, {
+      file,
+      line,
+      field,
+      hint: `add "tokenEnv": "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}" to workspace "${key}" and set that variable (in GitHub Actions: a repository secret)`,
+    });
+  }
+  // A record's key issue carries the key's own rule inside it.
+  const message = issue.code === 'invalid_key' ? `not a workspace key: ${issue.issues[0]?.message ?? issue.message}` : issue.message;
+  const fix = issue.code === 'invalid_key' ? `rename it to a key like ${JSON.stringify(keyLike(String(issue.path.at(-1))))}` : `correct ${field || 'the file'}`;
+  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${message}`, { file, line, field, hint: `${fix} (${seeAlso})` });
+}
+
+/** A workspace key made of a name that is not one (`My App` → `my-app`). */
+function keyLike(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'app';
 }
 
 /**
