@@ -341,7 +341,8 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
  * token in place of the top-level ones, so that every command runs on it unchanged.
  */
 export function workspaceConfig(config: Config, workspace: WorkspaceEntry): Config {
-  const { workspaces: _all, ...rest } = config;
+  const rest = { ...config };
+  delete rest.workspaces;
   return { ...rest, baseUrl: workspace.baseUrl, token: workspace.token, contentDir: workspace.contentDir, stateDir: workspace.stateDir, workspace };
 }
 
