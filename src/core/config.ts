@@ -14,6 +14,9 @@ import { assertBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 import { shownFrom } from './file-error.js';
+import { keyLike, refuseWorkspaceToken, tokenEnvFor, workspaceEntries, workspaceSchema, WORKSPACE_KEY, type WorkspaceEntry } from './workspace-entries.js';
+
+export type { WorkspaceEntry } from './workspace-entries.js';
 
 /** Default of {@link Config.maxResponseMb}: many times the listing of 10,000 real entries. */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
@@ -32,21 +35,6 @@ export const MAX_LEASE_TTL_MS = 30 * 60_000;
 
 /** The default build cache folder, relative to the project root (ignored by git with `node_modules/`; see src/site/cache/build-cache.ts). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/changelog-sync/build';
-
-/** The pattern of a workspace key: the product's path segment on the site. */
-const WORKSPACE_KEY = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/** The schema of one entry of `workspaces`. */
-const workspaceSchema = z
-  .object({
-    title: z.string().min(1).optional().describe("the product's name on the site (default the workspace's name on the service)"),
-    baseUrl: z.url().optional().describe('service root of this workspace (default the top-level baseUrl)'),
-    tokenEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable (letters, digits and "_"), e.g. "CHANGELOG_TOKEN_APP"')
-      .describe("the environment variable that holds this workspace's access token (never the token itself)"),
-  })
-  .strict();
 
 /** The schema of `changelog.config.json` (every field optional). */
 const fileConfigSchema = z
@@ -106,24 +94,6 @@ const fileConfigSchema = z
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
-
-/** One workspace of `workspaces` (docs/sync.md "Several workspaces"), resolved. Paths are absolute. */
-export interface WorkspaceEntry {
-  /** The product's path segment (`^[a-z0-9]+(?:-[a-z0-9]+)*$`). */
-  key: string;
-  /** The product's name on the site; undefined: the workspace's name on the service. */
-  title: string | undefined;
-  /** Its service root: its own `baseUrl`, else the top-level {@link Config.baseUrl}. */
-  baseUrl: string | undefined;
-  /** The environment variable its token is read from. */
-  tokenEnv: string;
-  /** Its access token, from `env[tokenEnv]` only. */
-  token: string | undefined;
-  /** Its mirror: `<contentDir>/<key>`. */
-  contentDir: string;
-  /** Its state, journal, ledger and conflicts: `<stateDir>/<key>`. */
-  stateDir: string;
-}
 
 /** The resolved configuration every command receives. Paths are absolute. */
 export interface Config {
@@ -346,43 +316,6 @@ export function workspaceConfig(config: Config, workspace: WorkspaceEntry): Conf
   return { ...rest, baseUrl: workspace.baseUrl, token: workspace.token, contentDir: workspace.contentDir, stateDir: workspace.stateDir, workspace };
 }
 
-/** @throws {ChangelogSyncError} `E_CONFIG` for a workspace entry holding a token (before the schema's "not a setting"). */
-function refuseWorkspaceToken(json: unknown, file: string): void {
-  const workspaces = (json as { workspaces?: unknown }).workspaces;
-  if (!workspaces || typeof workspaces !== 'object') return;
-  for (const [key, entry] of Object.entries(workspaces)) {
-    if (entry && typeof entry === 'object' && 'token' in entry) {
-      throw new ChangelogSyncError('E_CONFIG', `${file}: workspaces.${key}.token: the file contains a token: a workspace's token is read from the environment variable its tokenEnv names, never from a file`, {
-        file,
-        field: `workspaces.${key}.token`,
-        hint: `replace "token" with "tokenEnv": "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}" and revoke that token: it is now in your repository`,
-      });
-    }
-  }
-}
-
-/**
- * The entries of `workspaces`, in the file's key order, paths under the top-level folders.
- * @throws {ChangelogSyncError} `E_CONFIG` when two workspaces read one variable, or a base URL carries credentials.
- */
-function workspaceEntries(file: NonNullable<FileConfig['workspaces']>, top: Pick<Config, 'baseUrl' | 'contentDir' | 'stateDir'>, env: NodeJS.ProcessEnv, shown: string): WorkspaceEntry[] {
-  const readers = new Map<string, string>();
-  return Object.entries(file).map(([key, w]) => {
-    const other = readers.get(w.tokenEnv);
-    if (other !== undefined) {
-      throw new ChangelogSyncError('E_CONFIG', `${shown}: workspaces.${key}.tokenEnv: ${w.tokenEnv} is the tokenEnv of workspace "${other}" too: each workspace has its own token (and its own request budget)`, {
-        file: shown,
-        field: `workspaces.${key}.tokenEnv`,
-        hint: `give workspace "${key}" a variable of its own, e.g. "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}"`,
-      });
-    }
-    readers.set(w.tokenEnv, key);
-    if (w.baseUrl !== undefined) assertBaseUrl(w.baseUrl, `${CONFIG_FILE}: workspaces.${key}.baseUrl`, { inFile: true });
-    const token = env[w.tokenEnv]?.trim();
-    return { key, title: w.title, baseUrl: w.baseUrl ?? top.baseUrl, tokenEnv: w.tokenEnv, token: token === '' ? undefined : token, contentDir: join(top.contentDir, key), stateDir: join(top.stateDir, key) };
-  });
-}
-
 /** The error of the schema's first issue: the field and its line; for an unknown key, the closest known one. */
 function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): ChangelogSyncError {
   const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
@@ -413,18 +346,13 @@ function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): 
       file,
       line,
       field,
-      hint: `add "tokenEnv": "CHANGELOG_TOKEN_${key.replace(/-/g, '_').toUpperCase()}" to workspace "${key}" and set that variable (in GitHub Actions: a repository secret)`,
+      hint: `add "tokenEnv": "${tokenEnvFor(key)}" to workspace "${key}" and set that variable (in GitHub Actions: a repository secret)`,
     });
   }
   // A record's key issue carries the key's own rule inside it.
   const message = issue.code === 'invalid_key' ? `not a workspace key: ${issue.issues[0]?.message ?? issue.message}` : issue.message;
   const fix = issue.code === 'invalid_key' ? `rename it to a key like ${JSON.stringify(keyLike(String(issue.path.at(-1))))}` : `correct ${field || 'the file'}`;
   return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${message}`, { file, line, field, hint: `${fix} (${seeAlso})` });
-}
-
-/** A workspace key made of a name that is not one (`My App` → `my-app`). */
-function keyLike(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'app';
 }
 
 /**
