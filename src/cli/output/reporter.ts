@@ -100,7 +100,8 @@ export class Reporter {
     this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
     this.actions = isGitHubActions(this.env);
     this.color = Boolean(this.err.isTTY) && !('NO_COLOR' in this.env) && pc.isColorSupported;
-    if (this.actions) for (const s of this.secrets) this.command(addMask(s), false);
+    // A workspace's reporter shares the run's masks, already written.
+    if (this.actions && this.workspace === undefined) for (const s of this.secrets) this.command(addMask(s), false);
   }
 
   /** A reporter for one workspace of a project with several, on the same streams ({@link ReporterOptions.workspace}). */

@@ -158,13 +158,13 @@ describe("one workspace's failure is not the other's", () => {
   });
 
   /** A project whose `api` workspace is on an emulator of its own, synced once (its last mirror), then `fail` applied and synced again in GitHub Actions. */
-  async function syncWithApiFailing(fail: (api: { emu: RunningEmulator; ws: EmulatorWorkspace }) => Promise<void>) {
+  async function syncWithApiFailing(fail: (api: { emu: RunningEmulator; ws: EmulatorWorkspace }) => Promise<void>, apiPerDay = 1440) {
     const appStore = new EmulatorStore();
     const apiStore = new EmulatorStore();
     const app = twoWorkspaces(appStore, 1).app;
     const api = twoWorkspaces(apiStore, 1).api;
     const appEmu = await startEmulator({ port: 0, store: appStore, limits: { perMinute: 600, windowMs: 1000 } });
-    const apiEmu = await startEmulator({ port: 0, store: apiStore, limits: { perMinute: 600, windowMs: 1000 } });
+    const apiEmu = await startEmulator({ port: 0, store: apiStore, limits: { perMinute: 600, windowMs: 1000, perDay: apiPerDay } });
     servers.push(appEmu, apiEmu);
     const made = await tempDir('changelog-sync-workspaces-fail-');
     cleanup = made.cleanup;
@@ -210,5 +210,16 @@ describe("one workspace's failure is not the other's", () => {
     expect(annotations[0]).toContain('title=changelog-sync failed for workspace "api"%3A E_AUTH::workspace "api": ');
     expect(annotations[0]).toContain('the repository secret CHANGELOG_TOKEN_API is not accepted (401 Unauthorized)');
     expect(r.stderr).toMatch(/^\[api\] error E_AUTH/m);
+  }, 120_000);
+
+  it("the api workspace over its day's budget at the service (429): app syncs, exit 1, the annotation names api", async () => {
+    // The first sync's requests fit in api's day; the second's are refused (429) from its first.
+    const { r, annotations } = await syncWithApiFailing(() => Promise.resolve(), 3);
+    expect(r.code, r.stderr).toBe(1);
+    expect(annotations, r.stdout).toHaveLength(1);
+    expect(annotations[0]).toContain('title=changelog-sync failed for workspace "api"%3A E_RATE_LIMITED::workspace "api": ');
+    expect(r.stdout).toMatch(/^\[app\] Done: pulled 2 entries \(1 new, 0 updated\)/m);
+    // Each token masked once, not once per workspace's reporter.
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::add-mask::'))).toEqual(['::add-mask::app-token', '::add-mask::api-token']);
   }, 120_000);
 });
