@@ -302,7 +302,7 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
-    ...(fromFile.workspaces && { workspaces: workspaceEntries(fromFile.workspaces, { baseUrl: pick('baseUrl') ?? fromFile.baseUrl, contentDir, stateDir }, env, shownPath(file)) }),
+    ...(fromFile.workspaces && { workspaces: workspaceEntries(fromFile.workspaces, { baseUrl: pick('baseUrl') ?? fromFile.baseUrl, contentDir, stateDir }, env, shownPath(file), Object.values(ENV)) }),
   };
 }
 

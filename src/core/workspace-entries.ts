@@ -71,11 +71,20 @@ export function refuseWorkspaceToken(json: unknown, file: string): void {
 
 /**
  * The entries of `workspaces`, in the file's key order, paths under the top-level folders.
- * @throws {ChangelogSyncError} `E_CONFIG` when two workspaces read one variable, or a base URL carries credentials.
+ * @param reserved the variables of the tool's own settings (`CHANGELOG_TOKEN`, ...): no workspace's token is read from one.
+ * @throws {ChangelogSyncError} `E_CONFIG` when two workspaces read one variable, one reads a
+ *   reserved one, or a base URL carries credentials.
  */
-export function workspaceEntries(file: Record<string, WorkspaceFields>, top: { baseUrl: string | undefined; contentDir: string; stateDir: string }, env: NodeJS.ProcessEnv, shown: string): WorkspaceEntry[] {
+export function workspaceEntries(file: Record<string, WorkspaceFields>, top: { baseUrl: string | undefined; contentDir: string; stateDir: string }, env: NodeJS.ProcessEnv, shown: string, reserved: readonly string[]): WorkspaceEntry[] {
   const readers = new Map<string, string>();
   return Object.entries(file).map(([key, w]) => {
+    if (reserved.includes(w.tokenEnv)) {
+      throw new ChangelogSyncError('E_CONFIG', `${shown}: workspaces.${key}.tokenEnv: ${w.tokenEnv} is a setting of changelog-sync (${w.tokenEnv === 'CHANGELOG_TOKEN' ? 'the token of a project without workspaces' : 'not a token'}): each workspace's token has a variable of its own`, {
+        file: shown,
+        field: `workspaces.${key}.tokenEnv`,
+        hint: `name another variable, e.g. "${tokenEnvFor(key)}"`,
+      });
+    }
     const other = readers.get(w.tokenEnv);
     if (other !== undefined) {
       throw new ChangelogSyncError('E_CONFIG', `${shown}: workspaces.${key}.tokenEnv: ${w.tokenEnv} is the tokenEnv of workspace "${other}" too: each workspace has its own token (and its own request budget)`, {

@@ -45,6 +45,7 @@ describe('workspaces in changelog.config.json', () => {
     [{ workspaces: { 'My App': { tokenEnv: 'T' } } }, 'changelog.config.json:3: workspaces.My App: not a workspace key: a workspace key: lower-case letters and digits', 'rename it to a key like "my-app"'],
     [{ workspaces: { app: { title: 'App' } } }, 'changelog.config.json:3: workspaces.app.tokenEnv: missing: workspace "app" names no environment variable for its token', 'add "tokenEnv": "CHANGELOG_TOKEN_APP" to workspace "app"'],
     [{ workspaces: { app: { tokenEnv: 'A' }, api: { tokenEnv: 'A' } } }, 'changelog.config.json: workspaces.api.tokenEnv: A is the tokenEnv of workspace "app" too', 'give workspace "api" a variable of its own, e.g. "CHANGELOG_TOKEN_API"'],
+    [{ workspaces: { app: { tokenEnv: 'CHANGELOG_TOKEN' } } }, 'changelog.config.json: workspaces.app.tokenEnv: CHANGELOG_TOKEN is a setting of changelog-sync (the token of a project without workspaces)', 'name another variable, e.g. "CHANGELOG_TOKEN_APP"'],
     [{ workspaces: { app: { tokenEnv: 'A', titl: 'App' } } }, 'changelog.config.json:5: "workspaces.app.titl" is not a setting; did you mean "title"?', 'rename "titl" to "title"'],
     [{ workspaces: { app: { tokenEnv: 'CHANGELOG TOKEN' } } }, 'changelog.config.json:4: workspaces.app.tokenEnv: the name of an environment variable', 'correct workspaces.app.tokenEnv'],
     [{ workspaces: { app: { token: 'secret-in-git' } } }, 'changelog.config.json: workspaces.app.token: the file contains a token', 'replace "token" with "tokenEnv": "CHANGELOG_TOKEN_APP" and revoke that token'],
