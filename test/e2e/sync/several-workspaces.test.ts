@@ -85,6 +85,22 @@ describe('two workspaces, one emulator', () => {
     expect(Object.keys((JSON.parse(all.stdout) as { workspaces: object }).workspaces)).toEqual(['app', 'api']);
   });
 
+  it('check takes each file in its workspace; a CSV of subscribers is one workspace\'s', async () => {
+    await writeFile(join(dir, 'content/api/entries/2026-02-01-no-title.md'), '---\npublish_at: 2026-02-01\n---\n\nNo title.\n');
+    const one = await cli(['check', 'content/app/entries/2026-01-01-app-change-1.md']);
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toBe('Checked 1 file: no errors\n');
+    const both = await cli(['check', 'content/app/entries/2026-01-01-app-change-1.md', 'content/api/entries/2026-02-01-no-title.md']);
+    expect(both.code, both.stdout + both.stderr).toBe(5);
+    expect(both.stdout).toMatch(/^\[api\] .*2026-02-01-no-title\.md/m);
+    const stray = await cli(['check', 'changelog.config.json']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain("error E_USAGE: changelog.config.json is in no workspace's folder");
+    const exported = await cli(['subscribers', 'export']);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toContain("error E_USAGE: export writes one workspace's only: name it with --workspace <key> (the workspaces are app, api)");
+  });
+
   it('an unknown --workspace is a usage error naming the known ones, and nothing is read', async () => {
     const before = emu.log.length;
     const r = await cli(['pull', '--workspace', 'web']);
@@ -186,7 +202,7 @@ describe("one workspace's failure is not the other's", () => {
     expect(await entryFiles(join(dir, 'content/api/entries'))).toEqual(apiMirror);
     expect(existsSync(join(dir, '_site/index.html')), r.stderr).toBe(true);
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
-    return { r, annotations, output: await readFile(join(github, 'output'), 'utf8') };
+    return { r, annotations, output: await readFile(join(github, 'output'), 'utf8'), dir };
   }
 
   it("the api workspace's service stopped: app syncs, the site is built, exit 1, one annotation names api", async () => {
@@ -201,7 +217,7 @@ describe("one workspace's failure is not the other's", () => {
   }, 120_000);
 
   it("the api workspace's token revoked (401): app syncs, exit 1, the annotation names api and its secret", async () => {
-    const { r, annotations } = await syncWithApiFailing(({ ws }) => {
+    const { r, annotations, dir } = await syncWithApiFailing(({ ws }) => {
       ws.tokens.splice(0);
       return Promise.resolve();
     });
@@ -210,6 +226,12 @@ describe("one workspace's failure is not the other's", () => {
     expect(annotations[0]).toContain('title=changelog-sync failed for workspace "api"%3A E_AUTH::workspace "api": ');
     expect(annotations[0]).toContain('the repository secret CHANGELOG_TOKEN_API is not accepted (401 Unauthorized)');
     expect(r.stderr).toMatch(/^\[api\] error E_AUTH/m);
+    // --json: each workspace's result under its key, the failing one's error in its place.
+    const status = await runCli(['--json', 'status'], { cwd: dir, env: { ...TOKENS, ...FAST } });
+    expect(status.code).toBe(1);
+    const out = JSON.parse(status.stdout) as { workspaces: { app: { command: string }; api: { error: { code: string } } } };
+    expect(out.workspaces.app.command).toBe('status');
+    expect(out.workspaces.api.error.code).toBe('E_AUTH');
   }, 120_000);
 
   it("the api workspace over its day's budget at the service (429): app syncs, exit 1, the annotation names api", async () => {
