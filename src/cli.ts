@@ -7,9 +7,10 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { EmulatorCommandOptions } from './cli/commands/emulator.js';
+import type { EachWorkspaceLimits } from './cli/workspaces.js';
 import { loadConfig, toolVersion, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
-import { EXIT } from './cli/output/exit-codes.js';
+import { EXIT, type ExitCode } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
 import { Reporter } from './cli/output/reporter.js';
 import { endIfStopped } from './cli/stop-signals.js';
@@ -46,7 +47,8 @@ const startEnv: NodeJS.ProcessEnv = { ...process.env };
 
 function reporterFor(config?: Config): Reporter {
   const g = globals();
-  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets: config?.token ? [config.token] : [], env: startEnv, cwd: config?.cwd });
+  const secrets = [config?.token, ...(config?.workspaces ?? []).map((w) => w.token)].filter((t) => t !== undefined);
+  return new Reporter({ json: g.json, quiet: g.quiet, verbose: g.verbose, secrets, env: startEnv, cwd: config?.cwd });
 }
 
 /**
@@ -76,6 +78,14 @@ async function run(body: (config: Config, reporter: Reporter) => Promise<number>
   endIfStopped();
 }
 
+/** `--workspace <key>` of the commands that act on every workspace of `changelog.config.json` (src/cli/workspaces.ts). */
+const workspaceOption = () => new Option('--workspace <key>', 'act on this workspace only (changelog.config.json "workspaces"); default: every one, in order');
+
+/** {@link run} of a command body on every selected workspace (src/cli/workspaces.ts), or on the configuration as it is without `workspaces`. */
+function runEach(selected: string | undefined, body: (config: Config, reporter: Reporter) => Promise<ExitCode>, limits?: EachWorkspaceLimits): Promise<void> {
+  return run(async (c, r) => (await import('./cli/workspaces.js')).eachWorkspace(c, r, selected, globals().debug ?? false, body, limits));
+}
+
 /** Examples shown after a command's --help. */
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -103,11 +113,15 @@ program
   .option('--no-cache', 'build without the build cache: render every entry again (README, "The site")')
   .option('--allow-private', 'build even when the workspace is private (is_public 0)')
   .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync sync', 'changelog-sync sync --dry-run', 'CHANGELOG_TOKEN=... changelog-sync --json sync > result.json'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean }) =>
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; demo?: boolean; skipBuild?: boolean; allowPrivate?: boolean; cache?: boolean; lease?: boolean; workspace?: string }) =>
     run(async (c, r) => {
       skipEleventyEsmResolver();
-      return (await import('./cli/commands/sync.js')).syncCommand(c, r, { ...opts, noCache: opts.cache === false, noLease: opts.lease === false });
+      const { syncCommand, syncWorkspaces } = await import('./cli/commands/sync.js');
+      const options = { ...opts, noCache: opts.cache === false, noLease: opts.lease === false };
+      const workspaces = opts.demo ? undefined : (await import('./cli/workspaces.js')).selectWorkspaces(c, opts.workspace);
+      return workspaces ? syncWorkspaces(c, r, workspaces, options, globals().debug ?? false) : syncCommand(c, r, options);
     }),
   );
 
@@ -117,29 +131,33 @@ program
   .option('--dry-run', 'print what would change; write nothing')
   .option('--prune', 'remove files whose remote entry is gone (never a locally edited one)')
   .option('--force', 'with --prune: remove even when the listing is empty or more than a tenth of the mirror is gone')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync pull', 'changelog-sync pull --dry-run', 'changelog-sync pull --prune'))
-  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean }) => run(async (c, r) => (await import('./cli/commands/pull.js')).pullCommand(c, r, opts)));
+  .action((opts: { dryRun?: boolean; prune?: boolean; force?: boolean; workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/commands/pull.js')).pullCommand(c, r, opts)));
 
 program
   .command('push')
   .description('create remote entries from new local files (files without identifier)')
   .option('--dry-run', 'print the plan (files, order, requests, timing); send nothing')
   .option('--no-lease', 'take no push lease on the git remote: at most once per directory only (when origin cannot be read and no other clone pushes)')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync push --dry-run', 'changelog-sync push'))
-  .action((opts: { dryRun?: boolean; lease?: boolean }) => run(async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false })));
+  .action((opts: { dryRun?: boolean; lease?: boolean; workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/commands/push.js')).pushCommand(c, r, { dryRun: opts.dryRun, noLease: opts.lease === false })));
 
 program
   .command('status')
   .description('read-only: what pull and push would do now (remote-only, conflicts, local edits, new local entries, deferred)')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync status', 'changelog-sync --json status'))
-  .action(() => run(async (c, r) => (await import('./cli/commands/status.js')).statusCommand(c, r)));
+  .action((opts: { workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/commands/status.js')).statusCommand(c, r)));
 
 program
   .command('check')
   .description('validate local entry files without the network (for pull-request checks); exit 5 on errors')
   .argument('[files...]', 'files to check (default: every entry file)')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync check', 'changelog-sync check content/entries/2026-11-22-faster-exports.md'))
-  .action((files: string[]) => run(async (c, r) => (await import('./cli/commands/check.js')).checkCommand(c, r, files)));
+  .action((files: string[], opts: { workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/commands/check.js')).checkCommand(c, r, (await import('./cli/workspaces.js')).workspaceFiles(c, c.workspace, files)), { files }));
 
 program
   .command('commit-back')
@@ -266,8 +284,9 @@ subscribers
   .command('list')
   .description('list every subscriber: a table, one JSON document with --json, or CSV with --csv')
   .option('--csv', 'print CSV with a header row (formula-injection safe) on stdout')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync subscribers list', 'changelog-sync subscribers list --json > subscribers.json', 'changelog-sync subscribers list --csv'))
-  .action((opts: { csv?: boolean }) => run(async (c, r) => (await import('./cli/subscribers/list.js')).subscribersListCommand(c, r, opts)));
+  .action((opts: { csv?: boolean; workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/subscribers/list.js')).subscribersListCommand(c, r, opts), { oneOnly: opts.csv ? 'list --csv writes' : undefined }));
 
 subscribers
   .command('import')
@@ -285,8 +304,9 @@ subscribers
       'changelog-sync subscribers import double-opt-in.csv --verified-at 2024-05-06',
     ),
   )
-  .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string }) =>
-    run(async (c, r) => (await import('./cli/subscribers/import.js')).subscribersImportCommand(c, r, { file, ...opts })),
+  .addOption(workspaceOption())
+  .action((file: string, opts: { dryRun?: boolean; batchSize?: number; verifiedColumn?: string; verifiedAt?: string; workspace?: string }) =>
+    runEach(opts.workspace, async (c, r) => (await import('./cli/subscribers/import.js')).subscribersImportCommand(c, r, { file, ...opts })),
   );
 
 subscribers
@@ -297,16 +317,18 @@ subscribers
   .option('--dry-run', 'read the subscriber list and print what would be removed; send no DELETE')
   .addOption(batchSizeOption())
   .addHelpText('after', examples('changelog-sync subscribers remove ada@example.com grace@example.org', 'changelog-sync subscribers remove --file unsubscribed.csv --dry-run'))
-  .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number }) =>
-    run(async (c, r) => (await import('./cli/subscribers/remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts })),
+  .addOption(workspaceOption())
+  .action((emails: string[], opts: { file?: string; dryRun?: boolean; batchSize?: number; workspace?: string }) =>
+    runEach(opts.workspace, async (c, r) => (await import('./cli/subscribers/remove.js')).subscribersRemoveCommand(c, r, { emails, ...opts })),
   );
 
 subscribers
   .command('export')
   .description('every subscriber as CSV with a header row, safe to open in a spreadsheet')
   .option('--out <file.csv>', 'write to this file (atomically, readable by you only) instead of stdout; never inside content/, the site or .changelog/')
+  .addOption(workspaceOption())
   .addHelpText('after', examples('changelog-sync subscribers export --out ~/subscribers.csv', 'changelog-sync subscribers export > subscribers.csv'))
-  .action((opts: { out?: string }) => run(async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts)));
+  .action((opts: { out?: string; workspace?: string }) => runEach(opts.workspace, async (c, r) => (await import('./cli/subscribers/export.js')).subscribersExportCommand(c, r, opts), { oneOnly: 'export writes' }));
 
 // A reader that closed its end (`--help | head`) is no error: the work goes on, its output dropped.
 for (const stream of [process.stdout, process.stderr]) {

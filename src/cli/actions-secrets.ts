@@ -19,7 +19,7 @@ export function requireServiceInActions(config: Config, reporter: Reporter): voi
   if (!reporter.actions) return;
   // What the configuration lacks to reach the service (the base URL may come from changelog.config.json), each with what to add.
   const missing = [
-    ...(config.token ? [] : [{ name: 'CHANGELOG_TOKEN', kind: 'secret', what: 'a workspace access token (from the workspace settings of the service): "New repository secret"' }]),
+    ...(config.token ? [] : [{ name: config.workspace?.tokenEnv ?? 'CHANGELOG_TOKEN', kind: 'secret', what: 'a workspace access token (from the workspace settings of the service): "New repository secret"' }]),
     ...(config.baseUrl ? [] : [{ name: 'CHANGELOG_BASE_URL', kind: 'variable', what: 'the service root, e.g. https://changelog.example.com: the "Variables" tab, "New repository variable"' }]),
   ];
   if (missing.length === 0) return;

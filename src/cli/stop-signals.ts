@@ -42,6 +42,11 @@ export function listenForStop(reporter: Reporter, settling: string): StopListene
   };
 }
 
+/** Whether a stop signal came while a command listened: a run over several workspaces starts no next one. */
+export function stopReceived(): boolean {
+  return received !== undefined;
+}
+
 /** After the command's report: when it was told to stop, the exit status is 128 + the signal's number, whatever its own. */
 export function endIfStopped(): void {
   if (received) process.exitCode = 128 + constants.signals[received];

@@ -14,6 +14,9 @@ import { assertBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_IMAGE_MEGAPIXELS, DEFAULT_MAX_IMAGE_SIDE, type ImageBounds } from './image-bounds.js';
 import { didYouMean, jsonSyntaxProblem, lineOfJsonKey } from './json-syntax.js';
 import { shownFrom } from './file-error.js';
+import { keyLike, refuseWorkspaceToken, tokenEnvFor, workspaceEntries, workspaceSchema, WORKSPACE_KEY, type WorkspaceEntry } from './workspace-entries.js';
+
+export type { WorkspaceEntry } from './workspace-entries.js';
 
 /** Default of {@link Config.maxResponseMb}: many times the listing of 10,000 real entries. */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
@@ -83,6 +86,11 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
+    workspaces: z
+      .record(z.string().regex(WORKSPACE_KEY, 'a workspace key: lower-case letters and digits, words joined by single "-"'), workspaceSchema)
+      .refine((w) => Object.keys(w).length > 0, 'name at least one workspace, or remove the field')
+      .optional()
+      .describe('several workspaces, one per product, keyed by the product\'s path segment; each mirrored into <contentDir>/<key>/ with its state in <stateDir>/<key>/ (docs/sync.md "Several workspaces")'),
   })
   .strict();
 type FileConfig = z.infer<typeof fileConfigSchema>;
@@ -149,6 +157,14 @@ export interface Config {
    * linked from the footer and the Subscribe page. Undefined: `<baseUrl>/<workspace slug>`; false: none.
    */
   hostedPageUrl?: string | false;
+  /**
+   * The workspaces of `workspaces`, in the file's key order (the first is the "first
+   * workspace"); undefined without the field: one workspace, as {@link Config.baseUrl} and
+   * {@link Config.token} say. A command runs on one by {@link workspaceConfig}.
+   */
+  workspaces?: WorkspaceEntry[];
+  /** Set by {@link workspaceConfig}: the one workspace of several this configuration is for (its push lease's ref carries its key). */
+  workspace?: WorkspaceEntry;
 }
 
 /** Environment variables read by {@link loadConfig}. */
@@ -235,6 +251,7 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
         hint: `remove the field from ${CONFIG_FILE} and revoke that token: it is now in your repository`,
       });
     }
+    refuseWorkspaceToken(json, shownPath(file));
     const parsed = fileConfigSchema.safeParse(json);
     if (!parsed.success) throw configIssueError(parsed.error.issues[0]!, text, shownPath(file));
     fromFile = parsed.data;
@@ -260,11 +277,13 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
   if (leaseTtlMs > MAX_LEASE_TTL_MS) {
     throw new ChangelogSyncError('E_CONFIG', `${ENV.leaseTtlMs} must be at most ${MAX_LEASE_TTL_MS} (30 minutes), got ${leaseTtlMs}: other clones refuse a longer push lease`, { field: ENV.leaseTtlMs, hint: `set ${ENV.leaseTtlMs} to ${MAX_LEASE_TTL_MS} or less (default 60000)` });
   }
+  const contentDir = resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content');
+  const stateDir = resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog');
   return {
     baseUrl: pick('baseUrl') ?? fromFile.baseUrl,
     token: pick('token'),
-    contentDir: resolve(root, pick('contentDir') ?? fromFile.contentDir ?? 'content'),
-    stateDir: resolve(root, pick('stateDir') ?? fromFile.stateDir ?? '.changelog'),
+    contentDir,
+    stateDir,
     siteDir: resolveSiteDir(root, pick('siteDir') ?? fromFile.siteDir),
     outputDir: resolve(root, pick('outputDir') ?? fromFile.outputDir ?? '_site'),
     siteUrl: (pick('siteUrl') ?? fromFile.siteUrl ?? DEFAULT_SITE_URL).replace(/\/?$/, '/'),
@@ -283,7 +302,18 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
+    ...(fromFile.workspaces && { workspaces: workspaceEntries(fromFile.workspaces, { baseUrl: pick('baseUrl') ?? fromFile.baseUrl, contentDir, stateDir }, env, shownPath(file), Object.values(ENV)) }),
   };
+}
+
+/**
+ * The single-workspace configuration of one workspace: its mirror, state, service root and
+ * token in place of the top-level ones, so that every command runs on it unchanged.
+ */
+export function workspaceConfig(config: Config, workspace: WorkspaceEntry): Config {
+  const rest = { ...config };
+  delete rest.workspaces;
+  return { ...rest, baseUrl: workspace.baseUrl, token: workspace.token, contentDir: workspace.contentDir, stateDir: workspace.stateDir, workspace };
 }
 
 /** The error of the schema's first issue: the field and its line; for an unknown key, the closest known one. */
@@ -291,19 +321,38 @@ function configIssueError(issue: z.core.$ZodIssue, text: string, file: string): 
   const seeAlso = `the settings: README's configuration table, or ${CONFIG_FILE.replace('.json', '.schema.json')}`;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    const known = Object.keys(fileConfigSchema.shape);
+    // Inside a workspace entry: its own fields.
+    const inWorkspace = issue.path.length > 0;
+    const known = Object.keys(inWorkspace ? workspaceSchema.shape : fileConfigSchema.shape);
     const meant = didYouMean(key, known);
-    const line = lineOfJsonKey(text, key);
-    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(key)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
+    const line = lineOfJsonKey(text, key, issue.path.map(String));
+    const field = [...issue.path, key].join('.');
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${JSON.stringify(field)} is not a setting${meant ? `; did you mean ${JSON.stringify(meant)}?` : ''}`, {
       file,
       line,
-      field: key,
+      field,
       hint: meant ? `rename ${JSON.stringify(key)} to ${JSON.stringify(meant)}` : `remove it; the settings are ${known.filter((k) => k !== '$schema').join(', ')} (${seeAlso})`,
     });
   }
   const field = issue.path.join('.');
-  const line = issue.path.length > 0 ? lineOfJsonKey(text, String(issue.path[0])) : undefined;
-  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${issue.message}`, { file, line, field, hint: `correct ${field || 'the file'} (${seeAlso})` });
+  const path = issue.path.map(String);
+  // A missing field (a workspace's tokenEnv, the one required): the line of the object that lacks it.
+  const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+  const where = missing ? path.slice(0, -1) : path;
+  const line = where.length > 0 ? lineOfJsonKey(text, where.at(-1)!, where.slice(0, -1)) : undefined;
+  if (missing && path.at(-1) === 'tokenEnv') {
+    const key = path.at(-2)!;
+    return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: missing: workspace "${key}" names no environment variable for its token`, {
+      file,
+      line,
+      field,
+      hint: `add "tokenEnv": "${tokenEnvFor(key)}" to workspace "${key}" and set that variable (in GitHub Actions: a repository secret)`,
+    });
+  }
+  // A record's key issue carries the key's own rule inside it.
+  const message = issue.code === 'invalid_key' ? `not a workspace key: ${issue.issues[0]?.message ?? issue.message}` : issue.message;
+  const fix = issue.code === 'invalid_key' ? `rename it to a key like ${JSON.stringify(keyLike(String(issue.path.at(-1))))}` : `correct ${field || 'the file'}`;
+  return new ChangelogSyncError('E_CONFIG', `${file}${line ? `:${line}` : ''}: ${field}: ${message}`, { file, line, field, hint: `${fix} (${seeAlso})` });
 }
 
 /**

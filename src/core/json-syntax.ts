@@ -48,8 +48,14 @@ export function jsonSyntaxProblem(text: string, err: Error): JsonSyntaxProblem {
 }
 
 /** The 1-based line where `"key":` is first written in a JSON text, if it is. */
-export function lineOfJsonKey(text: string, key: string): number | undefined {
-  const at = text.indexOf(`${JSON.stringify(key)}`);
+export function lineOfJsonKey(text: string, key: string, within: readonly string[] = []): number | undefined {
+  // The key's first occurrence after each enclosing key's in turn (`workspaces`, `app`, then `tokenEnv`).
+  let from = 0;
+  for (const outer of within) {
+    const i = text.indexOf(JSON.stringify(outer), from);
+    if (i >= 0) from = i;
+  }
+  const at = text.indexOf(JSON.stringify(key), from);
   if (at < 0) return undefined;
   return lineColumn(text, at).line;
 }

@@ -12,6 +12,7 @@ import type { BuildProjectOptions } from '../site/pipeline/build-project.js';
 import { configuredMedia } from '../sync/pull/media-mirror.js';
 import type { PullOptions } from '../sync/pull/pull-run.js';
 import { localImageProbe, probeImage } from '../sync/push/image-probe.js';
+import { leaseRef } from '../sync/push/lease-ref.js';
 import type { PushOptions } from '../sync/push/push-run.js';
 import type { SyncOptions } from '../sync/sync-job.js';
 
@@ -42,7 +43,8 @@ function pullOptions(config: Config, call: PullCall = {}): Omit<PullOptions, 'cl
 
 /**
  * `sync/push/push.ts`'s `push` options but the client: directories, concurrency, the push lease
- * (none with `noLease` or `pushLease: false`; git with the configuration's environment), the site
+ * (none with `noLease` or `pushLease: false`; git with the configuration's environment; a
+ * workspace's own ref), the site
  * URL links and local images are sent under, the image size warning, and how an image is checked
  * before its entry is sent (loopback only for a service on loopback, the emulator).
  */
@@ -53,7 +55,7 @@ function pushOptions(config: Config, call: PushCall = {}): Omit<PushOptions, 'cl
     stateDir: config.stateDir,
     dryRun: call.dryRun,
     concurrency: config.concurrency,
-    lease: call.noLease || config.pushLease === false ? false : { ttlMs: config.leaseTtlMs, env: config.env },
+    lease: call.noLease || config.pushLease === false ? false : { ttlMs: config.leaseTtlMs, env: config.env, ...(config.workspace && { ref: leaseRef(config.workspace.key) }) },
     signal: call.signal,
     onProgress: call.onProgress,
     onSent: call.onSent,

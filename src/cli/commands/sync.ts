@@ -5,7 +5,7 @@
  * never in GitHub Actions unless `--demo`: a missing secret fails the job (`actions-secrets.ts`).
  */
 import { relative } from 'node:path';
-import type { Config } from '../../core/config.js';
+import type { Config, WorkspaceEntry } from '../../core/config.js';
 import type { PullResult } from '../../sync/pull/pull-run.js';
 import type { PushResult } from '../../sync/push/push-run.js';
 import { syncWorkspace } from '../../sync/sync-job.js';
@@ -14,6 +14,7 @@ import { markdownCode, markdownText, setStepOutput } from '../output/github-acti
 import type { Reporter } from '../output/reporter.js';
 import { commandLine } from '../../core/project-command.js';
 import type { BuildResult } from '../../site/pipeline/build.js';
+import type { SiteChange } from '../../site/pipeline/build-inputs.js';
 import { requireServiceInActions } from '../actions-secrets.js';
 import { withContext } from '../context.js';
 import { isDemo, startDemo } from '../demo.js';
@@ -21,7 +22,8 @@ import { buildExitCode, buildWithProgress, formatBuild, reportSiteChange, requir
 import { formatPull, pullExitCode } from '../steps/pull-step.js';
 import { engineOptions, type BuildCall, type PullCall, type PushCall } from '../../options/engine-options.js';
 import { formatPush, pushProgress, NO_LEASE_WARNING, pushExitCode, reportRejected, withStoppedPushReport } from '../steps/push-step.js';
-import { listenForStop } from '../stop-signals.js';
+import { listenForStop, stopReceived } from '../stop-signals.js';
+import { runEachWorkspace } from '../workspaces.js';
 
 /** Options of {@link syncCommand}: pull's, push's and the build's, and two of its own. */
 export type SyncCommandOptions = Pick<PullCall, 'dryRun' | 'prune' | 'force'> & Pick<PushCall, 'noLease'> & Pick<BuildCall, 'allowPrivate' | 'noCache'> & {
@@ -38,10 +40,43 @@ export async function syncCommand(config: Config, reporter: Reporter, options: S
   if (options.demo || isDemo(config)) return demoSync(config, reporter, options);
   // A sync's build in GitHub Actions deploys (needs the site URL, records its inputs).
   if (!options.skipBuild && !options.dryRun) requireSiteUrlInCi(config);
-  return runSync(config, reporter, options);
+  return (await runSync(config, reporter, options)).code;
 }
 
-async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
+/**
+ * `sync` over the workspaces of `changelog.config.json` (src/cli/workspaces.ts), all or the
+ * selected one: each pulled and pushed as its own (a failed one keeps its last mirror and is
+ * reported), then one build with what there is, whichever failed. With `--json`:
+ * `{ "workspaces": { "<key>": <its sync result> }, "site", "build" }`.
+ * @param debug `--debug`: stacks of a workspace's error.
+ * @throws {ChangelogSyncError} `E_USAGE` for an unknown `--workspace`; the build's errors.
+ */
+export async function syncWorkspaces(config: Config, reporter: Reporter, workspaces: WorkspaceEntry[], options: SyncCommandOptions, debug: boolean): Promise<ExitCode> {
+  const dryRun = options.dryRun ?? false;
+  if (!options.skipBuild && !dryRun) requireSiteUrlInCi(config);
+  let awaitingImages = false;
+  const run = await runEachWorkspace(workspaces, config, reporter, debug, async (c, r) => {
+    requireServiceInActions(c, r);
+    const synced = await runSync(c, r, { ...options, skipBuild: true });
+    awaitingImages ||= synced.awaitingImages;
+    return synced.code;
+  });
+  let built: BuildResult | undefined;
+  let site: SiteChange | undefined;
+  if (!dryRun) {
+    site = await reportSiteChange(config, reporter);
+    setStepOutput('awaiting_images', String(awaitingImages), config.env);
+    // One workspace's failure does not stop the build: the site is built with every mirror as it is.
+    if (!options.skipBuild && !stopReceived()) {
+      built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site.inputs });
+      reporter.info(formatBuild(built, config.cwd));
+    }
+  }
+  reporter.result(built ? `Built ${built.pages} pages in ${relative(config.cwd, built.outputDir) || '.'}` : '', { workspaces: run.results, site: site && { changed: site.changed, reason: site.reason }, build: built });
+  return worstExit([run.code, ...(built ? [buildExitCode(built)] : [])]);
+}
+
+async function runSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<{ code: ExitCode; awaitingImages: boolean }> {
   const dryRun = options.dryRun ?? false;
   if (options.noLease) reporter.warn(NO_LEASE_WARNING);
   return withContext(config, reporter, { dryRun }, async (client) => {
@@ -82,9 +117,11 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
       reporter.info(formatPush(pushed));
       let built;
       reportRejected(reporter, config, pushed.rejected);
-      const site = dryRun ? undefined : await reportSiteChange(config, reporter);
+      const awaitingImages = (pushed.awaitingImages?.length ?? 0) > 0;
+      // One workspace of several: the site is the run's (syncWorkspaces).
+      const site = dryRun || config.workspace ? undefined : await reportSiteChange(config, reporter);
       // The workflow pushes these again once its deployment has put their images on the site.
-      if (!dryRun) setStepOutput('awaiting_images', String((pushed.awaitingImages?.length ?? 0) > 0), config.env);
+      if (!dryRun && !config.workspace) setStepOutput('awaiting_images', String(awaitingImages), config.env);
       if (!dryRun && !options.skipBuild && !stop?.signal.aborted) {
         built = await buildWithProgress(config, reporter, { allowPrivate: options.allowPrivate, noCache: options.noCache, inputs: site?.inputs, pathsChecked: true });
         reporter.info(formatBuild(built, config.cwd));
@@ -95,7 +132,7 @@ async function runSync(config: Config, reporter: Reporter, options: SyncCommandO
         `${built ? `, ${built.pages} pages in ${relative(config.cwd, built.outputDir) || '.'}` : ''}; ${client.budget.dayRemaining()} requests left today`;
       reporter.summary(syncSummaryMarkdown(pulled, pushed, built, client.budget.dayRemaining(), dryRun, site?.changed));
       reporter.result(summary, { command: 'sync', pull: pulled, push: pushed, build: built, site: site && { changed: site.changed, reason: site.reason }, budget: { dayRemaining: client.budget.dayRemaining() } });
-      return syncExitCode(pulled, pushed, built);
+      return { code: syncExitCode(pulled, pushed, built), awaitingImages };
     } finally {
       stop?.dispose();
     }
@@ -110,7 +147,7 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const code = await runSync(demo.config, reporter, options);
+    const { code } = await runSync(demo.config, reporter, options);
     if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
     return code;
   } finally {

@@ -30,24 +30,28 @@ export const ACTIONS_SETTINGS_PAGE = 'Settings > Secrets and variables > Actions
 type ShownError = Pick<ChangelogSyncError, 'code' | 'message'> & Partial<Pick<ChangelogSyncError, 'hint' | 'status' | 'file' | 'line'>>;
 
 /** The fix in GitHub Actions: where a local fix names an environment variable, the repository secret or variable (a defect's: run with --debug). */
-function actionsHint(err: ShownError): string | undefined {
+function actionsHint(err: ShownError, secret: string): string | undefined {
   if (err.code === INTERNAL) return 'run the command again with --debug for the stack, and please report it';
   if (err.code === 'E_AUTH') {
     const refused = err.status === 403 ? 'is refused for this workspace (403 Forbidden)' : err.status === 401 ? 'is not accepted (401 Unauthorized)' : 'is missing or not accepted';
-    return `the repository secret CHANGELOG_TOKEN ${refused}: replace it in the repository's ${ACTIONS_SETTINGS_PAGE} ("Update" on CHANGELOG_TOKEN) with a workspace access token, made in the workspace settings of the service that CHANGELOG_BASE_URL names, then run the workflow again`;
+    return `the repository secret ${secret} ${refused}: replace it in the repository's ${ACTIONS_SETTINGS_PAGE} ("Update" on ${secret}) with a workspace access token, made in the workspace settings of the service that ${secret === 'CHANGELOG_TOKEN' ? 'CHANGELOG_BASE_URL names' : `its baseUrl in changelog.config.json names`}, then run the workflow again`;
   }
   if (err.hint && /\bCHANGELOG_(?:TOKEN|BASE_URL)\b/.test(err.hint)) return `${err.hint} (in GitHub Actions: the repository's ${ACTIONS_SETTINGS_PAGE})`;
   return err.hint;
 }
 
-/** The `::error` annotation and job summary section of the error, with its fix (reporter.failure: in Actions only, once). */
-function showInActions(reporter: Reporter, err: ShownError): void {
+/**
+ * The `::error` annotation and job summary section of the error, with its fix (reporter.failure:
+ * in Actions only, once); a workspace's (`Reporter.workspace`) named in its title and text.
+ */
+function showInActions(reporter: Reporter, err: ShownError, secret: string): void {
   if (!reporter.actions) return;
-  const hint = actionsHint(err);
-  const title = `changelog-sync failed: ${err.code}`;
+  const hint = actionsHint(err, secret);
+  const ws = reporter.workspace === undefined ? '' : ` for workspace "${reporter.workspace}"`;
+  const title = `changelog-sync failed${ws}: ${err.code}`;
   // An annotation's file is relative to the repository root: an absolute path stays in the text.
   const onFile = err.file && !isAbsolute(err.file) ? { file: err.file, line: err.line } : {};
-  const text = `${err.message}${hint ? `. Fix: ${hint}` : ''}`;
+  const text = `${reporter.workspace === undefined ? '' : `workspace "${reporter.workspace}": `}${err.message}${hint ? `. Fix: ${hint}` : ''}`;
   const summary = [
     `### ${title}`,
     '',
@@ -74,8 +78,9 @@ function shownRelative(err: ChangelogSyncError, cwd: string): ChangelogSyncError
 /**
  * Prints an error as users read it and returns the exit code: {@link EXIT.USAGE} for `E_USAGE`,
  * else {@link EXIT.ERROR} (a defect is `E_INTERNAL` in `--json`, a file system error `E_FILE`).
+ * @param secret the variable the token is read from, named in an `E_AUTH` fix in Actions (a workspace's `tokenEnv`).
  */
-export function handleError(err: unknown, reporter: Reporter, debug = false): ExitCode {
+export function handleError(err: unknown, reporter: Reporter, debug = false, secret = 'CHANGELOG_TOKEN'): ExitCode {
   if (!(err instanceof ChangelogSyncError) && isErrnoError(err)) {
     err = fileError(err, { file: err.path ?? '(a file the step did not name)', step: err.syscall ? `a file operation (${err.syscall})` : 'a file operation' });
   }
@@ -91,7 +96,7 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
     reporter.error(`error ${err.code}: ${message}`);
     if (err.hint) reporter.error(`  fix: ${err.hint}`);
     if (debug) reporter.error(String(err.stack ?? '') + (err.cause ? `\ncaused by: ${causeText(err.cause)}` : ''));
-    showInActions(reporter, { code: err.code, message, hint: err.hint, status: err.status, file: err.file, line: err.line });
+    showInActions(reporter, { code: err.code, message, hint: err.hint, status: err.status, file: err.file, line: err.line }, secret);
     return err.code === 'E_USAGE' ? EXIT.USAGE : EXIT.ERROR;
   }
   // Anything may be thrown: an error, or a value with or without a message.
@@ -100,6 +105,6 @@ export function handleError(err: unknown, reporter: Reporter, debug = false): Ex
   reporter.error(`error: ${message}`);
   reporter.error(debug ? (typeof thrown?.stack === 'string' ? thrown.stack : '') : '  (an unexpected error: run again with --debug for the stack, and please report it)');
   if (reporter.json) reporter.result('', { error: { code: INTERNAL, message } });
-  showInActions(reporter, { code: INTERNAL, message });
+  showInActions(reporter, { code: INTERNAL, message }, secret);
   return EXIT.ERROR;
 }

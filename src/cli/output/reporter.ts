@@ -33,6 +33,14 @@ export interface ReporterOptions {
    * under it are shown relative to it (handle-error.ts). Default: none (shown as they are).
    */
   cwd?: string;
+  /**
+   * The workspace of a project with several this reporter speaks for ({@link Reporter.forWorkspace}):
+   * its `--json` result is kept for the whole run's, and with {@link ReporterOptions.tagLines}
+   * each line it writes starts with `[<key>] `.
+   */
+  workspace?: string;
+  /** With {@link ReporterOptions.workspace}: whether lines start with `[<key>] ` (a run over several). */
+  tagLines?: boolean;
 }
 
 /** A problem in a local file, for the human line and the Actions annotation. */
@@ -73,8 +81,15 @@ export class Reporter {
   private readonly color: boolean;
   /** Whether {@link Reporter.failure} has shown the run's failure. */
   private failureShown = false;
+  /** {@link ReporterOptions.workspace}. */
+  readonly workspace: string | undefined;
+  /** With {@link Reporter.workspace} and `--json`: the result, for the run's document (src/cli/workspaces.ts). */
+  kept: unknown;
+  private readonly options: ReporterOptions;
 
   constructor(options: ReporterOptions = {}) {
+    this.options = options;
+    this.workspace = options.workspace;
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
     this.verbose = options.verbose ?? false;
@@ -85,7 +100,18 @@ export class Reporter {
     this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
     this.actions = isGitHubActions(this.env);
     this.color = Boolean(this.err.isTTY) && !('NO_COLOR' in this.env) && pc.isColorSupported;
-    if (this.actions) for (const s of this.secrets) this.command(addMask(s), false);
+    // A workspace's reporter shares the run's masks, already written.
+    if (this.actions && this.workspace === undefined) for (const s of this.secrets) this.command(addMask(s), false);
+  }
+
+  /** A reporter for one workspace of a project with several, on the same streams ({@link ReporterOptions.workspace}). */
+  forWorkspace(key: string, tagLines: boolean): Reporter {
+    return new Reporter({ ...this.options, workspace: key, tagLines });
+  }
+
+  /** Each line of a text with the workspace's `[<key>] ` before it, when this reporter tags its lines. */
+  private tagged(text: string): string {
+    return this.workspace === undefined || !this.options.tagLines ? text : text.replace(/^/gm, `[${this.workspace}] `);
   }
 
   /** Masks every configured secret in a text. */
@@ -119,23 +145,23 @@ export class Reporter {
 
   /** A progress or status line on stderr (suppressed by `--quiet`). */
   info(message: string): void {
-    if (!this.quiet) this.err.write(`${this.safe(message)}\n`);
+    if (!this.quiet) this.err.write(`${this.tagged(this.safe(message))}\n`);
   }
 
   /** A detail line on stderr, only with `--verbose`. */
   debug(message: string): void {
-    if (this.verbose) this.err.write(`${this.safe(message)}\n`);
+    if (this.verbose) this.err.write(`${this.tagged(this.safe(message))}\n`);
   }
 
   /** A warning on stderr (shown even with `--quiet`). */
   warn(message: string): void {
-    this.err.write(`${this.color ? pc.yellow('warning:') : 'warning:'} ${this.safe(message)}\n`);
+    this.err.write(`${this.tagged(`${this.color ? pc.yellow('warning:') : 'warning:'} ${this.safe(message)}`)}\n`);
   }
 
   /** An error line on stderr. */
   error(message: string): void {
     const m = this.safe(message);
-    this.err.write(`${this.color ? m.replace(/^error( E_[A-Z_]+)?:/, (x) => pc.red(x)) : m}\n`);
+    this.err.write(`${this.tagged(this.color ? m.replace(/^error( E_[A-Z_]+)?:/, (x) => pc.red(x)) : m)}\n`);
   }
 
   /** A problem in a file: a line on stderr and, in Actions, an annotation on the file. */
@@ -197,10 +223,11 @@ export class Reporter {
 
   /** The command's result: `human` text, or `data` as one JSON document with `--json`. */
   result(human: string, data: unknown): void {
-    if (this.json) {
+    if (this.json && this.workspace !== undefined) this.kept = data;
+    else if (this.json) {
       // JSON.stringify escapes control characters; `##[` is written `##\u005b`, the same JSON.
       const json = escapeBidi(this.mask(JSON.stringify(data, null, 2)));
       this.out.write(`${this.actions ? neutralizeJsonCommands(json) : json}\n`);
-    } else if (human) this.out.write(`${this.safe(human)}\n`);
+    } else if (human) this.out.write(`${this.tagged(this.safe(human))}\n`);
   }
 }

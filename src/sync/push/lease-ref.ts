@@ -10,8 +10,17 @@ import { execFile, type ExecFileException } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { ProcessIdentity } from '../../core/process-alive.js';
 
-/** The ref the lease lives in, on the remote. */
+/** The ref the lease lives in, on the remote (one workspace's: {@link leaseRef}). */
 export const LEASE_REF = 'refs/changelog-sync/push-lease';
+
+/**
+ * The ref of a workspace's lease: {@link LEASE_REF} for the one workspace of a project without
+ * `workspaces`, else `refs/changelog-sync/workspaces/<key>/push-lease` (a folder of its own,
+ * so no key's ref can clash with {@link LEASE_REF}), so workspaces push side by side.
+ */
+export function leaseRef(workspaceKey: string | undefined): string {
+  return workspaceKey === undefined ? LEASE_REF : `refs/changelog-sync/workspaces/${workspaceKey}/push-lease`;
+}
 
 /** The lease record, the ref's commit message. */
 export interface LeaseRecord extends ProcessIdentity {
@@ -38,6 +47,8 @@ export interface LeaseRemote {
   cwd: string;
   /** The remote's name (`origin`). */
   remote: string;
+  /** The lease's ref on it ({@link leaseRef}). */
+  ref: string;
   /** Time limit of one git command, ms. */
   timeoutMs: number;
   /** The environment git runs with (the run's, `Config.env`: PATH, HOME, the remote's credentials). */
@@ -85,10 +96,11 @@ async function git(cwd: string, args: string[], timeoutMs: number, env: NodeJS.P
 
 /**
  * The remote the lease lives on, for a content directory: its git work tree and `remote`.
+ * @param ref the lease's ref ({@link leaseRef}).
  * @param env the environment git runs with.
  * @returns the remote, or why there is none (not a git work tree, no such remote).
  */
-export async function findLeaseRemote(dir: string, remote: string, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<LeaseRemote | { none: string }> {
+export async function findLeaseRemote(dir: string, remote: string, ref: string, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<LeaseRemote | { none: string }> {
   let top: GitRun;
   try {
     top = await git(dir, ['rev-parse', '--show-toplevel'], timeoutMs, env);
@@ -98,7 +110,7 @@ export async function findLeaseRemote(dir: string, remote: string, timeoutMs: nu
   if (top.code !== 0) return { none: 'the project is not in a git repository' };
   const url = await git(top.stdout, ['remote', 'get-url', remote], timeoutMs, env);
   if (url.code !== 0) return { none: `the git repository has no remote "${remote}"` };
-  return { cwd: top.stdout, remote, timeoutMs, env };
+  return { cwd: top.stdout, remote, ref, timeoutMs, env };
 }
 
 /** The lease on the remote now: its commit and record (undefined: no lease). */
@@ -114,7 +126,7 @@ export interface SeenLease {
  * @throws {LeaseRemoteError} when the remote cannot be read.
  */
 export async function readLeaseOid(r: LeaseRemote): Promise<string | undefined> {
-  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, LEASE_REF], r.timeoutMs, r.env);
+  const ls = await git(r.cwd, ['ls-remote', '--exit-code', r.remote, r.ref], r.timeoutMs, r.env);
   if (ls.code === 2) return undefined;
   if (ls.code !== 0) throw new LeaseRemoteError(`git ls-remote ${r.remote} failed: ${gist(ls)}`);
   return ls.stdout.split(/\s/)[0]!;
@@ -133,9 +145,9 @@ export async function readLease(r: LeaseRemote): Promise<SeenLease | undefined> 
     if (oid === undefined) return undefined;
     let body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs, r.env);
     if (body.code !== 0) {
-      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, LEASE_REF], r.timeoutMs, r.env);
+      const fetched = await git(r.cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', r.remote, r.ref], r.timeoutMs, r.env);
       if (fetched.code === 0) body = await git(r.cwd, ['cat-file', 'commit', oid], r.timeoutMs, r.env);
-      else if (attempt >= 5) throw new LeaseRemoteError(`git fetch ${r.remote} ${LEASE_REF} failed: ${gist(fetched)}`);
+      else if (attempt >= 5) throw new LeaseRemoteError(`git fetch ${r.remote} ${r.ref} failed: ${gist(fetched)}`);
     }
     if (body.code === 0) return { oid, record: parseRecord(body.stdout) };
     if (attempt >= 5) return { oid, record: undefined }; // keeps moving: an unknown holder, by time only
@@ -167,7 +179,7 @@ export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: 
   const commit = await git(r.cwd, ['commit-tree', tree.stdout, '-m', JSON.stringify(record)], r.timeoutMs, r.env);
   if (commit.code !== 0) throw new LeaseRemoteError(`git commit-tree failed: ${gist(commit)}`);
   const oid = commit.stdout;
-  return (await casPush(r, `${oid}:${LEASE_REF}`, expected)) ? { oid } : 'lost';
+  return (await casPush(r, `${oid}:${r.ref}`, expected)) ? { oid } : 'lost';
 }
 
 /**
@@ -176,17 +188,17 @@ export async function writeLease(r: LeaseRemote, record: LeaseRecord, expected: 
  * @throws {LeaseRemoteError} as {@link writeLease}.
  */
 export async function deleteLease(r: LeaseRemote, expected: string): Promise<boolean> {
-  return casPush(r, `:${LEASE_REF}`, expected);
+  return casPush(r, `:${r.ref}`, expected);
 }
 
 async function casPush(r: LeaseRemote, refspec: string, expected: string | undefined): Promise<boolean> {
-  const pushed = await git(r.cwd, ['push', '--porcelain', '--no-verify', `--force-with-lease=${LEASE_REF}:${expected ?? ''}`, r.remote, refspec], r.timeoutMs, r.env);
+  const pushed = await git(r.cwd, ['push', '--porcelain', '--no-verify', `--force-with-lease=${r.ref}:${expected ?? ''}`, r.remote, refspec], r.timeoutMs, r.env);
   if (pushed.code === 0) return true;
   // Refused: by the compare-and-swap (the ref moved: checked by git before sending, and by
   // the remote under its ref lock) or for another reason. The ref tells which.
   const now = await readLease(r);
   if ((now?.oid ?? '') !== (expected ?? '')) return false;
-  throw new LeaseRemoteError(`git push ${r.remote} ${LEASE_REF} was refused: ${gist(pushed)}`);
+  throw new LeaseRemoteError(`git push ${r.remote} ${r.ref} was refused: ${gist(pushed)}`);
 }
 
 /** What git said, in one line: its `fatal:`/`error:` line, else its first line. */

@@ -23,6 +23,7 @@ export async function takeLeaseFor(options: PushOptions, result: PushResult): Pr
   const taken = await takePushLease({
     dir: options.contentDir,
     remote: options.lease?.remote,
+    ref: options.lease?.ref,
     ttlMs: options.lease?.ttlMs,
     env: options.lease?.env,
     inDoubtMs: options.inDoubtMs ?? 2 * options.client.timeoutMs,

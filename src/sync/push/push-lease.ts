@@ -39,6 +39,8 @@ export interface LeaseOptions {
   dir: string;
   /** The git remote every clone shares. Default `origin`. */
   remote?: string;
+  /** The lease's ref on it (`lease-ref.ts`' `leaseRef`: one per workspace). Default {@link LEASE_REF}. */
+  ref?: string;
   /**
    * The environment git runs with: the run's (`Config.env`, the CLI's process's, read at its
    * entry), for PATH, HOME and the remote's credentials. Default: none but git's own settings.
@@ -91,7 +93,7 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
   }
   const remoteName = options.remote ?? 'origin';
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
-  const remote = await findLeaseRemote(options.dir, remoteName, Math.max(10_000, ttlMs / 3), options.env ?? {});
+  const remote = await findLeaseRemote(options.dir, remoteName, options.ref ?? LEASE_REF, Math.max(10_000, ttlMs / 3), options.env ?? {});
   if ('none' in remote) return { perDirectory: remote.none };
   if (!(options.inDoubtMs >= 0 && options.inDoubtMs <= MAX_LEASE_TTL_MS)) {
     throw new ChangelogSyncError('E_CONFIG', `push's in-doubt time (twice the request timeout) must be at most ${MAX_LEASE_TTL_MS} ms (30 minutes) under the push lease, got ${options.inDoubtMs}: other clones refuse a longer one`, { field: 'CHANGELOG_TIMEOUT_MS', hint: `set CHANGELOG_TIMEOUT_MS to ${MAX_LEASE_TTL_MS / 2} or less (default 30000)` });
@@ -133,10 +135,10 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
         seen = { oid: current.oid, since: Date.now() };
       }
       const dead = held !== undefined && isOnThisMachine(held) && !isRecordedProcessAlive(held);
-      if (!dead) lifetime = recordedTime(held, remoteName, 'ttlMs', MAX_LEASE_TTL_MS);
+      if (!dead) lifetime = recordedTime(held, remote, 'ttlMs', MAX_LEASE_TTL_MS);
       // The holder's POSTs are in doubt for its own window, which may be longer than ours
       // (not waited for when it died in this very directory: its journal tells).
-      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedTime(held, remoteName, 'inDoubtMs', LEGACY_IN_DOUBT_MS));
+      if (!(dead && held.dir === options.dir)) inDoubtMs = Math.max(options.inDoubtMs, recordedTime(held, remote, 'inDoubtMs', LEGACY_IN_DOUBT_MS));
       const expired = Date.now() - seen.since >= lifetime;
       if (!dead && !expired) {
         // A holder that renews is waited for at most `maxWaitMs`; a lease that stays
@@ -187,13 +189,13 @@ export async function takePushLease(options: LeaseOptions): Promise<LeaseOutcome
  * its in-doubt time (how long a POST of it may still be processed); `fallback` when none.
  * @throws {ChangelogSyncError} `E_LEASE` for one beyond {@link MAX_LEASE_TTL_MS}.
  */
-function recordedTime(held: LeaseRecord | undefined, remoteName: string, field: 'ttlMs' | 'inDoubtMs', fallback: number): number {
+function recordedTime(held: LeaseRecord | undefined, { remote: remoteName, ref }: LeaseRemote, field: 'ttlMs' | 'inDoubtMs', fallback: number): number {
   const ms = held?.[field];
   if (typeof ms !== 'number' || !(field === 'ttlMs' ? ms > 0 : ms >= 0)) return fallback;
   if (ms <= MAX_LEASE_TTL_MS) return ms;
   const [what, setting] = field === 'ttlMs' ? ['a lifetime', `CHANGELOG_LEASE_TTL_MS must be at most ${MAX_LEASE_TTL_MS}`] : ['an in-doubt time', `CHANGELOG_TIMEOUT_MS must be at most ${MAX_LEASE_TTL_MS / 2}`];
   throw new ChangelogSyncError('E_LEASE', `the push lease on the git remote "${remoteName}" records ${what} of ${seconds(ms)} (held by ${holderText(held)}), beyond the cap of ${seconds(MAX_LEASE_TTL_MS)}: it is neither waited for nor taken over, and nothing was sent`, {
-    hint: `the holder's ${setting}; once that process has ended, remove its lease with \`git push ${remoteName} :${LEASE_REF}\` and run again`,
+    hint: `the holder's ${setting}; once that process has ended, remove its lease with \`git push ${remoteName} :${ref}\` and run again`,
   });
 }
 

@@ -43,7 +43,7 @@ export interface PushOptions {
    * with (`LeaseOptions.env`), default `origin` and 60 s; `false` for none (`--no-lease`: at
    * most once per directory). An unreadable `origin` is refused (`E_LEASE`) unless the lease is off.
    */
-  lease?: { ttlMs?: number; remote?: string; env?: NodeJS.ProcessEnv } | false;
+  lease?: { ttlMs?: number; remote?: string; ref?: string; env?: NodeJS.ProcessEnv } | false;
   /**
    * The site's URL with a trailing slash: a body's site URLs are sent absolute on it
    * (`push-body.ts`); without it such a file is pending.

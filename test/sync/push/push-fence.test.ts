@@ -116,7 +116,7 @@ describe('the push lease on the git remote', () => {
     const { c, stateDir } = await clone();
     const originals = await writeEntries(c.contentDir, 1);
     const holder: LeaseRecord = { pid: 4242, host: 'writers-laptop', token: 'theirs', command: 'push', dir: '/elsewhere/content', takenAt: '2026-01-01T00:00:00.000Z', renewedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z', ttlMs: 1500 };
-    const remote = { cwd: c.dir, remote: 'origin', timeoutMs: 10_000, env: process.env };
+    const remote = { cwd: c.dir, remote: 'origin', ref: LEASE_REF, timeoutMs: 10_000, env: process.env };
     expect(await writeLease(remote, holder, undefined)).not.toBe('lost');
     const progress: string[] = [];
     const r = await push({ client: s.fx.client(), contentDir: c.contentDir, stateDir, lease: { ttlMs: 1500 }, inDoubtMs: 10, onProgress: (m) => progress.push(m) });
@@ -130,7 +130,7 @@ describe('the push lease on the git remote', () => {
     const { c, stateDir } = await clone();
     await writeEntries(c.contentDir, 3);
     vi.useFakeTimers({ toFake: ['Date'] });
-    const remote = { cwd: c.dir, remote: 'origin', timeoutMs: 10_000, env: process.env };
+    const remote = { cwd: c.dir, remote: 'origin', ref: LEASE_REF, timeoutMs: 10_000, env: process.env };
     let took: Promise<unknown> | undefined;
     s.fx.emu.events.on('request', (rec: { method: string }) => {
       if (rec.method !== 'POST' || took) return;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { ChangelogSyncError } from '../../../src/core/errors.js';
-import { readLease, readLeaseOid, writeLease, type LeaseRecord } from '../../../src/sync/push/lease-ref.js';
+import { LEASE_REF, readLease, readLeaseOid, writeLease, type LeaseRecord, type LeaseRemote } from '../../../src/sync/push/lease-ref.js';
 import { takePushLease } from '../../../src/sync/push/push-lease.js';
 import { push } from '../../../src/sync/push/push.js';
 import { tempDir } from '../../helpers/process/cli.js';
@@ -31,12 +31,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: { cwd: string; remote: string; timeoutMs: number; env: NodeJS.ProcessEnv } }> {
+async function clone(): Promise<{ c: Clone; origin: string; stateDir: string; remote: LeaseRemote }> {
   const { dir, cleanup } = await tempDir('changelog-sync-lease-rule-');
   cleanups.push(cleanup);
   const { clones, origin } = await makeClones(dir, 1, {});
   const c = clones[0]!;
-  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', timeoutMs: 10_000, env: process.env } };
+  return { c, origin, stateDir: join(c.dir, '.changelog'), remote: { cwd: c.dir, remote: 'origin', ref: LEASE_REF, timeoutMs: 10_000, env: process.env } };
 }
 
 /** A lease of a living process on another machine, recording `ttlMs`. */
