@@ -26,9 +26,9 @@ export const TAG_FEED_LIMIT = 100;
  * newest of `entries` (newest first). Its `updated` is the latest `updated` of its entries,
  * or `fallback` for an empty feed.
  */
-export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date): SiteFeed {
+export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date, home = '/'): SiteFeed {
   const feedEntries = entries.slice(0, tag ? TAG_FEED_LIMIT : FEED_LIMIT);
   const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
-  const urls = tag ? tag.feeds : feedUrls('/');
-  return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
+  const urls = tag ? tag.feeds : feedUrls(home);
+  return { tag, home: tag ? tag.url : home, urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
 }

@@ -28,6 +28,18 @@ import { startBuildEleventy, type BuildEleventy } from './eleventy-thread.js';
 import { filesUnder, sameBytes } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
+/** A product's section of the site, prepared (see `sections` of the build options). */
+export interface PreparedSection {
+  key: string;
+  title?: string;
+  contentDir: string;
+  /** Its entry files (relative to its content directory). */
+  entryNames: string[];
+  /** Where its `show_backlink` footer links to. */
+  backlinkUrl: string | null;
+  entryImages: EntryImages;
+}
+
 /** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */
 export interface PreparedBuild {
   options: BuildOptions;
@@ -39,6 +51,8 @@ export interface PreparedBuild {
   timings: BuildResult['timings'];
   /** The entry files (relative to the content directory). */
   entryNames: string[];
+  /** With sections: each product's settings, entry files and images, in the order given. */
+  sections?: PreparedSection[];
   /** The site URL, ending in `/`. */
   siteUrl: string;
   /** Eleventy's `pathPrefix`: `pathPrefix` of the options, else the path of the site URL. */
@@ -86,15 +100,20 @@ export interface PreparedBuild {
 export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
   const started = Date.now();
   if (!options.pathsChecked) await assertInsideProject(options);
-  const workspace = await readWorkspace(options.contentDir);
-  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
-    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
-      file: join(options.contentDir, WORKSPACE_DATA_FILE),
+  // With sections, the site's own settings are the first product's (its name, logo), with the configuration's theme.
+  const contentDirs = options.sections?.map((s) => s.contentDir) ?? [options.contentDir];
+  const workspaces = await Promise.all(contentDirs.map((dir) => readWorkspace(dir)));
+  workspaces.forEach((ws, i) => {
+    if (flag(ws.is_public, true) || options.allowPrivate) return;
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof ws.name === 'string' ? ws.name : ''}" is private (is_public is 0): its site is not built`, {
+      file: join(contentDirs[i]!, WORKSPACE_DATA_FILE),
       field: 'is_public',
       hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
     });
-  }
-  const entryNames = await listEntryFiles(options.contentDir);
+  });
+  const workspace = workspaces[0]!;
+  const names = await Promise.all(contentDirs.map((dir) => listEntryFiles(dir)));
+  const entryNames = options.sections ? [] : names[0]!;
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
@@ -104,7 +123,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
   const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
   // Eleventy loads while the entries are read and rendered.
-  const eleventy = startBuildEleventy(entryNames.length, cacheHolds(PAGE_PACK_FILE));
+  const eleventy = startBuildEleventy(names.reduce((n, list) => n + list.length, 0), cacheHolds(PAGE_PACK_FILE) && !options.sections);
   const close = async () => {
     await eleventy.close();
     await input.cleanup();
@@ -139,7 +158,9 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
         filesUnder(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
     previous.catch(() => undefined); // awaited by the render stage
-    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
+    // Sections change every URL: a cache of the one-workspace site (its search archive) is not theirs.
+    const sectionsPart = options.sections ? ` sections:${options.sections.map((s) => s.key).join(',')}` : '';
+    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath: basePath + sectionsPart, theme: options.theme, backlinkUrl }) : undefined;
     const cacheDir = options.cacheDir;
     const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir, input.teamTemplates));
     // A cache of another fingerprint is said once, naming what differed, and only of the files
@@ -151,7 +172,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
         : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
-    const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
+    // Sections: no page cache (its keys know one shell per site).
+    const pageCache = cache && !ownTemplate && !options.sections ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
     const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };
     // Pagefind indexes entries from the site data as they render, unless the team's templates
@@ -159,12 +181,19 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     if (options.search !== false) {
       search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache: cache && { ...cache, archived }, timings });
     }
+    const sections = options.sections?.map((s, i) => ({
+      ...s,
+      entryNames: names[i]!,
+      backlinkUrl: hostedPageUrl(workspaces[i]!, options.baseUrl, options.hostedPageUrl),
+      entryImages: new EntryImages({ contentDir: s.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds }),
+    }));
     return {
       options,
       started,
       warnings,
       timings,
       entryNames,
+      sections,
       siteUrl,
       basePath,
       backlinkUrl,

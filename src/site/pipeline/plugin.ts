@@ -128,9 +128,11 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
     if (eleventyUrl) eleventyConfig.addFilter('url', rememberingUrlFilter(eleventyUrl));
     // No template of the team's: the stylesheet is one file written by this virtual template,
     // named as the bundle plugin names it (themes.ts), with no per-page transform.
+    // One file per stylesheet: the site's, and each product's of another theme (site-sections.ts).
+    type SheetData = { changelog: { stylesheets: string[] }; sheet: string };
     eleventyConfig.addTemplate('changelog-stylesheet.11ty.js', {
-      data: { eleventyExcludeFromCollections: true, permalink: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.url ?? false },
-      render: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.content ?? '',
+      data: { eleventyExcludeFromCollections: true, pagination: { data: 'changelog.stylesheets', size: 1, alias: 'sheet' }, permalink: (data: SheetData) => stylesheetFile(data.sheet)?.url ?? false },
+      render: (data: SheetData) => stylesheetFile(data.sheet)?.content ?? '',
     });
     // base.njk's `{% css %}` is in the untaken `cssBundle` branch: the tag only has to parse.
     eleventyConfig.addPairedShortcode('css', () => '');
@@ -164,7 +166,9 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
         siteDir: o.siteDir,
       }));
     // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
-    return Object.freeze({ ...data, render: layoutPages(data.render, data.tagList) });
+    // `products` and `redirects` are empty lists for one workspace: their routes paginate over them.
+    const stylesheets = [...new Set([data.css, ...Object.values(data.sections ?? {}).map((s) => s.css)])];
+    return Object.freeze({ ...data, products: data.products ?? [], redirects: data.redirects ?? [], stylesheets, render: layoutPages(data.render, data.tagList, data.sections) });
   });
   // A page's default date is its template file's creation time, and each build stages the copies
   // afresh in no fixed order: one date for every page (its own `date` still wins) sorts
