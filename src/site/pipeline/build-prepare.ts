@@ -40,6 +40,29 @@ export interface PreparedSection {
   entryImages: EntryImages;
 }
 
+/** Folders at the site's root that a product's `/<key>/` would overlap: its pages and feeds, images, search, stylesheet. */
+const ROOT_FOLDERS = new Set(['entries', 'tags', 'page', 'search', 'subscribe', 'images', 'img', 'media', 'pagefind', 'bundle']);
+
+/**
+ * Checks the sections' keys: a path segment (lower-case letters, digits, hyphens), unique, not a folder of the site's root.
+ * @throws {ChangelogSyncError} `E_CONFIG` naming the key and the fix.
+ */
+function checkSections(sections: NonNullable<BuildOptions['sections']>): void {
+  const seen = new Set<string>();
+  for (const { key } of sections) {
+    const why = !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(key)
+      ? 'is not a path segment (lower-case letters, digits and single hyphens)'
+      : ROOT_FOLDERS.has(key)
+        ? `is a folder of the site's root (${[...ROOT_FOLDERS].join(', ')})`
+        : seen.has(key)
+          ? 'names two workspaces'
+          : undefined;
+    if (why) throw new ChangelogSyncError('E_CONFIG', `the workspace key ${JSON.stringify(key)} ${why}`, { field: `workspaces.${key}`, hint: 'give each workspace another key: it is its product\'s path on the site' });
+    seen.add(key);
+  }
+  if (seen.size === 0) throw new ChangelogSyncError('E_CONFIG', 'no workspace to build a site of', { field: 'workspaces', hint: 'name at least one workspace, or none for the site of one workspace' });
+}
+
 /** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */
 export interface PreparedBuild {
   options: BuildOptions;
@@ -93,13 +116,18 @@ export interface PreparedBuild {
  * build cache; starts Eleventy loading, the output listing (or emptying, with a project
  * `.eleventy.js`), the page cache read and Pagefind. Writes only the staged input (and emptied
  * output). The caller always calls `close()`, after `abandon()` on a failure.
- * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private and `allowPrivate` is
- *   not set, or `theme` is not a theme of the site; `E_OUTSIDE_PROJECT` when a path is a
+ * @throws {ChangelogSyncError} `E_CONFIG` when the workspace (or a section's) is private and `allowPrivate` is
+ *   not set, `theme` is not a theme of the site, or a section's key is not a path segment of its own; `E_OUTSIDE_PROJECT` when a path is a
  *   symbolic link out of the project. Nothing is left open or running then.
  */
 export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
   const started = Date.now();
-  if (!options.pathsChecked) await assertInsideProject(options);
+  if (options.sections) checkSections(options.sections);
+  if (!options.pathsChecked) {
+    await assertInsideProject(options);
+    // A section's mirror is usually under the content directory, but need not be.
+    for (const section of options.sections ?? []) await assertInsideProject({ root: options.root, contentDir: section.contentDir });
+  }
   // With sections, the site's own settings are the first product's (its name, logo), with the configuration's theme.
   const contentDirs = options.sections?.map((s) => s.contentDir) ?? [options.contentDir];
   const workspaces = await Promise.all(contentDirs.map((dir) => readWorkspace(dir)));

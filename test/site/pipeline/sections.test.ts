@@ -179,3 +179,37 @@ describe('a site of two products, served under a base path', () => {
     }
   });
 });
+
+describe('sections: their keys, and the build cache', () => {
+  let dir: string;
+  useTempDir((d) => (dir = d));
+
+  it('refuses a key that is no path segment, names two workspaces or is a folder of the root, naming it', async () => {
+    const app = await writeContent(join(dir, 'app'), { entries: dailyEntries(1, '2026-03-15') });
+    const build = (keys: string[]) =>
+      buildSite({ contentDir: app, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_site'), siteUrl: SITE_URL, root: dir, search: false, sections: keys.map((key) => ({ key, contentDir: app })) });
+    await expect(build(['App'])).rejects.toMatchObject({ code: 'E_CONFIG', field: 'workspaces.App', message: expect.stringContaining('not a path segment') });
+    await expect(build(['app', 'app'])).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining('names two workspaces') });
+    await expect(build(['tags'])).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining("a folder of the site's root") });
+    await expect(build([])).rejects.toMatchObject({ code: 'E_CONFIG', field: 'workspaces' });
+  });
+
+  it("builds with a build cache (the page cache off), and takes no search archive of the one-workspace site's URLs", async () => {
+    const app = await writeContent(join(dir, 'grow/app'), { entries: dailyEntries(30, '2026-03-15') });
+    const api = await writeContent(join(dir, 'grow/api'), { entries: dailyEntries(3, '2026-03-14').map((e) => ({ ...e, title: `API ${e.title}` })) });
+    const options = { contentDir: app, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_site'), siteUrl: SITE_URL, root: dir, today: '2026-03-15', cacheDir: join(dir, 'cache') };
+    await buildSite(options);
+    await writeContent(join(dir, 'grow/app'), { entries: [{ title: 'One more', date: '2026-03-15' }] });
+    const sections = [{ key: 'app', contentDir: app }, { key: 'api', contentDir: api }];
+    const grown = await buildSite({ ...options, sections });
+    expect(grown.cache?.pages.reused).toBe(0);
+    const urls = (await pagefindResults(join(dir, '_site'))).map((r) => r.url);
+    expect(urls).toHaveLength(34);
+    expect(urls.filter((u) => !/^\/(app|api)\/entries\//.test(u))).toEqual([]);
+    // Again, warm: the same site.
+    const again = await buildSite({ ...options, sections });
+    expect(again.cache?.hits).toBe(34);
+    expect((await pagefindResults(join(dir, '_site'))).map((r) => r.url).sort()).toEqual([...urls].sort());
+    await crawlServedUnbroken(join(dir, '_site'), PREFIX, SITE_URL);
+  });
+});
