@@ -170,6 +170,11 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     if (theme.fellBack) {
       warnings.push(`the workspace's theme "${theme.requested}" is not a theme of this site: using "${theme.name}" (add site/_includes/css/themes/${theme.requested}.css to provide it)`);
     }
+    // A product's section has its workspace's theme.
+    options.sections?.forEach(({ key }, i) => {
+      const own = resolveTheme(workspaces[i]!.theme, themes);
+      if (own.fellBack) warnings.push(`the workspace "${key}"'s theme "${own.requested}" is not a theme of this site: its section uses "${own.name}" (add site/_includes/css/themes/${own.requested}.css to provide it)`);
+    });
     const configFile = join(options.root, '.eleventy.js');
     const configPath = existsSync(configFile) ? configFile : undefined;
     // The packaged `.eleventy.js` (this repository's, or a copy of it) adds only the site

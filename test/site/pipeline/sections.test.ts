@@ -116,6 +116,7 @@ describe('a site of two products, served under a base path', () => {
     expect(appPage).toContain('<span class="brand-name">Lumen App</span>');
     expect(await readSite(two, 'index.html')).toContain('<body class="theme-commit">');
     const themed = await build(join(dir, '_themed'), { search: false, theme: 'mono', sections: [{ key: 'app', contentDir: app }, { key: 'api', contentDir: api }] });
+    expect(themed.warnings).toEqual([]);
     expect(await readSite(themed.outputDir, 'index.html')).toContain('<body class="theme-mono">');
     expect(await readSite(themed.outputDir, 'api/index.html')).toContain('<body class="theme-paper">');
   });
@@ -193,6 +194,14 @@ describe('sections: their keys, and the build cache', () => {
     await expect(build(['app', 'app'])).rejects.toThrow(/"app" names two workspaces/);
     await expect(build(['tags'])).rejects.toThrow(/"tags" is a folder of the site's root/);
     await expect(build([])).rejects.toMatchObject({ code: 'E_CONFIG', field: 'workspaces' });
+  });
+
+  it("warns of a product's theme the site does not have, naming the workspace", async () => {
+    const odd = await writeContent(join(dir, 'odd'), { workspace: { ...WORKSPACE, theme: 'neon' }, entries: dailyEntries(1, '2026-03-15') });
+    const ok = await writeContent(join(dir, 'ok'), { entries: dailyEntries(1, '2026-03-15') });
+    const result = await buildSite({ contentDir: ok, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_odd'), siteUrl: SITE_URL, root: dir, search: false, sections: [{ key: 'ok', contentDir: ok }, { key: 'odd', contentDir: odd }] });
+    expect(result.warnings).toEqual([expect.stringContaining('the workspace "odd"\'s theme "neon" is not a theme of this site: its section uses "commit"')]);
+    expect(await readSite(result.outputDir, 'odd/index.html')).toContain('<body class="theme-commit">');
   });
 
   it("builds with a build cache (the page cache off), and takes no search archive of the one-workspace site's URLs", async () => {
