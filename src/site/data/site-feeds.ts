@@ -25,6 +25,7 @@ export const TAG_FEED_LIMIT = 100;
  * A feed: the site's (`tag` null: `/feed.xml`, ...) or a tag's, of the
  * newest of `entries` (newest first). Its `updated` is the latest `updated` of its entries,
  * or `fallback` for an empty feed.
+ * @param home the site's feed's folder: `/`, or a product's `/<key>/` (site-sections.ts); a tag's feed is in its page's.
  */
 export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date, home = '/'): SiteFeed {
   const feedEntries = entries.slice(0, tag ? TAG_FEED_LIMIT : FEED_LIMIT);

@@ -28,6 +28,7 @@ function colour(value: unknown): string | null {
  * The service's tags by lowercased name and slug, and the resolver of frontmatter tags:
  * `resolve` gives the tag a name stands for (a local one, made on first use, when the
  * service has none), `used` the tags with a `count` above 0, tags.json's first.
+ * @param prefix put before every tag's URL: `''` (`/tags/<slug>/`), or a product's `/<key>` (site-sections.ts).
  */
 export function tagResolver(remote: Array<Record<string, unknown>>, prefix = ''): { resolve(name: string): SiteTag; used(): SiteTag[] } {
   const byKey = new Map<string, SiteTag>();
@@ -64,7 +65,10 @@ export function tagResolver(remote: Array<Record<string, unknown>>, prefix = '')
   };
 }
 
-/** Splits `entries` into pages of {@link PAGE_SIZE} at `firstUrl`, `<firstUrl>page/2/`, ... (an empty list has one empty page). */
+/**
+ * Splits `entries` into pages of {@link PAGE_SIZE} at `firstUrl`, `<firstUrl>page/2/`, ... (an empty list has one empty page).
+ * @param section the product whose pages they are (site-sections.ts), if any.
+ */
 export function listPages(entries: SiteEntry[], firstUrl: string, section?: string): ListPage[] {
   const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
   const urlOf = (n: number) => (n === 0 ? firstUrl : `${firstUrl}page/${n + 1}/`);
