@@ -3,7 +3,10 @@
 // browser (Debian's Chromium through playwright-core), built for and served under /changelog/:
 // search narrowed to one product (Pagefind's `product` filter, as a product's own search box
 // asks for it), and the "What's new" widget showing one product's entries with `data-workspace`.
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
@@ -13,6 +16,7 @@ import { serveStatic, type StaticServer } from '../helpers/browser/static-server
 import { tempDir } from '../helpers/process/cli.js';
 import { dailyEntries, WORKSPACE, writeContent } from '../helpers/site/site-fixture.js';
 
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 const TODAY = '2026-03-20';
 const PREFIX = '/changelog/';
 
@@ -95,5 +99,16 @@ describe('a site of two products in the browser, under /changelog/', () => {
     expect(await widgetTitles('/app.html')).toEqual(['Wombat import', 'Update 6', 'Update 5', 'Update 4', 'Update 3']);
     // Newest first; on one date, in the sections' order.
     expect(await widgetTitles('/all.html')).toEqual(['Wombat import', 'Update 6', 'Update 5', 'Wombat endpoint', 'Update 4']);
+  });
+
+  it('has no serious axe violation on the combined home page and a product\'s entry page', async () => {
+    for (const [path, shot] of [['', 'sections-home'], ['api/entries/wombat-endpoint/', 'sections-product-entry']] as const) {
+      await page.goto(`${base}${path}`);
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, `${shot}.png`), fullPage: true });
+      await page.addScriptTag({ content: axe.source });
+      const result = await page.evaluate(async () => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+      expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${path}: ${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)).toEqual([]);
+    }
   });
 });
