@@ -58,7 +58,7 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
 async function loadSections(build: PreparedBuild, sections: PreparedSection[]): Promise<SiteData> {
   const { options } = build;
   const loaded: SiteData[] = [];
-  for (const s of sections) {
+  for (const [i, s] of sections.entries()) {
     loaded.push(
       await loadSiteData(s.contentDir, {
         siteUrl: build.siteUrl,
@@ -73,7 +73,7 @@ async function loadSections(build: PreparedBuild, sections: PreparedSection[]): 
         feedDates: options.feedDates,
         now: options.now,
         bodyCache: build.cache?.bodies,
-        section: { key: s.key, title: s.title },
+        section: { key: s.key, title: s.title, ...(i > 0 ? { fileIds: `${s.key}/` } : {}) },
       }),
     );
   }

@@ -57,8 +57,13 @@ export interface LoadSiteDataOptions {
   bodyCache?: { get(markdown: string): string | undefined; set(markdown: string, html: string): void };
   /** Per-entry derivations kept from earlier loads (derived-fields.ts's `DerivedFields`, the preview's); default derived afresh. */
   derived?: EntryDerivations;
-  /** The product this content is a section of (site-sections.ts): its URLs under `/<key>/`, its name `title` when given. Default: the whole site. */
-  section?: { key: string; title?: string };
+  /**
+   * The product this content is a section of (site-sections.ts): its URLs under `/<key>/`, its
+   * name `title` when given; `fileIds` before the file name of an entry without identifier in
+   * its feed item id (two products may hold the same file name; the first product gives none,
+   * so its ids stay those of its one-workspace site). Default: the whole site.
+   */
+  section?: { key: string; title?: string; fileIds?: string };
 }
 
 /**
@@ -117,7 +122,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       dateObj: new Date(`${date}T00:00:00Z`),
       displayDate: readableDate(date),
       absoluteUrl: '',
-      feedId: feedItemId(d.identifier, f.rel),
+      feedId: feedItemId(d.identifier, (section?.fileIds ?? '') + f.rel),
       updatedObj: new Date(0),
       html: '',
       excerpt: '',

@@ -204,6 +204,19 @@ describe('sections: their keys, and the build cache', () => {
     expect(await readSite(result.outputDir, 'odd/index.html')).toContain('<body class="theme-commit">');
   });
 
+  it('gives two products\' local entries of one file name distinct feed item ids, the first product its one-workspace ids', async () => {
+    const local = { title: 'A launch', date: '2026-03-15', slug: 'launch' }; // no identifier: not pushed yet
+    const first = await writeContent(join(dir, 'ids/first'), { entries: [local] });
+    const second = await writeContent(join(dir, 'ids/second'), { entries: [local] });
+    const options = { contentDir: first, siteDir: PACKAGED_SITE_DIR, siteUrl: SITE_URL, root: dir, today: '2026-03-15', search: false };
+    const alone = await buildSite({ ...options, outputDir: join(dir, '_ids1') });
+    const both = await buildSite({ ...options, outputDir: join(dir, '_ids2'), sections: [{ key: 'first', contentDir: first }, { key: 'second', contentDir: second }] });
+    const ids = feedIds('feed.xml', await readSite(both.outputDir, 'feed.xml'));
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    expect(ids).toContain(feedIds('feed.xml', await readSite(alone.outputDir, 'feed.xml'))[0]);
+  });
+
   it("builds with a build cache (the page cache off), and takes no search archive of the one-workspace site's URLs", async () => {
     const app = await writeContent(join(dir, 'grow/app'), { entries: dailyEntries(30, '2026-03-15') });
     const api = await writeContent(join(dir, 'grow/api'), { entries: dailyEntries(3, '2026-03-14').map((e) => ({ ...e, title: `API ${e.title}` })) });
