@@ -28,6 +28,8 @@ import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 export interface ChangelogSitePluginOptions {
   /** The mirror. Default: the configuration's `contentDir`. */
   contentDir?: string;
+  /** With several products: their mirrors' `images/` and `media/` files to publish, source (absolute) to output path, instead of `contentDir`'s folders. */
+  sectionFiles?: Record<string, string>;
   /** Public URL of the site (feeds). Default: the configuration's `siteUrl`. */
   siteUrl?: string;
   /** The templates (Eleventy's input). Default: the configuration's `siteDir`. */
@@ -180,9 +182,12 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
   eleventyConfig.addWatchTarget(o.contentDir);
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, 'widget.js')]: 'widget.js' });
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, IMAGES_DIR)]: IMAGES_DIR });
-  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
-  // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
-  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
+  if (o.sectionFiles) eleventyConfig.addPassthroughCopy(o.sectionFiles);
+  else {
+    eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
+    // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
+    eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
+  }
 
   // Feeds stay well-formed XML whatever a title or body holds (core/markup-text.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);

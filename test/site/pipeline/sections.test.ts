@@ -55,14 +55,17 @@ describe('a site of two products, served under a base path', () => {
       workspace: { ...WORKSPACE, identifier: '4d2e9b63-1e8f-4d2c-8b5a-7c3f9e0d2b18', name: 'Lumen API', theme: 'paper', logo_url: 'https://acme.example.com/api.png' },
       tags: [{ name: 'Breaking', slug: 'breaking', bg_color: '#fee2e2', text_color: '#991b1b' }],
       entries: [
-        { title: 'Shared', date: '2026-03-15', tags: ['Breaking'], identifier: 'b0000000-0000-4000-8000-000000000001', body: 'The API side of it.\n' },
+        { title: 'Shared', date: '2026-03-15', tags: ['Breaking'], identifier: 'b0000000-0000-4000-8000-000000000001', body: 'The API side of it, the same chart:\n\n![Chart](/images/chart.png)\n' },
         { title: 'Rate limits', date: '2026-03-01', identifier: 'b0000000-0000-4000-8000-000000000002' },
       ],
+      // The same image in both products' mirrors: published once.
+      images: { 'chart.png': pngHeader(640, 360) },
     });
     one = join(dir, '_one');
     two = join(dir, '_two');
     await build(one, {});
-    await build(two, { sections: [{ key: 'app', contentDir: app }, { key: 'api', title: 'Lumen API (v2)', contentDir: api }] });
+    // The content directory holds the sections' mirrors, none of its own (as content/<key>/).
+    await build(two, { contentDir: dir, sections: [{ key: 'app', contentDir: app }, { key: 'api', title: 'Lumen API (v2)', contentDir: api }] });
   });
 
   it('crawls without a broken link: every section, the combined pages, feeds, search and redirects', async () => {
@@ -116,6 +119,7 @@ describe('a site of two products, served under a base path', () => {
     expect(appPage).toContain('<span class="brand-name">Lumen App</span>');
     expect(await readSite(two, 'index.html')).toContain('<body class="theme-commit">');
     const themed = await build(join(dir, '_themed'), { search: false, theme: 'mono', sections: [{ key: 'app', contentDir: app }, { key: 'api', contentDir: api }] });
+    // The same image in both mirrors is no conflict.
     expect(themed.warnings).toEqual([]);
     expect(await readSite(themed.outputDir, 'index.html')).toContain('<body class="theme-mono">');
     expect(await readSite(themed.outputDir, 'api/index.html')).toContain('<body class="theme-paper">');
@@ -202,6 +206,14 @@ describe('sections: their keys, and the build cache', () => {
     const result = await buildSite({ contentDir: ok, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_odd'), siteUrl: SITE_URL, root: dir, search: false, sections: [{ key: 'ok', contentDir: ok }, { key: 'odd', contentDir: odd }] });
     expect(result.warnings).toEqual([expect.stringContaining('the workspace "odd"\'s theme "neon" is not a theme of this site: its section uses "commit"')]);
     expect(await readSite(result.outputDir, 'odd/index.html')).toContain('<body class="theme-commit">');
+  });
+
+  it("publishes an image path two products hold once, the first's, and warns when their bytes differ", async () => {
+    const first = await writeContent(join(dir, 'img/first'), { entries: dailyEntries(1, '2026-03-15'), images: { 'logo.png': pngHeader(10, 10) } });
+    const second = await writeContent(join(dir, 'img/second'), { entries: dailyEntries(1, '2026-03-15'), images: { 'logo.png': pngHeader(20, 20) } });
+    const result = await buildSite({ contentDir: dir, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_img'), siteUrl: SITE_URL, root: dir, search: false, sections: [{ key: 'first', contentDir: first }, { key: 'second', contentDir: second }] });
+    expect(result.warnings).toEqual(['the workspaces "first" and "second" both have images/logo.png, with other bytes: the site publishes "first"\'s (rename one of them)']);
+    expect(await readFile(join(result.outputDir, 'images/logo.png'))).toEqual(pngHeader(10, 10));
   });
 
   it('gives two products\' local entries of one file name distinct feed item ids, the first product its one-workspace ids', async () => {
