@@ -3,7 +3,7 @@
 // product filter, a latest.json per product; built for a base path, served under it only and
 // crawled. And a one-workspace site grown to two keeps every URL it published, its feeds' item
 // ids unchanged (docs/site.md#urls-never-move).
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,17 @@ describe('a site of two products, served under a base path', () => {
     expect(moved).toContain(`<link rel="canonical" href="${SITE_URL}app/entries/update-3/">`);
     expect(await readSite(two, 'tags/new/index.html')).toContain('url=/changelog/app/tags/new/"');
     expect(await readSite(two, 'tags/index.html')).toContain('url=/changelog/app/tags/"');
+  });
+
+  it("writes the redirect pages under the base path with a team's templates too (the page scan)", async () => {
+    const team = join(dir, 'team-site');
+    await mkdir(join(team, '_includes'), { recursive: true });
+    await writeFile(join(team, '_includes/footer.njk'), '<footer><a href="/subscribe/">Subscribe</a></footer>\n');
+    const out = join(dir, '_team');
+    await build(out, { contentDir: dir, siteDir: team, search: false, sections: [{ key: 'app', contentDir: app }, { key: 'api', contentDir: api }] });
+    const moved = await readSite(out, 'entries/update-3/index.html');
+    expect(moved).toContain('<meta http-equiv="refresh" content="0; url=/changelog/app/entries/update-3/">');
+    expect(moved).toContain('<a href="/changelog/app/entries/update-3/">');
   });
 
   it("keeps the feeds' item ids: each old feed's items are in the feed at its URL now", async () => {
