@@ -19,6 +19,10 @@
   var script = document.currentScript;
   if (!script || !window.fetch || !Element.prototype.attachShadow) return;
   var base = new URL('.', script.src);
+  // data-workspace="<key>": one product's updates, from its section of the site (/<key>/latest.json).
+  var workspace = script.getAttribute('data-workspace');
+  if (workspace && !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(workspace)) workspace = null;
+  if (workspace) base = new URL(workspace + '/', base);
   var jsonUrl = new URL('latest.json', base).href;
   var label = script.getAttribute('data-label') || "What's new";
   var theme = script.getAttribute('data-theme');

@@ -11,7 +11,7 @@ import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } f
 export type TagChip = Readonly<Pick<SiteTag, 'name' | 'url' | 'style'>>;
 
 /** An entry as an index page's card (`entry-card.njk`) and, with its neighbours, as an entry page's `entry`. */
-export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate'> {
+export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'date' | 'displayDate' | 'section'> {
   readonly tagRefs: readonly TagChip[];
   readonly html: string;
   readonly excerpt: string;
@@ -24,7 +24,7 @@ export interface EntryData extends Pick<SiteEntry, 'url' | 'slug' | 'title' | 'd
 type EntryRow = Pick<EntryData, 'url' | 'title' | 'date' | 'displayDate' | 'excerpt'>;
 
 /** A list page's own fields (`pagination.njk`, the hero's page number). */
-type ListData = Pick<ListPage, 'url' | 'pageNumber' | 'pageCount' | 'previousUrl' | 'nextUrl'>;
+type ListData = Pick<ListPage, 'url' | 'pageNumber' | 'pageCount' | 'previousUrl' | 'nextUrl' | 'section'>;
 
 /** An index page's `indexPage`: its cards, and on the first page every used tag's chip (the hero's tag filter). */
 export interface IndexPageData extends ListData {
@@ -63,11 +63,12 @@ function entryData(e: SiteEntry, neighbours: boolean): EntryData {
       return e.excerpt;
     },
     ...(neighbours ? { newer: e.newer, older: e.older } : {}),
+    ...(e.section ? { section: e.section } : {}),
   };
   return Object.freeze(data);
 }
 
-const listData = (p: ListPage): ListData => ({ url: p.url, pageNumber: p.pageNumber, pageCount: p.pageCount, previousUrl: p.previousUrl, nextUrl: p.nextUrl });
+const listData = (p: ListPage): ListData => ({ url: p.url, pageNumber: p.pageNumber, pageCount: p.pageCount, previousUrl: p.previousUrl, nextUrl: p.nextUrl, ...(p.section ? { section: p.section } : {}) });
 
 /**
  * How each route's page becomes what its layout receives: an entry page's `entry`, an index
@@ -97,11 +98,12 @@ export const pageData = {
 /**
  * The data each layout receives ({@link pageData}) for `pages` (every page, or those a build renders).
  * @param tagList the site's used tags (`SiteData.tagList`).
+ * @param sections with several products, each one's data: a product's index page shows its tags.
  */
-export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[]): LayoutPages {
+export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[], sections?: SiteData['sections']): LayoutPages {
   return {
     entries: pages.entries.map((e) => pageData.entry(e)),
-    indexPages: pages.indexPages.map((p) => pageData.index(p, tagList)),
+    indexPages: pages.indexPages.map((p) => pageData.index(p, (p.section && sections?.[p.section]?.tagList) || tagList)),
     tagPages: pages.tagPages.map((p) => pageData.tag(p)),
   };
 }

@@ -25,10 +25,11 @@ export const TAG_FEED_LIMIT = 100;
  * A feed: the site's (`tag` null: `/feed.xml`, ...) or a tag's, of the
  * newest of `entries` (newest first). Its `updated` is the latest `updated` of its entries,
  * or `fallback` for an empty feed.
+ * @param home the site's feed's folder: `/`, or a product's `/<key>/` (site-sections.ts); a tag's feed is in its page's.
  */
-export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date): SiteFeed {
+export function siteFeed(tag: SiteTag | null, entries: SiteEntry[], fallback: Date, home = '/'): SiteFeed {
   const feedEntries = entries.slice(0, tag ? TAG_FEED_LIMIT : FEED_LIMIT);
   const latest = feedEntries.reduce((t, e) => Math.max(t, e.updatedObj.getTime()), -Infinity);
-  const urls = tag ? tag.feeds : feedUrls('/');
-  return { tag, home: tag ? tag.url : '/', urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
+  const urls = tag ? tag.feeds : feedUrls(home);
+  return { tag, home: tag ? tag.url : home, urls, entries: feedEntries, updated: Number.isFinite(latest) ? new Date(latest) : fallback };
 }

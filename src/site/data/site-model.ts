@@ -37,6 +37,8 @@ export interface SiteFeed {
   entries: SiteEntry[];
   /** The latest `updated` of its entries (or of the site's, for an empty feed): the feed's `updated`. */
   updated: Date;
+  /** With sections: the product whose feed it is. */
+  section?: string;
 }
 
 /** One feed file: a feed in one format, at its site-relative URL. */
@@ -82,6 +84,8 @@ export interface SiteEntry {
   notifySubscribers: boolean | undefined;
   /** Source file, relative to the content directory. */
   file: string;
+  /** With sections (site-sections.ts): the key of the product it belongs to; its URLs are under `/<key>/`. */
+  section?: string;
 }
 
 /** One page of a list of entries ({@link PAGE_SIZE} a page, newest first): an index page (`/`, `/page/2/`) or a tag page (`/tags/<slug>/`). */
@@ -97,6 +101,8 @@ export interface ListPage {
   previousUrl: string | null;
   /** Older entries (the next page), if any. */
   nextUrl: string | null;
+  /** With sections: the product whose page it is (its shell: name, theme, feeds); none for the combined pages. */
+  section?: string;
 }
 
 /** One page of a tag's entry list (20 entries a page, like the index): the `tagPage` of `_includes/tag-page.njk`. */
@@ -143,6 +149,12 @@ export interface SiteData {
   feedDates: FeedDates;
   /** `latest.json`'s document. */
   latest: LatestDocument | Record<string, never>;
+  /** With sections (site-sections.ts): each product's own data by key (its shell, feeds, `latest.json`), in the order given; the top level is the combined site. */
+  sections?: Readonly<Record<string, SiteData>>;
+  /** With sections: the product's key and name (a section's own data), or every product in order (the combined site's). */
+  products?: ReadonlyArray<{ key: string; name: string; url: string }>;
+  /** Pages of an earlier one-workspace site that moved: a redirect page at `from` to `to` (site-relative URLs). */
+  redirects?: ReadonlyArray<{ from: string; to: string }>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
   problems: Array<{ file: string; message: string; line?: number }>;
   /** Entries left out: drafts, future publications, and new entries that still hold the template of `new` ({@link SiteData.unfinished}). */

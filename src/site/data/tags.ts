@@ -28,8 +28,9 @@ function colour(value: unknown): string | null {
  * The service's tags by lowercased name and slug, and the resolver of frontmatter tags:
  * `resolve` gives the tag a name stands for (a local one, made on first use, when the
  * service has none), `used` the tags with a `count` above 0, tags.json's first.
+ * @param prefix put before every tag's URL: `''` (`/tags/<slug>/`), or a product's `/<key>` (site-sections.ts).
  */
-export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(name: string): SiteTag; used(): SiteTag[] } {
+export function tagResolver(remote: Array<Record<string, unknown>>, prefix = ''): { resolve(name: string): SiteTag; used(): SiteTag[] } {
   const byKey = new Map<string, SiteTag>();
   const order: SiteTag[] = [];
   const slugs = new Set<string>();
@@ -37,7 +38,7 @@ export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(n
     let slug = typeof slugValue === 'string' && isSafeSlug(slugValue) ? slugValue.toLowerCase() : slugify(name);
     for (let i = 2; slugs.has(slug); i++) slug = `${slugify(name)}-${i}`;
     slugs.add(slug);
-    const url = `/tags/${slug}/`;
+    const url = `${prefix}/tags/${slug}/`;
     const tag = { name, slug, url, bg_color: colour(bg), text_color: colour(fg), count: 0, style: '', feeds: feedUrls(url) };
     tag.style = tagStyle(tag);
     return tag;
@@ -64,8 +65,11 @@ export function tagResolver(remote: Array<Record<string, unknown>>): { resolve(n
   };
 }
 
-/** Splits `entries` into pages of {@link PAGE_SIZE} at `firstUrl`, `<firstUrl>page/2/`, ... (an empty list has one empty page). */
-export function listPages(entries: SiteEntry[], firstUrl: string): ListPage[] {
+/**
+ * Splits `entries` into pages of {@link PAGE_SIZE} at `firstUrl`, `<firstUrl>page/2/`, ... (an empty list has one empty page).
+ * @param section the product whose pages they are (site-sections.ts), if any.
+ */
+export function listPages(entries: SiteEntry[], firstUrl: string, section?: string): ListPage[] {
   const pageCount = Math.max(1, Math.ceil(entries.length / PAGE_SIZE));
   const urlOf = (n: number) => (n === 0 ? firstUrl : `${firstUrl}page/${n + 1}/`);
   return Array.from({ length: pageCount }, (_, n) => ({
@@ -75,5 +79,6 @@ export function listPages(entries: SiteEntry[], firstUrl: string): ListPage[] {
     url: urlOf(n),
     previousUrl: n > 0 ? urlOf(n - 1) : null,
     nextUrl: n + 1 < pageCount ? urlOf(n + 1) : null,
+    ...(section ? { section } : {}),
   }));
 }

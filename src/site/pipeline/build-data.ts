@@ -7,7 +7,10 @@ import type { PageCache } from '../cache/page-cache.js';
 import { planPages, type PagePlan } from '../cache/page-keys.js';
 import { loadSiteData } from '../render/site-data.js';
 import type { SiteData } from '../data/site-model.js';
-import type { PreparedBuild } from './build-prepare.js';
+import type { PreparedBuild, PreparedSection } from './build-prepare.js';
+import { combineSections } from '../data/site-sections.js';
+import { siteSettings } from '../data/workspace-settings.js';
+import { readStylesheet } from '../data/themes.js';
 
 /** The site data of a build, and what Eleventy is left to render. */
 export interface BuildData {
@@ -25,6 +28,7 @@ export interface BuildData {
  */
 export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
+  if (build.sections) return { siteData: await loadSections(build, build.sections) };
   const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, build.cache?.entries);
   let siteData = await loadSiteData(options.contentDir, {
     siteUrl: build.siteUrl,
@@ -48,4 +52,33 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
     cached = { pageCache, plan };
   }
   return { siteData, cached };
+}
+
+/** The site data of several products (site-sections.ts): each section's, one after the other (the search index gets them in that order), then the combined site's. */
+async function loadSections(build: PreparedBuild, sections: PreparedSection[]): Promise<SiteData> {
+  const { options } = build;
+  const loaded: SiteData[] = [];
+  for (const [i, s] of sections.entries()) {
+    loaded.push(
+      await loadSiteData(s.contentDir, {
+        siteUrl: build.siteUrl,
+        today: options.today,
+        // The entry memo is keyed by file name, which two products may share.
+        files: await readEntryFiles(s.contentDir, s.entryNames),
+        themes: build.themes,
+        backlinkUrl: s.backlinkUrl,
+        images: s.entryImages,
+        siteDir: build.input.dir,
+        onRendered: build.search?.add,
+        feedDates: options.feedDates,
+        now: options.now,
+        bodyCache: build.cache?.bodies,
+        section: { key: s.key, title: s.title, ...(i > 0 ? { fileIds: `${s.key}/` } : {}) },
+      }),
+    );
+  }
+  const first = loaded[0]!;
+  const site = siteSettings(options.theme ? { ...first.workspace, theme: options.theme } : first.workspace, { themes: build.themes, backlinkUrl: sections[0]!.backlinkUrl });
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  return combineSections(loaded, { site, css: await readStylesheet(build.input.dir, site.theme), today });
 }

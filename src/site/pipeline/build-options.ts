@@ -42,6 +42,14 @@ export interface BuildOptions {
   /** The feeds' dates of the last recorded build (`.changelog/feed-dates.json`, feed-item.ts), and the build's time for entries changed since. */
   feedDates?: FeedDates;
   now?: Date;
+  /**
+   * One section per product (docs/site.md#several-products), in this order: its entries, tag
+   * pages, feeds and `latest.json` under `/<key>/`, from `contentDir` (a mirror of its workspace);
+   * `title` its name over the workspace's. The root is then the combined site (site-sections.ts)
+   * and `contentDir` above is not read. Without it, the site of one workspace. The page cache is
+   * off with sections.
+   */
+  sections?: ReadonlyArray<{ key: string; title?: string; contentDir: string }>;
 }
 
 /** What a build wrote. */

@@ -28,6 +28,41 @@ import { startBuildEleventy, type BuildEleventy } from './eleventy-thread.js';
 import { filesUnder, sameBytes } from '../cache/file-list.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
+/** A product's section of the site, prepared (see `sections` of the build options). */
+export interface PreparedSection {
+  key: string;
+  title?: string;
+  contentDir: string;
+  /** Its entry files (relative to its content directory). */
+  entryNames: string[];
+  /** Where its `show_backlink` footer links to. */
+  backlinkUrl: string | null;
+  entryImages: EntryImages;
+}
+
+/** Folders at the site's root that a product's `/<key>/` would overlap: its pages and feeds, images, search, stylesheet. */
+const ROOT_FOLDERS = new Set(['entries', 'tags', 'page', 'search', 'subscribe', 'images', 'img', 'media', 'pagefind', 'bundle']);
+
+/**
+ * Checks the sections' keys: a path segment (lower-case letters, digits, hyphens), unique, not a folder of the site's root.
+ * @throws {ChangelogSyncError} `E_CONFIG` naming the key and the fix.
+ */
+function checkSections(sections: NonNullable<BuildOptions['sections']>): void {
+  const seen = new Set<string>();
+  for (const { key } of sections) {
+    const why = !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(key)
+      ? 'is not a path segment (lower-case letters, digits and single hyphens)'
+      : ROOT_FOLDERS.has(key)
+        ? `is a folder of the site's root (${[...ROOT_FOLDERS].join(', ')})`
+        : seen.has(key)
+          ? 'names two workspaces'
+          : undefined;
+    if (why) throw new ChangelogSyncError('E_CONFIG', `the workspace key ${JSON.stringify(key)} ${why}`, { field: `workspaces.${key}`, hint: 'give each workspace another key: it is its product\'s path on the site' });
+    seen.add(key);
+  }
+  if (seen.size === 0) throw new ChangelogSyncError('E_CONFIG', 'no workspace to build a site of', { field: 'workspaces', hint: 'name at least one workspace, or none for the site of one workspace' });
+}
+
 /** A build prepared by {@link prepareBuild}: what the later stages read, and what runs meanwhile. */
 export interface PreparedBuild {
   options: BuildOptions;
@@ -39,6 +74,8 @@ export interface PreparedBuild {
   timings: BuildResult['timings'];
   /** The entry files (relative to the content directory). */
   entryNames: string[];
+  /** With sections: each product's settings, entry files and images, in the order given. */
+  sections?: PreparedSection[];
   /** The site URL, ending in `/`. */
   siteUrl: string;
   /** Eleventy's `pathPrefix`: `pathPrefix` of the options, else the path of the site URL. */
@@ -79,22 +116,32 @@ export interface PreparedBuild {
  * build cache; starts Eleventy loading, the output listing (or emptying, with a project
  * `.eleventy.js`), the page cache read and Pagefind. Writes only the staged input (and emptied
  * output). The caller always calls `close()`, after `abandon()` on a failure.
- * @throws {ChangelogSyncError} `E_CONFIG` when the workspace is private and `allowPrivate` is
- *   not set, or `theme` is not a theme of the site; `E_OUTSIDE_PROJECT` when a path is a
+ * @throws {ChangelogSyncError} `E_CONFIG` when the workspace (or a section's) is private and `allowPrivate` is
+ *   not set, `theme` is not a theme of the site, or a section's key is not a path segment of its own; `E_OUTSIDE_PROJECT` when a path is a
  *   symbolic link out of the project. Nothing is left open or running then.
  */
 export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild> {
   const started = Date.now();
-  if (!options.pathsChecked) await assertInsideProject(options);
-  const workspace = await readWorkspace(options.contentDir);
-  if (!flag(workspace.is_public, true) && !options.allowPrivate) {
-    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof workspace.name === 'string' ? workspace.name : ''}" is private (is_public is 0): its site is not built`, {
-      file: join(options.contentDir, WORKSPACE_DATA_FILE),
+  if (options.sections) checkSections(options.sections);
+  if (!options.pathsChecked) {
+    await assertInsideProject(options);
+    // A section's mirror is usually under the content directory, but need not be.
+    for (const section of options.sections ?? []) await assertInsideProject({ root: options.root, contentDir: section.contentDir });
+  }
+  // With sections, the site's own settings are the first product's (its name, logo), with the configuration's theme.
+  const contentDirs = options.sections?.map((s) => s.contentDir) ?? [options.contentDir];
+  const workspaces = await Promise.all(contentDirs.map((dir) => readWorkspace(dir)));
+  workspaces.forEach((ws, i) => {
+    if (flag(ws.is_public, true) || options.allowPrivate) return;
+    throw new ChangelogSyncError('E_CONFIG', `the workspace "${typeof ws.name === 'string' ? ws.name : ''}" is private (is_public is 0): its site is not built`, {
+      file: join(contentDirs[i]!, WORKSPACE_DATA_FILE),
       field: 'is_public',
       hint: `publish the site anyway with \`${commandLine(options.root, 'build --allow-private')}\` (anyone who can reach it can read it), or make the workspace public`,
     });
-  }
-  const entryNames = await listEntryFiles(options.contentDir);
+  });
+  const workspace = workspaces[0]!;
+  const names = await Promise.all(contentDirs.map((dir) => listEntryFiles(dir)));
+  const entryNames = options.sections ? [] : names[0]!;
   const basePath = options.pathPrefix ?? sitePathPrefix(options.siteUrl);
   const input = await prepareSiteInput(options.siteDir);
   // Encoded images: kept with the build cache, else in a temporary folder (image-store.ts).
@@ -104,7 +151,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
   const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
   // Eleventy loads while the entries are read and rendered.
-  const eleventy = startBuildEleventy(entryNames.length, cacheHolds(PAGE_PACK_FILE));
+  const eleventy = startBuildEleventy(names.reduce((n, list) => n + list.length, 0), cacheHolds(PAGE_PACK_FILE) && !options.sections);
   const close = async () => {
     await eleventy.close();
     await input.cleanup();
@@ -123,6 +170,11 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     if (theme.fellBack) {
       warnings.push(`the workspace's theme "${theme.requested}" is not a theme of this site: using "${theme.name}" (add site/_includes/css/themes/${theme.requested}.css to provide it)`);
     }
+    // A product's section has its workspace's theme.
+    options.sections?.forEach(({ key }, i) => {
+      const own = resolveTheme(workspaces[i]!.theme, themes);
+      if (own.fellBack) warnings.push(`the workspace "${key}"'s theme "${own.requested}" is not a theme of this site: its section uses "${own.name}" (add site/_includes/css/themes/${own.requested}.css to provide it)`);
+    });
     const configFile = join(options.root, '.eleventy.js');
     const configPath = existsSync(configFile) ? configFile : undefined;
     // The packaged `.eleventy.js` (this repository's, or a copy of it) adds only the site
@@ -139,7 +191,9 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
       : // The search index's files are overwritten and pruned on their own (see `writeIndexFiles`).
         filesUnder(options.outputDir, options.search !== false ? join(options.outputDir, SEARCH_INDEX_DIR) : undefined);
     previous.catch(() => undefined); // awaited by the render stage
-    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath, theme: options.theme, backlinkUrl }) : undefined;
+    // Sections change every URL: a cache of the one-workspace site (its search archive) is not theirs.
+    const sectionsPart = options.sections ? ` sections:${options.sections.map((s) => s.key).join(',')}` : '';
+    const fingerprint = options.cacheDir ? await buildFingerprint(input.dir, { siteUrl, basePath: basePath + sectionsPart, theme: options.theme, backlinkUrl }) : undefined;
     const cacheDir = options.cacheDir;
     const ownTemplate = options.cacheDir && (ownConfig ? '.eleventy.js' : await templateOfItsOwn(options.siteDir, input.teamTemplates));
     // A cache of another fingerprint is said once, naming what differed, and only of the files
@@ -151,7 +205,8 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
         : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
-    const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
+    // Sections: no page cache (its keys know one shell per site).
+    const pageCache = cache && !ownTemplate && !options.sections ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
     const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };
     // Pagefind indexes entries from the site data as they render, unless the team's templates
@@ -159,12 +214,19 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
     if (options.search !== false) {
       search = await startSearch({ outputDir: options.outputDir, siteDir: options.siteDir, input, cache: cache && { ...cache, archived }, timings });
     }
+    const sections = options.sections?.map((s, i) => ({
+      ...s,
+      entryNames: names[i]!,
+      backlinkUrl: hostedPageUrl(workspaces[i]!, options.baseUrl, options.hostedPageUrl),
+      entryImages: new EntryImages({ contentDir: s.contentDir, imageRoots: [input.dir], store: imageStore, bounds: options.imageBounds }),
+    }));
     return {
       options,
       started,
       warnings,
       timings,
       entryNames,
+      sections,
       siteUrl,
       basePath,
       backlinkUrl,

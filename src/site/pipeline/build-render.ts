@@ -1,11 +1,15 @@
 /**
  * A build's render stage (build.ts): Eleventy writes pages and feeds from the site data while the page cache's pages and the images are written beside it.
  */
+import { join, relative, sep } from 'node:path';
 import { ChangelogSyncError } from '../../core/errors.js';
+import { IMAGES_DIR } from '../../core/content-layout.js';
+import { MEDIA_DIR } from '../../convert/media-refs.js';
+import { filesUnder, sameBytes } from '../cache/file-list.js';
 import { pagePath } from '../cache/page-keys.js';
 import type { BuildData } from './build-data.js';
 import { makePageFolders } from './build-output.js';
-import type { PreparedBuild } from './build-prepare.js';
+import type { PreparedBuild, PreparedSection } from './build-prepare.js';
 import type { EleventyRun, EleventyWritten } from './eleventy-run.js';
 import type { ChangelogSitePluginOptions } from './plugin.js';
 
@@ -34,6 +38,7 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
   const searchBundles = await build.search?.bundles();
   const pluginOptions: ChangelogSitePluginOptions = {
     contentDir: options.contentDir,
+    sectionFiles: build.sections && (await sectionFiles(build.sections, build.warnings)),
     siteUrl: build.siteUrl,
     siteDir: input.dir,
     backlinkUrl: build.backlinkUrl,
@@ -64,4 +69,29 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
       hint: `check the templates in ${options.siteDir}`,
     });
   }
+}
+
+/**
+ * The products' `images/` and `media/` files, published at `/images/` and `/media/` of the one
+ * site: source (absolute) to output path. A path two products hold is published once, the first
+ * product's; with other bytes (never for `media/`, whose names are their content's hash), a warning.
+ */
+async function sectionFiles(sections: readonly PreparedSection[], warnings: string[]): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const owner = new Map<string, { key: string; source: string }>();
+  for (const { key, contentDir } of sections) {
+    for (const folder of [IMAGES_DIR, MEDIA_DIR]) {
+      for (const source of await filesUnder(join(contentDir, folder))) {
+        const output = relative(contentDir, source).split(sep).join('/');
+        const first = owner.get(output);
+        if (!first) {
+          owner.set(output, { key, source });
+          files[source] = output;
+        } else if (!(await sameBytes(first.source, source))) {
+          warnings.push(`the workspaces "${first.key}" and "${key}" both have ${output}, with other bytes: the site publishes "${first.key}"'s (rename one of them)`);
+        }
+      }
+    }
+  }
+  return files;
 }

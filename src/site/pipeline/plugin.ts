@@ -28,6 +28,8 @@ import { BUNDLE_DIR, listThemes, stylesheetFile } from '../data/themes.js';
 export interface ChangelogSitePluginOptions {
   /** The mirror. Default: the configuration's `contentDir`. */
   contentDir?: string;
+  /** With several products: their mirrors' `images/` and `media/` files to publish, source (absolute) to output path, instead of `contentDir`'s folders. */
+  sectionFiles?: Record<string, string>;
   /** Public URL of the site (feeds). Default: the configuration's `siteUrl`. */
   siteUrl?: string;
   /** The templates (Eleventy's input). Default: the configuration's `siteDir`. */
@@ -128,9 +130,11 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
     if (eleventyUrl) eleventyConfig.addFilter('url', rememberingUrlFilter(eleventyUrl));
     // No template of the team's: the stylesheet is one file written by this virtual template,
     // named as the bundle plugin names it (themes.ts), with no per-page transform.
+    // One file per stylesheet: the site's, and each product's of another theme (site-sections.ts).
+    type SheetData = { changelog: { stylesheets: string[] }; sheet: string };
     eleventyConfig.addTemplate('changelog-stylesheet.11ty.js', {
-      data: { eleventyExcludeFromCollections: true, permalink: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.url ?? false },
-      render: (data: { changelog: SiteData }) => stylesheetFile(data.changelog.css)?.content ?? '',
+      data: { eleventyExcludeFromCollections: true, pagination: { data: 'changelog.stylesheets', size: 1, alias: 'sheet' }, permalink: (data: SheetData) => stylesheetFile(data.sheet)?.url ?? false },
+      render: (data: SheetData) => stylesheetFile(data.sheet)?.content ?? '',
     });
     // base.njk's `{% css %}` is in the untaken `cssBundle` branch: the tag only has to parse.
     eleventyConfig.addPairedShortcode('css', () => '');
@@ -164,7 +168,9 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
         siteDir: o.siteDir,
       }));
     // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
-    return Object.freeze({ ...data, render: layoutPages(data.render, data.tagList) });
+    // `products` and `redirects` are empty lists for one workspace: their routes paginate over them.
+    const stylesheets = [...new Set([data.css, ...Object.values(data.sections ?? {}).map((s) => s.css)])];
+    return Object.freeze({ ...data, products: data.products ?? [], redirects: data.redirects ?? [], stylesheets, render: layoutPages(data.render, data.tagList, data.sections) });
   });
   // A page's default date is its template file's creation time, and each build stages the copies
   // afresh in no fixed order: one date for every page (its own `date` still wins) sorts
@@ -176,9 +182,12 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
   eleventyConfig.addWatchTarget(o.contentDir);
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, 'widget.js')]: 'widget.js' });
   eleventyConfig.addPassthroughCopy({ [join(o.siteDir, IMAGES_DIR)]: IMAGES_DIR });
-  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
-  // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
-  eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
+  if (o.sectionFiles) eleventyConfig.addPassthroughCopy(o.sectionFiles);
+  else {
+    eleventyConfig.addPassthroughCopy({ [join(o.contentDir, IMAGES_DIR)]: IMAGES_DIR });
+    // The images pull mirrored (docs/sync.md#images), named `/media/<sha256>.<ext>` by the entries.
+    eleventyConfig.addPassthroughCopy({ [join(o.contentDir, MEDIA_DIR)]: MEDIA_DIR });
+  }
 
   // Feeds stay well-formed XML whatever a title or body holds (core/markup-text.ts).
   eleventyConfig.addTransform('xmlChars', xmlCharsTransform);

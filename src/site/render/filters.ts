@@ -7,6 +7,7 @@ import type { EleventyConfig } from '@11ty/eleventy';
 import { baseUrlFunction, sanitisedBasePathTransform } from './base-path.js';
 import { siteAbsoluteUrl } from '../../core/site-url.js';
 import { tagStyle } from '../data/tags.js';
+import type { SiteData } from '../data/site-model.js';
 
 const READABLE_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 const readableDates = new Map<string, string>();
@@ -28,6 +29,8 @@ export function addSiteFilters(eleventyConfig: Pick<EleventyConfig, 'addFilter' 
   eleventyConfig.addFilter('isoDate', (d: Date | string) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10)));
   eleventyConfig.addFilter('readableDate', readableDate);
   eleventyConfig.addFilter('tagStyle', tagStyle);
+  // The data whose shell a page shows: its product's (site-sections.ts), else the site's.
+  eleventyConfig.addFilter('scopeOf', (changelog: SiteData, page: { section?: string } | undefined) => (page?.section && changelog.sections?.[page.section]) || changelog);
   // RFC 822 dates for RSS (the feed plugin's dateToRfc822 builds an Intl formatter per call).
   eleventyConfig.addFilter('rfc822Date', (d: Date) => d.toUTCString());
   // Absolute URLs outside HTML pages (feeds, sitemap, robots.txt): `'/feed.xml' |

@@ -57,6 +57,13 @@ export interface LoadSiteDataOptions {
   bodyCache?: { get(markdown: string): string | undefined; set(markdown: string, html: string): void };
   /** Per-entry derivations kept from earlier loads (derived-fields.ts's `DerivedFields`, the preview's); default derived afresh. */
   derived?: EntryDerivations;
+  /**
+   * The product this content is a section of (site-sections.ts): its URLs under `/<key>/`, its
+   * name `title` when given; `fileIds` before the file name of an entry without identifier in
+   * its feed item id (two products may hold the same file name; the first product gives none,
+   * so its ids stay those of its one-workspace site). Default: the whole site.
+   */
+  section?: { key: string; title?: string; fileIds?: string };
 }
 
 /**
@@ -73,7 +80,10 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   const rawTags = await readFile(join(contentDir, TAGS_DATA_FILE), 'utf8').then((text) => JSON.parse(text) as unknown).catch(() => []);
   const tags = Array.isArray(rawTags) ? (rawTags.filter((t) => t && typeof t === 'object') as Array<Record<string, unknown>>) : [];
   const images = options.images ?? new EntryImages({ contentDir, imageRoots: options.imageRoots });
-  const tagsOf = tagResolver(tags);
+  const section = options.section;
+  // A section's pages, tags and feeds are under `/<key>/` (docs/site.md#several-products).
+  const prefix = section ? `/${section.key}` : '';
+  const tagsOf = tagResolver(tags, prefix);
   const problems: SiteData['problems'] = [];
   const hidden = { drafts: 0, scheduled: 0, unfinished: 0 };
   const unfinished: SiteData['unfinished'] = [];
@@ -112,7 +122,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
       dateObj: new Date(`${date}T00:00:00Z`),
       displayDate: readableDate(date),
       absoluteUrl: '',
-      feedId: feedItemId(d.identifier, f.rel),
+      feedId: feedItemId(d.identifier, (section?.fileIds ?? '') + f.rel),
       updatedObj: new Date(0),
       html: '',
       excerpt: '',
@@ -129,7 +139,13 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
   entries.sort(newestFirst);
   // Unique, stable permalinks (permalinks.ts): the first entry published under a slug keeps it.
   assignPermalinks(entries);
-  for (const e of entries) e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
+  for (const e of entries) {
+    if (section) {
+      e.url = prefix + e.url;
+      e.section = section.key;
+    }
+    e.absoluteUrl = siteAbsoluteUrl(e.url, siteUrl);
+  }
   // Feed dates (feed-item.ts); while a file cannot be read, every recorded date is kept (its identifier is unknown).
   const bodies = new Map(visible.map((v) => [v.file.rel, v.file.entry.body]));
   const feedDates = settleFeedDates(
@@ -153,11 +169,14 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     }
   });
   const tagList = tagsOf.used();
-  const feed = siteFeed(null, entries, new Date(`${today}T00:00:00Z`));
-  const tagFeeds = tagList.map((t) => siteFeed(t, byTag.get(t) ?? [], feed.updated));
-  const site = siteSettings(options.theme ? { ...workspace, theme: options.theme } : workspace, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
-  const tagPages = tagList.flatMap((tag) => listPages(byTag.get(tag) ?? [], tag.url).map((page) => ({ tag, ...page })));
-  const indexPages = listPages(entries, '/');
+  // A section's feeds name its product (the feeds' templates take their title from its data).
+  const own = section ? { section: section.key } : {};
+  const feed = { ...siteFeed(null, entries, new Date(`${today}T00:00:00Z`), `${prefix}/`), ...own };
+  const tagFeeds = tagList.map((t) => ({ ...siteFeed(t, byTag.get(t) ?? [], feed.updated), ...own }));
+  const named = section?.title ? { ...workspace, name: section.title } : workspace;
+  const site = siteSettings(options.theme ? { ...named, theme: options.theme } : named, { themes: options.themes ?? [...BUILT_IN_THEMES], backlinkUrl: options.backlinkUrl });
+  const tagPages = tagList.flatMap((tag) => listPages(byTag.get(tag) ?? [], tag.url, section?.key).map((page) => ({ tag, ...page })));
+  const indexPages = listPages(entries, `${prefix}/`, section?.key);
   const latest = latestEntry(entries, siteUrl);
   // Frozen: templates cannot change what other pages see, and Eleventy's pagination hands
   // a frozen object to templates as it is instead of wrapping every access in a Proxy.
@@ -187,6 +206,7 @@ export async function loadSiteData(contentDir: string, options: LoadSiteDataOpti
     updated: feed.updated,
     builtAt: new Date().toISOString(),
     css: options.siteDir ? await readStylesheet(options.siteDir, site.theme) : '',
+    ...(section ? { products: [{ key: section.key, name: site.name, url: `${prefix}/` }] } : {}),
   });
   // Rendered newest first and handed to `onRendered` in that order (a deterministic search index); cached bodies are not rendered again.
   const rendered: boolean[] = new Array<boolean>(entries.length).fill(false);

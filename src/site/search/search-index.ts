@@ -113,7 +113,8 @@ export async function buildSearchIndex(outputDir: string): Promise<SearchIndexRe
 /**
  * What Pagefind reads of an entry's page: the packaged `_includes/entry-page.njk`'s
  * `data-pagefind-body` article (date metadata, title, body; not the ignored tag list) in the site's
- * language, so the index equals the written page's (test/site/search/search-index.test.ts).
+ * language, so the index equals the written page's (test/site/search/search-index.test.ts); with
+ * several products, the entry's product as the `product` filter.
  */
 export function entrySearchDocument(entry: Omit<IndexedEntry, 'url'>, language = 'en'): string {
   return `<!doctype html>
@@ -122,7 +123,8 @@ export function entrySearchDocument(entry: Omit<IndexedEntry, 'url'>, language =
 <article class="entry-single" data-pagefind-body>
   <header class="entry-header">
     <p class="entry-date" data-pagefind-ignore><time datetime="${escapeHtml(entry.date)}" data-pagefind-meta="date">${escapeHtml(entry.displayDate)}</time></p>
-    <h1 data-pagefind-ignore data-pagefind-meta="title">${escapeHtml(entry.title)}</h1>
+    <h1 data-pagefind-ignore data-pagefind-meta="title">${escapeHtml(entry.title)}</h1>${entry.section ? `
+    <p data-pagefind-ignore data-pagefind-filter="product:${escapeHtml(entry.section)}"></p>` : ''}
   </header>
   <div class="prose">
 ${entry.html}
@@ -134,7 +136,7 @@ ${entry.html}
 }
 
 /** The part of an entry its search document is made of (see {@link entrySearchDocument}). */
-export type IndexedEntry = Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html'>;
+export type IndexedEntry = Pick<SiteEntry, 'url' | 'date' | 'displayDate' | 'title' | 'html' | 'section'>;
 
 /** An index being built from entries as they are rendered (see {@link indexEntries}). */
 export interface EntryIndexer<T = SearchIndexResult> {

@@ -106,15 +106,21 @@ async function pagefindBundles(outputDir: string): Promise<string[]> {
  * `pagefind_dcd` + JSON.
  */
 export async function pagefindResultUrls(outputDir: string): Promise<string[]> {
-  const urls: string[] = [];
+  return (await pagefindResults(outputDir)).map((r) => r.url);
+}
+
+/** The results of a Pagefind index on disk ({@link pagefindResultUrls}) with their filters (`data-pagefind-filter`: name to values). */
+export async function pagefindResults(outputDir: string): Promise<Array<{ url: string; filters: Record<string, string[]> }>> {
+  const results: Array<{ url: string; filters: Record<string, string[]> }> = [];
   for (const bundle of await pagefindBundles(outputDir)) {
     const dir = join(outputDir, bundle, 'fragment');
     for (const name of await readdir(dir)) {
       const raw = gunzipSync(await readFile(join(dir, name))).toString('utf8');
-      urls.push((JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string }).url);
+      const fragment = JSON.parse(raw.slice(raw.indexOf('{'))) as { url: string; filters?: Record<string, string[]> };
+      results.push({ url: fragment.url, filters: fragment.filters ?? {} });
     }
   }
-  return urls;
+  return results;
 }
 
 /**

@@ -141,7 +141,7 @@ describe('the base path written by the packaged templates, and by the page scan'
     await cp(PACKAGED_SITE_DIR, site, { recursive: true });
     const footer = join(site, '_includes/footer.njk');
     const text = await readFile(footer, 'utf8');
-    await writeFile(footer, text.replace(`{{ changelog.feed.urls[format.key] | url }}`, '{{ changelog.feed.urls[format.key] }}'));
+    await writeFile(footer, text.replace(`{{ scope.feed.urls[format.key] | url }}`, '{{ scope.feed.urls[format.key] }}'));
     const scanned = await build('forgetful-scan', { pathPrefix: '/repo/', basePathScan: true, siteDir: site });
     const written = await build('forgetful-url', { pathPrefix: '/repo/', basePathScan: false, siteDir: site });
     const differ = await differences(scanned, written);
