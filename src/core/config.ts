@@ -86,6 +86,7 @@ const fileConfigSchema = z
       .positive()
       .optional()
       .describe(`time in seconds for all of a pull's image downloads; the entries are written when it ends, and images not fetched by then are tried again by the next pull (default ${DEFAULT_IMAGE_DEADLINE_SECONDS})`),
+    siteTitle: z.string().min(1).optional().describe('the name of a site of several workspaces, on its home, search and Subscribe pages and its combined feeds (default the first workspace\'s name)'),
     workspaces: z
       .record(z.string().regex(WORKSPACE_KEY, 'a workspace key: lower-case letters and digits, words joined by single "-"'), workspaceSchema)
       .refine((w) => Object.keys(w).length > 0, 'name at least one workspace, or remove the field')
@@ -163,6 +164,8 @@ export interface Config {
    * {@link Config.token} say. A command runs on one by {@link workspaceConfig}.
    */
   workspaces?: WorkspaceEntry[];
+  /** With {@link Config.workspaces}: the combined site's name (`siteTitle`); undefined: the first workspace's. */
+  siteTitle?: string;
   /** Set by {@link workspaceConfig}: the one workspace of several this configuration is for (its push lease's ref carries its key). */
   workspace?: WorkspaceEntry;
 }
@@ -302,6 +305,7 @@ export function loadConfig(projectRoot: string, env: NodeJS.ProcessEnv, cwd: str
     theme: pick('theme')?.toLowerCase() ?? fromFile.theme,
     buildCacheDir: buildCacheDir(root, pick('buildCache') ?? fromFile.buildCache),
     hostedPageUrl: hostedPage(pick('hostedPageUrl'), fromFile.hostedPageUrl),
+    ...(fromFile.siteTitle !== undefined && { siteTitle: fromFile.siteTitle }),
     ...(fromFile.workspaces && { workspaces: workspaceEntries(fromFile.workspaces, { baseUrl: pick('baseUrl') ?? fromFile.baseUrl, contentDir, stateDir }, env, shownPath(file), Object.values(ENV)) }),
   };
 }

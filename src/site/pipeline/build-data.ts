@@ -78,7 +78,8 @@ async function loadSections(build: PreparedBuild, sections: PreparedSection[]): 
     );
   }
   const first = loaded[0]!;
-  const site = siteSettings(options.theme ? { ...first.workspace, theme: options.theme } : first.workspace, { themes: build.themes, backlinkUrl: sections[0]!.backlinkUrl });
+  const own = { ...first.workspace, ...(options.theme && { theme: options.theme }), ...(options.siteTitle && { name: options.siteTitle }) };
+  const site = siteSettings(own, { themes: build.themes, backlinkUrl: sections[0]!.backlinkUrl });
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   return combineSections(loaded, { site, css: await readStylesheet(build.input.dir, site.theme), today });
 }

@@ -50,6 +50,8 @@ export interface BuildOptions {
    * off with sections.
    */
   sections?: ReadonlyArray<{ key: string; title?: string; contentDir: string }>;
+  /** With `sections`: the combined site's name (home, search, Subscribe, the root feeds); default the first section's. */
+  siteTitle?: string;
 }
 
 /** What a build wrote. */

@@ -53,6 +53,9 @@ export async function buildProject(config: Config, options: BuildProjectOptions 
     onPhase: options.onPhase,
     // The feeds' `updated` dates of the last recorded build (site/data/feed-item.ts).
     feedDates: await loadFeedDates(config.stateDir),
+    // Several workspaces: one section each, from its mirror (docs/site.md "Several products").
+    sections: config.workspaces?.map((w) => ({ key: w.key, title: w.title, contentDir: w.contentDir })),
+    siteTitle: config.siteTitle,
   });
   if (deploying) {
     // A build that left an entry out (exit 5: the workflow deploys nothing) is not recorded,
