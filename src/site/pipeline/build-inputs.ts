@@ -81,17 +81,21 @@ export async function siteInputs(config: Config, today: string = new Date().toIS
   ];
   // Entry files are parsed as well as hashed: their publish dates give the next due date.
   // The date rule is the site data's (src/site/render/site-data.ts loadSiteData).
-  const entryFiles = await readEntryFiles(config.contentDir);
+  // Several workspaces: each mirror's entry files, named under the content folder (`<key>/entries/...`).
+  const mirrors = config.workspaces?.map((w) => `${w.key}/`) ?? [''];
   let nextDue: string | null = null;
-  for (const f of entryFiles) {
-    // Line ends read as LF: a checkout with core.autocrlf is the same site.
-    parts.push([`content/${f.rel}`, contentHash(f.raw)]);
-    if (!f.entry) continue;
-    const d = f.entry.data;
-    const date = entryDate(d.publish_at, f.rel, today);
-    if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) === 'scheduled' && (nextDue === null || date < nextDue)) nextDue = date;
+  for (const prefix of mirrors) {
+    for (const f of await readEntryFiles(join(config.contentDir, prefix))) {
+      // Line ends read as LF: a checkout with core.autocrlf is the same site.
+      parts.push([`content/${prefix}${f.rel}`, contentHash(f.raw)]);
+      if (!f.entry) continue;
+      const d = f.entry.data;
+      const date = entryDate(d.publish_at, f.rel, today);
+      if (visibility(d.status, d.is_published, date, today, f.entry.extra.draft === true) === 'scheduled' && (nextDue === null || date < nextDue)) nextDue = date;
+    }
   }
-  const isEntryFile = (rel: string) => rel.startsWith(`${ENTRIES_DIR}/`) && rel.endsWith('.md') && !rel.slice(ENTRIES_DIR.length + 1).includes('/');
+  const isEntryFile = (rel: string) =>
+    mirrors.some((prefix) => rel.startsWith(`${prefix}${ENTRIES_DIR}/`) && rel.endsWith('.md') && !rel.slice(prefix.length + ENTRIES_DIR.length + 1).includes('/'));
   for (const [rel, digest] of await digestTree(config.contentDir, config.contentDir, isEntryFile)) parts.push([`content/${rel}`, digest]);
   for (const [rel, digest] of await digestTree(config.siteDir, config.siteDir)) parts.push([`site/${rel}`, digest]);
   // The tool's code, not only its version: a repository made from this one builds it from source that bumps no version.
