@@ -8,7 +8,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { EmulatorCommandOptions } from './cli/commands/emulator.js';
 import type { EachWorkspaceLimits } from './cli/workspaces.js';
-import { loadConfig, toolVersion, type Config } from './core/config.js';
+import { loadConfig, toolVersion, workspaceConfig, type Config } from './core/config.js';
 import { CREATE_RESPONSE_SHAPES } from './emulator/faults.js';
 import { EXIT, type ExitCode } from './cli/output/exit-codes.js';
 import { handleError } from './cli/output/handle-error.js';
@@ -232,9 +232,10 @@ program
   .option('--tags <list>', 'comma-separated tags', (v: string) => v.split(',').map((t) => t.trim()).filter(Boolean))
   .option('--notify', 'mail subscribers when it is published (notify_subscribers: true)')
   .option('--dry-run', 'print the file; write nothing')
-  .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix'))
-  .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean }) =>
-    run(async (c, r) => (await import('./cli/commands/new.js')).newCommand(c, r, title, opts)),
+  .addOption(new Option('--workspace <key>', 'the workspace the entry is for (changelog.config.json "workspaces"; required with several)'))
+  .addHelpText('after', examples('changelog-sync new "Faster exports"', 'changelog-sync new "Q3 security fixes" --date 2026-12-01 --tags Security,Fix', 'changelog-sync new "Webhooks" --workspace api'))
+  .action((title: string, opts: { date?: string; slug?: string; draft?: boolean; tags?: string[]; notify?: boolean; dryRun?: boolean; workspace?: string }) =>
+    runEach(opts.workspace, async (c, r) => (await import('./cli/commands/new.js')).newCommand(c, r, title, opts), { oneOnly: 'new writes an entry into' }),
   );
 
 program
@@ -243,8 +244,19 @@ program
   .option('-p, --port <n>', 'first port to try', positiveInt('--port'), 8080)
   .option('--pull', 'pull once before serving (needs CHANGELOG_TOKEN; without it, dev previews content/ as it is)')
   .option('--demo', 'preview the demo workspace even when there is content')
-  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --pull', 'changelog-sync dev --demo --port 3000'))
-  .action((opts: { port: number; pull?: boolean; demo?: boolean }) => run(async (c, r) => (await import('./cli/commands/dev.js')).devCommand(c, r, opts)));
+  .addOption(new Option('--workspace <key>', 'the workspace to preview (changelog.config.json "workspaces"; default the first)'))
+  .addHelpText('after', examples('changelog-sync dev', 'changelog-sync dev --pull', 'changelog-sync dev --demo --port 3000', 'changelog-sync dev --workspace api'))
+  .action((opts: { port: number; pull?: boolean; demo?: boolean; workspace?: string }) =>
+    run(async (c, r) => {
+      const { devCommand } = await import('./cli/commands/dev.js');
+      if (opts.demo || !c.workspaces) return devCommand(c, r, opts);
+      // The preview is of one product's site: the one named, else the first.
+      const { selectWorkspaces } = await import('./cli/workspaces.js');
+      const [w] = selectWorkspaces(c, opts.workspace ?? c.workspaces[0]!.key)!;
+      if (!opts.workspace) r.info(`Previewing workspace "${w!.key}" (of ${c.workspaces.map((x) => x.key).join(', ')}): --workspace <key> for another`);
+      return devCommand(workspaceConfig(c, w!), r, opts);
+    }),
+  );
 
 program
   .command('init')
