@@ -200,7 +200,12 @@ describe("one workspace's failure is not the other's", () => {
     // The other workspace synced; the failing one kept its last mirror; the site was built.
     expect(await entryFiles(join(dir, 'content/app/entries'))).toEqual(['2026-01-01-app-change-1.md', '2026-01-02-app-change-2.md']);
     expect(await entryFiles(join(dir, 'content/api/entries'))).toEqual(apiMirror);
-    expect(existsSync(join(dir, '_site/index.html')), r.stderr).toBe(true);
+    // One site of both products: the failing one's section from its last mirror.
+    const home = await readFile(join(dir, '_site/index.html'), 'utf8').catch(() => '');
+    expect(home, r.stderr).toContain('App change 2');
+    expect(home).toContain('API change 1');
+    expect(await readFile(join(dir, '_site/api/entries/api-change-1/index.html'), 'utf8')).toContain('API change 1');
+    expect(existsSync(join(dir, '_site/app/entries/app-change-2/index.html'))).toBe(true);
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
     return { r, annotations, output: await readFile(join(github, 'output'), 'utf8'), dir };
   }
