@@ -63,6 +63,11 @@ describe('two workspaces synced by the CLI, the site served under /repo/ and cra
   });
   afterAll(async () => site?.close());
 
+  it("says why the page cache is not used, and prints no 'undefined'", () => {
+    expect(site.sync.stderr).toContain('the page cache is not used on a site of several workspaces: every page was rendered');
+    expect(site.sync.stdout + site.sync.stderr).not.toContain('undefined');
+  });
+
   it('reaches every page from /repo/ with no broken link; the first product\'s old URLs are redirect pages to its section', async () => {
     const pages = files.filter((f) => f.endsWith('index.html'));
     const redirects: string[] = [];
