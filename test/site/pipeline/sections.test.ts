@@ -193,6 +193,10 @@ describe('a site of two products, served under a base path', () => {
       // The product's own feed has exactly the earlier items.
       expect(feedIds(f, await readSite(two, `app/${f}`))).toEqual(before);
     }
+    // A tag feed at its old URL is the feed a reader knows: its id and self link as before.
+    const [was, is] = [parseAtomFeed(await readSite(one, 'tags/new/feed.xml')), parseAtomFeed(await readSite(two, 'tags/new/feed.xml'))];
+    expect(is.id).toBe(was.id);
+    expect(is.links?.find((l) => l.rel === 'self')?.href).toBe(`${SITE_URL}tags/new/feed.xml`);
   });
 });
 
