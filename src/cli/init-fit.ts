@@ -75,6 +75,19 @@ export function gitignoreLines(fit: RepositoryFit): string[] {
   return fit.workspaceSecrets ? [...lines, `${fit.stateDir}/*/lock/`, `${fit.stateDir}/*/lock.json`, `${fit.stateDir}/*/budget.json`] : lines;
 }
 
+/**
+ * `.gitignore` with the `lines` it lacks added at its end, under a `# changelog-sync` comment.
+ * @param current its text; undefined when there is none.
+ * @returns the new text and the lines added; undefined when none is missing.
+ */
+export function gitignoreAddition(current: string | undefined, lines: string[]): { text: string; added: string[] } | undefined {
+  const have = new Set((current ?? '').split(/\r?\n/).map((l) => l.trim()));
+  const added = lines.filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')));
+  if (added.length === 0) return undefined;
+  const prefix = current === undefined || current === '' || current.endsWith('\n') ? current ?? '' : `${current}\n`;
+  return { text: `${prefix}# changelog-sync\n${added.join('\n')}\n`, added };
+}
+
 /** The most diff lines shown for one file. */
 const MAX_DIFF_LINES = 40;
 
