@@ -68,7 +68,8 @@ function replaceAll(text: string, from: string | RegExp, to: string, file: strin
 
 /**
  * A packaged team file fitted to the repository: the `uses:` at the release, the push trigger's
- * branch and content folder, and the folders the reusable workflows take as inputs.
+ * branch and content folder, the folders the reusable workflows take as inputs, and with
+ * several workspaces their secrets ({@link withWorkspaceSecret}).
  * @param template the template's path under the package root (one of {@link TEAM_FILES}).
  * @throws {ChangelogSyncError} `E_INTERNAL` when the packaged text lacks a line it fits.
  */

@@ -132,7 +132,8 @@ export async function initCommand(config: Config, reporter: Reporter, options: {
   const pkg = teamPackage(root, existsSync(pkgPath) ? await readFile(pkgPath, 'utf8') : undefined, version);
   await create(CONFIG_FILE, initialConfig(fit));
   for (const f of TEAM_FILES) await create(f.target, fitTeamFile(f.template, await readFile(join(PACKAGE_ROOT, f.template), 'utf8'), fit, tool));
-  await create(`${fit.contentDir}/entries/.gitkeep`, '');
+  // With workspaces each product's folder is made by its first pull (content/<key>/entries/).
+  if (!config.workspaces) await create(`${fit.contentDir}/entries/.gitkeep`, '');
   if (pkg.text === undefined) result.kept.push('package.json');
   else {
     (existsSync(pkgPath) ? result.updated : result.created).push('package.json');
