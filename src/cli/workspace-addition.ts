@@ -112,8 +112,9 @@ async function mirroredName(contentDir: string): Promise<string | undefined> {
 /** What of a one-workspace project moves to its first product's folders: the mirror's folders, and its state but the site's files and the lock. */
 function firstMoves(config: Config, first: string): Array<{ from: string; to: string }> {
   const mirror = [ENTRIES_DIR, '_data', IMAGES_DIR, MEDIA_DIR].filter((d) => existsSync(join(config.contentDir, d)));
-  const site = new Set([SITE_INPUTS_FILE, FEED_DATES_FILE, LOCK_DIR, LOCK_HOLDER_FILE]);
-  const state = existsSync(config.stateDir) ? readdirSync(config.stateDir).filter((n) => !site.has(n)) : [];
+  // The first product's own folder too: a run stopped midway left some of the state there.
+  const stay = new Set([SITE_INPUTS_FILE, FEED_DATES_FILE, LOCK_DIR, LOCK_HOLDER_FILE, first]);
+  const state = existsSync(config.stateDir) ? readdirSync(config.stateDir).filter((n) => !stay.has(n)) : [];
   return [
     ...mirror.map((d) => ({ from: rel(config.root, join(config.contentDir, d)), to: rel(config.root, join(config.contentDir, first, d)) })),
     ...state.map((n) => ({ from: rel(config.root, join(config.stateDir, n)), to: rel(config.root, join(config.stateDir, first, n)) })),
