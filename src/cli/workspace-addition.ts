@@ -146,7 +146,8 @@ export async function addWorkspace(config: Config, options: { key: string; first
     configText = jsonWith(configText, ['workspaces', options.key], { tokenEnv: result.tokenEnv });
   } else {
     const name = await mirroredName(config.contentDir);
-    const mirrored = name !== undefined || existsSync(join(config.contentDir, ENTRIES_DIR)) && readdirSync(join(config.contentDir, ENTRIES_DIR)).some((f) => f.endsWith('.md'));
+    // A mirror: pulled (its workspace.json), or entry files written before any pull.
+    const mirrored = name !== undefined || (existsSync(join(config.contentDir, ENTRIES_DIR)) && readdirSync(join(config.contentDir, ENTRIES_DIR)).some((f) => f.endsWith('.md')));
     const firstKey = options.first ?? (name !== undefined ? keyLike(name) : undefined);
     if (mirrored && firstKey === undefined) {
       throw new ChangelogSyncError('E_USAGE', `${rel(root, config.contentDir)}/ mirrors a workspace whose name is unknown (no ${WORKSPACE_DATA_FILE}): it becomes the first product, and its key is needed`, { field: '--first', hint: `name its key: --first <key>, e.g. --first app` });
