@@ -263,8 +263,21 @@ program
   .description("make this repository a team's changelog repository: package.json, changelog.config.json, the GitHub workflows, Dependabot and .gitignore lines (never overwrites)")
   .option('--dry-run', 'print what would be added; write nothing')
   .option('--templates', "also copy the site's templates into site/, to override them")
-  .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init'))
-  .action((opts: { dryRun?: boolean; templates?: boolean }) => run(async (c, r) => (await import('./cli/commands/init.js')).initCommand(c, r, opts)));
+  .addOption(new Option('--workspace <key>', 'add a product: its workspace to changelog.config.json and its secret to the scheduled workflow (docs/sync.md "Adding a product")'))
+  .addOption(new Option('--first <key>', "with --workspace in a repository of one workspace: the key that workspace gets as the first product (default: its name)"))
+  .addHelpText('after', examples('changelog-sync init', 'changelog-sync init --dry-run', 'changelog-sync init --templates', 'npx changelog-sync@latest init', 'changelog-sync init --workspace api --dry-run'))
+  .action((opts: { dryRun?: boolean; templates?: boolean; workspace?: string; first?: string }) =>
+    run(async (c, r) => {
+      if (opts.workspace === undefined) {
+        if (opts.first !== undefined) {
+          const { ChangelogSyncError } = await import('./core/errors.js');
+          throw new ChangelogSyncError('E_USAGE', '--first names the first product when a product is added: it goes with --workspace <key>', { field: '--first', hint: 'add --workspace <key>, or leave out --first' });
+        }
+        return (await import('./cli/commands/init.js')).initCommand(c, r, opts);
+      }
+      return (await import('./cli/workspace-addition.js')).addWorkspaceCommand(c, r, { key: opts.workspace, first: opts.first, dryRun: opts.dryRun });
+    }),
+  );
 
 program
   .command('latest')

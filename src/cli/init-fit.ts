@@ -17,6 +17,8 @@ export interface RepositoryFit {
   contentDir: string;
   stateDir: string;
   outputDir: string;
+  /** The secrets of the workspaces' tokens (their `tokenEnv`s), with several workspaces: the scheduled workflow hands each to the sync. */
+  workspaceSecrets?: string[];
 }
 
 /** Whether a folder or branch name goes into YAML, a glob and a quoted shell word as it is: `/`-separated `[A-Za-z0-9._-]` names, none `.` or `..`. */
@@ -56,12 +58,34 @@ export function repositoryFit(config: Config): RepositoryFit {
     return rel;
   };
   const { branch, source } = defaultBranch(config);
-  return { branch, branchSource: source, contentDir: folder('contentDir'), stateDir: folder('stateDir'), outputDir: folder('outputDir') };
+  return {
+    branch,
+    branchSource: source,
+    contentDir: folder('contentDir'),
+    stateDir: folder('stateDir'),
+    outputDir: folder('outputDir'),
+    ...(config.workspaces && { workspaceSecrets: config.workspaces.map((w) => w.tokenEnv) }),
+  };
 }
 
 /** The lines `init` makes sure `.gitignore` has: packages, the built site, the demo, a push's lock and the request ledger. */
 export function gitignoreLines(fit: RepositoryFit): string[] {
-  return ['node_modules/', `${fit.outputDir}/`, '.demo/', `${fit.stateDir}/lock/`, `${fit.stateDir}/lock.json`, `${fit.stateDir}/budget.json`];
+  const lines = ['node_modules/', `${fit.outputDir}/`, '.demo/', `${fit.stateDir}/lock/`, `${fit.stateDir}/lock.json`, `${fit.stateDir}/budget.json`];
+  // Several workspaces: each has these in its own folder of the state directory.
+  return fit.workspaceSecrets ? [...lines, `${fit.stateDir}/*/lock/`, `${fit.stateDir}/*/lock.json`, `${fit.stateDir}/*/budget.json`] : lines;
+}
+
+/**
+ * `.gitignore` with the `lines` it lacks added at its end, under a `# changelog-sync` comment.
+ * @param current its text; undefined when there is none.
+ * @returns the new text and the lines added; undefined when none is missing.
+ */
+export function gitignoreAddition(current: string | undefined, lines: string[]): { text: string; added: string[] } | undefined {
+  const have = new Set((current ?? '').split(/\r?\n/).map((l) => l.trim()));
+  const added = lines.filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')));
+  if (added.length === 0) return undefined;
+  const prefix = current === undefined || current === '' || current.endsWith('\n') ? current ?? '' : `${current}\n`;
+  return { text: `${prefix}# changelog-sync\n${added.join('\n')}\n`, added };
 }
 
 /** The most diff lines shown for one file. */

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { ChangelogSyncError } from '../core/errors.js';
 import type { RepositoryFit } from './init-fit.js';
 
@@ -67,7 +68,8 @@ function replaceAll(text: string, from: string | RegExp, to: string, file: strin
 
 /**
  * A packaged team file fitted to the repository: the `uses:` at the release, the push trigger's
- * branch and content folder, and the folders the reusable workflows take as inputs.
+ * branch and content folder, the folders the reusable workflows take as inputs, and with
+ * several workspaces their secrets ({@link withWorkspaceSecret}).
  * @param template the template's path under the package root (one of {@link TEAM_FILES}).
  * @throws {ChangelogSyncError} `E_INTERNAL` when the packaged text lacks a line it fits.
  */
@@ -79,9 +81,57 @@ export function fitTeamFile(template: string, text: string, fit: RepositoryFit, 
     out = replaceAll(out, "'content/**'", `'${fit.contentDir}/**'`, template);
     out = replaceAll(out, /^(\s+)state-dir: \.changelog$/m, `$1state-dir: ${fit.stateDir}`, template);
     out = replaceAll(out, /^(\s+)output-dir: _site$/m, `$1output-dir: ${fit.outputDir}`, template);
+    for (const name of fit.workspaceSecrets ?? []) out = withWorkspaceSecret(out, name, template) ?? out;
   } else if (template.endsWith('/changelog-check.yml')) {
     out = replaceAll(out, 'TOOL_REPOSITORY/.github/workflows/check.yml@TOOL_REF', usesLine(tool, 'check.yml'), template);
     out = replaceAll(out, /^(\s+)content-dir: content$/m, `$1content-dir: ${fit.contentDir}`, template);
   }
   return out;
+}
+
+/** The input of the tool's `sync.yml` that names the workspaces' secrets (docs/github-actions.md, "Several workspaces: a secret each"). */
+const WORKSPACE_SECRETS_INPUT = 'workspace-secrets';
+
+/**
+ * The team's scheduled workflow with the secret `name` among the `workspace-secrets` its call of
+ * the tool's `sync.yml` hands the sync, one name a line; the rest of the text as it is (the
+ * input's lines are rewritten, or added after the call's last `with:` line).
+ * @param file the workflow's path, for the error.
+ * @returns the new text; undefined when `name` is listed already.
+ * @throws {ChangelogSyncError} `E_FILE` when no job of the workflow calls `sync.yml` with a `with:` block.
+ */
+export function withWorkspaceSecret(text: string, name: string, file: string): string | undefined {
+  const doc = parseDocument(text);
+  const jobs = doc.get('jobs');
+  const call = isMap(jobs) ? jobs.items.map((p) => p.value).find((job) => isMap(job) && /\/\.github\/workflows\/sync\.ya?ml@/.test(String(job.get('uses')))) : undefined;
+  const withs = isMap(call) ? call.get('with', true) : undefined;
+  if (!isMap(withs) || !withs.range || withs.items.length === 0) {
+    throw new ChangelogSyncError('E_FILE', `${file}: no job calls changelog-sync's sync.yml with a "with:" block, so the secret ${name} cannot be listed in its ${WORKSPACE_SECRETS_INPUT}`, {
+      file,
+      field: `jobs.<job>.with.${WORKSPACE_SECRETS_INPUT}`,
+      hint: `add "${WORKSPACE_SECRETS_INPUT}: ${name}" (one secret name a line) to the "with:" of the job that calls sync.yml`,
+    });
+  }
+  const first = withs.items[0]!.key as { range?: [number, number, number] };
+  const keyIndent = ' '.repeat(first.range![0] - (text.lastIndexOf('\n', first.range![0]) + 1));
+  const pair = withs.items.find((p) => isScalar(p.key) && p.key.value === WORKSPACE_SECRETS_INPUT);
+  if (pair && isScalar(pair.value) && pair.value.range) {
+    const listed = (typeof pair.value.value === 'string' ? pair.value.value : '').split(/\s+/).filter(Boolean);
+    if (listed.includes(name)) return undefined;
+    const [start, , end] = pair.value.range;
+    const indent = /\n([ \t]+)\S/.exec(text.slice(start, end))?.[1] ?? `${keyIndent}  `;
+    const block = `|\n${[...listed, name].map((n) => `${indent}${n}\n`).join('')}`;
+    // A block scalar's range ends after its last line break, a plain one's before it.
+    const rest = text[end - 1] === '\n' ? text.slice(end) : text.slice(end).replace(/^\r?\n/, '');
+    return text.slice(0, start) + block + rest;
+  }
+  const at = withs.range[2];
+  const lead = text[at - 1] === '\n' ? '' : '\n';
+  const lines = [
+    `${keyIndent}# One repository secret per workspace, as changelog.config.json's tokenEnv names it: the`,
+    `${keyIndent}# sync gets these and no other secret (changelog-sync init --workspace adds one).`,
+    `${keyIndent}${WORKSPACE_SECRETS_INPUT}: |`,
+    `${keyIndent}  ${name}`,
+  ];
+  return `${text.slice(0, at)}${lead}${lines.join('\n')}\n${text.slice(at)}`;
 }

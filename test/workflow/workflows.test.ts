@@ -82,7 +82,9 @@ describe('the reusable sync workflow', () => {
   it('is called only (workflow_call), with the folders as inputs and the token as an optional secret', () => {
     expect(Object.keys(wf.on)).toEqual(['workflow_call']);
     const called = wf.on.workflow_call as { inputs: Record<string, { default: string }>; secrets: Record<string, { required: boolean }> };
-    expect(Object.keys(called.inputs).sort()).toEqual(['keep-alive', 'output-dir', 'state-dir']);
+    expect(Object.keys(called.inputs).sort()).toEqual(['keep-alive', 'output-dir', 'state-dir', 'workspace-secrets']);
+    // Several workspaces: the secrets' names, none by default (a project of one workspace).
+    expect(called.inputs['workspace-secrets']!.default).toBe('');
     // Not required: a missing one fails the first step, with the annotation naming where to add it.
     expect(called.secrets.CHANGELOG_TOKEN!.required).toBe(false);
   });

@@ -38,8 +38,8 @@ export async function commitBackCommand(config: Config, reporter: Reporter, path
     cwd: config.root,
     env: config.env,
     paths: targets,
-    // The request ledger is carried between runs by the workflow's cache, not by commits.
-    exclude: [relative(config.root, join(config.stateDir, BUDGET_FILE))],
+    // The request ledgers (the project's, or each workspace's) are carried between runs by the workflow's cache, not by commits.
+    exclude: [config.stateDir, ...(config.workspaces ?? []).map((w) => w.stateDir)].map((dir) => relative(config.root, join(dir, BUDGET_FILE))),
     message: options.message ?? COMMIT_BACK_MESSAGE,
     attempts: options.attempts,
     retryDelayMs: options.retryDelay,

@@ -14,7 +14,7 @@ import { CONFIG_FILE, PACKAGE_ROOT, PACKAGED_SITE_DIR, toolVersion, type Config 
 import { EXIT, type ExitCode } from '../output/exit-codes.js';
 import type { Reporter } from '../output/reporter.js';
 import { PACKAGE_NAME } from '../../core/project-command.js';
-import { differences, gitignoreLines, repositoryFit, type RepositoryFit } from '../init-fit.js';
+import { differences, gitignoreAddition, gitignoreLines, repositoryFit, type RepositoryFit } from '../init-fit.js';
 import { teamPackage } from '../team-package.js';
 import { fitTeamFile, TEAM_FILES, toolWorkflows, type ToolWorkflows } from '../team-workflows.js';
 
@@ -132,7 +132,8 @@ export async function initCommand(config: Config, reporter: Reporter, options: {
   const pkg = teamPackage(root, existsSync(pkgPath) ? await readFile(pkgPath, 'utf8') : undefined, version);
   await create(CONFIG_FILE, initialConfig(fit));
   for (const f of TEAM_FILES) await create(f.target, fitTeamFile(f.template, await readFile(join(PACKAGE_ROOT, f.template), 'utf8'), fit, tool));
-  await create(`${fit.contentDir}/entries/.gitkeep`, '');
+  // With workspaces each product's folder is made by its first pull (content/<key>/entries/).
+  if (!config.workspaces) await create(`${fit.contentDir}/entries/.gitkeep`, '');
   if (pkg.text === undefined) result.kept.push('package.json');
   else {
     (existsSync(pkgPath) ? result.updated : result.created).push('package.json');
@@ -142,13 +143,11 @@ export async function initCommand(config: Config, reporter: Reporter, options: {
 
   const gitignore = join(root, '.gitignore');
   const current = existsSync(gitignore) ? await readFile(gitignore, 'utf8') : undefined;
-  const have = new Set((current ?? '').split(/\r?\n/).map((l) => l.trim()));
-  const missing = gitignoreLines(fit).filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')));
-  if (missing.length > 0) {
+  const ignore = gitignoreAddition(current, gitignoreLines(fit));
+  if (ignore) {
     (current === undefined ? result.created : result.updated).push('.gitignore');
-    additions.set('.gitignore', missing);
-    const prefix = current === undefined || current === '' || current.endsWith('\n') ? current ?? '' : `${current}\n`;
-    await write('.gitignore', `${prefix}# changelog-sync\n${missing.join('\n')}\n`);
+    additions.set('.gitignore', ignore.added);
+    await write('.gitignore', ignore.text);
   } else result.kept.push('.gitignore');
 
   if (options.templates) {
@@ -188,7 +187,7 @@ function formatInit(result: InitResult, additions: Map<string, string[]>): strin
     ...(result.differs.length > 0 ? ['Files that exist are never overwritten: to take init\'s version of one, delete it and run init again.'] : []),
     ...(result.needs.length > 0 ? ['', 'Still to do here:', ...result.needs.map((n) => `  ! ${n}`)] : []),
     '',
-    'Next: add the secret CHANGELOG_TOKEN and the variable CHANGELOG_BASE_URL to the repository,',
+    `Next: add the secret${fit.workspaceSecrets ? `s ${fit.workspaceSecrets.join(', ')} (one per workspace)` : ' CHANGELOG_TOKEN'} and the variable CHANGELOG_BASE_URL to the repository,`,
     'set Settings > Pages > Source to "GitHub Actions", and commit. See README: "Running it in GitHub Actions".',
   ];
   return `${dryRun ? 'Plan' : 'Set up changelog-sync'}:\n${lines.join('\n')}`;

@@ -47,7 +47,7 @@ const ROOT_FOLDERS = new Set(['entries', 'tags', 'page', 'search', 'subscribe', 
  * Checks the sections' keys: a path segment (lower-case letters, digits, hyphens), unique, not a folder of the site's root.
  * @throws {ChangelogSyncError} `E_CONFIG` naming the key and the fix.
  */
-function checkSections(sections: NonNullable<BuildOptions['sections']>): void {
+export function checkSections(sections: ReadonlyArray<{ key: string }>): void {
   const seen = new Set<string>();
   for (const { key } of sections) {
     const why = !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(key)

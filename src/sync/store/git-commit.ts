@@ -46,7 +46,7 @@ export interface CommitBackResult {
 }
 
 /** Where git runs: the work tree, and the environment it runs with. */
-type GitPlace = Pick<CommitBackOptions, 'cwd' | 'env'>;
+export type GitPlace = Pick<CommitBackOptions, 'cwd' | 'env'>;
 
 interface GitRun {
   ok: boolean;
@@ -60,7 +60,12 @@ function git(where: GitPlace, args: string[]): GitRun {
   return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
 }
 
-function must(where: GitPlace, args: string[], what: string): string {
+/**
+ * Runs git in `where`; its standard output, trimmed.
+ * @param what the step, for the error (`staging`).
+ * @throws {ChangelogSyncError} `E_GIT` when git fails or cannot run, with its output.
+ */
+export function must(where: GitPlace, args: string[], what: string): string {
   const r = git(where, args);
   if (!r.ok) throw new ChangelogSyncError('E_GIT', `${what} failed (git ${args.join(' ')}): ${r.stderr || r.stdout}`);
   return r.stdout;

@@ -19,9 +19,9 @@ import { ChangelogSyncError } from '../../core/errors.js';
 import { isOnThisMachine, isRecordedProcessAlive, thisProcess, type ProcessIdentity } from '../../core/process-alive.js';
 
 /** Name of the lock directory inside the state directory. */
-const LOCK_DIR = 'lock';
+export const LOCK_DIR = 'lock';
 /** Name of the holder file inside the state directory. */
-const LOCK_HOLDER_FILE = 'lock.json';
+export const LOCK_HOLDER_FILE = 'lock.json';
 /** A lock not refreshed for this long (ms) is stale, whoever holds it. */
 const LOCK_STALE_MS = 30_000;
 

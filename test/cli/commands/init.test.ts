@@ -241,4 +241,14 @@ describe('init fits the repository', () => {
     const json = JSON.parse((await init(dir, { json: true, dryRun: true })).stdout) as { differs: Array<{ file: string; added: number; removed: number; diff: string[] }> };
     expect(json.differs).toEqual([expect.objectContaining({ file: '.github/workflows/changelog.yml', added: 2, removed: 2 })]);
   });
+
+  it("with workspaces in the config: the workflow lists each one's secret, .gitignore their lock and ledger lines, no content/entries/", async () => {
+    await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ workspaces: { app: { tokenEnv: 'CHANGELOG_TOKEN_APP' }, api: { tokenEnv: 'CHANGELOG_TOKEN_API' } } }));
+    const r = await init(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await workflow(dir, 'changelog.yml')).jobs.changelog!.with!['workspace-secrets']).toBe('CHANGELOG_TOKEN_APP\nCHANGELOG_TOKEN_API\n');
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toContain('.changelog/*/lock/\n.changelog/*/lock.json\n.changelog/*/budget.json\n');
+    expect(existsSync(join(dir, 'content/entries'))).toBe(false);
+    expect(r.stdout).toContain('Next: add the secrets CHANGELOG_TOKEN_APP, CHANGELOG_TOKEN_API (one per workspace) and the variable CHANGELOG_BASE_URL');
+  });
 });

@@ -80,6 +80,7 @@ function evaluate(expr: string, scope: Scope): unknown {
     if (name === 'cancelled') return false;
     if (name === 'success') return !scope.failed;
     if (name === 'failure') return scope.failed;
+    if (name === 'toJSON') return JSON.stringify(args[0], null, 2);
     if (name === 'format') return String(args[0]).replace(/\{(\d+)\}/g, (_, n: string) => text(args[Number(n) + 1]));
     throw new Error(`the test harness knows no function ${name}()`);
   };

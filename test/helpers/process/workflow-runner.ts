@@ -19,7 +19,7 @@
 // Scripts run as child processes (asynchronously), so that an emulator and a static server in
 // the test's own process keep answering.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { RepositoryFit } from '../../../src/cli/init-fit.js';
@@ -327,13 +327,19 @@ async function runStep(world: WorkflowWorld, run: JobRun, step: Step, env: Recor
   if (uses === 'actions/setup-node' || uses === 'actions/cache') return done(true);
   if (uses === 'actions/cache/restore' || uses === 'actions/cache/save') {
     // The request ledger's cache: a folder that outlives each job's clone, newest save wins
-    // (the workflow restores by key prefix, newest first).
-    const file = join(run.dir, withs.path!);
-    const cached = join(world.work, 'actions-cache', withs.path!);
-    const [from, to] = uses === 'actions/cache/restore' ? [cached, file] : [file, cached];
-    if (existsSync(from)) {
-      mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(from, to);
+    // (the workflow restores by key prefix, newest first). One path a line; a `*` stands for
+    // one folder level.
+    const restore = uses === 'actions/cache/restore';
+    for (const pattern of withs.path!.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      for (const path of expandStar(restore ? join(world.work, 'actions-cache') : run.dir, pattern)) {
+        const file = join(run.dir, path);
+        const cached = join(world.work, 'actions-cache', path);
+        const [from, to] = restore ? [cached, file] : [file, cached];
+        if (existsSync(from)) {
+          mkdirSync(dirname(to), { recursive: true });
+          copyFileSync(from, to);
+        }
+      }
     }
     return done(true);
   }
@@ -363,6 +369,15 @@ async function runStep(world: WorkflowWorld, run: JobRun, step: Step, env: Recor
     if (eq > 0) outputs[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return { ok: code === 0, outputs, log };
+}
+
+/** The paths under `root` a cache path names: itself, or with its one `*` segment each folder there. */
+function expandStar(root: string, pattern: string): string[] {
+  const star = pattern.indexOf('/*/');
+  if (star < 0) return [pattern];
+  const parent = pattern.slice(0, star);
+  const dirs = existsSync(join(root, parent)) ? readdirSync(join(root, parent), { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+  return dirs.map((d) => `${parent}/${d.name}${pattern.slice(star + 2)}`);
 }
 
 /** A script as the runner runs a `run:` step (bash -e, pipefail). */
