@@ -191,7 +191,7 @@ program
   .description('run the local emulator of the changelog service until Ctrl-C')
   .option('-p, --port <n>', 'port (0 picks a free one)', positiveInt('--port'), 0)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
-  .option('--seed <demo|file|folder>', 'seed the emulator: "demo", a seed JSON file, or a folder of entry files (Markdown with frontmatter)')
+  .option('--seed <demo|file|folder>', 'seed the emulator: "demo" (two products, a workspace and token each), a seed JSON file, or a folder of entry files (Markdown with frontmatter)')
   .addOption(new Option('--per-minute <n>', 'requests per window per workspace').argParser(positiveInt('--per-minute')))
   .addOption(new Option('--per-day <n>', 'requests per day per workspace').argParser(positiveInt('--per-day')))
   .addOption(new Option('--window-ms <n>', 'length of the per-minute window in ms').argParser(positiveInt('--window-ms')))

@@ -16,13 +16,13 @@ const run = (args, extra = {}) => {
   const r = spawnSync(process.execPath, [cli, ...args], { cwd: work, env: { ...env, ...extra }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
 };
-run(['sync']); // the demo: .demo/content
+run(['sync']); // the demo: its first product in .demo/content/app
 const types = { '.html': 'text/html', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.js': 'text/javascript' };
 const browser = await chromium.launch({ executablePath: process.argv[2] ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 try {
   for (const theme of ['commit', 'paper', 'mono']) {
     const out = join(work, `_site-${theme}`);
-    run(['build'], { CHANGELOG_CONTENT_DIR: '.demo/content', CHANGELOG_OUTPUT_DIR: out, CHANGELOG_THEME: theme });
+    run(['build'], { CHANGELOG_CONTENT_DIR: '.demo/content/app', CHANGELOG_OUTPUT_DIR: out, CHANGELOG_THEME: theme });
     // Served at the demo's site URL (http://localhost:8080/), where its logo is.
     const server = createServer((req, res) => {
       let file = join(out, decodeURIComponent(new URL(req.url, 'http://x').pathname));

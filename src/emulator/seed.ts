@@ -1,12 +1,14 @@
 /**
- * Seeds for the emulator: a JSON file describing workspaces, their tokens, entries, tags
- * and subscribers (`changelog-sync emulator --seed demo|FILE`).
+ * Seeds for the emulator: a JSON file describing workspaces, their keys and tokens, entries,
+ * tags and subscribers (`changelog-sync emulator --seed demo|FILE`). The demo's has two
+ * products, `app` and `api`.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ChangelogSyncError } from '../core/errors.js';
+import { WORKSPACE_KEY } from '../core/workspace-entries.js';
 import { folderSeedStore } from './seed-folder.js';
 import { editorJsDocumentSchema, latestOptionalFieldSchema } from '../service/schemas.js';
 import { EmulatorStore, ENTRY_TAGS_FORMS, serviceTimestamp } from './store.js';
@@ -26,6 +28,8 @@ const seedEntrySchema = z.object({
 /** One workspace of a seed. */
 const seedWorkspaceSchema = z.object({
   identifier: z.string().optional(),
+  /** Its key in a project's `workspaces` (store.ts `EmulatorWorkspace.key`): a key per workspace, or none. */
+  key: z.string().regex(WORKSPACE_KEY, 'a workspace key: lower-case letters and digits, words joined by single "-"').optional(),
   name: z.string(),
   slug: z.string().optional(),
   theme: z.string().optional(),
@@ -44,7 +48,12 @@ const seedWorkspaceSchema = z.object({
 });
 
 /** A whole seed file. */
-const seedSchema = z.object({ workspaces: z.array(seedWorkspaceSchema).min(1) });
+const seedSchema = z.object({
+  workspaces: z
+    .array(seedWorkspaceSchema)
+    .min(1)
+    .refine((ws) => ws.every((w) => w.key === undefined) || (ws.every((w) => w.key !== undefined) && new Set(ws.map((w) => w.key)).size === ws.length), 'give every workspace a key of its own, or none a key'),
+});
 
 /** Path of the demo seed shipped with changelog-sync. */
 const DEMO_SEED_PATH = fileURLToPath(new URL('../../src/emulator/demo/seed.json', import.meta.url));

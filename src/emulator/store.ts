@@ -54,6 +54,12 @@ export interface EmulatorWorkspaceInfo {
 /** One workspace of the emulator. */
 export interface EmulatorWorkspace {
   info: EmulatorWorkspaceInfo;
+  /**
+   * Its key in a project's `workspaces` (changelog.config.json, docs/sync.md "Several
+   * workspaces"), when a seed names one: not served, it names the token's variable the
+   * `emulator` command prints and the demo's section.
+   */
+  key?: string;
   tokens: string[];
   entries: EmulatorEntry[];
   /** As the service returns them (`GET /api/tags`). */
@@ -109,7 +115,7 @@ export class EmulatorStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Adds a workspace; missing settings get plausible defaults. */
-  addWorkspace(init: Partial<EmulatorWorkspaceInfo> & { tokens: string[]; latestFields?: LatestField[]; entryTags?: EntryTagsForm }): EmulatorWorkspace {
+  addWorkspace(init: Partial<EmulatorWorkspaceInfo> & { key?: string; tokens: string[]; latestFields?: LatestField[]; entryTags?: EntryTagsForm }): EmulatorWorkspace {
     const name = init.name ?? 'Workspace';
     const ws: EmulatorWorkspace = {
       info: {
@@ -124,6 +130,7 @@ export class EmulatorStore {
         og_image_url: init.og_image_url ?? '',
         created_at: init.created_at ?? serviceTimestamp(this.now()),
       },
+      ...(init.key !== undefined && { key: init.key }),
       tokens: [...init.tokens],
       entries: [],
       tags: [],

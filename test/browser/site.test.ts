@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The built site in a real browser: Debian's Chromium driven by playwright-core, pages
-// checked by axe-core. The site is the demo workspace (pulled from the emulator, three
+// checked by axe-core. The site is the demo's first product (pulled from the emulator, three
 // local entries pushed) plus a dozen older local entries, so the index has a second page.
 // External URLs (the demo's logo and images) are answered locally: no network.
 import { cp, mkdir } from 'node:fs/promises';
@@ -50,7 +50,7 @@ describe('the site in Chromium', () => {
     expect(demo.code, demo.stderr).toBe(0);
     // A dozen older entries of our own, so that the index has a second page.
     const older = await writeContent(join(dir, 'older'), { entries: dailyEntries(12, '2024-06-30', (i) => (i % 2 ? ['Fix'] : [])) });
-    const contentDir = join(dir, '.demo/content');
+    const contentDir = join(dir, '.demo/content/app');
     await cp(join(older, 'entries'), join(contentDir, 'entries'), { recursive: true });
     // The server first: the site's absolute URLs (latest.json, feeds) carry its port.
     server = await serveStatic(join(dir, 'site'), { '/embed.html': { type: 'text/html; charset=utf-8', body: EMBED } });
@@ -195,7 +195,7 @@ describe('the site in Chromium', () => {
     beforeAll(async () => {
       prefixed = await serveStatic(join(dir, 'site-prefixed'), { '/embed.html': { type: 'text/html; charset=utf-8', body: EMBED_PREFIXED } }, { prefix: '/changelog/' });
       base = `${prefixed.url}/changelog/`;
-      const built = await buildSite({ contentDir: join(dir, '.demo/content'), siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, 'site-prefixed'), siteUrl: base, root: dir });
+      const built = await buildSite({ contentDir: join(dir, '.demo/content/app'), siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, 'site-prefixed'), siteUrl: base, root: dir });
       expect(built.indexed).toBeGreaterThan(20);
       consoleErrors.length = 0;
     });

@@ -95,7 +95,7 @@ export async function devCommand(config: Config, reporter: Reporter, options: De
   const showDemo = options.demo || (!options.pull && !(await hasContent(config.contentDir)));
   if (showDemo) {
     const reason = options.demo ? 'dev --demo' : `${relative(config.cwd, config.contentDir) || '.'}/ has no entries yet`;
-    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason, subdir: DEMO_PREVIEW_DIR });
+    demo = await startDemo(cfg, reporter, 'previewing the DEMO', { reason, subdir: DEMO_PREVIEW_DIR, firstOnly: true });
     cfg = demo.config;
     if (!options.demo) {
       reporter.info(`Write your first entry with ${run('new "Title"')} and run ${run('dev')} again to preview it${config.token ? `, or ${run('dev --pull')} to preview your workspace` : ''}.\n`);

@@ -1,10 +1,14 @@
 /**
  * `changelog-sync emulator [--port N] [--seed demo|FILE] [limits] [faults] [--request-log FILE]`:
  * the service emulator as a long-running process, until Ctrl-C. Faults and the request
- * log are the same as tests use (`EmulatorFaults`, `RequestLogRecord`).
+ * log are the same as tests use (`EmulatorFaults`, `RequestLogRecord`). It prints the variables
+ * a project sets to reach it: `CHANGELOG_TOKEN` (the first workspace's token) for a project of
+ * one; with several (the demo seed's two products), also a `CHANGELOG_TOKEN_<KEY>` each and the
+ * `workspaces` naming them.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { keyLike, tokenEnvFor } from '../../core/workspace-entries.js';
 import { loadSeed } from '../../emulator/seed.js';
 import type { EmulatorFaults } from '../../emulator/faults.js';
 import { startEmulator, type EmulatorLimits, type RequestLogRecord } from '../../emulator/server.js';
@@ -42,7 +46,8 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
   const faults = Object.entries(faultOptions)
     .filter(([, v]) => v !== undefined && v !== false)
     .sort(([a], [b]) => (a < b ? -1 : 1));
-  const workspaces = store.workspaces.map((w) => ({ identifier: w.info.identifier, name: w.info.name, tokens: w.tokens }));
+  const keys = workspaceKeys(store);
+  const workspaces = store.workspaces.map((w, i) => ({ identifier: w.info.identifier, name: w.info.name, tokens: w.tokens, ...(keys && { key: keys[i]!, tokenEnv: tokenEnvFor(keys[i]!) }) }));
   reporter.result(
     [
       `Emulator listening on ${emulator.url}`,
@@ -50,6 +55,13 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
       '',
       `  export CHANGELOG_BASE_URL=${emulator.url}`,
       `  export CHANGELOG_TOKEN=${workspaces[0]?.tokens[0] ?? ''}`,
+      ...(keys
+        ? [
+            '',
+            `  or, for a project of several workspaces (changelog.config.json ${JSON.stringify({ workspaces: Object.fromEntries(keys.map((key): [string, { tokenEnv: string }] => [key, { tokenEnv: tokenEnvFor(key) }])) })}):`,
+            ...keys.map((key, i) => `  export ${tokenEnvFor(key)}=${workspaces[i]!.tokens[0]}`),
+          ]
+        : []),
       ...(faults.length > 0 ? ['', `  faults: ${faults.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`] : []),
       ...(requestLog ? [`  request log: ${requestLog}`] : []),
       '',
@@ -60,4 +72,21 @@ export async function emulatorCommand(reporter: Reporter, options: EmulatorComma
   await untilStopSignal();
   await emulator.close();
   return EXIT.OK;
+}
+
+/**
+ * The workspaces' keys in a project's `workspaces` when the emulator serves several (a project
+ * of one reads `CHANGELOG_TOKEN`): the seed's, else made of each name (`keyLike`), a repeated one
+ * numbered (`-2`); undefined for one workspace.
+ */
+function workspaceKeys(store: EmulatorStore): string[] | undefined {
+  if (store.workspaces.length < 2) return undefined;
+  const taken = new Set<string>();
+  return store.workspaces.map((w) => {
+    const base = w.key ?? keyLike(w.info.name);
+    let key = base;
+    for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+    taken.add(key);
+    return key;
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * `changelog-sync sync [--dry-run] [--demo] [--no-lease]`: pull, push, build. SIGTERM and SIGINT
  * stop it once the POSTs in flight settled, without the build (`stop-signals.ts`). With no
- * service configured it runs the demo (the built-in emulator, everything under `.demo/`), but
+ * service configured it runs the demo (the built-in emulator, two products, everything under `.demo/`), but
  * never in GitHub Actions unless `--demo`: a missing secret fails the job (`actions-secrets.ts`).
  */
 import { relative } from 'node:path';
@@ -147,7 +147,8 @@ export function syncExitCode(pulled: PullResult, pushed: PushResult, built?: Pic
 async function demoSync(config: Config, reporter: Reporter, options: SyncCommandOptions): Promise<ExitCode> {
   const demo = await startDemo(config, reporter, 'running the DEMO');
   try {
-    const { code } = await runSync(demo.config, reporter, options);
+    // Both products, as a project of several workspaces syncs them: one site of both.
+    const code = await syncWorkspaces(demo.config, reporter, demo.config.workspaces!, options, false);
     if (!options.dryRun && !options.skipBuild) reporter.info(viewDemoSite(demo.config));
     return code;
   } finally {
@@ -155,10 +156,10 @@ async function demoSync(config: Config, reporter: Reporter, options: SyncCommand
   }
 }
 
-/** How to look at the demo's site: its links are absolute paths, so it must be served at the site URL. */
+/** How to look at the demo's site: its links are absolute paths, so it must be served at the site URL; `dev --demo` previews its first product only. */
 function viewDemoSite(config: Config): string {
   const out = relative(config.cwd, config.outputDir) || '.';
-  return `View the site: \`${commandLine(config.root, 'dev --demo')}\` (a live preview), or serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled).`;
+  return `View the site: serve ${out}/ at ${config.siteUrl} with any static file server (opening its files directly shows them unstyled); \`${commandLine(config.root, 'dev --demo')}\` is a live preview of its first product.`;
 }
 
 /** Every identifier this run wrote into a local file: pushed, reconciled or adopted (by pull's recovery or by push). */

@@ -1,6 +1,6 @@
-// `npm start` (`sync` with no token): the demo, one run. It pulls the demo workspace from the
-// built-in emulator, pushes the local demo entries, builds, and writes only under .demo/. The
-// demo looks like a real changelog: its logo, Open Graph image and entry images ship with the
+// `npm start` (`sync` with no token): the demo, one run. It pulls the demo's two products, a
+// workspace each, from the built-in emulator, pushes the local demo entries into the first,
+// builds one site of both, and writes only under .demo/. The demo looks like a real changelog: its logo, Open Graph image and entry images ship with the
 // package and are in the built site (the service's screenshots by way of the emulator's image
 // host and pull's mirror); no page of its site names an image that does not resolve to a file
 // of the site.
@@ -40,28 +40,52 @@ describe('npm start: the demo main job', () => {
 
   it('with no token: emulator, pull, push, build, summary, exit 0, and writes only under .demo/', async () => {
     expect(r.stderr).toContain('No CHANGELOG_TOKEN is set: running the DEMO against the built-in emulator');
+    expect(r.stderr).toContain('workspaces "Lumen App" and "Lumen API"). Everything is written under .demo/, which git ignores.');
     expect(r.code).toBe(0);
-    // 19 entry pages, the index, 5 tag pages (the service's tags and the local entries') and the tag index, search, subscribe, 404.
-    expect(r.stdout).toMatch(/Done: pulled 20 entries \(20 new, 0 updated\), pushed 3, 29 pages in \.demo\/_site/);
-    // Why 23 entries make 19 pages, and how to look at the site.
-    expect(r.stderr).toContain('19 of 23 entries are on the site; left out: 2 drafts (not published), 2 scheduled after today (on the site from their date)');
-    expect(r.stderr).toContain('View the site: `npx changelog-sync dev --demo` (a live preview), or serve .demo/_site/ at http://localhost:8080/ with any static file server');
-    const entries = await readdir(join(dir, '.demo/content/entries'));
-    expect(entries).toHaveLength(23);
-    const index = await readFile(join(dir, '.demo/_site/index.html'), 'utf8');
-    expect(index).toContain('Funnel step timing'); // pushed by the demo
+    // Each product synced as its own workspace, the local entries pushed into the first; one build.
+    expect(r.stdout).toContain('[app] Done: pulled 20 entries (20 new, 0 updated), pushed 3;');
+    expect(r.stdout).toContain('[api] Done: pulled 7 entries (7 new, 0 updated), pushed 0;');
+    // 25 entry pages; the combined home (two pages) and each product's; each product's 5 tag pages and
+    // tag index; search, subscribe, 404; and 25 redirect pages, of the first product's old URLs.
+    expect(r.stdout).toMatch(/^Built 69 pages in \.demo\/_site$/m);
+    // Why 30 entries make 25 pages, and how to look at the site.
+    expect(r.stderr).toContain('25 of 30 entries are on the site; left out: 2 drafts (not published), 3 scheduled after today (on the site from their date)');
+    expect(r.stderr).toContain('View the site: serve .demo/_site/ at http://localhost:8080/ with any static file server (opening its files directly shows them unstyled); `npx changelog-sync dev --demo` is a live preview of its first product.');
+    expect(await readdir(join(dir, '.demo/content/app/entries'))).toHaveLength(23);
+    expect(await readdir(join(dir, '.demo/content/api/entries'))).toHaveLength(7);
+    const site = (file: string) => readFile(join(dir, '.demo/_site', file), 'utf8');
+    // The combined home page: the site's title, both products' entries marked with their product, a filter of both.
+    const index = await site('index.html');
+    expect(index).toContain('<h1>Lumen changelog</h1>');
+    expect(index).toContain('Funnel step timing'); // pushed by the demo into the app
+    expect(index).toContain('Batch event ingestion'); // the API's
+    expect(index).toContain('<li><a class="tag" href="/app/">Lumen App</a></li>');
+    expect(index).toContain('<li><a class="tag" href="/api/">Lumen API</a></li>');
+    expect(index).toMatch(/<a class="entry-product" href="\/api\/">/);
     // show_backlink is set in the demo workspace, but the demo has no hosted page: the
     // emulator serves none and is gone when the command ends. No link to its port.
     expect(index).not.toContain('on the hosted changelog');
     const port = /built-in emulator of the changelog service\n\(http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stderr)![1]!;
-    for (const file of ['index.html', 'subscribe/index.html', 'feed.xml']) expect(await readFile(join(dir, '.demo/_site', file), 'utf8'), file).not.toContain(`127.0.0.1:${port}`);
-    // The service's tags of each entry are pulled (the demo's listing carries them).
-    expect(index).toContain('href="/tags/fix/"');
-    expect(index).toContain('Dark mode is here'); // pulled
-    expect(index).not.toContain('Custom roles for workspace admins'); // a draft
-    expect(index).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
-    const feed = await readFile(join(dir, '.demo/_site/feed.xml'), 'utf8');
-    expect(feed.match(/<entry>/g)).toHaveLength(19);
+    for (const file of ['index.html', 'subscribe/index.html', 'feed.xml', 'app/index.html', 'api/feed.xml']) expect(await site(file), file).not.toContain(`127.0.0.1:${port}`);
+    // Each product's section: its own entries and tags (the service's, pulled: the demo's listing carries them).
+    const app = await site('app/index.html');
+    expect(app).toContain('<h1>Lumen App changelog</h1>');
+    expect(app).toContain('Dark mode is here'); // pulled
+    expect(app).toContain('href="/app/tags/fix/"');
+    expect(app).not.toContain('Batch event ingestion');
+    expect(app).not.toContain('Custom roles for workspace admins'); // a draft
+    expect(app).not.toContain('Goals &amp; OKR tracking'); // scheduled in the future
+    const api = await site('api/index.html');
+    expect(api).toContain('<h1>Lumen API changelog</h1>');
+    expect(api).toContain('href="/api/tags/sdk/"');
+    expect(api).not.toContain('Dark mode is here');
+    expect(api).not.toContain('API v3 preview'); // scheduled
+    // One slug in both products: a page each.
+    expect(await site('app/entries/hello-lumen/index.html')).toContain('Hello, Lumen: our first changelog');
+    expect(await site('api/entries/hello-lumen/index.html')).toContain('Hello, Lumen API: our developer changelog');
+    // The combined feed at the root, each product's under its key.
+    const entriesOf = async (file: string) => (await site(file)).match(/<entry>/g)?.length;
+    expect([await entriesOf('feed.xml'), await entriesOf('app/feed.xml'), await entriesOf('api/feed.xml')]).toEqual([25, 19, 6]);
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir }).toString()).toBe('A  .gitignore\n');
   });
 
@@ -86,9 +110,9 @@ describe('npm start: the demo main job', () => {
     // (five; one is in an entry scheduled for later, not on the site yet).
     expect([...seen]).toEqual(expect.arrayContaining([`${SITE_URL}images/lumen-logo.svg`, `${SITE_URL}images/lumen-og.png`]));
     const published = await Promise.all([...seen].filter((u) => u.startsWith('/img/')).map((u) => readFile(join(site, u))));
-    const local = await readFile(join(dir, '.demo/content/images/mobile-dashboards.svg'));
+    const local = await readFile(join(dir, '.demo/content/app/images/mobile-dashboards.svg'));
     expect(published.some((b) => b.equals(local)), 'mobile-dashboards.svg').toBe(true);
-    const mediaDir = join(dir, '.demo/content/media');
+    const mediaDir = join(dir, '.demo/content/app/media');
     const media = await readdir(mediaDir);
     expect(media).toHaveLength(5);
     const shown = [];

@@ -2,6 +2,8 @@
 // emulator's own image host, on whatever port it listens (no http://localhost:8080 that only
 // a preview on that port would answer); and a folder of entry files (Markdown with
 // frontmatter, as src/emulator/demo/entries/ holds them) seeds a workspace a pull mirrors back.
+// The demo seed's two products: each token reads its own workspace only, and what the emulator
+// prints (a variable per token, the `workspaces` naming them) is a project that pulls both.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,9 @@ describe('emulator --seed', () => {
     stop = undefined;
   });
 
+  /** What the emulator printed once it listened (its whole banner, up to "Press Ctrl-C"). */
+  let banner = '';
+
   /** Starts `changelog-sync emulator --port 0 <args>` and resolves with its URL once it listens. */
   async function emulator(args: string[]): Promise<string> {
     const { child, done } = spawnCli(['emulator', '--port', '0', ...args], { cwd: dir });
@@ -34,13 +39,62 @@ describe('emulator --seed', () => {
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /Emulator listening on (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
+        banner = out;
+        if (m && out.includes('Press Ctrl-C to stop.')) resolve(m[1]!);
       });
       void done.then((r) => reject(new Error(`the emulator exited (${r.code}): ${r.stderr}`)));
     });
   }
 
   const get = async (url: string, token: string) => (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<{ data: Record<string, unknown> & Array<Record<string, unknown>> }>;
+
+  it('demo: two workspaces, a token each; a token reads its own workspace only', async () => {
+    const url = await emulator(['--seed', 'demo']);
+    const [app, api] = [await get(`${url}/api/workspace`, 'demo-token'), await get(`${url}/api/workspace`, 'demo-api-token')];
+    expect([app.data.name, api.data.name]).toEqual(['Lumen', 'Lumen API']);
+    const appEntries = (await get(`${url}/api/entries`, 'demo-token')).data;
+    const apiEntries = (await get(`${url}/api/entries`, 'demo-api-token')).data;
+    expect(apiEntries.map((e) => e.slug)).toContain('batch-events');
+    const appIds = new Set(appEntries.map((e) => e.identifier));
+    expect(apiEntries.filter((e) => appIds.has(e.identifier))).toEqual([]);
+    // One workspace's entry asked for by its identifier with the other's token: not found; with its own: there.
+    const ask = (id: unknown, token: string) => fetch(`${url}/api/entries/${String(id)}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+    expect((await ask(apiEntries[0]!.identifier, 'demo-token')).status).toBe(404);
+    expect((await ask(appEntries[0]!.identifier, 'demo-api-token')).status).toBe(404);
+    expect((await ask(apiEntries[0]!.identifier, 'demo-api-token')).status).toBe(200);
+  });
+
+  it("demo: what it prints is a project of both workspaces: each pulled into its folder with its own token", async () => {
+    const url = await emulator(['--seed', 'demo']);
+    // As a user copies it: the one-workspace lines stay, then the workspaces and a variable for each token.
+    expect(banner).toContain(`  export CHANGELOG_BASE_URL=${url}\n  export CHANGELOG_TOKEN=demo-token\n`);
+    const config = /changelog\.config\.json (\{.*\})\):\n/.exec(banner)?.[1];
+    expect(JSON.parse(config!)).toEqual({ workspaces: { app: { tokenEnv: 'CHANGELOG_TOKEN_APP' }, api: { tokenEnv: 'CHANGELOG_TOKEN_API' } } });
+    const env = Object.fromEntries([...banner.matchAll(/^ {2}export (CHANGELOG_TOKEN_\w+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+    expect(env).toEqual({ CHANGELOG_TOKEN_APP: 'demo-token', CHANGELOG_TOKEN_API: 'demo-api-token' });
+    await writeFile(join(dir, 'changelog.config.json'), config!);
+    const pulled = await runCli(['pull'], { cwd: dir, env: { CHANGELOG_BASE_URL: url, ...env } });
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('[app] ');
+    expect(await readdir(join(dir, 'content/app/entries'))).toHaveLength(20);
+    expect((await readdir(join(dir, 'content/api/entries'))).sort()).toEqual([
+      '2025-10-01-hello-lumen.md',
+      '2026-02-05-python-sdk.md',
+      '2026-04-28-webhook-signature-fix.md',
+      '2026-06-10-v1-deprecation.md',
+      '2026-09-22-rate-limit-headers.md',
+      '2026-11-18-batch-events.md',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}-api-v3-preview\.md$/),
+    ]);
+  });
+
+  it('a seed whose workspaces have a key each but one: refused, naming the field', async () => {
+    const seed = join(dir, 'seed.json');
+    await writeFile(seed, JSON.stringify({ workspaces: [{ key: 'app', name: 'A', tokens: ['a'] }, { name: 'B', tokens: ['b'] }] }));
+    const r = await runCli(['emulator', '--port', '0', '--seed', seed], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('workspaces: give every workspace a key of its own, or none a key');
+  });
 
   it("demo: the workspace's logo and Open Graph image are on the emulator's image host, and answer", async () => {
     const url = await emulator(['--seed', 'demo']);
