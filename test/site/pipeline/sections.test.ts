@@ -249,6 +249,7 @@ describe('sections: their keys, and the build cache', () => {
     const sections = [{ key: 'app', contentDir: app }, { key: 'api', contentDir: api }];
     const grown = await buildSite({ ...options, sections });
     expect(grown.cache?.pages.reused).toBe(0);
+    expect(grown.cache?.pages.note).toBe('the page cache is not used with sections (several workspaces): every page was rendered');
     const urls = (await pagefindResults(join(dir, '_site'))).map((r) => r.url);
     expect(urls).toHaveLength(34);
     expect(urls.filter((u) => !/^\/(app|api)\/entries\//.test(u))).toEqual([]);
