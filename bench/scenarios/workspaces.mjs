@@ -137,7 +137,7 @@ export async function run() {
         cpuRuns: runs.map((r) => r.cpuSeconds),
         ...(phase.startsWith('sync')
           ? { requests: runs.map((r) => r.requests) }
-          : { pages: last.pages, stagesMs: { data: last.timings.dataMs, eleventy: last.timings.eleventyMs, search: last.timings.searchMs }, cache: last.cache && { hits: last.cache.hits, rendered: last.cache.rendered } }),
+          : { pages: last.pages, stagesMs: { data: last.timings.dataMs, eleventy: last.timings.eleventyMs, search: last.timings.searchMs }, cache: last.cache && { hits: last.cache.hits, rendered: last.cache.rendered, pages: last.cache.pages }, search: last.search }),
       };
     };
     const figures = { entries: COUNT, split: [half, COUNT - half], rounds: ROUNDS, node: execFileSync(process.env.BENCH_NODE || process.execPath, ['--version'], { encoding: 'utf8' }).trim(), loadAverage1mByRound: load.map((l) => Number(l.toFixed(2))) };
