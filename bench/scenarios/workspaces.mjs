@@ -149,6 +149,8 @@ export async function run() {
         ratioWall: ratio(f.two.seconds, f.one.seconds),
         ratioWallByRound: two.map((r, i) => ratio(r.seconds, one[i].seconds)),
         ratioCpu: ratio(f.two.cpuSeconds, f.one.cpuSeconds),
+        // CPU time is the steadier figure on a shared machine (build.mjs `measure`).
+        ratioCpuByRound: two.map((r, i) => ratio(r.cpuSeconds, one[i].cpuSeconds)),
         ratioPeakRss: ratio(f.two.peakRssMiB, f.one.peakRssMiB),
       };
     }
