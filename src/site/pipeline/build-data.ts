@@ -63,8 +63,8 @@ async function loadSections(build: PreparedBuild, sections: PreparedSection[]): 
       await loadSiteData(s.contentDir, {
         siteUrl: build.siteUrl,
         today: options.today,
-        // The entry memo is keyed by file name, which two products may share.
-        files: await readEntryFiles(s.contentDir, s.entryNames),
+        // The entry memo is keyed by the files' bytes, never their names: one memo serves every product.
+        files: await readEntryFiles(s.contentDir, s.entryNames, build.cache?.entries),
         themes: build.themes,
         backlinkUrl: s.backlinkUrl,
         images: s.entryImages,
