@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../src/core/config.js';
 import { buildSite } from '../../src/site/pipeline/build.js';
 import { launchChromium } from '../helpers/browser/chromium.js';
+import { searchResultLinks } from '../helpers/browser/search-results.js';
 import { serveStatic, type StaticServer } from '../helpers/browser/static-server.js';
 import { tempDir } from '../helpers/process/cli.js';
 import { dailyEntries, WORKSPACE, writeContent } from '../helpers/site/site-fixture.js';
@@ -65,15 +66,8 @@ describe('a site of two products in the browser, under /changelog/', () => {
     await cleanupDir?.();
   });
 
-  /** The search page's result links for a query (and product), once Pagefind UI has shown `expected`. */
-  async function results(query: string, expected: string): Promise<string[]> {
-    await page.goto(`${base}search/?${query}`);
-    await page.locator('.pagefind-ui__result-link', { hasText: expected }).waitFor({ timeout: 15_000 });
-    return (await page.locator('.pagefind-ui__result-link').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).sort();
-  }
-
   it('searches every product, or one: a product page\'s search box narrows to it', async () => {
-    expect(await results('q=wombat', 'Wombat endpoint')).toEqual(['/changelog/api/entries/wombat-endpoint/', '/changelog/app/entries/wombat-import/']);
+    expect(await searchResultLinks(page, `${base}search/?q=wombat`)).toEqual(['/changelog/api/entries/wombat-endpoint/', '/changelog/app/entries/wombat-import/']);
     await page.goto(`${base}api/`);
     await page.locator('#site-search').fill('wombat');
     await page.locator('#site-search').press('Enter');

@@ -39,7 +39,11 @@ export function combineSections(sections: readonly SiteData[], root: { site: Sit
     ...first.tagPages.map((p) => ({ from: unprefixed(p.url), to: p.url })),
     ...(first.tagList.length > 0 ? [{ from: '/tags/', to: `${prefix}/tags/` }] : []),
   ];
-  const movedTagFeeds = first.tagFeeds.flatMap((f) => FEED_FORMATS.map((format) => ({ feed: f, format, url: unprefixed(f.urls[format.key]) })));
+  // At its old URL a tag feed keeps its old self link and Atom id (its tag page's old URL), as a reader knows it.
+  const movedTagFeeds = first.tagFeeds.flatMap((f) => {
+    const feed = { ...f, home: unprefixed(f.home), urls: Object.fromEntries(Object.entries(f.urls).map(([k, u]) => [k, unprefixed(u)])) as typeof f.urls };
+    return FEED_FORMATS.map((format) => ({ feed, format, url: feed.urls[format.key] }));
+  });
   const inFile = (key: string) => <T extends { file: string }>(p: T): T => ({ ...p, file: `${key}/${p.file}` });
   return Object.freeze({
     workspace: first.workspace,

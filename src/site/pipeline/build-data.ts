@@ -30,20 +30,7 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
   if (build.sections) return { siteData: await loadSections(build, build.sections) };
   const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, build.cache?.entries);
-  let siteData = await loadSiteData(options.contentDir, {
-    siteUrl: build.siteUrl,
-    today: options.today,
-    files: entryFiles,
-    themes: build.themes,
-    theme: options.theme,
-    backlinkUrl: build.backlinkUrl,
-    images: build.entryImages,
-    siteDir: build.input.dir,
-    onRendered: build.search?.add,
-    feedDates: options.feedDates,
-    now: options.now,
-    bodyCache: build.cache?.bodies,
-  });
+  let siteData = await loadSiteData(options.contentDir, { ...shared(build), files: entryFiles, theme: options.theme, backlinkUrl: build.backlinkUrl, images: build.entryImages });
   let cached: BuildData['cached'];
   if (build.pageCache && build.cache) {
     const pageCache = await build.pageCache;
@@ -54,6 +41,12 @@ export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   return { siteData, cached };
 }
 
+/** The options of `loadSiteData` that a site and each of its sections share. */
+function shared(build: PreparedBuild) {
+  const { options } = build;
+  return { siteUrl: build.siteUrl, today: options.today, themes: build.themes, siteDir: build.input.dir, onRendered: build.search?.add, feedDates: options.feedDates, now: options.now, bodyCache: build.cache?.bodies };
+}
+
 /** The site data of several products (site-sections.ts): each section's, one after the other (the search index gets them in that order), then the combined site's. */
 async function loadSections(build: PreparedBuild, sections: PreparedSection[]): Promise<SiteData> {
   const { options } = build;
@@ -61,18 +54,11 @@ async function loadSections(build: PreparedBuild, sections: PreparedSection[]): 
   for (const [i, s] of sections.entries()) {
     loaded.push(
       await loadSiteData(s.contentDir, {
-        siteUrl: build.siteUrl,
-        today: options.today,
+        ...shared(build),
         // The entry memo is keyed by the files' bytes, never their names: one memo serves every product.
         files: await readEntryFiles(s.contentDir, s.entryNames, build.cache?.entries),
-        themes: build.themes,
         backlinkUrl: s.backlinkUrl,
         images: s.entryImages,
-        siteDir: build.input.dir,
-        onRendered: build.search?.add,
-        feedDates: options.feedDates,
-        now: options.now,
-        bodyCache: build.cache?.bodies,
         section: { key: s.key, title: s.title, ...(i > 0 ? { fileIds: `${s.key}/` } : {}) },
       }),
     );

@@ -50,9 +50,11 @@ export async function writeOutput(build: PreparedBuild, data: BuildData, rendere
   if (build.cache) {
     const { siteData, cached } = data;
     const { bodies, entries, dir } = build.cache;
+    // No page cache (build-prepare.ts): the site's own templates, or sections.
+    const without = build.ownTemplate ? `with templates of the site's own (${build.ownTemplate})` : 'on a site of several workspaces';
     const pages = cached
       ? { rendered: cached.plan.rendered, reused: cached.plan.reused.length, note: cached.pageCache.note }
-      : { rendered: siteData.entries.length + siteData.indexPages.length + siteData.tagPages.length, reused: 0, note: `the page cache is not used ${build.ownTemplate ? `with templates of the site's own (${build.ownTemplate})` : 'with sections (several workspaces)'}: every page was rendered` };
+      : { rendered: siteData.entries.length + siteData.indexPages.length + siteData.tagPages.length, reused: 0, note: `the page cache is not used ${without}: every page was rendered` };
     // The memo has the body cache's fingerprint: its note is news only when the bodies had none.
     cache = { dir, hits: bodies.stats.hits, rendered: bodies.stats.misses, note: build.cache.changed ?? bodies.note ?? entries.note, pages, files: { parsed: entries.stats.misses, reused: entries.stats.hits } };
     const warn = (err: Error) => build.warnings.push(`the build cache could not be written to ${dir}: ${err.message} (the next build renders every entry)`);

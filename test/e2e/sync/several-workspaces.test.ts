@@ -21,7 +21,7 @@ const FAST = { CHANGELOG_RATE_WINDOW_MS: '100', CHANGELOG_TIMEOUT_MS: '2000' };
 
 /** `changelog.config.json` with the workspaces `app` and `api`, each with its own base URL when given. */
 function configText(baseUrl: string, apiUrl?: string): string {
-  return `${JSON.stringify({ baseUrl, workspaces: { app: { title: 'Lumen App', tokenEnv: 'CHANGELOG_TOKEN_APP' }, api: { title: 'Lumen API', tokenEnv: 'CHANGELOG_TOKEN_API', ...(apiUrl && { baseUrl: apiUrl }) } } }, null, 2)}\n`;
+  return `${JSON.stringify({ baseUrl, siteTitle: 'Lumen', workspaces: { app: { title: 'Lumen App', tokenEnv: 'CHANGELOG_TOKEN_APP' }, api: { title: 'Lumen API', tokenEnv: 'CHANGELOG_TOKEN_API', ...(apiUrl && { baseUrl: apiUrl }) } } }, null, 2)}\n`;
 }
 
 /** Two workspaces, each with `n` published entries titled by its product. */
@@ -99,6 +99,20 @@ describe('two workspaces, one emulator', () => {
     const exported = await cli(['subscribers', 'export']);
     expect(exported.code).toBe(2);
     expect(exported.stderr).toContain("error E_USAGE: export writes one workspace's only: name it with --workspace <key> (the workspaces are app, api)");
+  });
+
+  it("new writes into the workspace --workspace names, and needs it with several; dev's --workspace is one of them", async () => {
+    const none = await cli(['new', 'Webhooks']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("error E_USAGE: new writes an entry into one workspace's only: name it with --workspace <key> (the workspaces are app, api)");
+    const r = await cli(['new', 'Webhooks', '--workspace', 'api', '--date', '2026-03-01']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Created content/api/entries/2026-03-01-webhooks.md');
+    expect(await entryFiles(join(dir, 'content/api/entries'))).toContain('2026-03-01-webhooks.md');
+    expect(await entryFiles(join(dir, 'content/app/entries'))).not.toContain('2026-03-01-webhooks.md');
+    const dev = await cli(['dev', '--workspace', 'web']);
+    expect(dev.code).toBe(2);
+    expect(dev.stderr).toContain('error E_USAGE: --workspace web: no such workspace in changelog.config.json; the workspaces are app, api');
   });
 
   it('an unknown --workspace is a usage error naming the known ones, and nothing is read', async () => {
@@ -204,6 +218,9 @@ describe("one workspace's failure is not the other's", () => {
     const home = await readFile(join(dir, '_site/index.html'), 'utf8').catch(() => '');
     expect(home, r.stderr).toContain('App change 2');
     expect(home).toContain('API change 1');
+    // The combined site's name is the configuration's siteTitle, each section its workspace's title.
+    expect(home).toMatch(/<title>([^<]* · )?Lumen<\/title>/);
+    expect(await readFile(join(dir, '_site/api/index.html'), 'utf8')).toMatch(/<title>([^<]* · )?Lumen API<\/title>/);
     expect(await readFile(join(dir, '_site/api/entries/api-change-1/index.html'), 'utf8')).toContain('API change 1');
     expect(existsSync(join(dir, '_site/app/entries/app-change-2/index.html'))).toBe(true);
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));

@@ -46,6 +46,11 @@ export interface CrawlOptions {
   prefix: string;
   /** The site URL it was built with: absolute URLs on it are fetched from the server. */
   siteUrl: string;
+  /**
+   * Start at the base path and the site's fixed files only, not at every page on disk: what
+   * the crawl fetches is then what a reader (or a feed reader, a search engine) reaches.
+   */
+  fromRoot?: boolean;
 }
 
 const LINK_ATTRIBUTES: Record<string, string[]> = {
@@ -124,8 +129,8 @@ export async function pagefindResults(outputDir: string): Promise<Array<{ url: s
 }
 
 /**
- * Crawls the site from its pages on disk, its fixed files and an unknown deep path (the 404
- * page, which must work from any depth).
+ * Crawls the site from its pages on disk (unless {@link CrawlOptions.fromRoot}), its fixed
+ * files and an unknown deep path (the 404 page, which must work from any depth).
  */
 export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const { server, prefix } = options;
@@ -154,7 +159,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   };
 
   const root = `${server}${prefix}`;
-  for (const d of await readdir(options.outputDir, { withFileTypes: true, recursive: true })) {
+  for (const d of options.fromRoot ? [] : await readdir(options.outputDir, { withFileTypes: true, recursive: true })) {
     if (d.isFile() && d.name.endsWith('.html') && d.name !== '404.html') {
       const rel = relative(options.outputDir, join(d.parentPath, d.name)).split(sep).join('/');
       add(rel === 'index.html' ? './' : rel.replace(/index\.html$/, ''), root);

@@ -50,6 +50,18 @@ describe('siteInputs', () => {
     expect((await siteInputs(config(), '2026-07-01')).nextDue).toBeNull();
   });
 
+  it("with workspaces: each product's entry files are inputs, its scheduled entries give the next due date", async () => {
+    await writeFile(join(dir, 'changelog.config.json'), JSON.stringify({ workspaces: { app: { tokenEnv: 'T_APP' }, api: { tokenEnv: 'T_API' } } }));
+    await writeEntry(join(dir, 'content/app'), '2026-05-01-a', '---\ntitle: A\nis_published: true\npublish_at: 2026-05-01\n---\n.\n');
+    await writeEntry(join(dir, 'content/api'), '2026-06-20-b', '---\ntitle: B\nstatus: scheduled\npublish_at: 2026-06-20\n---\n.\n');
+    const before = await siteInputs(config(), '2026-06-01');
+    expect(before.nextDue).toBe('2026-06-20');
+    await writeEntry(join(dir, 'content/api'), '2026-06-20-b', '---\ntitle: B\nstatus: scheduled\npublish_at: 2026-06-15\n---\n.\n');
+    const after = await siteInputs(config(), '2026-06-01');
+    expect(after.hash).not.toBe(before.hash);
+    expect(after.nextDue).toBe('2026-06-15');
+  });
+
   it('siteChange: no record, then unchanged, then due on the recorded day', async () => {
     await writeEntry(join(dir, 'content'), '2026-06-10-soon', '---\ntitle: Soon\nstatus: scheduled\npublish_at: 2026-06-10\n---\n.\n');
     expect(await siteChange(config(), '2026-06-01')).toMatchObject({ changed: true, reason: 'no earlier build to compare with (the first run here, or the last build was not deployed)' });
