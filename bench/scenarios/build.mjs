@@ -178,7 +178,7 @@ async function childrenCpuSeconds() {
  * 500 ms) and the highest peak (VmHWM) of any one of its processes. Sampling reads only the
  * tree's own /proc files, so it costs the measured build little.
  */
-async function measure(args, options, command = NODE) {
+export async function measure(args, options, command = NODE) {
   const cpuBefore = await childrenCpuSeconds();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -237,10 +237,10 @@ function timingsOf(run) {
   };
 }
 
-/** A new entry, newer than every other (the next scheduled build's one change). */
-export async function addEntry(dir, round) {
+/** A new entry, newer than every other (the next scheduled build's one change), in `entries` (a folder of `dir`). */
+export async function addEntry(dir, round, entries = 'content/entries') {
   const today = new Date().toISOString().slice(0, 10);
-  const file = join(dir, 'content/entries', `${today}-bench-new-entry-${round}.md`);
+  const file = join(dir, entries, `${today}-bench-new-entry-${round}.md`);
   await writeFile(file, `---\ntitle: A new entry ${round}\nslug: bench-new-entry-${round}\npublish_at: '${today}'\nstatus: published\ntags: []\n---\n\nOne new paragraph, with \`code\` and a [link](https://example.com/).\n`);
   return file;
 }

@@ -50,15 +50,22 @@ export function loadCorpus() {
  * repeated, each copy with its own slug and a distinct last paragraph.
  */
 export function corpusStore(count) {
-  const corpus = loadCorpus();
   const store = new EmulatorStore();
   const ws = store.addWorkspace({ name: 'Bench', tokens: ['bench-token'] });
-  for (let i = 0; i < count; i++) {
+  insertCorpusEntries(store, ws, loadCorpus(), 0, count);
+  return { store, ws };
+}
+
+/**
+ * Inserts `count` entries of the repeated corpus into a workspace of `store`, from the
+ * `from`th: entries `from` to `from + count - 1` of the sequence `corpusStore` makes.
+ */
+export function insertCorpusEntries(store, ws, corpus, from, count) {
+  for (let i = from; i < from + count; i++) {
     const e = corpus[i % corpus.length];
     const copy = Math.floor(i / corpus.length);
     store.insertEntry(ws, { title: e.title, slug: copy ? `${e.slug}-copy-${copy}` : e.slug, publish_at: e.date, status: 'published', content: `${e.html}<p>Copy ${copy} of ${e.slug}.</p>` });
   }
-  return { store, ws };
 }
 
 /**

@@ -55,8 +55,8 @@ async function loadSections(build: PreparedBuild, sections: PreparedSection[]): 
     loaded.push(
       await loadSiteData(s.contentDir, {
         ...shared(build),
-        // The entry memo is keyed by file name, which two products may share.
-        files: await readEntryFiles(s.contentDir, s.entryNames),
+        // The entry memo is keyed by the files' bytes, never their names: one memo serves every product.
+        files: await readEntryFiles(s.contentDir, s.entryNames, build.cache?.entries),
         backlinkUrl: s.backlinkUrl,
         images: s.entryImages,
         section: { key: s.key, title: s.title, ...(i > 0 ? { fileIds: `${s.key}/` } : {}) },

@@ -259,6 +259,7 @@ describe('sections: their keys, and the build cache', () => {
     // Again, warm: the same site.
     const again = await buildSite({ ...options, sections });
     expect(again.cache?.hits).toBe(34);
+    expect(again.cache?.files).toEqual({ parsed: 0, reused: 34 });
     expect((await pagefindResults(join(dir, '_site'))).map((r) => r.url).sort()).toEqual([...urls].sort());
     await crawlServedUnbroken(join(dir, '_site'), PREFIX, SITE_URL);
   });
