@@ -11,8 +11,7 @@
 //   item ids of the first build are in the feed at its URL now (feedsmith).
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
-import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore, type EmulatorWorkspace } from '../../../src/emulator/store.js';
@@ -20,22 +19,10 @@ import { parseEntryFile } from '../../../src/entry/entry-file.js';
 import { serveStatic, type StaticServer } from '../../helpers/browser/static-server.js';
 import { runCli, useTempDir } from '../../helpers/process/cli.js';
 import { git } from '../../helpers/sync/clones.js';
+import { feedIds, filesOf } from '../../helpers/site/site-files.js';
 
 const TOKENS = { app: 'app-token', api: 'api-token' };
 const PREFIX = '/repo/';
-
-/** Every file under `dir`, '/'-separated, relative to it. */
-async function filesOf(dir: string): Promise<string[]> {
-  const all = await readdir(dir, { recursive: true, withFileTypes: true });
-  return all.filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(dir.length + 1).split(sep).join('/'));
-}
-
-/** The item ids of a feed, whatever its format, read by feedsmith. */
-function feedIds(file: string, text: string): string[] {
-  if (file.endsWith('feed.json')) return parseJsonFeed(JSON.parse(text)).items!.map((i) => i.id!);
-  if (file.endsWith('rss.xml')) return parseRssFeed(text).items!.map((i) => i.guid!.value!);
-  return parseAtomFeed(text).entries!.map((e) => e.id!);
-}
 
 /** The identifier in each entry file of a folder, by file name. */
 async function identifiers(dir: string): Promise<Record<string, string | undefined>> {

@@ -3,31 +3,19 @@
 // product filter, a latest.json per product; built for a base path, served under it only and
 // crawled. And a one-workspace site grown to two keeps every URL it published, its feeds' item
 // ids unchanged (docs/site.md#urls-never-move).
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
-import { parseAtomFeed, parseJsonFeed, parseRssFeed } from 'feedsmith';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAtomFeed } from 'feedsmith';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGED_SITE_DIR } from '../../../src/core/config.js';
 import { buildSite, type BuildOptions } from '../../../src/site/pipeline/build.js';
 import { useTempDir } from '../../helpers/process/cli.js';
 import { crawlServedUnbroken, pagefindResults } from '../../helpers/browser/crawl.js';
 import { dailyEntries, pngHeader, readSite, WORKSPACE, writeContent } from '../../helpers/site/site-fixture.js';
+import { feedIds, filesOf } from '../../helpers/site/site-files.js';
 
 const SITE_URL = 'https://acme.github.io/changelog/';
 const PREFIX = '/changelog/';
-
-/** Every file under `dir`, '/'-separated, relative to it. */
-async function filesOf(dir: string): Promise<string[]> {
-  const all = await readdir(dir, { recursive: true, withFileTypes: true });
-  return all.filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(dir.length + 1).split(sep).join('/'));
-}
-
-/** The item ids of a feed file, whatever its format, read by feedsmith. */
-function feedIds(file: string, text: string): string[] {
-  if (file.endsWith('feed.json')) return parseJsonFeed(JSON.parse(text)).items!.map((i) => i.id!);
-  if (file.endsWith('rss.xml')) return parseRssFeed(text).items!.map((i) => i.guid!.value!);
-  return parseAtomFeed(text).entries!.map((e) => e.id!);
-}
 
 describe('a site of two products, served under a base path', () => {
   let dir: string;
