@@ -1,6 +1,6 @@
 /**
  * The key of each page the routes render (`site/entries.11ty.mjs`, `index.11ty.mjs`,
- * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
+ * `tag-pages.11ty.mjs`, with sections `redirects.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
  * (build-cache.ts: the tool, the templates, the site options), of what the page's shell reads
  * (with sections, its product's shell or the site's) and of the data the page's layout receives,
  * both made by src/site/data/layout-data.ts, which makes what the plugin gives the layouts. So
@@ -53,7 +53,14 @@ function pageKeys(data: SiteData, fingerprint: string, digests?: BodyDigests): P
   const keyed = (kind: string) => (page: { url: string; section?: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shellOf(page.section), kind, page], bodyDigest)) });
   // Every page to render, as the plugin hands it to its layout: with sections a product's index page shows its own tags.
   const pages = layoutPages(data.render, data.tagList, data.sections);
-  const keys = { entries: pages.entries.map(keyed('entry')), indexPages: pages.indexPages.map(keyed('index')), tagPages: pages.tagPages.map(keyed('tag')) };
+  // A redirect page reads its two URLs and the site URL, nothing else (site/redirects.11ty.mjs).
+  const redirectShell = sha256(JSON.stringify([fingerprint, data.siteUrl]));
+  const keys = {
+    entries: pages.entries.map(keyed('entry')),
+    indexPages: pages.indexPages.map(keyed('index')),
+    tagPages: pages.tagPages.map(keyed('tag')),
+    redirects: pages.redirects.map((r) => ({ path: pagePath(r.from), key: sha256(JSON.stringify([redirectShell, 'redirect', r])) })),
+  };
   if (digests) {
     // Only this plan's bodies are kept: an edited entry's earlier bodies are let go.
     digests.clear();
@@ -86,8 +93,9 @@ export function planPages(data: SiteData, fingerprint: string, cached: (key: str
     entries: missing(data.render.entries, keys.entries),
     indexPages: missing(data.render.indexPages, keys.indexPages),
     tagPages: missing(data.render.tagPages, keys.tagPages),
+    redirects: missing(data.render.redirects ?? [], keys.redirects),
   };
-  const pages = [...keys.entries, ...keys.indexPages, ...keys.tagPages];
+  const pages = [...keys.entries, ...keys.indexPages, ...keys.tagPages, ...keys.redirects];
   const reused = pages.filter((p) => cached(p.key));
   return { data: Object.freeze({ ...data, render }), pages, reused, rendered: pages.length - reused.length };
 }

@@ -5,7 +5,7 @@
  * hash (src/site/cache/page-keys.ts): a field added here reaches the layout and the key at once.
  */
 import type { FeedUrls } from './feed-formats.js';
-import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
+import type { ListPage, PagesToRender, Redirect, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
 
 /** A tag as a chip: `tag-list.njk`, the index page's tag filter. */
 export type TagChip = Readonly<Pick<SiteTag, 'name' | 'url' | 'style'>>;
@@ -43,6 +43,8 @@ export interface LayoutPages {
   entries: EntryData[];
   indexPages: IndexPageData[];
   tagPages: TagPageData[];
+  /** With sections: the redirect pages (`site/redirects.11ty.mjs`, no layout), as they are; none for one workspace. */
+  redirects: readonly Redirect[];
 }
 
 const chip = (t: SiteTag): TagChip => Object.freeze({ name: t.name, url: t.url, style: t.style });
@@ -105,6 +107,7 @@ export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[], s
     entries: pages.entries.map((e) => pageData.entry(e)),
     indexPages: pages.indexPages.map((p) => pageData.index(p, (p.section && sections?.[p.section]?.tagList) || tagList)),
     tagPages: pages.tagPages.map((p) => pageData.tag(p)),
+    redirects: pages.redirects ?? [],
   };
 }
 

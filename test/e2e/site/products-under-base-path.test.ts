@@ -92,8 +92,9 @@ describe('two workspaces synced by the CLI, the site served under /repo/ and cra
     const out = join(site.dir, '_warm');
     const warm = await runCli(['--json', 'build'], { cwd: site.dir, env: { CHANGELOG_SITE_URL: site.siteUrl, CHANGELOG_OUTPUT_DIR: out }, timeoutMs: 120_000 });
     expect(warm.code, warm.stderr).toBe(0);
-    // 6 entry pages, 3 index pages (the root's, app's, api's), a tag page each (Feature, Breaking).
-    expect((JSON.parse(warm.stdout) as { cache: { pages: unknown } }).cache.pages).toEqual({ rendered: 0, reused: 6 + 3 + 2 });
+    // 6 entry pages, 3 index pages (the root's, app's, api's), a tag page each (Feature, Breaking), and
+    // app's redirect pages at its one-workspace URLs (its 3 entries, Feature's page, /tags/).
+    expect((JSON.parse(warm.stdout) as { cache: { pages: unknown } }).cache.pages).toEqual({ rendered: 0, reused: 6 + 3 + 2 + 5 });
     // But for the search page, which names the index's bundles (a warm build's newest entries have one of their own).
     expect((await differences(site.outputDir, out)).filter((f) => f !== 'search/index.html')).toEqual([]);
   });
