@@ -4,7 +4,8 @@
 // built `_site`, served under /repo/ only, is crawled from /repo/ (test/helpers/browser/crawl.ts):
 // every page reached and no broken link, every product's section, entry and tag pages, the
 // combined home page, and every feed (root, product, tag; Atom, RSS, JSON) parsed by feedsmith,
-// its item links answering and its item ids unique. The browser's part (search narrowed to a
+// its item links answering and its item ids unique; a second `build` takes every page from the
+// page cache and writes the same site. The browser's part (search narrowed to a
 // product, the widget per product) is test/browser/products-under-base-path.test.ts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
