@@ -1,11 +1,12 @@
 /**
  * The key of each page the routes render (`site/entries.11ty.mjs`, `index.11ty.mjs`,
- * `tag-pages.11ty.mjs`, with sections `redirects.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
- * (build-cache.ts: the tool, the templates, the site options), of what the page's shell reads
- * (with sections, its product's shell or the site's) and of the data the page's layout receives,
- * both made by src/site/data/layout-data.ts, which makes what the plugin gives the layouts. So
- * two pages with one key are the same bytes, and a field added to what a layout receives
- * changes the keys of its pages with no list here. The page cache (page-cache.ts) keeps pages by it.
+ * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint (build-cache.ts:
+ * the tool, the templates, the site options), of what the page's shell reads (with sections, its
+ * product's shell or the site's) and of the data the page's layout receives, both made by
+ * src/site/data/layout-data.ts, which makes what the plugin gives the layouts. So two pages with
+ * one key are the same bytes, and a field added to what a layout receives changes the keys of its
+ * pages with no list here. With sections, the redirect pages too (`site/redirects.11ty.mjs`: no
+ * layout, keyed by their URLs and the site URL). The page cache (page-cache.ts) keeps pages by it.
  */
 import { join, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
