@@ -1,11 +1,12 @@
 // With several products: the first product's pages of an earlier one-workspace site
 // (/entries/<slug>/, /tags/<slug>/, ...) moved under /<key>/; their old URLs become redirect
 // pages, static (no script), with the new page as canonical (docs/site.md#urls-never-move).
-// None for one workspace.
+// None for one workspace. The pages to render: every one, but for those a build takes from its
+// page cache (src/site/cache/page-cache.ts).
 const escape = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const data = {
-  pagination: { data: 'changelog.redirects', size: 1, alias: 'redirect' },
+  pagination: { data: 'changelog.render.redirects', size: 1, alias: 'redirect' },
   eleventyExcludeFromCollections: true,
   permalink: (data) => `${data.redirect.from}index.html`,
 };

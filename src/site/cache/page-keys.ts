@@ -1,11 +1,12 @@
 /**
  * The key of each page the routes render (`site/entries.11ty.mjs`, `index.11ty.mjs`,
- * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint
- * (build-cache.ts: the tool, the templates, the site options), of what every page's shell
- * reads and of the data the page's layout receives, both made by src/site/data/layout-data.ts, which
- * makes what the plugin gives the layouts. So two pages with one key are the same bytes, and
- * a field added to what a layout receives changes the keys of its pages with no list here.
- * The page cache (page-cache.ts) keeps pages by it.
+ * `tag-pages.11ty.mjs`) from the site data: the SHA-256 of the build's fingerprint (build-cache.ts:
+ * the tool, the templates, the site options), of what the page's shell reads (with sections, its
+ * product's shell or the site's) and of the data the page's layout receives, both made by
+ * src/site/data/layout-data.ts, which makes what the plugin gives the layouts. So two pages with
+ * one key are the same bytes, and a field added to what a layout receives changes the keys of its
+ * pages with no list here. With sections, the redirect pages too (`site/redirects.11ty.mjs`: no
+ * layout, keyed by their URLs and the site URL). The page cache (page-cache.ts) keeps pages by it.
  */
 import { join, sep } from 'node:path';
 import { PACKAGED_SITE_DIR } from '../../core/config.js';
@@ -36,7 +37,13 @@ export type BodyDigests = Map<string, string>;
  * a plan and taken from `digests` when the same body was hashed by the plan before.
  */
 function pageKeys(data: SiteData, fingerprint: string, digests?: BodyDigests): PageKeys {
-  const shell = sha256(JSON.stringify([fingerprint, pageShell(data)]));
+  // One shell a scope: the site's, or with sections each product's (layout-data.ts `pageShell`).
+  const shells = new Map<string | undefined, string>();
+  const shellOf = (section: string | undefined) => {
+    let shell = shells.get(section);
+    if (shell === undefined) shells.set(section, (shell = sha256(JSON.stringify([fingerprint, pageShell(data, section)]))));
+    return shell;
+  };
   const hashed: BodyDigests = new Map();
   const bodyDigest = (key: string, value: unknown) => {
     if (key !== 'html' || typeof value !== 'string') return value;
@@ -44,9 +51,17 @@ function pageKeys(data: SiteData, fingerprint: string, digests?: BodyDigests): P
     hashed.set(value, digest);
     return digest;
   };
-  const keyed = (kind: string) => (page: { url: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shell, kind, page], bodyDigest)) });
-  const pages = layoutPages(data, data.tagList);
-  const keys = { entries: pages.entries.map(keyed('entry')), indexPages: pages.indexPages.map(keyed('index')), tagPages: pages.tagPages.map(keyed('tag')) };
+  const keyed = (kind: string) => (page: { url: string; section?: string }) => ({ path: pagePath(page.url), key: sha256(JSON.stringify([shellOf(page.section), kind, page], bodyDigest)) });
+  // Every page to render, as the plugin hands it to its layout: with sections a product's index page shows its own tags.
+  const pages = layoutPages(data.render, data.tagList, data.sections);
+  // A redirect page reads its two URLs and the site URL, nothing else (site/redirects.11ty.mjs).
+  const redirectShell = sha256(JSON.stringify([fingerprint, data.siteUrl]));
+  const keys = {
+    entries: pages.entries.map(keyed('entry')),
+    indexPages: pages.indexPages.map(keyed('index')),
+    tagPages: pages.tagPages.map(keyed('tag')),
+    redirects: pages.redirects.map((r) => ({ path: pagePath(r.from), key: sha256(JSON.stringify([redirectShell, 'redirect', r])) })),
+  };
   if (digests) {
     // Only this plan's bodies are kept: an edited entry's earlier bodies are let go.
     digests.clear();
@@ -68,18 +83,20 @@ export interface PagePlan {
 }
 
 /**
- * Plans a build with a page cache: the pages of `data` whose key `cached` has are taken from
- * it, the others rendered. `digests`: the bodies' digests kept between plans ({@link BodyDigests}).
+ * Plans a build with a page cache: the pages of `data.render` (every page, as the site data is
+ * loaded; with sections the products' pages too) whose key `cached` has are taken from it, the
+ * others rendered. `digests`: the bodies' digests kept between plans ({@link BodyDigests}).
  */
 export function planPages(data: SiteData, fingerprint: string, cached: (key: string) => boolean, digests?: BodyDigests): PagePlan {
   const keys = pageKeys(data, fingerprint, digests);
   const missing = <T>(items: T[], keyed: KeyedPage[]) => items.filter((_, i) => !cached(keyed[i]!.key));
   const render: PagesToRender = {
-    entries: missing(data.entries, keys.entries),
-    indexPages: missing(data.indexPages, keys.indexPages),
-    tagPages: missing(data.tagPages, keys.tagPages),
+    entries: missing(data.render.entries, keys.entries),
+    indexPages: missing(data.render.indexPages, keys.indexPages),
+    tagPages: missing(data.render.tagPages, keys.tagPages),
+    redirects: missing(data.render.redirects ?? [], keys.redirects),
   };
-  const pages = [...keys.entries, ...keys.indexPages, ...keys.tagPages];
+  const pages = [...keys.entries, ...keys.indexPages, ...keys.tagPages, ...keys.redirects];
   const reused = pages.filter((p) => cached(p.key));
   return { data: Object.freeze({ ...data, render }), pages, reused, rendered: pages.length - reused.length };
 }

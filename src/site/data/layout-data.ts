@@ -5,7 +5,7 @@
  * hash (src/site/cache/page-keys.ts): a field added here reaches the layout and the key at once.
  */
 import type { FeedUrls } from './feed-formats.js';
-import type { ListPage, PagesToRender, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
+import type { ListPage, PagesToRender, Redirect, SiteData, SiteEntry, SiteTag, TagPage } from './site-model.js';
 
 /** A tag as a chip: `tag-list.njk`, the index page's tag filter. */
 export type TagChip = Readonly<Pick<SiteTag, 'name' | 'url' | 'style'>>;
@@ -43,6 +43,8 @@ export interface LayoutPages {
   entries: EntryData[];
   indexPages: IndexPageData[];
   tagPages: TagPageData[];
+  /** With sections: the redirect pages (`site/redirects.11ty.mjs`, no layout), as they are; none for one workspace. */
+  redirects: readonly Redirect[];
 }
 
 const chip = (t: SiteTag): TagChip => Object.freeze({ name: t.name, url: t.url, style: t.style });
@@ -105,10 +107,26 @@ export function layoutPages(pages: PagesToRender, tagList: readonly SiteTag[], s
     entries: pages.entries.map((e) => pageData.entry(e)),
     indexPages: pages.indexPages.map((p) => pageData.index(p, (p.section && sections?.[p.section]?.tagList) || tagList)),
     tagPages: pages.tagPages.map((p) => pageData.tag(p)),
+    redirects: pages.redirects ?? [],
   };
 }
 
-/** What every page's shell (and `index-page.njk`'s feed button) reads of `changelog`: settings, site URL, stylesheet, whether a tag is used, feeds. */
-export function pageShell(data: SiteData): unknown {
-  return [data.site, data.siteUrl, data.css, data.tagList.length > 0, data.feed.urls, data.feedFormats];
+/**
+ * What a page's shell (and `index-page.njk`'s hero) reads of `changelog` besides its layout data:
+ * settings, site URL, stylesheet, whether a tag is used, feeds.
+ *
+ * With sections (site-sections.ts) the shell is its scope's, as the `scopeOf` filter picks it:
+ * a product's page (`section`) reads its product's data (with its `products`: the brand's link,
+ * the search box's product) and of the site's only the site URL and feed formats; one of the
+ * site's own pages reads the site's data, the products (the home page's product filter) and,
+ * for its cards' product marks, each product's name and link. Nothing else: a product's page
+ * does not change with the site's name, nor the site's pages with a product's theme.
+ * @param section the page's product (its `section` field), none for the site's own pages.
+ */
+export function pageShell(data: SiteData, section?: string): unknown {
+  const own = (d: SiteData) => [d.site, d.siteUrl, d.css, d.tagList.length > 0, d.feed.urls, d.feedFormats];
+  if (!data.sections) return own(data);
+  const scope = (section && data.sections[section]) || data;
+  if (scope !== data) return [own(scope), scope.products, data.siteUrl, data.feedFormats];
+  return [own(data), data.products, Object.values(data.sections).map((s) => [s.site.name, s.products])];
 }

@@ -115,6 +115,14 @@ export interface PagesToRender {
   entries: SiteEntry[];
   indexPages: ListPage[];
   tagPages: TagPage[];
+  /** With sections (site-sections.ts): pages of an earlier one-workspace site that moved, a redirect page at `from` to `to` (site-relative URLs; `site/redirects.11ty.mjs`). */
+  redirects?: Redirect[];
+}
+
+/** A page that moved: its redirect page at `from` sends to `to` (site-relative URLs). */
+export interface Redirect {
+  readonly from: string;
+  readonly to: string;
 }
 
 /** Everything templates receive as the `changelog` global. */
@@ -153,8 +161,6 @@ export interface SiteData {
   sections?: Readonly<Record<string, SiteData>>;
   /** With sections: the product's key and name (a section's own data), or every product in order (the combined site's). */
   products?: ReadonlyArray<{ key: string; name: string; url: string }>;
-  /** Pages of an earlier one-workspace site that moved: a redirect page at `from` to `to` (site-relative URLs). */
-  redirects?: ReadonlyArray<{ from: string; to: string }>;
   /** Files that could not be read, with the reason (shown by `check` and `dev`). */
   problems: Array<{ file: string; message: string; line?: number }>;
   /** Entries left out: drafts, future publications, and new entries that still hold the template of `new` ({@link SiteData.unfinished}). */

@@ -56,6 +56,7 @@ export function combineSections(sections: readonly SiteData[], root: { site: Sit
       entries: sections.flatMap((s) => s.render.entries),
       indexPages: [...indexPages, ...sections.flatMap((s) => s.render.indexPages)],
       tagPages: sections.flatMap((s) => s.render.tagPages),
+      redirects,
     },
     entries,
     feedEntries: feed.entries,
@@ -79,6 +80,5 @@ export function combineSections(sections: readonly SiteData[], root: { site: Sit
     css: root.css,
     sections: byKey,
     products: sections.map((s) => s.products![0]!),
-    redirects,
   });
 }

@@ -28,9 +28,9 @@ export interface BuildData {
  */
 export async function loadBuildData(build: PreparedBuild): Promise<BuildData> {
   const { options } = build;
-  if (build.sections) return { siteData: await loadSections(build, build.sections) };
-  const entryFiles = await readEntryFiles(options.contentDir, build.entryNames, build.cache?.entries);
-  let siteData = await loadSiteData(options.contentDir, { ...shared(build), files: entryFiles, theme: options.theme, backlinkUrl: build.backlinkUrl, images: build.entryImages });
+  let siteData = build.sections
+    ? await loadSections(build, build.sections)
+    : await loadSiteData(options.contentDir, { ...shared(build), files: await readEntryFiles(options.contentDir, build.entryNames, build.cache?.entries), theme: options.theme, backlinkUrl: build.backlinkUrl, images: build.entryImages });
   let cached: BuildData['cached'];
   if (build.pageCache && build.cache) {
     const pageCache = await build.pageCache;

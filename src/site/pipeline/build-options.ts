@@ -46,8 +46,8 @@ export interface BuildOptions {
    * One section per product (docs/site.md#several-products), in this order: its entries, tag
    * pages, feeds and `latest.json` under `/<key>/`, from `contentDir` (a mirror of its workspace);
    * `title` its name over the workspace's. The root is then the combined site (site-sections.ts)
-   * and `contentDir` above is not read. Without it, the site of one workspace. The page cache is
-   * off with sections.
+   * and `contentDir` above is not read. Without it, the site of one workspace. The page cache
+   * keys a product's pages by its product's shell (layout-data.ts `pageShell`).
    */
   sections?: ReadonlyArray<{ key: string; title?: string; contentDir: string }>;
   /** With `sections`: the combined site's name (home, search, Subscribe, the root feeds); default the first section's. */

@@ -151,7 +151,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
   // Decided once: the search index reads an archive only when there was one now (search-bundles.ts).
   const archived = cacheHolds(SEARCH_ARCHIVE_FILE);
   // Eleventy loads while the entries are read and rendered.
-  const eleventy = startBuildEleventy(names.reduce((n, list) => n + list.length, 0), cacheHolds(PAGE_PACK_FILE) && !options.sections);
+  const eleventy = startBuildEleventy(names.reduce((n, list) => n + list.length, 0), cacheHolds(PAGE_PACK_FILE));
   const close = async () => {
     await eleventy.close();
     await input.cleanup();
@@ -205,8 +205,7 @@ export async function prepareBuild(options: BuildOptions): Promise<PreparedBuild
         : undefined;
     // The page cache (read while the data loads): only where the pages' keys cover what
     // their templates read, the packaged templates' without a project `.eleventy.js`.
-    // Sections: no page cache (its keys know one shell per site).
-    const pageCache = cache && !ownTemplate && !options.sections ? openPageCache(cache.dir, cache.fingerprint) : undefined;
+    const pageCache = cache && !ownTemplate ? openPageCache(cache.dir, cache.fingerprint) : undefined;
     pageCache?.catch(() => undefined); // awaited by the data stage
     const timings = { dataMs: 0, eleventyMs: 0, searchMs: 0, renderMs: 0 };
     // Pagefind indexes entries from the site data as they render, unless the team's templates

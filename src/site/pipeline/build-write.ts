@@ -50,11 +50,11 @@ export async function writeOutput(build: PreparedBuild, data: BuildData, rendere
   if (build.cache) {
     const { siteData, cached } = data;
     const { bodies, entries, dir } = build.cache;
-    // No page cache (build-prepare.ts): the site's own templates, or sections.
-    const without = build.ownTemplate ? `with templates of the site's own (${build.ownTemplate})` : 'on a site of several workspaces';
+    // No page cache (build-prepare.ts): the site's own templates. Every page of the routes rendered (with sections, the products' too).
+    const all = siteData.render;
     const pages = cached
       ? { rendered: cached.plan.rendered, reused: cached.plan.reused.length, note: cached.pageCache.note }
-      : { rendered: siteData.entries.length + siteData.indexPages.length + siteData.tagPages.length, reused: 0, note: `the page cache is not used ${without}: every page was rendered` };
+      : { rendered: all.entries.length + all.indexPages.length + all.tagPages.length + (all.redirects?.length ?? 0), reused: 0, note: `the page cache is not used with templates of the site's own (${build.ownTemplate}): every page was rendered` };
     // The memo has the body cache's fingerprint: its note is news only when the bodies had none.
     cache = { dir, hits: bodies.stats.hits, rendered: bodies.stats.misses, note: build.cache.changed ?? bodies.note ?? entries.note, pages, files: { parsed: entries.stats.misses, reused: entries.stats.hits } };
     const warn = (err: Error) => build.warnings.push(`the build cache could not be written to ${dir}: ${err.message} (the next build renders every entry)`);

@@ -168,9 +168,9 @@ function setUp(eleventyConfig: EleventyConfig, o: ResolvedOptions): void {
         siteDir: o.siteDir,
       }));
     // The pages to render as their layouts receive them: what the page cache keys them by (layout-data.ts).
-    // `products` and `redirects` are empty lists for one workspace: their routes paginate over them.
+    // `products` is an empty list for one workspace (as `render.redirects`): their routes paginate over them.
     const stylesheets = [...new Set([data.css, ...Object.values(data.sections ?? {}).map((s) => s.css)])];
-    return Object.freeze({ ...data, products: data.products ?? [], redirects: data.redirects ?? [], stylesheets, render: layoutPages(data.render, data.tagList, data.sections) });
+    return Object.freeze({ ...data, products: data.products ?? [], stylesheets, render: layoutPages(data.render, data.tagList, data.sections) });
   });
   // A page's default date is its template file's creation time, and each build stages the copies
   // afresh in no fixed order: one date for every page (its own `date` still wins) sorts

@@ -4,7 +4,8 @@
 // built `_site`, served under /repo/ only, is crawled from /repo/ (test/helpers/browser/crawl.ts):
 // every page reached and no broken link, every product's section, entry and tag pages, the
 // combined home page, and every feed (root, product, tag; Atom, RSS, JSON) parsed by feedsmith,
-// its item links answering and its item ids unique. The browser's part (search narrowed to a
+// its item links answering and its item ids unique; a second `build` takes every page from the
+// page cache and writes the same site. The browser's part (search narrowed to a
 // product, the widget per product) is test/browser/products-under-base-path.test.ts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -13,7 +14,9 @@ import type { DefaultTreeAdapterMap } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSite, type CrawlResult } from '../../helpers/browser/crawl.js';
 import { elementsOf } from '../../helpers/browser/html.js';
+import { differences } from '../../helpers/site/page-cache-project.js';
 import { PREFIX, PRODUCTS, syncTwoProducts, type TwoProducts } from '../../helpers/site/two-products.js';
+import { runCli } from '../../helpers/process/cli.js';
 
 type Element = DefaultTreeAdapterMap['element'];
 
@@ -85,9 +88,16 @@ describe('two workspaces synced by the CLI, the site served under /repo/ and cra
   });
   afterAll(async () => site?.close());
 
-  it("says why the page cache is not used, and prints no 'undefined'", () => {
-    expect(site.sync.stderr).toContain('the page cache is not used on a site of several workspaces: every page was rendered');
+  it("builds again from the page cache the same site, every product's pages taken from it; prints no 'undefined'", async () => {
     expect(site.sync.stdout + site.sync.stderr).not.toContain('undefined');
+    const out = join(site.dir, '_warm');
+    const warm = await runCli(['--json', 'build'], { cwd: site.dir, env: { CHANGELOG_SITE_URL: site.siteUrl, CHANGELOG_OUTPUT_DIR: out }, timeoutMs: 120_000 });
+    expect(warm.code, warm.stderr).toBe(0);
+    // 6 entry pages, 3 index pages (the root's, app's, api's), a tag page each (Feature, Breaking), and
+    // app's redirect pages at its one-workspace URLs (its 3 entries, Feature's page, /tags/).
+    expect((JSON.parse(warm.stdout) as { cache: { pages: unknown } }).cache.pages).toEqual({ rendered: 0, reused: 6 + 3 + 2 + 5 });
+    // But for the search page, which names the index's bundles (a warm build's newest entries have one of their own).
+    expect((await differences(site.outputDir, out)).filter((f) => f !== 'search/index.html')).toEqual([]);
   });
 
   it('reaches every page from /repo/ by its links, with no broken link; the first product\'s old URLs are redirect pages to its section', async () => {

@@ -50,7 +50,9 @@ describe('page keys from what each layout receives', { timeout: 600_000 }, () =>
     expect(digests.size).toBeGreaterThan(0);
     // The first entry's body edited (a new string, as a save renders it): its digest is not taken from the plan before.
     const [first, ...rest] = data.entries;
-    const edited = { ...data, entries: [{ ...first!, html: `${first!.html}<p>edited</p>` }, ...rest] };
+    const entries = [{ ...first!, html: `${first!.html}<p>edited</p>` }, ...rest];
+    // As loaded, the pages to render are every page (the plan keys `render`).
+    const edited = { ...data, entries, render: { ...data.render, entries } };
     const after = keys(edited, digests);
     expect(after).toEqual(keys(edited));
     expect(after.get(`${first!.url.slice(1)}index.html`)).not.toBe(keys(data).get(`${first!.url.slice(1)}index.html`));

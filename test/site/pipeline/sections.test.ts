@@ -232,7 +232,7 @@ describe('sections: their keys, and the build cache', () => {
     expect(ids).toContain(feedIds('feed.xml', await readSite(alone.outputDir, 'feed.xml'))[0]);
   });
 
-  it("builds with a build cache (the page cache off), and takes no search archive of the one-workspace site's URLs", async () => {
+  it("builds with a build cache, and takes no page or search archive of the one-workspace site's URLs", async () => {
     const app = await writeContent(join(dir, 'grow/app'), { entries: dailyEntries(30, '2026-03-15') });
     const api = await writeContent(join(dir, 'grow/api'), { entries: dailyEntries(3, '2026-03-14').map((e) => ({ ...e, title: `API ${e.title}` })) });
     const options = { contentDir: app, siteDir: PACKAGED_SITE_DIR, outputDir: join(dir, '_site'), siteUrl: SITE_URL, root: dir, today: '2026-03-15', cacheDir: join(dir, 'cache') };
@@ -248,6 +248,7 @@ describe('sections: their keys, and the build cache', () => {
     const again = await buildSite({ ...options, sections });
     expect(again.cache?.hits).toBe(34);
     expect(again.cache?.files).toEqual({ parsed: 0, reused: 34 });
+    expect(again.cache?.pages).toMatchObject({ rendered: 0, reused: grown.cache!.pages.rendered });
     expect((await pagefindResults(join(dir, '_site'))).map((r) => r.url).sort()).toEqual([...urls].sort());
     await crawlServedUnbroken(join(dir, '_site'), PREFIX, SITE_URL);
   });
