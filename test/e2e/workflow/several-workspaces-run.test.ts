@@ -7,6 +7,7 @@
 //   workspace "api"; the job workspace-failed fails the run after the deployment.
 // - run 2, the secret added: api is mirrored too, the run succeeds, and each workspace's request
 //   ledger went through the workflow's cache (app's counts both runs' requests).
+// - run 3, nothing new: nothing committed, the build and the deployment skipped.
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,5 +114,15 @@ describe('the scheduled workflow of two workspaces', () => {
     expect(readdirSync(join(dir, 'pages/api/entries'))).toEqual(['api-change']);
     expect(ledgerTotal(appLedger)).toBeGreaterThan(appRequests1);
     expect(ledgerTotal(join(dir, 'actions-cache/.changelog/api/budget.json'))).toBeGreaterThan(0);
+
+    // Run 3: nothing new in either workspace: nothing committed, no build, no deployment.
+    const head = git(origin, ['rev-parse', 'main']);
+    const third = await runWorkflow(world(SECRETS), 3);
+    expect(third.sync!.result, stepNamed(third.sync!, 'Pull and push').log).toBe('success');
+    expect(git(origin, ['rev-parse', 'main'])).toBe(head);
+    expect(stepNamed(third.sync!, 'Pull and push').log).toContain('Site unchanged');
+    expect(stepNamed(third.sync!, 'Build the site').outcome).toBe('skipped');
+    expect(third.deploy!.result).toBe('skipped');
+    expect(third['workspace-failed']!.result).toBe('skipped');
   }, 300_000);
 });
