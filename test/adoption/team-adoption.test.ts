@@ -6,7 +6,8 @@
 // reusable workflow, dependabot.yml, package.json's caret range); the installed CLI's own
 // emulator is started, and `sync` as the workflow runs it (CHANGELOG_SYNC_WORKFLOW_VERSION
 // set) pulls its entries and pushes a new one; the site builds; the package entry imports and
-// type-checks. Then `init` in an existing repository with a package.json of its own.
+// type-checks; the installed CLI adds a second product (`init --workspace`), syncs both and
+// builds one site. Then `init` in an existing repository with a package.json of its own.
 // Run by .ci/run and `npm run test:adoption` (minutes: the first install fills npm's cache).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,7 +33,7 @@ describe('a team adopts changelog-sync from a registry: npx changelog-sync@N ini
   let cleanup: () => Promise<void>;
   let repo: string;
   let emulator: ChildProcess | undefined;
-  let service: { url: string; token: string } | undefined;
+  let service: { url: string; token: string; printed: string } | undefined;
   let git: (cwd: string, ...args: string[]) => Promise<Run>;
 
   beforeAll(async () => {
@@ -81,13 +82,13 @@ describe('a team adopts changelog-sync from a registry: npx changelog-sync@N ini
 
   it("the installed CLI's emulator: sync as the workflow runs it pulls the workspace and pushes a new entry; the site builds", async () => {
     emulator = spawn(join(repo, 'node_modules/.bin/changelog-sync'), ['emulator', '--port', '0', '--seed', 'demo'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    service = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    service = await new Promise<{ url: string; token: string; printed: string }>((resolve, reject) => {
       let out = '';
       emulator!.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const url = /export CHANGELOG_BASE_URL=(\S+)/.exec(out)?.[1];
         const token = /export CHANGELOG_TOKEN=(\S+)/.exec(out)?.[1];
-        if (url && token) resolve({ url, token });
+        if (url && token && /export CHANGELOG_TOKEN_API=/.test(out)) resolve({ url, token, printed: out });
       });
       emulator!.on('exit', (code) => reject(new Error(`the emulator exited (${code}): ${out}`)));
     });
@@ -133,6 +134,21 @@ describe('a team adopts changelog-sync from a registry: npx changelog-sync@N ini
     const checked = await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', join(REPO, 'node_modules/@types'), '--types', 'node', 'use-api.ts'], repo, registry.env);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   }, 120_000);
+
+  it("the installed CLI adds a product: init --workspace api makes the mirror the first product's, sync mirrors both, one site", async () => {
+    const added = await run('npx', ['--no-install', 'changelog-sync', 'init', '--workspace', 'api', '--first', 'app'], repo, registry.env);
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    expect(added.stdout).toContain('content/entries -> content/app/entries');
+    const token = (key: string) => new RegExp(`export CHANGELOG_TOKEN_${key}=(\\S+)`).exec(service!.printed)?.[1] ?? '';
+    const env = { ...registry.env, CHANGELOG_BASE_URL: service!.url, CHANGELOG_TOKEN_APP: token('APP'), CHANGELOG_TOKEN_API: token('API'), CHANGELOG_SITE_URL: 'https://acme.github.io/acme-changelog/' };
+    const synced = await run('npx', ['--no-install', 'changelog-sync', 'sync'], repo, env);
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+    // The pushed file kept its identifier and was not sent again; the new product is mirrored beside it.
+    expect(synced.stdout).toMatch(/^\[app\] Done: .*pushed 0/m);
+    expect(await readFile(join(repo, 'content/app/entries/2026-11-30-team-adoption.md'), 'utf8')).toMatch(/^identifier: [0-9a-f-]{36}$/m);
+    expect((await readdir(join(repo, 'content/api/entries'))).filter((f) => f.endsWith('.md')).length).toBeGreaterThan(0);
+    expect(await readFile(join(repo, '_site/api/index.html'), 'utf8')).toContain('https://acme.github.io/acme-changelog/api/');
+  }, 600_000);
 
   it('in an existing repository with a package.json, init adds changelog-sync to it and keeps the rest', async () => {
     const docs = join(base, 'docs');
