@@ -26,6 +26,7 @@ import { emptyOutput } from './build-output.js';
 import { startSearch, type BuildSearch } from './build-search.js';
 import { startBuildEleventy, type BuildEleventy } from './eleventy-thread.js';
 import { filesUnder, sameBytes } from '../cache/file-list.js';
+import { WORKSPACE_KEY } from '../../core/workspace-entries.js';
 import { prepareSiteInput, type SiteInput } from './site-stage.js';
 
 /** A product's section of the site, prepared (see `sections` of the build options). */
@@ -50,7 +51,7 @@ const ROOT_FOLDERS = new Set(['entries', 'tags', 'page', 'search', 'subscribe', 
 export function checkSections(sections: ReadonlyArray<{ key: string }>): void {
   const seen = new Set<string>();
   for (const { key } of sections) {
-    const why = !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(key)
+    const why = !WORKSPACE_KEY.test(key)
       ? 'is not a path segment (lower-case letters, digits and single hyphens)'
       : ROOT_FOLDERS.has(key)
         ? `is a folder of the site's root (${[...ROOT_FOLDERS].join(', ')})`

@@ -74,7 +74,7 @@ export async function renderPages(build: PreparedBuild, data: BuildData): Promis
 /**
  * The products' `images/` and `media/` files, published at `/images/` and `/media/` of the one
  * site: source (absolute) to output path. A path two products hold is published once, the first
- * product's; with other bytes (never for `media/`, whose names are their content's hash), a warning.
+ * product's; with other bytes, a warning (`images/` only: a `media/` file's name is its content's hash, so one name is one content).
  */
 async function sectionFiles(sections: readonly PreparedSection[], warnings: string[]): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
@@ -87,7 +87,7 @@ async function sectionFiles(sections: readonly PreparedSection[], warnings: stri
         if (!first) {
           owner.set(output, { key, source });
           files[source] = output;
-        } else if (!(await sameBytes(first.source, source))) {
+        } else if (folder === IMAGES_DIR && !(await sameBytes(first.source, source))) {
           warnings.push(`the workspaces "${first.key}" and "${key}" both have ${output}, with other bytes: the site publishes "${first.key}"'s (rename one of them)`);
         }
       }
